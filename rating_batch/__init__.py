@@ -1,0 +1,1 @@
+"""rating_batch: FIDE-exact rating calculations for chess federations' rating officers."""

@@ -1,0 +1,476 @@
+"""Vectorised rating maths for one rating period: pure functions, no I/O, no row loops.
+
+All arithmetic that decides a rating is exact integer arithmetic: scores in half points,
+expected scores (PD) and ΔR in hundredths of a point, so sums never drift and the rounding
+step (rating-rules.md §2.5: half away from zero, once per period) is exact.
+
+The period's input is two frames (see ``PERIOD_PLAYERS`` and ``PERIOD_GAMES``), built by
+``assemble_period``; ``rate_period`` returns a ``PeriodResult``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cache
+
+import numpy as np
+import pandas as pd
+
+from rating_batch.rules import Rules, Tables
+
+#: The period's players, one row per person; row position = the ``pidx`` used by games.
+PERIOD_PLAYERS: dict[str, str] = {
+    "id": "string",  # FIDE ID when known, else "<event>#<start rank>"
+    "fide_id": "Int64",
+    "name": "string",
+    "federation": "string",
+    "title": "string",
+    "sex": "string",
+    "birth_year": "Int64",
+    "rating": "Int64",  # rating the period change is added to; NA = unrated
+    "k": "Int64",  # K from the previous list, when it gives one
+    "games_total": "Int64",  # rated games completed before this period, when known
+    "ever_high": "boolean",  # a published rating has reached rules.high_threshold
+    "ever_junior_ceiling": "boolean",  # a published rating has reached rules.junior_ceiling
+    "events": "int64",
+}
+
+#: The period's games, long format: one row per player per round of every event.
+PERIOD_GAMES: dict[str, str] = {
+    "event": "string",
+    "event_order": "int64",  # 0 = earliest-starting event of the period
+    "round": "int64",
+    "id": "string",
+    "opponent_id": "string",
+    "pidx": "int64",
+    "oidx": "int64",  # -1 when there is no opponent
+    "player": "int64",
+    "opponent": "Int64",
+    "colour": "string",
+    "result": "string",
+    "score": "float64",
+    "rated": "bool",
+    "reason": "string",
+    "rating": "Int64",  # own rating used in this event (list in force at its start)
+    "opponent_rating": "Int64",
+    "source": "string",
+    "line": "int64",
+}
+
+NO_RATING = -1
+
+
+@dataclass(frozen=True)
+class PeriodResult:
+    """What ``rate_period`` computes: one row per player, per player-game, per player-event."""
+
+    players: pd.DataFrame
+    games: pd.DataFrame
+    player_events: pd.DataFrame
+    notes: list[str] = field(default_factory=list)
+
+
+# -- rounding: the one place (rating-rules.md §2.5, §4, §5) ---------------------------------------
+
+
+def divide_half_up(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
+    """numerator / denominator rounded half up, for integer arrays with denominator > 0."""
+    return (2 * numerator + denominator) // (2 * denominator)
+
+
+def hundredths_half_away(value: np.ndarray) -> np.ndarray:
+    """Integer hundredths → whole points, rounded half away from zero (−2.5 → −3)."""
+    return np.sign(value) * ((np.abs(value) + 50) // 100)
+
+
+# -- tables ---------------------------------------------------------------------------------------
+
+
+@cache
+def _table_arrays(tables: Tables) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    return (
+        np.array(tables.pd_high, dtype=np.int64),
+        np.array(tables.pd_low, dtype=np.int64),
+        np.array(tables.dp, dtype=np.int64),
+    )
+
+
+def expected_hundredths(diff: np.ndarray, rules: Rules) -> np.ndarray:
+    """PD in hundredths for rating differences D (own − opponent, after any cap), §2.3."""
+    if rules.expected == "logistic":
+        value = 100.0 / (1.0 + 10.0 ** (-diff / 400.0))
+        return np.floor(value + 0.5).astype(np.int64)
+    high, low, _ = _table_arrays(rules.tables)
+    index = np.minimum(np.abs(diff), len(high) - 1)
+    return np.where(diff >= 0, high[index], low[index])
+
+
+def dp_for(p_hundredths: np.ndarray, rules: Rules) -> np.ndarray:
+    """dp(p) from the table, p in hundredths (0 … 100)."""
+    return _table_arrays(rules.tables)[2][np.clip(p_hundredths, 0, 100)]
+
+
+# -- the 400-point rule ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CapParameters:
+    """Each game's difference cap, taken from its event's edition (0 = no cap)."""
+
+    cap: np.ndarray
+    exempt_from: np.ndarray
+    largest_only: np.ndarray
+
+
+def cap_parameters(
+    games: pd.DataFrame, rules: Rules, event_rules: Mapping[str, Rules] | None
+) -> CapParameters:
+    """Per-row cap fields: one small array per event, then indexed by each row's event."""
+    codes, keys = pd.factorize(games["event"])
+    chosen = [(event_rules or {}).get(str(key), rules) for key in keys]
+    cap = np.array([r.difference_cap or 0 for r in chosen], dtype=np.int64)
+    exempt = np.array(
+        [10**9 if r.cap_exempt_from is None else r.cap_exempt_from for r in chosen],
+        dtype=np.int64,
+    )
+    largest = np.array([r.cap_scope == "largest_gap_per_event" for r in chosen], dtype=bool)
+    return CapParameters(cap[codes], exempt[codes], largest[codes])
+
+
+def capped_differences(
+    games: pd.DataFrame, applies_to: np.ndarray, own: np.ndarray, caps: CapParameters
+) -> np.ndarray:
+    """D = own − opponent rating, after the 400-point rule of each game's edition (§2.2, §7).
+
+    The rule is one-sided: it depends on the player's own rating only (2650 exemption).
+    """
+    diff = own - games["opponent_rating"].fillna(NO_RATING).to_numpy(np.int64)
+    applies = applies_to & (caps.cap > 0) & (own < caps.exempt_from) & (np.abs(diff) > caps.cap)
+    if caps.largest_only.any():
+        # fide-2022: only the game with the largest gap per player and event is capped; on a
+        # tie the first in round order (rating-rules.md §7, uncertain).
+        candidates = pd.DataFrame(
+            {
+                "pidx": games["pidx"].to_numpy(),
+                "order": games["event_order"].to_numpy(),
+                "gap": -np.abs(diff),
+                "round": games["round"].to_numpy(),
+            }
+        )[applies & caps.largest_only]
+        first = candidates.sort_values(["pidx", "order", "gap", "round"], kind="stable")
+        first = first.drop_duplicates(["pidx", "order"])
+        keep = np.zeros(len(games), dtype=bool)
+        keep[first.index.to_numpy()] = True
+        applies = applies & (~caps.largest_only | keep)
+    return np.where(applies, np.sign(diff) * caps.cap, diff)
+
+
+# -- K (§3) ---------------------------------------------------------------------------------------
+
+
+def k_factors(players: pd.DataFrame, rules: Rules, period_year: int | None) -> pd.DataFrame:
+    """K before the 700 cap, and where it came from.
+
+    Expects columns ``rating``, ``k``, ``birth_year``, ``games_total``, ``ever_high``,
+    ``ever_junior_ceiling``. Returns columns ``k`` and ``k_source``. K from the list wins;
+    otherwise the first matching rule of §3 applies. Unknown history falls back to the
+    current rating (ever ≥ threshold) and to "30 games or more" (the no-list rule of §3).
+    """
+    rating = players["rating"].fillna(NO_RATING).to_numpy(np.int64)
+    ever_high = players["ever_high"].fillna(False).to_numpy(bool) | (rating >= rules.high_threshold)
+    ceiling_reached = rating >= rules.junior_ceiling
+    if rules.junior_ceiling_basis == "ever":
+        ceiling_reached = ceiling_reached | players["ever_junior_ceiling"].fillna(False).to_numpy(
+            bool
+        )
+    birth = players["birth_year"].fillna(-10_000).to_numpy(np.int64)
+    junior = (
+        np.zeros(len(players), dtype=bool)
+        if period_year is None or rules.k_junior is None
+        else (birth > 0) & (period_year - birth <= rules.junior_age) & ~ceiling_reached
+    )
+    games_total = players["games_total"].fillna(10**9).to_numpy(np.int64)
+    new = games_total < rules.new_player_games
+    listed = players["k"].notna().to_numpy()
+    computed = np.select(
+        [ever_high, junior, new],
+        [rules.k_high, rules.k_junior or 0, rules.k_new],
+        default=rules.k_default,
+    )
+    source = np.select(
+        [listed, ever_high, junior, new],
+        ["list", f"rated {rules.high_threshold}+", "junior", "new player"],
+        default="default",
+    )
+    k = np.where(listed, players["k"].fillna(0).to_numpy(np.int64), computed)
+    return pd.DataFrame({"k": k, "k_source": source}, index=players.index)
+
+
+def cap_k(k: np.ndarray, games: np.ndarray, rules: Rules) -> np.ndarray:
+    """The 700 rule (§3): K × n may not exceed the cap over the period."""
+    if rules.k_games_cap is None:
+        return k
+    limit = rules.k_games_cap // np.maximum(games, 1)
+    return np.where(k * games > rules.k_games_cap, np.minimum(k, limit), k)
+
+
+# -- first ratings (§4) ---------------------------------------------------------------------------
+
+
+def first_ratings(
+    n: np.ndarray, half_points: np.ndarray, opponent_sum: np.ndarray, rules: Rules
+) -> np.ndarray:
+    """The first-rating formula on n games against rated opponents (0 where n = 0).
+
+    ``hypothetical``: Ra = (ΣRo + h·Rh)/(n + h), p = (W + h·s)/(n + h) to 2 decimals (.005 up),
+    Ru = Ra + dp(p) rounded half up. ``half_point_step``: Ra = ΣRo/n (rounded half up when
+    ``first_round_average``), Ru = Ra + step × (2W − n) if W > n/2, else Ra + dp(W/n). Capped
+    at ``first_rating_max``.
+    """
+    n = n.astype(np.int64)
+    safe_n = np.maximum(n, 1)
+    if rules.first_formula == "hypothetical":
+        extra = rules.hypothetical_opponents
+        games = safe_n + extra
+        total = opponent_sum + extra * rules.hypothetical_rating
+        points = half_points + extra * rules.hypothetical_half_points
+        p = divide_half_up(100 * points, 2 * games)
+        value = divide_half_up(total + dp_for(p, rules) * games, games)
+    else:
+        step_halves = round(rules.first_step * 2)  # 12.5 → 25, exact
+        above = half_points - n  # = 2W − n
+        p = divide_half_up(100 * half_points, 2 * safe_n)
+        if rules.first_round_average:
+            average = divide_half_up(opponent_sum, safe_n)
+            stepped = divide_half_up(2 * average + step_halves * above, np.full_like(n, 2))
+            plain = average + dp_for(p, rules)
+        else:
+            stepped = divide_half_up(2 * opponent_sum + step_halves * above * safe_n, 2 * safe_n)
+            plain = divide_half_up(opponent_sum + dp_for(p, rules) * safe_n, safe_n)
+        value = np.where(above > 0, stepped, plain)
+    if rules.first_rating_max is not None:
+        value = np.minimum(value, rules.first_rating_max)
+    return np.where(n > 0, value, 0)
+
+
+def performance(
+    n: np.ndarray, half_points: np.ndarray, opponent_sum: np.ndarray, rules: Rules
+) -> np.ndarray:
+    """Rp = Ra + dp(p), Ra rounded half up, p = W/n to 2 decimals with .005 up (§5)."""
+    safe_n = np.maximum(n, 1)
+    average = divide_half_up(opponent_sum, safe_n)
+    p = divide_half_up(100 * half_points, 2 * safe_n)
+    return np.where(n > 0, average + dp_for(p, rules), 0)
+
+
+# -- the period -----------------------------------------------------------------------------------
+
+
+def rate_period(
+    players: pd.DataFrame,
+    games: pd.DataFrame,
+    rules: Rules,
+    *,
+    event_rules: Mapping[str, Rules] | None = None,
+    period_year: int | None = None,
+) -> PeriodResult:
+    """Rate one period: every counted game, K, the rating change, first ratings and Rp.
+
+    Expects columns: ``players`` as ``PERIOD_PLAYERS`` (row position = ``pidx``), ``games`` as
+    ``PERIOD_GAMES``. ``rules`` decides K, the floor and first ratings; ``event_rules`` (event
+    key → Rules) decides each game's difference cap (default: ``rules``). ``period_year``
+    decides who is a junior.
+
+    Returns a PeriodResult whose ``players`` has the columns of players.csv, ``games`` those
+    of games.csv, and ``player_events`` one row per player and event with the unrounded change.
+    """
+    count = len(players)
+    pidx = games["pidx"].to_numpy(np.int64)
+    own = games["rating"].fillna(NO_RATING).to_numpy(np.int64)
+    opponent = games["opponent_rating"].fillna(NO_RATING).to_numpy(np.int64)
+    half = np.rint(games["score"].to_numpy() * 2).astype(np.int64)
+    base = players["rating"].fillna(NO_RATING).to_numpy(np.int64)
+    is_rated = base >= 0
+    played = games["rated"].to_numpy(bool)
+    rated_player = is_rated[pidx]
+
+    # §2: a rated player's game counts against a rated opponent; §4: an unrated player's
+    # games against rated opponents go to the first-rating pool.
+    counted = played & (opponent >= 0) & (~rated_player | (own >= 0))
+    reason = games["reason"].to_numpy(object).copy()
+    reason[played & (opponent < 0)] = "unrated_opponent"
+    reason[played & (opponent >= 0) & rated_player & (own < 0)] = "not_rated"
+
+    # §4: an unrated player scoring zero in their first event has it disregarded.
+    if rules.zero_first_event_disregarded:
+        dropped = _zero_first_event(games, counted & ~rated_player, half)
+        counted = counted & ~dropped
+        reason[dropped] = "first_event_zero"
+
+    # §2: D after the 400-point rule, PD from the table, ΔR = score − PD (hundredths).
+    scoring = counted & rated_player
+    diff = capped_differences(games, scoring, own, cap_parameters(games, rules, event_rules))
+    expected = expected_hundredths(diff, rules)
+    delta = 50 * half - expected
+
+    def total(values: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        return np.bincount(pidx, weights=np.where(mask, values, 0), minlength=count).astype(
+            np.int64
+        )
+
+    n = total(np.ones_like(half), counted)
+    half_points = total(half, counted)
+    opponent_sum = total(opponent, counted)
+    expected_sum = total(expected, scoring)
+    delta_sum = total(delta, scoring)
+
+    k_table = k_factors(players, rules, period_year)
+    k = cap_k(k_table["k"].to_numpy(np.int64), n, rules)
+    change = k * delta_sum  # hundredths
+    new_rating = base + hundredths_half_away(change)
+    provisional = first_ratings(n, half_points, opponent_sum, rules)
+    published = ~is_rated & (n >= rules.first_min_games) & (provisional >= rules.floor)
+    status = np.select(
+        [is_rated & (new_rating < rules.floor), is_rated, published],
+        ["below_floor", "rated", "new"],
+        default="unrated",
+    )
+    result_players = pd.DataFrame(
+        {
+            "id": players["id"],
+            "name": players["name"],
+            "federation": players["federation"],
+            "title": players["title"],
+            "sex": players["sex"],
+            "birth_year": players["birth_year"],
+            "status": status,
+            "rating": players["rating"],
+            "k": _masked(k, is_rated),
+            "games": n,
+            "score": half_points / 2,
+            "expected": _masked(expected_sum / 100, is_rated, "Float64"),
+            "change": _masked(change / 100, is_rated, "Float64"),
+            "new_rating": _masked(
+                np.where(is_rated, new_rating, provisional), is_rated | published
+            ),
+            "provisional": _masked(provisional, ~is_rated & (n > 0)),
+            "avg_opponent": _masked(divide_half_up(opponent_sum, np.maximum(n, 1)), n > 0),
+            "performance": _masked(performance(n, half_points, opponent_sum, rules), n > 0),
+            "events": players["events"],
+            "fide_id": players["fide_id"],
+            "k_source": np.where(is_rated, k_table["k_source"], None),
+            "k_before_cap": _masked(k_table["k"].to_numpy(np.int64), is_rated),
+        }
+    )
+    result_games = pd.DataFrame(
+        {
+            "event": games["event"],
+            "round": games["round"],
+            "id": games["id"],
+            "opponent_id": games["opponent_id"],
+            "colour": games["colour"],
+            "result": games["result"],
+            "score": games["score"],
+            "counted": counted,
+            "reason": pd.array(np.where(counted, None, reason), dtype="string"),
+            "rating": games["rating"],
+            "opponent_rating": games["opponent_rating"],
+            "diff": _masked(diff, scoring),
+            "expected": _masked(expected / 100, scoring, "Float64"),
+            "delta": _masked(delta / 100, scoring, "Float64"),
+            "player": games["player"],
+            "opponent": games["opponent"],
+            "source": games["source"],
+            "line": games["line"],
+        }
+    )
+    events = _player_events(games, counted, scoring, half, expected, delta, k, count)
+    return PeriodResult(result_players, result_games, events, _notes(rules, players))
+
+
+def _masked(values: np.ndarray, mask: np.ndarray, dtype: str = "Int64") -> pd.Series:
+    """Values where ``mask`` holds, NA elsewhere, as a nullable column."""
+    return pd.Series(values).astype(dtype).mask(~np.asarray(mask, dtype=bool))
+
+
+def _zero_first_event(games: pd.DataFrame, pool: np.ndarray, half: np.ndarray) -> np.ndarray:
+    """Rows of each unrated player's first event with counted games, when it scored zero."""
+    frame = pd.DataFrame(
+        {"pidx": games["pidx"].to_numpy(), "order": games["event_order"].to_numpy(), "half": half}
+    )[pool]
+    if frame.empty:
+        return np.zeros(len(games), dtype=bool)
+    by_event = frame.groupby(["pidx", "order"], sort=True)["half"].sum().reset_index()
+    first = by_event.drop_duplicates("pidx", keep="first")
+    zero = first[first["half"] == 0]
+    hit = pd.MultiIndex.from_arrays([games["pidx"], games["event_order"]]).isin(
+        pd.MultiIndex.from_frame(zero[["pidx", "order"]])
+    )
+    return np.asarray(hit) & pool
+
+
+def _player_events(
+    games: pd.DataFrame,
+    counted: np.ndarray,
+    scoring: np.ndarray,
+    half: np.ndarray,
+    expected: np.ndarray,
+    delta: np.ndarray,
+    k: np.ndarray,
+    count: int,
+) -> pd.DataFrame:
+    """Per player and event: counted games, score, ΣPD and the unrounded change K × ΣΔR."""
+    frame = pd.DataFrame(
+        {
+            "pidx": games["pidx"].to_numpy(),
+            "event": games["event"].to_numpy(),
+            "event_order": games["event_order"].to_numpy(),
+            "games": counted.astype(np.int64),
+            "half": np.where(counted, half, 0),
+            "expected": np.where(scoring, expected, 0),
+            "delta": np.where(scoring, delta, 0),
+            "scoring": scoring,
+        }
+    )
+    grouped = frame.groupby(["pidx", "event_order", "event"], sort=True).agg(
+        games=("games", "sum"),
+        half=("half", "sum"),
+        expected=("expected", "sum"),
+        delta=("delta", "sum"),
+        scoring=("scoring", "any"),
+    )
+    grouped = grouped.reset_index()
+    k_row = k[grouped["pidx"].to_numpy()] if count else np.zeros(0, dtype=np.int64)
+    scoring_rows = grouped["scoring"].to_numpy(bool)
+    return pd.DataFrame(
+        {
+            "pidx": grouped["pidx"],
+            "event": grouped["event"],
+            "games": grouped["games"],
+            "score": grouped["half"] / 2,
+            "expected": _masked(grouped["expected"].to_numpy() / 100, scoring_rows, "Float64"),
+            "change": _masked(k_row * grouped["delta"].to_numpy() / 100, scoring_rows, "Float64"),
+        }
+    )
+
+
+def _notes(rules: Rules, players: pd.DataFrame) -> list[str]:
+    notes = [f"rules: {rules.edition} ({rules.title}); source: {rules.source}"]
+    if players["k"].isna().any():
+        notes.append(
+            "K without a value in the previous list: 10 once rated 2400+, 40 for juniors below "
+            "2300 and players with fewer than 30 rated games when the list says so, otherwise 20 "
+            "(rating-rules.md §3); then the 700 cap over the period"
+        )
+    if players["games_total"].isna().any():
+        notes.append(
+            "players whose total of rated games is unknown are taken to have 30 or more "
+            "(no-list rule, rating-rules.md §3)"
+        )
+    if rules.zero_first_event_disregarded:
+        notes.append(
+            "an unrated player's first event with games against rated opponents is disregarded "
+            "when it scored zero against them (rating-rules.md §4)"
+        )
+    return notes

@@ -1,0 +1,68 @@
+"""The one small exception hierarchy, and the Issue record every user-facing message uses."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Literal
+
+Severity = Literal["error", "warning"]
+
+#: How many issues ``str(InputError)`` shows before "… and N more".
+SHOWN_ISSUES = 20
+
+
+@dataclass(frozen=True, slots=True)
+class Issue:
+    """One problem found in an input, pointing at the file and line a user can open."""
+
+    source: str
+    """File as the user named it, or ``"book.xlsx[Sheet1]"`` for a sheet."""
+    line: int | None
+    """1-based line (text files) or row (sheets); ``None`` when the problem is file-wide."""
+    message: str
+    """Lower case, no trailing period, offending value quoted with ``!r``."""
+    severity: Severity = "error"
+
+    def __str__(self) -> str:
+        where = self.source if self.line is None else f"{self.source}:{self.line}"
+        prefix = "warning: " if self.severity == "warning" else ""
+        return f"{where}: {prefix}{self.message}"
+
+
+def errors_only(issues: Iterable[Issue]) -> list[Issue]:
+    """The issues that stop processing (severity ``"error"``)."""
+    return [issue for issue in issues if issue.severity == "error"]
+
+
+class RatingBatchError(Exception):
+    """Base class; the CLI prints these without a traceback and exits 1."""
+
+
+class InputError(RatingBatchError):
+    """One or more problems in the input files; ``.issues`` lists them all (errors and warnings)."""
+
+    def __init__(self, issues: Iterable[Issue]) -> None:
+        self.issues: list[Issue] = list(issues)
+        super().__init__(self._render())
+
+    def _render(self) -> str:
+        shown = [str(issue) for issue in self.issues[:SHOWN_ISSUES]]
+        hidden = len(self.issues) - len(shown)
+        if hidden > 0:
+            shown.append(f"… and {hidden} more")
+        return "\n".join(shown)
+
+    def __str__(self) -> str:
+        return self._render()
+
+
+class RulesError(RatingBatchError):
+    """Unknown edition, a rules file that cannot be read, or values that are inconsistent."""
+
+
+def raise_if_errors(issues: Iterable[Issue]) -> None:
+    """Raise one InputError carrying every issue when any of them is an error."""
+    collected = list(issues)
+    if errors_only(collected):
+        raise InputError(collected)

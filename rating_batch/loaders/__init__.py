@@ -1,0 +1,54 @@
+"""Loaders: every input format becomes an ``Event`` (EventInfo plus the canonical frames).
+
+``read_event(path)`` dispatches on the file's suffix through a dict; ``load_event`` also
+raises one ``InputError`` when the file has errors.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from rating_batch.errors import InputError, Issue, errors_only
+from rating_batch.loaders.ratinglist import read_rating_list
+from rating_batch.loaders.trf import read_trf
+from rating_batch.schema import Event
+
+EventReader = Callable[..., Event]
+
+#: File suffix → reader. TRF files come as .trf, .txt, .tab (ICU) and .trfx.
+EVENT_READERS: dict[str, EventReader] = {
+    ".trf": read_trf,
+    ".trfx": read_trf,
+    ".txt": read_trf,
+    ".tab": read_trf,
+}
+
+__all__ = ["EVENT_READERS", "load_event", "read_event", "read_rating_list"]
+
+
+def read_event(path: Path, *, key: str | None = None) -> Event:
+    """Read one event file of any supported format; problems are in ``event.issues``."""
+    reader = EVENT_READERS.get(path.suffix.lower())
+    if reader is None:
+        supported = ", ".join(sorted(EVENT_READERS))
+        raise InputError(
+            [Issue(str(path), None, f"unsupported file type {path.suffix!r}: use {supported}")]
+        )
+    try:
+        data_check = path.read_bytes()[:4096]
+    except OSError as error:
+        raise InputError(
+            [Issue(str(path), None, f"cannot read the file: {error.strerror}")]
+        ) from None
+    if b"\x00" in data_check and not data_check.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise InputError([Issue(str(path), None, "not a text file (it contains NUL bytes)")])
+    return reader(path, key=key)
+
+
+def load_event(path: Path, *, key: str | None = None) -> Event:
+    """Read one event and raise InputError (with every issue) if any of them is an error."""
+    event = read_event(path, key=key)
+    if errors_only(event.issues):
+        raise InputError(event.issues)
+    return event

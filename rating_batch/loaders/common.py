@@ -1,0 +1,150 @@
+"""Helpers shared by every loader: decoding bytes, lenient dates, titles and sex codes."""
+
+from __future__ import annotations
+
+import codecs
+import datetime as dt
+import re
+
+UTF8_BOM = b"\xef\xbb\xbf"
+
+# trf-format.md §2: cp1252 leaves five bytes undefined; read them as Latin-1.
+_CP1252_FALLBACK = "rating-batch-latin1-fallback"
+
+
+def _latin1_fallback(error: UnicodeError) -> tuple[str, int]:
+    if not isinstance(error, UnicodeDecodeError):
+        raise error
+    chunk = error.object[error.start : error.end]
+    return bytes(chunk).decode("latin-1"), error.end
+
+
+codecs.register_error(_CP1252_FALLBACK, _latin1_fallback)
+
+
+def decode_text(data: bytes, encoding: str | None = None) -> tuple[str, str]:
+    """Decode a text file: UTF-8 (BOM stripped), else Windows-1252 (then Latin-1).
+
+    Returns the text and the name of the encoding used, for the report.
+    """
+    if encoding:
+        return data.decode(encoding), encoding
+    if data.startswith(UTF8_BOM):
+        return data[len(UTF8_BOM) :].decode("utf-8", errors="replace"), "utf-8-sig"
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return data.decode("utf-16"), "utf-16"
+    try:
+        return data.decode("utf-8"), "utf-8"
+    except UnicodeDecodeError:
+        return data.decode("cp1252", errors=_CP1252_FALLBACK), "windows-1252"
+
+
+def split_lines(text: str) -> list[str]:
+    """Split on CRLF, CR or LF (trf-format.md §2: all three occur)."""
+    lines = re.split(r"\r\n|\r|\n", text)
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+_MONTHS = {
+    name: number
+    for number, names in enumerate(
+        [
+            ("jan", "january", "janvier", "januar", "enero"),
+            ("feb", "february", "fevrier", "februar", "febrero"),
+            ("mar", "march", "mars", "marz", "märz", "marzo"),
+            ("apr", "april", "avril", "abril"),
+            ("may", "mai", "mayo"),
+            ("jun", "june", "juin", "juni", "junio"),
+            ("jul", "july", "juillet", "juli", "julio"),
+            ("aug", "august", "aout", "août", "agosto"),
+            ("sep", "sept", "september", "septembre", "septiembre"),
+            ("oct", "october", "octobre", "oktober", "octubre"),
+            ("nov", "november", "novembre", "noviembre"),
+            ("dec", "december", "decembre", "décembre", "dezember", "diciembre"),
+        ],
+        start=1,
+    )
+    for name in names
+}
+
+
+def _full_year(year: int) -> int:
+    # Two-digit years: 00-69 are 20xx, 70-99 are 19xx.
+    if year >= 100:
+        return year
+    return 2000 + year if year < 70 else 1900 + year
+
+
+def _make_date(year: int, month: int, day: int) -> dt.date | None:
+    try:
+        return dt.date(_full_year(year), month, day)
+    except ValueError:
+        return None
+
+
+def parse_date(text: str) -> dt.date | None:
+    """Read a date in any of the forms seen in tournament files; ``None`` if unreadable.
+
+    Handles ``2011/07/02``, ``2008-02-01``, ``24/09/2010`` and ``25.02.2011`` (day first),
+    ``28. 07. 2005``, ``10.09.13`` (TRF's YY.MM.DD), ``May 29, 2020`` and ``29 May 2020``.
+    """
+    text = text.strip()
+    if not text:
+        return None
+    words = re.findall(r"[^\W\d_]+", text.lower())
+    numbers = [int(n) for n in re.findall(r"\d+", text)]
+    month_words = [_MONTHS[w] for w in words if w in _MONTHS]
+    if month_words and len(numbers) == 2:
+        day, year = (numbers[0], numbers[1]) if numbers[0] <= 31 else (numbers[1], numbers[0])
+        return _make_date(year, month_words[0], day)
+    if len(numbers) != 3 or words:
+        return None
+    groups = re.findall(r"\d+", text)
+    a, b, c = numbers
+    if len(groups[0]) == 4:  # Y M D
+        return _make_date(a, b, c)
+    if len(groups[2]) == 4:  # D M Y, or M D Y when the middle cannot be a month
+        if b > 12 >= a:
+            return _make_date(c, a, b)
+        return _make_date(c, b, a)
+    # All two-digit: TRF writes YY/MM/DD (tag 132); fall back to DD.MM.YY when impossible.
+    return _make_date(a, b, c) or _make_date(c, b, a)
+
+
+def parse_birth_year(text: str) -> int | None:
+    """The year of a birth date in any form (``1978``, ``1969.12.06``, ``1975.  .``)."""
+    match = re.search(r"(?<!\d)(1[89]\d\d|20\d\d)(?!\d)", text)
+    return int(match.group(1)) if match else None
+
+
+# trf-format.md §4.1: FIDE-list letter codes for titles.
+TITLE_LETTERS = {
+    "g": "GM",
+    "m": "IM",
+    "f": "FM",
+    "c": "CM",
+    "wg": "WGM",
+    "wm": "WIM",
+    "wf": "WFM",
+    "wc": "WCM",
+}
+
+
+def normalise_title(text: str) -> str | None:
+    """``GM``, ``g`` and ``  g`` all become ``GM``; blank becomes ``None``."""
+    text = text.strip()
+    if not text:
+        return None
+    return TITLE_LETTERS.get(text.lower(), text.upper())
+
+
+def normalise_sex(text: str) -> str | None:
+    """``m``/``M`` → ``M``; ``w``/``f``/``F`` → ``F``; anything else → ``None``."""
+    text = text.strip().lower()
+    if text == "m":
+        return "M"
+    if text in ("w", "f"):
+        return "F"
+    return None

@@ -1,0 +1,166 @@
+"""Assemble one rating period from loaded events and an optional previous list (pure).
+
+Identity: a player is their FIDE ID when the file gives one, else ``<event>#<start rank>``.
+Ratings (rating-rules.md §1, §2.6): with a list, every game uses the list's rating; without
+one, each game uses the rating written in its own event, and the rating the period change is
+added to is the one in the player's latest-starting event.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from rating_batch.engine import PERIOD_GAMES, PERIOD_PLAYERS
+from rating_batch.errors import Issue
+from rating_batch.rules import Rules
+from rating_batch.schema import Event, conform
+
+#: Columns a previous rating list may give (``id`` and ``rating`` required).
+LIST_COLUMNS: dict[str, str] = {
+    "id": "Int64",
+    "rating": "Int64",
+    "k": "Int64",
+    "birth_year": "Int64",
+    "games_total": "Int64",
+    "ever_2400": "boolean",
+    "ever_2300": "boolean",
+}
+
+
+@dataclass(frozen=True)
+class Period:
+    """The engine's input for one period, with the issues found while assembling it."""
+
+    players: pd.DataFrame
+    games: pd.DataFrame
+    events: list[Event]
+    year: int | None
+    issues: list[Issue] = field(default_factory=list)
+
+
+def order_events(events: Sequence[Event]) -> list[Event]:
+    """Events by start date (unknown dates last), keeping the given order on ties."""
+    return sorted(events, key=lambda event: event.info.start or dt.date.max)
+
+
+def period_year(events: Sequence[Event]) -> int | None:
+    """The year of the period: that of the latest end (or start) date among the events."""
+    dates = [event.info.end or event.info.start for event in events]
+    known = [date for date in dates if date is not None]
+    return max(known).year if known else None
+
+
+def assemble_period(
+    events: Sequence[Event], rules: Rules, rating_list: pd.DataFrame | None = None
+) -> Period:
+    """Build PERIOD_PLAYERS and PERIOD_GAMES frames for ``rate_period``.
+
+    ``rating_list`` has the columns of ``LIST_COLUMNS`` (``id`` = FIDE ID); a flag named
+    ``ever_<threshold>`` is used when the rules' threshold has one.
+    """
+    ordered = order_events(events)
+    issues: list[Issue] = []
+    order = {event.info.key: index for index, event in enumerate(ordered)}
+    players = pd.concat([event.players for event in ordered], ignore_index=True)
+    players["event_order"] = players["event"].map(order).astype("int64")
+    players["id"] = (
+        players["fide_id"]
+        .astype("string")
+        .where(
+            players["fide_id"].notna(),
+            players["event"] + "#" + players["player"].astype("string"),
+        )
+    )
+    twice = players[
+        players.duplicated(["event", "fide_id"], keep=False) & players["fide_id"].notna()
+    ]
+    for row in twice.itertuples(index=False):
+        issues.append(
+            Issue(
+                row.source, row.line, f"FIDE ID {row.fide_id} appears more than once in this file"
+            )
+        )
+
+    latest = players.sort_values("event_order", kind="stable").drop_duplicates("id", keep="last")
+    people = latest.set_index("id")
+    people["events"] = players.groupby("id")["event"].nunique()
+    for column in ("k", "games_total", "ever_high", "ever_junior_ceiling"):
+        people[column] = pd.NA
+    if rating_list is not None:
+        people, notes = _apply_list(people, rating_list, rules)
+        issues.extend(notes)
+    people = people.reset_index()
+    table = conform(people, PERIOD_PLAYERS)
+    pidx = pd.Series(np.arange(len(table)), index=table["id"])
+
+    games = pd.concat([event.games for event in ordered], ignore_index=True)
+    keyed = players.set_index(["event", "player"])
+    own = pd.MultiIndex.from_frame(games[["event", "player"]])
+    against = pd.MultiIndex.from_arrays([games["event"], games["opponent"].fillna(-1)])
+    games["id"] = keyed["id"].reindex(own).to_numpy()
+    games["opponent_id"] = keyed["id"].reindex(against).to_numpy()
+    games["event_order"] = games["event"].map(order).astype("int64")
+    games["pidx"] = pidx.reindex(games["id"]).to_numpy()
+    games["oidx"] = pidx.reindex(games["opponent_id"]).fillna(-1).to_numpy()
+    if rating_list is None:
+        games["rating"] = keyed["rating"].reindex(own).to_numpy()
+        games["opponent_rating"] = keyed["rating"].reindex(against).to_numpy()
+    else:
+        by_id = table.set_index("id")["rating"]
+        games["rating"] = by_id.reindex(games["id"]).to_numpy()
+        games["opponent_rating"] = by_id.reindex(games["opponent_id"]).to_numpy()
+    games = conform(games, PERIOD_GAMES)
+    return Period(table, games, ordered, period_year(ordered), issues)
+
+
+def _apply_list(
+    people: pd.DataFrame, rating_list: pd.DataFrame, rules: Rules
+) -> tuple[pd.DataFrame, list[Issue]]:
+    """Take rating, K, history and birth year from the previous list (matched by FIDE ID)."""
+    listed = rating_list.drop_duplicates("id", keep="first").set_index("id")
+    match = people["fide_id"].map(listed["rating"]) if len(listed) else None
+    file_rating = people["rating"]
+    people = people.copy()
+    people["rating"] = (
+        pd.array(match, dtype="Int64")
+        if match is not None
+        else pd.array([pd.NA] * len(people), dtype="Int64")
+    )
+    issues: list[Issue] = []
+    differs = file_rating.notna() & (file_rating != people["rating"]).fillna(True)
+    if differs.any():
+        examples = ", ".join(
+            f"{name} ({before} in the file, {after if pd.notna(after) else 'unrated'} in the list)"
+            for name, before, after in zip(
+                people.loc[differs, "name"][:3],
+                file_rating[differs][:3],
+                people.loc[differs, "rating"][:3],
+                strict=False,
+            )
+        )
+        issues.append(
+            Issue(
+                "--list",
+                None,
+                f"{int(differs.sum())} players' ratings in the event files differ from the "
+                f"list, which is used: {examples}",
+                "warning",
+            )
+        )
+    for column, source in (
+        ("k", "k"),
+        ("games_total", "games_total"),
+        ("ever_high", f"ever_{rules.high_threshold}"),
+        ("ever_junior_ceiling", f"ever_{rules.junior_ceiling}"),
+    ):
+        if source in listed:
+            people[column] = people["fide_id"].map(listed[source])
+    if "birth_year" in listed:
+        from_list = people["fide_id"].map(listed["birth_year"])
+        people["birth_year"] = from_list.astype("Int64").fillna(people["birth_year"])
+    return people, issues

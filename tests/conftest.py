@@ -1,0 +1,45 @@
+"""Shared fixtures: corpus paths and a helper that rates TRF text written in a test."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from rating_batch.pipeline import RateResult, rate_events
+
+DATA = Path(__file__).parent / "data"
+TRF_CORPUS = sorted((DATA / "trf").glob("*.trf"))
+
+RateTexts = Callable[..., RateResult]
+
+
+@pytest.fixture
+def rate_texts(tmp_path: Path) -> RateTexts:
+    """Write each TRF text to a file and rate them all as one period (no output files)."""
+
+    def run(*texts: str, rules: str = "fide-2025", list_csv: str | None = None) -> RateResult:
+        paths = []
+        for index, text in enumerate(texts, start=1):
+            path = tmp_path / f"event{index}.trf"
+            path.write_text(text, encoding="utf-8")
+            paths.append(path)
+        list_path = None
+        if list_csv is not None:
+            list_path = tmp_path / "list.csv"
+            list_path.write_text(list_csv, encoding="utf-8")
+        return rate_events(paths, rules_name=rules, list_path=list_path)
+
+    return run
+
+
+def player(result: RateResult, fide_id: int) -> pd.Series:
+    """The players.csv row of one FIDE ID."""
+    rows = result.players[result.players["fide_id"] == fide_id]
+    assert len(rows) == 1, f"expected one row for {fide_id}, found {len(rows)}"
+    return rows.iloc[0]
