@@ -76,12 +76,12 @@ class PeriodResult:
 
 def divide_half_up(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
     """numerator / denominator rounded half up, for integer arrays with denominator > 0."""
-    return (2 * numerator + denominator) // (2 * denominator)
+    return np.asarray((2 * numerator + denominator) // (2 * denominator), dtype=np.int64)
 
 
 def hundredths_half_away(value: np.ndarray) -> np.ndarray:
     """Integer hundredths → whole points, rounded half away from zero (−2.5 → −3)."""
-    return np.sign(value) * ((np.abs(value) + 50) // 100)
+    return np.asarray(np.sign(value) * ((np.abs(value) + 50) // 100), dtype=np.int64)
 
 
 # -- tables ---------------------------------------------------------------------------------------
@@ -100,15 +100,15 @@ def expected_hundredths(diff: np.ndarray, rules: Rules) -> np.ndarray:
     """PD in hundredths for rating differences D (own − opponent, after any cap), §2.3."""
     if rules.expected == "logistic":
         value = 100.0 / (1.0 + 10.0 ** (-diff / 400.0))
-        return np.floor(value + 0.5).astype(np.int64)
+        return np.asarray(np.floor(value + 0.5), dtype=np.int64)
     high, low, _ = _table_arrays(rules.tables)
     index = np.minimum(np.abs(diff), len(high) - 1)
-    return np.where(diff >= 0, high[index], low[index])
+    return np.asarray(np.where(diff >= 0, high[index], low[index]), dtype=np.int64)
 
 
 def dp_for(p_hundredths: np.ndarray, rules: Rules) -> np.ndarray:
     """dp(p) from the table, p in hundredths (0 … 100)."""
-    return _table_arrays(rules.tables)[2][np.clip(p_hundredths, 0, 100)]
+    return np.asarray(_table_arrays(rules.tables)[2][np.clip(p_hundredths, 0, 100)])
 
 
 # -- the 400-point rule ---------------------------------------------------------------------------
@@ -163,7 +163,7 @@ def capped_differences(
         keep = np.zeros(len(games), dtype=bool)
         keep[first.index.to_numpy()] = True
         applies = applies & (~caps.largest_only | keep)
-    return np.where(applies, np.sign(diff) * caps.cap, diff)
+    return np.asarray(np.where(applies, np.sign(diff) * caps.cap, diff), dtype=np.int64)
 
 
 # -- K (§3) ---------------------------------------------------------------------------------------
@@ -359,7 +359,7 @@ def rate_period(
             "performance": _masked(performance(n, half_points, opponent_sum, rules), n > 0),
             "events": players["events"],
             "fide_id": players["fide_id"],
-            "k_source": np.where(is_rated, k_table["k_source"], None),
+            "k_source": k_table["k_source"].where(is_rated),
             "k_before_cap": _masked(k_table["k"].to_numpy(np.int64), is_rated),
         }
     )
@@ -373,7 +373,7 @@ def rate_period(
             "result": games["result"],
             "score": games["score"],
             "counted": counted,
-            "reason": pd.array(np.where(counted, None, reason), dtype="string"),
+            "reason": pd.Series(reason, dtype="string").mask(counted),
             "rating": games["rating"],
             "opponent_rating": games["opponent_rating"],
             "diff": _masked(diff, scoring),
@@ -391,7 +391,8 @@ def rate_period(
 
 def _masked(values: np.ndarray, mask: np.ndarray, dtype: str = "Int64") -> pd.Series:
     """Values where ``mask`` holds, NA elsewhere, as a nullable column."""
-    return pd.Series(values).astype(dtype).mask(~np.asarray(mask, dtype=bool))
+    column = pd.Series(values, dtype="Float64" if dtype == "Float64" else "Int64")
+    return column.mask(~np.asarray(mask, dtype=bool))
 
 
 def _zero_first_event(games: pd.DataFrame, pool: np.ndarray, half: np.ndarray) -> np.ndarray:
@@ -407,7 +408,7 @@ def _zero_first_event(games: pd.DataFrame, pool: np.ndarray, half: np.ndarray) -
     hit = pd.MultiIndex.from_arrays([games["pidx"], games["event_order"]]).isin(
         pd.MultiIndex.from_frame(zero[["pidx", "order"]])
     )
-    return np.asarray(hit) & pool
+    return np.asarray(np.asarray(hit, dtype=bool) & pool)
 
 
 def _player_events(

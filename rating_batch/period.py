@@ -79,12 +79,10 @@ def assemble_period(
     twice = players[
         players.duplicated(["event", "fide_id"], keep=False) & players["fide_id"].notna()
     ]
-    for row in twice.itertuples(index=False):
-        issues.append(
-            Issue(
-                row.source, row.line, f"FIDE ID {row.fide_id} appears more than once in this file"
-            )
-        )
+    for source, line, fide_id in zip(
+        twice["source"].tolist(), twice["line"].tolist(), twice["fide_id"].tolist(), strict=True
+    ):
+        issues.append(Issue(source, line, f"FIDE ID {fide_id} appears more than once in this file"))
 
     latest = players.sort_values("event_order", kind="stable").drop_duplicates("id", keep="last")
     people = latest.set_index("id")
@@ -123,14 +121,9 @@ def _apply_list(
 ) -> tuple[pd.DataFrame, list[Issue]]:
     """Take rating, K, history and birth year from the previous list (matched by FIDE ID)."""
     listed = rating_list.drop_duplicates("id", keep="first").set_index("id")
-    match = people["fide_id"].map(listed["rating"]) if len(listed) else None
     file_rating = people["rating"]
     people = people.copy()
-    people["rating"] = (
-        pd.array(match, dtype="Int64")
-        if match is not None
-        else pd.array([pd.NA] * len(people), dtype="Int64")
-    )
+    people["rating"] = people["fide_id"].map(listed["rating"]).astype("Int64")
     issues: list[Issue] = []
     differs = file_rating.notna() & (file_rating != people["rating"]).fillna(True)
     if differs.any():

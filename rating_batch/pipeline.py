@@ -69,9 +69,9 @@ class RateResult:
         names = sorted({rules.edition for rules in self.event_rules.values()})
         return ", ".join(names) if names else self.rules.edition
 
-    def summary_rows(self) -> list[list[object]]:
+    def summary_rows(self) -> list[Sequence[object]]:
         """Key-value rows of the Summary sheet."""
-        rows: list[list[object]] = [
+        rows: list[Sequence[object]] = [
             ["rating_batch rating report"],
             [],
             ["Rules", f"{self.rules.edition}: {self.rules.title}"],

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from rating_batch.errors import Issue
+from rating_batch.errors import Issue, Severity
 
 GAMES_DTYPES: dict[str, str] = {
     "event": "string",
@@ -107,14 +107,11 @@ def check_games(games: pd.DataFrame, players: pd.DataFrame) -> list[Issue]:
     known = set(players["player"].tolist())
     paired = games[games["opponent"].notna()]
     unknown = paired[~paired["opponent"].isin(known)]
-    for row in unknown.itertuples(index=False):
-        issues.append(
-            Issue(
-                row.source,
-                row.line,
-                f"round {row.round}: opponent {row.opponent} is not a player of this file",
-            )
-        )
+    for source, line, rnd, opponent in zip(
+        *(unknown[name].tolist() for name in ("source", "line", "round", "opponent")), strict=True
+    ):
+        message = f"round {rnd}: opponent {opponent} is not a player of this file"
+        issues.append(Issue(source, line, message))
     paired = paired[paired["opponent"].isin(known)]
     mirror = paired[["round", "player", "opponent", "colour", "result", "line"]].rename(
         columns={
@@ -148,6 +145,10 @@ def check_games(games: pd.DataFrame, players: pd.DataFrame) -> list[Issue]:
                 colour=row.colour,
                 other=row.line_back,
             )
-            severity = "error" if row.rated else "warning"
-            issues.append(Issue(row.source, row.line, f"round {row.round}: {message}", severity))
+            severity: Severity = "error" if row.rated else "warning"
+            issues.append(
+                Issue(
+                    str(row.source), int(str(row.line)), f"round {row.round}: {message}", severity
+                )
+            )
     return issues

@@ -16,6 +16,7 @@ import tempfile
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -23,7 +24,10 @@ from openpyxl import Workbook
 from openpyxl.cell.cell import WriteOnlyCell
 from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
-from openpyxl.worksheet._write_only import WriteOnlyWorksheet
+
+# The stubs omit what write-only sheets really have (column_dimensions, auto_filter,
+# freeze_panes: openpyxl copies them from Worksheet), so the sheets are typed loosely.
+WriteOnlyWorksheet = Any
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 #: Excel's last row; a longer table is cut there with a note in the Summary.

@@ -10,14 +10,15 @@ all players are decoded at once from a ``(players, rounds, 10)`` array of code p
 
 from __future__ import annotations
 
+import datetime as dt
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from rating_batch.errors import Issue
+from rating_batch.errors import Issue, Severity
 from rating_batch.loaders.common import (
     decode_text,
     normalise_sex,
@@ -227,7 +228,7 @@ def _event_info(
     )
 
 
-def _round_dates(line: str) -> list[object]:
+def _round_dates(line: str) -> list[dt.date]:
     dates = []
     for start in range(ROUND_START, len(line), ROUND_WIDTH):
         date = parse_date(line[start : start + 8])
@@ -264,12 +265,12 @@ def _integers(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     for column in range(codes.shape[-1]):
         step = digit[..., column]
         value = np.where(step, value * 10 + (codes[..., column] - 48), value)
-    present = digit.any(axis=-1)
+    present = np.asarray(digit.any(axis=-1), dtype=bool)
     # One contiguous run: the number of digit starts (digit after non-digit) is at most one.
     starts = digit & ~np.concatenate(
         [np.zeros((*digit.shape[:-1], 1), dtype=bool), digit[..., :-1]], axis=-1
     )
-    bad = ~(digit | blank).all(axis=-1) | (starts.sum(axis=-1) > 1)
+    bad = np.asarray(~(digit | blank).all(axis=-1) | (starts.sum(axis=-1) > 1), dtype=bool)
     return value, present, bad
 
 
@@ -381,71 +382,65 @@ def _parse_rounds(
     known = np.isin(result, list(_KNOWN_RESULTS))
     odd = np.isin(result, list(_UNKNOWN_RESULTS))
     misaligned = separators | bad_opponent | bad_colour | ~(known | odd)
-    for row, rnd in zip(*np.nonzero(misaligned), strict=True):
+    line_of = players["line"].to_numpy()
+    me = players["player"].to_numpy()
+
+    def flag(mask: np.ndarray, message: Callable[[int, int], str], severity: Severity) -> None:
+        for row, rnd in zip(*(axis.tolist() for axis in np.nonzero(mask)), strict=True):
+            text = f"round {rnd + 1}: {message(row, rnd)}"
+            issues.append(Issue(source, int(line_of[row]), text, severity))
+
+    def misaligned_block(row: int, rnd: int) -> str:
         start = ROUND_START + rnd * ROUND_WIDTH
-        block = lines[row][start : start + 8]
         hint = ""
         if not lines[row].isascii():
             hint = " (the line has non-ASCII characters: is the file in another encoding?)"
-        issues.append(
-            Issue(
-                source,
-                int(players["line"].iat[row]),
-                f"round {rnd + 1}: misaligned round block {block!r} "
-                f"(expected 'nnnn c r' in columns {start + 1}-{start + 8}){hint}",
-            )
-        )
-    for row, rnd in zip(*np.nonzero(odd & ~misaligned), strict=True):
-        issues.append(
-            Issue(
-                source,
-                int(players["line"].iat[row]),
-                f"round {rnd + 1}: result code {written[row, rnd]!r} is not a TRF16 code; "
-                "taken as an unplayed game",
-                "warning",
-            )
+        return (
+            f"misaligned round block {lines[row][start : start + 8]!r} "
+            f"(expected 'nnnn c r' in columns {start + 1}-{start + 8}){hint}"
         )
 
     paired = has_opponent & (opponent > 0)
     at_board = np.isin(colour, ["w", "b"])
     played_code = np.isin(result, ["1", "=", "0"])
+    flag(misaligned, misaligned_block, "error")
+    flag(
+        odd & ~misaligned,
+        lambda row, rnd: (
+            f"result code {written[row, rnd]!r} is not a TRF16 code; taken as an unplayed game"
+        ),
+        "warning",
+    )
+    flag(
+        ~paired & (result == "0"),
+        lambda row, rnd: "result '0' without an opponent read as a zero-point bye",
+        "warning",
+    )
+    flag(
+        paired & at_board & (result == " "),
+        lambda row, rnd: f"game against {opponent[row, rnd]} has no result; not rated",
+        "warning",
+    )
+    flag(
+        paired & (opponent == me[:, None]),
+        lambda row, rnd: f"player {me[row]} is paired against themself",
+        "error",
+    )
+
     rated = paired & at_board & played_code & ~misaligned
     reason = np.select(
         [misaligned, rated, ~paired, np.isin(result, ["+", "-"]) | ~at_board, played_code],
         ["unreadable", "", "bye", "forfeit", "forfeit"],
         default="unplayed",
     )
-    score = np.vectorize(lambda code: _POINTS.get(code, 0.0), otypes=[float])(result)
-    legacy_zero = ~paired & (result == "0")
-    for row, rnd in zip(*np.nonzero(legacy_zero), strict=True):
-        issues.append(
-            Issue(
-                source,
-                int(players["line"].iat[row]),
-                f"round {rnd + 1}: result '0' without an opponent read as a zero-point bye",
-                "warning",
-            )
-        )
-    pending = paired & at_board & (result == " ")
-    for row, rnd in zip(*np.nonzero(pending), strict=True):
-        issues.append(
-            Issue(
-                source,
-                int(players["line"].iat[row]),
-                f"round {rnd + 1}: game against {opponent[row, rnd]} has no result; not rated",
-                "warning",
-            )
-        )
-    me = players["player"].to_numpy()
-    self_paired = paired & (opponent == me[:, None])
-    for row, rnd in zip(*np.nonzero(self_paired), strict=True):
-        issues.append(
-            Issue(
-                source,
-                int(players["line"].iat[row]),
-                f"round {rnd + 1}: player {me[row]} is paired against themself",
-            )
-        )
+    codes_by_points = [
+        list(code for code, v in _POINTS.items() if v == value) for value in (1.0, 0.5)
+    ]
+    score = np.select(
+        [np.isin(result, codes_by_points[0]), np.isin(result, codes_by_points[1])],
+        [1.0, 0.5],
+        default=0.0,
+    )
 
     written_codes = np.where(written == " ", "", written)
     games = pd.DataFrame(
@@ -456,11 +451,11 @@ def _parse_rounds(
             "opponent": pd.array(np.where(paired, opponent, 0).ravel(), dtype="Int64"),
             "colour": np.where(at_board, colour, "").ravel(),
             "result": written_codes.ravel(),
-            "score": score.ravel() if count and rounds else np.zeros(0),
+            "score": score.ravel(),
             "rated": rated.ravel(),
             "reason": reason.ravel(),
             "source": source,
-            "line": np.repeat(players["line"].to_numpy(), rounds),
+            "line": np.repeat(line_of, rounds),
         }
     )
     games["opponent"] = games["opponent"].mask(games["opponent"] == 0)
@@ -484,7 +479,7 @@ def _check_points(players: pd.DataFrame, games: pd.DataFrame) -> list[Issue]:
     return [
         Issue(
             str(players["source"].iat[0]),
-            int(row.line),
+            int(str(row.line)),
             f"declared points {row.declared:g} but the rounds give {row.total:g}",
             "warning",
         )
