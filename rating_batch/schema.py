@@ -124,6 +124,7 @@ def check_games(games: pd.DataFrame, players: pd.DataFrame) -> list[Issue]:
     )
     both = paired.merge(mirror, on=["round", "player", "opponent"], how="left")
     complement = {"1": "0", "0": "1", "=": "=", "+": "-", "-": "+", "W": "L", "L": "W", "D": "D"}
+    complement |= {"X": "X", "?": "?"}  # unknown results: the same on both sides
     expected_back = both["result"].str.upper().map(complement)
     missing = both["line_back"].isna()
     # A disagreement is reported once per game, on the line of the lower start rank.

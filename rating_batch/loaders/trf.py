@@ -204,7 +204,10 @@ def _event_info(
             end = end or max(round_dates)
     if start and end and end < start:
         issues.append(Issue(source, None, f"end date {end} is before start date {start}"))
-    rounds = int(games["round"].max()) if len(games) else 0
+    played_rounds = int(games["round"].max()) if len(games) else 0
+    declared = tags.get("rounds", "")
+    # XXR / 142 declare the rounds of the whole event; a partial file has data for fewer.
+    rounds = max(played_rounds, int(declared) if declared.isdigit() else 0)
     if seen_tags & {"142", "162", "172", "192", "202", "212", "222", "310"}:
         version = "TRF-2026"
     elif any(tag.startswith(("XX", "BB")) for tag in seen_tags):
@@ -407,7 +410,7 @@ def _parse_rounds(
     flag(
         odd & ~misaligned,
         lambda row, rnd: (
-            f"result code {written[row, rnd]!r} is not a TRF16 code; taken as an unplayed game"
+            f"result code {str(written[row, rnd])!r} is not a TRF16 code; taken as an unplayed game"
         ),
         "warning",
     )
