@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from rating_batch.rules import Rules, Tables
+from rating_batch.schema import REASON_DTYPE, REASONS
 
 #: The period's players, one row per person; row position = the ``pidx`` used by games.
 PERIOD_PLAYERS: dict[str, str] = {
@@ -37,7 +38,7 @@ PERIOD_PLAYERS: dict[str, str] = {
 }
 
 #: The period's games, long format: one row per player per round of every event.
-PERIOD_GAMES: dict[str, str] = {
+PERIOD_GAMES: dict[str, str | pd.CategoricalDtype] = {
     "event": "string",
     "event_order": "int64",  # 0 = earliest-starting event of the period
     "round": "int64",
@@ -51,7 +52,7 @@ PERIOD_GAMES: dict[str, str] = {
     "result": "string",
     "score": "float64",
     "rated": "bool",
-    "reason": "string",
+    "reason": REASON_DTYPE,
     "rating": "Int64",  # own rating used in this event (list in force at its start)
     "opponent_rating": "Int64",
     "source": "string",
@@ -59,6 +60,9 @@ PERIOD_GAMES: dict[str, str] = {
 }
 
 NO_RATING = -1
+#: players.csv ``status``: rated, first rating published now, fell below the floor, unrated.
+STATUSES = ("rated", "new", "below_floor", "unrated")
+STATUS_DTYPE = pd.CategoricalDtype(list(STATUSES))
 
 
 @dataclass(frozen=True)
@@ -115,6 +119,62 @@ def dp_for(p_hundredths: np.ndarray, rules: Rules) -> np.ndarray:
 
 
 @dataclass(frozen=True)
+class Runs:
+    """The games of one player in one event are one contiguous run of rows.
+
+    ``rate_period`` orders the games by (event_order, pidx) when they are not already, so
+    per-player-event sums are ``np.add.reduceat`` over run starts: O(n), no hashing.
+    """
+
+    starts: np.ndarray
+    """First row of each run."""
+    run_of_row: np.ndarray
+    """Run number of every row."""
+    pidx: np.ndarray
+    """Player of each run."""
+    event_order: np.ndarray
+    """Event order of every row."""
+    event_first_row: np.ndarray
+    """First row of each event."""
+    events: int
+
+    @classmethod
+    def of(cls, games: pd.DataFrame) -> Runs:
+        pidx = games["pidx"].to_numpy(np.int64)
+        order = games["event_order"].to_numpy(np.int64)
+        new_event = np.empty(len(order), dtype=bool)
+        new_event[:1] = True
+        new_event[1:] = order[1:] != order[:-1]
+        new_run = new_event.copy()
+        new_run[1:] |= pidx[1:] != pidx[:-1]
+        starts = np.flatnonzero(new_run)
+        return cls(
+            starts=starts,
+            run_of_row=np.cumsum(new_run) - 1,
+            pidx=pidx[starts],
+            event_order=order,
+            event_first_row=np.flatnonzero(new_event),
+            events=int(order.max()) + 1 if len(order) else 0,
+        )
+
+    def total(self, values: np.ndarray) -> np.ndarray:
+        """Sum of ``values`` over each run."""
+        if not len(self.starts):
+            return np.zeros(0, dtype=np.int64)
+        return np.asarray(np.add.reduceat(values, self.starts), dtype=np.int64)
+
+
+def in_run_order(games: pd.DataFrame, players: int) -> pd.DataFrame:
+    """The games ordered by (event_order, pidx), stably; unchanged when they already are."""
+    key = games["event_order"].to_numpy(np.int64) * max(players, 1) + games["pidx"].to_numpy(
+        np.int64
+    )
+    if len(key) < 2 or bool((key[1:] >= key[:-1]).all()):
+        return games.reset_index(drop=True)
+    return games.iloc[np.argsort(key, kind="stable")].reset_index(drop=True)
+
+
+@dataclass(frozen=True)
 class CapParameters:
     """Each game's difference cap, taken from its event's edition (0 = no cap)."""
 
@@ -124,18 +184,20 @@ class CapParameters:
 
 
 def cap_parameters(
-    games: pd.DataFrame, rules: Rules, event_rules: Mapping[str, Rules] | None
+    games: pd.DataFrame, runs: Runs, rules: Rules, event_rules: Mapping[str, Rules] | None
 ) -> CapParameters:
-    """Per-row cap fields: one small array per event, then indexed by each row's event."""
-    codes, keys = pd.factorize(games["event"])
-    chosen = [(event_rules or {}).get(str(key), rules) for key in keys]
-    cap = np.array([r.difference_cap or 0 for r in chosen], dtype=np.int64)
-    exempt = np.array(
-        [10**9 if r.cap_exempt_from is None else r.cap_exempt_from for r in chosen],
-        dtype=np.int64,
-    )
-    largest = np.array([r.cap_scope == "largest_gap_per_event" for r in chosen], dtype=bool)
-    return CapParameters(cap[codes], exempt[codes], largest[codes])
+    """Per-row cap fields: one small array per event, indexed by each row's ``event_order``."""
+    names = games["event"].to_numpy()[runs.event_first_row]
+    chosen = [(event_rules or {}).get(str(name), rules) for name in names]
+    cap = np.zeros(runs.events, dtype=np.int64)
+    exempt = np.full(runs.events, 10**9, dtype=np.int64)
+    largest = np.zeros(runs.events, dtype=bool)
+    orders = runs.event_order[runs.event_first_row]
+    cap[orders] = [r.difference_cap or 0 for r in chosen]
+    exempt[orders] = [10**9 if r.cap_exempt_from is None else r.cap_exempt_from for r in chosen]
+    largest[orders] = [r.cap_scope == "largest_gap_per_event" for r in chosen]
+    order = runs.event_order
+    return CapParameters(cap[order], exempt[order], largest[order])
 
 
 def capped_differences(
@@ -283,14 +345,17 @@ def rate_period(
     decides who is a junior.
 
     Returns a PeriodResult whose ``players`` has the columns of players.csv, ``games`` those
-    of games.csv, and ``player_events`` one row per player and event with the unrounded change.
+    of games.csv (ordered by event and player), and ``player_events`` one row per player and
+    event with the unrounded change.
     """
     count = len(players)
+    games = in_run_order(games, count)
+    runs = Runs.of(games)
     pidx = games["pidx"].to_numpy(np.int64)
-    own = games["rating"].fillna(NO_RATING).to_numpy(np.int64)
-    opponent = games["opponent_rating"].fillna(NO_RATING).to_numpy(np.int64)
-    half = np.rint(games["score"].to_numpy() * 2).astype(np.int64)
-    base = players["rating"].fillna(NO_RATING).to_numpy(np.int64)
+    own = _integers(games["rating"])
+    opponent = _integers(games["opponent_rating"])
+    half = np.rint(games["score"].to_numpy(np.float64) * 2).astype(np.int64)
+    base = _integers(players["rating"])
     is_rated = base >= 0
     played = games["rated"].to_numpy(bool)
     rated_player = is_rated[pidx]
@@ -298,32 +363,28 @@ def rate_period(
     # §2: a rated player's game counts against a rated opponent; §4: an unrated player's
     # games against rated opponents go to the first-rating pool.
     counted = played & (opponent >= 0) & (~rated_player | (own >= 0))
-    reason = games["reason"].to_numpy(object).copy()
-    reason[played & (opponent < 0)] = "unrated_opponent"
-    reason[played & (opponent >= 0) & rated_player & (own < 0)] = "not_rated"
-
     # §4: an unrated player scoring zero in their first event has it disregarded.
+    dropped = np.zeros(len(games), dtype=bool)
     if rules.zero_first_event_disregarded:
-        dropped = _zero_first_event(games, counted & ~rated_player, half)
-        counted = counted & ~dropped
-        reason[dropped] = "first_event_zero"
+        dropped = _zero_first_event(runs, counted & ~rated_player, half)
+        counted &= ~dropped
 
     # §2: D after the 400-point rule, PD from the table, ΔR = score − PD (hundredths).
     scoring = counted & rated_player
-    diff = capped_differences(games, scoring, own, cap_parameters(games, rules, event_rules))
-    expected = expected_hundredths(diff, rules)
-    delta = 50 * half - expected
+    caps = cap_parameters(games, runs, rules, event_rules)
+    diff = capped_differences(games, scoring, own, caps)
+    expected = np.where(scoring, expected_hundredths(diff, rules), 0)
+    delta = np.where(scoring, 50 * half - expected, 0)
+    counted_half = np.where(counted, half, 0)
 
-    def total(values: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        return np.bincount(pidx, weights=np.where(mask, values, 0), minlength=count).astype(
-            np.int64
-        )
+    def per_player(values: np.ndarray) -> np.ndarray:
+        return np.bincount(pidx, weights=values, minlength=count).astype(np.int64)
 
-    n = total(np.ones_like(half), counted)
-    half_points = total(half, counted)
-    opponent_sum = total(opponent, counted)
-    expected_sum = total(expected, scoring)
-    delta_sum = total(delta, scoring)
+    n = per_player(counted.astype(np.int64))
+    half_points = per_player(counted_half)
+    opponent_sum = per_player(np.where(counted, opponent, 0))
+    expected_sum = per_player(expected)
+    delta_sum = per_player(delta)
 
     k_table = k_factors(players, rules, period_year)
     k = cap_k(k_table["k"].to_numpy(np.int64), n, rules)
@@ -331,10 +392,13 @@ def rate_period(
     new_rating = base + hundredths_half_away(change)
     provisional = first_ratings(n, half_points, opponent_sum, rules)
     published = ~is_rated & (n >= rules.first_min_games) & (provisional >= rules.floor)
-    status = np.select(
-        [is_rated & (new_rating < rules.floor), is_rated, published],
-        ["below_floor", "rated", "new"],
-        default="unrated",
+    status = pd.Categorical.from_codes(
+        np.select(
+            [is_rated & (new_rating < rules.floor), is_rated, published],
+            [STATUSES.index("below_floor"), STATUSES.index("rated"), STATUSES.index("new")],
+            default=STATUSES.index("unrated"),
+        ),
+        dtype=STATUS_DTYPE,
     )
     result_players = pd.DataFrame(
         {
@@ -346,23 +410,25 @@ def rate_period(
             "birth_year": players["birth_year"],
             "status": status,
             "rating": players["rating"],
-            "k": _masked(k, is_rated),
+            "k": _nullable(k, is_rated),
             "games": n,
             "score": half_points / 2,
-            "expected": _masked(expected_sum / 100, is_rated, "Float64"),
-            "change": _masked(change / 100, is_rated, "Float64"),
-            "new_rating": _masked(
+            "expected": _nullable(expected_sum / 100, is_rated),
+            "change": _nullable(change / 100, is_rated),
+            "new_rating": _nullable(
                 np.where(is_rated, new_rating, provisional), is_rated | published
             ),
-            "provisional": _masked(provisional, ~is_rated & (n > 0)),
-            "avg_opponent": _masked(divide_half_up(opponent_sum, np.maximum(n, 1)), n > 0),
-            "performance": _masked(performance(n, half_points, opponent_sum, rules), n > 0),
+            "provisional": _nullable(provisional, ~is_rated & (n > 0)),
+            "avg_opponent": _nullable(divide_half_up(opponent_sum, np.maximum(n, 1)), n > 0),
+            "performance": _nullable(performance(n, half_points, opponent_sum, rules), n > 0),
             "events": players["events"],
             "fide_id": players["fide_id"],
             "k_source": k_table["k_source"].where(is_rated),
-            "k_before_cap": _masked(k_table["k"].to_numpy(np.int64), is_rated),
-        }
+            "k_before_cap": _nullable(k_table["k"].to_numpy(np.int64), is_rated),
+        },
+        copy=False,
     )
+    reason = _reasons(games, counted, played, opponent, rated_player, own, dropped)
     result_games = pd.DataFrame(
         {
             "event": games["event"],
@@ -373,87 +439,91 @@ def rate_period(
             "result": games["result"],
             "score": games["score"],
             "counted": counted,
-            "reason": pd.Series(reason, dtype="string").mask(counted),
+            "reason": reason,
             "rating": games["rating"],
             "opponent_rating": games["opponent_rating"],
-            "diff": _masked(diff, scoring),
-            "expected": _masked(expected / 100, scoring, "Float64"),
-            "delta": _masked(delta / 100, scoring, "Float64"),
+            "diff": _nullable(diff, scoring),
+            "expected": _nullable(expected / 100, scoring),
+            "delta": _nullable(delta / 100, scoring),
             "player": games["player"],
             "opponent": games["opponent"],
             "source": games["source"],
             "line": games["line"],
+        },
+        copy=False,
+    )
+    scoring_runs = runs.total(scoring.astype(np.int64)) > 0
+    player_events = pd.DataFrame(
+        {
+            "pidx": runs.pidx,
+            "event": pd.Categorical.from_codes(
+                runs.event_order[runs.starts],
+                categories=games["event"].to_numpy()[runs.event_first_row],
+            ),
+            "games": runs.total(counted.astype(np.int64)),
+            "score": runs.total(counted_half) / 2,
+            "expected": _nullable(runs.total(expected) / 100, scoring_runs),
+            "change": _nullable(k[runs.pidx] * runs.total(delta) / 100, scoring_runs),
         }
     )
-    events = _player_events(games, counted, scoring, half, expected, delta, k, count)
-    return PeriodResult(result_players, result_games, events, _notes(rules, players))
+    return PeriodResult(result_players, result_games, player_events, _notes(rules, players))
 
 
-def _masked(values: np.ndarray, mask: np.ndarray, dtype: str = "Int64") -> pd.Series:
-    """Values where ``mask`` holds, NA elsewhere, as a nullable column."""
-    column = pd.Series(values, dtype="Float64" if dtype == "Float64" else "Int64")
-    return column.mask(~np.asarray(mask, dtype=bool))
-
-
-def _zero_first_event(games: pd.DataFrame, pool: np.ndarray, half: np.ndarray) -> np.ndarray:
-    """Rows of each unrated player's first event with counted games, when it scored zero."""
-    frame = pd.DataFrame(
-        {"pidx": games["pidx"].to_numpy(), "order": games["event_order"].to_numpy(), "half": half}
-    )[pool]
-    if frame.empty:
-        return np.zeros(len(games), dtype=bool)
-    by_event = frame.groupby(["pidx", "order"], sort=True)["half"].sum().reset_index()
-    first = by_event.drop_duplicates("pidx", keep="first")
-    zero = first[first["half"] == 0]
-    hit = pd.MultiIndex.from_arrays([games["pidx"], games["event_order"]]).isin(
-        pd.MultiIndex.from_frame(zero[["pidx", "order"]])
-    )
-    return np.asarray(np.asarray(hit, dtype=bool) & pool)
-
-
-def _player_events(
+def _reasons(
     games: pd.DataFrame,
     counted: np.ndarray,
-    scoring: np.ndarray,
-    half: np.ndarray,
-    expected: np.ndarray,
-    delta: np.ndarray,
-    k: np.ndarray,
-    count: int,
-) -> pd.DataFrame:
-    """Per player and event: counted games, score, ΣPD and the unrounded change K × ΣΔR."""
-    frame = pd.DataFrame(
-        {
-            "pidx": games["pidx"].to_numpy(),
-            "event": games["event"].to_numpy(),
-            "event_order": games["event_order"].to_numpy(),
-            "games": counted.astype(np.int64),
-            "half": np.where(counted, half, 0),
-            "expected": np.where(scoring, expected, 0),
-            "delta": np.where(scoring, delta, 0),
-            "scoring": scoring,
-        }
+    played: np.ndarray,
+    opponent: np.ndarray,
+    rated_player: np.ndarray,
+    own: np.ndarray,
+    dropped: np.ndarray,
+) -> pd.Categorical:
+    """Why each row does not count (games.csv ``reason``), as a categorical column."""
+    loader = games["reason"].cat.codes.to_numpy()
+    codes = np.select(
+        [
+            counted,
+            dropped,
+            played & (opponent < 0),
+            played & rated_player & (own < 0),
+        ],
+        [
+            -1,
+            REASONS.index("first_event_zero"),
+            REASONS.index("unrated_opponent"),
+            REASONS.index("not_rated"),
+        ],
+        default=loader,
     )
-    grouped = frame.groupby(["pidx", "event_order", "event"], sort=True).agg(
-        games=("games", "sum"),
-        half=("half", "sum"),
-        expected=("expected", "sum"),
-        delta=("delta", "sum"),
-        scoring=("scoring", "any"),
-    )
-    grouped = grouped.reset_index()
-    k_row = k[grouped["pidx"].to_numpy()] if count else np.zeros(0, dtype=np.int64)
-    scoring_rows = grouped["scoring"].to_numpy(bool)
-    return pd.DataFrame(
-        {
-            "pidx": grouped["pidx"],
-            "event": grouped["event"],
-            "games": grouped["games"],
-            "score": grouped["half"] / 2,
-            "expected": _masked(grouped["expected"].to_numpy() / 100, scoring_rows, "Float64"),
-            "change": _masked(k_row * grouped["delta"].to_numpy() / 100, scoring_rows, "Float64"),
-        }
-    )
+    return pd.Categorical.from_codes(codes, dtype=REASON_DTYPE)
+
+
+def _integers(column: pd.Series) -> np.ndarray:
+    """A nullable integer column as int64, NA as NO_RATING."""
+    return np.asarray(column.to_numpy(dtype=np.int64, na_value=NO_RATING))
+
+
+def _nullable(values: np.ndarray, mask: np.ndarray) -> pd.api.extensions.ExtensionArray:
+    """``values`` where ``mask`` holds, NA elsewhere (Int64 or Float64, without copying)."""
+    missing = ~np.asarray(mask, dtype=bool)
+    if np.issubdtype(values.dtype, np.floating):
+        return pd.arrays.FloatingArray(values.astype(np.float64, copy=False), missing)
+    return pd.arrays.IntegerArray(values.astype(np.int64, copy=False), missing)
+
+
+def _zero_first_event(runs: Runs, pool: np.ndarray, half: np.ndarray) -> np.ndarray:
+    """Rows of each unrated player's first event with pool games, when it scored zero (§4).
+
+    Runs are in event order, so a player's first run with pool games is their first event.
+    """
+    pool_games = runs.total(pool.astype(np.int64))
+    pool_half = runs.total(np.where(pool, half, 0))
+    candidates = np.flatnonzero(pool_games > 0)
+    _, first = np.unique(runs.pidx[candidates], return_index=True)
+    first_runs = candidates[first]
+    zero_runs = np.zeros(len(runs.starts), dtype=bool)
+    zero_runs[first_runs[pool_half[first_runs] == 0]] = True
+    return np.asarray(zero_runs[runs.run_of_row] & pool, dtype=bool)
 
 
 def _notes(rules: Rules, players: pd.DataFrame) -> list[str]:

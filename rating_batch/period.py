@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from rating_batch.engine import PERIOD_GAMES, PERIOD_PLAYERS
+from rating_batch.engine import PERIOD_GAMES, PERIOD_PLAYERS, in_run_order
 from rating_batch.errors import Issue
 from rating_batch.rules import Rules
 from rating_batch.schema import Event, conform
@@ -112,7 +112,7 @@ def assemble_period(
         by_id = table.set_index("id")["rating"]
         games["rating"] = by_id.reindex(games["id"]).to_numpy()
         games["opponent_rating"] = by_id.reindex(games["opponent_id"]).to_numpy()
-    games = conform(games, PERIOD_GAMES)
+    games = in_run_order(conform(games, PERIOD_GAMES), len(table))
     return Period(table, games, ordered, period_year(ordered), issues)
 
 

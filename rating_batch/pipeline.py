@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from rating_batch.engine import PeriodResult, rate_period
+from rating_batch.engine import STATUSES, PeriodResult, rate_period
 from rating_batch.errors import InputError, Issue, raise_if_errors
 from rating_batch.loaders import EVENT_READERS, read_event, read_rating_list
 from rating_batch.period import assemble_period, order_events
@@ -23,7 +23,6 @@ from rating_batch.writers import Sheet, atomic_outputs, write_csv, write_workboo
 
 log = logging.getLogger(__name__)
 
-STATUSES = ("rated", "new", "below_floor", "unrated")
 LIST_SUFFIXES = (".csv",)
 
 

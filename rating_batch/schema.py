@@ -16,7 +16,20 @@ import pandas as pd
 
 from rating_batch.errors import Issue, Severity
 
-GAMES_DTYPES: dict[str, str] = {
+#: Why a row is not a game played over the board with a rated result (loaders), and why a
+#: played game does not count for rating (engine). NA when the game counts.
+REASONS = (
+    "bye",
+    "forfeit",
+    "unplayed",
+    "unreadable",
+    "unrated_opponent",
+    "not_rated",
+    "first_event_zero",
+)
+REASON_DTYPE = pd.CategoricalDtype(list(REASONS))
+
+GAMES_DTYPES: dict[str, str | pd.CategoricalDtype] = {
     "event": "string",
     "round": "int64",
     "player": "int64",  # start rank within the event
@@ -25,7 +38,7 @@ GAMES_DTYPES: dict[str, str] = {
     "result": "string",  # the code as written in the source ("1", "=", "+", "H", …)
     "score": "float64",  # points for the standings: 1.0 / 0.5 / 0.0
     "rated": "bool",  # a game played over the board with a rated result code (1, =, 0)
-    "reason": "string",  # not a played game: bye, forfeit, unplayed, unreadable; NA if rated
+    "reason": REASON_DTYPE,  # bye, forfeit, unplayed or unreadable; NA for rated games
     "source": "string",
     "line": "int64",
 }
@@ -77,21 +90,24 @@ class Event:
     issues: list[Issue] = field(default_factory=list)
 
 
-def conform(frame: pd.DataFrame, dtypes: dict[str, str]) -> pd.DataFrame:
+Dtypes = dict[str, str] | dict[str, str | pd.CategoricalDtype]
+
+
+def conform(frame: pd.DataFrame, dtypes: Dtypes) -> pd.DataFrame:
     """Cast to the declared dtypes and column order (the last step of every loader)."""
     return frame.astype(dtypes)[list(dtypes)]
 
 
-def empty_frame(dtypes: dict[str, str]) -> pd.DataFrame:
+def empty_frame(dtypes: Dtypes) -> pd.DataFrame:
     """A frame with no rows and the declared columns."""
     return conform(pd.DataFrame({name: [] for name in dtypes}), dtypes)
 
 
-def check_frame(frame: pd.DataFrame, dtypes: dict[str, str], what: str) -> list[str]:
+def check_frame(frame: pd.DataFrame, dtypes: Dtypes, what: str) -> list[str]:
     """Contract check at a boundary: missing columns and wrong dtypes, as messages."""
     problems = [f"{what}: missing column {name!r}" for name in dtypes if name not in frame]
     for name, dtype in dtypes.items():
-        if name in frame and str(frame[name].dtype) != dtype:
+        if name in frame and frame[name].dtype != dtype:
             problems.append(f"{what}: column {name!r} is {frame[name].dtype}, expected {dtype}")
     return problems
 

@@ -30,6 +30,8 @@ from rating_batch.loaders.common import (
 from rating_batch.schema import (
     GAMES_DTYPES,
     PLAYERS_DTYPES,
+    REASON_DTYPE,
+    REASONS,
     Event,
     EventInfo,
     check_games,
@@ -433,8 +435,8 @@ def _parse_rounds(
     rated = paired & at_board & played_code & ~misaligned
     reason = np.select(
         [misaligned, rated, ~paired, np.isin(result, ["+", "-"]) | ~at_board, played_code],
-        ["unreadable", "", "bye", "forfeit", "forfeit"],
-        default="unplayed",
+        [REASONS.index("unreadable"), -1, REASONS.index("bye"), *[REASONS.index("forfeit")] * 2],
+        default=REASONS.index("unplayed"),
     )
     codes_by_points = [
         list(code for code, v in _POINTS.items() if v == value) for value in (1.0, 0.5)
@@ -456,7 +458,7 @@ def _parse_rounds(
             "result": written_codes.ravel(),
             "score": score.ravel(),
             "rated": rated.ravel(),
-            "reason": reason.ravel(),
+            "reason": pd.Categorical.from_codes(reason.ravel(), dtype=REASON_DTYPE),
             "source": source,
             "line": np.repeat(line_of, rounds),
         }
@@ -465,7 +467,7 @@ def _parse_rounds(
     # TRF06 notation: forfeits with colour '-' and byes written '0000 - +' / '0000 - ='.
     legacy = (paired & (colour == "-")) | (~paired & np.isin(result, ["+", "="]))
     games.attrs["legacy_codes"] = bool(legacy.any())
-    for column in ("colour", "result", "reason"):
+    for column in ("colour", "result"):
         games[column] = games[column].replace("", None)
     return conform(games, GAMES_DTYPES), issues
 

@@ -1,0 +1,271 @@
+"""The command-line contract of spec/outputs.md: exit codes, messages, files and columns."""
+
+from __future__ import annotations
+
+import csv
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from conftest import DATA, TRF_CORPUS
+from openpyxl import load_workbook
+
+from rating_batch.cli import cli
+
+U19 = DATA / "trf" / "irl_u19-championship-2010_round-robin-4p_utf8.trf"
+
+PLAYERS_COLUMNS = [
+    "id",
+    "name",
+    "federation",
+    "title",
+    "sex",
+    "birth_year",
+    "status",
+    "rating",
+    "k",
+    "games",
+    "score",
+    "expected",
+    "change",
+    "new_rating",
+    "provisional",
+    "avg_opponent",
+    "performance",
+    "events",
+]
+GAMES_COLUMNS = [
+    "event",
+    "round",
+    "id",
+    "opponent_id",
+    "colour",
+    "result",
+    "score",
+    "counted",
+    "reason",
+    "rating",
+    "opponent_rating",
+    "diff",
+    "expected",
+    "delta",
+]
+
+
+def run(*args: str | Path) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, [str(a) for a in args])
+    return result.exit_code, result.stdout, result.stderr
+
+
+def read_csv(path: Path) -> list[dict[str, str]]:
+    with path.open(encoding="utf-8-sig", newline="") as handle:
+        return list(csv.DictReader(handle))
+
+
+@pytest.mark.parametrize("path", TRF_CORPUS, ids=[p.name[:40] for p in TRF_CORPUS])
+def test_rate_succeeds_on_every_corpus_file(path: Path, tmp_path: Path) -> None:
+    code, out, err = run("rate", path, "--rules", "fide-2025", "--out", tmp_path)
+    assert (code, err) == (0, "")
+    players = read_csv(tmp_path / "players.csv")
+    games = read_csv(tmp_path / "games.csv")
+    assert list(players[0])[: len(PLAYERS_COLUMNS)] == PLAYERS_COLUMNS
+    assert list(games[0])[: len(GAMES_COLUMNS)] == GAMES_COLUMNS
+    assert (tmp_path / "report.xlsx").stat().st_size > 0
+    assert (tmp_path / "players.csv").read_bytes().startswith(b"\xef\xbb\xbf")
+    assert "wrote" in out
+
+
+def test_u19_players_agree_with_hand_calculation(tmp_path: Path) -> None:
+    # Worked by hand in the commit that added this test (fide-2025 rules, period year 2010):
+    # Griffiths 2225 junior K 40: 2 counted wins capped at D 400 (PD .92) → +6.4 → 2231;
+    # Flynn 1633 K 20: +.28 -.08 → +4.0 → 1637; Hülleman 1466: -.28 -.08 → -7.2 → 1459;
+    # Dunne unrated: zero in his first event → disregarded, no provisional rating.
+    code, _, _ = run("rate", U19, "--rules", "fide-2025", "--out", tmp_path)
+    assert code == 0
+    rows = {row["id"]: row for row in read_csv(tmp_path / "players.csv")}
+    fields = (
+        "status",
+        "rating",
+        "k",
+        "games",
+        "score",
+        "expected",
+        "change",
+        "new_rating",
+        "avg_opponent",
+        "performance",
+    )
+    assert [rows["6897"][f] for f in fields] == [
+        "rated",
+        "2225",
+        "40",
+        "2",
+        "2",
+        "1.84",
+        "6.40",
+        "2231",
+        "1550",
+        "2350",
+    ]
+    assert [rows["5226"][f] for f in fields] == [
+        "rated",
+        "1633",
+        "20",
+        "2",
+        "1",
+        "0.80",
+        "4.00",
+        "1637",
+        "1846",
+        "1846",
+    ]
+    assert [rows["6409"][f] for f in fields] == [
+        "rated",
+        "1466",
+        "20",
+        "2",
+        "0",
+        "0.36",
+        "-7.20",
+        "1459",
+        "1929",
+        "1129",
+    ]
+    assert [rows["10914"][f] for f in ("status", "games", "provisional", "performance")] == [
+        "unrated",
+        "0",
+        "",
+        "",
+    ]
+    games = read_csv(tmp_path / "games.csv")
+    dunne = [g["reason"] for g in games if g["id"] == "10914"]
+    assert dunne == ["first_event_zero"] * 3
+
+
+def test_report_workbook_has_typed_cells_and_a_usable_header(tmp_path: Path) -> None:
+    run("rate", U19, "--rules", "fide-2025", "--out", tmp_path)
+    book = load_workbook(tmp_path / "report.xlsx")
+    assert book.sheetnames == ["Summary", "Players", "Games", "Player events"]
+    sheet = book["Players"]
+    header = [cell.value for cell in sheet[1]]
+    assert header[: len(PLAYERS_COLUMNS)] == PLAYERS_COLUMNS
+    assert all(cell.font.bold for cell in sheet[1])
+    assert sheet.freeze_panes == "A2"
+    assert sheet.auto_filter.ref == f"A1:{sheet.cell(1, len(header)).column_letter}5"
+    griffiths = {header[i]: cell.value for i, cell in enumerate(sheet[2])}
+    assert (griffiths["rating"], griffiths["change"], griffiths["new_rating"]) == (2225, 6.4, 2231)
+    assert sheet.cell(2, header.index("change") + 1).number_format == "0.00"
+    summary = [row[0].value for row in book["Summary"].iter_rows() if row[0].value]
+    assert "Rules" in summary and "Notes" in summary and "Events" in summary
+
+
+def test_formula_like_names_are_neutralised(tmp_path: Path) -> None:
+    from trf_text import P, trf
+
+    names = ['=HYPERLINK("http://x")', "+cmd|' /C calc'!A0", "@SUM(1+1)", "-2+3"]
+    players = [P(i + 1, name, 1500 + i, 100 + i, 1980) for i, name in enumerate(names)]
+    event = tmp_path / "hostile.trf"
+    event.write_text(trf(players, [(1, 1, 2, "1-0"), (1, 3, 4, "=-=")]), encoding="utf-8")
+    code, _, _ = run("rate", event, "--rules", "fide-2025", "--out", tmp_path / "out")
+    assert code == 0
+    written = [row["name"] for row in read_csv(tmp_path / "out" / "players.csv")]
+    assert written == ["'" + name for name in names]
+    sheet = load_workbook(tmp_path / "out" / "report.xlsx")["Players"]
+    cells = [sheet.cell(row, 2) for row in range(2, 6)]
+    assert [cell.value for cell in cells] == names
+    assert all(cell.data_type == "s" and cell.quotePrefix for cell in cells)
+
+
+def test_check_prints_every_problem_with_file_and_line(tmp_path: Path) -> None:
+    lines = U19.read_text(encoding="utf-8").splitlines()
+    lines[3] = lines[3].replace("     2 w 1", "     2 b =")
+    lines[5] = lines[5].replace("     4 b 1", "     9 b 1")
+    broken = tmp_path / "broken.trf"
+    broken.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    code, out, err = run("check", broken, U19)
+    assert code == 1
+    assert out.splitlines() == [
+        f"{broken}:4: warning: declared points 3 but the rounds give 2.5",
+        f"{broken}:6: round 2: opponent 9 is not a player of this file",
+        f"{broken}:7: round 2: opponent 3 does not have this game",
+        f"{broken}:4: round 2: result '=' against 2, whose line 5 has '0'",
+        f"{broken}:4: round 2: colour 'b' against 2, whose line 5 has it too",
+    ]
+    assert err == "4 error(s), 1 warning(s)\n"
+    assert "Traceback" not in out + err
+
+
+def test_check_clean_file_exits_0(tmp_path: Path) -> None:
+    assert run("check", U19) == (0, "", "0 error(s), 0 warning(s)\n")
+
+
+def test_check_accepts_a_rating_list(tmp_path: Path) -> None:
+    good = tmp_path / "list.csv"
+    good.write_text("id,rating,k\n6897,2225,40\n")
+    bad = tmp_path / "bad.csv"
+    bad.write_text("id,rating\n6897,22x5\n,1500\n")
+    assert run("check", good)[0] == 0
+    code, out, _ = run("check", bad)
+    assert code == 1
+    assert out.splitlines() == [
+        f"{bad}:2: column 'rating': '22x5' is not a whole number",
+        f"{bad}:3: column 'id': missing FIDE ID",
+    ]
+
+
+def test_rate_refuses_a_broken_file_and_writes_nothing(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.trf"
+    broken.write_text(
+        U19.read_text(encoding="utf-8").replace("     2 w 1", "     2 b ="), encoding="utf-8"
+    )
+    code, _out, err = run("rate", broken, "--out", tmp_path / "out")
+    assert code == 1
+    assert err.startswith("Error: ") and f"{broken}:4: round 2: result '='" in err
+    assert "Traceback" not in err
+    assert not (tmp_path / "out").exists()
+
+
+def test_unknown_rules_is_an_input_error(tmp_path: Path) -> None:
+    code, _, err = run("rate", U19, "--rules", "fide-1999", "--out", tmp_path)
+    assert code == 1
+    assert err == "Error: unknown rules 'fide-1999': choose one of fide, fide-2025\n"
+
+
+def test_usage_errors_exit_2(tmp_path: Path) -> None:
+    assert run("rate")[0] == 2
+    assert run("rate", tmp_path / "missing.trf")[0] == 2
+    assert run("frobnicate")[0] == 2
+
+
+def test_a_folder_expands_to_its_event_files(tmp_path: Path) -> None:
+    events = tmp_path / "events"
+    events.mkdir()
+    (events / "a.trf").write_bytes(U19.read_bytes())
+    (events / "notes.md").write_text("not an event")
+    code, out, _ = run("rate", events, "--rules", "fide-2025", "--out", tmp_path / "out")
+    assert code == 0
+    assert out.startswith("rated 1 event(s) as one period under fide-2025")
+
+
+def test_failed_write_leaves_no_output_behind(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from rating_batch import pipeline
+
+    def explode(*args: object, **kwargs: object) -> None:
+        raise OSError("disk full")
+
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "players.csv").write_text("previous run\n")
+    monkeypatch.setattr(pipeline, "write_workbook", explode)
+    with pytest.raises(OSError, match="disk full"):
+        pipeline.rate_events([U19], rules_name="fide-2025", out=out)
+    assert sorted(p.name for p in out.iterdir()) == ["players.csv"]
+    assert (out / "players.csv").read_text() == "previous run\n"
+
+
+def test_every_command_documents_an_example() -> None:
+    for name, command in cli.commands.items():  # type: ignore[attr-defined]
+        assert re.search(r"Example:\n\n\s+\x08?\s*rating-batch ", command.help or ""), name
