@@ -14,7 +14,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/rating-batch rate sample_data/events --list sample_data/list.csv --out out
+	$(BIN)/rating-batch rate sample_data/events --out out
 
 test: $(STAMP)
 	$(BIN)/pytest -q

@@ -1,0 +1,46 @@
+"""The README's commands run, and the quick-start output it shows is what `make run` prints."""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from rating_batch.cli import cli
+
+ROOT = Path(__file__).parent.parent
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+SAMPLE_COMMANDS = re.findall(r"^rating-batch (rate sample_data/\S+.*)$", README, flags=re.M)
+
+
+def test_readme_shows_sample_commands() -> None:
+    assert SAMPLE_COMMANDS, "the README should show how to rate sample_data"
+
+
+@pytest.mark.parametrize("command", SAMPLE_COMMANDS)
+def test_readme_sample_command_runs(
+    command: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(ROOT)
+    args = shlex.split(command.replace("--out out", f"--out {tmp_path / 'out'}"))
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+
+
+def test_quick_start_output_is_current(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+    shown = re.search(r"and prints:\n\n```text\n(.*?)```", README, flags=re.S)
+    assert shown is not None
+    makefile = (ROOT / "Makefile").read_text()
+    run_line = re.search(r"^run:.*\n\t\$\(BIN\)/rating-batch (.*)$", makefile, flags=re.M)
+    assert run_line is not None
+    out = tmp_path / "out"
+    args = shlex.split(run_line.group(1).replace("--out out", f"--out {out}"))
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0
+    printed = result.stdout.replace(f"{out}{os.sep}", "out/")
+    assert printed == shown.group(1)
