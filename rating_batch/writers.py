@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 from openpyxl import Workbook
-from openpyxl.cell.cell import WriteOnlyCell
+from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE, WriteOnlyCell
 from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
 
@@ -122,6 +122,8 @@ def write_workbook(sheets: Sequence[Sheet], path: Path) -> None:
 
 
 def _text_cell(worksheet: WriteOnlyWorksheet, value: str, bold: bool = False) -> object:
+    # XML cannot hold most control characters; show them as '?' rather than fail.
+    value = ILLEGAL_CHARACTERS_RE.sub("?", value)
     if not (bold or value.startswith(FORMULA_STARTS)):
         return value
     cell = WriteOnlyCell(worksheet, value=value)

@@ -269,3 +269,82 @@ def test_failed_write_leaves_no_output_behind(
 def test_every_command_documents_an_example() -> None:
     for name, command in cli.commands.items():  # type: ignore[attr-defined]
         assert re.search(r"Example:\n\n\s+\x08?\s*rating-batch ", command.help or ""), name
+
+
+def test_cli_reproduces_the_700_cap_example(tmp_path: Path) -> None:
+    # rating-rules.md §9: five events, 39 games, K 20 → 17, Ro 2054 → +92 → 2146 (FIDE).
+    from test_engine import SEVEN_HUNDRED_CAP_EVENTS, _cap_event
+
+    events = tmp_path / "events"
+    events.mkdir()
+    for index, games in enumerate(SEVEN_HUNDRED_CAP_EVENTS, start=1):
+        (events / f"e{index}.trf").write_text(_cap_event(index, games, 1980), encoding="utf-8")
+    code, out, _ = run("rate", events, "--rules", "fide-2025", "--out", tmp_path / "out")
+    assert code == 0 and out.startswith("rated 5 event(s)")
+    subject = next(r for r in read_csv(tmp_path / "out" / "players.csv") if r["id"] == "500")
+    assert [subject[f] for f in ("rating", "k", "games", "new_rating", "events")] == [
+        "2054",
+        "17",
+        "39",
+        "2146",
+        "5",
+    ]
+
+
+def test_cli_reproduces_the_first_rating_example(tmp_path: Path) -> None:
+    # rating-rules.md §4: 5 games, 3 points, opponents summing to 9507 → 1922.
+    from test_engine import _first_rating_event
+
+    event = tmp_path / "first.trf"
+    event.write_text(_first_rating_event([1901, 1901, 1901, 1902, 1902], [1, 1, 1, 0, 0]))
+    assert run("rate", event, "--rules", "fide-2025", "--out", tmp_path / "out")[0] == 0
+    newcomer = next(r for r in read_csv(tmp_path / "out" / "players.csv") if r["id"] == "900")
+    assert [newcomer[f] for f in ("status", "games", "score", "new_rating")] == [
+        "new",
+        "5",
+        "3",
+        "1922",
+    ]
+
+
+def _mutations(lines: list[str]) -> list[list[str]]:
+    """Deterministic malformed variants of a file: cut, shifted, swapped, junk, empty."""
+    players = [i for i, line in enumerate(lines) if line.startswith("001")]
+    variants: list[list[str]] = [[], lines[:1], lines[: len(lines) // 2]]
+    for index in players[:2] + players[-1:]:
+        line = lines[index]
+        for changed in (
+            line[:60],
+            line[:93],
+            " " + line,
+            line[1:],
+            line.replace(" w ", " b ", 1),
+            line.replace(" 1 ", " 0 ", 1),
+            line[:4] + "abcd" + line[8:],
+            line[:48] + "99999" + line[53:],
+            line + "  9999 w 1",
+            line.replace(" ", "\t", 3),
+            line[:20] + "\x00\x07ÿ" + line[23:],
+        ):
+            variants.append([*lines[:index], changed, *lines[index + 1 :]])
+    variants.append([*lines, lines[players[0]]])  # a duplicated player line
+    return variants
+
+
+@pytest.mark.parametrize("path", TRF_CORPUS, ids=[p.name[:40] for p in TRF_CORPUS])
+def test_no_traceback_on_malformed_variants(path: Path, tmp_path: Path) -> None:
+    lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    runner = CliRunner()
+    for number, variant in enumerate(_mutations(lines)):
+        broken = tmp_path / f"variant{number}.trf"
+        broken.write_text("\n".join(variant) + "\n", encoding="utf-8")
+        for args in (["check", str(broken)], ["rate", str(broken), "--out", str(tmp_path / "o")]):
+            result = runner.invoke(cli, args)
+            assert result.exit_code in (0, 1), (number, args[0], result.output)
+            assert result.exception is None or isinstance(result.exception, SystemExit), (
+                number,
+                args[0],
+                result.exception,
+            )
+            if result.exit_code == 1:
+                assert re.search(r"variant\d+\.trf(:\d+)?: ", result.output), result.output

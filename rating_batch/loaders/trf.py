@@ -108,6 +108,7 @@ _RECORD = re.compile(r"^(\d{3})(?: |$)")
 _EXTENSION = re.compile(r"^((?:XX|BB)[A-Z]|DAT)(?: |$)")
 _RULER = re.compile(r"^[\d ]+$")
 _TEMPLATE = re.compile(r"^DDD\s+SSSS")
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
 # Result codes (trf-format.md §4.3), compared upper-cased.
 _POINTS = {"1": 1.0, "+": 1.0, "W": 1.0, "F": 1.0, "U": 1.0, "=": 0.5, "D": 0.5, "H": 0.5}
@@ -133,6 +134,10 @@ def parse_trf(
     seen_tags: set[str] = set()
     for number, raw in enumerate(lines, start=1):
         line = raw.lstrip("\ufeff").rstrip("\r\n")
+        if _CONTROL.search(line):
+            # Same width, so the columns after it stay where they were.
+            line = _CONTROL.sub("?", line)
+            issues.append(Issue(source, number, "control characters replaced by '?'", "warning"))
         if not line.strip() or line.startswith("###"):
             continue
         record = _RECORD.match(line)
