@@ -12,9 +12,17 @@ import click
 
 from rating_batch import pipeline
 from rating_batch.errors import RatingBatchError
-from rating_batch.rules import EDITIONS, FIDE_BY_DATE
+from rating_batch.rules import EDITIONS, FIDE_BY_DATE, KINDS, LATEST, describe, named_rules
 
 EXISTING = click.Path(exists=True, path_type=Path)
+LIST_OPTION = click.option(
+    "--list", "list_path", type=EXISTING, help="Previous rating list (CSV: id, rating, …)."
+)
+KIND_OPTION = click.option(
+    "--kind",
+    type=click.Choice(KINDS),
+    help="The list to rate for; default: read from the events' time controls, else standard.",
+)
 
 
 @contextlib.contextmanager
@@ -40,17 +48,17 @@ def cli(context: click.Context, debug: bool) -> None:
 
 @cli.command()
 @click.argument("events", nargs=-1, required=True, type=EXISTING)
-@click.option(
-    "--list", "list_path", type=EXISTING, help="Previous rating list (CSV: id, rating, …)."
-)
+@LIST_OPTION
 @click.option(
     "--rules",
     "rules_name",
     default=FIDE_BY_DATE,
     show_default=True,
-    help=f"'{FIDE_BY_DATE}' (the edition in force at each event's start) or one of: "
-    + ", ".join(sorted(EDITIONS)),
+    help=f"'{FIDE_BY_DATE}' (the edition in force at each event's start), one of "
+    + ", ".join(sorted(EDITIONS))
+    + ", or a federation's .toml rules file.",
 )
+@KIND_OPTION
 @click.option(
     "--out",
     type=click.Path(file_okay=False, path_type=Path),
@@ -63,6 +71,7 @@ def rate(
     events: tuple[Path, ...],
     list_path: Path | None,
     rules_name: str,
+    kind: str | None,
     out: Path,
 ) -> None:
     """Rate EVENTS (files or folders) as one rating period, without a database.
@@ -72,10 +81,12 @@ def rate(
     Example:
 
     \b
-        rating-batch rate sample_data/events --list sample_data/list.csv --out out
+        rating-batch rate sample_data/events --out out
     """
     with user_errors(context.obj["debug"]):
-        result = pipeline.rate_events(events, rules_name=rules_name, list_path=list_path, out=out)
+        result = pipeline.rate_events(
+            events, rules_name=rules_name, list_path=list_path, kind=kind, out=out
+        )
     click.echo(result.summary())
 
 
@@ -100,3 +111,74 @@ def check(context: click.Context, files: tuple[Path, ...]) -> None:
     click.echo(f"{errors} error(s), {len(issues) - errors} warning(s)", err=True)
     if errors:
         sys.exit(1)
+
+
+@cli.command("rules")
+@click.argument("name", required=False)
+@click.pass_context
+def rules_command(context: click.Context, name: str | None) -> None:
+    """List the rule editions, or print every value of one (an edition or a .toml file).
+
+    Each value is shown with where it comes from: the edition, or the rules file.
+
+    Example:
+
+    \b
+        rating-batch rules
+        rating-batch rules sample_data/rules/fexerj-2027.toml
+    """
+    with user_errors(context.obj["debug"]):
+        if name is None:
+            for edition in EDITIONS.values():
+                since = edition.in_force_from.isoformat() if edition.in_force_from else ""
+                click.echo(f"{edition.edition:10}  from {since:10}  {edition.title}")
+            click.echo(
+                f"{FIDE_BY_DATE:10}  {'(default)':15}  the edition in force at each event's start"
+            )
+            return
+        rows = describe(named_rules(LATEST if name == FIDE_BY_DATE else name))
+    width = max(len(key) for key, _, _ in rows)
+    for key, value, origin in rows:
+        click.echo(f"{key:{width}}  {value}  [{origin}]")
+
+
+@cli.command("compare-rules")
+@click.argument("events", nargs=-1, required=True, type=EXISTING)
+@click.option(
+    "--rules",
+    "rules_names",
+    multiple=True,
+    required=True,
+    help="Two rule sets (edition names or .toml files): --rules A --rules B.",
+)
+@LIST_OPTION
+@KIND_OPTION
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Write compare.csv and compare.xlsx to this folder.",
+)
+@click.pass_context
+def compare_rules(
+    context: click.Context,
+    events: tuple[Path, ...],
+    rules_names: tuple[str, ...],
+    list_path: Path | None,
+    kind: str | None,
+    out: Path | None,
+) -> None:
+    """Rate EVENTS under two rule sets and show, player by player and in total, what changes.
+
+    Example:
+
+    \b
+        rating-batch compare-rules sample_data/events --rules fide \
+            --rules sample_data/rules/fexerj-2027.toml
+    """
+    if len(rules_names) != 2:
+        raise click.UsageError("give --rules exactly twice: --rules A --rules B")
+    with user_errors(context.obj["debug"]):
+        compared = pipeline.compare_rules(
+            events, (rules_names[0], rules_names[1]), list_path=list_path, kind=kind, out=out
+        )
+    click.echo(compared.summary())

@@ -10,6 +10,7 @@ The period's input is two frames (see ``PERIOD_PLAYERS`` and ``PERIOD_GAMES``), 
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -176,28 +177,47 @@ def in_run_order(games: pd.DataFrame, players: int) -> pd.DataFrame:
 
 @dataclass(frozen=True)
 class CapParameters:
-    """Each game's difference cap, taken from its event's edition (0 = no cap)."""
+    """Each game's difference cap and gap exclusion, from its event's edition (0 = none)."""
 
     cap: np.ndarray
     exempt_from: np.ndarray
     largest_only: np.ndarray
+    gap: np.ndarray
+    gap_above: np.ndarray
 
 
 def cap_parameters(
-    games: pd.DataFrame, runs: Runs, rules: Rules, event_rules: Mapping[str, Rules] | None
+    games: pd.DataFrame,
+    runs: Runs,
+    rules: Rules,
+    event_rules: Mapping[str, Rules] | None,
+    event_starts: Mapping[str, dt.date | None] | None,
 ) -> CapParameters:
     """Per-row cap fields: one small array per event, indexed by each row's ``event_order``."""
-    names = games["event"].to_numpy()[runs.event_first_row]
-    chosen = [(event_rules or {}).get(str(name), rules) for name in names]
-    cap = np.zeros(runs.events, dtype=np.int64)
-    exempt = np.full(runs.events, 10**9, dtype=np.int64)
-    largest = np.zeros(runs.events, dtype=bool)
+    names = [str(name) for name in games["event"].to_numpy()[runs.event_first_row]]
+    chosen = [(event_rules or {}).get(name, rules) for name in names]
+    starts = [(event_starts or {}).get(name) for name in names]
+    never = 10**9
+    per_event = {
+        "cap": [r.difference_cap or 0 for r in chosen],
+        "exempt": [never if r.exempt_from() is None else r.exempt_from() for r in chosen],
+        "largest": [r.cap_scope == "largest_gap_per_event" for r in chosen],
+        # §6: from 1 Dec 2024 a rapid/blitz game this far apart is not rated.
+        "gap": [
+            (r.gap_exclusion or 0) if r.gap_exclusion_applies(start) else 0
+            for r, start in zip(chosen, starts, strict=True)
+        ],
+        "gap_above": [r.gap_exclusion_above for r in chosen],
+    }
     orders = runs.event_order[runs.event_first_row]
-    cap[orders] = [r.difference_cap or 0 for r in chosen]
-    exempt[orders] = [10**9 if r.cap_exempt_from is None else r.cap_exempt_from for r in chosen]
-    largest[orders] = [r.cap_scope == "largest_gap_per_event" for r in chosen]
-    order = runs.event_order
-    return CapParameters(cap[order], exempt[order], largest[order])
+    arrays = {}
+    for name, values in per_event.items():
+        array = np.zeros(runs.events, dtype=bool if name == "largest" else np.int64)
+        array[orders] = values
+        arrays[name] = array[runs.event_order]
+    return CapParameters(
+        arrays["cap"], arrays["exempt"], arrays["largest"], arrays["gap"], arrays["gap_above"]
+    )
 
 
 def capped_differences(
@@ -239,18 +259,22 @@ def k_factors(players: pd.DataFrame, rules: Rules, period_year: int | None) -> p
     otherwise the first matching rule of §3 applies. Unknown history falls back to the
     current rating (ever ≥ threshold) and to "30 games or more" (the no-list rule of §3).
     """
-    rating = players["rating"].fillna(NO_RATING).to_numpy(np.int64)
-    ever_high = players["ever_high"].fillna(False).to_numpy(bool) | (rating >= rules.high_threshold)
-    ceiling_reached = rating >= rules.junior_ceiling
+    rating = _integers(players["rating"])
+    # A known history flag decides; without one, the current rating is the best evidence.
+    ever_high = _flags(players["ever_high"], rating >= rules.high_threshold)
     if rules.junior_ceiling_basis == "ever":
-        ceiling_reached = ceiling_reached | players["ever_junior_ceiling"].fillna(False).to_numpy(
-            bool
-        )
-    birth = players["birth_year"].fillna(-10_000).to_numpy(np.int64)
+        ceiling_reached = _flags(players["ever_junior_ceiling"], rating >= rules.junior_ceiling)
+    else:
+        ceiling_reached = rating >= rules.junior_ceiling
+    birth = players["birth_year"].to_numpy(dtype=np.int64, na_value=-10_000)
+    age = (period_year or 0) - birth
+    young = (
+        age < rules.junior_age if rules.junior_age_basis == "birthday" else age <= rules.junior_age
+    )
     junior = (
         np.zeros(len(players), dtype=bool)
         if period_year is None or rules.k_junior is None
-        else (birth > 0) & (period_year - birth <= rules.junior_age) & ~ceiling_reached
+        else (birth > 0) & young & ~ceiling_reached
     )
     games_total = players["games_total"].fillna(10**9).to_numpy(np.int64)
     new = games_total < rules.new_player_games
@@ -267,6 +291,13 @@ def k_factors(players: pd.DataFrame, rules: Rules, period_year: int | None) -> p
     )
     k = np.where(listed, players["k"].fillna(0).to_numpy(np.int64), computed)
     return pd.DataFrame({"k": k, "k_source": source}, index=players.index)
+
+
+def _flags(column: pd.Series, otherwise: np.ndarray) -> np.ndarray:
+    """A nullable boolean column, with ``otherwise`` where it is NA."""
+    known = column.notna().to_numpy()
+    values = column.to_numpy(dtype=bool, na_value=False)
+    return np.where(known, values, otherwise)
 
 
 def cap_k(k: np.ndarray, games: np.ndarray, rules: Rules) -> np.ndarray:
@@ -335,14 +366,16 @@ def rate_period(
     rules: Rules,
     *,
     event_rules: Mapping[str, Rules] | None = None,
+    event_starts: Mapping[str, dt.date | None] | None = None,
     period_year: int | None = None,
 ) -> PeriodResult:
     """Rate one period: every counted game, K, the rating change, first ratings and Rp.
 
     Expects columns: ``players`` as ``PERIOD_PLAYERS`` (row position = ``pidx``), ``games`` as
     ``PERIOD_GAMES``. ``rules`` decides K, the floor and first ratings; ``event_rules`` (event
-    key → Rules) decides each game's difference cap (default: ``rules``). ``period_year``
-    decides who is a junior.
+    key → Rules) decides each game's difference cap and gap exclusion (default: ``rules``),
+    with ``event_starts`` (event key → start date) for rules in force from a date.
+    ``period_year`` decides who is a junior.
 
     Returns a PeriodResult whose ``players`` has the columns of players.csv, ``games`` those
     of games.csv (ordered by event and player), and ``player_events`` one row per player and
@@ -360,18 +393,24 @@ def rate_period(
     played = games["rated"].to_numpy(bool)
     rated_player = is_rated[pidx]
 
+    caps = cap_parameters(games, runs, rules, event_rules, event_starts)
+    # §6: rapid and blitz games between players 600+ apart, either above 2600, are not rated.
+    gap = (
+        (caps.gap > 0)
+        & (own >= 0)
+        & (opponent >= 0)
+        & (np.abs(own - opponent) >= caps.gap)
+        & (np.maximum(own, opponent) > caps.gap_above)
+    )
     # §2: a rated player's game counts against a rated opponent; §4: an unrated player's
     # games against rated opponents go to the first-rating pool.
-    counted = played & (opponent >= 0) & (~rated_player | (own >= 0))
-    # §4: an unrated player scoring zero in their first event has it disregarded.
-    dropped = np.zeros(len(games), dtype=bool)
-    if rules.zero_first_event_disregarded:
-        dropped = _zero_first_event(runs, counted & ~rated_player, half)
-        counted &= ~dropped
+    counted = played & ~gap & (opponent >= 0) & (~rated_player | (own >= 0))
+    # §4, §7: events that are too short for the pool, and a first event without enough points.
+    short, dropped = _pool_filters(runs, counted & ~rated_player, half, rules)
+    counted &= ~(short | dropped)
 
     # §2: D after the 400-point rule, PD from the table, ΔR = score − PD (hundredths).
     scoring = counted & rated_player
-    caps = cap_parameters(games, runs, rules, event_rules)
     diff = capped_differences(games, scoring, own, caps)
     expected = np.where(scoring, expected_hundredths(diff, rules), 0)
     delta = np.where(scoring, 50 * half - expected, 0)
@@ -392,6 +431,7 @@ def rate_period(
     new_rating = base + hundredths_half_away(change)
     provisional = first_ratings(n, half_points, opponent_sum, rules)
     published = ~is_rated & (n >= rules.first_min_games) & (provisional >= rules.floor)
+    listed = (is_rated & (new_rating >= rules.floor)) | published
     status = pd.Categorical.from_codes(
         np.select(
             [is_rated & (new_rating < rules.floor), is_rated, published],
@@ -424,11 +464,15 @@ def rate_period(
             "events": players["events"],
             "fide_id": players["fide_id"],
             "k_source": k_table["k_source"].where(is_rated),
+            # Rating classes (§8) of the rating the player is listed with after the period.
+            "class": rules.class_of(
+                pd.Series(_nullable(np.where(is_rated, new_rating, provisional), listed))
+            ),
             "k_before_cap": _nullable(k_table["k"].to_numpy(np.int64), is_rated),
         },
         copy=False,
     )
-    reason = _reasons(games, counted, played, opponent, rated_player, own, dropped)
+    reason = _reasons(games, counted, played, opponent, rated_player, own, gap, short, dropped)
     result_games = pd.DataFrame(
         {
             "event": games["event"],
@@ -476,6 +520,8 @@ def _reasons(
     opponent: np.ndarray,
     rated_player: np.ndarray,
     own: np.ndarray,
+    gap: np.ndarray,
+    short: np.ndarray,
     dropped: np.ndarray,
 ) -> pd.Categorical:
     """Why each row does not count (games.csv ``reason``), as a categorical column."""
@@ -483,13 +529,17 @@ def _reasons(
     codes = np.select(
         [
             counted,
+            played & gap,
             dropped,
+            short,
             played & (opponent < 0),
             played & rated_player & (own < 0),
         ],
         [
             -1,
-            REASONS.index("first_event_zero"),
+            REASONS.index("rating_gap"),
+            REASONS.index("first_event_disregarded"),
+            REASONS.index("short_event"),
             REASONS.index("unrated_opponent"),
             REASONS.index("not_rated"),
         ],
@@ -511,19 +561,41 @@ def _nullable(values: np.ndarray, mask: np.ndarray) -> pd.api.extensions.Extensi
     return pd.arrays.IntegerArray(values.astype(np.int64, copy=False), missing)
 
 
-def _zero_first_event(runs: Runs, pool: np.ndarray, half: np.ndarray) -> np.ndarray:
-    """Rows of each unrated player's first event with pool games, when it scored zero (§4).
+def _pool_filters(
+    runs: Runs, pool: np.ndarray, half: np.ndarray, rules: Rules
+) -> tuple[np.ndarray, np.ndarray]:
+    """Rows an unrated player's first-rating pool leaves out (§4, §7, §8).
 
-    Runs are in event order, so a player's first run with pool games is their first event.
+    Returns (short, dropped): ``short`` rows belong to events with fewer pool games than
+    ``pool_event_min_games`` (fide-2011's blocks of 3); ``dropped`` rows belong to the first
+    remaining event when it scored fewer than ``first_event_min_half_points``, or, with
+    ``discard_until_scoring``, to every scoreless event before the first scoring one.
+    Runs are in event order, so a player's first run is their first event.
     """
     pool_games = runs.total(pool.astype(np.int64))
     pool_half = runs.total(np.where(pool, half, 0))
-    candidates = np.flatnonzero(pool_games > 0)
-    _, first = np.unique(runs.pidx[candidates], return_index=True)
-    first_runs = candidates[first]
-    zero_runs = np.zeros(len(runs.starts), dtype=bool)
-    zero_runs[first_runs[pool_half[first_runs] == 0]] = True
-    return np.asarray(zero_runs[runs.run_of_row] & pool, dtype=bool)
+    short_runs = (pool_games > 0) & (pool_games < rules.pool_event_min_games)
+    candidates = np.flatnonzero((pool_games > 0) & ~short_runs)
+    dropped_runs = np.zeros(len(runs.starts), dtype=bool)
+    if rules.discard_until_scoring:
+        # Per player, in event order: runs before the first with any points are dropped.
+        order = np.argsort(runs.pidx[candidates], kind="stable")
+        ordered = candidates[order]
+        owner = runs.pidx[ordered]
+        scored = (pool_half[ordered] > 0).astype(np.int64)
+        first_of_player = np.ones(len(ordered), dtype=bool)
+        first_of_player[1:] = owner[1:] != owner[:-1]
+        before = np.cumsum(scored) - scored  # scoring runs before this one, all players
+        group = np.cumsum(first_of_player) - 1
+        before -= before[np.flatnonzero(first_of_player)][group]
+        dropped_runs[ordered[(before == 0) & (scored == 0)]] = True
+    elif rules.first_event_min_half_points > 0:
+        _, first = np.unique(runs.pidx[candidates], return_index=True)
+        first_runs = candidates[first]
+        low = pool_half[first_runs] < rules.first_event_min_half_points
+        dropped_runs[first_runs[low]] = True
+    rows = runs.run_of_row
+    return short_runs[rows] & pool, dropped_runs[rows] & pool
 
 
 def _notes(rules: Rules, players: pd.DataFrame) -> list[str]:
@@ -539,9 +611,15 @@ def _notes(rules: Rules, players: pd.DataFrame) -> list[str]:
             "players whose total of rated games is unknown are taken to have 30 or more "
             "(no-list rule, rating-rules.md §3)"
         )
-    if rules.zero_first_event_disregarded:
+    if rules.discard_until_scoring:
         notes.append(
-            "an unrated player's first event with games against rated opponents is disregarded "
-            "when it scored zero against them (rating-rules.md §4)"
+            "first ratings: every event scoreless against rated opponents is disregarded until "
+            "the first scoring one"
+        )
+    elif rules.first_event_min_half_points > 0:
+        notes.append(
+            "first ratings: an unrated player's first event with games against rated opponents "
+            f"is disregarded when it scored less than {rules.first_event_min_half_points / 2:g} "
+            "against them (rating-rules.md §4)"
         )
     return notes

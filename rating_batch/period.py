@@ -156,4 +156,22 @@ def _apply_list(
     if "birth_year" in listed:
         from_list = people["fide_id"].map(listed["birth_year"])
         people["birth_year"] = from_list.astype("Int64").fillna(people["birth_year"])
+    if rules.kind != "standard" and rules.start_from_standard and "standard_rating" in listed:
+        # §6: unrated in rapid/blitz but rated in standard: start from the standard rating,
+        # with K as for a new player (rule 3.3, uncertain).
+        standard = people["fide_id"].map(listed["standard_rating"]).astype("Int64")
+        start = people["rating"].isna() & standard.notna() & (standard > 0)
+        people.loc[start, "rating"] = standard[start]
+        people.loc[start, "games_total"] = 0
+        people.loc[start, "k"] = pd.NA
+        if start.any():
+            issues.append(
+                Issue(
+                    "--list",
+                    None,
+                    f"{int(start.sum())} players unrated in {rules.kind} start from their "
+                    "standard rating, with K as for a new player",
+                    "warning",
+                )
+            )
     return people, issues

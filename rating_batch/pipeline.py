@@ -13,11 +13,12 @@ from pathlib import Path
 
 import pandas as pd
 
+from rating_batch.compare import Comparison, compare_results
 from rating_batch.engine import STATUSES, PeriodResult, rate_period
-from rating_batch.errors import InputError, Issue, raise_if_errors
+from rating_batch.errors import InputError, Issue, RatingBatchError, raise_if_errors
 from rating_batch.loaders import EVENT_READERS, read_event, read_rating_list
 from rating_batch.period import assemble_period, order_events
-from rating_batch.rules import FIDE_BY_DATE, Rules, edition_in_force, named_rules
+from rating_batch.rules import FIDE_BY_DATE, KINDS, Kind, Rules, edition_in_force, named_rules
 from rating_batch.schema import Event
 from rating_batch.writers import Sheet, atomic_outputs, write_csv, write_workbook
 
@@ -157,16 +158,58 @@ def load_events(paths: Sequence[Path]) -> tuple[list[Event], list[Issue]]:
     return events, issues
 
 
-def resolve_rules(name: str, events: Sequence[Event]) -> tuple[Rules, dict[str, Rules]]:
-    """The period's rules and each event's edition (``fide``: in force at its start date)."""
+def choose_kind(events: Sequence[Event], kind: str | None) -> tuple[Kind, list[str]]:
+    """The list the events are rated for: ``--kind``, else read from their time controls."""
+    if kind is not None:
+        if kind not in KINDS:
+            raise RatingBatchError(f"unknown kind {kind!r}: choose one of {', '.join(KINDS)}")
+        return kind, [f"list: {kind} (--kind)"]
+    read = {event.info.key: event.info.kind for event in events}
+    kinds = sorted({k for k in read.values() if k is not None})
+    if len(kinds) > 1:
+        found = ", ".join(f"{key}: {k}" for key, k in read.items() if k is not None)
+        raise RatingBatchError(
+            f"the events are of different kinds ({found}): rate each kind separately, or pass "
+            "--kind to rate them all for one list"
+        )
+    notes = []
+    unread = [key for key, k in read.items() if k is None]
+    if not kinds:
+        notes.append("list: standard (no readable time control; pass --kind to change it)")
+        return "standard", notes
+    notes.append(f"list: {kinds[0]} (read from the time control)")
+    if unread:
+        notes.append(f"no readable time control in {', '.join(unread)}: taken as {kinds[0]}")
+    return kinds[0], notes  # type: ignore[return-value]
+
+
+def resolve_rules(
+    name: str, events: Sequence[Event], kind: Kind
+) -> tuple[Rules, dict[str, Rules], list[str]]:
+    """The period's rules and each event's, for the list kind.
+
+    ``fide`` picks each event's edition by its start date (§7), and the period's (K, floor,
+    first ratings) by the latest-starting event's. A name or a .toml file applies to all.
+    """
+    notes: list[str] = []
     if name != FIDE_BY_DATE:
-        rules = named_rules(name)
-        return rules, {event.info.key: rules for event in events}
-    per_event = {event.info.key: edition_in_force(event.info.start) for event in events}
+        rules = named_rules(name).for_kind(kind)
+        return rules, {event.info.key: rules for event in events}, notes
+    per_event = {
+        event.info.key: edition_in_force(event.info.start).for_kind(kind) for event in events
+    }
     ordered = order_events(events)
-    latest = ordered[-1].info if ordered else None
-    period = edition_in_force(latest.end or latest.start if latest else None)
-    return period, per_event
+    period = edition_in_force(ordered[-1].info.start if ordered else None).for_kind(kind)
+    for event in events:
+        edition, start = per_event[event.info.key], event.info.start
+        if start is None:
+            notes.append(f"no start date in {event.info.key}: rated under {edition.edition}")
+        elif edition.in_force_from is not None and start < edition.in_force_from:
+            notes.append(
+                f"{event.info.key} started {start}, before the earliest edition available "
+                f"({edition.edition}, {edition.in_force_from}): rated under it"
+            )
+    return period, per_event, notes
 
 
 def rate_events(
@@ -174,6 +217,7 @@ def rate_events(
     *,
     rules_name: str = FIDE_BY_DATE,
     list_path: Path | None = None,
+    kind: str | None = None,
     out: Path | None = None,
 ) -> RateResult:
     """Rate event files as one period; write players.csv, games.csv and report.xlsx to ``out``.
@@ -184,8 +228,24 @@ def rate_events(
         print(result.players[["name", "rating", "new_rating"]])
     """
     events, issues = load_events(expand_inputs(inputs))
-    rules, event_rules = resolve_rules(rules_name, events)
     rating_list = read_rating_list(list_path) if list_path is not None else None
+    rated = rate_loaded(events, issues, rules_name, rating_list, kind, list_path)
+    if out is not None:
+        rated.outputs = write_rate_outputs(rated, out)
+    return rated
+
+
+def rate_loaded(
+    events: list[Event],
+    issues: list[Issue],
+    rules_name: str,
+    rating_list: pd.DataFrame | None,
+    kind: str | None,
+    list_path: Path | None = None,
+) -> RateResult:
+    """Rate loaded events as one period (``rate`` and ``compare-rules`` share this)."""
+    chosen_kind, notes = choose_kind(events, kind)
+    rules, event_rules, rule_notes = resolve_rules(rules_name, events, chosen_kind)
     period = assemble_period(events, rules, rating_list)
     raise_if_errors(period.issues)
     result = rate_period(
@@ -193,9 +253,10 @@ def rate_events(
         period.games,
         rules,
         event_rules=event_rules,
+        event_starts={event.info.key: event.info.start for event in events},
         period_year=period.year,
     )
-    notes = list(result.notes)
+    notes += rule_notes + result.notes + uncertain_notes(rules)
     if rating_list is None:
         notes.append(
             "no previous list given: each game uses the ratings written in its event file, and "
@@ -206,33 +267,36 @@ def rate_events(
     if period.year is None:
         notes.append("no event gives a date: juniors cannot be recognised for K")
     else:
-        notes.append(
-            f"juniors: born {period.year - rules.junior_age} or later (period year {period.year})"
-        )
-    undated = [event.info.key for event in events if event.info.start is None]
-    if undated and rules_name == FIDE_BY_DATE:
-        notes.append(f"no start date in {', '.join(undated)}: rated under the latest edition")
-    for key, edition in event_rules.items():
-        start = next(e.info.start for e in events if e.info.key == key)
-        if (
-            start is not None
-            and edition.in_force_from is not None
-            and start < edition.in_force_from
-        ):
-            notes.append(
-                f"{key} started {start}, before {edition.edition} came into force "
-                f"({edition.in_force_from}); no older edition is available"
-            )
+        notes.append(f"juniors for K: judged by birth year against the period year {period.year}")
     warnings = [*issues, *period.issues]  # no errors are left at this point
-    rated = RateResult(result, period.events, rules, event_rules, notes, warnings)
-    if out is not None:
-        rated.outputs = write_rate_outputs(rated, out)
-    return rated
+    return RateResult(result, period.events, rules, event_rules, notes, warnings)
+
+
+def uncertain_notes(rules: Rules) -> list[str]:
+    """The defaults taken where the regulations leave a rule open (rating-rules.md)."""
+    notes = []
+    if rules.cap_scope == "largest_gap_per_event":
+        notes.append(
+            "400 cap on the largest gap only: when two games tie, the first in round order is "
+            "capped (uncertain; rules field cap_scope)"
+        )
+    if rules.junior_age_basis == "birthday" and rules.k_junior is not None:
+        notes.append(
+            f"junior K until the {rules.junior_age}th birthday: with birth years only, a player "
+            f"turning {rules.junior_age} in the period year is no longer a junior (uncertain)"
+        )
+    if rules.kind != "standard" and rules.start_from_standard:
+        notes.append(
+            "players unrated in this list but rated in standard start from the standard rating "
+            "with K as for a new player (§6, uncertain; rules field start_from_standard)"
+        )
+    return notes
 
 
 def write_rate_outputs(rated: RateResult, out: Path) -> list[Path]:
     """players.csv, games.csv and report.xlsx, all or none."""
-    players = rated.players.drop(columns=["k_before_cap"])
+    hidden = ["k_before_cap"] + ([] if rated.rules.classes else ["class"])
+    players = rated.players.drop(columns=hidden)
     games = rated.games
     events = rated.result.player_events.assign(
         id=lambda frame: rated.players["id"].to_numpy()[frame["pidx"].to_numpy()]
@@ -265,3 +329,56 @@ def check_files(paths: Sequence[Path]) -> list[Issue]:
         except InputError as error:
             issues.extend(error.issues)
     return issues
+
+
+@dataclass
+class RulesComparison:
+    """Two ratings of the same events, and how they differ."""
+
+    a: RateResult
+    b: RateResult
+    comparison: Comparison
+    outputs: list[Path] = field(default_factory=list)
+
+    def summary(self) -> str:
+        table = self.comparison.summary
+        width = max(len(str(m)) for m in table["metric"])
+        names = list(table.columns[1:3])
+        lines = [f"{'':{width}}  {names[0]:>14}  {names[1]:>14}  {'B − A':>10}"]
+        for row in table.itertuples(index=False):
+            lines.append(f"{row[0]:{width}}  {row[1]:>14}  {row[2]:>14}  {row[3]:>10}")
+        differing = int((self.comparison.players["difference"].fillna(0) != 0).sum())
+        lines.append(f"players whose new rating differs: {differing}")
+        lines.extend(f"wrote {path}" for path in self.outputs)
+        return "\n".join(lines)
+
+
+def compare_rules(
+    inputs: Sequence[Path],
+    rules_names: tuple[str, str],
+    *,
+    list_path: Path | None = None,
+    kind: str | None = None,
+    out: Path | None = None,
+) -> RulesComparison:
+    """Rate the same events under two rule sets and compare them (``compare-rules``)."""
+    events, issues = load_events(expand_inputs(inputs))
+    rating_list = read_rating_list(list_path) if list_path is not None else None
+    a, b = (rate_loaded(events, issues, name, rating_list, kind, list_path) for name in rules_names)
+    labels = (a.rules.edition, b.rules.edition)
+    if labels[0] == labels[1]:
+        labels = (f"A: {labels[0]}", f"B: {labels[1]}")
+    compared = RulesComparison(a, b, compare_results(a.players, b.players, labels))
+    if out is not None:
+        paths = [out / "compare.csv", out / "compare.xlsx"]
+        with atomic_outputs() as outputs:
+            write_csv(compared.comparison.players, outputs.path(paths[0]))
+            write_workbook(
+                [
+                    Sheet("Summary", frame=compared.comparison.summary),
+                    Sheet("Players", frame=compared.comparison.players),
+                ],
+                outputs.path(paths[1]),
+            )
+        compared.outputs = paths
+    return compared

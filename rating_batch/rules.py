@@ -9,11 +9,17 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+import difflib
+import tomllib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
 from functools import cache
 from importlib import resources
+from pathlib import Path
 from typing import Literal
+
+import numpy as np
+import pandas as pd
 
 from rating_batch.errors import RulesError
 
@@ -77,43 +83,68 @@ def fide_tables() -> Tables:
 
 @dataclass(frozen=True, slots=True)
 class RatingClass:
-    """A named rating band of a list: ``minimum <= rating`` (the next class starts above)."""
+    """A named rating band of a list: ratings from ``minimum`` up to the next class's minimum."""
 
     name: str
     minimum: int
 
 
+Switch = Literal["table", "logistic"]
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Rules:
-    """One edition of the rating regulations. Every value cites its article of rating-rules.md."""
+    """One edition of the rating regulations. Every value cites its article of rating-rules.md.
+
+    Fields marked *uncertain* are the documented defaults of rules the regulations leave open;
+    reports name them in their notes.
+    """
 
     edition: str
-    """Registry key used by ``--rules``, e.g. ``"fide-2025"``."""
+    """Registry key used by ``--rules``, e.g. ``"fide-2025"``, or a rules file's name."""
     title: str
     """Human description shown in reports."""
     source: str = "built-in edition"
     """Where the values come from: the built-in edition, or a federation's rules file."""
+    base: str | None = None
+    """The edition a rules file builds on."""
+    overridden: frozenset[str] = frozenset()
+    """Fields a rules file sets (the others come from ``base``)."""
     in_force_from: dt.date | None = None
     """First start date this edition applies to under ``--rules fide`` (§7)."""
+    kind: Kind = "standard"
+    """The list these values are for; ``for_kind`` gives the rapid and blitz variants (§6)."""
 
-    # -- expected score (§2) ------------------------------------------------------------------
-    expected: Literal["table", "logistic"] = "table"
+    # -- expected score (§2, §6) ------------------------------------------------------------
+    expected: Switch = "table"
     """``table``: FIDE's PD table; ``logistic``: 1/(1+10^(-D/400)), for clubs only."""
     difference_cap: int | None = 400
     """The 400-point rule: |D| above this is taken as this value (§2.2); ``None`` = no cap."""
     cap_exempt_from: int | None = 2650
-    """Players rated at or above this use the real D (§2.2, from 1 Oct 2025, standard only)."""
+    """Standard: players rated at or above this use the real D (§2.2, from 1 Oct 2025)."""
+    rapid_blitz_cap_exempt_from: int | None = None
+    """Rapid and blitz: the same exemption; FIDE has none (§6)."""
     cap_scope: Literal["every_game", "largest_gap_per_event"] = "every_game"
-    """Which games the cap applies to: all, or only the largest gap per player per event (§7)."""
+    """Which games the cap applies to: all, or only the largest gap per player per event (§7;
+    on a tie the first in round order, uncertain)."""
+    gap_exclusion: int | None = 600
+    """Rapid and blitz: a game between players this far apart is not rated when either is
+    rated above ``gap_exclusion_above`` (§6); ``None`` = off."""
+    gap_exclusion_above: int = 2600
+    gap_exclusion_from: dt.date | None = dt.date(2024, 12, 1)
+    """Events starting before this date are not subject to the gap exclusion (§6)."""
 
     # -- K-factor (§3) ------------------------------------------------------------------------
     k_high: int = 10
-    """K once a published rating has ever reached ``high_threshold`` (§3.1)."""
+    """K once a published rating has ever reached ``high_threshold`` (§3.1); checked first."""
     high_threshold: int = 2400
     k_junior: int | None = 40
     """K for juniors below the junior ceiling (§3.2); ``None`` = no junior rule."""
     junior_age: int = 18
-    """Junior while period year − birth year ≤ this (§3.2)."""
+    junior_age_basis: Literal["calendar_year", "birthday"] = "calendar_year"
+    """``calendar_year``: junior while period year − birth year ≤ ``junior_age`` (§3.2);
+    ``birthday``: until the birthday, taken as period year − birth year < ``junior_age`` when only
+    the birth year is known (fide-2014, uncertain)."""
     junior_ceiling: int = 2300
     junior_ceiling_basis: Literal["ever", "current"] = "ever"
     """Judge the junior ceiling on the highest rating ever published, or on the current one."""
@@ -128,14 +159,15 @@ class Rules:
 
     # -- floor (§2.7) -------------------------------------------------------------------------
     floor: int = 1400
-    """A new rating below this is not published: the player becomes unrated."""
+    """A new rating below this is not published: the player becomes unrated. First ratings
+    are published from this value on (§4)."""
 
     # -- first rating (§4) --------------------------------------------------------------------
     first_min_games: int = 5
     """Games against rated opponents needed in the pool."""
     first_formula: Literal["hypothetical", "half_point_step"] = "hypothetical"
     """``hypothetical``: Ru = Ra + dp(p) with hypothetical drawn opponents added (2024 rules);
-    ``half_point_step``: Ru = Ra + step × (2W − n) when W > n/2, else Ra + dp(p) (older rules)."""
+    ``half_point_step``: Ru = Ra + step × (2W − n) when W > n/2, else Ra + dp(W/n) (older)."""
     hypothetical_opponents: int = 2
     hypothetical_rating: int = 1800
     hypothetical_half_points: int = 1
@@ -143,62 +175,177 @@ class Rules:
     first_step: float = 20.0
     """Points per half point above 50 % (``half_point_step`` formula)."""
     first_round_average: bool = False
-    """Round the opponents' average half up before adding dp (fide-2011's Rc)."""
+    """Round the opponents' average half up before adding to it (fide-2011's Rc)."""
     first_rating_max: int | None = 2200
     """Cap on a first rating; ``None`` = no cap."""
     pool_months: int = 26
     """First-rating games are pooled over at most this many months."""
-    zero_first_event_disregarded: bool = True
-    """A player scoring zero (against rated opponents) in their first event has it disregarded."""
+    pool_window: Literal["rolling", "anchored"] = "rolling"
+    """``rolling``: games older than the window drop out one by one; ``anchored``: the window
+    starts at the pool's first game and the whole pool is reset when it expires."""
+    pool_event_min_games: int = 1
+    """An event counts for the pool only with at least this many games against rated
+    opponents (fide-2011: blocks of 3)."""
+    first_event_min_half_points: int = 1
+    """The player's first event (block) is disregarded when it scores fewer half points than
+    this against rated opponents (1: a zero is disregarded; 2: fide-2011's 1 point; 0: off)."""
+    discard_until_scoring: bool = False
+    """Disregard every scoreless event (against rated opponents) until the first scoring one,
+    instead of the first event only."""
+    keep_pool_below_floor: bool = True
+    """Keep the pooled games when the result is below the floor (else start again)."""
+    start_from_standard: bool = True
+    """Rapid and blitz: an unrated player with a standard rating starts from it, with K as
+    for a new player (§6, uncertain)."""
 
-    # -- periods (§1) -------------------------------------------------------------------------
+    # -- periods and lists (§1, §8) ---------------------------------------------------------
     period_months: int = 1
+    list_months: tuple[int, ...] = tuple(range(1, 13))
     closing_offset_days: int = 3
-
-    # -- lists -----------------------------------------------------------------------------------
+    kinds: tuple[Kind, ...] = KINDS
+    """The lists that exist."""
     classes: tuple[RatingClass, ...] = ()
     """Rating classes, lowest first; empty when the rules define none."""
     tables: Tables = field(default_factory=fide_tables, repr=False)
 
     def __post_init__(self) -> None:
-        problems = []
-        for name in ("k_high", "k_new", "k_default"):
-            if getattr(self, name) <= 0:
-                problems.append(f"{name} must be positive, not {getattr(self, name)}")
-        if self.k_junior is not None and self.k_junior <= 0:
-            problems.append(f"k_junior must be positive, not {self.k_junior}")
-        if self.difference_cap is not None and self.difference_cap <= 0:
-            problems.append(f"difference_cap must be positive, not {self.difference_cap}")
-        if self.first_min_games < 1:
-            problems.append(f"first_min_games must be at least 1, not {self.first_min_games}")
-        if self.first_rating_max is not None and self.first_rating_max < self.floor:
-            problems.append(
-                f"floor {self.floor} is above the first-rating cap {self.first_rating_max}"
-            )
-        if self.k_games_cap is not None and self.k_games_cap <= 0:
-            problems.append(f"k_games_cap must be positive, not {self.k_games_cap}")
+        problems = _problems(self)
         if problems:
             raise RulesError(f"{self.source}: " + "; ".join(problems))
 
+    def for_kind(self, kind: Kind) -> Rules:
+        """These rules as they apply to one list (§6: rapid and blitz differ from standard)."""
+        if kind == self.kind:
+            return self
+        return replace(self, kind=kind)
+
+    def is_rapid_or_blitz(self) -> bool:
+        return self.kind != "standard"
+
+    def exempt_from(self) -> int | None:
+        """The rating from which the difference cap does not apply, for this list."""
+        return (
+            self.rapid_blitz_cap_exempt_from if self.is_rapid_or_blitz() else self.cap_exempt_from
+        )
+
+    def gap_exclusion_applies(self, start: dt.date | None) -> bool:
+        """Whether the rapid/blitz 600-point exclusion applies to an event starting then."""
+        if not self.is_rapid_or_blitz() or self.gap_exclusion is None:
+            return False
+        return self.gap_exclusion_from is None or (
+            start is not None and start >= self.gap_exclusion_from
+        )
+
+    def class_of(self, ratings: pd.Series) -> pd.Series:
+        """Each rating's class name (NA where there is no rating or no classes)."""
+        if not self.classes:
+            return pd.Series(pd.NA, index=ratings.index, dtype="string")
+        bounds = [c.minimum for c in self.classes]
+        names = np.array([c.name for c in self.classes], dtype=object)
+        values = ratings.to_numpy(dtype=np.float64, na_value=np.nan)
+        position = np.searchsorted(np.array(bounds), values, side="right") - 1
+        known = ~np.isnan(values) & (position >= 0)
+        chosen = pd.Series(names[np.clip(position, 0, len(names) - 1)], index=ratings.index)
+        return chosen.where(known).astype("string")
+
+
+def _problems(rules: Rules) -> list[str]:
+    """Impossible values, each naming its field (§8: errors name the file and the key)."""
+    problems = []
+    positive = ["k_high", "k_new", "k_default", "first_min_games", "period_months", "pool_months"]
+    for name in positive:
+        if getattr(rules, name) <= 0:
+            problems.append(f"{name} must be positive, not {getattr(rules, name)}")
+    for name in ("k_junior", "difference_cap", "k_games_cap", "first_rating_max", "gap_exclusion"):
+        value = getattr(rules, name)
+        if value is not None and value <= 0:
+            problems.append(f"{name} must be positive, not {value}")
+    if rules.first_rating_max is not None and rules.first_rating_max < rules.floor:
+        problems.append(
+            f"floor {rules.floor} is above the first-rating cap {rules.first_rating_max}"
+        )
+    if rules.first_step <= 0 or (rules.first_step * 2) != round(rules.first_step * 2):
+        problems.append(f"first_step must be a positive multiple of 0.5, not {rules.first_step}")
+    if rules.hypothetical_opponents < 0:
+        problems.append("hypothetical_opponents cannot be negative")
+    if not 0 <= rules.hypothetical_half_points <= 2:
+        problems.append("the score against a hypothetical opponent must be 0, 0.5 or 1")
+    if 12 % rules.period_months:
+        problems.append(f"period_months must divide 12, not {rules.period_months}")
+    if not rules.list_months or any(not 1 <= m <= 12 for m in rules.list_months):
+        problems.append(f"list_months must be months 1-12, not {list(rules.list_months)}")
+    if rules.closing_offset_days < 0:
+        problems.append("closing_offset_days cannot be negative")
+    if not rules.kinds or any(kind not in KINDS for kind in rules.kinds):
+        problems.append(f"kinds must be among {', '.join(KINDS)}")
+    minimums = [c.minimum for c in rules.classes]
+    if minimums != sorted(set(minimums)):
+        problems.append("classes must be listed from the lowest, each from a different rating")
+    return problems
+
+
+# -- the FIDE editions (§7): each is the next newer one with its differences ----------------------
 
 FIDE_2025 = Rules(
     edition="fide-2025",
     title="FIDE Rating Regulations effective 1 October 2025 (2650 exemption)",
     in_force_from=dt.date(2025, 10, 1),
 )
+FIDE_2024 = replace(
+    FIDE_2025,
+    edition="fide-2024",
+    title="FIDE Rating Regulations effective 1 March 2024 (first ratings with two 1800 draws)",
+    in_force_from=dt.date(2024, 3, 1),
+    cap_exempt_from=None,
+)
+FIDE_2022 = replace(
+    FIDE_2024,
+    edition="fide-2022",
+    title="FIDE Rating Regulations effective 1 January 2022 (400 cap once per event)",
+    in_force_from=dt.date(2022, 1, 1),
+    cap_scope="largest_gap_per_event",
+    first_formula="half_point_step",
+    first_step=20.0,
+    first_rating_max=None,
+    floor=1000,
+)
+FIDE_2014 = replace(
+    FIDE_2022,
+    edition="fide-2014",
+    title="FIDE Rating Regulations effective 1 July 2014",
+    in_force_from=dt.date(2014, 7, 1),
+    cap_scope="every_game",
+    junior_age_basis="birthday",
+)
+FIDE_2011 = replace(
+    FIDE_2014,
+    edition="fide-2011",
+    title="FIDE Rating Regulations as applied on the March 2011 list",
+    in_force_from=dt.date(2011, 3, 1),
+    k_new=25,
+    k_default=15,
+    k_junior=None,
+    junior_age_basis="calendar_year",
+    first_min_games=9,
+    pool_event_min_games=3,
+    first_event_min_half_points=2,
+    first_step=12.5,
+    first_round_average=True,
+    floor=1200,
+)
 
-EDITIONS: Mapping[str, Rules] = {rules.edition: rules for rules in (FIDE_2025,)}
+EDITIONS: Mapping[str, Rules] = {
+    rules.edition: rules for rules in (FIDE_2011, FIDE_2014, FIDE_2022, FIDE_2024, FIDE_2025)
+}
 LATEST = "fide-2025"
 
 
 def edition_in_force(on: dt.date | None) -> Rules:
-    """The FIDE edition in force on a date (the latest one when the date is unknown)."""
-    dated = sorted(
-        (rules for rules in EDITIONS.values() if rules.in_force_from is not None),
-        key=lambda rules: rules.in_force_from or dt.date.min,
-    )
+    """The FIDE edition in force on a date: the latest when the date is unknown, the earliest
+    for a date before every edition."""
     if on is None:
         return EDITIONS[LATEST]
+    dated = sorted(EDITIONS.values(), key=lambda rules: rules.in_force_from or dt.date.min)
     chosen = dated[0]
     for rules in dated:
         if rules.in_force_from is not None and rules.in_force_from <= on:
@@ -207,9 +354,219 @@ def edition_in_force(on: dt.date | None) -> Rules:
 
 
 def named_rules(name: str) -> Rules:
-    """The edition registered under ``name``; RulesError naming the known ones otherwise."""
-    try:
+    """The edition registered under ``name``, or the rules file at that path."""
+    if name in EDITIONS:
         return EDITIONS[name]
-    except KeyError:
-        known = ", ".join([FIDE_BY_DATE, *sorted(EDITIONS)])
-        raise RulesError(f"unknown rules {name!r}: choose one of {known}") from None
+    if name.lower().endswith(".toml"):
+        return load_rules_file(Path(name))
+    known = ", ".join([FIDE_BY_DATE, *sorted(EDITIONS)])
+    raise RulesError(f"unknown rules {name!r}: choose one of {known}, or a .toml rules file")
+
+
+# -- federation rules files (§8) ---------------------------------------------------------------
+
+Convert = Callable[[object], object]
+
+
+class _Bad(ValueError):
+    """A value of the wrong type or out of range (the loader adds file and key)."""
+
+
+def _whole(value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise _Bad(f"must be a whole number, not {value!r}")
+    return value
+
+
+def _whole_or_off(value: object) -> int | None:
+    """A number, or ``false`` for "none / off" (TOML has no null)."""
+    return None if value is False else _whole(value)
+
+
+def _flag(value: object) -> bool:
+    if not isinstance(value, bool):
+        raise _Bad(f"must be true or false, not {value!r}")
+    return value
+
+
+def _choice(*options: str) -> Convert:
+    def convert(value: object) -> str:
+        if value not in options:
+            raise _Bad(f"must be one of {', '.join(repr(o) for o in options)}, not {value!r}")
+        return str(value)
+
+    return convert
+
+
+def _points(value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise _Bad(f"must be a number, not {value!r}")
+    return float(value)
+
+
+def _half_points(value: object) -> int:
+    """A score in points (0, 0.5, 1, …) as half points."""
+    points = _points(value)
+    if points < 0 or points * 2 != int(points * 2):
+        raise _Bad(f"must be a score in half points (0, 0.5, 1 …), not {value!r}")
+    return int(points * 2)
+
+
+def _months(value: object) -> tuple[int, ...]:
+    if not isinstance(value, list) or not value:
+        raise _Bad(f"must be a list of months, not {value!r}")
+    return tuple(_whole(month) for month in value)
+
+
+def _date(value: object) -> dt.date | None:
+    if value is False:
+        return None
+    if isinstance(value, dt.date) and not isinstance(value, dt.datetime):
+        return value
+    raise _Bad(f"must be a date such as 2024-12-01, or false, not {value!r}")
+
+
+def _kinds(value: object) -> tuple[str, ...]:
+    if not isinstance(value, list) or any(kind not in KINDS for kind in value):
+        raise _Bad(f"must be a list of {', '.join(KINDS)}, not {value!r}")
+    return tuple(str(kind) for kind in value)
+
+
+def _classes(value: object) -> tuple[RatingClass, ...]:
+    if not isinstance(value, list):
+        raise _Bad(f"must be a list of {{ name = …, from = … }} tables, not {value!r}")
+    classes = []
+    for item in value:
+        if not isinstance(item, dict) or set(item) != {"name", "from"}:
+            raise _Bad(f'each class is {{ name = "…", from = rating }}, not {item!r}')
+        classes.append(RatingClass(str(item["name"]), _whole(item["from"])))
+    return tuple(classes)
+
+
+#: TOML key (``section.key``) → (Rules field, converter). The rules file format, as data.
+RULES_FILE_KEYS: dict[str, tuple[str, Convert]] = {
+    "periods.months": ("period_months", _whole),
+    "periods.list_months": ("list_months", _months),
+    "periods.closing_offset_days": ("closing_offset_days", _whole),
+    "expected.method": ("expected", _choice("table", "logistic")),
+    "expected.difference_cap": ("difference_cap", _whole_or_off),
+    "expected.cap_exempt_from": ("cap_exempt_from", _whole_or_off),
+    "expected.rapid_blitz_cap_exempt_from": ("rapid_blitz_cap_exempt_from", _whole_or_off),
+    "expected.cap_scope": ("cap_scope", _choice("every_game", "largest_gap_per_event")),
+    "expected.gap_exclusion": ("gap_exclusion", _whole_or_off),
+    "expected.gap_exclusion_above": ("gap_exclusion_above", _whole),
+    "expected.gap_exclusion_from": ("gap_exclusion_from", _date),
+    "k.high": ("k_high", _whole),
+    "k.high_threshold": ("high_threshold", _whole),
+    "k.junior": ("k_junior", _whole_or_off),
+    "k.junior_age": ("junior_age", _whole),
+    "k.junior_age_basis": ("junior_age_basis", _choice("calendar_year", "birthday")),
+    "k.junior_ceiling": ("junior_ceiling", _whole),
+    "k.junior_ceiling_basis": ("junior_ceiling_basis", _choice("ever", "current")),
+    "k.new": ("k_new", _whole),
+    "k.new_player_games": ("new_player_games", _whole),
+    "k.pool_games_count": ("pool_games_count_toward_new", _flag),
+    "k.default": ("k_default", _whole),
+    "k.games_cap": ("k_games_cap", _whole_or_off),
+    "floor": ("floor", _whole),
+    "first_rating.min_games": ("first_min_games", _whole),
+    "first_rating.formula": ("first_formula", _choice("hypothetical", "half_point_step")),
+    "first_rating.hypothetical_opponents": ("hypothetical_opponents", _whole),
+    "first_rating.hypothetical_rating": ("hypothetical_rating", _whole),
+    "first_rating.hypothetical_score": ("hypothetical_half_points", _half_points),
+    "first_rating.step": ("first_step", _points),
+    "first_rating.round_average": ("first_round_average", _flag),
+    "first_rating.max": ("first_rating_max", _whole_or_off),
+    "first_rating.pool_months": ("pool_months", _whole),
+    "first_rating.pool_window": ("pool_window", _choice("rolling", "anchored")),
+    "first_rating.event_min_games": ("pool_event_min_games", _whole),
+    "first_rating.first_event_min_score": ("first_event_min_half_points", _half_points),
+    "first_rating.discard_until_scoring": ("discard_until_scoring", _flag),
+    "first_rating.keep_pool_below_floor": ("keep_pool_below_floor", _flag),
+    "first_rating.start_from_standard": ("start_from_standard", _flag),
+    "lists.kinds": ("kinds", _kinds),
+    "lists.classes": ("classes", _classes),
+}
+_TOP_LEVEL = {"name", "title", "base"}
+#: Fields whose "none / off" is written ``false`` in a rules file.
+_OFF_MEANS_FALSE = {
+    name for name, convert in RULES_FILE_KEYS.values() if convert in (_whole_or_off, _date)
+}
+
+
+def _flatten(table: Mapping[str, object], prefix: str = "") -> dict[str, object]:
+    flat: dict[str, object] = {}
+    for key, value in table.items():
+        dotted = f"{prefix}{key}"
+        if isinstance(value, dict) and not prefix and dotted not in RULES_FILE_KEYS:
+            flat.update(_flatten(value, f"{dotted}."))
+        else:
+            flat[dotted] = value
+    return flat
+
+
+def load_rules_file(path: Path) -> Rules:
+    """A federation's rules: a base edition plus overrides, from a TOML file (§8).
+
+    Every error names the file and the key: unknown keys (with the closest known one),
+    values of the wrong type and impossible combinations.
+    """
+    try:
+        table = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise RulesError(f"{path}: cannot read the rules file: {error.strerror}") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+        raise RulesError(f"{path}: not valid TOML: {error}") from None
+    problems: list[str] = []
+    base_name = table.get("base", LATEST)
+    if base_name not in EDITIONS:
+        problems.append(f"base {base_name!r} is not an edition ({', '.join(sorted(EDITIONS))})")
+        base_name = LATEST
+    changes: dict[str, object] = {}
+    for key, value in _flatten({k: v for k, v in table.items() if k not in _TOP_LEVEL}).items():
+        if key not in RULES_FILE_KEYS:
+            close = difflib.get_close_matches(key, [*RULES_FILE_KEYS, *_TOP_LEVEL], n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            problems.append(f"unknown key {key!r}{hint}")
+            continue
+        name, convert = RULES_FILE_KEYS[key]
+        try:
+            changes[name] = convert(value)
+        except _Bad as error:
+            problems.append(f"key {key!r} {error}")
+    if problems:
+        raise RulesError("\n".join(f"{path}: {problem}" for problem in problems))
+    return replace(
+        EDITIONS[str(base_name)],
+        edition=str(table.get("name", path.stem)),
+        title=str(table.get("title", f"{path.stem}: {base_name} with a federation's changes")),
+        source=str(path),
+        base=str(base_name),
+        overridden=frozenset(changes),
+        in_force_from=None,
+        **changes,  # type: ignore[arg-type]
+    )
+
+
+def describe(rules: Rules) -> list[tuple[str, str, str]]:
+    """Every value of a rule set as (rules-file key, value, where it comes from)."""
+    rows = [("name", rules.edition, rules.source), ("title", rules.title, rules.source)]
+    if rules.base:
+        rows.append(("base", rules.base, rules.source))
+    for key, (name, _) in RULES_FILE_KEYS.items():
+        value = getattr(rules, name)
+        if name == "classes":
+            shown = ", ".join(f"{c.name} from {c.minimum}" for c in value) or "none"
+        elif isinstance(value, tuple):
+            shown = ", ".join(str(v) for v in value)
+        elif isinstance(value, bool):
+            shown = "true" if value else "false"
+        elif value is None:
+            shown = "false" if name in _OFF_MEANS_FALSE else "none"
+        elif name in ("hypothetical_half_points", "first_event_min_half_points"):
+            shown = f"{value / 2:g}"
+        else:
+            shown = str(value)
+        origin = rules.source if name in rules.overridden else (rules.base or rules.edition)
+        rows.append((key, shown, origin))
+    return rows

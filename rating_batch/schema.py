@@ -25,7 +25,9 @@ REASONS = (
     "unreadable",
     "unrated_opponent",
     "not_rated",
-    "first_event_zero",
+    "rating_gap",
+    "short_event",
+    "first_event_disregarded",
 )
 REASON_DTYPE = pd.CategoricalDtype(list(REASONS))
 
@@ -74,6 +76,10 @@ class EventInfo:
     end: dt.date | None = None
     rounds: int = 0
     time_control: str = ""
+    time_control_code: str = ""
+    """TRF-2026 tag 222, e.g. ``5400+30``."""
+    kind: str | None = None
+    """The list kind read from the time control (standard, rapid, blitz); None if unreadable."""
     encoding: str = ""
     format: str = ""
     city: str = ""

@@ -140,7 +140,7 @@ def test_u19_players_agree_with_hand_calculation(tmp_path: Path) -> None:
     ]
     games = read_csv(tmp_path / "games.csv")
     dunne = [g["reason"] for g in games if g["id"] == "10914"]
-    assert dunne == ["first_event_zero"] * 3
+    assert dunne == ["first_event_disregarded"] * 3
 
 
 def test_report_workbook_has_typed_cells_and_a_usable_header(tmp_path: Path) -> None:
@@ -229,7 +229,10 @@ def test_rate_refuses_a_broken_file_and_writes_nothing(tmp_path: Path) -> None:
 def test_unknown_rules_is_an_input_error(tmp_path: Path) -> None:
     code, _, err = run("rate", U19, "--rules", "fide-1999", "--out", tmp_path)
     assert code == 1
-    assert err == "Error: unknown rules 'fide-1999': choose one of fide, fide-2025\n"
+    assert err == (
+        "Error: unknown rules 'fide-1999': choose one of fide, fide-2011, fide-2014, fide-2022, "
+        "fide-2024, fide-2025, or a .toml rules file\n"
+    )
 
 
 def test_usage_errors_exit_2(tmp_path: Path) -> None:

@@ -193,7 +193,7 @@ def test_zero_in_the_first_event_is_disregarded(rate_texts: RateTexts) -> None:
     newcomer = player(result, 900)
     assert (newcomer["games"], newcomer["new_rating"], newcomer["events"]) == (5, 1922, 2)
     dropped = result.games[(result.games["id"] == "900") & (result.games["event"] == "event2")]
-    assert dropped["reason"].tolist() == ["first_event_zero", "first_event_zero"]
+    assert dropped["reason"].tolist() == ["first_event_disregarded", "first_event_disregarded"]
 
 
 def test_half_a_point_in_the_first_event_keeps_it(rate_texts: RateTexts) -> None:

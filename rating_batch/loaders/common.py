@@ -148,3 +148,69 @@ def normalise_sex(text: str) -> str | None:
     if text in ("w", "f"):
         return "F"
     return None
+
+
+# -- time controls → list kind (rating-rules.md §6; FIDE Laws, Appendices A and B) -------------
+
+#: Thinking time per player, in minutes for the game (base + 60 × increment): up to 10 is
+#: blitz, under 60 is rapid, 60 or more is standard.
+BLITZ_MAX_MINUTES = 10
+RAPID_BELOW_MINUTES = 60
+
+
+def kind_of_minutes(minutes: float) -> str:
+    if minutes <= BLITZ_MAX_MINUTES:
+        return "blitz"
+    if minutes < RAPID_BELOW_MINUTES:
+        return "rapid"
+    return "standard"
+
+
+def minutes_of_encoded(text: str) -> float | None:
+    """TRF-2026 tag 222 (``5400+30``, ``40/6000+30:900+30``, ``W300-B240``): minutes + inc."""
+    first = text.strip().split(":")[0]
+    armageddon = re.match(r"^W(\d+)(?:\+(\d+))?-B", first)
+    if armageddon:
+        return int(armageddon.group(1)) / 60 + int(armageddon.group(2) or 0)
+    match = re.match(r"^(?:\d+/)?(\d+)(?:\+(\d+))?$", first)
+    if not match:
+        return None
+    return int(match.group(1)) / 60 + int(match.group(2) or 0)
+
+
+def minutes_of_text(text: str) -> float | None:
+    """Free-text time controls (TRF tag 122, chess-results' "Time control"): minutes + inc.
+
+    Reads ``90 minutes + 30 seconds per move``, ``40/120, 60``, ``1:30 + 10``, ``10+5``,
+    ``G/45;d5``, ``90'+30"``, ``100'x40mm + …`` and ``2h``; ``None`` when no time is found.
+    """
+    text = text.lower().replace(",", " ").strip()
+    if not text:
+        return None
+    hours = re.search(r"(\d+)\s*:\s*(\d\d)(?!\d)", text)
+    if hours:
+        base: float = int(hours.group(1)) * 60 + int(hours.group(2))
+        rest = text[hours.end() :]
+    else:
+        as_hours = re.search(r"(\d+(?:\.\d+)?)\s*(?:h\b|hours?\b|hrs?\b)", text)
+        per_moves = re.search(r"\b\d+\s*/\s*(\d+)", text)
+        minutes = re.search(r"(\d+(?:\.\d+)?)\s*(?:'|min|minutes?\b|mins?\b|m\b)", text)
+        plus_form = re.search(r"(\d+)\s*\+\s*\d+", text)
+        leading = re.match(r"^(?:g\s*/\s*)?(\d+(?:\.\d+)?)", text)
+        chosen = as_hours or per_moves or minutes or plus_form or leading
+        if chosen is None:
+            return None
+        base = float(chosen.group(1)) * (60 if chosen is as_hours else 1)
+        rest = text[chosen.end(1) :]
+    increment = re.search(
+        r"(?:\+|plus|d)\s*(\d+)\s*(?:\"|''|s\b|secs?\b|seconds?\b)?", rest
+    ) or re.search(r"(\d+)\s*(?:\"|''|s\b|secs?\b|seconds?\b)", rest)
+    return base + (int(increment.group(1)) if increment else 0)
+
+
+def kind_of_time_control(encoded: str, text: str) -> str | None:
+    """The list kind a time control belongs to; ``None`` when it cannot be read."""
+    minutes = minutes_of_encoded(encoded) if encoded.strip() else None
+    if minutes is None:
+        minutes = minutes_of_text(text)
+    return None if minutes is None else kind_of_minutes(minutes)

@@ -1,6 +1,7 @@
 """Previous rating lists given with ``--list``: CSV with at least ``id`` and ``rating``.
 
-Optional columns: ``k``, ``birth_year``, ``games_total`` and flags such as ``ever_2400`` and
+Optional columns: ``k``, ``birth_year``, ``games_total``, ``standard_rating`` (for rapid and
+blitz lists: where an unrated player starts from) and flags such as ``ever_2400`` and
 ``ever_2300`` (``true``/``false``, ``1``/``0``, ``yes``/``no``). A ``list.csv`` written by
 rating_batch is valid input. The FIDE TXT/XML formats come with the rating database.
 """
@@ -18,7 +19,7 @@ from rating_batch.errors import InputError, Issue
 from rating_batch.loaders.common import decode_text
 
 REQUIRED = ("id", "rating")
-INTEGER_COLUMNS = ("id", "rating", "k", "birth_year", "games_total")
+INTEGER_COLUMNS = ("id", "rating", "k", "birth_year", "games_total", "standard_rating")
 _FLAG = re.compile(r"^ever_\d{3,4}$")
 _TRUE = {"true", "1", "yes", "y", "t"}
 _FALSE = {"false", "0", "no", "n", "f", ""}

@@ -21,6 +21,7 @@ import pandas as pd
 from rating_batch.errors import Issue, Severity
 from rating_batch.loaders.common import (
     decode_text,
+    kind_of_time_control,
     normalise_sex,
     normalise_title,
     parse_birth_year,
@@ -68,6 +69,7 @@ TOURNAMENT_TAGS = {
     "122": "time_control",
     "132": "round_dates",
     "142": "rounds",
+    "222": "time_control_code",
 }
 #: Records that are understood and not needed for rating.
 IGNORED_TAGS = frozenset(
@@ -86,7 +88,6 @@ IGNORED_TAGS = frozenset(
         "192",
         "202",
         "212",
-        "222",
         "240",
         "250",
         "260",
@@ -231,6 +232,8 @@ def _event_info(
         end=end,
         rounds=rounds,
         time_control=tags.get("time_control", ""),
+        time_control_code=tags.get("time_control_code", ""),
+        kind=kind_of_time_control(tags.get("time_control_code", ""), tags.get("time_control", "")),
         encoding=encoding,
         format=version,
         city=tags.get("city", ""),
