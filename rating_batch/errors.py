@@ -58,7 +58,15 @@ class InputError(RatingBatchError):
 
 
 class RulesError(RatingBatchError):
-    """Unknown edition, a rules file that cannot be read, or values that are inconsistent."""
+    """Unknown edition, a rules file that cannot be read, or values that are inconsistent.
+
+    ``problems`` lists (field, what is wrong) for impossible values, so that a rules file's
+    loader can name its own keys.
+    """
+
+    def __init__(self, message: str, problems: Iterable[tuple[str, str]] = ()) -> None:
+        super().__init__(message)
+        self.problems = list(problems)
 
 
 def raise_if_errors(issues: Iterable[Issue]) -> None:

@@ -211,7 +211,8 @@ class Rules:
     def __post_init__(self) -> None:
         problems = _problems(self)
         if problems:
-            raise RulesError(f"{self.source}: " + "; ".join(problems))
+            text = "; ".join(f"{name} {message}" for name, message in problems)
+            raise RulesError(f"{self.source}: {text}", problems)
 
     def for_kind(self, kind: Kind) -> Rules:
         """These rules as they apply to one list (§6: rapid and blitz differ from standard)."""
@@ -249,38 +250,38 @@ class Rules:
         return chosen.where(known).astype("string")
 
 
-def _problems(rules: Rules) -> list[str]:
-    """Impossible values, each naming its field (§8: errors name the file and the key)."""
+def _problems(rules: Rules) -> list[tuple[str, str]]:
+    """Impossible values, as (field, what is wrong) (§8: errors name the file and the key)."""
     problems = []
     positive = ["k_high", "k_new", "k_default", "first_min_games", "period_months", "pool_months"]
-    for name in positive:
-        if getattr(rules, name) <= 0:
-            problems.append(f"{name} must be positive, not {getattr(rules, name)}")
-    for name in ("k_junior", "difference_cap", "k_games_cap", "first_rating_max", "gap_exclusion"):
+    optional = ["k_junior", "difference_cap", "k_games_cap", "first_rating_max", "gap_exclusion"]
+    for name in positive + optional:
         value = getattr(rules, name)
         if value is not None and value <= 0:
-            problems.append(f"{name} must be positive, not {value}")
+            problems.append((name, f"must be positive, not {value}"))
     if rules.first_rating_max is not None and rules.first_rating_max < rules.floor:
         problems.append(
-            f"floor {rules.floor} is above the first-rating cap {rules.first_rating_max}"
+            ("floor", f"{rules.floor} is above the first-rating cap {rules.first_rating_max}")
         )
-    if rules.first_step <= 0 or (rules.first_step * 2) != round(rules.first_step * 2):
-        problems.append(f"first_step must be a positive multiple of 0.5, not {rules.first_step}")
+    if rules.first_step <= 0 or rules.first_step * 2 != round(rules.first_step * 2):
+        problems.append(
+            ("first_step", f"must be a positive multiple of 0.5, not {rules.first_step}")
+        )
     if rules.hypothetical_opponents < 0:
-        problems.append("hypothetical_opponents cannot be negative")
+        problems.append(("hypothetical_opponents", "cannot be negative"))
     if not 0 <= rules.hypothetical_half_points <= 2:
-        problems.append("the score against a hypothetical opponent must be 0, 0.5 or 1")
+        problems.append(("hypothetical_half_points", "must be 0, 0.5 or 1"))
     if 12 % rules.period_months:
-        problems.append(f"period_months must divide 12, not {rules.period_months}")
+        problems.append(("period_months", f"must divide 12, not {rules.period_months}"))
     if not rules.list_months or any(not 1 <= m <= 12 for m in rules.list_months):
-        problems.append(f"list_months must be months 1-12, not {list(rules.list_months)}")
+        problems.append(("list_months", f"must be months 1-12, not {list(rules.list_months)}"))
     if rules.closing_offset_days < 0:
-        problems.append("closing_offset_days cannot be negative")
-    if not rules.kinds or any(kind not in KINDS for kind in rules.kinds):
-        problems.append(f"kinds must be among {', '.join(KINDS)}")
+        problems.append(("closing_offset_days", "cannot be negative"))
+    if not rules.kinds:
+        problems.append(("kinds", f"must list at least one of {', '.join(KINDS)}"))
     minimums = [c.minimum for c in rules.classes]
     if minimums != sorted(set(minimums)):
-        problems.append("classes must be listed from the lowest, each from a different rating")
+        problems.append(("classes", "must be listed from the lowest, each from a different rating"))
     return problems
 
 
@@ -536,8 +537,23 @@ def load_rules_file(path: Path) -> Rules:
             problems.append(f"key {key!r} {error}")
     if problems:
         raise RulesError("\n".join(f"{path}: {problem}" for problem in problems))
+    keys = {name: key for key, (name, _) in RULES_FILE_KEYS.items()}
+    try:
+        return _apply_file(path, table, str(base_name), changes)
+    except RulesError as error:
+        raise RulesError(
+            "\n".join(
+                f"{path}: key {keys.get(name, name)!r} {message}"
+                for name, message in error.problems
+            )
+        ) from None
+
+
+def _apply_file(
+    path: Path, table: Mapping[str, object], base_name: str, changes: dict[str, object]
+) -> Rules:
     return replace(
-        EDITIONS[str(base_name)],
+        EDITIONS[base_name],
         edition=str(table.get("name", path.stem)),
         title=str(table.get("title", f"{path.stem}: {base_name} with a federation's changes")),
         source=str(path),

@@ -23,7 +23,9 @@ RateTexts = Callable[..., RateResult]
 def rate_texts(tmp_path: Path) -> RateTexts:
     """Write each TRF text to a file and rate them all as one period (no output files)."""
 
-    def run(*texts: str, rules: str = "fide-2025", list_csv: str | None = None) -> RateResult:
+    def run(
+        *texts: str, rules: str = "fide-2025", list_csv: str | None = None, kind: str | None = None
+    ) -> RateResult:
         paths = []
         for index, text in enumerate(texts, start=1):
             path = tmp_path / f"event{index}.trf"
@@ -33,7 +35,7 @@ def rate_texts(tmp_path: Path) -> RateTexts:
         if list_csv is not None:
             list_path = tmp_path / "list.csv"
             list_path.write_text(list_csv, encoding="utf-8")
-        return rate_events(paths, rules_name=rules, list_path=list_path)
+        return rate_events(paths, rules_name=rules, list_path=list_path, kind=kind)
 
     return run
 
