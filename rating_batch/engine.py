@@ -368,6 +368,7 @@ def rate_period(
     event_rules: Mapping[str, Rules] | None = None,
     event_starts: Mapping[str, dt.date | None] | None = None,
     period_year: int | None = None,
+    prior: pd.DataFrame | None = None,
 ) -> PeriodResult:
     """Rate one period: every counted game, K, the rating change, first ratings and Rp.
 
@@ -375,7 +376,9 @@ def rate_period(
     ``PERIOD_GAMES``. ``rules`` decides K, the floor and first ratings; ``event_rules`` (event
     key → Rules) decides each game's difference cap and gap exclusion (default: ``rules``),
     with ``event_starts`` (event key → start date) for rules in force from a date.
-    ``period_year`` decides who is a junior.
+    ``period_year`` decides who is a junior. ``prior`` holds an unrated player's first-rating
+    games pending from earlier periods (columns ``pidx``, ``opponent_rating``, ``half``), and
+    an optional players column ``first_event_done`` says whose first event lies behind them.
 
     Returns a PeriodResult whose ``players`` has the columns of players.csv, ``games`` those
     of games.csv (ordered by event and player), and ``player_events`` one row per player and
@@ -406,7 +409,12 @@ def rate_period(
     # games against rated opponents go to the first-rating pool.
     counted = played & ~gap & (opponent >= 0) & (~rated_player | (own >= 0))
     # §4, §7: events that are too short for the pool, and a first event without enough points.
-    short, dropped = _pool_filters(runs, counted & ~rated_player, half, rules)
+    done = (
+        players["first_event_done"].to_numpy(dtype=bool, na_value=False)
+        if "first_event_done" in players
+        else np.zeros(count, dtype=bool)
+    )
+    short, dropped = _pool_filters(runs, counted & ~rated_player, half, rules, done)
     counted &= ~(short | dropped)
 
     # §2: D after the 400-point rule, PD from the table, ΔR = score − PD (hundredths).
@@ -429,8 +437,20 @@ def rate_period(
     k = cap_k(k_table["k"].to_numpy(np.int64), n, rules)
     change = k * delta_sum  # hundredths
     new_rating = base + hundredths_half_away(change)
-    provisional = first_ratings(n, half_points, opponent_sum, rules)
-    published = ~is_rated & (n >= rules.first_min_games) & (provisional >= rules.floor)
+    # §4: the first-rating pool is this period's games plus those pending from earlier ones.
+    pool_n, pool_half, pool_sum = n.copy(), half_points.copy(), opponent_sum.copy()
+    if prior is not None and len(prior):
+        prior_pidx = prior["pidx"].to_numpy(np.int64)
+        pool_n += np.bincount(prior_pidx, minlength=count)
+        pool_half += np.bincount(prior_pidx, weights=prior["half"], minlength=count).astype(
+            np.int64
+        )
+        pool_sum += np.bincount(
+            prior_pidx, weights=prior["opponent_rating"], minlength=count
+        ).astype(np.int64)
+    pool_n = np.where(is_rated, 0, pool_n)
+    provisional = first_ratings(pool_n, np.where(is_rated, 0, pool_half), pool_sum, rules)
+    published = ~is_rated & (pool_n >= rules.first_min_games) & (provisional >= rules.floor)
     listed = (is_rated & (new_rating >= rules.floor)) | published
     status = pd.Categorical.from_codes(
         np.select(
@@ -458,7 +478,7 @@ def rate_period(
             "new_rating": _nullable(
                 np.where(is_rated, new_rating, provisional), is_rated | published
             ),
-            "provisional": _nullable(provisional, ~is_rated & (n > 0)),
+            "provisional": _nullable(provisional, ~is_rated & (pool_n > 0)),
             "avg_opponent": _nullable(divide_half_up(opponent_sum, np.maximum(n, 1)), n > 0),
             "performance": _nullable(performance(n, half_points, opponent_sum, rules), n > 0),
             "events": players["events"],
@@ -469,6 +489,9 @@ def rate_period(
                 pd.Series(_nullable(np.where(is_rated, new_rating, provisional), listed))
             ),
             "k_before_cap": _nullable(k_table["k"].to_numpy(np.int64), is_rated),
+            "pool_games": _nullable(pool_n, ~is_rated),
+            "pool_score": _nullable(pool_half / 2, ~is_rated),
+            "first_event_done": done | (runs_counted_player(runs, counted | dropped, count) > 0),
         },
         copy=False,
     )
@@ -561,8 +584,13 @@ def _nullable(values: np.ndarray, mask: np.ndarray) -> pd.api.extensions.Extensi
     return pd.arrays.IntegerArray(values.astype(np.int64, copy=False), missing)
 
 
+def runs_counted_player(runs: Runs, rows: np.ndarray, count: int) -> np.ndarray:
+    """Per player: how many of their rows are marked in ``rows``."""
+    return np.bincount(runs.pidx, weights=runs.total(rows.astype(np.int64)), minlength=count)
+
+
 def _pool_filters(
-    runs: Runs, pool: np.ndarray, half: np.ndarray, rules: Rules
+    runs: Runs, pool: np.ndarray, half: np.ndarray, rules: Rules, done: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
     """Rows an unrated player's first-rating pool leaves out (§4, §7, §8).
 
@@ -575,7 +603,8 @@ def _pool_filters(
     pool_games = runs.total(pool.astype(np.int64))
     pool_half = runs.total(np.where(pool, half, 0))
     short_runs = (pool_games > 0) & (pool_games < rules.pool_event_min_games)
-    candidates = np.flatnonzero((pool_games > 0) & ~short_runs)
+    # Players whose first event lies in an earlier period are past the rule.
+    candidates = np.flatnonzero((pool_games > 0) & ~short_runs & ~done[runs.pidx])
     dropped_runs = np.zeros(len(runs.starts), dtype=bool)
     if rules.discard_until_scoring:
         # Per player, in event order: runs before the first with any points are dropped.

@@ -228,8 +228,7 @@ def rate_events(
         print(result.players[["name", "rating", "new_rating"]])
     """
     events, issues = load_events(expand_inputs(inputs))
-    rating_list = read_rating_list(list_path) if list_path is not None else None
-    rated = rate_loaded(events, issues, rules_name, rating_list, kind, list_path)
+    rated = rate_loaded(events, issues, rules_name, list_path, kind)
     if out is not None:
         rated.outputs = write_rate_outputs(rated, out)
     return rated
@@ -239,13 +238,16 @@ def rate_loaded(
     events: list[Event],
     issues: list[Issue],
     rules_name: str,
-    rating_list: pd.DataFrame | None,
+    list_path: Path | None,
     kind: str | None,
-    list_path: Path | None = None,
 ) -> RateResult:
     """Rate loaded events as one period (``rate`` and ``compare-rules`` share this)."""
     chosen_kind, notes = choose_kind(events, kind)
     rules, event_rules, rule_notes = resolve_rules(rules_name, events, chosen_kind)
+    rating_list = None
+    if list_path is not None:
+        # Unprefixed columns of a CSV list (rating, k …) belong to the list being rated.
+        rating_list = read_rating_list(list_path, kind=chosen_kind).for_kind(chosen_kind)
     period = assemble_period(events, rules, rating_list)
     raise_if_errors(period.issues)
     result = rate_period(
@@ -295,7 +297,7 @@ def uncertain_notes(rules: Rules) -> list[str]:
 
 def write_rate_outputs(rated: RateResult, out: Path) -> list[Path]:
     """players.csv, games.csv and report.xlsx, all or none."""
-    hidden = ["k_before_cap"] + ([] if rated.rules.classes else ["class"])
+    hidden = ["k_before_cap", "first_event_done"] + ([] if rated.rules.classes else ["class"])
     players = rated.players.drop(columns=hidden)
     games = rated.games
     events = rated.result.player_events.assign(
@@ -363,8 +365,7 @@ def compare_rules(
 ) -> RulesComparison:
     """Rate the same events under two rule sets and compare them (``compare-rules``)."""
     events, issues = load_events(expand_inputs(inputs))
-    rating_list = read_rating_list(list_path) if list_path is not None else None
-    a, b = (rate_loaded(events, issues, name, rating_list, kind, list_path) for name in rules_names)
+    a, b = (rate_loaded(events, issues, name, list_path, kind) for name in rules_names)
     labels = (a.rules.edition, b.rules.edition)
     if labels[0] == labels[1]:
         labels = (f"A: {labels[0]}", f"B: {labels[1]}")

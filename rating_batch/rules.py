@@ -586,3 +586,65 @@ def describe(rules: Rules) -> list[tuple[str, str, str]]:
         origin = rules.source if name in rules.overridden else (rules.base or rules.edition)
         rows.append((key, shown, origin))
     return rows
+
+
+# -- rating periods (§1, §8) -------------------------------------------------------------------
+
+Period = str
+"""A rating period, named by the month of the list that closes it: ``"2025-12"``."""
+
+
+def period_name(year: int, month: int) -> Period:
+    return f"{year:04d}-{month:02d}"
+
+
+def parse_period(text: str) -> tuple[int, int]:
+    """``"2025-12"`` → (2025, 12); RulesError for anything else."""
+    try:
+        year, month = (int(part) for part in text.split("-"))
+        dt.date(year, month, 1)
+    except ValueError:
+        raise RulesError(f"period {text!r} is not a month written YYYY-MM") from None
+    return year, month
+
+
+def list_date(period: Period) -> dt.date:
+    """The list of period ``YYYY-MM`` is published on the 1st of that month."""
+    year, month = parse_period(period)
+    return dt.date(year, month, 1)
+
+
+def closing_date(rules: Rules, period: Period) -> dt.date:
+    """The last end date a period rates: ``closing_offset_days`` before its list (§1)."""
+    return list_date(period) - dt.timedelta(days=rules.closing_offset_days)
+
+
+def is_list_period(rules: Rules, period: Period) -> bool:
+    return parse_period(period)[1] in rules.list_months
+
+
+def next_list_period(rules: Rules, period: Period) -> Period:
+    """The list period after ``period``."""
+    year, month = parse_period(period)
+    for _ in range(24):
+        month += 1
+        if month > 12:
+            year, month = year + 1, 1
+        if month in rules.list_months:
+            return period_name(year, month)
+    raise RulesError("no list month in the rules")  # excluded by _problems
+
+
+def period_of(rules: Rules, end: dt.date) -> Period:
+    """The first list period whose closing date is on or after an event's end date (§1)."""
+    candidate = period_name(end.year, end.month)
+    if not is_list_period(rules, candidate):
+        candidate = next_list_period(rules, candidate)
+    while closing_date(rules, candidate) < end:
+        candidate = next_list_period(rules, candidate)
+    return candidate
+
+
+def months_between(first: Period, last: Period) -> int:
+    (y1, m1), (y2, m2) = parse_period(first), parse_period(last)
+    return (y2 - y1) * 12 + (m2 - m1)

@@ -1,9 +1,10 @@
-"""Previous rating lists given with ``--list``: CSV with at least ``id`` and ``rating``.
+"""Rating lists: FIDE TXT (combined and single-kind), FIDE XML (current and the older
+attribute form), and CSV/XLSX (``list.csv`` as rating_batch writes it, or any sheet with at
+least ``id`` and ``rating``). See trf-format.md §10.
 
-Optional columns: ``k``, ``birth_year``, ``games_total``, ``standard_rating`` (for rapid and
-blitz lists: where an unrated player starts from) and flags such as ``ever_2400`` and
-``ever_2300`` (``true``/``false``, ``1``/``0``, ``yes``/``no``). A ``list.csv`` written by
-rating_batch is valid input. The FIDE TXT/XML formats come with the rating database.
+Every format becomes one wide frame (``LIST_DTYPES``): identity columns, then for each list
+kind ``<kind>_rating``, ``<kind>_games``, ``<kind>_k`` and ``<kind>_games_total``; CSV/XLSX
+files may add history flags ``ever_<rating>`` (true/false). Unrated is NA (FIDE writes 0).
 """
 
 from __future__ import annotations
@@ -11,74 +12,447 @@ from __future__ import annotations
 import csv
 import io
 import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
+from defusedxml import ElementTree
 
 from rating_batch.errors import InputError, Issue
-from rating_batch.loaders.common import decode_text
+from rating_batch.loaders.common import decode_text, normalise_title, parse_birth_year
 
-REQUIRED = ("id", "rating")
-INTEGER_COLUMNS = ("id", "rating", "k", "birth_year", "games_total", "standard_rating")
+KINDS = ("standard", "rapid", "blitz")
+PER_KIND = ("rating", "games", "k", "games_total")
+
+LIST_DTYPES: dict[str, str] = {
+    "id": "Int64",
+    "name": "string",
+    "federation": "string",
+    "sex": "string",
+    "title": "string",
+    "w_title": "string",
+    "o_title": "string",
+    "foa_title": "string",
+    "birth_year": "Int64",
+    "inactive": "boolean",
+    **{f"{kind}_{field}": "Int64" for kind in KINDS for field in PER_KIND},
+    "line": "int64",
+}
 _FLAG = re.compile(r"^ever_\d{3,4}$")
+_MONTH_TOKEN = re.compile(r"\b([A-Z]{3})(\d{2})\b")
+_MONTHS = ["JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"]
+FOA_TITLES = ("AGM", "AIM", "AFM", "ACM")
+
+
+@dataclass
+class RatingList:
+    """A loaded rating list: the wide frame, which kinds it holds, and where it came from."""
+
+    frame: pd.DataFrame
+    kinds: tuple[str, ...]
+    source: str
+    format: str
+    month: tuple[int, int] | None = None
+    """(year, month) of the list, from a FIDE header token such as ``OCT26``."""
+    header: str = ""
+    """The FIDE TXT header line, to write a list back in the same layout."""
+    issues: list[Issue] = field(default_factory=list)
+
+    def for_kind(self, kind: str) -> pd.DataFrame:
+        """The columns the engine uses for one list: id, rating, k, games_total, birth_year,
+        standard_rating and the history flags."""
+        frame = self.frame
+        columns = {
+            "id": frame["id"],
+            "rating": frame[f"{kind}_rating"],
+            "k": frame[f"{kind}_k"],
+            "games_total": frame[f"{kind}_games_total"],
+            "birth_year": frame["birth_year"],
+            "standard_rating": frame["standard_rating"],
+        }
+        flags = {name: frame[name] for name in frame.columns if _FLAG.match(name)}
+        return pd.DataFrame({**columns, **flags})
+
+
+def read_rating_list(path: Path, *, kind: str = "standard") -> RatingList:
+    """Read a rating list of any supported format; ``kind`` is the list a single-kind CSV or
+    XLSX file belongs to. Raises InputError naming file and line for every bad value."""
+    suffix = path.suffix.lower()
+    try:
+        if suffix == ".xml":
+            result = _read_xml(path)
+        elif suffix == ".xlsx":
+            result = _read_xlsx(path, kind)
+        else:
+            text, _ = decode_text(path.read_bytes())
+            if suffix == ".txt" or text.startswith("ID Number") or text.startswith("ID number"):
+                result = parse_fide_txt(text, source=str(path))
+            else:
+                result = parse_rating_list_csv(text, source=str(path), kind=kind)
+    except OSError as error:
+        raise InputError(
+            [Issue(str(path), None, f"cannot read the list: {error.strerror}")]
+        ) from None
+    if any(issue.severity == "error" for issue in result.issues):
+        raise InputError(result.issues)
+    return result
+
+
+def _empty(rows: int) -> dict[str, list[object]]:
+    return {name: [None] * rows for name in LIST_DTYPES}
+
+
+def _finish(
+    records: dict[str, list[object]], extra: dict[str, list[object]] | None = None
+) -> pd.DataFrame:
+    frame = pd.DataFrame(records).astype(LIST_DTYPES)
+    for name, values in (extra or {}).items():
+        frame[name] = pd.Series(values, dtype="boolean")
+    for kind in KINDS:
+        rating = frame[f"{kind}_rating"]
+        frame[f"{kind}_rating"] = rating.mask(rating == 0)  # FIDE writes 0 for unrated
+    return frame
+
+
+# -- FIDE TXT ------------------------------------------------------------------------------------
+
+#: Header label → (column, kind or None). The month token (``OCT26``) is the rating of a
+#: single-kind list; ``Gms`` and ``K`` its games and K.
+TXT_LABELS: dict[str, tuple[str, str | None]] = {
+    "ID Number": ("id", None),
+    "ID number": ("id", None),
+    "Name": ("name", None),
+    "Fed": ("federation", None),
+    "Sex": ("sex", None),
+    "Tit": ("title", None),
+    "WTit": ("w_title", None),
+    "OTit": ("o_title", None),
+    "FOA": ("foa_title", None),
+    "SRtng": ("rating", "standard"),
+    "SGm": ("games", "standard"),
+    "SK": ("k", "standard"),
+    "RRtng": ("rating", "rapid"),
+    "RGm": ("games", "rapid"),
+    "Rk": ("k", "rapid"),
+    "BRtng": ("rating", "blitz"),
+    "BGm": ("games", "blitz"),
+    "BK": ("k", "blitz"),
+    "Gms": ("games", ""),
+    "K": ("k", ""),
+    "B-day": ("birth_year", None),
+    "Flag": ("flag", None),
+}
+_HEAD_FIELDS = ("id", "name", "federation", "sex", "title", "w_title")
+
+
+def _header_columns(header: str) -> list[tuple[str, str | None, int]]:
+    """(column, kind, start) for each label of a FIDE TXT header, in order."""
+    found: list[tuple[str, str | None, int]] = []
+    for match in re.finditer(r"ID [Nn]umber|\S+", header):
+        label = match.group(0)
+        if label in TXT_LABELS:
+            column, kind = TXT_LABELS[label]
+            found.append((column, kind, match.start()))
+        elif _MONTH_TOKEN.fullmatch(label):
+            found.append(("rating", "", match.start()))
+    return found
+
+
+def parse_fide_txt(text: str, *, source: str) -> RatingList:
+    """FIDE's TXT lists: column starts come from the header line (each field starts where
+    its label starts); from OTit on, fields are read as tokens, since long OTit values
+    overflow into the FOA column (trf-format.md §10.1)."""
+    lines = text.splitlines()
+    issues: list[Issue] = []
+    if not lines:
+        return RatingList(
+            _finish(_empty(0)),
+            (),
+            source,
+            "fide-txt",
+            issues=[Issue(source, None, "the list is empty")],
+        )
+    header = lines[0]
+    columns = _header_columns(header)
+    names = [c for c, _, _ in columns]
+    month_match = _MONTH_TOKEN.search(header)
+    single = any(kind == "" for _, kind, _ in columns)
+    if "id" not in names or "name" not in names or "rating" not in names:
+        issues.append(
+            Issue(
+                source,
+                1,
+                f"not a FIDE list header (ID Number, Name, a rating column): {header[:80]!r}",
+            )
+        )
+        return RatingList(_finish(_empty(0)), (), source, "fide-txt", issues=issues)
+    kind_of_single = "standard"
+    kinds = tuple(sorted({k for _, k, _ in columns if k}, key=KINDS.index)) or (kind_of_single,)
+    starts = {column: start for column, kind, start in columns if kind is None}
+    tail_start = starts.get("o_title", starts.get("foa_title"))
+    numeric = [(column, kind or kind_of_single) for column, kind, _ in columns if kind is not None]
+    body = [(number, line) for number, line in enumerate(lines[1:], start=2) if line.strip()]
+    records = _empty(len(body))
+    ordered_starts = sorted(start for _, _, start in columns)
+    for row, (number, line) in enumerate(body):
+        records["line"][row] = number
+        for column in _HEAD_FIELDS:
+            if column not in starts:
+                continue
+            start = starts[column]
+            following = [s for s in ordered_starts if s > start]
+            end = following[0] if following else len(line)
+            if tail_start is not None:
+                end = min(end, tail_start)
+            records[column][row] = line[start:end].strip() or None
+        tail = line[tail_start:] if tail_start is not None else ""
+        _read_tail(tail, numeric, records, row, "flag" in names, source, number, issues)
+        identifier = str(records["id"][row] or "")
+        if not identifier.isdigit():
+            issues.append(Issue(source, number, f"ID Number {identifier!r} is not a number"))
+            records["id"][row] = None
+    for row in range(len(body)):
+        records["title"][row] = normalise_title(str(records["title"][row] or ""))
+        records["w_title"][row] = normalise_title(str(records["w_title"][row] or ""))
+        records["birth_year"][row] = parse_birth_year(str(records["birth_year"][row] or ""))
+    frame = _finish(records)
+    month = None
+    if month_match and month_match.group(1) in _MONTHS:
+        month = (2000 + int(month_match.group(2)), _MONTHS.index(month_match.group(1)) + 1)
+    del single
+    return RatingList(frame, kinds, source, "fide-txt", month, header, issues)
+
+
+def _read_tail(
+    tail: str,
+    numeric: list[tuple[str, str]],
+    records: dict[str, list[object]],
+    row: int,
+    has_flag: bool,
+    source: str,
+    number: int,
+    issues: list[Issue],
+) -> None:
+    """OTit, FOA, the numbers (ratings, games, K, B-day) and the flag, as tokens."""
+    tokens = tail.split()
+    flag = ""
+    if has_flag and tokens and not tokens[-1].isdigit():
+        flag = tokens.pop()
+    wanted = len(numeric) + 1  # + B-day
+    values = tokens[-wanted:] if len(tokens) >= wanted else []
+    if len(values) != wanted or not all(v.isdigit() for v in values):
+        issues.append(
+            Issue(
+                source,
+                number,
+                f"expected {wanted} numbers after the titles, found {tail.strip()!r}",
+            )
+        )
+        return
+    titles = tokens[: len(tokens) - wanted]
+    other, foa = _split_titles(titles)
+    records["o_title"][row] = other
+    records["foa_title"][row] = foa
+    for (column, kind), value in zip(numeric, values[:-1], strict=True):
+        records[f"{kind}_{column}"][row] = int(value)
+    records["birth_year"][row] = values[-1] if values[-1] != "0" else ""
+    records["inactive"][row] = "i" in flag
+    if "w" in flag and records["sex"][row] is None:
+        records["sex"][row] = "F"
+
+
+def _split_titles(tokens: list[str]) -> tuple[str | None, str | None]:
+    """OTit (a comma list) and FOA, also when the first overflows into the second
+    (``SI,FI,LSI,SLI,NAAFM`` = ``SI,FI,LSI,SLI,NA`` + ``AFM``)."""
+    if not tokens:
+        return None, None
+    foa = None
+    if tokens[-1] in FOA_TITLES:
+        foa = tokens.pop()
+    elif tokens[-1].endswith(FOA_TITLES) and "," in tokens[-1]:
+        foa, tokens[-1] = tokens[-1][-3:], tokens[-1][:-3]
+    return (" ".join(tokens) or None), foa
+
+
+# -- FIDE XML ------------------------------------------------------------------------------------
+
+_XML_FIELDS = {
+    "fideid": "id",
+    "name": "name",
+    "country": "federation",
+    "sex": "sex",
+    "title": "title",
+    "w_title": "w_title",
+    "o_title": "o_title",
+    "foa_title": "foa_title",
+    "rating": "standard_rating",
+    "games": "standard_games",
+    "k": "standard_k",
+    "rapid_rating": "rapid_rating",
+    "rapid_games": "rapid_games",
+    "rapid_k": "rapid_k",
+    "blitz_rating": "blitz_rating",
+    "blitz_games": "blitz_games",
+    "blitz_k": "blitz_k",
+    "birthday": "birth_year",
+    "flag": "flag",
+}
+
+
+def _xml_players(path: Path) -> Iterator[tuple[int, dict[str, str]]]:
+    """Stream ``<player>`` elements (the full list is 856 MB), without entity expansion."""
+    count = 0
+    for _, element in ElementTree.iterparse(str(path), events=("end",), forbid_dtd=True):
+        if element.tag != "player":
+            continue
+        count += 1
+        values = {child.tag: (child.text or "").strip() for child in element}
+        if "FIDEID" in element.attrib:
+            values["fideid"] = element.attrib["FIDEID"]
+        element.clear()
+        yield count, values
+
+
+def _read_xml(path: Path) -> RatingList:
+    source = str(path)
+    issues: list[Issue] = []
+    rows: list[dict[str, object]] = []
+    seen: set[str] = set()
+    try:
+        for count, values in _xml_players(path):
+            seen.update(values)
+            row: dict[str, object] = {"line": count}
+            for tag, column in _XML_FIELDS.items():
+                text = values.get(tag, "")
+                if column.endswith(("_rating", "_games", "_k")) or column == "id":
+                    if text and not text.isdigit():
+                        issues.append(
+                            Issue(source, None, f"player {count}: <{tag}> {text!r} is not a number")
+                        )
+                        text = ""
+                    row[column] = int(text) if text else None
+                else:
+                    row[column] = text or None
+            row["birth_year"] = parse_birth_year(str(row.get("birth_year") or ""))
+            row["title"] = normalise_title(str(row.get("title") or ""))
+            row["w_title"] = normalise_title(str(row.get("w_title") or ""))
+            row["inactive"] = "i" in str(row.pop("flag") or "")
+            rows.append(row)
+    except ElementTree.ParseError as error:
+        issues.append(Issue(source, error.position[0], f"not well-formed XML: {error}"))
+    except Exception as error:  # defusedxml's refusals (entities, DTDs) are not ParseErrors
+        if type(error).__module__.startswith("defusedxml"):
+            issues.append(Issue(source, None, f"refused: {error}"))
+        else:
+            raise
+    records = _empty(len(rows))
+    for index, row in enumerate(rows):
+        for column, value in row.items():
+            if column in records:
+                records[column][index] = value
+    kinds = ("standard",) + tuple(k for k in ("rapid", "blitz") if f"{k}_rating" in seen)
+    return RatingList(_finish(records), kinds, source, "fide-xml", issues=issues)
+
+
+# -- CSV and XLSX --------------------------------------------------------------------------------
+
+_CSV_INTEGERS = {"id", "birth_year"} | {f"{k}_{f}" for k in KINDS for f in PER_KIND}
+_UNPREFIXED = {"rating", "games", "k", "games_total"}
 _TRUE = {"true", "1", "yes", "y", "t"}
 _FALSE = {"false", "0", "no", "n", "f", ""}
 
 
-def read_rating_list(path: Path) -> pd.DataFrame:
-    """Read a CSV rating list; InputError naming file, line and column for every bad value."""
-    text, _ = decode_text(path.read_bytes())
-    return parse_rating_list_csv(text, source=str(path))
-
-
-def parse_rating_list_csv(text: str, *, source: str) -> pd.DataFrame:
-    """Parse CSV text (comma or semicolon separated) into the list columns, typed."""
+def parse_rating_list_csv(text: str, *, source: str, kind: str = "standard") -> RatingList:
+    """A CSV list (comma or semicolon): ``id`` and a rating column required. Unprefixed
+    ``rating``, ``games``, ``k``, ``games_total`` belong to ``kind``."""
     sample = text[:4096]
     delimiter = ";" if sample.count(";") > sample.count(",") else ","
     rows = list(csv.reader(io.StringIO(text), delimiter=delimiter))
-    if not rows:
-        raise InputError([Issue(source, None, "the list is empty")])
-    header = [name.strip().lower() for name in rows[0]]
-    missing = [name for name in REQUIRED if name not in header]
-    if missing:
-        raise InputError(
-            [
-                Issue(source, 1, f"missing column {name!r} (the header must name it)")
-                for name in missing
-            ]
-        )
-    wanted = [name for name in header if name in INTEGER_COLUMNS or _FLAG.match(name)]
+    return _parse_table(rows, source, kind, "csv", lambda index: index + 1)
+
+
+def _read_xlsx(path: Path, kind: str) -> RatingList:
+    from openpyxl import load_workbook
+
+    try:
+        book = load_workbook(path, read_only=True, data_only=True)
+    except Exception as error:  # zip or XML damage of any kind
+        raise InputError([Issue(str(path), None, f"not a readable XLSX file: {error}")]) from None
+    sheet = book.worksheets[0]
+    rows = [["" if v is None else str(v) for v in row] for row in sheet.iter_rows(values_only=True)]
+    book.close()
+    return _parse_table(rows, f"{path}[{sheet.title}]", kind, "xlsx", lambda index: index + 1)
+
+
+def _parse_table(
+    rows: list[list[str]], source: str, kind: str, form: str, line_of: object
+) -> RatingList:
     issues: list[Issue] = []
-    records: dict[str, list[object]] = {name: [] for name in wanted}
-    for number, row in enumerate(rows[1:], start=2):
-        if not any(cell.strip() for cell in row):
-            continue
-        cells = dict(zip(header, row, strict=False))
-        for name in wanted:
-            raw = (cells.get(name) or "").strip()
-            records[name].append(_value(name, raw, source, number, issues))
+    if not rows:
+        return RatingList(
+            _finish(_empty(0)), (), source, form, issues=[Issue(source, None, "the list is empty")]
+        )
+    header = [name.strip().lower() for name in rows[0]]
+    renamed = [f"{kind}_{name}" if name in _UNPREFIXED else name for name in header]
+    if "id" not in renamed:
+        issues.append(Issue(source, 1, "missing column 'id' (the header must name it)"))
+    if not any(name.endswith("_rating") for name in renamed):
+        issues.append(Issue(source, 1, "missing column 'rating' (the header must name it)"))
     if issues:
-        raise InputError(issues)
-    frame = pd.DataFrame(records)
-    for name in wanted:
-        frame[name] = frame[name].astype("boolean" if _FLAG.match(name) else "Int64")
-    frame["rating"] = frame["rating"].mask(frame["rating"] == 0)
-    return frame.dropna(subset=["id"]).reset_index(drop=True)
+        return RatingList(_finish(_empty(0)), (), source, form, issues=issues)
+    body = [
+        (number, row) for number, row in enumerate(rows[1:], start=2) if any(c.strip() for c in row)
+    ]
+    records = _empty(len(body))
+    flags: dict[str, list[object]] = {
+        name: [None] * len(body) for name in renamed if _FLAG.match(name)
+    }
+    for index, (number, row) in enumerate(body):
+        records["line"][index] = number
+        for name, raw in zip(renamed, row, strict=False):
+            _store(name, raw.strip(), records, flags, index, source, number, issues)
+        if records["id"][index] is None and not any(i.line == number for i in issues):
+            issues.append(Issue(source, number, "column 'id': missing FIDE ID"))
+    kinds = tuple(k for k in KINDS if f"{k}_rating" in renamed)
+    return RatingList(_finish(records, flags), kinds, source, form, issues=issues)
 
 
-def _value(name: str, raw: str, source: str, line: int, issues: list[Issue]) -> object:
-    if _FLAG.match(name):
-        if raw.lower() in _TRUE:
-            return True
-        if raw.lower() in _FALSE:
-            return False
-        issues.append(Issue(source, line, f"column {name!r}: {raw!r} is not true or false"))
-        return None
-    if raw == "":
-        if name == "id":
-            issues.append(Issue(source, line, "column 'id': missing FIDE ID"))
-        return None
-    if raw.isdigit():
-        return int(raw)
-    issues.append(Issue(source, line, f"column {name!r}: {raw!r} is not a whole number"))
-    return None
+def _store(
+    name: str,
+    raw: str,
+    records: dict[str, list[object]],
+    flags: dict[str, list[object]],
+    index: int,
+    source: str,
+    line: int,
+    issues: list[Issue],
+) -> None:
+    shown = (
+        name.split("_", 1)[1]
+        if name.split("_", 1)[0] in KINDS and name.split("_", 1)[1] in _UNPREFIXED
+        else name
+    )
+    if name in flags:
+        if raw.lower() in _TRUE | _FALSE:
+            flags[name][index] = raw.lower() in _TRUE
+        else:
+            issues.append(Issue(source, line, f"column {name!r}: {raw!r} is not true or false"))
+    elif name in _CSV_INTEGERS:
+        if raw == "":
+            return
+        if raw.endswith(".0") and raw[:-2].isdigit():
+            raw = raw[:-2]  # numbers from a spreadsheet
+        if raw.isdigit():
+            records[name][index] = int(raw)
+        else:
+            issues.append(Issue(source, line, f"column {shown!r}: {raw!r} is not a whole number"))
+    elif name == "inactive":
+        records[name][index] = raw.lower() in _TRUE
+    elif name in records and name != "line":
+        records[name][index] = raw or None
+
+
+def check_list_columns(names: Iterable[str]) -> list[str]:
+    """Columns a list file may have (documentation and tests)."""
+    return [name for name in names if name in LIST_DTYPES or _FLAG.match(name)]
