@@ -230,7 +230,8 @@ class Store:
 
     def pending(self, kind: str, period: str) -> pd.DataFrame:
         return self.frame(
-            "SELECT * FROM pending WHERE kind = ? AND period = ? ORDER BY player_id, event_id, round",
+            "SELECT * FROM pending WHERE kind = ? AND period = ? "
+            "ORDER BY player_id, event_id, round",
             (kind, period),
         )
 

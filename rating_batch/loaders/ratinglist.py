@@ -351,7 +351,7 @@ def _read_xml(path: Path) -> RatingList:
         for column, value in row.items():
             if column in records:
                 records[column][index] = value
-    kinds = ("standard",) + tuple(k for k in ("rapid", "blitz") if f"{k}_rating" in seen)
+    kinds = ("standard", *tuple(k for k in ("rapid", "blitz") if f"{k}_rating" in seen))
     return RatingList(_finish(records), kinds, source, "fide-xml", issues=issues)
 
 
