@@ -10,7 +10,7 @@ from pathlib import Path
 
 import click
 
-from rating_batch import pipeline
+from rating_batch import pipeline, production
 from rating_batch.errors import RatingBatchError
 from rating_batch.rules import EDITIONS, FIDE_BY_DATE, KINDS, LATEST, describe, named_rules
 
@@ -182,3 +182,145 @@ def compare_rules(
             events, (rules_names[0], rules_names[1]), list_path=list_path, kind=kind, out=out
         )
     click.echo(compared.summary())
+
+
+DB_OPTION = click.option(
+    "--db",
+    type=click.Path(dir_okay=False, path_type=Path),
+    envvar="RATING_BATCH_DB",
+    default=Path("rating_batch.sqlite"),
+    show_default=True,
+    help="The rating database (or $RATING_BATCH_DB).",
+)
+
+
+@cli.command()
+@click.option(
+    "--list", "list_path", type=EXISTING, required=True, help="FIDE TXT/XML, CSV or XLSX list."
+)
+@KIND_OPTION
+@click.option("--period", help="The month of that list, YYYY-MM (default: from the FIDE header).")
+@click.option(
+    "--rules",
+    "rules_name",
+    default=FIDE_BY_DATE,
+    show_default=True,
+    help="The rules this database follows: 'fide' (by date), an edition, or a .toml file "
+    "(its text is kept in the database).",
+)
+@DB_OPTION
+@click.pass_context
+def init(
+    context: click.Context,
+    list_path: Path,
+    kind: str | None,
+    period: str | None,
+    rules_name: str,
+    db: Path,
+) -> None:
+    """Create the rating database from an existing rating list.
+
+    A combined FIDE list fills all three lists; a single-kind list or CSV fills --kind
+    (standard by default).
+
+    Example:
+
+    \b
+        rating-batch init --list sample_data/list-2026-01.csv --period 2026-01
+    """
+    with user_errors(context.obj["debug"]):
+        result = production.init_database(
+            list_path, db=db, kind=kind, period=period, rules_name=rules_name
+        )
+    click.echo(result.summary())
+
+
+@cli.command()
+@click.argument("events", nargs=-1, required=True, type=EXISTING)
+@KIND_OPTION
+@DB_OPTION
+@click.pass_context
+def add(context: click.Context, events: tuple[Path, ...], kind: str | None, db: Path) -> None:
+    """Validate and store EVENTS, each in the rating period of its end date.
+
+    The same event twice is refused, never counted twice. Players are found by FIDE ID, else
+    by exact name, birth year and federation; a player found nowhere is created.
+
+    Example:
+
+    \b
+        rating-batch add sample_data/monthly/2026-02/*.trf
+    """
+    with user_errors(context.obj["debug"]):
+        result = production.add_events(events, db=db, kind=kind)
+    click.echo(result.summary())
+
+
+@cli.command()
+@click.argument("period")
+@DB_OPTION
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("out"),
+    show_default=True,
+)
+@click.pass_context
+def publish(context: click.Context, period: str, db: Path, out: Path) -> None:
+    """Rate PERIOD (YYYY-MM) for each list and write the new lists and reports.
+
+    Writes OUT/PERIOD/KIND/list.csv, list.xlsx, list.txt, players.csv, games.csv,
+    calculations.csv and report.xlsx. Publishing the same period again reproduces the same
+    files byte for byte.
+
+    Example:
+
+    \b
+        rating-batch publish 2026-02 --out out
+    """
+    with user_errors(context.obj["debug"]):
+        result = production.publish_period(period, db=db, out=out)
+    click.echo(result.summary())
+
+
+@cli.command()
+@click.argument("player_id")
+@DB_OPTION
+@click.pass_context
+def player(context: click.Context, player_id: str, db: Path) -> None:
+    """Print a player's rating history and the games pending toward a first rating.
+
+    PLAYER_ID is a FIDE ID, or <event>#<start rank> for a player without one.
+
+    Example:
+
+    \b
+        rating-batch player 2289970
+    """
+    with user_errors(context.obj["debug"]):
+        click.echo(production.player_report(player_id, db=db))
+
+
+@cli.command("export-list")
+@click.argument("period")
+@KIND_OPTION
+@DB_OPTION
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("out"),
+    show_default=True,
+)
+@click.pass_context
+def export_list(context: click.Context, period: str, kind: str | None, db: Path, out: Path) -> None:
+    """Write a stored list again (PERIOD YYYY-MM, or 'initial'): list.csv, .xlsx and .txt.
+
+    Example:
+
+    \b
+        rating-batch export-list 2026-02 --out out
+    """
+    with user_errors(context.obj["debug"]):
+        paths = production.export_list(period, db=db, out=out, kind=kind)
+    for path in paths:
+        click.echo(f"wrote {path}")

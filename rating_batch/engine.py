@@ -652,3 +652,45 @@ def _notes(rules: Rules, players: pd.DataFrame) -> list[str]:
             "against them (rating-rules.md §4)"
         )
     return notes
+
+
+def individual_calculations(result: PeriodResult) -> pd.DataFrame:
+    """FIDE's "individual calculations": one row per counted game of a rated player.
+
+    Expects a ``rate_period`` result. Returns columns ``id``, ``name``, ``event``, ``round``,
+    ``rating``, ``opponent_id``, ``opponent_name``, ``opponent_rating``, ``capped`` (the
+    400-point rule changed D), ``diff`` (D as used), ``expected`` (PD), ``score``, ``delta``
+    (ΔR), ``k`` (after the 700 cap) and ``k_delta`` (K × ΔR), in player, event, round order.
+    """
+    games = result.games
+    players = result.players.reset_index(drop=True)
+    scoring = games["diff"].notna().to_numpy()
+    rows = games[scoring]
+    position = pd.Series(np.arange(len(players)), index=players["id"])
+    names = players.set_index("id")["name"]
+    ks = players.set_index("id")["k"]
+    delta = np.rint(rows["delta"].to_numpy(dtype=np.float64) * 100).astype(np.int64)
+    k = rows["id"].map(ks).to_numpy(dtype=np.int64, na_value=0)
+    raw = rows["rating"].to_numpy(dtype=np.int64) - rows["opponent_rating"].to_numpy(dtype=np.int64)
+    frame = pd.DataFrame(
+        {
+            "id": rows["id"],
+            "name": rows["id"].map(names),
+            "event": rows["event"],
+            "round": rows["round"],
+            "rating": rows["rating"],
+            "opponent_id": rows["opponent_id"],
+            "opponent_name": rows["opponent_id"].map(names),
+            "opponent_rating": rows["opponent_rating"],
+            "capped": raw != rows["diff"].to_numpy(dtype=np.int64),
+            "diff": rows["diff"],
+            "expected": rows["expected"],
+            "score": rows["score"],
+            "delta": rows["delta"],
+            "k": pd.array(k, dtype="Int64"),
+            "k_delta": pd.array(k * delta / 100, dtype="Float64"),
+            "order": rows["id"].map(position).to_numpy(),
+        }
+    )
+    frame = frame.sort_values(["order"], kind="stable").drop(columns=["order"])
+    return frame.reset_index(drop=True)

@@ -214,10 +214,12 @@ class Rules:
             text = "; ".join(f"{name} {message}" for name, message in problems)
             raise RulesError(f"{self.source}: {text}", problems)
 
-    def for_kind(self, kind: Kind) -> Rules:
+    def for_kind(self, kind: str) -> Rules:
         """These rules as they apply to one list (§6: rapid and blitz differ from standard)."""
         if kind == self.kind:
             return self
+        if kind not in KINDS:
+            raise RulesError(f"unknown list {kind!r}: choose one of {', '.join(KINDS)}")
         return replace(self, kind=kind)
 
     def is_rapid_or_blitz(self) -> bool:
@@ -513,10 +515,19 @@ def load_rules_file(path: Path) -> Rules:
     values of the wrong type and impossible combinations.
     """
     try:
-        table = tomllib.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
     except OSError as error:
         raise RulesError(f"{path}: cannot read the rules file: {error.strerror}") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+    except UnicodeDecodeError as error:
+        raise RulesError(f"{path}: not valid TOML: {error}") from None
+    return parse_rules_text(text, path)
+
+
+def parse_rules_text(text: str, path: Path) -> Rules:
+    """A rules file's text (as kept in a rating database), ``path`` naming it in messages."""
+    try:
+        table = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
         raise RulesError(f"{path}: not valid TOML: {error}") from None
     problems: list[str] = []
     base_name = table.get("base", LATEST)

@@ -138,11 +138,7 @@ class Store:
         connection.execute("PRAGMA journal_mode = WAL")
         store = cls(connection, path)
         try:
-            if create:
-                with store.transaction():
-                    store.run_script(SCHEMA)
-                    store.set_meta("schema_version", str(SCHEMA_VERSION))
-            else:
+            if not create:
                 store.migrate()
             yield store
         finally:
@@ -174,6 +170,11 @@ class Store:
                 for step in range(version + 1, SCHEMA_VERSION + 1):
                     self.run_script(MIGRATIONS[step])
                 self.set_meta("schema_version", str(SCHEMA_VERSION))
+
+    def create_schema(self) -> None:
+        """The tables of a new database (inside the caller's transaction)."""
+        self.run_script(SCHEMA)
+        self.set_meta("schema_version", str(SCHEMA_VERSION))
 
     def run_script(self, script: str) -> None:
         """Run SQL statements one by one (``executescript`` would commit our transaction)."""

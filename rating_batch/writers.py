@@ -11,9 +11,13 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import datetime as dt
 import os
+import re
 import tempfile
-from collections.abc import Iterator, Sequence
+import unicodedata
+import zipfile
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -39,7 +43,10 @@ NUMBER_FORMATS: dict[str, tuple[str, str]] = {
     "expected": ("{:.2f}", "0.00"),
     "change": ("{:.2f}", "0.00"),
     "delta": ("{:.2f}", "0.00"),
+    "k_delta": ("{:.2f}", "0.00"),
 }
+#: The date stamped into every workbook, so that the same content gives the same bytes.
+FIXED_TIMESTAMP = dt.datetime(2000, 1, 1)
 
 
 def neutralise(text: str) -> str:
@@ -102,23 +109,163 @@ def write_csv(frame: pd.DataFrame, path: Path) -> None:
 
 @dataclass
 class Sheet:
-    """A table for a workbook: a frame, or key-value rows for a Summary."""
+    """A table for a workbook: a frame, or key-value rows for a Summary; ``writer`` lays out
+    a frame differently (e.g. grouped with outline levels)."""
 
     title: str
     frame: pd.DataFrame | None = None
     rows: list[Sequence[object]] = field(default_factory=list)
+    writer: Callable[[WriteOnlyWorksheet, pd.DataFrame], None] | None = None
 
 
 def write_workbook(sheets: Sequence[Sheet], path: Path) -> None:
-    """An XLSX workbook: real numbers, bold frozen header, autofilter and column widths."""
+    """An XLSX workbook: real numbers, bold frozen header, autofilter and column widths.
+
+    The same content always gives the same bytes: the document dates and the zip entries'
+    times are fixed (re-publishing a period reproduces its files byte for byte).
+    """
     book = Workbook(write_only=True)
+    book.properties.created = FIXED_TIMESTAMP
+    book.properties.modified = FIXED_TIMESTAMP
     for sheet in sheets:
         worksheet = book.create_sheet(sheet.title[:31])
         if sheet.frame is not None:
-            _write_table(worksheet, sheet.frame)
+            (sheet.writer or _write_table)(worksheet, sheet.frame)
         else:
             _write_rows(worksheet, sheet.rows)
     book.save(path)
+    _fix_zip_times(path)
+
+
+def _fix_zip_times(path: Path) -> None:
+    """Rewrite the zip with fixed entry times and the fixed modification date."""
+    with zipfile.ZipFile(path) as archive:
+        entries = [(info.filename, archive.read(info)) for info in archive.infolist()]
+    stamp = FIXED_TIMESTAMP.strftime("%Y-%m-%dT%H:%M:%SZ").encode()
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in entries:
+            if name == "docProps/core.xml":
+                data = re.sub(rb"(<dcterms:modified[^>]*>)[^<]*", rb"\g<1>" + stamp, data)
+            info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            archive.writestr(info, data)
+
+
+def write_calculations_sheet(worksheet: WriteOnlyWorksheet, frame: pd.DataFrame) -> None:
+    """FIDE-style individual calculations: per player a heading row, per event a subtotal
+    and the games beneath it (outline levels 1 and 2, so a reader can fold them)."""
+    columns = [str(c) for c in frame.columns]
+    widths = _widths(frame)
+    for index, width in enumerate(widths, start=1):
+        worksheet.column_dimensions[get_column_letter(index)].width = width
+    worksheet.freeze_panes = "A2"
+    worksheet.append([_text_cell(worksheet, c, bold=True) for c in columns])
+    formats = [NUMBER_FORMATS.get(c, ("", ""))[1] for c in columns]
+    row_number = 1
+    sums = [c for c in ("expected", "score", "delta", "k_delta") if c in frame]
+    for player, games in frame.groupby("id", sort=False):
+        head = games.iloc[0]
+        row_number += 1
+        total = {c: float(games[c].sum()) for c in sums}
+        worksheet.append(
+            [_text_cell(worksheet, f"{player} {head['name']}", bold=True)]
+            + [None] * 3
+            + [_xlsx_value(worksheet, head["rating"], "")]
+            + [None] * (columns.index("expected") - 5)
+            + [
+                _xlsx_value(worksheet, total[c], NUMBER_FORMATS[c][1])
+                for c in ("expected", "score", "delta")
+            ]
+            + [
+                _xlsx_value(worksheet, head["k"], ""),
+                _xlsx_value(worksheet, total["k_delta"], "0.00"),
+            ]
+        )
+        for event, rows in games.groupby("event", sort=False):
+            row_number += 1
+            worksheet.row_dimensions[row_number].outline_level = 1
+            subtotal = {c: float(rows[c].sum()) for c in sums}
+            worksheet.append(
+                [None, None, _text_cell(worksheet, str(event))]
+                + [None] * (columns.index("expected") - 3)
+                + [
+                    _xlsx_value(worksheet, subtotal[c], NUMBER_FORMATS[c][1])
+                    for c in ("expected", "score", "delta")
+                ]
+                + [None, _xlsx_value(worksheet, subtotal["k_delta"], "0.00")]
+            )
+            for values in rows.itertuples(index=False, name=None):
+                row_number += 1
+                worksheet.row_dimensions[row_number].outline_level = 2
+                worksheet.row_dimensions[row_number].hidden = False
+                worksheet.append(
+                    [_xlsx_value(worksheet, v, f) for v, f in zip(values, formats, strict=True)]
+                )
+
+
+#: FIDE's single-kind TXT list: (label, width) after the header of the downloads (§10.1).
+TXT_LIST_LAYOUT = (
+    ("ID Number", 15, "id"),
+    ("Name", 61, "name"),
+    ("Fed", 4, "federation"),
+    ("Sex", 4, "sex"),
+    ("Tit", 5, "title"),
+    ("WTit", 5, "w_title"),
+    ("OTit", 15, "o_title"),
+    ("FOA", 4, "foa_title"),
+    ("{month}", 6, "rating"),
+    ("Gms", 4, "games"),
+    ("K", 3, "k"),
+    ("B-day", 6, "birth_year"),
+    ("Flag", 4, "flag"),
+)
+_MONTH_NAMES = ["JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"]
+_FIXED_TXT_FIELDS = {"id", "name", "federation", "sex", "title", "w_title"}
+
+
+def ascii_text(text: str) -> str:
+    """FIDE's lists are ASCII: accents are dropped (Mícheál → Micheal), the rest becomes ?."""
+    folded = unicodedata.normalize("NFKD", text)
+    return (
+        "".join(c for c in folded if not unicodedata.combining(c))
+        .encode("ascii", "replace")
+        .decode()
+    )
+
+
+def write_list_txt(listing: pd.DataFrame, path: Path, *, period: str) -> None:
+    """A FIDE-style fixed-width list (ASCII, CRLF): the header of FIDE's single-kind
+    downloads with the list's month token (``DEC25``), numbers left-aligned, 0 for none."""
+    year, month = (int(part) for part in period.split("-"))
+    token = f"{_MONTH_NAMES[month - 1]}{year % 100:02d}" if month else "Rtng"
+    header = "".join(label.format(month=token).ljust(width) for label, width, _ in TXT_LIST_LAYOUT)
+    lines = [header.rstrip()]
+    sex = listing["sex"].astype("string")
+    flags = np.where(listing["inactive"].to_numpy(bool), "i", "")
+    flags = np.where((sex == "F").fillna(False).to_numpy(bool), np.char.add("w", flags), flags)
+    columns = {name: listing.get(name, None) for _, _, name in TXT_LIST_LAYOUT}
+    columns["flag"] = pd.Series(flags, index=listing.index)
+    for position in range(len(listing)):
+        cells = []
+        for _, width, name in TXT_LIST_LAYOUT:
+            column = columns[name]
+            value = None if column is None else column.iat[position]
+            missing = (
+                value is None or value is pd.NA or (isinstance(value, float) and np.isnan(value))
+            )
+            if missing:
+                text = "0" if name in ("rating", "games", "k", "birth_year") else ""
+            else:
+                text = (
+                    str(int(value)) if isinstance(value, int | np.integer | float) else str(value)
+                )
+            text = ascii_text(text)
+            if name in _FIXED_TXT_FIELDS:
+                text = text[: width - 1]  # read by column: must stay inside it
+            # OTit and later are read as tokens: a long value overflows, as in FIDE's files.
+            cells.append(text.ljust(width) if len(text) < width else text + " ")
+        lines.append("".join(cells).rstrip())
+    path.write_bytes(("\r\n".join(lines) + "\r\n").encode("ascii"))
 
 
 def _text_cell(worksheet: WriteOnlyWorksheet, value: str, bold: bool = False) -> object:

@@ -87,7 +87,7 @@ def read_rating_list(path: Path, *, kind: str = "standard") -> RatingList:
         else:
             text, _ = decode_text(path.read_bytes())
             if suffix == ".txt" or text.startswith("ID Number") or text.startswith("ID number"):
-                result = parse_fide_txt(text, source=str(path))
+                result = parse_fide_txt(text, source=str(path), kind=kind)
             else:
                 result = parse_rating_list_csv(text, source=str(path), kind=kind)
     except OSError as error:
@@ -138,6 +138,7 @@ TXT_LABELS: dict[str, tuple[str, str | None]] = {
     "BRtng": ("rating", "blitz"),
     "BGm": ("games", "blitz"),
     "BK": ("k", "blitz"),
+    "Rtng": ("rating", ""),  # a single-kind list whose month is unknown (rating_batch)
     "Gms": ("games", ""),
     "K": ("k", ""),
     "B-day": ("birth_year", None),
@@ -159,7 +160,7 @@ def _header_columns(header: str) -> list[tuple[str, str | None, int]]:
     return found
 
 
-def parse_fide_txt(text: str, *, source: str) -> RatingList:
+def parse_fide_txt(text: str, *, source: str, kind: str = "standard") -> RatingList:
     """FIDE's TXT lists: column starts come from the header line (each field starts where
     its label starts); from OTit on, fields are read as tokens, since long OTit values
     overflow into the FOA column (trf-format.md §10.1)."""
@@ -187,7 +188,7 @@ def parse_fide_txt(text: str, *, source: str) -> RatingList:
             )
         )
         return RatingList(_finish(_empty(0)), (), source, "fide-txt", issues=issues)
-    kind_of_single = "standard"
+    kind_of_single = kind  # FIDE's single-kind downloads look alike for all three lists
     kinds = tuple(sorted({k for _, k, _ in columns if k}, key=KINDS.index)) or (kind_of_single,)
     starts = {column: start for column, kind, start in columns if kind is None}
     tail_start = starts.get("o_title", starts.get("foa_title"))
