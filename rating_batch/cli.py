@@ -18,6 +18,13 @@ EXISTING = click.Path(exists=True, path_type=Path)
 LIST_OPTION = click.option(
     "--list", "list_path", type=EXISTING, help="Previous rating list (CSV: id, rating, …)."
 )
+OUT_OPTION = click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("out"),
+    show_default=True,
+    help="The folder to write to.",
+)
 KIND_OPTION = click.option(
     "--kind",
     type=click.Choice(KINDS),
@@ -59,12 +66,7 @@ def cli(context: click.Context, debug: bool) -> None:
     + ", or a federation's .toml rules file.",
 )
 @KIND_OPTION
-@click.option(
-    "--out",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=Path("out"),
-    show_default=True,
-)
+@OUT_OPTION
 @click.pass_context
 def rate(
     context: click.Context,
@@ -259,12 +261,7 @@ def add(context: click.Context, events: tuple[Path, ...], kind: str | None, db: 
 @cli.command()
 @click.argument("period")
 @DB_OPTION
-@click.option(
-    "--out",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=Path("out"),
-    show_default=True,
-)
+@OUT_OPTION
 @click.pass_context
 def publish(context: click.Context, period: str, db: Path, out: Path) -> None:
     """Rate PERIOD (YYYY-MM) for each list and write the new lists and reports.
@@ -305,12 +302,7 @@ def player(context: click.Context, player_id: str, db: Path) -> None:
 @click.argument("period")
 @KIND_OPTION
 @DB_OPTION
-@click.option(
-    "--out",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=Path("out"),
-    show_default=True,
-)
+@OUT_OPTION
 @click.pass_context
 def export_list(context: click.Context, period: str, kind: str | None, db: Path, out: Path) -> None:
     """Write a stored list again (PERIOD YYYY-MM, or 'initial'): list.csv, .xlsx and .txt.

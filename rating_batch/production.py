@@ -225,20 +225,8 @@ def _initial_ratings(
     # K 40 on a FIDE list for a player who is neither junior nor 2400+ means fewer than 30
     # games: count from 0, so that K drops to 20 once 30 games are played here.
     year = list_date(period).year if period != INITIAL else None
-    experienced = k_factors(
-        pd.DataFrame(
-            {
-                "rating": rating,
-                "k": pd.Series(pd.NA, index=rating.index, dtype="Int64"),
-                "birth_year": listed["birth_year"],
-                "games_total": pd.Series(pd.NA, index=rating.index, dtype="Int64"),
-                "ever_high": (peak >= rules.high_threshold).astype("boolean"),
-                "ever_junior_ceiling": (peak >= rules.junior_ceiling).astype("boolean"),
-            }
-        ),
-        rules,
-        year,
-    )["k"]
+    unknown = pd.Series(pd.NA, index=rating.index, dtype="Int64")
+    experienced = list_k(rating, listed["birth_year"], unknown, peak, rules, year)
     new = (
         games_total.isna()
         & (listed["k"] == rules.k_new).fillna(False)
@@ -748,7 +736,7 @@ def _publish_kind(store: Store, book: RuleBook, period: Period, kind: str) -> Ki
     )  # fmt: skip
     event_ids = dict(zip(events["key"], events["event_id"], strict=True))
     new_state, pending, state_notes = _next_state(
-        result, table, prior, frame, rules, period, kind, pool_reset, event_ids
+        Publication(result, table, prior, frame, rules, period, kind, pool_reset, event_ids)
     )
     listing = _listing(new_state, table, rules)
     calculations = individual_calculations(result)
@@ -860,18 +848,48 @@ def _prior_pool(
     return pending.assign(pidx=pending["player_id"].map(pidx).astype("int64")), reset
 
 
-def _next_state(
-    result: PeriodResult,
-    table: pd.DataFrame,
-    prior: pd.DataFrame,
-    frame: pd.DataFrame,
+@dataclass(frozen=True)
+class Publication:
+    """One list kind's period being published: what ``_next_state`` and ``_new_pool`` need."""
+
+    result: PeriodResult
+    table: pd.DataFrame
+    prior: pd.DataFrame
+    frame: pd.DataFrame
+    rules: Rules
+    period: Period
+    kind: str
+    pool_reset: set[int]
+    event_ids: dict[str, int]
+
+
+def list_k(
+    rating: pd.Series,
+    birth_year: pd.Series,
+    games_total: pd.Series,
+    peak: pd.Series,
     rules: Rules,
-    period: Period,
-    kind: str,
-    pool_reset: set[int],
-    event_ids: dict[str, int],
-) -> tuple[pd.DataFrame, pd.DataFrame, list[str]]:
+    year: int | None,
+) -> pd.Series:
+    """K that a list gives for the next period (§3), from the rating and history."""
+    index = rating.index
+    frame = pd.DataFrame(
+        {
+            "rating": rating,
+            "k": pd.Series(pd.NA, index=index, dtype="Int64"),
+            "birth_year": pd.Series(birth_year.to_numpy(), index=index, dtype="Int64"),
+            "games_total": pd.Series(games_total.to_numpy(), index=index, dtype="Int64"),
+            "ever_high": (peak >= rules.high_threshold).astype("boolean"),
+            "ever_junior_ceiling": (peak >= rules.junior_ceiling).astype("boolean"),
+        }
+    )
+    return pd.Series(k_factors(frame, rules, year)["k"].to_numpy(), index=index, dtype="Int64")
+
+
+def _next_state(publication: Publication) -> tuple[pd.DataFrame, pd.DataFrame, list[str]]:
     """Every player's state after the period, the new pending pool, and notes."""
+    result, table, rules = publication.result, publication.table, publication.rules
+    period, kind = publication.period, publication.kind
     players = result.players
     status = players["status"].astype(str).to_numpy()
     old_rating = table["rating"]
@@ -898,20 +916,7 @@ def _next_state(
     inactive = (idle >= 12).fillna(pd.Series(inactive_before)).to_numpy(bool)
     # K on the new list, for the next period (§3): from the new rating and history.
     next_year = list_date(next_list_period(rules, period)).year
-    k = k_factors(
-        pd.DataFrame(
-            {
-                "rating": rating,
-                "k": pd.Series(pd.NA, index=rating.index, dtype="Int64"),
-                "birth_year": table["birth_year"].astype("Int64").reset_index(drop=True),
-                "games_total": games_total.reset_index(drop=True),
-                "ever_high": (peak >= rules.high_threshold).astype("boolean"),
-                "ever_junior_ceiling": (peak >= rules.junior_ceiling).astype("boolean"),
-            }
-        ),
-        rules,
-        next_year,
-    )["k"]
+    k = list_k(rating, table["birth_year"], games_total, peak, rules, next_year)
     first_done = players["first_event_done"].to_numpy(bool)
     state = pd.DataFrame(
         {
@@ -929,7 +934,7 @@ def _next_state(
             "pool_start": table["pool_start"].where(table["pool_start"].notna(), None).to_numpy(),
         }
     )
-    pending, starts = _new_pool(result, table, prior, frame, rules, period, pool_reset, event_ids)
+    pending, starts = _new_pool(publication)
     state["pool_start"] = state["player_id"].map(starts).where(state["rating"].isna(), None)
     state["pool_start"] = state["pool_start"].where(state["pool_start"].notna(), None)
     notes = [
@@ -939,19 +944,18 @@ def _next_state(
     return state, pending, notes
 
 
-def _new_pool(
-    result: PeriodResult,
-    table: pd.DataFrame,
-    prior: pd.DataFrame,
-    frame: pd.DataFrame,
-    rules: Rules,
-    period: Period,
-    pool_reset: set[int],
-    event_ids: dict[str, int],
-) -> tuple[pd.DataFrame, dict[int, str]]:
+def _new_pool(publication: Publication) -> tuple[pd.DataFrame, dict[int, str]]:
     """The first-rating pool after the period: pending games plus this period's counted
     games of players still unrated (§4); emptied when a rating is published, or reset when
     below the floor if the rules say so."""
+    result, table, prior, frame = (
+        publication.result,
+        publication.table,
+        publication.prior,
+        publication.frame,
+    )
+    rules, period, event_ids = publication.rules, publication.period, publication.event_ids
+    pool_reset = publication.pool_reset
     players = result.players
     status = players["status"].astype(str)
     player_ids = table["player_id"].to_numpy()

@@ -44,6 +44,27 @@ def folder(tmp_path: Path) -> Path:
     return tmp_path
 
 
+def database(folder: Path, *listing: str, options: tuple[object, ...] = ()) -> Path:
+    """A new database from a CSV list (by default two players, 11 at 1600, 12 at 1500)."""
+    db = folder / "r.sqlite"
+    lines = ["id,rating", *(listing or ("11,1600", "12,1500"))]
+    code, out, err = run(
+        "init", "--list", write_list(folder, lines), "--period", "2026-01", "--db", db, *options
+    )
+    assert code == 0, out + err
+    return db
+
+
+def add_one_game(folder: Path, db: Path) -> Path:
+    """An event of January 2026 in which 11 (1600) beats 12 (1500), added to ``db``."""
+    event = folder / "e.trf"
+    event.write_text(
+        trf([P(1, "A", 1600, 11, ADULT), P(2, "B", 1500, 12, ADULT)], [(1, 1, 2, "1-0")])
+    )
+    assert run("add", event, "--db", db)[0] == 0
+    return event
+
+
 def write_list(folder: Path, lines: list[str]) -> Path:
     path = folder / "list.csv"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -183,16 +204,7 @@ def test_falling_below_1400_leaves_the_list(folder: Path) -> None:
 
 
 def test_an_event_added_twice_is_refused_and_nothing_changes(folder: Path) -> None:
-    db = folder / "r.sqlite"
-    run(
-        "init",
-        "--list",
-        write_list(folder, ["id,rating", "11,1600", "12,1500"]),
-        "--period",
-        "2026-01",
-        "--db",
-        db,
-    )
+    db = database(folder)
     event = folder / "e.trf"
     event.write_text(
         trf([P(1, "A", 1600, 11, ADULT), P(2, "B", 1500, 12, ADULT)], [(1, 1, 2, "1-0")])
@@ -219,16 +231,7 @@ def test_an_event_added_twice_is_refused_and_nothing_changes(folder: Path) -> No
 
 
 def test_renamed_copy_with_the_same_name_and_dates_is_refused(folder: Path) -> None:
-    db = folder / "r.sqlite"
-    run(
-        "init",
-        "--list",
-        write_list(folder, ["id,rating", "11,1600", "12,1500"]),
-        "--period",
-        "2026-01",
-        "--db",
-        db,
-    )
+    db = database(folder)
     first = folder / "first.trf"
     first.write_text(
         trf([P(1, "A", 1600, 11, ADULT), P(2, "B", 1500, 12, ADULT)], [(1, 1, 2, "1-0")])
@@ -243,21 +246,8 @@ def test_renamed_copy_with_the_same_name_and_dates_is_refused(folder: Path) -> N
 
 
 def test_republishing_gives_the_same_bytes_and_earlier_periods_are_refused(folder: Path) -> None:
-    db = folder / "r.sqlite"
-    run(
-        "init",
-        "--list",
-        write_list(folder, ["id,rating", "11,1600", "12,1500"]),
-        "--period",
-        "2026-01",
-        "--db",
-        db,
-    )
-    event = folder / "e.trf"
-    event.write_text(
-        trf([P(1, "A", 1600, 11, ADULT), P(2, "B", 1500, 12, ADULT)], [(1, 1, 2, "1-0")])
-    )
-    run("add", event, "--db", db)
+    db = database(folder)
+    add_one_game(folder, db)
     out = folder / "out"
     assert run("publish", "2026-02", "--db", db, "--out", out)[0] == 0
     first = {p.name: p.read_bytes() for p in (out / "2026-02" / "standard").iterdir()}
@@ -286,21 +276,8 @@ def test_republishing_gives_the_same_bytes_and_earlier_periods_are_refused(folde
 def test_a_failure_inside_publish_leaves_the_database_as_before(
     folder: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    db = folder / "r.sqlite"
-    run(
-        "init",
-        "--list",
-        write_list(folder, ["id,rating", "11,1600", "12,1500"]),
-        "--period",
-        "2026-01",
-        "--db",
-        db,
-    )
-    event = folder / "e.trf"
-    event.write_text(
-        trf([P(1, "A", 1600, 11, ADULT), P(2, "B", 1500, 12, ADULT)], [(1, 1, 2, "1-0")])
-    )
-    run("add", event, "--db", db)
+    db = database(folder)
+    add_one_game(folder, db)
     before = dump(db)
 
     def explode(*args: object, **kwargs: object) -> None:
@@ -530,21 +507,8 @@ def test_commands_without_a_database_say_how_to_make_one(folder: Path) -> None:
 
 
 def test_inactive_after_twelve_months_without_a_game(folder: Path) -> None:
-    db = folder / "r.sqlite"
-    run(
-        "init",
-        "--list",
-        write_list(folder, ["id,rating", "11,1600", "12,1500"]),
-        "--period",
-        "2026-01",
-        "--db",
-        db,
-    )
-    event = folder / "e.trf"
-    event.write_text(
-        trf([P(1, "A", 1600, 11, ADULT), P(2, "B", 1500, 12, ADULT)], [(1, 1, 2, "1-0")])
-    )
-    run("add", event, "--db", db)
+    db = database(folder)
+    add_one_game(folder, db)
     months = pd.period_range("2026-02", "2027-02", freq="M").strftime("%Y-%m")
     for month in months:
         assert run("publish", month, "--db", db, "--out", folder / "out")[0] == 0
