@@ -13,8 +13,19 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
+DEMO_DB := out/rating_batch.sqlite
+
+# The main job on sample_data/: rate a real event file, then the monthly workflow on a
+# synthetic federation (init from a list, add two months of events, publish both lists).
 run: $(STAMP)
-	$(BIN)/rating-batch rate sample_data/events --out out
+	$(BIN)/rating-batch rate sample_data/events --out out/rate
+	rm -f $(DEMO_DB) $(DEMO_DB)-wal $(DEMO_DB)-shm
+	$(BIN)/rating-batch init --list sample_data/monthly/list-2026-01.csv --period 2026-01 --db $(DEMO_DB)
+	$(BIN)/rating-batch add sample_data/monthly/2026-01 --db $(DEMO_DB)
+	$(BIN)/rating-batch publish 2026-02 --db $(DEMO_DB) --out out/lists
+	$(BIN)/rating-batch add sample_data/monthly/2026-02 --db $(DEMO_DB)
+	$(BIN)/rating-batch publish 2026-03 --db $(DEMO_DB) --out out/lists
+	$(BIN)/rating-batch player 900000001 --db $(DEMO_DB)
 
 test: $(STAMP)
 	$(BIN)/pytest -q
