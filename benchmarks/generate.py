@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-SYLLABLES = "ka lo mi ra ne to su vi an el or is ta ko ri mu de sa li no be ga fe ru".split()
+SYLLABLES = ["ka", "lo", "mi", "ra", "ne", "to", "su", "vi", "an", "el", "or", "is", "ta", "ko", "ri", "mu", "de", "sa", "li", "no", "be", "ga", "fe", "ru"]
 FEDERATIONS = ["ESP", "IRL", "BRA", "FRA", "GER", "ITA", "POR", "NED"]
 TIME_CONTROLS = {
     "standard": "90 minutes + 30 seconds per move",
@@ -157,7 +157,7 @@ def swiss_event(
         f"042 {start:%Y/%m/%d}",
         f"052 {end:%Y/%m/%d}",
         f"062 {count}",
-        f"092 Individual: Swiss-System",
+        "092 Individual: Swiss-System",
         f"122 {TIME_CONTROLS[kind]}",
     ]
     for i, member in enumerate(members):
