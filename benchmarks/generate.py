@@ -19,7 +19,32 @@ from pathlib import Path
 
 import numpy as np
 
-SYLLABLES = ["ka", "lo", "mi", "ra", "ne", "to", "su", "vi", "an", "el", "or", "is", "ta", "ko", "ri", "mu", "de", "sa", "li", "no", "be", "ga", "fe", "ru"]
+SYLLABLES = [
+    "ka",
+    "lo",
+    "mi",
+    "ra",
+    "ne",
+    "to",
+    "su",
+    "vi",
+    "an",
+    "el",
+    "or",
+    "is",
+    "ta",
+    "ko",
+    "ri",
+    "mu",
+    "de",
+    "sa",
+    "li",
+    "no",
+    "be",
+    "ga",
+    "fe",
+    "ru",
+]
 FEDERATIONS = ["ESP", "IRL", "BRA", "FRA", "GER", "ITA", "POR", "NED"]
 TIME_CONTROLS = {
     "standard": "90 minutes + 30 seconds per move",
