@@ -517,3 +517,83 @@ def test_inactive_after_twelve_months_without_a_game(folder: Path) -> None:
         for m in ("2027-01", "2027-02")
     }
     assert inactive == {"2027-01": "false", "2027-02": "true"}  # last game in the 2026-02 period
+
+
+def test_a_zero_first_event_is_disregarded_once_in_a_career(folder: Path) -> None:
+    # Period 1: Nina's first event, 0/2 → disregarded. Period 2: 0/1 in her second event
+    # counts (her first event lies behind her), with 5 more games: 6 games, 3 points vs
+    # 1901 × 4 + 1902 × 2 = 11408: Ra = (11408 + 3600)/8 = 1876; p = 4/8 = 0.50 → 1876.
+    db = database(folder, "911,1901", "912,1901", "913,1901", "914,1902", "915,1902", "916,1901")
+    first = folder / "first.trf"
+    first.write_text(newcomer_event("First", [(911, 1901), (912, 1901)], [0, 0], "2026/01/10"))
+    second = folder / "second.trf"
+    second.write_text(
+        newcomer_event(
+            "Second",
+            [(916, 1901), (911, 1901), (912, 1901), (913, 1901), (914, 1902), (915, 1902)],
+            [0, 1, 1, 1, 0, 0],
+            "2026/02/14",
+        )
+    )
+    run("add", first, second, "--db", db)
+    run("publish", "2026-02", "--db", db, "--out", folder / "out")
+    games = rows(folder / "out" / "2026-02" / "standard" / "players.csv")["900"]
+    assert (games["games"], games["pool_games"], games["provisional"]) == ("0", "0", "")
+    run("publish", "2026-03", "--db", db, "--out", folder / "out")
+    nina = rows(folder / "out" / "2026-03" / "standard" / "players.csv")["900"]
+    assert (nina["games"], nina["score"], nina["status"], nina["new_rating"]) == (
+        "6",
+        "3",
+        "new",
+        "1876",
+    )
+
+
+def test_init_from_an_xlsx_list(folder: Path) -> None:
+    from openpyxl import Workbook
+
+    book = Workbook()
+    sheet = book.active
+    for row in (
+        ["id", "name", "rating", "k", "birth_year"],
+        [11, "A, Ann", 1600, 20, 1980],
+        [12, "B, Bob", 1500.0, 40, 2012],
+    ):
+        sheet.append(row)
+    path = folder / "list.xlsx"
+    book.save(path)
+    db = folder / "r.sqlite"
+    code, out, err = run("init", "--list", path, "--period", "2026-01", "--db", db)
+    assert code == 0, err
+    assert "standard: 2 rated players" in out
+    run("export-list", "2026-01", "--db", db, "--out", folder / "out")
+    listed = rows(folder / "out" / "2026-01" / "standard" / "list.csv")
+    assert [(r["name"], r["rating"], r["k"]) for r in listed.values()] == [
+        ("A, Ann", "1600", "20"),
+        ("B, Bob", "1500", "40"),
+    ]
+
+
+def test_calculations_sheet_groups_players_and_events(folder: Path) -> None:
+    from openpyxl import load_workbook
+
+    db = database(folder)
+    add_one_game(folder, db)
+    run("publish", "2026-02", "--db", db, "--out", folder / "out")
+    sheet = load_workbook(folder / "out" / "2026-02" / "standard" / "report.xlsx")["Calculations"]
+    values = [[cell.value for cell in row] for row in sheet.iter_rows()]
+    levels = [sheet.row_dimensions[i].outline_level for i in range(1, len(values) + 1)]
+    assert values[0][:4] == ["id", "name", "event", "round"]
+    # Player 11: heading (level 0), event subtotal (1), the game (2); the same for 12.
+    assert levels == [0, 0, 1, 2, 0, 1, 2]
+    assert values[1][0] == "11 A" and values[2][2] == "e"
+    game = dict(zip(values[0], values[3], strict=True))
+    # 1600 beats 1500: D 100 → 0.64; ΔR 0.36. The list gives no K and no game count, so
+    # 30+ games are assumed (§3): K 20, K × ΔR 7.2.
+    assert (game["diff"], game["expected"], game["delta"], game["k"], game["k_delta"]) == (
+        100,
+        0.64,
+        0.36,
+        20,
+        7.2,
+    )
