@@ -16,15 +16,13 @@ import pandas as pd
 from rating_batch.compare import Comparison, compare_results
 from rating_batch.engine import STATUSES, PeriodResult, rate_period
 from rating_batch.errors import InputError, Issue, RatingBatchError, raise_if_errors
-from rating_batch.loaders import EVENT_READERS, read_event, read_rating_list
+from rating_batch.loaders import EVENT_READERS, is_rating_list, read_event, read_rating_list
 from rating_batch.period import assemble_period, order_events
 from rating_batch.rules import FIDE_BY_DATE, KINDS, Kind, Rules, edition_in_force, named_rules
 from rating_batch.schema import Event
 from rating_batch.writers import Sheet, atomic_outputs, write_csv, write_workbook
 
 log = logging.getLogger(__name__)
-
-LIST_SUFFIXES = (".csv",)
 
 
 @dataclass
@@ -324,7 +322,7 @@ def check_files(paths: Sequence[Path]) -> list[Issue]:
     issues: list[Issue] = []
     for path in expand_inputs(paths):
         try:
-            if path.suffix.lower() in LIST_SUFFIXES:
+            if is_rating_list(path):
                 read_rating_list(path)
             else:
                 issues.extend(read_event(path).issues)

@@ -151,7 +151,9 @@ def check_games(games: pd.DataFrame, players: pd.DataFrame) -> list[Issue]:
     missing = both["line_back"].isna()
     # A disagreement is reported once per game, on the line of the lower start rank.
     once = ~missing & (both["player"] < both["opponent"])
-    wrong_result = once & (both["result_back"].str.upper() != expected_back).fillna(True)
+    back = both["result_back"].str.upper()
+    double_forfeit = (both["result"] == "-") & (back == "-")  # both lost by forfeit
+    wrong_result = once & (back != expected_back).fillna(True) & ~double_forfeit.fillna(False)
     colours = both["colour"].isin(["w", "b"]) & both["colour_back"].isin(["w", "b"])
     wrong_colour = once & colours & (both["colour"] == both["colour_back"]).fillna(False)
     for mask, text in (

@@ -11,20 +11,56 @@ from pathlib import Path
 
 from rating_batch.errors import InputError, Issue, errors_only
 from rating_batch.loaders.ratinglist import read_rating_list
+from rating_batch.loaders.tabular import read_crosstable
 from rating_batch.loaders.trf import read_trf
 from rating_batch.schema import Event
 
 EventReader = Callable[..., Event]
 
-#: File suffix → reader. TRF files come as .trf, .txt, .tab (ICU) and .trfx.
+#: File suffix → reader. TRF files come as .trf, .txt, .tab (ICU) and .trfx; crosstables as
+#: .xlsx (chess-results exports, hand-made sheets) and .csv (our template).
 EVENT_READERS: dict[str, EventReader] = {
     ".trf": read_trf,
     ".trfx": read_trf,
     ".txt": read_trf,
     ".tab": read_trf,
+    ".xlsx": read_crosstable,
+    ".csv": read_crosstable,
 }
 
-__all__ = ["EVENT_READERS", "load_event", "read_event", "read_rating_list"]
+#: Suffixes that may hold a rating list instead of an event (``check`` looks inside).
+LIST_SUFFIXES = (".csv", ".xlsx", ".xml")
+
+__all__ = [
+    "EVENT_READERS",
+    "LIST_SUFFIXES",
+    "is_rating_list",
+    "load_event",
+    "read_event",
+    "read_rating_list",
+]
+
+
+def is_rating_list(path: Path) -> bool:
+    """Whether a file holds a rating list rather than an event: XML and FIDE TXT lists by
+    their shape, CSV/XLSX by a header with ``id`` and ``rating`` but no ``name``+rounds."""
+    suffix = path.suffix.lower()
+    if suffix == ".xml":
+        return True
+    if suffix == ".txt":
+        return path.read_bytes()[:10].lower().startswith(b"id number")
+    if suffix not in LIST_SUFFIXES:
+        return False
+    from rating_batch.loaders.tabular import RawTable, _find_header, _read_csv, _read_xlsx
+
+    try:
+        raw: RawTable = _read_xlsx(path, None) if suffix == ".xlsx" else _read_csv(path)
+    except InputError:
+        return False
+    if _find_header(raw) is not None:
+        return False
+    first = [c.strip().lower() for c in (raw.rows[0] if raw.rows else [])]
+    return "id" in first
 
 
 def read_event(path: Path, *, key: str | None = None) -> Event:
@@ -41,7 +77,12 @@ def read_event(path: Path, *, key: str | None = None) -> Event:
         raise InputError(
             [Issue(str(path), None, f"cannot read the file: {error.strerror}")]
         ) from None
-    if b"\x00" in data_check and not data_check.startswith((b"\xff\xfe", b"\xfe\xff")):
+    binary = path.suffix.lower() == ".xlsx"
+    if (
+        not binary
+        and b"\x00" in data_check
+        and not data_check.startswith((b"\xff\xfe", b"\xfe\xff"))
+    ):
         raise InputError([Issue(str(path), None, "not a text file (it contains NUL bytes)")])
     return reader(path, key=key)
 

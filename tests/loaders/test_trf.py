@@ -341,7 +341,7 @@ def test_unknown_suffix_names_the_supported_ones(tmp_path: Path) -> None:
     path = tmp_path / "event.pgn"
     path.write_text("[Event]")
     with pytest.raises(
-        InputError, match=r"unsupported file type '.pgn': use .tab, .trf, .trfx, .txt"
+        InputError, match=r"unsupported file type '.pgn': use .csv, .tab, .trf, .trfx, .txt, .xlsx"
     ):
         read_event(path)
 
