@@ -694,3 +694,21 @@ def individual_calculations(result: PeriodResult) -> pd.DataFrame:
     )
     frame = frame.sort_values(["order"], kind="stable").drop(columns=["order"])
     return frame.reset_index(drop=True)
+
+
+def rating_distribution(ratings: pd.Series, width: int = 100) -> pd.DataFrame:
+    """How many ratings fall in each band of ``width`` points (for the Charts sheet).
+
+    Returns columns ``band`` (e.g. ``"1800-1899"``) and ``players``, lowest band first,
+    empty bands between the lowest and highest included.
+    """
+    values = ratings.dropna().to_numpy(dtype=np.int64)
+    if not len(values):
+        return pd.DataFrame(
+            {"band": pd.Series(dtype="string"), "players": pd.Series(dtype="int64")}
+        )
+    low = values.min() // width
+    counts = np.bincount(values // width - low)
+    starts = (np.arange(len(counts)) + low) * width
+    bands = [f"{start}-{start + width - 1}" for start in starts.tolist()]
+    return pd.DataFrame({"band": bands, "players": counts.astype(np.int64)})

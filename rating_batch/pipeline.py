@@ -14,13 +14,19 @@ from pathlib import Path
 import pandas as pd
 
 from rating_batch.compare import Comparison, compare_results
-from rating_batch.engine import STATUSES, PeriodResult, rate_period
+from rating_batch.engine import STATUSES, PeriodResult, rate_period, rating_distribution
 from rating_batch.errors import InputError, Issue, RatingBatchError, raise_if_errors
 from rating_batch.loaders import EVENT_READERS, is_rating_list, read_event, read_rating_list
 from rating_batch.period import assemble_period, order_events
 from rating_batch.rules import FIDE_BY_DATE, KINDS, Kind, Rules, edition_in_force, named_rules
 from rating_batch.schema import Event
-from rating_batch.writers import Sheet, atomic_outputs, write_csv, write_workbook
+from rating_batch.writers import (
+    Sheet,
+    atomic_outputs,
+    write_chart_sheet,
+    write_csv,
+    write_workbook,
+)
 
 log = logging.getLogger(__name__)
 
@@ -311,10 +317,20 @@ def write_rate_outputs(rated: RateResult, out: Path) -> list[Path]:
                 Sheet("Players", frame=players),
                 Sheet("Games", frame=games),
                 Sheet("Player events", frame=events),
+                charts_sheet(
+                    rated.players["new_rating"].where(
+                        rated.players["status"].isin(["rated", "new"])
+                    )
+                ),
             ],
             outputs.path(paths[2]),
         )
     return paths
+
+
+def charts_sheet(ratings: pd.Series) -> Sheet:
+    """The Charts sheet: how the ratings are distributed, as a table and a bar chart."""
+    return Sheet("Charts", frame=rating_distribution(ratings), writer=write_chart_sheet)
 
 
 def check_files(paths: Sequence[Path]) -> list[Issue]:

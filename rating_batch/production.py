@@ -28,7 +28,7 @@ from rating_batch.engine import (
 )
 from rating_batch.errors import InputError, Issue, RatingBatchError, RulesError
 from rating_batch.loaders import read_rating_list
-from rating_batch.pipeline import expand_inputs, load_events, uncertain_notes
+from rating_batch.pipeline import charts_sheet, expand_inputs, load_events, uncertain_notes
 from rating_batch.rules import (
     FIDE_BY_DATE,
     KINDS,
@@ -1075,6 +1075,11 @@ def _store_outcome(store: Store, period: Period, outcome: KindOutcome, rules_nam
     )
 
 
+def list_sheets(listing: pd.DataFrame) -> list[Sheet]:
+    """A list workbook: the list, and its rating distribution as a chart."""
+    return [Sheet("List", frame=listing), charts_sheet(listing["rating"])]
+
+
 def _write_period(
     outcomes: list[KindOutcome], period: Period, out: Path, outputs: OutputSet
 ) -> list[Path]:
@@ -1099,7 +1104,7 @@ def _write_period(
             )
         }
         write_csv(outcome.listing, outputs.path(targets["list.csv"]))
-        write_workbook([Sheet("List", frame=outcome.listing)], outputs.path(targets["list.xlsx"]))
+        write_workbook(list_sheets(outcome.listing), outputs.path(targets["list.xlsx"]))
         write_list_txt(outcome.listing, outputs.path(targets["list.txt"]), period=period)
         write_csv(players, outputs.path(targets["players.csv"]))
         write_csv(result.games, outputs.path(targets["games.csv"]))
@@ -1127,6 +1132,7 @@ def _write_period(
                 Sheet("Players", frame=players),
                 Sheet("Games", frame=result.games),
                 Sheet("Calculations", frame=outcome.calculations, writer=write_calculations_sheet),
+                charts_sheet(outcome.listing["rating"]),
             ],
             outputs.path(targets["report.xlsx"]),
         )
@@ -1242,7 +1248,7 @@ def export_list(period: str, *, db: Path, out: Path, kind: str | None = None) ->
                 )
                 folder = out / ("initial" if label == INITIAL else label) / each
                 write_csv(listing, outputs.path(folder / "list.csv"))
-                write_workbook([Sheet("List", frame=listing)], outputs.path(folder / "list.xlsx"))
+                write_workbook(list_sheets(listing), outputs.path(folder / "list.xlsx"))
                 write_list_txt(listing, outputs.path(folder / "list.txt"), period=label)
                 paths.extend(folder / name for name in ("list.csv", "list.xlsx", "list.txt"))
     return paths

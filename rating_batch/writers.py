@@ -28,6 +28,7 @@ from openpyxl import Workbook
 from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE, WriteOnlyCell
 from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
+from openpyxl.worksheet.properties import PageSetupProperties
 
 # The stubs omit what write-only sheets really have (column_dimensions, auto_filter,
 # freeze_panes: openpyxl copies them from Worksheet), so the sheets are typed loosely.
@@ -129,12 +130,43 @@ def write_workbook(sheets: Sequence[Sheet], path: Path) -> None:
     book.properties.modified = FIXED_TIMESTAMP
     for sheet in sheets:
         worksheet = book.create_sheet(sheet.title[:31])
+        # Printed, every sheet is one page wide (as many pages long as it needs).
+        worksheet.sheet_properties.pageSetUpPr = PageSetupProperties(fitToPage=True)
+        worksheet.page_setup.fitToWidth = 1
+        worksheet.page_setup.fitToHeight = 0
+        worksheet.page_setup.orientation = "landscape"
         if sheet.frame is not None:
             (sheet.writer or _write_table)(worksheet, sheet.frame)
         else:
             _write_rows(worksheet, sheet.rows)
     book.save(path)
     _fix_zip_times(path)
+
+
+def write_chart_sheet(worksheet: WriteOnlyWorksheet, frame: pd.DataFrame) -> None:
+    """A table of two columns (label, value) and a native chart of it.
+
+    A frame whose first column is ``band`` gets a bar chart (a rating distribution); one
+    whose first column is ``period`` gets a line chart (a rating history).
+    """
+    from openpyxl.chart import BarChart, LineChart, Reference
+
+    _write_table(worksheet, frame)
+    rows = len(frame)
+    if not rows:
+        return
+    line = frame.columns[0] == "period"
+    chart = LineChart() if line else BarChart()
+    chart.title = "Rating history" if line else "Rating distribution"
+    chart.y_axis.title = str(frame.columns[1])
+    chart.x_axis.title = str(frame.columns[0])
+    chart.height, chart.width = 9, 18
+    data = Reference(worksheet, min_col=2, min_row=1, max_row=rows + 1)
+    labels = Reference(worksheet, min_col=1, min_row=2, max_row=rows + 1)
+    chart.add_data(data, titles_from_data=True)
+    chart.set_categories(labels)
+    chart.legend = None
+    worksheet.add_chart(chart, "D2")
 
 
 def _fix_zip_times(path: Path) -> None:

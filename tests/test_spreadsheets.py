@@ -1,0 +1,85 @@
+"""Our workbooks as a spreadsheet program sees them: LibreOffice opens report.xlsx, exports
+every sheet to CSV, and the numbers must be ours; formula-like names must stay text.
+
+Runs where LibreOffice (``soffice``) is installed; .ci/run installs it, so CI always runs it."""
+
+from __future__ import annotations
+
+import csv
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from trf_text import P, trf
+
+from rating_batch.pipeline import rate_events
+
+SOFFICE = shutil.which("soffice")
+NUMBERS = [
+    "rating",
+    "k",
+    "games",
+    "score",
+    "expected",
+    "change",
+    "new_rating",
+    "avg_opponent",
+    "performance",
+]
+
+
+def read(path: Path) -> list[dict[str, str]]:
+    with path.open(encoding="utf-8-sig", newline="") as handle:
+        return list(csv.DictReader(handle))
+
+
+@pytest.mark.skipif(SOFFICE is None, reason="LibreOffice is not installed (.ci/run installs it)")
+def test_libreoffice_reads_our_numbers_and_no_formulas(tmp_path: Path) -> None:
+    players = [
+        P(1, "=1+1", 1850, 101, 1990),
+        P(2, "Bravo, Bob", 1720, 102, 1985),
+        P(3, "@SUM(1;2)", 1600, 103, 2010),
+        P(4, "Delta, Dee", None, 104, 1999),
+    ]
+    games = [
+        (1, 1, 2, "1-0"),
+        (1, 3, 4, "=-="),
+        (2, 2, 3, "=-="),
+        (2, 4, 1, "0-1"),
+        (3, 1, 3, "=-="),
+        (3, 4, 2, "1-0"),
+    ]
+    event = tmp_path / "event.trf"
+    event.write_text(trf(players, games), encoding="utf-8")
+    out = tmp_path / "out"
+    rate_events([event], rules_name="fide-2025", out=out)
+    export = tmp_path / "export"
+    subprocess.run(
+        [
+            str(SOFFICE),
+            f"-env:UserInstallation=file://{tmp_path / 'profile'}",
+            "--headless",
+            "--convert-to",
+            "csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false,false,false,-1",
+            "--outdir",
+            str(export),
+            str(out / "report.xlsx"),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=180,
+    )
+    seen = {row["id"]: row for row in read(export / "report-Players.csv")}
+    ours = {row["id"]: row for row in read(out / "players.csv")}
+    assert sorted(seen) == sorted(ours)
+    for player, row in ours.items():
+        for column in NUMBERS:
+            mine, theirs = row[column], seen[player][column]
+            assert (float(mine) if mine else None) == (float(theirs) if theirs else None), (
+                player,
+                column,
+            )
+    # The names a spreadsheet would evaluate come back as the text we wrote.
+    assert seen["101"]["name"] == "=1+1" and seen["103"]["name"] == "@SUM(1;2)"
+    assert ours["101"]["name"] == "'=1+1"  # CSV: quoted with an apostrophe
