@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 
 import click
@@ -46,11 +46,35 @@ def user_errors(debug: bool) -> Iterator[None]:
 @click.group()
 @click.version_option(package_name="rating_batch")
 @click.option("--debug", is_flag=True, help="Show tracebacks for input errors.")
+@click.option("--quiet", "-q", is_flag=True, help="Print errors only: no progress, no summary.")
+@click.option("--verbose", "-v", is_flag=True, help="Print every warning, not only their count.")
 @click.pass_context
-def cli(context: click.Context, debug: bool) -> None:
+def cli(context: click.Context, debug: bool, quiet: bool, verbose: bool) -> None:
     """FIDE-exact rating calculations for rating officers."""
-    context.obj = {"debug": debug}
+    context.obj = {"debug": debug, "quiet": quiet, "verbose": verbose and not quiet}
     logging.basicConfig(level=logging.WARNING, format="%(message)s")
+
+
+def progress_bar(context: click.Context) -> Callable[[Sequence[Path], str], Iterable[Path]]:
+    """A progress bar on stderr for many files, when stderr is a terminal (quiet otherwise)."""
+
+    def wrap(items: Sequence[Path], label: str) -> Iterator[Path]:
+        if context.obj["quiet"] or len(items) < 2 or not sys.stderr.isatty():
+            yield from items
+            return
+        with click.progressbar(items, label=label, file=sys.stderr, show_pos=True) as bar:
+            yield from bar
+
+    return wrap
+
+
+def report(context: click.Context, summary: str, warnings: Sequence[object] = ()) -> None:
+    """The one-screen summary on stdout (unless --quiet); every warning with --verbose."""
+    if context.obj["verbose"]:
+        for warning in warnings:
+            click.echo(str(warning), err=True)
+    if not context.obj["quiet"]:
+        click.echo(summary)
 
 
 @cli.command()
@@ -87,9 +111,14 @@ def rate(
     """
     with user_errors(context.obj["debug"]):
         result = pipeline.rate_events(
-            events, rules_name=rules_name, list_path=list_path, kind=kind, out=out
+            events,
+            rules_name=rules_name,
+            list_path=list_path,
+            kind=kind,
+            out=out,
+            progress=progress_bar(context),
         )
-    click.echo(result.summary())
+    report(context, result.summary(), result.warnings)
 
 
 @cli.command()
@@ -254,8 +283,8 @@ def add(context: click.Context, events: tuple[Path, ...], kind: str | None, db: 
         rating-batch add sample_data/monthly/2026-02/*.trf
     """
     with user_errors(context.obj["debug"]):
-        result = production.add_events(events, db=db, kind=kind)
-    click.echo(result.summary())
+        result = production.add_events(events, db=db, kind=kind, progress=progress_bar(context))
+    report(context, result.summary(), result.warnings)
 
 
 @cli.command()
@@ -277,7 +306,7 @@ def publish(context: click.Context, period: str, db: Path, out: Path) -> None:
     """
     with user_errors(context.obj["debug"]):
         result = production.publish_period(period, db=db, out=out)
-    click.echo(result.summary())
+    report(context, result.summary())
 
 
 @cli.command()

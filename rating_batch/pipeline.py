@@ -7,7 +7,7 @@ validates files without writing anything (``rating-batch check``).
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -65,7 +65,7 @@ class RateResult:
             f"{int(self.games['opponent_id'].notna().sum())} paired rows",
         ]
         if self.warnings:
-            lines.append(f"warnings: {len(self.warnings)} (see the Summary sheet)")
+            lines.append(f"warnings: {len(self.warnings)} (in the Summary sheet; -v prints them)")
         lines.extend(f"wrote {path}" for path in self.outputs)
         return "\n".join(lines)
 
@@ -139,12 +139,22 @@ def expand_inputs(inputs: Iterable[Path]) -> list[Path]:
     return files
 
 
-def load_events(paths: Sequence[Path]) -> tuple[list[Event], list[Issue]]:
+Progress = Callable[[Sequence[Path], str], Iterable[Path]]
+"""Wraps the files a command works through, e.g. in a progress bar (the CLI's, on a terminal)."""
+
+
+def no_progress(items: Sequence[Path], label: str) -> Iterable[Path]:
+    return items
+
+
+def load_events(
+    paths: Sequence[Path], progress: Progress = no_progress
+) -> tuple[list[Event], list[Issue]]:
     """Load every file, collecting every issue of every file before failing."""
     events: list[Event] = []
     issues: list[Issue] = []
     keys: dict[str, int] = {}
-    for path in paths:
+    for path in progress(paths, "reading events"):
         key = path.stem
         keys[key] = keys.get(key, 0) + 1
         if keys[key] > 1:
@@ -223,6 +233,7 @@ def rate_events(
     list_path: Path | None = None,
     kind: str | None = None,
     out: Path | None = None,
+    progress: Progress = no_progress,
 ) -> RateResult:
     """Rate event files as one period; write players.csv, games.csv and report.xlsx to ``out``.
 
@@ -231,7 +242,7 @@ def rate_events(
         result = rate_events([Path("sample_data/events")], out=Path("out"))
         print(result.players[["name", "rating", "new_rating"]])
     """
-    events, issues = load_events(expand_inputs(inputs))
+    events, issues = load_events(expand_inputs(inputs), progress)
     rated = rate_loaded(events, issues, rules_name, list_path, kind)
     if out is not None:
         rated.outputs = write_rate_outputs(rated, out)

@@ -28,7 +28,14 @@ from rating_batch.engine import (
 )
 from rating_batch.errors import InputError, Issue, RatingBatchError, RulesError
 from rating_batch.loaders import read_rating_list
-from rating_batch.pipeline import charts_sheet, expand_inputs, load_events, uncertain_notes
+from rating_batch.pipeline import (
+    Progress,
+    charts_sheet,
+    expand_inputs,
+    load_events,
+    no_progress,
+    uncertain_notes,
+)
 from rating_batch.rules import (
     FIDE_BY_DATE,
     KINDS,
@@ -264,14 +271,15 @@ class AddResult:
     def summary(self) -> str:
         shown = [*self.lines]
         if self.warnings:
-            shown.append(f"warnings: {len(self.warnings)}")
-            shown.extend(f"  {w}" for w in self.warnings[:20])
+            shown.append(f"warnings: {len(self.warnings)} (-v prints them)")
         return "\n".join(shown)
 
 
-def add_events(paths: Sequence[Path], *, db: Path, kind: str | None = None) -> AddResult:
+def add_events(
+    paths: Sequence[Path], *, db: Path, kind: str | None = None, progress: Progress = no_progress
+) -> AddResult:
     """Validate and store events, each in the period of its end date; never twice."""
-    events, issues = load_events(expand_inputs(paths))
+    events, issues = load_events(expand_inputs(paths), progress)
     lines: list[str] = []
     warnings = list(issues)
     with _database(db) as store, store.transaction():

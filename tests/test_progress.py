@@ -1,0 +1,108 @@
+"""A progress bar on a terminal for many files, none when piped; --quiet and --verbose."""
+
+from __future__ import annotations
+
+import os
+import pty
+import subprocess
+import sys
+from pathlib import Path
+
+from click.testing import CliRunner
+from trf_text import P, trf
+
+from rating_batch.cli import cli
+
+
+def fifty_events(folder: Path) -> Path:
+    events = folder / "events"
+    events.mkdir()
+    for number in range(1, 51):
+        text = trf(
+            [
+                P(1, f"A{number}", 1600, 1000 + number, 1980),
+                P(2, f"B{number}", 1500, 2000 + number, 1980),
+            ],
+            [(1, 1, 2, "1-0")],
+            name=f"Event {number}",
+        )
+        (events / f"event{number:02d}.trf").write_text(text, encoding="utf-8")
+    return events
+
+
+def run_with_stderr_on_a_terminal(args: list[str]) -> str:
+    leader, follower = pty.openpty()
+    environment = {**os.environ, "TERM": "xterm", "COLUMNS": "100"}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "rating_batch", *args],
+        stdout=subprocess.DEVNULL,
+        stderr=follower,
+        env=environment,
+    )
+    os.close(follower)
+    chunks = []
+    while True:
+        try:
+            chunk = os.read(leader, 4096)
+        except OSError:  # the other end closed
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    process.wait(timeout=120)
+    os.close(leader)
+    assert process.returncode == 0
+    return b"".join(chunks).decode("utf-8", "replace")
+
+
+def test_progress_bar_on_a_terminal(tmp_path: Path) -> None:
+    events = fifty_events(tmp_path)
+    shown = run_with_stderr_on_a_terminal(
+        ["rate", str(events), "--rules", "fide-2025", "--out", str(tmp_path / "out")]
+    )
+    assert "reading events" in shown and "50/50" in shown
+
+
+def test_no_progress_bar_when_piped(tmp_path: Path) -> None:
+    events = fifty_events(tmp_path)
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "rating_batch",
+            "rate",
+            str(events),
+            "--rules",
+            "fide-2025",
+            "--out",
+            str(tmp_path / "out"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0
+    assert result.stderr == ""
+    assert result.stdout.startswith("rated 50 event(s) as one period")
+
+
+def test_quiet_prints_nothing_but_errors(tmp_path: Path) -> None:
+    events = fifty_events(tmp_path)
+    result = CliRunner().invoke(
+        cli, ["--quiet", "rate", str(events), "--rules", "fide-2025", "--out", str(tmp_path / "o")]
+    )
+    assert (result.exit_code, result.stdout, result.stderr) == (0, "", "")
+
+
+def test_verbose_prints_every_warning(tmp_path: Path) -> None:
+    path = tmp_path / "points.trf"
+    text = trf([P(1, "A", 1600, 11, 1980), P(2, "B", 1500, 12, 1980)], [(1, 1, 2, "1-0")])
+    path.write_text(text.replace(" 1.0    1 ", " 3.0    1 "), encoding="utf-8")  # wrong total
+    quiet = CliRunner().invoke(
+        cli, ["rate", str(path), "--rules", "fide-2025", "--out", str(tmp_path / "a")]
+    )
+    loud = CliRunner().invoke(
+        cli, ["-v", "rate", str(path), "--rules", "fide-2025", "--out", str(tmp_path / "b")]
+    )
+    assert "warnings: 1" in quiet.stdout and quiet.stderr == ""
+    assert loud.stderr == f"{path}:4: warning: declared points 3 but the rounds give 1\n"
