@@ -146,7 +146,12 @@ def test_u19_players_agree_with_hand_calculation(tmp_path: Path) -> None:
 def test_report_workbook_has_typed_cells_and_a_usable_header(tmp_path: Path) -> None:
     run("rate", U19, "--rules", "fide-2025", "--out", tmp_path)
     book = load_workbook(tmp_path / "report.xlsx")
-    assert book.sheetnames == ["Summary", "Players", "Games", "Player events"]
+    assert book.sheetnames == ["Summary", "Players", "Games", "Player events", "Charts"]
+    charts = book["Charts"]
+    assert len(charts._charts) == 1  # a native bar chart of the distribution below
+    # New ratings 2231, 1637, 1459 (Dunne stays unrated): one in each band.
+    bands = [[c.value for c in row] for row in charts.iter_rows(min_row=2, max_col=2)]
+    assert [b for b in bands if b[1]] == [["1400-1499", 1], ["1600-1699", 1], ["2200-2299", 1]]
     sheet = book["Players"]
     header = [cell.value for cell in sheet[1]]
     assert header[: len(PLAYERS_COLUMNS)] == PLAYERS_COLUMNS
