@@ -312,8 +312,13 @@ def publish(context: click.Context, period: str, db: Path, out: Path) -> None:
 @cli.command()
 @click.argument("player_id")
 @DB_OPTION
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Also write player-ID.xlsx (history, pending games, charts) to this folder.",
+)
 @click.pass_context
-def player(context: click.Context, player_id: str, db: Path) -> None:
+def player(context: click.Context, player_id: str, db: Path, out: Path | None) -> None:
     """Print a player's rating history and the games pending toward a first rating.
 
     PLAYER_ID is a FIDE ID, or <event>#<start rank> for a player without one.
@@ -324,7 +329,7 @@ def player(context: click.Context, player_id: str, db: Path) -> None:
         rating-batch player 2289970
     """
     with user_errors(context.obj["debug"]):
-        click.echo(production.player_report(player_id, db=db))
+        click.echo(production.player_report(player_id, db=db, out=out))
 
 
 @cli.command("export-list")

@@ -21,10 +21,12 @@ from rating_batch.period import assemble_period, order_events
 from rating_batch.rules import FIDE_BY_DATE, KINDS, Kind, Rules, edition_in_force, named_rules
 from rating_batch.schema import Event
 from rating_batch.writers import (
+    EventPage,
     Sheet,
     atomic_outputs,
     write_chart_sheet,
     write_csv,
+    write_event_html,
     write_workbook,
 )
 
@@ -319,7 +321,12 @@ def write_rate_outputs(rated: RateResult, out: Path) -> list[Path]:
         id=lambda frame: rated.players["id"].to_numpy()[frame["pidx"].to_numpy()]
     )[["id", "event", "games", "score", "expected", "change"]]
     paths = [out / "players.csv", out / "games.csv", out / "report.xlsx"]
+    pages = event_pages(rated.result, rated.events, rated.event_rules)
     with atomic_outputs() as outputs:
+        for key, page in pages:
+            path = out / "events" / f"{key}.html"
+            write_event_html(page, outputs.path(path))
+            paths.append(path)
         write_csv(players, outputs.path(paths[0]))
         write_csv(games, outputs.path(paths[1]))
         write_workbook(
@@ -408,3 +415,98 @@ def compare_rules(
             )
         compared.outputs = paths
     return compared
+
+
+def event_pages(
+    result: PeriodResult, events: Sequence[Event], event_rules: dict[str, Rules]
+) -> list[tuple[str, EventPage]]:
+    """Each event's HTML page: its crosstable with counted games marked, and per player the
+    counted games and the event's part of the period's calculation."""
+    games = result.games
+    symbol = games["result"].astype("string").replace({"=": "½"}).fillna("")
+    paired = games["opponent"].notna()
+    cell = (
+        games["opponent"].astype("string").fillna("") + games["colour"].astype("string").fillna("-")
+    ).where(paired, "") + symbol
+    cells = pd.DataFrame(
+        {
+            "event": games["event"].astype(str),
+            "player": games["player"],
+            "round": games["round"],
+            "cell": cell,
+            "counted": games["counted"],
+            "reason": games["reason"].astype("string"),
+        }
+    )
+    wide = cells.pivot_table(
+        index=["event", "player"],
+        columns="round",
+        values=["cell", "counted", "reason"],
+        aggfunc="first",
+    )
+    wide.columns = [f"{column[0]}_{column[1]}" for column in wide.columns.to_list()]
+    players = result.players.set_index("id")
+    names = players["name"]
+    per_event = result.player_events.assign(
+        id=result.players["id"].to_numpy()[result.player_events["pidx"].to_numpy()]
+    )
+    counted = games[games["counted"]].assign(
+        opponent_name=lambda frame: frame["opponent_id"].map(names),
+        event_key=lambda frame: frame["event"].astype(str),
+        # The 400-point rule changed D: shown with an asterisk.
+        capped=lambda frame: (frame["rating"] - frame["opponent_rating"] != frame["diff"]).fillna(
+            False
+        ),
+    )
+    pages = []
+    for event in events:
+        key = event.info.key
+        listed = event.players[["player", "name", "rating", "points"]]
+        table = listed.merge(
+            wide.loc[key].reset_index()
+            if key in wide.index.get_level_values(0)
+            else listed[["player"]],
+            on="player",
+            how="left",
+        )
+        ids = games.loc[games["event"] == key, ["player", "id"]].drop_duplicates("player")
+        summary = (
+            listed[["player", "name"]]
+            .merge(ids, on="player", how="left")
+            .merge(
+                per_event[per_event["event"].astype(str) == key][
+                    ["id", "games", "score", "expected", "change"]
+                ],
+                on="id",
+                how="left",
+            )
+            .merge(
+                players[["status", "rating", "k", "new_rating"]],
+                left_on="id",
+                right_index=True,
+                how="left",
+            )
+        )
+        rules = event_rules.get(key)
+        info = event.info
+        facts = [
+            ("dates", f"{info.start or '?'} – {info.end or '?'}"),
+            ("list", rules.kind if rules else ""),
+            ("rules", rules.edition if rules else ""),
+            ("time control", info.time_control),
+            ("file", Path(info.source).name),
+        ]
+        pages.append(
+            (
+                key,
+                EventPage(
+                    title=info.name,
+                    facts=[(k, v) for k, v in facts if v],
+                    rounds=int(games.loc[games["event"] == key, "round"].max() or 0),
+                    crosstable=table,
+                    players=summary,
+                    games=counted[counted["event_key"] == key],
+                ),
+            )
+        )
+    return pages

@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import hashlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -31,6 +31,7 @@ from rating_batch.loaders import read_rating_list
 from rating_batch.pipeline import (
     Progress,
     charts_sheet,
+    event_pages,
     expand_inputs,
     load_events,
     no_progress,
@@ -51,14 +52,16 @@ from rating_batch.rules import (
     period_name,
     period_of,
 )
-from rating_batch.schema import REASON_DTYPE, Event, conform
+from rating_batch.schema import REASON_DTYPE, Event, EventInfo, conform
 from rating_batch.store import Store
 from rating_batch.writers import (
     OutputSet,
     Sheet,
     atomic_outputs,
     write_calculations_sheet,
+    write_chart_sheet,
     write_csv,
+    write_event_html,
     write_list_txt,
     write_workbook,
 )
@@ -1145,14 +1148,46 @@ def _write_period(
             outputs.path(targets["report.xlsx"]),
         )
         paths.extend(targets.values())
+        events = [_event_of(row, result) for row in outcome.events.to_dict("records")]
+        rules_of = {event.info.key: outcome.rules for event in events}
+        for key, page in event_pages(result, events, rules_of):
+            path = folder / "events" / f"{key}.html"
+            write_event_html(page, outputs.path(path))
+            paths.append(path)
     return paths
+
+
+def _event_of(row: Mapping[Hashable, object], result: PeriodResult) -> Event:
+    """A stored event for its HTML page: metadata, and its players as the period rated them
+    (start rank, name, the rating used, points)."""
+    key = str(row["key"])
+    games = result.games[result.games["event"] == key]
+    names = result.players.set_index("id")["name"]
+    players = (
+        games.groupby("player", sort=True)
+        .agg(id=("id", "first"), rating=("rating", "first"), points=("score", "sum"))
+        .reset_index()
+    )
+    players["name"] = players["id"].map(names)
+    end = row["end"]
+    info = EventInfo(
+        key=key,
+        name=str(row["name"]),
+        source=str(row["source"]),
+        start=row["start_date"],  # type: ignore[arg-type]
+        end=dt.date.fromisoformat(str(end)) if isinstance(end, str) and end else None,
+        time_control=str(row["time_control"] or ""),
+    )
+    return Event(info, players, games)
 
 
 # -- player ----------------------------------------------------------------------------------------
 
 
-def player_report(reference: str, *, db: Path) -> str:
-    """A player's rating history per list, and the games pending toward a first rating."""
+def player_report(reference: str, *, db: Path, out: Path | None = None) -> str:
+    """A player's rating history per list, and the games pending toward a first rating;
+    with ``out``, also ``player-<reference>.xlsx`` (History, Pending and a Charts sheet with
+    the rating history as a line chart per list)."""
     with _database(db) as store:
         people = store.players()
         found = people[
@@ -1180,6 +1215,22 @@ def player_report(reference: str, *, db: Path) -> str:
         published = store.frame(
             "SELECT kind, MAX(period) AS period FROM lists WHERE origin = 'publish' GROUP BY kind"
         )
+    if out is not None:
+        path = out / f"player-{reference.replace('#', '-')}.xlsx"
+        with atomic_outputs() as outputs:
+            sheets = [Sheet("History", frame=history), Sheet("Pending", frame=pending)]
+            for each in [k for k in KINDS if k in set(history["kind"])]:
+                rows = history[history["kind"] == each]
+                chart = pd.DataFrame(
+                    {
+                        "period": rows["period"].replace(INITIAL, "initial"),
+                        f"{each} rating": rows["rating"],
+                    }
+                )
+                sheets.append(
+                    Sheet(f"Chart {each}", frame=chart.dropna(), writer=write_chart_sheet)
+                )
+            write_workbook(sheets, outputs.path(path))
     fide = person["fide_id"]
     lines = [
         f"{person['name']} (FIDE ID {int(fide) if pd.notna(fide) else 'none'}, "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -38,6 +39,12 @@ def rate_texts(tmp_path: Path) -> RateTexts:
         return rate_events(paths, rules_name=rules, list_path=list_path, kind=kind)
 
     return run
+
+
+def read_csv(path: Path) -> list[dict[str, str]]:
+    """Rows of a CSV file we wrote (UTF-8 with BOM), as text."""
+    with path.open(encoding="utf-8-sig", newline="") as handle:
+        return list(csv.DictReader(handle))
 
 
 def player(result: RateResult, fide_id: int) -> pd.Series:

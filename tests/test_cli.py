@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import csv
 import re
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import DATA, TRF_CORPUS
+from conftest import DATA, TRF_CORPUS, read_csv
 from openpyxl import load_workbook
 
 from rating_batch.cli import cli
@@ -56,11 +55,6 @@ GAMES_COLUMNS = [
 def run(*args: str | Path) -> tuple[int, str, str]:
     result = CliRunner().invoke(cli, [str(a) for a in args])
     return result.exit_code, result.stdout, result.stderr
-
-
-def read_csv(path: Path) -> list[dict[str, str]]:
-    with path.open(encoding="utf-8-sig", newline="") as handle:
-        return list(csv.DictReader(handle))
 
 
 @pytest.mark.parametrize("path", TRF_CORPUS, ids=[p.name[:40] for p in TRF_CORPUS])
@@ -356,3 +350,40 @@ def test_no_traceback_on_malformed_variants(path: Path, tmp_path: Path) -> None:
             )
             if result.exit_code == 1:
                 assert re.search(r"variant\d+\.trf(:\d+)?: ", result.output), result.output
+
+
+def test_event_html_report(tmp_path: Path) -> None:
+    # One page per event: the crosstable (counted games bold, others struck through with the
+    # reason), each player's counted games with D, PD and ΔR, capped D marked, names escaped.
+    code, out, _ = run("rate", U19, "--rules", "fide-2025", "--out", tmp_path)
+    page = (tmp_path / "events" / f"{U19.stem}.html").read_text(encoding="utf-8")
+    assert code == 0 and f"wrote {tmp_path / 'events' / U19.stem}.html" in out
+    assert "<script" not in page and "http" not in page.replace('lang="en"', "")
+    assert "<td class=counted>2w1</td>" in page  # Griffiths beat Flynn in round 2
+    assert '<td class=uncounted title="unrated_opponent">4w1</td>' in page
+    assert '<td class=uncounted title="first_event_disregarded">1b0</td>' in page  # Dunne
+    # Griffiths v Flynn: D 592 capped to 400 (*), PD 0.92, ΔR 0.08.
+    assert (
+        "<td class=name>Flynn,Jamie</td><td>1633</td><td>400*</td><td>0.92</td><td>1.0</td>"
+        "<td>0.08</td>" in page
+    )
+    assert (
+        "K 40 · games 2 · score 2.0 · ΣPD 1.84 · change here 6.40 · new rating (period) 2231"
+        in page
+    )
+
+
+def test_event_html_escapes_names(tmp_path: Path) -> None:
+    from trf_text import P, trf
+
+    event = tmp_path / "x.trf"
+    event.write_text(
+        trf(
+            [P(1, "<script>alert(1)</script>", 1500, 1, 1980), P(2, "B & C", 1500, 2, 1980)],
+            [(1, 1, 2, "1-0")],
+        )
+    )
+    run("rate", event, "--rules", "fide-2025", "--out", tmp_path / "out")
+    page = (tmp_path / "out" / "events" / "x.html").read_text(encoding="utf-8")
+    assert "<script>" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    assert "B &amp; C" in page

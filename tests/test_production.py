@@ -10,7 +10,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 from click.testing import CliRunner
-from conftest import DATA
+from conftest import DATA, read_csv
 from test_engine import OUTCOME, SEVEN_HUNDRED_CAP_EVENTS, _cap_event
 from trf_text import P, trf
 
@@ -27,8 +27,7 @@ def run(*args: object) -> tuple[int, str, str]:
 
 
 def rows(path: Path) -> dict[str, dict[str, str]]:
-    with path.open(encoding="utf-8-sig", newline="") as handle:
-        return {row["id"]: row for row in csv.DictReader(handle)}
+    return {row["id"]: row for row in read_csv(path)}
 
 
 def dump(db: Path) -> list[str]:
@@ -250,7 +249,9 @@ def test_republishing_gives_the_same_bytes_and_earlier_periods_are_refused(folde
     add_one_game(folder, db)
     out = folder / "out"
     assert run("publish", "2026-02", "--db", db, "--out", out)[0] == 0
-    first = {p.name: p.read_bytes() for p in (out / "2026-02" / "standard").iterdir()}
+    folder = out / "2026-02" / "standard"
+    first = {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file()}
+    pages = {p.name: p.read_bytes() for p in (folder / "events").iterdir()}
     assert sorted(first) == [
         "calculations.csv",
         "games.csv",
@@ -262,7 +263,8 @@ def test_republishing_gives_the_same_bytes_and_earlier_periods_are_refused(folde
     ]
     state = dump(db)
     assert run("publish", "2026-02", "--db", db, "--out", out)[0] == 0
-    assert {p.name: p.read_bytes() for p in (out / "2026-02" / "standard").iterdir()} == first
+    assert {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file()} == first
+    assert {p.name: p.read_bytes() for p in (folder / "events").iterdir()} == pages
     assert dump(db) == state
     assert run("publish", "2026-03", "--db", db, "--out", out)[0] == 0
     code, _, err = run("publish", "2026-02", "--db", db, "--out", out)
@@ -597,3 +599,22 @@ def test_calculations_sheet_groups_players_and_events(folder: Path) -> None:
         20,
         7.2,
     )
+
+
+def test_player_workbook_with_a_rating_history_chart(folder: Path) -> None:
+    from openpyxl import load_workbook
+
+    db = database(folder)
+    add_one_game(folder, db)
+    run("publish", "2026-02", "--db", db, "--out", folder / "out")
+    code, _, _ = run("player", "11", "--db", db, "--out", folder / "reports")
+    assert code == 0
+    book = load_workbook(folder / "reports" / "player-11.xlsx")
+    assert book.sheetnames == ["History", "Pending", "Chart standard"]
+    chart = book["Chart standard"]
+    assert [[c.value for c in row] for row in chart.iter_rows()] == [
+        ["period", "standard rating"],
+        ["2026-01", 1600],
+        ["2026-02", 1607],
+    ]
+    assert len(chart._charts) == 1

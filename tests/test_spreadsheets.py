@@ -5,12 +5,12 @@ Runs where LibreOffice (``soffice``) is installed; .ci/run installs it, so CI al
 
 from __future__ import annotations
 
-import csv
 import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
+from conftest import read_csv
 from trf_text import P, trf
 
 from rating_batch.pipeline import rate_events
@@ -27,11 +27,6 @@ NUMBERS = [
     "avg_opponent",
     "performance",
 ]
-
-
-def read(path: Path) -> list[dict[str, str]]:
-    with path.open(encoding="utf-8-sig", newline="") as handle:
-        return list(csv.DictReader(handle))
 
 
 @pytest.mark.skipif(SOFFICE is None, reason="LibreOffice is not installed (.ci/run installs it)")
@@ -70,8 +65,8 @@ def test_libreoffice_reads_our_numbers_and_no_formulas(tmp_path: Path) -> None:
         capture_output=True,
         timeout=180,
     )
-    seen = {row["id"]: row for row in read(export / "report-Players.csv")}
-    ours = {row["id"]: row for row in read(out / "players.csv")}
+    seen = {row["id"]: row for row in read_csv(export / "report-Players.csv")}
+    ours = {row["id"]: row for row in read_csv(out / "players.csv")}
     assert sorted(seen) == sorted(ours)
     for player, row in ours.items():
         for column in NUMBERS:
