@@ -7,6 +7,7 @@ import logging
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -55,10 +56,10 @@ def cli(context: click.Context, debug: bool, quiet: bool, verbose: bool) -> None
     logging.basicConfig(level=logging.WARNING, format="%(message)s")
 
 
-def progress_bar(context: click.Context) -> Callable[[Sequence[Path], str], Iterable[Path]]:
-    """A progress bar on stderr for many files, when stderr is a terminal (quiet otherwise)."""
+def progress_bar(context: click.Context) -> Callable[[Sequence[Any], str], Iterable[Any]]:
+    """A progress bar on stderr for many items, when stderr is a terminal (quiet otherwise)."""
 
-    def wrap(items: Sequence[Path], label: str) -> Iterator[Path]:
+    def wrap(items: Sequence[Any], label: str) -> Iterator[Any]:
         if context.obj["quiet"] or len(items) < 2 or not sys.stderr.isatty():
             yield from items
             return
@@ -305,7 +306,7 @@ def publish(context: click.Context, period: str, db: Path, out: Path) -> None:
         rating-batch publish 2026-02 --out out
     """
     with user_errors(context.obj["debug"]):
-        result = production.publish_period(period, db=db, out=out)
+        result = production.publish_period(period, db=db, out=out, progress=progress_bar(context))
     report(context, result.summary())
 
 

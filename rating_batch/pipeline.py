@@ -10,6 +10,7 @@ import logging
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
@@ -141,11 +142,11 @@ def expand_inputs(inputs: Iterable[Path]) -> list[Path]:
     return files
 
 
-Progress = Callable[[Sequence[Path], str], Iterable[Path]]
-"""Wraps the files a command works through, e.g. in a progress bar (the CLI's, on a terminal)."""
+Progress = Callable[[Sequence[Any], str], Iterable[Any]]
+"""Wraps what a command works through (files, pages), e.g. in the CLI's progress bar."""
 
 
-def no_progress(items: Sequence[Path], label: str) -> Iterable[Path]:
+def no_progress(items: Sequence[Any], label: str) -> Iterable[Any]:
     return items
 
 

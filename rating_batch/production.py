@@ -559,7 +559,9 @@ class PublishResult:
         return "\n".join(lines)
 
 
-def publish_period(period: str, *, db: Path, out: Path) -> PublishResult:
+def publish_period(
+    period: str, *, db: Path, out: Path, progress: Progress = no_progress
+) -> PublishResult:
     """Rate a period for every list kind, store the new lists and write them with reports."""
     parse_period(period)
     with _database(db) as store:
@@ -580,7 +582,7 @@ def publish_period(period: str, *, db: Path, out: Path) -> PublishResult:
             for kind in kinds:
                 _check_order(store, lists, kind, period)
                 outcomes.append(_publish_kind(store, book, period, kind))
-            paths = _write_period(outcomes, period, out, outputs)
+            paths = _write_period(outcomes, period, out, outputs, progress)
             for outcome in outcomes:
                 _store_outcome(store, period, outcome, book.name)
     return PublishResult(period, outcomes, paths)
@@ -1092,7 +1094,11 @@ def list_sheets(listing: pd.DataFrame) -> list[Sheet]:
 
 
 def _write_period(
-    outcomes: list[KindOutcome], period: Period, out: Path, outputs: OutputSet
+    outcomes: list[KindOutcome],
+    period: Period,
+    out: Path,
+    outputs: OutputSet,
+    progress: Progress = no_progress,
 ) -> list[Path]:
     paths: list[Path] = []
     for outcome in outcomes:
@@ -1150,7 +1156,8 @@ def _write_period(
         paths.extend(targets.values())
         events = [_event_of(row, result) for row in outcome.events.to_dict("records")]
         rules_of = {event.info.key: outcome.rules for event in events}
-        for key, page in event_pages(result, events, rules_of):
+        pages = event_pages(result, events, rules_of)
+        for key, page in progress(pages, f"{outcome.kind} event pages"):
             path = folder / "events" / f"{key}.html"
             write_event_html(page, outputs.path(path))
             paths.append(path)
