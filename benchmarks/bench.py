@@ -1,90 +1,51 @@
 """Benchmark: prints figures, asserts nothing (``make bench``).
 
-Engine throughput on a synthetic period (default 10^6 player-games among 10^5 players),
-against a bare numpy pass over the same arrays: D, the 400 cap, PD by table lookup, ΔR and
-one ``np.bincount`` per player, which is the least any exact engine must do.
+For each size (player-games in one month), in a fresh process so that peak memory is its own:
+a seeded synthetic month (``generate.py``: a list of players/10 players and Swiss events of
+10-400 players), then
+
+* TRF parsing throughput (MB/s, lines/s);
+* the engine (``rate_period``) on the month, against a bare numpy pass over the same arrays
+  (D, the 400 cap, PD by table lookup, ΔR and one ``np.bincount``) and against a
+  straightforward per-player Python loop using the same table (the way rating libraries
+  compute): times and ratios;
+* ``init`` + ``add`` + ``publish`` through the database, wall time;
+* writing players.csv, games.csv and report.xlsx;
+* peak resident memory of the whole run.
+
+    python benchmarks/bench.py                 # 10^4, 10^5, 10^6 player-games
+    python benchmarks/bench.py --sizes 10000   # one size
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
 import resource
+import subprocess
+import sys
+import tempfile
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from rating_batch.engine import (
-    PERIOD_GAMES,
-    PERIOD_PLAYERS,
-    expected_hundredths,
-    in_run_order,
-    rate_period,
-)
-from rating_batch.rules import FIDE_2025
-from rating_batch.schema import conform
+sys.path.insert(0, str(Path(__file__).parent))
 
+from generate import generate_month, make_federation, write_list_csv  # noqa: E402
 
-def synthetic_period(games: int, players: int, seed: int) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """A period whose games pair random players; 10 % unrated, 5 % of games unplayed."""
-    rng = np.random.default_rng(seed)
-    rating = rng.normal(1750, 300, players).clip(1000, 2850).astype(np.int64)
-    unrated = rng.random(players) < 0.10
-    pairs = games // 2
-    white = rng.integers(0, players, pairs)
-    black = (white + rng.integers(1, players, pairs)) % players
-    outcome = rng.choice(np.array([2, 1, 0]), pairs, p=[0.4, 0.2, 0.4])
-    played = rng.random(pairs) >= 0.05
-    pidx = np.concatenate([white, black])
-    oidx = np.concatenate([black, white])
-    half = np.concatenate([outcome, 2 - outcome])
-    event = (np.arange(games) % (pairs or 1)) // 40  # about 40 player-games per event
-    ids = pd.array(np.arange(players).astype(str), dtype="string")
-    table = pd.DataFrame(
-        {
-            "id": ids,
-            "fide_id": pd.array(np.arange(players), dtype="Int64"),
-            "name": ids,
-            "federation": pd.NA,
-            "title": pd.NA,
-            "sex": pd.NA,
-            "birth_year": pd.array(rng.integers(1950, 2015, players), dtype="Int64"),
-            "rating": pd.Series(rating, dtype="Int64").mask(unrated),
-            "k": pd.NA,
-            "games_total": pd.NA,
-            "ever_high": pd.NA,
-            "ever_junior_ceiling": pd.NA,
-            "events": 1,
-        }
-    )
-    own = table["rating"].to_numpy()
-    frame = pd.DataFrame(
-        {
-            "event": pd.array((event).astype(str), dtype="string"),
-            "event_order": event,
-            "round": np.arange(games) % 9 + 1,
-            "id": ids[pidx],
-            "opponent_id": ids[oidx],
-            "pidx": pidx,
-            "oidx": oidx,
-            "player": pidx,
-            "opponent": oidx,
-            "colour": "w",
-            "result": "1",
-            "score": half / 2,
-            "rated": np.concatenate([played, played]),
-            "reason": pd.NA,
-            "rating": own[pidx],
-            "opponent_rating": own[oidx],
-            "source": "synthetic.trf",
-            "line": pidx,
-        }
-    )
-    # As assemble_period leaves them: ordered by event, then player.
-    return conform(table, PERIOD_PLAYERS), in_run_order(conform(frame, PERIOD_GAMES), players)
+from rating_batch import production  # noqa: E402
+from rating_batch.engine import expected_hundredths, rate_period  # noqa: E402
+from rating_batch.loaders.trf import read_trf  # noqa: E402
+from rating_batch.period import assemble_period  # noqa: E402
+from rating_batch.pipeline import rate_loaded, write_rate_outputs  # noqa: E402
+from rating_batch.rules import FIDE_2025, fide_tables  # noqa: E402
+
+MONTH = "2026-01"
 
 
 def best_of(repeats: int, work: Callable[[], object]) -> float:
@@ -96,45 +57,141 @@ def best_of(repeats: int, work: Callable[[], object]) -> float:
     return min(times)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--games", type=int, default=1_000_000)
-    parser.add_argument("--players", type=int, default=100_000)
-    parser.add_argument("--repeats", type=int, default=3)
-    args = parser.parse_args()
-
-    players, games = synthetic_period(args.games, args.players, seed=2026)
-    pidx = games["pidx"].to_numpy()
-    own = games["rating"].fillna(-1).to_numpy(np.int64)
-    opponent = games["opponent_rating"].fillna(-1).to_numpy(np.int64)
-    half = np.rint(games["score"].to_numpy() * 2).astype(np.int64)
-    counted = games["rated"].to_numpy() & (own >= 0) & (opponent >= 0)
-
-    def bare() -> np.ndarray:
-        diff = np.clip(own - opponent, -400, 400)
-        delta = 50 * half - expected_hundredths(diff, FIDE_2025)
-        return np.bincount(pidx, weights=np.where(counted, delta, 0), minlength=len(players))
-
-    def engine() -> object:
-        return rate_period(players, games, FIDE_2025, period_year=2026)
-
-    bare_s = best_of(args.repeats, bare)
-    engine_s = best_of(args.repeats, engine)
-    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    versions = (
-        f"python {platform.python_version()}, numpy {np.__version__}, pandas {pd.__version__}"
-    )
-    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, {versions}")
-    print(f"period: {args.games:,} player-games among {args.players:,} players")
-    print(f"(best of {args.repeats} runs each)")
-    for label, seconds in (
-        ("bare numpy pass (D, cap, PD, ΔR, bincount)", bare_s),
-        ("engine rate_period (all outputs)", engine_s),
+def python_loop(players: pd.DataFrame, games: pd.DataFrame) -> list[float]:
+    """The straightforward way: for each player, loop over their games with the same table
+    (what per-game rating libraries do), then K × ΣΔR."""
+    high, low = fide_tables().pd_high, fide_tables().pd_low
+    by_player: dict[int, list[tuple[int, int, float]]] = {}
+    for pidx, own, opponent, score, rated in zip(
+        games["pidx"].tolist(),
+        games["rating"].tolist(),
+        games["opponent_rating"].tolist(),
+        games["score"].tolist(),
+        games["rated"].tolist(),
+        strict=True,
     ):
-        rate = args.games / seconds
-        print(f"{label:44} {seconds * 1000:8.1f} ms {rate:14,.0f} player-games/s")
-    print(f"engine / bare ratio: {engine_s / bare_s:.1f}x")
-    print(f"peak RSS: {peak_mb:,.0f} MB")
+        if rated and own is not pd.NA and opponent is not pd.NA:
+            by_player.setdefault(pidx, []).append((own, opponent, score))
+    changes = [0.0] * len(players)
+    for pidx, played in by_player.items():
+        total = 0.0
+        for own, opponent, score in played:
+            diff = max(-400, min(400, own - opponent))
+            index = min(abs(diff), len(high) - 1)
+            expected = (high[index] if diff >= 0 else low[index]) / 100
+            total += score - expected
+        k = 20 if len(played) * 20 <= 700 else 700 // len(played)
+        changes[pidx] = k * total
+    return changes
+
+
+def run_one(games: int, repeats: int) -> dict[str, float]:
+    figures: dict[str, float] = {"games": games}
+    with tempfile.TemporaryDirectory() as folder:
+        root = Path(folder)
+        rng = np.random.default_rng(2026)
+        start = time.perf_counter()
+        federation = make_federation(max(1000, games // 10), rng)
+        write_list_csv(federation, root / "list.csv")
+        files = generate_month(federation, MONTH, games, root, rng, sizes=(10, 400))
+        figures["generate_s"] = time.perf_counter() - start
+        figures["files"] = len(files)
+        figures["players_on_list"] = int((federation.ratings > 0).sum())
+
+        size = sum(path.stat().st_size for path in files)
+        lines = sum(path.read_bytes().count(b"\n") for path in files)
+        start = time.perf_counter()
+        events = [read_trf(path) for path in files]
+        parse = time.perf_counter() - start
+        figures.update(parse_s=parse, parse_mb_s=size / 1e6 / parse, parse_lines_s=lines / parse)
+        figures["player_games"] = float(sum(len(event.games) for event in events))
+
+        period = assemble_period(events, FIDE_2025)
+        players, frame = period.players, period.games
+        pidx = frame["pidx"].to_numpy()
+        own = frame["rating"].to_numpy(dtype=np.int64, na_value=-1)
+        opponent = frame["opponent_rating"].to_numpy(dtype=np.int64, na_value=-1)
+        half = np.rint(frame["score"].to_numpy() * 2).astype(np.int64)
+        counted = frame["rated"].to_numpy(bool) & (own >= 0) & (opponent >= 0)
+
+        def bare() -> np.ndarray:
+            diff = np.clip(own - opponent, -400, 400)
+            delta = 50 * half - expected_hundredths(diff, FIDE_2025)
+            return np.bincount(pidx, weights=np.where(counted, delta, 0), minlength=len(players))
+
+        figures["bare_s"] = best_of(repeats, bare)
+        figures["engine_s"] = best_of(
+            repeats, lambda: rate_period(players, frame, FIDE_2025, period_year=2026)
+        )
+        figures["loop_s"] = best_of(1, lambda: python_loop(players, frame))
+
+        rated = rate_loaded(events, [], "fide-2025", None, "standard")
+        start = time.perf_counter()
+        write_rate_outputs(rated, root / "rate")
+        figures["write_s"] = time.perf_counter() - start
+
+        db = root / "r.sqlite"
+        start = time.perf_counter()
+        production.init_database(root / "list.csv", db=db, period="2025-12")
+        figures["init_s"] = time.perf_counter() - start
+        start = time.perf_counter()
+        production.add_events([root / MONTH], db=db)
+        figures["add_s"] = time.perf_counter() - start
+        start = time.perf_counter()
+        production.publish_period("2026-02", db=db, out=root / "lists")
+        figures["publish_s"] = time.perf_counter() - start
+    figures["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return figures
+
+
+def report(all_figures: list[dict[str, float]]) -> None:
+    print(
+        f"machine: {platform.machine()}, {os.cpu_count()} cores, python "
+        f"{platform.python_version()}, numpy {np.__version__}, pandas {pd.__version__}"
+    )
+    rows = [
+        ("player-games", lambda f: f"{f['player_games']:,.0f}"),
+        ("TRF files / players on list", lambda f: f"{f['files']:,.0f} / {f['players_on_list']:,.0f}"),
+        ("TRF parse MB/s", lambda f: f"{f['parse_mb_s']:.1f}"),
+        ("TRF parse lines/s", lambda f: f"{f['parse_lines_s']:,.0f}"),
+        ("bare numpy pass", lambda f: f"{f['bare_s'] * 1000:.1f} ms"),
+        ("engine rate_period", lambda f: f"{f['engine_s'] * 1000:.1f} ms"),
+        ("engine player-games/s", lambda f: f"{f['player_games'] / f['engine_s']:,.0f}"),
+        ("engine / bare numpy", lambda f: f"{f['engine_s'] / f['bare_s']:.1f}x"),
+        ("per-player Python loop", lambda f: f"{f['loop_s'] * 1000:.0f} ms"),
+        ("loop / engine", lambda f: f"{f['loop_s'] / f['engine_s']:.1f}x"),
+        ("init (list)", lambda f: f"{f['init_s']:.2f} s"),
+        ("add (all files)", lambda f: f"{f['add_s']:.2f} s"),
+        ("publish", lambda f: f"{f['publish_s']:.2f} s"),
+        ("add + publish", lambda f: f"{f['add_s'] + f['publish_s']:.2f} s"),
+        ("write CSV + XLSX (rate)", lambda f: f"{f['write_s']:.2f} s"),
+        ("peak RSS", lambda f: f"{f['peak_rss_mb']:,.0f} MB"),
+    ]
+    width = max(len(label) for label, _ in rows)
+    print(f"{'':{width}}  " + "  ".join(f"{f['games']:>14,.0f}" for f in all_figures))
+    for label, show in rows:
+        print(f"{label:{width}}  " + "  ".join(f"{show(f):>14}" for f in all_figures))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000, 1_000_000])
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--one", type=int, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.one:
+        print(json.dumps(run_one(args.one, args.repeats)))
+        return
+    results = []
+    for size in args.sizes:
+        done = subprocess.run(
+            [sys.executable, __file__, "--one", str(size), "--repeats", str(args.repeats)],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        results.append(json.loads(done.stdout.strip().splitlines()[-1]))
+    report(results)
 
 
 if __name__ == "__main__":

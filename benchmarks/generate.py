@@ -214,7 +214,7 @@ def generate_month(
     total = 0
     while total < games:
         size = int(min(max(rng.lognormal(3.3, 0.8), sizes[0]), sizes[1], len(federation.ids)))
-        rounds = int(rng.integers(5, 10 if size > 20 else 8))
+        rounds = int(rng.integers(5, 12 if size > 20 else 8))  # 5-11 rounds
         members = rng.choice(len(federation.ids), size, replace=False)
         kind = "rapid" if rng.random() < rapid_share else "standard"
         day = int(rng.integers(1, 24))
