@@ -36,14 +36,14 @@ import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from generate import generate_month, make_federation, write_list_csv  # noqa: E402
+from generate import generate_month, make_federation, write_list_csv
 
-from rating_batch import production  # noqa: E402
-from rating_batch.engine import expected_hundredths, rate_period  # noqa: E402
-from rating_batch.loaders.trf import read_trf  # noqa: E402
-from rating_batch.period import assemble_period  # noqa: E402
-from rating_batch.pipeline import rate_loaded, write_rate_outputs  # noqa: E402
-from rating_batch.rules import FIDE_2025, fide_tables  # noqa: E402
+from rating_batch import production
+from rating_batch.engine import expected_hundredths, rate_period
+from rating_batch.loaders.trf import read_trf
+from rating_batch.period import assemble_period
+from rating_batch.pipeline import rate_loaded, write_rate_outputs
+from rating_batch.rules import FIDE_2025, fide_tables
 
 MONTH = "2026-01"
 
@@ -151,7 +151,10 @@ def report(all_figures: list[dict[str, float]]) -> None:
     )
     rows = [
         ("player-games", lambda f: f"{f['player_games']:,.0f}"),
-        ("TRF files / players on list", lambda f: f"{f['files']:,.0f} / {f['players_on_list']:,.0f}"),
+        (
+            "TRF files / players on list",
+            lambda f: f"{f['files']:,.0f} / {f['players_on_list']:,.0f}",
+        ),
         ("TRF parse MB/s", lambda f: f"{f['parse_mb_s']:.1f}"),
         ("TRF parse lines/s", lambda f: f"{f['parse_lines_s']:,.0f}"),
         ("bare numpy pass", lambda f: f"{f['bare_s'] * 1000:.1f} ms"),
@@ -174,7 +177,9 @@ def report(all_figures: list[dict[str, float]]) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000, 1_000_000])
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--one", type=int, help=argparse.SUPPRESS)
