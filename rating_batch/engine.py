@@ -712,3 +712,38 @@ def rating_distribution(ratings: pd.Series, width: int = 100) -> pd.DataFrame:
     starts = (np.arange(len(counts)) + low) * width
     bands = [f"{start}-{start + width - 1}" for start in starts.tolist()]
     return pd.DataFrame({"band": bands, "players": counts.astype(np.int64)})
+
+
+def calculation_rows(calculations: pd.DataFrame) -> pd.DataFrame:
+    """The individual calculations grouped for reading: per player a heading row (totals),
+    per event a subtotal row, then the games; ``level`` 0, 1, 2 (for outline levels).
+
+    Expects ``individual_calculations`` columns; returns them plus ``level``, in order.
+    """
+    sums = ["expected", "score", "delta", "k_delta"]
+    frame = calculations.reset_index(drop=True)
+    player_order = pd.Series(pd.factorize(frame["id"])[0], index=frame.index)
+    event_order = frame.groupby("id", sort=False)["event"].transform(lambda e: pd.factorize(e)[0])
+    games = frame.assign(level=2, _p=player_order, _e=event_order, _k=2, _r=np.arange(len(frame)))
+    events = (
+        games.groupby(["_p", "_e"], sort=False)
+        .agg(id=("id", "first"), event=("event", "first"), **{c: (c, "sum") for c in sums})
+        .reset_index()
+        .assign(level=1, _k=1, _r=0)
+    )
+    heads = (
+        games.groupby("_p", sort=False)
+        .agg(
+            id=("id", "first"),
+            name=("name", "first"),
+            rating=("rating", "first"),
+            k=("k", "first"),
+            **{c: (c, "sum") for c in sums},
+        )
+        .reset_index()
+        .assign(level=0, _e=-1, _k=0, _r=0)
+    )
+    ordered = pd.concat([heads, events, games], ignore_index=True)
+    ordered = ordered.sort_values(["_p", "_e", "_k", "_r"], kind="stable")
+    columns = [*calculations.columns, "level"]
+    return ordered[columns].reset_index(drop=True)

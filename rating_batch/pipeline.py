@@ -22,6 +22,7 @@ from rating_batch.period import assemble_period, order_events
 from rating_batch.rules import FIDE_BY_DATE, KINDS, Kind, Rules, edition_in_force, named_rules
 from rating_batch.schema import Event
 from rating_batch.writers import (
+    MAX_DETAIL_ROWS,
     EventPage,
     Sheet,
     atomic_outputs,
@@ -120,6 +121,14 @@ class RateResult:
             )
         rows += [[], ["Notes"]]
         rows.extend(["", note] for note in self.notes)
+        if len(self.games) > MAX_DETAIL_ROWS:
+            rows.append(
+                [
+                    "",
+                    f"the Games sheet holds the first {MAX_DETAIL_ROWS:,} of "
+                    f"{len(self.games):,} rows: games.csv has them all",
+                ]
+            )
         rows += [[], ["Warnings"]]
         rows.extend(["", str(issue)] for issue in self.warnings)
         if not self.warnings:
@@ -334,7 +343,7 @@ def write_rate_outputs(rated: RateResult, out: Path) -> list[Path]:
             [
                 Sheet("Summary", rows=rated.summary_rows()),
                 Sheet("Players", frame=players),
-                Sheet("Games", frame=games),
+                Sheet("Games", frame=games.head(MAX_DETAIL_ROWS)),
                 Sheet("Player events", frame=events),
                 charts_sheet(
                     rated.players["new_rating"].where(
@@ -459,9 +468,14 @@ def event_pages(
             False
         ),
     )
+    # One grouping each, then a lookup per event (no scan of every game per event).
+    games_of = dict(tuple(games.groupby(games["event"].astype(str), sort=False)))
+    results_of = dict(tuple(per_event.groupby(per_event["event"].astype(str), sort=False)))
+    counted_of = dict(tuple(counted.groupby("event_key", sort=False)))
     pages = []
     for event in events:
         key = event.info.key
+        mine = games_of.get(key, games.iloc[0:0])
         listed = event.players[["player", "name", "rating", "points"]]
         table = listed.merge(
             wide.loc[key].reset_index()
@@ -470,12 +484,12 @@ def event_pages(
             on="player",
             how="left",
         )
-        ids = games.loc[games["event"] == key, ["player", "id"]].drop_duplicates("player")
+        ids = mine[["player", "id"]].drop_duplicates("player")
         summary = (
             listed[["player", "name"]]
             .merge(ids, on="player", how="left")
             .merge(
-                per_event[per_event["event"].astype(str) == key][
+                results_of.get(key, per_event.iloc[0:0])[
                     ["id", "games", "score", "expected", "change"]
                 ],
                 on="id",
@@ -503,10 +517,10 @@ def event_pages(
                 EventPage(
                     title=info.name,
                     facts=[(k, v) for k, v in facts if v],
-                    rounds=int(games.loc[games["event"] == key, "round"].max() or 0),
+                    rounds=int(mine["round"].max()) if len(mine) else 0,
                     crosstable=table,
                     players=summary,
-                    games=counted[counted["event_key"] == key],
+                    games=counted_of.get(key, counted.iloc[0:0]),
                 ),
             )
         )

@@ -22,6 +22,7 @@ from rating_batch.engine import (
     PERIOD_GAMES,
     PERIOD_PLAYERS,
     PeriodResult,
+    calculation_rows,
     individual_calculations,
     k_factors,
     rate_period,
@@ -55,6 +56,7 @@ from rating_batch.rules import (
 from rating_batch.schema import REASON_DTYPE, Event, EventInfo, conform
 from rating_batch.store import Store
 from rating_batch.writers import (
+    MAX_DETAIL_ROWS,
     OutputSet,
     Sheet,
     atomic_outputs,
@@ -65,6 +67,9 @@ from rating_batch.writers import (
     write_list_txt,
     write_workbook,
 )
+
+#: A period with more events gets no HTML pages (a federation's month has far fewer).
+MAX_EVENT_PAGES = 1_000
 
 INITIAL: Period = "0000-00"
 """The period of an initial list whose month is unknown: in force before every event."""
@@ -289,9 +294,11 @@ def add_events(
         book = rule_book(store)
         problems: list[Issue] = []
         seen: set[str] = set()
+        digests: list[str] = []
         for event in events:
             info = event.info
             digest = hashlib.sha256(Path(info.source).read_bytes()).hexdigest()
+            digests.append(digest)
             problems.extend(_duplicate(store, event, digest, seen))
             seen.add(digest)
             end = info.end or info.start
@@ -306,8 +313,9 @@ def add_events(
                 )
         if problems:
             raise InputError(problems)
-        for event in events:
-            line, new_players, late = _store_event(store, book, event, kind)
+        known = KnownPlayers.read(store)
+        for event, digest in zip(events, digests, strict=True):
+            line, new_players, late = _store_event(store, book, event, kind, digest, known)
             lines.append(line)
             lines.extend(f"  new player: {name}" for name in new_players)
             warnings.extend(late)
@@ -346,7 +354,7 @@ def _last_published(store: Store, kind: str) -> Period | None:
 
 
 def _store_event(
-    store: Store, book: RuleBook, event: Event, kind: str | None
+    store: Store, book: RuleBook, event: Event, kind: str | None, digest: str, known: KnownPlayers
 ) -> tuple[str, list[str], list[Issue]]:
     info = event.info
     chosen = kind or info.kind or "standard"
@@ -368,13 +376,14 @@ def _store_event(
             )
         )
         period = later
-    key = _unique_key(store, info.key)
+    key = _unique_key(known.keys, info.key)
+    known.keys.add(key)
     cursor = store.connection.execute(
         'INSERT INTO events (key, name, source, content_hash, start, "end", kind, period, format, '
         "encoding, time_control) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             key, info.name, info.source,
-            hashlib.sha256(Path(info.source).read_bytes()).hexdigest(),
+            digest,
             _iso(info.start), _iso(info.end), chosen, period, info.format, info.encoding,
             info.time_control,
         ),
@@ -383,7 +392,7 @@ def _store_event(
     key = store.connection.execute(
         "SELECT key FROM events WHERE event_id = ?", (event_id,)
     ).fetchone()[0]
-    ids, created = _identify(store, event, key)
+    ids, created = _identify(store, event, key, known)
     store.insert(
         "event_players",
         pd.DataFrame(
@@ -420,9 +429,8 @@ def _store_event(
     return line, created, warnings
 
 
-def _unique_key(store: Store, key: str) -> str:
+def _unique_key(taken: set[str], key: str) -> str:
     """Event keys name events in every report; a second ``open.trf`` becomes ``open-2``."""
-    taken = {row[0] for row in store.connection.execute("SELECT key FROM events")}
     candidate, number = key, 1
     while candidate in taken:
         number += 1
@@ -430,53 +438,93 @@ def _unique_key(store: Store, key: str) -> str:
     return candidate
 
 
-def _identify(store: Store, event: Event, key: str) -> tuple[np.ndarray, list[str]]:
+Identity = tuple[str, int | None, str | None]
+"""Exact name, birth year and federation: how a player without a FIDE ID is recognised."""
+
+
+def _identity(name: object, birth: object, federation: object) -> Identity:
+    return (
+        str(name),
+        None if pd.isna(birth) else int(birth),  # type: ignore[call-overload]
+        None if pd.isna(federation) else str(federation),  # type: ignore[call-overload]
+    )
+
+
+@dataclass
+class KnownPlayers:
+    """The database's players, looked up by FIDE ID and by identity, kept current while an
+    ``add`` creates players (read once per command, not once per event)."""
+
+    by_fide: dict[int, int]
+    by_identity: dict[Identity, list[tuple[int, int | None]]]
+    keys: set[str]
+    next_id: int
+
+    @classmethod
+    def read(cls, store: Store) -> KnownPlayers:
+        people = store.players()
+        by_fide = {
+            int(f): int(p)
+            for f, p in zip(people["fide_id"].tolist(), people["player_id"].tolist(), strict=True)
+            if pd.notna(f)
+        }
+        by_identity: dict[Identity, list[tuple[int, int | None]]] = {}
+        for row in people[["player_id", "fide_id", "name", "birth_year", "federation"]].to_dict(
+            "records"
+        ):
+            identity = _identity(row["name"], row["birth_year"], row["federation"])
+            fide = None if pd.isna(row["fide_id"]) else int(row["fide_id"])
+            by_identity.setdefault(identity, []).append((int(row["player_id"]), fide))
+        keys = {str(k) for (k,) in store.connection.execute("SELECT key FROM events")}
+        next_id = int(people["player_id"].max()) + 1 if len(people) else 1
+        return cls(by_fide, by_identity, keys, next_id)
+
+
+def _identify(
+    store: Store, event: Event, key: str, known: KnownPlayers
+) -> tuple[np.ndarray, list[str]]:
     """Each event player's database id: by FIDE ID, else exact name + birth year +
     federation; a player found nowhere is created; two candidates are an error."""
-    known = store.players()
     players = event.players.reset_index(drop=True)
-    by_fide = known.dropna(subset=["fide_id"]).set_index("fide_id")["player_id"]
-    found = players["fide_id"].map(by_fide).astype("Int64")
-    ids: list[int | None] = [None if pd.isna(v) else int(v) for v in found.tolist()]
     problems: list[Issue] = []
     created: list[str] = []
-    next_id = int(known["player_id"].max()) + 1 if len(known) else 1
     new_rows = []
-    for index in [i for i, value in enumerate(ids) if value is None]:
-        row = players.iloc[index]
-        candidates = known
-        if pd.isna(row["fide_id"]):
-            same = (
-                (known["name"] == row["name"])
-                & _same(known["birth_year"], row["birth_year"])
-                & _same(known["federation"], row["federation"])
-            )
-            candidates = known[same.fillna(False).to_numpy(bool)]
-        else:
-            candidates = known.iloc[0:0]
+    ids: list[int] = []
+    for row in players.to_dict("records"):
+        fide = None if pd.isna(row["fide_id"]) else int(row["fide_id"])
+        if fide is not None and fide in known.by_fide:
+            ids.append(known.by_fide[fide])
+            continue
+        identity = _identity(row["name"], row["birth_year"], row["federation"])
+        candidates = [] if fide is not None else known.by_identity.get(identity, [])
         if len(candidates) > 1:
             names = ", ".join(
-                f"#{c['player_id']} {c['name']} (FIDE ID "
-                f"{int(c['fide_id']) if pd.notna(c['fide_id']) else 'none'})"
-                for c in candidates.to_dict("records")
+                f"#{player_id} {row['name']} (FIDE ID {other if other is not None else 'none'})"
+                for player_id, other in candidates
             )
             problems.append(
                 Issue(
                     str(row["source"]),
                     int(row["line"]),
-                    f"{row['name']!r} matches several players: "
-                    f"{names}; give the FIDE ID in the file",
+                    f"{row['name']!r} matches several players: {names}; give the FIDE ID in "
+                    "the file",
                 )
             )
+            ids.append(-1)
             continue
         if len(candidates) == 1:
-            ids[index] = int(candidates["player_id"].tolist()[0])
+            ids.append(candidates[0][0])
             continue
-        ids[index] = next_id
+        player_id = known.next_id
+        known.next_id += 1
+        ids.append(player_id)
+        if fide is not None:
+            known.by_fide[fide] = player_id
+        known.by_identity.setdefault(identity, []).append((player_id, fide))
         new_rows.append(
             {
-                "player_id": next_id,
-                "fide_id": row["fide_id"],
+                "player_id": player_id,
+                "fide_id": fide,
                 "name": row["name"],
                 "federation": row["federation"],
                 "sex": row["sex"],
@@ -486,7 +534,6 @@ def _identify(store: Store, event: Event, key: str) -> tuple[np.ndarray, list[st
             }
         )
         created.append(f"{row['name']} ({key}#{row['player']})")
-        next_id += 1
     if problems:
         raise InputError(problems)
     if new_rows:
@@ -779,8 +826,16 @@ def _period_games(
     key_of = dict(zip(events["event_id"], events["key"], strict=True))
     source_of = dict(zip(events["event_id"], events["source"], strict=True))
     rating_in_event = []
+    # Most events share the list in force: each list is read once.
+    loaded: dict[tuple[Period | None, Period | None], pd.Series] = {}
     for event_id, start in zip(events["event_id"], events["start_date"], strict=True):
-        ratings = _ratings_at(store, lists, kind, start, period, from_standard)
+        lists_used = (
+            _in_force(lists, kind, start, period),
+            _in_force(lists, "standard", start, period) if from_standard else None,
+        )
+        if lists_used not in loaded:
+            loaded[lists_used] = _ratings_at(store, lists, kind, start, period, from_standard)
+        ratings = loaded[lists_used]
         chosen = entries[entries["event_id"] == event_id][["event_id", "start_rank", "player_id"]]
         rating_in_event.append(
             chosen.assign(rating=chosen["player_id"].map(ratings).astype("Int64"))
@@ -1142,19 +1197,41 @@ def _write_period(
                 ["key", "name", "start", "end", "source"]
             ].itertuples(index=False)
         ]
-        summary += [[], ["Notes"], *([["", note] for note in outcome.notes])]
+        notes = list(outcome.notes)
+        for sheet, rows in (
+            ("Games", len(result.games)),
+            ("Calculations", len(outcome.calculations)),
+        ):
+            if rows > MAX_DETAIL_ROWS:
+                notes.append(
+                    f"the {sheet} sheet holds the first {MAX_DETAIL_ROWS:,} of {rows:,} rows: "
+                    f"{sheet.lower()}.csv has them all"
+                )
+        if len(outcome.events) > MAX_EVENT_PAGES:
+            notes.append(
+                f"{len(outcome.events):,} events: no HTML pages (written up to "
+                f"{MAX_EVENT_PAGES:,}; rate an event on its own for its page)"
+            )
+        summary += [[], ["Notes"], *([["", note] for note in notes])]
         write_workbook(
             [
                 Sheet("Summary", rows=summary),
                 Sheet("Players", frame=players),
-                Sheet("Games", frame=result.games),
-                Sheet("Calculations", frame=outcome.calculations, writer=write_calculations_sheet),
+                Sheet("Games", frame=result.games.head(MAX_DETAIL_ROWS)),
+                Sheet(
+                    "Calculations",
+                    frame=calculation_rows(outcome.calculations.head(MAX_DETAIL_ROWS)),
+                    writer=write_calculations_sheet,
+                ),
                 charts_sheet(outcome.listing["rating"]),
             ],
             outputs.path(targets["report.xlsx"]),
         )
         paths.extend(targets.values())
-        events = [_event_of(row, result) for row in outcome.events.to_dict("records")]
+        if len(outcome.events) > MAX_EVENT_PAGES:
+            continue
+        by_event = dict(tuple(result.games.groupby("event", sort=False, observed=True)))
+        events = [_event_of(row, by_event, result) for row in outcome.events.to_dict("records")]
         rules_of = {event.info.key: outcome.rules for event in events}
         pages = event_pages(result, events, rules_of)
         for key, page in progress(pages, f"{outcome.kind} event pages"):
@@ -1164,11 +1241,13 @@ def _write_period(
     return paths
 
 
-def _event_of(row: Mapping[Hashable, object], result: PeriodResult) -> Event:
+def _event_of(
+    row: Mapping[Hashable, object], by_event: Mapping[Hashable, pd.DataFrame], result: PeriodResult
+) -> Event:
     """A stored event for its HTML page: metadata, and its players as the period rated them
     (start rank, name, the rating used, points)."""
     key = str(row["key"])
-    games = result.games[result.games["event"] == key]
+    games = by_event.get(key, result.games.iloc[0:0])
     names = result.players.set_index("id")["name"]
     players = (
         games.groupby("player", sort=True)

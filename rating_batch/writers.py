@@ -38,6 +38,9 @@ WriteOnlyWorksheet = Any
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 #: Excel's last row; a longer table is cut there with a note in the Summary.
 MAX_SHEET_ROWS = 1_048_576
+#: Per-game sheets (Games, Calculations) of a workbook hold at most this many rows; a larger
+#: period is complete in games.csv and calculations.csv, and the Summary says so.
+MAX_DETAIL_ROWS = 100_000
 
 #: Number formats by column name (CSV text format, XLSX number format).
 NUMBER_FORMATS: dict[str, tuple[str, str]] = {
@@ -205,56 +208,19 @@ def _fix_zip_times(path: Path, rows: dict[int, str] | None = None) -> None:
             archive.writestr(info, data)
 
 
-def write_calculations_sheet(worksheet: WriteOnlyWorksheet, frame: pd.DataFrame) -> None:
-    """FIDE-style individual calculations: per player a heading row, per event a subtotal
-    and the games beneath it (outline levels 1 and 2, so a reader can fold them)."""
-    columns = [str(c) for c in frame.columns]
-    widths = _widths(frame)
-    for index, width in enumerate(widths, start=1):
+def write_calculations_sheet(worksheet: WriteOnlyWorksheet, frame: pd.DataFrame) -> str:
+    """FIDE-style individual calculations, grouped: ``frame`` from ``calculation_rows``
+    (its ``level`` column gives each row's outline level, so a reader can fold events and
+    players; level-0 rows, each player's totals, are bold)."""
+    levels = frame["level"].to_numpy()
+    table = frame.drop(columns=["level"])
+    columns = [str(c) for c in table.columns]
+    for index, width in enumerate(_widths(table), start=1):
         worksheet.column_dimensions[get_column_letter(index)].width = width
     worksheet.freeze_panes = "A2"
-    worksheet.append([_text_cell(worksheet, c, bold=True) for c in columns])
-    formats = [NUMBER_FORMATS.get(c, ("", ""))[1] for c in columns]
-    row_number = 1
-    sums = [c for c in ("expected", "score", "delta", "k_delta") if c in frame]
-    for player, games in frame.groupby("id", sort=False):
-        head = games.iloc[0]
-        row_number += 1
-        total = {c: float(games[c].sum()) for c in sums}
-        worksheet.append(
-            [_text_cell(worksheet, f"{player} {head['name']}", bold=True)]
-            + [None] * 3
-            + [_xlsx_value(worksheet, head["rating"], "")]
-            + [None] * (columns.index("expected") - 5)
-            + [
-                _xlsx_value(worksheet, total[c], NUMBER_FORMATS[c][1])
-                for c in ("expected", "score", "delta")
-            ]
-            + [
-                _xlsx_value(worksheet, head["k"], ""),
-                _xlsx_value(worksheet, total["k_delta"], "0.00"),
-            ]
-        )
-        for event, rows in games.groupby("event", sort=False):
-            row_number += 1
-            worksheet.row_dimensions[row_number].outline_level = 1
-            subtotal = {c: float(rows[c].sum()) for c in sums}
-            worksheet.append(
-                [None, None, _text_cell(worksheet, str(event))]
-                + [None] * (columns.index("expected") - 3)
-                + [
-                    _xlsx_value(worksheet, subtotal[c], NUMBER_FORMATS[c][1])
-                    for c in ("expected", "score", "delta")
-                ]
-                + [None, _xlsx_value(worksheet, subtotal["k_delta"], "0.00")]
-            )
-            for values in rows.itertuples(index=False, name=None):
-                row_number += 1
-                worksheet.row_dimensions[row_number].outline_level = 2
-                worksheet.row_dimensions[row_number].hidden = False
-                worksheet.append(
-                    [_xlsx_value(worksheet, v, f) for v, f in zip(values, formats, strict=True)]
-                )
+    worksheet.sheet_properties.outlinePr.summaryBelow = False  # totals above their details
+    worksheet.append([_text_cell(worksheet, column, bold=True) for column in columns])
+    return _table_rows_xml(worksheet, table, levels=levels)
 
 
 #: FIDE's single-kind TXT list: (label, width) after the header of the downloads (§10.1).
@@ -380,10 +346,16 @@ def _write_table(worksheet: WriteOnlyWorksheet, frame: pd.DataFrame) -> str:
 
 
 def _style_id(
-    worksheet: WriteOnlyWorksheet, *, number_format: str = "", quote: bool = False
+    worksheet: WriteOnlyWorksheet,
+    *,
+    number_format: str = "",
+    quote: bool = False,
+    bold: bool = False,
 ) -> int:
     """Register a cell style in the workbook (as openpyxl would for a cell) and return its id."""
     cell = WriteOnlyCell(worksheet)
+    if bold:
+        cell.font = Font(bold=True)
     if number_format:
         cell.number_format = number_format
     if quote:
@@ -391,11 +363,16 @@ def _style_id(
     return int(cell.style_id)
 
 
-def _table_rows_xml(worksheet: WriteOnlyWorksheet, frame: pd.DataFrame) -> str:
+def _table_rows_xml(
+    worksheet: WriteOnlyWorksheet, frame: pd.DataFrame, levels: np.ndarray | None = None
+) -> str:
     """Row elements for the frame's rows (from sheet row 2): numbers as numbers, booleans
-    as booleans, text as inline strings (quote-prefixed when formula-like)."""
+    as booleans, text as inline strings (quote-prefixed when formula-like). With
+    ``levels``, each row gets that outline level, and level-0 text is bold."""
     numbers = list(range(2, len(frame) + 2))
     quoted = _style_id(worksheet, quote=True)
+    bold = _style_id(worksheet, bold=True)
+    heading = [False] * len(frame) if levels is None else (levels == 0).tolist()
     cells: list[list[str]] = []
     for index, name in enumerate(frame.columns, start=1):
         letter = get_column_letter(index)
@@ -427,20 +404,26 @@ def _table_rows_xml(worksheet: WriteOnlyWorksheet, frame: pd.DataFrame) -> str:
         else:
             texts = series.astype("string").astype(object).where(series.notna(), None).to_numpy()
             column = []
-            for r, v in zip(numbers, texts, strict=True):
+            for r, v, strong in zip(numbers, texts, heading, strict=True):
                 if v is None:
                     column.append("")
                     continue
                 text = html.escape(ILLEGAL_CHARACTERS_RE.sub("?", v), quote=False)
                 style = f' s="{quoted}"' if v.startswith(FORMULA_STARTS) else ""
+                style = f' s="{bold}"' if strong and not style else style
                 column.append(
                     f'<c r="{letter}{r}" t="inlineStr"{style}><is><t xml:space="preserve">'
                     f"{text}</t></is></c>"
                 )
             cells.append(column)
+    outline = (
+        [""] * len(frame)
+        if levels is None
+        else [f' outlineLevel="{level}"' if level else "" for level in levels.tolist()]
+    )
     return "".join(
-        f'<row r="{r}">{"".join(row)}</row>'
-        for r, row in zip(numbers, zip(*cells, strict=False), strict=True)
+        f'<row r="{r}"{level}>{"".join(row)}</row>'
+        for r, level, row in zip(numbers, outline, zip(*cells, strict=False), strict=True)
     )
 
 

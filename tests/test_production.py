@@ -586,9 +586,10 @@ def test_calculations_sheet_groups_players_and_events(folder: Path) -> None:
     values = [[cell.value for cell in row] for row in sheet.iter_rows()]
     levels = [sheet.row_dimensions[i].outline_level for i in range(1, len(values) + 1)]
     assert values[0][:4] == ["id", "name", "event", "round"]
-    # Player 11: heading (level 0), event subtotal (1), the game (2); the same for 12.
+    # Player 11: heading with totals (level 0), event subtotal (1), the game (2); then 12.
     assert levels == [0, 0, 1, 2, 0, 1, 2]
-    assert values[1][0] == "11 A" and values[2][2] == "e"
+    assert values[1][:2] == ["11", "A"] and values[2][2] == "e"
+    assert sheet.cell(2, 2).font.bold  # the player's heading row
     game = dict(zip(values[0], values[3], strict=True))
     # 1600 beats 1500: D 100 → 0.64; ΔR 0.36. The list gives no K and no game count, so
     # 30+ games are assumed (§3): K 20, K × ΔR 7.2.
