@@ -14,6 +14,7 @@ import hashlib
 from collections.abc import Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -1242,7 +1243,7 @@ def _write_period(
 
 
 def _event_of(
-    row: Mapping[Hashable, object], by_event: Mapping[Hashable, pd.DataFrame], result: PeriodResult
+    row: Mapping[Hashable, object], by_event: Mapping[Any, pd.DataFrame], result: PeriodResult
 ) -> Event:
     """A stored event for its HTML page: metadata, and its players as the period rated them
     (start rank, name, the rating used, points)."""
