@@ -331,7 +331,11 @@ def write_rate_outputs(rated: RateResult, out: Path) -> list[Path]:
         id=lambda frame: rated.players["id"].to_numpy()[frame["pidx"].to_numpy()]
     )[["id", "event", "games", "score", "expected", "change"]]
     paths = [out / "players.csv", out / "games.csv", out / "report.xlsx"]
-    pages = event_pages(rated.result, rated.events, rated.event_rules)
+    pages = (
+        event_pages(rated.result, rated.events, rated.event_rules)
+        if len(rated.events) <= MAX_EVENT_PAGES
+        else []
+    )
     with atomic_outputs() as outputs:
         for key, page in pages:
             path = out / "events" / f"{key}.html"
@@ -354,6 +358,10 @@ def write_rate_outputs(rated: RateResult, out: Path) -> list[Path]:
             outputs.path(paths[2]),
         )
     return paths
+
+
+#: More events than this get no HTML pages (each page is for posting one event).
+MAX_EVENT_PAGES = 1_000
 
 
 def charts_sheet(ratings: pd.Series) -> Sheet:

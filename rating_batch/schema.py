@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 
+import numpy as np
 import pandas as pd
 
 from rating_batch.errors import Issue, Severity
@@ -118,62 +119,67 @@ def check_frame(frame: pd.DataFrame, dtypes: Dtypes, what: str) -> list[str]:
     return problems
 
 
+#: The result the other side of a game must show (trf-format.md §4.3); unknown codes match
+#: themselves, and a double forfeit ('-' on both sides) is consistent.
+COMPLEMENT = {"1": "0", "0": "1", "=": "=", "+": "-", "-": "+", "W": "L", "L": "W", "D": "D",
+              "X": "X", "?": "?"}  # fmt: skip
+
+
 def check_games(games: pd.DataFrame, players: pd.DataFrame) -> list[Issue]:
     """Consistency of one event's games: opponents exist and both sides agree.
 
     A played game must appear on both players' lines in the same round, with opposite colours
     and complementary results (trf-format.md §4.3). Rated games that disagree are errors;
-    disagreements on unplayed codes (forfeits, W/D/L) are warnings.
+    disagreements on unplayed codes (forfeits, W/D/L) are warnings. The two sides are found
+    through a (round, start rank) table, not a merge: this runs once per event file.
     """
     issues: list[Issue] = []
-    known = set(players["player"].tolist())
-    paired = games[games["opponent"].notna()]
-    unknown = paired[~paired["opponent"].isin(known)]
-    for source, line, rnd, opponent in zip(
-        *(unknown[name].tolist() for name in ("source", "line", "round", "opponent")), strict=True
-    ):
-        message = f"round {rnd}: opponent {opponent} is not a player of this file"
-        issues.append(Issue(source, line, message))
-    paired = paired[paired["opponent"].isin(known)]
-    mirror = paired[["round", "player", "opponent", "colour", "result", "line"]].rename(
-        columns={
-            "player": "opponent",
-            "opponent": "player",
-            "colour": "colour_back",
-            "result": "result_back",
-            "line": "line_back",
-        }
-    )
-    both = paired.merge(mirror, on=["round", "player", "opponent"], how="left")
-    complement = {"1": "0", "0": "1", "=": "=", "+": "-", "-": "+", "W": "L", "L": "W", "D": "D"}
-    complement |= {"X": "X", "?": "?"}  # unknown results: the same on both sides
-    expected_back = both["result"].str.upper().map(complement)
-    missing = both["line_back"].isna()
-    # A disagreement is reported once per game, on the line of the lower start rank.
-    once = ~missing & (both["player"] < both["opponent"])
-    back = both["result_back"].str.upper()
-    double_forfeit = (both["result"] == "-") & (back == "-")  # both lost by forfeit
-    wrong_result = once & (back != expected_back).fillna(True) & ~double_forfeit.fillna(False)
-    colours = both["colour"].isin(["w", "b"]) & both["colour_back"].isin(["w", "b"])
-    wrong_colour = once & colours & (both["colour"] == both["colour_back"]).fillna(False)
-    for mask, text in (
-        (missing, "opponent {opponent} does not have this game"),
-        (wrong_result, "result {result!r} against {opponent}, whose line {other:.0f} has {back!r}"),
-        (wrong_colour, "colour {colour!r} against {opponent}, whose line {other:.0f} has it too"),
-    ):
-        for row in both[mask].itertuples(index=False):
-            message = text.format(
-                opponent=row.opponent,
-                round=row.round,
-                result=row.result,
-                back=row.result_back,
-                colour=row.colour,
-                other=row.line_back,
+    if games.empty:
+        return issues
+    rnd = games["round"].to_numpy(np.int64)
+    me = games["player"].to_numpy(np.int64)
+    opponent = games["opponent"].to_numpy(dtype=np.int64, na_value=-1)
+    ranks = players["player"].to_numpy(np.int64)
+    top = int(max(me.max(), opponent.max(), ranks.max() if len(ranks) else 0))
+    present = np.zeros(top + 1, dtype=bool)
+    present[ranks[ranks >= 0]] = True
+    paired = opponent > 0
+    known = paired & present[np.clip(opponent, 0, top)]
+    sources = games["source"].tolist()
+    lines = games["line"].tolist()
+    for row in np.flatnonzero(paired & ~known).tolist():
+        message = f"round {rnd[row]}: opponent {opponent[row]} is not a player of this file"
+        issues.append(Issue(sources[row], lines[row], message))
+    where = np.full((int(rnd.max()) + 1, top + 1), -1, dtype=np.int64)
+    where[rnd, np.clip(me, 0, top)] = np.arange(len(games))
+    back = np.where(known, where[rnd, np.clip(opponent, 0, top)], -1)
+    missing = known & ((back < 0) | (opponent[np.maximum(back, 0)] != me))
+    mirrored = known & ~missing
+    once = mirrored & (me < opponent)  # reported once per game, on the lower start rank
+    results = [
+        str(r).upper() if r is not None and r is not pd.NA else "" for r in games["result"].tolist()
+    ]
+    colours = [c if isinstance(c, str) else "" for c in games["colour"].tolist()]
+    rated = games["rated"].to_numpy(bool)
+    for row in np.flatnonzero(missing).tolist():
+        severity: Severity = "error" if rated[row] else "warning"
+        message = f"round {rnd[row]}: opponent {opponent[row]} does not have this game"
+        issues.append(Issue(sources[row], lines[row], message, severity))
+    for row in np.flatnonzero(once).tolist():
+        other = int(back[row])
+        mine, theirs = results[row], results[other]
+        severity = "error" if rated[row] else "warning"
+        if COMPLEMENT.get(mine) != theirs and not (mine == theirs == "-"):
+            written = games["result"].iat[row]
+            message = (
+                f"round {rnd[row]}: result {written!r} against {opponent[row]}, whose line "
+                f"{lines[other]} has {games['result'].iat[other]!r}"
             )
-            severity: Severity = "error" if row.rated else "warning"
-            issues.append(
-                Issue(
-                    str(row.source), int(str(row.line)), f"round {row.round}: {message}", severity
-                )
+            issues.append(Issue(sources[row], lines[row], message, severity))
+        if colours[row] in ("w", "b") and colours[row] == colours[other]:
+            message = (
+                f"round {rnd[row]}: colour {colours[row]!r} against {opponent[row]}, whose line "
+                f"{lines[other]} has it too"
             )
+            issues.append(Issue(sources[row], lines[row], message, severity))
     return issues

@@ -18,7 +18,7 @@ import re
 import tempfile
 import unicodedata
 import zipfile
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -514,19 +514,20 @@ def write_event_html(page: EventPage, path: Path) -> None:
         "reason: bye, forfeit, unrated opponent …). In the calculations, D* is the difference "
         "after the 400-point rule.</p><h2>Calculations</h2>"
     )
-    games = page.games.groupby("player", sort=False)
+    games: dict[object, list[dict[Hashable, object]]] = {}
+    for game in page.games.to_dict("records"):
+        games.setdefault(game["player"], []).append(game)
     for player in page.players.to_dict("records"):
         out.append(
             f'<section class="player"><h3>{_html(player["player"])}. {_html(player["name"])} '
             f"({_html(player['id'])}) — {_html(player['status'])}</h3>"
         )
-        if player["player"] in games.groups:
-            rows = games.get_group(player["player"])
+        if player["player"] in games:
             out.append(
                 "<table><thead><tr><th>Rd</th><th class=name>Opponent</th><th>Rtg</th><th>D</th>"
                 "<th>PD</th><th>Score</th><th>ΔR</th></tr></thead><tbody>"
             )
-            for game in rows.to_dict("records"):
+            for game in games[player["player"]]:
                 out.append(
                     f"<tr><td>{_html(game['round'])}</td>"
                     f"<td class=name>{_html(game['opponent_name'])}</td>"

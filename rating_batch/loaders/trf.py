@@ -482,19 +482,22 @@ def _parse_rounds(
 
 def _check_points(players: pd.DataFrame, games: pd.DataFrame) -> list[Issue]:
     """Declared points that disagree with the rounds: a warning, never used for rating (§9)."""
-    totals = games.groupby("player")["score"].sum()
-    declared = players.set_index("player")["points"]
-    both = pd.DataFrame({"declared": declared, "total": totals.reindex(declared.index)}).fillna(
-        {"total": 0.0}
-    )
-    both["line"] = players.set_index("player")["line"]
-    differ = both["declared"].notna() & ((both["declared"] - both["total"]).abs() > 1e-9)
+    ranks = players["player"].to_numpy(np.int64)
+    if not len(ranks):
+        return []
+    top = int(max(ranks.max(), games["player"].max() if len(games) else 0))
+    totals = np.bincount(
+        games["player"].to_numpy(np.int64), weights=games["score"].to_numpy(), minlength=top + 1
+    )[np.clip(ranks, 0, top)]
+    declared = players["points"].to_numpy(dtype=np.float64, na_value=np.nan)
+    differ = ~np.isnan(declared) & (np.abs(declared - totals) > 1e-9)
+    source, lines = str(players["source"].iat[0]), players["line"].tolist()
     return [
         Issue(
-            str(players["source"].iat[0]),
-            int(str(row.line)),
-            f"declared points {row.declared:g} but the rounds give {row.total:g}",
+            source,
+            lines[i],
+            f"declared points {declared[i]:g} but the rounds give {totals[i]:g}",
             "warning",
         )
-        for row in both[differ.fillna(False)].itertuples()
+        for i in np.flatnonzero(differ).tolist()
     ]
