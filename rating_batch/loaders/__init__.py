@@ -10,6 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from rating_batch.errors import InputError, Issue, errors_only
+from rating_batch.loaders.common import check_size, check_xlsx
 from rating_batch.loaders.ratinglist import read_rating_list
 from rating_batch.loaders.tabular import read_crosstable
 from rating_batch.loaders.trf import read_trf
@@ -72,7 +73,15 @@ def read_event(path: Path, *, key: str | None = None) -> Event:
             [Issue(str(path), None, f"unsupported file type {path.suffix!r}: use {supported}")]
         )
     try:
-        data_check = path.read_bytes()[:4096]
+        too_big = check_size(path)
+        if too_big:
+            raise InputError([Issue(str(path), None, too_big)])
+        if path.suffix.lower() == ".xlsx":
+            refused = check_xlsx(path)
+            if refused:
+                raise InputError([Issue(str(path), None, refused)])
+        with path.open("rb") as handle:
+            data_check = handle.read(4096)
     except OSError as error:
         raise InputError(
             [Issue(str(path), None, f"cannot read the file: {error.strerror}")]

@@ -5,6 +5,8 @@ from __future__ import annotations
 import codecs
 import datetime as dt
 import re
+import zipfile
+from pathlib import Path
 
 UTF8_BOM = b"\xef\xbb\xbf"
 
@@ -214,3 +216,68 @@ def kind_of_time_control(encoded: str, text: str) -> str | None:
     if minutes is None:
         minutes = minutes_of_text(text)
     return None if minutes is None else kind_of_minutes(minutes)
+
+
+# -- limits on hostile or broken files (issue: nothing breaks, nothing is lost) ------------------
+
+#: An event file larger than this is refused before it is read (the largest real TRF files
+#: are well under 1 MB; a chess-results export under 1 MB).
+MAX_EVENT_BYTES = 64 * 1024 * 1024
+#: A line longer than this is an error (TRF lines are 100-400 characters).
+MAX_LINE_CHARACTERS = 10_000
+#: XLSX files are zip archives: refused when they unpack to more than this, hold more entries
+#: or sheets than this, or compress a member more than ``MAX_ZIP_RATIO`` times (zip bombs).
+MAX_XLSX_UNPACKED_BYTES = 512 * 1024 * 1024
+MAX_XLSX_ENTRIES = 10_000
+MAX_XLSX_SHEETS = 200
+MAX_ZIP_RATIO = 200
+
+
+def check_size(path: Path, limit: int = MAX_EVENT_BYTES) -> str | None:
+    """Why a file is too large to read, or None."""
+    size = path.stat().st_size
+    if size > limit:
+        return f"the file is {size:,} bytes; at most {limit:,} are read"
+    return None
+
+
+def check_xlsx(path: Path) -> str | None:
+    """Why an XLSX file must not be opened (not a zip, a zip bomb, absurd contents), or None.
+
+    Looks only at the zip directory: nothing is unpacked.
+    """
+    if not zipfile.is_zipfile(path):
+        return "not an XLSX file (it is not a zip archive)"
+    try:
+        with zipfile.ZipFile(path) as archive:
+            entries = archive.infolist()
+    except (zipfile.BadZipFile, OSError) as error:
+        return f"not a readable XLSX file: {error}"
+    if len(entries) > MAX_XLSX_ENTRIES:
+        return f"{len(entries):,} entries in the archive; at most {MAX_XLSX_ENTRIES:,}"
+    unpacked = sum(entry.file_size for entry in entries)
+    if unpacked > MAX_XLSX_UNPACKED_BYTES:
+        return f"unpacks to {unpacked:,} bytes; at most {MAX_XLSX_UNPACKED_BYTES:,}"
+    sheets = [
+        e
+        for e in entries
+        if e.filename.startswith("xl/worksheets/") and e.filename.endswith(".xml")
+    ]
+    if len(sheets) > MAX_XLSX_SHEETS:
+        return f"{len(sheets):,} sheets; at most {MAX_XLSX_SHEETS:,}"
+    for entry in entries:
+        if entry.file_size > 10_000_000 and entry.file_size > MAX_ZIP_RATIO * max(
+            entry.compress_size, 1
+        ):
+            ratio = entry.file_size // max(entry.compress_size, 1)
+            return f"{entry.filename} is compressed {ratio:,} times (a zip bomb?)"
+    return None
+
+
+def long_lines(lines: list[str], source: str) -> list[tuple[int, str]]:
+    """(line number, message) for lines longer than ``MAX_LINE_CHARACTERS``."""
+    return [
+        (number, f"line of {len(line):,} characters; at most {MAX_LINE_CHARACTERS:,}")
+        for number, line in enumerate(lines, start=1)
+        if len(line) > MAX_LINE_CHARACTERS
+    ]

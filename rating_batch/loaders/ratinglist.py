@@ -20,7 +20,13 @@ import pandas as pd
 from defusedxml import ElementTree
 
 from rating_batch.errors import InputError, Issue
-from rating_batch.loaders.common import decode_text, normalise_title, parse_birth_year
+from rating_batch.loaders.common import (
+    check_xlsx,
+    decode_text,
+    long_lines,
+    normalise_title,
+    parse_birth_year,
+)
 
 KINDS = ("standard", "rapid", "blitz")
 PER_KIND = ("rating", "games", "k", "games_total")
@@ -83,9 +89,15 @@ def read_rating_list(path: Path, *, kind: str = "standard") -> RatingList:
         if suffix == ".xml":
             result = _read_xml(path)
         elif suffix == ".xlsx":
+            refused = check_xlsx(path)
+            if refused:
+                raise InputError([Issue(str(path), None, refused)])
             result = _read_xlsx(path, kind)
         else:
             text, _ = decode_text(path.read_bytes())
+            too_long = long_lines(text.splitlines(), str(path))
+            if too_long:
+                raise InputError([Issue(str(path), n, message) for n, message in too_long[:20]])
             if suffix == ".txt" or text.startswith("ID Number") or text.startswith("ID number"):
                 result = parse_fide_txt(text, source=str(path), kind=kind)
             else:

@@ -33,10 +33,12 @@ from rating_batch.errors import InputError, Issue
 from rating_batch.loaders.common import (
     decode_text,
     kind_of_time_control,
+    long_lines,
     normalise_sex,
     normalise_title,
     parse_birth_year,
     parse_date,
+    split_lines,
 )
 from rating_batch.schema import (
     GAMES_DTYPES,
@@ -119,6 +121,9 @@ def _read_xlsx(path: Path, sheet: str | None) -> RawTable:
 
 def _read_csv(path: Path) -> RawTable:
     text, _ = decode_text(path.read_bytes())
+    too_long = long_lines(split_lines(text), str(path))
+    if too_long:
+        raise InputError([Issue(str(path), number, message) for number, message in too_long[:20]])
     sample = text[:4096]
     delimiter = max([",", ";", "\t"], key=sample.count)
     rows = list(csv.reader(io.StringIO(text), delimiter=delimiter))

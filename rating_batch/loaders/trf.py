@@ -22,6 +22,7 @@ from rating_batch.errors import Issue, Severity
 from rating_batch.loaders.common import (
     decode_text,
     kind_of_time_control,
+    long_lines,
     normalise_sex,
     normalise_title,
     parse_birth_year,
@@ -120,14 +121,24 @@ _UNKNOWN_RESULTS = frozenset("X?A")  # seen in other readers: unrated, unplayed,
 def read_trf(path: Path, *, encoding: str | None = None, key: str | None = None) -> Event:
     """Read a TRF file: decode it once (recording the encoding), then ``parse_trf``."""
     text, used = decode_text(path.read_bytes(), encoding)
-    return parse_trf(split_lines(text), source=str(path), key=key or path.stem, encoding=used)
+    lines = split_lines(text)
+    too_long = long_lines(lines, str(path))
+    if too_long:  # absurd lines are not sliced into arrays: report them and stop here
+        issues = [Issue(str(path), number, message) for number, message in too_long]
+        return parse_trf([], source=str(path), key=key or path.stem, encoding=used, issues=issues)
+    return parse_trf(lines, source=str(path), key=key or path.stem, encoding=used)
 
 
 def parse_trf(
-    lines: Iterable[str], *, source: str, key: str | None = None, encoding: str = ""
+    lines: Iterable[str],
+    *,
+    source: str,
+    key: str | None = None,
+    encoding: str = "",
+    issues: list[Issue] | None = None,
 ) -> Event:
     """Parse TRF lines into an Event; problems go to ``event.issues``, never raised."""
-    issues: list[Issue] = []
+    issues = list(issues or [])
     tags: dict[str, str] = {}
     player_lines: list[str] = []
     player_numbers: list[int] = []

@@ -1,0 +1,143 @@
+"""Hostile and absurd files: refused with a clear message, never obeyed, never a crash; and
+formula-like text neutralised in every file we write."""
+
+from __future__ import annotations
+
+import zipfile
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from conftest import read_csv
+from openpyxl import load_workbook
+from trf_text import P, trf
+
+from rating_batch.cli import cli
+from rating_batch.errors import InputError
+from rating_batch.loaders import read_event, read_rating_list
+from rating_batch.loaders.common import MAX_EVENT_BYTES, MAX_LINE_CHARACTERS
+
+BILLION_LAUGHS = """<?xml version="1.0"?>
+<!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">
+<!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;">]>
+<playerslist><player><fideid>1</fideid><name>&lol3;</name><rating>1500</rating></player></playerslist>
+"""
+EXTERNAL = """<?xml version="1.0"?>
+<!DOCTYPE x [<!ENTITY secret SYSTEM "file:///etc/passwd">]>
+<playerslist><player><fideid>1</fideid><name>&secret;</name><rating>1500</rating></player></playerslist>
+"""
+
+
+@pytest.mark.parametrize(
+    "text", [BILLION_LAUGHS, EXTERNAL], ids=["entity-expansion", "external-entity"]
+)
+def test_xml_entities_are_refused(text: str, tmp_path: Path) -> None:
+    path = tmp_path / "list.xml"
+    path.write_text(text)
+    with pytest.raises(InputError, match=rf"{path}: refused: "):
+        read_rating_list(path)
+
+
+def test_zip_bomb_xlsx_is_refused_unopened(tmp_path: Path) -> None:
+    path = tmp_path / "bomb.xlsx"
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("xl/worksheets/sheet1.xml", b"\0" * 50_000_000)
+    assert path.stat().st_size < 200_000
+    with pytest.raises(
+        InputError, match=r"bomb.xlsx: xl/worksheets/sheet1.xml is compressed [\d,]+ times"
+    ):
+        read_event(path)
+    with pytest.raises(InputError, match="is compressed"):
+        read_rating_list(path)
+
+
+def test_a_file_that_is_not_a_zip_is_not_an_xlsx(tmp_path: Path) -> None:
+    path = tmp_path / "fake.xlsx"
+    path.write_bytes(b"PK\x03\x04 not really a zip")
+    with pytest.raises(
+        InputError, match=r"fake.xlsx: not an XLSX file \(it is not a zip archive\)"
+    ):
+        read_event(path)
+
+
+def test_absurd_lines_are_errors_not_arrays(tmp_path: Path) -> None:
+    path = tmp_path / "long.trf"
+    path.write_text("012 Event\n001    1      " + "A" * 1_000_000 + "\n")
+    issues = [str(i) for i in read_event(path).issues]
+    # "001    1      " is 14 characters, then a million As.
+    assert issues[0] == f"{path}:2: line of 1,000,014 characters; at most {MAX_LINE_CHARACTERS:,}"
+    csv_path = tmp_path / "long.csv"
+    csv_path.write_text("no,name,1\n1,A," + "x" * 20_000 + "\n")
+    with pytest.raises(InputError, match=r"long.csv:2: line of 20,004 characters"):
+        read_event(csv_path)
+
+
+def test_huge_files_are_refused_before_reading(tmp_path: Path) -> None:
+    path = tmp_path / "huge.trf"
+    with path.open("wb") as handle:  # sparse: no disk is used
+        handle.truncate(MAX_EVENT_BYTES + 1)
+    with pytest.raises(InputError, match=rf"huge.trf: the file is {MAX_EVENT_BYTES + 1:,} bytes"):
+        read_event(path)
+
+
+HOSTILE = ['=HYPERLINK("http://x","y")', "+cmd|' /C calc'!A0", "@SUM(1+1)", "-2+3"]
+
+
+def test_every_writer_neutralises_formulas(tmp_path: Path) -> None:
+    runner = CliRunner()
+    listing = tmp_path / "list.csv"
+    listing.write_text("id,rating\n101,1850\n102,1720\n103,1600\n104,1500\n")
+    db = tmp_path / "r.sqlite"
+    assert (
+        runner.invoke(
+            cli, ["init", "--list", str(listing), "--period", "2026-01", "--db", str(db)]
+        ).exit_code
+        == 0
+    )
+    event = tmp_path / "=evil.trf"
+    players = [P(i + 1, name, 1850 - 100 * i, 101 + i, 1980) for i, name in enumerate(HOSTILE)]
+    event.write_text(trf(players, [(1, 1, 2, "1-0"), (1, 3, 4, "=-=")]), encoding="utf-8")
+    assert runner.invoke(cli, ["add", str(event), "--db", str(db)]).exit_code == 0
+    out = tmp_path / "out"
+    assert (
+        runner.invoke(cli, ["publish", "2026-02", "--db", str(db), "--out", str(out)]).exit_code
+        == 0
+    )
+    folder = out / "2026-02" / "standard"
+    quoted = ["'" + name for name in HOSTILE]
+    assert sorted(r["name"] for r in read_csv(folder / "list.csv")) == sorted(quoted)
+    assert sorted(r["name"] for r in read_csv(folder / "players.csv")) == sorted(quoted)
+    assert {r["name"] for r in read_csv(folder / "calculations.csv")} == set(quoted)
+    assert {r["event"] for r in read_csv(folder / "games.csv")} == {"'=evil"}
+    for workbook, sheet, column in (
+        ("list.xlsx", "List", 2),
+        ("report.xlsx", "Players", 2),
+        ("report.xlsx", "Calculations", 2),
+    ):
+        cells = [
+            row[column - 1] for row in load_workbook(folder / workbook)[sheet].iter_rows(min_row=2)
+        ]
+        risky = [
+            c
+            for c in cells
+            if isinstance(c.value, str) and c.value.startswith(("=", "+", "-", "@"))
+        ]
+        assert risky and all(c.data_type == "s" and c.quotePrefix for c in risky), (workbook, sheet)
+    page = (folder / "events" / "=evil.html").read_text(encoding="utf-8")
+    # Text only: quotes escaped, no link element made of a name.
+    assert "=HYPERLINK(&quot;http://x&quot;,&quot;y&quot;)" in page and "<a " not in page
+    compared = runner.invoke(
+        cli,
+        [
+            "compare-rules",
+            str(event),
+            "--rules",
+            "fide-2025",
+            "--rules",
+            "fide-2024",
+            "--out",
+            str(tmp_path / "cmp"),
+        ],
+    )
+    assert compared.exit_code == 0
+    assert sorted(r["name"] for r in read_csv(tmp_path / "cmp" / "compare.csv")) == sorted(quoted)
