@@ -82,7 +82,7 @@ def _full_year(year: int) -> int:
 def _make_date(year: int, month: int, day: int) -> dt.date | None:
     try:
         return dt.date(_full_year(year), month, day)
-    except ValueError:
+    except (ValueError, OverflowError):  # impossible or absurd numbers: no date
         return None
 
 

@@ -46,6 +46,15 @@ LIST_DTYPES: dict[str, str] = {
     "line": "int64",
 }
 _FLAG = re.compile(r"^ever_\d{3,4}$")
+#: IDs, ratings, games and K have at most this many digits (an 11-digit FIDE ID fits).
+MAX_DIGITS = 12
+
+
+def is_number(text: str) -> bool:
+    """A whole number that fits the list's columns (longer digit runs are errors)."""
+    return text.isdigit() and len(text) <= MAX_DIGITS
+
+
 _MONTH_TOKEN = re.compile(r"\b([A-Z]{3})(\d{2})\b")
 _MONTHS = ["JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"]
 FOA_TITLES = ("AGM", "AIM", "AFM", "ACM")
@@ -222,7 +231,7 @@ def parse_fide_txt(text: str, *, source: str, kind: str = "standard") -> RatingL
         tail = line[tail_start:] if tail_start is not None else ""
         _read_tail(tail, numeric, records, row, "flag" in names, source, number, issues)
         identifier = str(records["id"][row] or "")
-        if not identifier.isdigit():
+        if not is_number(identifier):
             issues.append(Issue(source, number, f"ID Number {identifier!r} is not a number"))
             records["id"][row] = None
     for row in range(len(body)):
@@ -254,7 +263,7 @@ def _read_tail(
         flag = tokens.pop()
     wanted = len(numeric) + 1  # + B-day
     values = tokens[-wanted:] if len(tokens) >= wanted else []
-    if len(values) != wanted or not all(v.isdigit() for v in values):
+    if len(values) != wanted or not all(is_number(v) for v in values):
         issues.append(
             Issue(
                 source,
@@ -339,7 +348,7 @@ def _read_xml(path: Path) -> RatingList:
             for tag, column in _XML_FIELDS.items():
                 text = values.get(tag, "")
                 if column.endswith(("_rating", "_games", "_k")) or column == "id":
-                    if text and not text.isdigit():
+                    if text and not is_number(text):
                         issues.append(
                             Issue(source, None, f"player {count}: <{tag}> {text!r} is not a number")
                         )
@@ -379,9 +388,15 @@ _FALSE = {"false", "0", "no", "n", "f", ""}
 def parse_rating_list_csv(text: str, *, source: str, kind: str = "standard") -> RatingList:
     """A CSV list (comma or semicolon): ``id`` and a rating column required. Unprefixed
     ``rating``, ``games``, ``k``, ``games_total`` belong to ``kind``."""
+    text = "\n".join(text.splitlines())  # a stray CR would end a row inside a cell
     sample = text[:4096]
     delimiter = ";" if sample.count(";") > sample.count(",") else ","
-    rows = list(csv.reader(io.StringIO(text), delimiter=delimiter))
+    reader = csv.reader(io.StringIO(text), delimiter=delimiter)
+    try:
+        rows = list(reader)
+    except csv.Error as error:
+        issue = Issue(source, reader.line_num, f"not readable as CSV: {error}")
+        return RatingList(_finish(_empty(0)), (), source, "csv", issues=[issue])
     return _parse_table(rows, source, kind, "csv", lambda index: index + 1)
 
 
@@ -456,7 +471,7 @@ def _store(
             return
         if raw.endswith(".0") and raw[:-2].isdigit():
             raw = raw[:-2]  # numbers from a spreadsheet
-        if raw.isdigit():
+        if is_number(raw):
             records[name][index] = int(raw)
         else:
             issues.append(Issue(source, line, f"column {shown!r}: {raw!r} is not a whole number"))

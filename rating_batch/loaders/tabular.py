@@ -66,7 +66,7 @@ _ROUND_HEADER = re.compile(
     r"^(?:(\d+)\s*\.?\s*(?:rd|runde|r|round)\.?|(?:rd|r|round)\s*\.?\s*(\d+))$"
 )
 _SWISS_CELL = re.compile(
-    r"^(?P<opponent>\d+)\s*(?P<colour>[wbs])\s*(?P<result>1|0|½|=|\+|-|1/2|0[.,]5)?$"
+    r"^(?P<opponent>\d{1,6})\s*(?P<colour>[wbs])\s*(?P<result>1|0|½|=|\+|-|1/2|0[.,]5)?$"
 )
 _METADATA = re.compile(r"^\s*(?P<label>[^:]{2,60}?)\s*:\s*(?P<value>.*)$")
 _RESULT_CODES = {"1": "1", "0": "0", "½": "=", "=": "=", "1/2": "=", "0.5": "=", "0,5": "=",
@@ -124,9 +124,16 @@ def _read_csv(path: Path) -> RawTable:
     too_long = long_lines(split_lines(text), str(path))
     if too_long:
         raise InputError([Issue(str(path), number, message) for number, message in too_long[:20]])
+    text = "\n".join(split_lines(text))  # a stray CR would end a row inside a cell
     sample = text[:4096]
     delimiter = max([",", ";", "\t"], key=sample.count)
-    rows = list(csv.reader(io.StringIO(text), delimiter=delimiter))
+    reader = csv.reader(io.StringIO(text), delimiter=delimiter)
+    try:
+        rows = list(reader)
+    except csv.Error as error:
+        raise InputError(
+            [Issue(str(path), reader.line_num, f"not readable as CSV: {error}")]
+        ) from None
     return RawTable(rows, list(range(1, len(rows) + 1)), str(path))
 
 
@@ -209,10 +216,9 @@ def parse_crosstable(raw: RawTable, *, key: str, encoding: str = "") -> Event:
     for index, label in enumerate(labels):
         text = _header_key(label)
         round_match = _ROUND_HEADER.match(text)
-        if round_match:
-            rounds.append((int(round_match.group(1) or round_match.group(2)), index))
-        elif text.isdigit():
-            rounds.append((int(text), index))
+        number = (round_match.group(1) or round_match.group(2)) if round_match else text
+        if (round_match or text.isdigit()) and len(number) <= 3:  # at most round 999
+            rounds.append((int(number), index))
         elif text in HEADER_ALIASES and HEADER_ALIASES[text] not in columns:
             columns[HEADER_ALIASES[text]] = index
         elif (
@@ -269,9 +275,14 @@ def _value(row: list[str], columns: dict[str, int], name: str) -> str:
     return row[index].strip() if index is not None and index < len(row) else ""
 
 
+#: The most digits a number of a crosstable may have (an 11-digit FIDE ID fits).
+MAX_DIGITS = 12
+MAX_RATING = 4000
+
+
 def _whole(text: str) -> int | None:
     text = text.strip().replace(".0", "") if text.endswith(".0") else text.strip()
-    return int(text) if text.isdigit() else None
+    return int(text) if text.isdigit() and len(text) <= MAX_DIGITS else None
 
 
 def _normalise(
@@ -289,6 +300,7 @@ def _normalise(
     players: dict[str, list[object]] = {name: [] for name in PLAYERS_DTYPES}
     games: dict[str, list[object]] = {name: [] for name in GAMES_DTYPES}
     count = len(body)
+    seen: dict[int, int] = {}
     for position, (row, number) in enumerate(body, start=1):
         # Opponents are row positions in a final-ranking table, starting numbers otherwise.
         me = position if final_ranking else _whole(_value(row, columns, "number")) or position
@@ -296,6 +308,14 @@ def _normalise(
         rating = _whole(rating_text)
         if rating_text and rating is None:
             issues.append(Issue(raw.source, number, f"rating {rating_text!r} is not a number"))
+        elif rating is not None and rating > MAX_RATING:
+            issues.append(Issue(raw.source, number, f"rating {rating_text!r} is not a rating"))
+            rating = None
+        if me in seen:
+            issues.append(
+                Issue(raw.source, number, f"duplicate number {me} (first on row {seen[me]})")
+            )
+        seen.setdefault(me, number)
         points_text = _value(row, columns, "points").replace(",", ".").replace("½", ".5")
         try:
             points = float(points_text) if points_text else None
