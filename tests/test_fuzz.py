@@ -126,13 +126,13 @@ def load(path: Path, data: bytes) -> None:
 @SETTINGS
 @given(data=mutated(TRF_SEEDS))
 def test_fuzz_trf(data: bytes, tmp_path_factory: object) -> None:
-    load(Path(getattr(tmp_path_factory, "mktemp")("trf")) / "event.trf", data)
+    load(Path(tmp_path_factory.mktemp("trf")) / "event.trf", data)
 
 
 @SETTINGS
 @given(data=mutated([CSV_EVENT]))
 def test_fuzz_csv_crosstable(data: bytes, tmp_path_factory: object) -> None:
-    load(Path(getattr(tmp_path_factory, "mktemp")("csv")) / "event.csv", data)
+    load(Path(tmp_path_factory.mktemp("csv")) / "event.csv", data)
 
 
 @settings(SETTINGS, max_examples=300)
@@ -144,7 +144,7 @@ def test_fuzz_xlsx_crosstable(data: bytes, tmp_path_factory: object) -> None:
     book = Workbook()
     sheet = book.active
     text = "\n".join(data.decode("utf-8", "replace").replace("\0", "").splitlines())
-    folder = Path(getattr(tmp_path_factory, "mktemp")("xlsx"))
+    folder = Path(tmp_path_factory.mktemp("xlsx"))
     path = folder / "event.xlsx"
     try:  # building the fixture: openpyxl refuses some characters, not our loader's case
         for row in csv.reader(io.StringIO(text)):
@@ -158,7 +158,7 @@ def test_fuzz_xlsx_crosstable(data: bytes, tmp_path_factory: object) -> None:
 @SETTINGS
 @given(data=mutated(LIST_SEEDS), suffix=st.sampled_from([".txt", ".csv"]))
 def test_fuzz_rating_lists(data: bytes, suffix: str, tmp_path_factory: object) -> None:
-    path = Path(getattr(tmp_path_factory, "mktemp")("list")) / f"list{suffix}"
+    path = Path(tmp_path_factory.mktemp("list")) / f"list{suffix}"
     path.write_bytes(data)
     try:
         read_rating_list(path)
@@ -170,7 +170,7 @@ def test_fuzz_rating_lists(data: bytes, suffix: str, tmp_path_factory: object) -
 @settings(SETTINGS, max_examples=500)
 @given(data=mutated([XML_SEED]))
 def test_fuzz_xml_lists(data: bytes, tmp_path_factory: object) -> None:
-    path = Path(getattr(tmp_path_factory, "mktemp")("xml")) / "list.xml"
+    path = Path(tmp_path_factory.mktemp("xml")) / "list.xml"
     path.write_bytes(data)
     try:
         read_rating_list(path)
@@ -183,7 +183,7 @@ def test_fuzz_xml_lists(data: bytes, tmp_path_factory: object) -> None:
 @given(data=st.binary(max_size=2000))
 def test_fuzz_xlsx_bytes(data: bytes, tmp_path_factory: object) -> None:
     # Bytes that claim to be a workbook: never anything but a clean InputError.
-    folder = Path(getattr(tmp_path_factory, "mktemp")("junk"))
+    folder = Path(tmp_path_factory.mktemp("junk"))
     for reader in (read_event, read_rating_list):
         path = folder / "book.xlsx"
         path.write_bytes(b"PK\x03\x04" + data)

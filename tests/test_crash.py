@@ -1,0 +1,169 @@
+"""Crash safety and concurrency with real processes (run 20 times each).
+
+* ``publish`` killed (SIGKILL) at any moment: the database is exactly as before or exactly
+  as after a complete run, never in between, and integrity_check is clean; no output file is
+  half-written (every final file present equals the complete run's; none before the commit).
+* two ``add`` at once: different events both succeed; the same event is stored once and the
+  other process fails cleanly. Nothing is lost or doubled.
+"""
+
+from __future__ import annotations
+
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent.parent / "benchmarks"))
+from generate import generate_month, make_federation, write_list_csv
+
+RUNS = 20
+COMMAND = [sys.executable, "-m", "rating_batch"]
+
+
+def dump(db: Path) -> list[str]:
+    connection = sqlite3.connect(db)
+    try:
+        assert connection.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        return list(connection.iterdump())
+    finally:
+        connection.close()
+
+
+def copy_database(source: Path, target: Path) -> Path:
+    connection = sqlite3.connect(source)
+    backup = sqlite3.connect(target)
+    connection.backup(backup)
+    backup.close()
+    connection.close()
+    return target
+
+
+@pytest.fixture(scope="module")
+def month(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
+    """A database with one month of events added (about 5,000 player-games), the state
+    after a complete publish, its files, and how long a publish takes here."""
+    root = tmp_path_factory.mktemp("month")
+    rng = np.random.default_rng(11)
+    federation = make_federation(600, rng)
+    write_list_csv(federation, root / "list.csv")
+    generate_month(federation, "2026-01", 5000, root, rng, sizes=(10, 40))
+    base = root / "base.sqlite"
+    for args in (
+        ["init", "--list", root / "list.csv", "--period", "2025-12"],
+        ["add", root / "2026-01"],
+    ):
+        subprocess.run(
+            [*COMMAND, *map(str, args), "--db", str(base)], check=True, capture_output=True
+        )
+    reference = copy_database(base, root / "reference.sqlite")
+    start = time.perf_counter()
+    subprocess.run(
+        [*COMMAND, "publish", "2026-02", "--db", str(reference), "--out", str(root / "reference")],
+        check=True,
+        capture_output=True,
+    )
+    elapsed = time.perf_counter() - start
+    files = {
+        p.relative_to(root / "reference"): p.read_bytes()
+        for p in (root / "reference").rglob("*")
+        if p.is_file()
+    }
+    return {"root": root, "base": base, "before": dump(base), "after": dump(reference),
+            "files": files, "elapsed": elapsed}  # fmt: skip
+
+
+def test_killing_publish_leaves_before_or_after(month: dict[str, object]) -> None:
+    root, files = Path(str(month["root"])), month["files"]
+    assert isinstance(files, dict)
+    outcomes = {"before": 0, "after": 0}
+    for run in range(RUNS):
+        db = copy_database(Path(str(month["base"])), root / f"kill{run}.sqlite")
+        out = root / f"kill{run}"
+        process = subprocess.Popen(
+            [*COMMAND, "publish", "2026-02", "--db", str(db), "--out", str(out)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        # Spread the kills over the whole run, from start-up to the end.
+        time.sleep(float(month["elapsed"]) * (run + 0.5) / RUNS)  # type: ignore[arg-type]
+        process.send_signal(signal.SIGKILL)
+        process.wait()
+        state = dump(db)
+        assert state in (month["before"], month["after"]), f"run {run}: a partial database"
+        written = {
+            p.relative_to(out): p.read_bytes()
+            for p in (out.rglob("*") if out.exists() else [])
+            if p.is_file() and not p.name.endswith(".tmp")  # temporaries are never outputs
+        }
+        if state == month["before"]:
+            outcomes["before"] += 1
+            assert written == {}, f"run {run}: files written for a period not stored"
+        else:
+            outcomes["after"] += 1
+            for name, data in written.items():
+                assert files[name] == data, f"run {run}: {name} is half-written"
+        shutil.rmtree(out, ignore_errors=True)
+    assert outcomes["before"] > 0  # some kills did land before the commit
+
+
+def test_two_adds_at_once(month: dict[str, object], tmp_path: Path) -> None:
+    root = Path(str(month["root"]))
+    events = sorted((root / "2026-01").glob("*.trf"))[:2]
+    init = tmp_path / "init.sqlite"
+    subprocess.run(
+        [
+            *COMMAND,
+            "init",
+            "--list",
+            str(root / "list.csv"),
+            "--period",
+            "2025-12",
+            "--db",
+            str(init),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    for run in range(RUNS):
+        db = copy_database(init, tmp_path / f"both{run}.sqlite")
+        first = subprocess.Popen(
+            [*COMMAND, "add", str(events[0]), "--db", str(db)], stderr=subprocess.PIPE
+        )
+        second = subprocess.Popen(
+            [*COMMAND, "add", str(events[1]), "--db", str(db)], stderr=subprocess.PIPE
+        )
+        assert (first.wait(), second.wait()) == (0, 0), run
+        connection = sqlite3.connect(db)
+        stored = connection.execute("SELECT COUNT(*) FROM events").fetchone()[0]
+        duplicates = connection.execute(
+            "SELECT COUNT(*) FROM (SELECT event_id, round, start_rank FROM games "
+            "GROUP BY 1, 2, 3 HAVING COUNT(*) > 1)"
+        ).fetchone()[0]
+        connection.close()
+        assert (stored, duplicates) == (2, 0), run
+        dump(db)  # integrity_check
+
+        db = copy_database(init, tmp_path / f"same{run}.sqlite")
+        processes = [
+            subprocess.Popen(
+                [*COMMAND, "add", str(events[0]), "--db", str(db)],
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+            for _ in range(2)
+        ]
+        codes = sorted(p.wait() for p in processes)
+        errors = [p.stderr.read() if p.stderr else "" for p in processes]
+        assert codes == [0, 1], run
+        assert any("already added as" in e for e in errors), errors
+        connection = sqlite3.connect(db)
+        assert connection.execute("SELECT COUNT(*) FROM events").fetchone()[0] == 1
+        connection.close()
+        dump(db)
