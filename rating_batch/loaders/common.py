@@ -281,3 +281,8 @@ def long_lines(lines: list[str], source: str) -> list[tuple[int, str]]:
         for number, line in enumerate(lines, start=1)
         if len(line) > MAX_LINE_CHARACTERS
     ]
+
+
+def is_digits(text: str, most: int = 12) -> bool:
+    """ASCII digits only, at most ``most`` of them (``"¹".isdigit()`` is True in Python)."""
+    return text.isascii() and text.isdigit() and len(text) <= most

@@ -52,7 +52,7 @@ MAX_DIGITS = 12
 
 def is_number(text: str) -> bool:
     """A whole number that fits the list's columns (longer digit runs are errors)."""
-    return text.isdigit() and len(text) <= MAX_DIGITS
+    return text.isascii() and text.isdigit() and len(text) <= MAX_DIGITS  # '¹'.isdigit()!
 
 
 _MONTH_TOKEN = re.compile(r"\b([A-Z]{3})(\d{2})\b")
@@ -469,7 +469,7 @@ def _store(
     elif name in _CSV_INTEGERS:
         if raw == "":
             return
-        if raw.endswith(".0") and raw[:-2].isdigit():
+        if raw.endswith(".0") and is_number(raw[:-2]):
             raw = raw[:-2]  # numbers from a spreadsheet
         if is_number(raw):
             records[name][index] = int(raw)

@@ -32,6 +32,7 @@ import pandas as pd
 from rating_batch.errors import InputError, Issue
 from rating_batch.loaders.common import (
     decode_text,
+    is_digits,
     kind_of_time_control,
     long_lines,
     normalise_sex,
@@ -153,7 +154,7 @@ def _find_header(raw: RawTable) -> int | None:
 
 def _is_round(label: str) -> bool:
     text = _header_key(label)
-    return bool(_ROUND_HEADER.match(text)) or text.isdigit()
+    return bool(_ROUND_HEADER.match(text)) or is_digits(text, 3)
 
 
 def _metadata(raw: RawTable, header: int) -> dict[str, str]:
@@ -217,7 +218,7 @@ def parse_crosstable(raw: RawTable, *, key: str, encoding: str = "") -> Event:
         text = _header_key(label)
         round_match = _ROUND_HEADER.match(text)
         number = (round_match.group(1) or round_match.group(2)) if round_match else text
-        if (round_match or text.isdigit()) and len(number) <= 3:  # at most round 999
+        if (round_match or text.isdigit()) and is_digits(number, 3):  # at most round 999
             rounds.append((int(number), index))
         elif text in HEADER_ALIASES and HEADER_ALIASES[text] not in columns:
             columns[HEADER_ALIASES[text]] = index
@@ -225,7 +226,7 @@ def parse_crosstable(raw: RawTable, *, key: str, encoding: str = "") -> Event:
             text == "" and index < columns.get("name", 99) and "title" not in columns and index > 0
         ):
             columns["title"] = index  # chess-results: the unnamed column before Name
-    digits = bool(rounds) and all(_header_key(labels[c]).isdigit() for _, c in rounds)
+    digits = bool(rounds) and all(is_digits(_header_key(labels[c]), 3) for _, c in rounds)
     # Digit headers are opponents in a round robin, but rounds in a Swiss table (and in our
     # template): the cells decide ("12w1" names an opponent, "½" does not).
     swiss_cells = any(
@@ -282,7 +283,8 @@ MAX_RATING = 4000
 
 def _whole(text: str) -> int | None:
     text = text.strip().replace(".0", "") if text.endswith(".0") else text.strip()
-    return int(text) if text.isdigit() and len(text) <= MAX_DIGITS else None
+    digits = text.isascii() and text.isdigit()  # '¹'.isdigit() is True
+    return int(text) if digits and len(text) <= MAX_DIGITS else None
 
 
 def _normalise(

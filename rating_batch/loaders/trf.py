@@ -21,6 +21,7 @@ import pandas as pd
 from rating_batch.errors import Issue, Severity
 from rating_batch.loaders.common import (
     decode_text,
+    is_digits,
     kind_of_time_control,
     long_lines,
     normalise_sex,
@@ -226,7 +227,7 @@ def _event_info(
     played_rounds = int(games["round"].max()) if len(games) else 0
     declared = tags.get("rounds", "")
     # XXR / 142 declare the rounds of the whole event; a partial file has data for fewer.
-    rounds = max(played_rounds, int(declared) if declared.isdigit() else 0)
+    rounds = max(played_rounds, int(declared) if is_digits(declared, 3) else 0)
     if seen_tags & {"142", "162", "172", "192", "202", "212", "222", "310"}:
         version = "TRF-2026"
     elif any(tag.startswith(("XX", "BB")) for tag in seen_tags):
