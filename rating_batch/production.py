@@ -317,6 +317,8 @@ def add_events(
         known = KnownPlayers.read(store)
         for event, digest in zip(events, digests, strict=True):
             line, new_players, late = _store_event(store, book, event, kind, digest, known)
+            warnings.extend(known.warnings)
+            known.warnings.clear()
             lines.append(line)
             lines.extend(f"  new player: {name}" for name in new_players)
             warnings.extend(late)
@@ -460,6 +462,7 @@ class KnownPlayers:
     by_identity: dict[Identity, list[tuple[int, int | None]]]
     keys: set[str]
     next_id: int
+    warnings: list[Issue] = field(default_factory=list)
 
     @classmethod
     def read(cls, store: Store) -> KnownPlayers:
@@ -540,8 +543,36 @@ def _identify(
     if new_rows:
         store.insert("players", pd.DataFrame(new_rows))
     resolved = np.array(ids, dtype=np.int64)
+    known.warnings.extend(_birth_year_conflicts(store, players, resolved))
     _complete_identities(store, players, resolved)
     return resolved, created
+
+
+def _birth_year_conflicts(store: Store, players: pd.DataFrame, ids: np.ndarray) -> list[Issue]:
+    """A birth year in the file that differs from the one the database knows (the database's
+    is kept): a warning with the file and line (issue 7: consistency across events)."""
+    stored = store.frame("SELECT player_id, birth_year FROM players WHERE birth_year IS NOT NULL")
+    known = dict(zip(stored["player_id"].tolist(), stored["birth_year"].tolist(), strict=True))
+    warnings = []
+    for player_id, year, row in zip(
+        ids.tolist(), players["birth_year"].tolist(), players.to_dict("records"), strict=True
+    ):
+        if (
+            year is not pd.NA
+            and year is not None
+            and player_id in known
+            and known[player_id] != year
+        ):
+            warnings.append(
+                Issue(
+                    str(row["source"]),
+                    int(row["line"]),
+                    f"{row['name']}: born {year} in this file, {known[player_id]} in the database "
+                    "(the database's is kept)",
+                    "warning",
+                )
+            )
+    return warnings
 
 
 IDENTITY = ("name", "federation", "sex", "title", "birth_year")
@@ -802,11 +833,76 @@ def _publish_kind(store: Store, book: RuleBook, period: Period, kind: str) -> Ki
     listing = _listing(new_state, table, rules)
     calculations = individual_calculations(result)
     notes = [*notes, *state_notes, *result.notes, *uncertain_notes(rules)]
+    notes += consistency_notes(entries, frame, table, events)
     if previous is None:
         notes.append(f"no earlier {kind} list: every player starts unrated")
     return KindOutcome(
         kind, rules, result, new_state, pending, listing, calculations, events, notes
     )
+
+
+def consistency_notes(
+    entries: pd.DataFrame, frame: pd.DataFrame, table: pd.DataFrame, events: pd.DataFrame
+) -> list[str]:
+    """What the period's files say that disagrees (issue 7): ratings written in a file that
+    differ from the list in force (the list is used), one player with different ratings in
+    the files of the period, and two events that share most of their games (results reported
+    twice in overlapping files)."""
+    notes: list[str] = []
+    key_of = dict(zip(events["event_id"], events["key"], strict=True))
+    names = table.set_index("player_id")["name"]
+    used = frame.drop_duplicates(["event", "player"]).set_index(["event", "player"])["rating"]
+    written = entries.assign(event=entries["event_id"].map(key_of))
+    written["used"] = used.reindex(
+        pd.MultiIndex.from_frame(written[["event", "start_rank"]])
+    ).to_numpy()
+    differ = written[
+        written["rating_in_file"].notna()
+        & (written["rating_in_file"].astype("Int64") != written["used"].astype("Int64")).fillna(
+            True
+        )
+    ]
+    for event, rows in differ.groupby("event", sort=True):
+        shown = ", ".join(
+            f"{names.get(r['player_id'], '?')} ({int(r['rating_in_file'])} in the file, "
+            f"{int(r['used']) if pd.notna(r['used']) else 'unrated'} on the list)"
+            for r in rows.head(3).to_dict("records")
+        )
+        notes.append(
+            f"{event}: {len(rows)} rating(s) in the file differ from the list in force, which is "
+            f"used: {shown}"
+        )
+    ratings = (
+        written.dropna(subset=["rating_in_file"]).groupby("player_id")["rating_in_file"].nunique()
+    )
+    for player_id in ratings[ratings > 1].index.tolist()[:20]:
+        seen = written[written["player_id"] == player_id][["event", "rating_in_file"]]
+        shown = ", ".join(f"{r['rating_in_file']} in {r['event']}" for r in seen.to_dict("records"))
+        notes.append(
+            f"{names.get(player_id, '?')} has different ratings in this period's files: {shown}"
+        )
+    played = frame[frame["rated"].to_numpy(bool) & frame["oidx"].ge(0).to_numpy()]
+    games = pd.DataFrame(
+        {
+            "event": played["event"].astype(str).to_numpy(),
+            "game": (
+                played["id"].astype(str) + "|" + played["opponent_id"].astype(str) + "|"
+                + played["round"].astype(str) + "|" + played["result"].astype(str)
+            ).to_numpy(),
+        }
+    )  # fmt: skip
+    shared = games.merge(games, on="game")
+    shared = shared[shared["event_x"] < shared["event_y"]]
+    sizes = games.groupby("event").size()
+    pairs = shared.groupby(["event_x", "event_y"]).size().reset_index(name="count")
+    for pair in pairs.to_dict("records"):
+        first, second, count = str(pair["event_x"]), str(pair["event_y"]), int(pair["count"])
+        if count >= 3 and count >= 0.5 * min(sizes[first], sizes[second]):
+            notes.append(
+                f"{first} and {second} share {count // 2} identical games: the same results "
+                "reported twice? (both are rated as given)"
+            )
+    return notes
 
 
 def _period_games(

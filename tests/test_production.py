@@ -619,3 +619,42 @@ def test_player_workbook_with_a_rating_history_chart(folder: Path) -> None:
         ["2026-02", 1607],
     ]
     assert len(chart._charts) == 1
+
+
+def test_consistency_across_the_period_is_reported(folder: Path) -> None:
+    # The list has 11 at 1600 (born 1980) and 12; the first file writes 1650 and 1981 for 11,
+    # and 1500 for 13, who is not on the list. The second file is the first one again under
+    # another name (the same games reported twice).
+    db = database(folder)
+    players = [P(1, "A", 1650, 11, 1981), P(2, "B", 1500, 12, ADULT), P(3, "C", 1500, 13, ADULT)]
+    games = [(1, 1, 2, "1-0"), (2, 3, 1, "=-="), (3, 2, 3, "0-1")]
+    first = folder / "first.trf"
+    first.write_text(trf(players, games, name="First"))
+    second = folder / "second.trf"
+    second.write_text(trf(players, games, name="Second"))
+    with sqlite3.connect(db) as connection:  # the database knows 11's birth year
+        connection.execute("UPDATE players SET birth_year = 1980 WHERE fide_id = 11")
+    code, _, err = run("-v", "add", first, second, "--db", db)
+    assert code == 0
+    assert (
+        f"{first}:4: warning: A: born 1981 in this file, 1980 in the database "
+        "(the database's is kept)"
+    ) in err
+    run("publish", "2026-02", "--db", db, "--out", folder / "out")
+    from openpyxl import load_workbook
+
+    summary = [
+        r[1]
+        for r in load_workbook(folder / "out" / "2026-02" / "standard" / "report.xlsx")[
+            "Summary"
+        ].iter_rows(values_only=True)
+        if len(r) > 1 and isinstance(r[1], str)
+    ]
+    assert (
+        "first: 2 rating(s) in the file differ from the list in force, which is used: "
+        "A (1650 in the file, 1600 on the list), C (1500 in the file, unrated on the list)"
+    ) in summary
+    assert (
+        "first and second share 3 identical games: the same results reported twice? "
+        "(both are rated as given)"
+    ) in summary
