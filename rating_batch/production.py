@@ -462,6 +462,7 @@ class KnownPlayers:
     by_identity: dict[Identity, list[tuple[int, int | None]]]
     keys: set[str]
     next_id: int
+    birth_years: dict[int, int] = field(default_factory=dict)
     warnings: list[Issue] = field(default_factory=list)
 
     @classmethod
@@ -481,7 +482,15 @@ class KnownPlayers:
             by_identity.setdefault(identity, []).append((int(row["player_id"]), fide))
         keys = {str(k) for (k,) in store.connection.execute("SELECT key FROM events")}
         next_id = int(people["player_id"].max()) + 1 if len(people) else 1
-        return cls(by_fide, by_identity, keys, next_id)
+        born = people.dropna(subset=["birth_year"])
+        birth_years = dict(
+            zip(
+                born["player_id"].astype(int).tolist(),
+                born["birth_year"].astype(int).tolist(),
+                strict=True,
+            )
+        )
+        return cls(by_fide, by_identity, keys, next_id, birth_years)
 
 
 def _identify(
@@ -543,16 +552,17 @@ def _identify(
     if new_rows:
         store.insert("players", pd.DataFrame(new_rows))
     resolved = np.array(ids, dtype=np.int64)
-    known.warnings.extend(_birth_year_conflicts(store, players, resolved))
+    known.warnings.extend(_birth_year_conflicts(known, players, resolved))
     _complete_identities(store, players, resolved)
     return resolved, created
 
 
-def _birth_year_conflicts(store: Store, players: pd.DataFrame, ids: np.ndarray) -> list[Issue]:
+def _birth_year_conflicts(
+    players_known: KnownPlayers, players: pd.DataFrame, ids: np.ndarray
+) -> list[Issue]:
     """A birth year in the file that differs from the one the database knows (the database's
     is kept): a warning with the file and line (issue 7: consistency across events)."""
-    stored = store.frame("SELECT player_id, birth_year FROM players WHERE birth_year IS NOT NULL")
-    known = dict(zip(stored["player_id"].tolist(), stored["birth_year"].tolist(), strict=True))
+    known = players_known.birth_years
     warnings = []
     for player_id, year, row in zip(
         ids.tolist(), players["birth_year"].tolist(), players.to_dict("records"), strict=True
@@ -572,6 +582,8 @@ def _birth_year_conflicts(store: Store, players: pd.DataFrame, ids: np.ndarray) 
                     "warning",
                 )
             )
+        elif year is not pd.NA and year is not None and player_id not in known:
+            known[player_id] = int(year)  # the database now knows it (see _complete_identities)
     return warnings
 
 
