@@ -101,8 +101,16 @@ Dtypes = dict[str, str] | dict[str, str | pd.CategoricalDtype]
 
 
 def conform(frame: pd.DataFrame, dtypes: Dtypes) -> pd.DataFrame:
-    """Cast to the declared dtypes and column order (the last step of every loader)."""
-    return frame.astype(dtypes)[list(dtypes)]
+    """Cast to the declared dtypes and column order (the last step of every loader).
+
+    Only the columns not already of their dtype are cast (this runs twice per event file).
+    """
+    changes = {
+        name: dtype
+        for name, dtype in dtypes.items()
+        if name not in frame or frame[name].dtype != dtype
+    }
+    return (frame.astype(changes) if changes else frame)[list(dtypes)]
 
 
 def empty_frame(dtypes: Dtypes) -> pd.DataFrame:

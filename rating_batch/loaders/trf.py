@@ -183,20 +183,20 @@ def parse_trf(
     key = key or Path(source).stem
     players, games, player_issues = _parse_players(player_lines, player_numbers, source, key)
     issues.extend(player_issues)
-    games = games.astype({"opponent": "Int64"})
     if not player_lines:
         issues.append(Issue(source, None, "no player records (lines starting '001') found"))
     elif not seen_tags & SCORING_TAGS:
         issues.extend(_check_points(players, games))
     # Games whose block could not be read on either side are reported once, as misaligned.
-    readable = games[~games["reason"].eq("unreadable").fillna(False)]
-    unreadable = games.loc[
-        games["reason"].eq("unreadable").fillna(False), ["player", "round"]
-    ].drop_duplicates()
-    facing = readable.merge(
-        unreadable.rename(columns={"player": "opponent"}), how="left", indicator=True
-    )["_merge"].eq("left_only")
-    issues.extend(check_games(readable[facing.to_numpy()], players))
+    blocked = games["reason"].eq("unreadable").fillna(False).to_numpy(bool)
+    readable = games
+    if blocked.any():
+        unreadable = games.loc[blocked, ["player", "round"]].drop_duplicates()
+        facing = games[~blocked].merge(
+            unreadable.rename(columns={"player": "opponent"}), how="left", indicator=True
+        )["_merge"].eq("left_only")
+        readable = games[~blocked][facing.to_numpy()]
+    issues.extend(check_games(readable, players))
     info = _event_info(tags, games, source, key, encoding, seen_tags, issues)
     return Event(info=info, players=players, games=games, issues=issues)
 
