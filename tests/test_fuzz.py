@@ -1,6 +1,10 @@
 """Fuzzing every loader with mutated real files: each outcome is a clean load or an
 InputError whose messages name the file (and the line where there is one). Never another
-exception, and a file that loads cleanly also rates without one."""
+exception, and a file that loads cleanly also rates without one.
+
+Per run (deterministic, the same cases every time): 2,000 TRF files, 2,000 CSV crosstables,
+1,000 XLSX crosstables and 1,000 junk workbooks (each read as an event and as a list),
+2,000 TXT/CSV rating lists and 1,500 XML lists."""
 
 from __future__ import annotations
 
@@ -18,7 +22,7 @@ from rating_batch.loaders import read_event, read_rating_list
 from rating_batch.pipeline import rate_loaded
 
 SETTINGS = settings(
-    max_examples=1000,
+    max_examples=2000,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
     derandomize=True,
@@ -135,7 +139,7 @@ def test_fuzz_csv_crosstable(data: bytes, tmp_path_factory: object) -> None:
     load(Path(tmp_path_factory.mktemp("csv")) / "event.csv", data)
 
 
-@settings(SETTINGS, max_examples=300)
+@settings(SETTINGS, max_examples=1000)
 @given(data=mutated([CSV_EVENT]))
 def test_fuzz_xlsx_crosstable(data: bytes, tmp_path_factory: object) -> None:
     # The mutated CSV rows, put in a workbook (values as text and numbers), then loaded.
@@ -167,7 +171,7 @@ def test_fuzz_rating_lists(data: bytes, suffix: str, tmp_path_factory: object) -
         assert_clean_or_located(path, error.issues)
 
 
-@settings(SETTINGS, max_examples=500)
+@settings(SETTINGS, max_examples=1500)
 @given(data=mutated([XML_SEED]))
 def test_fuzz_xml_lists(data: bytes, tmp_path_factory: object) -> None:
     path = Path(tmp_path_factory.mktemp("xml")) / "list.xml"
@@ -179,7 +183,7 @@ def test_fuzz_xml_lists(data: bytes, tmp_path_factory: object) -> None:
         assert_clean_or_located(path, error.issues)
 
 
-@settings(SETTINGS, max_examples=200)
+@settings(SETTINGS, max_examples=1000)
 @given(data=st.binary(max_size=2000))
 def test_fuzz_xlsx_bytes(data: bytes, tmp_path_factory: object) -> None:
     # Bytes that claim to be a workbook: never anything but a clean InputError.
