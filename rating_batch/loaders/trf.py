@@ -192,9 +192,13 @@ def parse_trf(
     readable = games
     if blocked.any():
         unreadable = games.loc[blocked, ["player", "round"]].drop_duplicates()
-        facing = games[~blocked].merge(
-            unreadable.rename(columns={"player": "opponent"}), how="left", indicator=True
-        )["_merge"].eq("left_only")
+        facing = (
+            games[~blocked]
+            .merge(unreadable.rename(columns={"player": "opponent"}), how="left", indicator=True)[
+                "_merge"
+            ]
+            .eq("left_only")
+        )
         readable = games[~blocked][facing.to_numpy()]
     issues.extend(check_games(readable, players))
     info = _event_info(tags, games, source, key, encoding, seen_tags, issues)
