@@ -127,6 +127,15 @@ def load(path: Path, data: bytes) -> None:
         rate_loaded([event], list(event.issues), "fide-2025", None, "standard")
 
 
+def read_list(path: Path, data: bytes) -> None:
+    path.write_bytes(data)
+    try:
+        read_rating_list(path)
+    except InputError as error:
+        assert error.issues
+        assert_clean_or_located(path, error.issues)
+
+
 @SETTINGS
 @given(data=mutated(TRF_SEEDS))
 def test_fuzz_trf(data: bytes, tmp_path_factory: object) -> None:
@@ -162,25 +171,13 @@ def test_fuzz_xlsx_crosstable(data: bytes, tmp_path_factory: object) -> None:
 @SETTINGS
 @given(data=mutated(LIST_SEEDS), suffix=st.sampled_from([".txt", ".csv"]))
 def test_fuzz_rating_lists(data: bytes, suffix: str, tmp_path_factory: object) -> None:
-    path = Path(tmp_path_factory.mktemp("list")) / f"list{suffix}"
-    path.write_bytes(data)
-    try:
-        read_rating_list(path)
-    except InputError as error:
-        assert error.issues
-        assert_clean_or_located(path, error.issues)
+    read_list(Path(tmp_path_factory.mktemp("list")) / f"list{suffix}", data)
 
 
 @settings(SETTINGS, max_examples=1500)
 @given(data=mutated([XML_SEED]))
 def test_fuzz_xml_lists(data: bytes, tmp_path_factory: object) -> None:
-    path = Path(tmp_path_factory.mktemp("xml")) / "list.xml"
-    path.write_bytes(data)
-    try:
-        read_rating_list(path)
-    except InputError as error:
-        assert error.issues
-        assert_clean_or_located(path, error.issues)
+    read_list(Path(tmp_path_factory.mktemp("xml")) / "list.xml", data)
 
 
 @settings(SETTINGS, max_examples=1000)
