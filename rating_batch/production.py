@@ -606,13 +606,6 @@ def _complete_identities(store: Store, players: pd.DataFrame, ids: np.ndarray) -
         )
 
 
-def _same(column: pd.Series, value: object) -> pd.Series:
-    """Equality that also holds between two missing values."""
-    if pd.isna(value):  # type: ignore[call-overload]
-        return column.isna()
-    return (column == value).fillna(False)
-
-
 # -- publish ---------------------------------------------------------------------------------------
 
 

@@ -654,8 +654,3 @@ def period_of(rules: Rules, end: dt.date) -> Period:
     while closing_date(rules, candidate) < end:
         candidate = next_list_period(rules, candidate)
     return candidate
-
-
-def months_between(first: Period, last: Period) -> int:
-    (y1, m1), (y2, m2) = parse_period(first), parse_period(last)
-    return (y2 - y1) * 12 + (m2 - m1)

@@ -61,9 +61,6 @@ PLAYERS_DTYPES: dict[str, str] = {
     "line": "int64",
 }
 
-#: Result codes of a game played over the board and rated (trf-format.md §4.3).
-RATED_CODES = frozenset({"1", "=", "0"})
-
 
 @dataclass(frozen=True, slots=True)
 class EventInfo:
@@ -111,20 +108,6 @@ def conform(frame: pd.DataFrame, dtypes: Dtypes) -> pd.DataFrame:
         if name not in frame or frame[name].dtype != dtype
     }
     return (frame.astype(changes) if changes else frame)[list(dtypes)]
-
-
-def empty_frame(dtypes: Dtypes) -> pd.DataFrame:
-    """A frame with no rows and the declared columns."""
-    return conform(pd.DataFrame({name: [] for name in dtypes}), dtypes)
-
-
-def check_frame(frame: pd.DataFrame, dtypes: Dtypes, what: str) -> list[str]:
-    """Contract check at a boundary: missing columns and wrong dtypes, as messages."""
-    problems = [f"{what}: missing column {name!r}" for name in dtypes if name not in frame]
-    for name, dtype in dtypes.items():
-        if name in frame and frame[name].dtype != dtype:
-            problems.append(f"{what}: column {name!r} is {frame[name].dtype}, expected {dtype}")
-    return problems
 
 
 #: The result the other side of a game must show (trf-format.md §4.3); unknown codes match

@@ -12,7 +12,7 @@ from __future__ import annotations
 import csv
 import io
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -479,8 +479,3 @@ def _store(
         records[name][index] = raw.lower() in _TRUE
     elif name in records and name != "line":
         records[name][index] = raw or None
-
-
-def check_list_columns(names: Iterable[str]) -> list[str]:
-    """Columns a list file may have (documentation and tests)."""
-    return [name for name in names if name in LIST_DTYPES or _FLAG.match(name)]
