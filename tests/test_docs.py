@@ -44,3 +44,14 @@ def test_quick_start_output_is_current(tmp_path: Path, monkeypatch: pytest.Monke
     assert result.exit_code == 0
     printed = result.stdout.replace(f"{out}{os.sep}", "out/")
     assert printed == shown.group(1)
+
+
+def test_readme_python_example_runs(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(ROOT)
+    blocks = re.findall(r"```python\n(.*?)```", README, flags=re.S)
+    assert blocks, "the README should show the Python API"
+    for block in blocks:
+        exec(compile(block, "README.md", "exec"), {})
+    assert "new_rating" in capsys.readouterr().out
