@@ -18,7 +18,7 @@ import re
 import tempfile
 import unicodedata
 import zipfile
-from collections.abc import Callable, Hashable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -96,6 +96,15 @@ def atomic_outputs() -> Iterator[OutputSet]:
                     folder.rmdir()
 
 
+def _formatted(codes: np.ndarray, distinct: Iterable[Any], form: Callable[[Any], str]) -> list[str]:
+    """Each distinct value formatted once, spread back over the column (code -1 is missing:
+    ""). Columns repeat few values (names, expected scores), so this is much faster than
+    formatting every cell, and gives the very same text."""
+    texts = np.array([form(value) for value in distinct] + [""], dtype=object)
+    result: list[str] = texts[codes].tolist()
+    return result
+
+
 def _csv_column(series: pd.Series, name: str) -> list[str]:
     """One column as CSV text: "" for missing, true/false, the column's number format, and
     formula-like text neutralised. One typed pass per column (no per-cell type tests)."""
@@ -106,12 +115,15 @@ def _csv_column(series: pd.Series, name: str) -> list[str]:
     if pd.api.types.is_float_dtype(dtype):
         form = NUMBER_FORMATS.get(name, ("{:g}", ""))[0].format
         floats = series.to_numpy(dtype=np.float64, na_value=np.nan)
-        return ["" if v != v else form(v) for v in floats]
+        # Distinct by bit pattern, so that -0.0 keeps its own text ("-0.00").
+        codes, bits = pd.factorize(floats.view(np.int64))
+        codes[np.isnan(floats)] = -1
+        return _formatted(codes, np.asarray(bits, dtype=np.int64).view(np.float64), form)
     if pd.api.types.is_integer_dtype(dtype):
-        whole = series.astype(object).where(series.notna(), None).to_numpy()
-        return ["" if v is None else str(v) for v in whole]
-    texts = series.astype("string").astype(object).where(series.notna(), None).to_numpy()
-    return ["" if v is None else neutralise(v) for v in texts]
+        codes, whole = pd.factorize(series)
+        return _formatted(codes, list(whole), str)
+    codes, texts = pd.factorize(series.astype("string").astype(object).where(series.notna(), None))
+    return _formatted(codes, list(texts), neutralise)
 
 
 def write_csv(frame: pd.DataFrame, path: Path) -> None:
