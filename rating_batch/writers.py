@@ -107,11 +107,12 @@ def _formatted(codes: np.ndarray, distinct: Iterable[Any], form: Callable[[Any],
 
 def _csv_column(series: pd.Series, name: str) -> list[str]:
     """One column as CSV text: "" for missing, true/false, the column's number format, and
-    formula-like text neutralised. One typed pass per column (no per-cell type tests)."""
+    formula-like text neutralised. One typed pass per column, each distinct value formatted
+    once (``_formatted``)."""
     dtype = series.dtype
     if pd.api.types.is_bool_dtype(dtype):
-        flags = series.astype(object).where(series.notna(), None).to_numpy()
-        return ["" if v is None else ("true" if v else "false") for v in flags]
+        codes, flags = pd.factorize(series)
+        return _formatted(codes, list(flags), lambda flag: "true" if flag else "false")
     if pd.api.types.is_float_dtype(dtype):
         form = NUMBER_FORMATS.get(name, ("{:g}", ""))[0].format
         floats = series.to_numpy(dtype=np.float64, na_value=np.nan)
