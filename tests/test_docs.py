@@ -47,9 +47,11 @@ def test_quick_start_output_is_current(tmp_path: Path, monkeypatch: pytest.Monke
 
 
 def test_readme_python_example_runs(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.chdir(ROOT)
+    # Run where its relative paths resolve, without writing into the checkout's out/.
+    (tmp_path / "sample_data").symlink_to(ROOT / "sample_data")
+    monkeypatch.chdir(tmp_path)
     blocks = re.findall(r"```python\n(.*?)```", README, flags=re.S)
     assert blocks, "the README should show the Python API"
     for block in blocks:
