@@ -52,6 +52,8 @@ TIME_CONTROLS = {
     "blitz": "3 minutes + 2 seconds per move",
 }
 FIRST_ID = 900_000_001
+#: Event-size shape for a FIDE-like month: ~100 player-games per file (see generate_month).
+FIDE_MONTH = (2.0, 1.0)
 
 
 @dataclass
@@ -205,15 +207,21 @@ def generate_month(
     *,
     sizes: tuple[int, int] = (10, 400),
     rapid_share: float = 0.0,
+    shape: tuple[float, float] = (3.3, 0.8),
 ) -> list[Path]:
-    """TRF files of Swiss events ending in ``month`` totalling about ``games`` player-games."""
+    """TRF files of Swiss events ending in ``month`` totalling about ``games`` player-games.
+
+    Event sizes are log-normal with parameters ``shape`` (μ, σ of the log), clipped to
+    ``sizes``: the default gives ~285 player-games a file; ``FIDE_MONTH`` ~100, FIDE's month
+    of ~10^4 events for ~10^6 player-games, half of them small (10 players).
+    """
     year, number = (int(part) for part in month.split("-"))
     folder = out / month
     folder.mkdir(parents=True, exist_ok=True)
     paths: list[Path] = []
     total = 0
     while total < games:
-        size = int(min(max(rng.lognormal(3.3, 0.8), sizes[0]), sizes[1], len(federation.ids)))
+        size = int(min(max(rng.lognormal(*shape), sizes[0]), sizes[1], len(federation.ids)))
         rounds = int(rng.integers(5, 12 if size > 20 else 8))  # 5-11 rounds
         members = rng.choice(len(federation.ids), size, replace=False)
         kind = "rapid" if rng.random() < rapid_share else "standard"

@@ -18,7 +18,7 @@ import pandas as pd
 from rating_batch.engine import PERIOD_GAMES, PERIOD_PLAYERS, in_run_order
 from rating_batch.errors import Issue
 from rating_batch.rules import Rules
-from rating_batch.schema import Event, conform
+from rating_batch.schema import Event, combined, conform
 
 #: Columns a previous rating list may give (``id`` and ``rating`` required).
 LIST_COLUMNS: dict[str, str] = {
@@ -66,8 +66,7 @@ def assemble_period(
     ordered = order_events(events)
     issues: list[Issue] = []
     order = {event.info.key: index for index, event in enumerate(ordered)}
-    players = pd.concat([event.players for event in ordered], ignore_index=True)
-    players["event_order"] = players["event"].map(order).astype("int64")
+    players = in_event_order(combined(events, "players"), order)
     players["id"] = (
         players["fide_id"]
         .astype("string")
@@ -96,13 +95,12 @@ def assemble_period(
     table = conform(people, PERIOD_PLAYERS)
     pidx = pd.Series(np.arange(len(table)), index=table["id"])
 
-    games = pd.concat([event.games for event in ordered], ignore_index=True)
+    games = in_event_order(combined(events, "games"), order)
     keyed = players.set_index(["event", "player"])
     own = pd.MultiIndex.from_frame(games[["event", "player"]])
     against = pd.MultiIndex.from_arrays([games["event"], games["opponent"].fillna(-1)])
     games["id"] = keyed["id"].reindex(own).to_numpy()
     games["opponent_id"] = keyed["id"].reindex(against).to_numpy()
-    games["event_order"] = games["event"].map(order).astype("int64")
     games["pidx"] = pidx.reindex(games["id"]).to_numpy()
     games["oidx"] = pidx.reindex(games["opponent_id"]).fillna(-1).to_numpy()
     if rating_list is None:
@@ -114,6 +112,16 @@ def assemble_period(
         games["opponent_rating"] = by_id.reindex(games["opponent_id"]).to_numpy()
     games = in_run_order(conform(games, PERIOD_GAMES), len(table))
     return Period(table, games, ordered, period_year(ordered), issues)
+
+
+def in_event_order(frame: pd.DataFrame, order: dict[str, int]) -> pd.DataFrame:
+    """A frame of several events with an ``event_order`` column, its rows in that order (the
+    rows of each event keep theirs): as if the events' frames were joined in that order."""
+    frame = frame.assign(event_order=frame["event"].map(order).astype("int64"))
+    rank = frame["event_order"].to_numpy()
+    if len(rank) and (np.diff(rank) < 0).any():
+        frame = frame.iloc[np.argsort(rank, kind="stable")].reset_index(drop=True)
+    return frame
 
 
 def _apply_list(

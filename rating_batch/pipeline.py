@@ -7,20 +7,27 @@ validates files without writing anything (``rating-batch check``).
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import pandas as pd
 
 from rating_batch.compare import Comparison, compare_results
 from rating_batch.engine import STATUSES, PeriodResult, rate_period, rating_distribution
 from rating_batch.errors import InputError, Issue, RatingBatchError, raise_if_errors
-from rating_batch.loaders import EVENT_READERS, is_rating_list, read_event, read_rating_list
+from rating_batch.loaders import (
+    EVENT_READERS,
+    Progress,
+    is_rating_list,
+    no_progress,
+    read_event,
+    read_events,
+    read_rating_list,
+)
 from rating_batch.period import assemble_period, order_events
 from rating_batch.rules import FIDE_BY_DATE, KINDS, Kind, Rules, edition_in_force, named_rules
-from rating_batch.schema import Event
+from rating_batch.schema import Event, one_batch
 from rating_batch.writers import (
     MAX_DETAIL_ROWS,
     EventPage,
@@ -151,37 +158,28 @@ def expand_inputs(inputs: Iterable[Path]) -> list[Path]:
     return files
 
 
-Progress = Callable[[Sequence[Any], str], Iterable[Any]]
-"""Wraps what a command works through (files, pages), e.g. in the CLI's progress bar."""
-
-
-def no_progress(items: Sequence[Any], label: str) -> Iterable[Any]:
-    return items
-
-
 def load_events(
     paths: Sequence[Path], progress: Progress = no_progress
 ) -> tuple[list[Event], list[Issue]]:
     """Load every file, collecting every issue of every file before failing."""
+    keys: list[str] = []
+    seen: dict[str, int] = {}
+    for path in paths:
+        key = path.stem
+        seen[key] = seen.get(key, 0) + 1
+        keys.append(key if seen[key] == 1 else f"{key}-{seen[key]}")
     events: list[Event] = []
     issues: list[Issue] = []
-    keys: dict[str, int] = {}
-    for path in progress(paths, "reading events"):
-        key = path.stem
-        keys[key] = keys.get(key, 0) + 1
-        if keys[key] > 1:
-            key = f"{key}-{keys[key]}"
-        try:
-            event = read_event(path, key=key)
-        except InputError as error:
-            issues.extend(error.issues)
-            continue
-        events.append(event)
-        issues.extend(event.issues)
+    for item in read_events(paths, keys, progress):
+        if isinstance(item, InputError):
+            issues.extend(item.issues)
+        else:
+            events.append(item)
+            issues.extend(item.issues)
     if not paths:
         issues.append(Issue("rate", None, "no event files given (or none in the folders given)"))
     raise_if_errors(issues)
-    return events, issues
+    return one_batch(events), issues
 
 
 def choose_kind(events: Sequence[Event], kind: str | None) -> tuple[Kind, list[str]]:

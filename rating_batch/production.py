@@ -29,14 +29,12 @@ from rating_batch.engine import (
     rate_period,
 )
 from rating_batch.errors import InputError, Issue, RatingBatchError, RulesError
-from rating_batch.loaders import read_rating_list
+from rating_batch.loaders import Progress, no_progress, read_rating_list
 from rating_batch.pipeline import (
-    Progress,
     charts_sheet,
     event_pages,
     expand_inputs,
     load_events,
-    no_progress,
     uncertain_notes,
 )
 from rating_batch.rules import (
@@ -54,7 +52,7 @@ from rating_batch.rules import (
     period_name,
     period_of,
 )
-from rating_batch.schema import REASON_DTYPE, Event, EventInfo, conform
+from rating_batch.schema import REASON_DTYPE, Event, EventInfo, combined, conform
 from rating_batch.store import Store
 from rating_batch.writers import (
     MAX_DETAIL_ROWS,
@@ -287,62 +285,158 @@ class AddResult:
 def add_events(
     paths: Sequence[Path], *, db: Path, kind: str | None = None, progress: Progress = no_progress
 ) -> AddResult:
-    """Validate and store events, each in the period of its end date; never twice."""
+    """Validate and store events, each in the period of its end date; never twice.
+
+    The events of one ``add`` are stored together: players are identified for all of them
+    at once and each table gets one bulk insert (issue 6)."""
     events, issues = load_events(expand_inputs(paths), progress)
-    lines: list[str] = []
     warnings = list(issues)
     with _database(db) as store, store.transaction():
         book = rule_book(store)
-        problems: list[Issue] = []
-        seen: set[str] = set()
-        digests: list[str] = []
-        for event in events:
-            info = event.info
-            digest = hashlib.sha256(Path(info.source).read_bytes()).hexdigest()
-            digests.append(digest)
-            problems.extend(_duplicate(store, event, digest, seen))
-            seen.add(digest)
-            end = info.end or info.start
-            if end is None:
-                problems.append(
-                    Issue(
-                        info.source,
-                        None,
-                        "no start or end date (records 042/052, or 132): "
-                        "the event cannot be given a rating period",
-                    )
-                )
+        digests = [hashlib.sha256(Path(e.info.source).read_bytes()).hexdigest() for e in events]
+        problems = _refused(store, events, digests)
         if problems:
             raise InputError(problems)
-        known = KnownPlayers.read(store)
-        for event, digest in zip(events, digests, strict=True):
-            line, new_players, late = _store_event(store, book, event, kind, digest, known)
-            warnings.extend(known.warnings)
-            known.warnings.clear()
-            lines.append(line)
-            lines.extend(f"  new player: {name}" for name in new_players)
-            warnings.extend(late)
+        placed = _placements(store, book, events, kind)
+        warnings.extend(issue for place in placed for issue in place.warnings)
+        keys = _event_keys(store, events)
+        first_id = int(
+            store.connection.execute("SELECT COALESCE(MAX(event_id), 0) FROM events").fetchone()[0]
+        )
+        event_ids = np.arange(first_id + 1, first_id + 1 + len(events), dtype=np.int64)
+        store.connection.executemany(
+            'INSERT INTO events (event_id, key, name, source, content_hash, start, "end", kind, '
+            "period, format, encoding, time_control) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (
+                    int(event_id), key, e.info.name, e.info.source, digest,
+                    _iso(e.info.start), _iso(e.info.end), place.kind, place.period,
+                    e.info.format, e.info.encoding, e.info.time_control,
+                )
+                for event_id, key, e, digest, place in zip(
+                    event_ids, keys, events, digests, placed, strict=True
+                )
+            ],
+        )  # fmt: skip
+        players = _batch(events, "players", event_ids, keys)
+        games = _batch(events, "games", event_ids, keys)
+        identified = identify_players(store, players)
+        warnings.extend(identified.warnings)
+        store.insert(
+            "event_players",
+            pd.DataFrame(
+                {
+                    "event_id": players["event_id"],
+                    "start_rank": players["player"],
+                    "player_id": identified.ids,
+                    "rating_in_file": players["rating"],
+                    "line": players["line"],
+                }
+            ),
+        )
+        store.insert(
+            "games",
+            pd.DataFrame(
+                {
+                    "event_id": games["event_id"],
+                    "round": games["round"],
+                    "start_rank": games["player"],
+                    "opponent_rank": games["opponent"],
+                    "colour": games["colour"],
+                    "result": games["result"],
+                    "score": games["score"],
+                    "rated": games["rated"].astype(np.int64),
+                    "reason": games["reason"].astype("string"),
+                    "line": games["line"],
+                }
+            ),
+        )
+    created = identified.created.groupby("event_index")["label"].agg(list).to_dict()
+    sizes = np.bincount(players["event_index"].to_numpy(np.int64), minlength=len(events))
+    lines: list[str] = []
+    for index, (event, key, place) in enumerate(zip(events, keys, placed, strict=True)):
+        info = event.info
+        lines.append(
+            f"added {key} ({info.name}, {_iso(info.start)}…{_iso(info.end)}): {place.kind}, "
+            f"period {place.period}, {sizes[index]} players"
+        )
+        lines.extend(f"  new player: {label}" for label in created.get(index, []))
     return AddResult(lines, warnings)
 
 
-def _duplicate(store: Store, event: Event, digest: str, seen: set[str]) -> list[Issue]:
-    info = event.info
-    found = store.connection.execute(
-        "SELECT key, period FROM events "
-        'WHERE content_hash = ? OR (name = ? AND start IS ? AND "end" IS ?)',
-        (digest, info.name, _iso(info.start), _iso(info.end)),
-    ).fetchone()
-    if found is not None:
-        return [
-            Issue(
-                info.source,
-                None,
-                f"already added as {found[0]} (period {found[1]}): an event is never counted twice",
+def _batch(
+    events: Sequence[Event], frame: str, event_ids: np.ndarray, keys: Sequence[str]
+) -> pd.DataFrame:
+    """One frame of every event (``players`` or ``games``), with each row's database event id,
+    the event's index in the ``add`` and its stored key."""
+    index = {event.info.key: number for number, event in enumerate(events)}
+    batch = combined(events, frame)
+    position = batch["event"].map(index).to_numpy(np.int64)
+    return batch.assign(
+        event_index=position,
+        event_id=event_ids[position],
+        key=np.array(keys, dtype=object)[position],
+    )
+
+
+def _refused(store: Store, events: Sequence[Event], digests: Sequence[str]) -> list[Issue]:
+    """Events that cannot be added: already in the database (same content, or same name and
+    dates), given twice, or without any date to put them in a period."""
+    stored = store.frame('SELECT key, period, content_hash, name, start, "end" FROM events')
+    by_hash = {
+        h: (k, p)
+        for h, k, p in zip(stored["content_hash"], stored["key"], stored["period"], strict=True)
+    }
+    by_name = {
+        (n, s, e): (k, p)
+        for n, s, e, k, p in zip(
+            stored["name"],
+            stored["start"].astype(object).where(stored["start"].notna(), None),
+            stored["end"].astype(object).where(stored["end"].notna(), None),
+            stored["key"],
+            stored["period"],
+            strict=True,
+        )
+    }
+    problems: list[Issue] = []
+    seen_hash: set[str] = set()
+    seen_name: dict[tuple[str, str | None, str | None], str] = {}
+    for event, digest in zip(events, digests, strict=True):
+        info = event.info
+        name = (info.name, _iso(info.start), _iso(info.end))
+        found = by_hash.get(digest) or by_name.get(name)
+        if found is not None:
+            problems.append(
+                Issue(
+                    info.source,
+                    None,
+                    f"already added as {found[0]} (period {found[1]}): "
+                    "an event is never counted twice",
+                )
             )
-        ]
-    if digest in seen:
-        return [Issue(info.source, None, "the same file is given twice")]
-    return []
+        elif digest in seen_hash:
+            problems.append(Issue(info.source, None, "the same file is given twice"))
+        elif name in seen_name and None not in name[1:]:
+            problems.append(
+                Issue(
+                    info.source,
+                    None,
+                    f"the same event (name and dates) as {seen_name[name]}: "
+                    "an event is never counted twice",
+                )
+            )
+        seen_hash.add(digest)
+        seen_name.setdefault(name, info.source)
+        if (info.end or info.start) is None:
+            problems.append(
+                Issue(
+                    info.source,
+                    None,
+                    "no start or end date (records 042/052, or 132): "
+                    "the event cannot be given a rating period",
+                )
+            )
+    return problems
 
 
 def _iso(date: dt.date | None) -> str | None:
@@ -356,252 +450,251 @@ def _last_published(store: Store, kind: str) -> Period | None:
     return None if row is None or row[0] is None else str(row[0])
 
 
-def _store_event(
-    store: Store, book: RuleBook, event: Event, kind: str | None, digest: str, known: KnownPlayers
-) -> tuple[str, list[str], list[Issue]]:
-    info = event.info
-    chosen = kind or info.kind or "standard"
-    end = info.end or info.start
-    assert end is not None  # checked by add_events
-    rules = book.for_date(end)
-    period = period_of(rules, end)
-    warnings = []
-    last = _last_published(store, chosen)
-    if last is not None and period <= last:
-        later = next_list_period(rules, last)
-        warnings.append(
-            Issue(
-                info.source,
-                None,
-                f"ended {end}, in period {period}, which is already published: "
-                f"rated in {later} (the next list)",
-                "warning",
-            )
-        )
-        period = later
-    key = _unique_key(known.keys, info.key)
-    known.keys.add(key)
-    cursor = store.connection.execute(
-        'INSERT INTO events (key, name, source, content_hash, start, "end", kind, period, format, '
-        "encoding, time_control) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (
-            key, info.name, info.source,
-            digest,
-            _iso(info.start), _iso(info.end), chosen, period, info.format, info.encoding,
-            info.time_control,
-        ),
-    )  # fmt: skip
-    event_id = int(cursor.lastrowid or 0)
-    key = store.connection.execute(
-        "SELECT key FROM events WHERE event_id = ?", (event_id,)
-    ).fetchone()[0]
-    ids, created = _identify(store, event, key, known)
-    store.insert(
-        "event_players",
-        pd.DataFrame(
-            {
-                "event_id": event_id,
-                "start_rank": event.players["player"],
-                "player_id": ids,
-                "rating_in_file": event.players["rating"],
-                "line": event.players["line"],
-            }
-        ),
-    )
-    games = event.games
-    store.insert(
-        "games",
-        pd.DataFrame(
-            {
-                "event_id": event_id,
-                "round": games["round"],
-                "start_rank": games["player"],
-                "opponent_rank": games["opponent"],
-                "colour": games["colour"],
-                "result": games["result"],
-                "score": games["score"],
-                "rated": games["rated"].astype(int),
-                "reason": games["reason"].astype("string"),
-                "line": games["line"],
-            }
-        ),
-    )
-    dates = f"{_iso(info.start)}…{_iso(info.end)}"
-    line = f"added {key} ({info.name}, {dates}): {chosen}, period {period}, "
-    line += f"{len(event.players)} players"
-    return line, created, warnings
+@dataclass(frozen=True)
+class Placement:
+    """Where an added event goes: its list kind and rating period."""
+
+    kind: str
+    period: Period
+    warnings: list[Issue]
 
 
-def _unique_key(taken: set[str], key: str) -> str:
-    """Event keys name events in every report; a second ``open.trf`` becomes ``open-2``."""
-    candidate, number = key, 1
-    while candidate in taken:
-        number += 1
-        candidate = f"{key}-{number}"
-    return candidate
-
-
-Identity = tuple[str, int | None, str | None]
-"""Exact name, birth year and federation: how a player without a FIDE ID is recognised."""
-
-
-def _identity(name: object, birth: object, federation: object) -> Identity:
-    return (
-        str(name),
-        None if pd.isna(birth) else int(birth),  # type: ignore[call-overload]
-        None if pd.isna(federation) else str(federation),  # type: ignore[call-overload]
-    )
-
-
-@dataclass
-class KnownPlayers:
-    """The database's players, looked up by FIDE ID and by identity, kept current while an
-    ``add`` creates players (read once per command, not once per event)."""
-
-    by_fide: dict[int, int]
-    by_identity: dict[Identity, list[tuple[int, int | None]]]
-    keys: set[str]
-    next_id: int
-    birth_years: dict[int, int] = field(default_factory=dict)
-    warnings: list[Issue] = field(default_factory=list)
-
-    @classmethod
-    def read(cls, store: Store) -> KnownPlayers:
-        people = store.players()
-        by_fide = {
-            int(f): int(p)
-            for f, p in zip(people["fide_id"].tolist(), people["player_id"].tolist(), strict=True)
-            if pd.notna(f)
-        }
-        by_identity: dict[Identity, list[tuple[int, int | None]]] = {}
-        for row in people[["player_id", "fide_id", "name", "birth_year", "federation"]].to_dict(
-            "records"
-        ):
-            identity = _identity(row["name"], row["birth_year"], row["federation"])
-            fide = None if pd.isna(row["fide_id"]) else int(row["fide_id"])
-            by_identity.setdefault(identity, []).append((int(row["player_id"]), fide))
-        keys = {str(k) for (k,) in store.connection.execute("SELECT key FROM events")}
-        next_id = int(people["player_id"].max()) + 1 if len(people) else 1
-        born = people.dropna(subset=["birth_year"])
-        birth_years = dict(
-            zip(
-                born["player_id"].astype(int).tolist(),
-                born["birth_year"].astype(int).tolist(),
-                strict=True,
-            )
-        )
-        return cls(by_fide, by_identity, keys, next_id, birth_years)
-
-
-def _identify(
-    store: Store, event: Event, key: str, known: KnownPlayers
-) -> tuple[np.ndarray, list[str]]:
-    """Each event player's database id: by FIDE ID, else exact name + birth year +
-    federation; a player found nowhere is created; two candidates are an error."""
-    players = event.players.reset_index(drop=True)
-    problems: list[Issue] = []
-    created: list[str] = []
-    new_rows = []
-    ids: list[int] = []
-    for row in players.to_dict("records"):
-        fide = None if pd.isna(row["fide_id"]) else int(row["fide_id"])
-        if fide is not None and fide in known.by_fide:
-            ids.append(known.by_fide[fide])
-            continue
-        identity = _identity(row["name"], row["birth_year"], row["federation"])
-        candidates = [] if fide is not None else known.by_identity.get(identity, [])
-        if len(candidates) > 1:
-            names = ", ".join(
-                f"#{player_id} {row['name']} (FIDE ID {other if other is not None else 'none'})"
-                for player_id, other in candidates
-            )
-            problems.append(
-                Issue(
-                    str(row["source"]),
-                    int(row["line"]),
-                    f"{row['name']!r} matches several players: {names}; give the FIDE ID in "
-                    "the file",
-                )
-            )
-            ids.append(-1)
-            continue
-        if len(candidates) == 1:
-            ids.append(candidates[0][0])
-            continue
-        player_id = known.next_id
-        known.next_id += 1
-        ids.append(player_id)
-        if fide is not None:
-            known.by_fide[fide] = player_id
-        known.by_identity.setdefault(identity, []).append((player_id, fide))
-        new_rows.append(
-            {
-                "player_id": player_id,
-                "fide_id": fide,
-                "name": row["name"],
-                "federation": row["federation"],
-                "sex": row["sex"],
-                "title": row["title"],
-                "birth_year": row["birth_year"],
-                "created_by": f"{key}#{row['player']}",
-            }
-        )
-        created.append(f"{row['name']} ({key}#{row['player']})")
-    if problems:
-        raise InputError(problems)
-    if new_rows:
-        store.insert("players", pd.DataFrame(new_rows))
-    resolved = np.array(ids, dtype=np.int64)
-    known.warnings.extend(_birth_year_conflicts(known, players, resolved))
-    _complete_identities(store, players, resolved)
-    return resolved, created
-
-
-def _birth_year_conflicts(
-    players_known: KnownPlayers, players: pd.DataFrame, ids: np.ndarray
-) -> list[Issue]:
-    """A birth year in the file that differs from the one the database knows (the database's
-    is kept): a warning with the file and line (issue 7: consistency across events)."""
-    known = players_known.birth_years
-    warnings = []
-    for player_id, year, row in zip(
-        ids.tolist(), players["birth_year"].tolist(), players.to_dict("records"), strict=True
-    ):
-        if (
-            year is not pd.NA
-            and year is not None
-            and player_id in known
-            and known[player_id] != year
-        ):
+def _placements(
+    store: Store, book: RuleBook, events: Sequence[Event], kind: str | None
+) -> list[Placement]:
+    """Each event's kind and period: that of its end date, or the next list when the
+    period is already published (with a warning)."""
+    last: dict[str, Period | None] = {}
+    placed = []
+    for event in events:
+        info = event.info
+        chosen = kind or info.kind or "standard"
+        end = info.end or info.start
+        assert end is not None  # checked by _refused
+        rules = book.for_date(end)
+        period = period_of(rules, end)
+        if chosen not in last:
+            last[chosen] = _last_published(store, chosen)
+        published = last[chosen]
+        warnings = []
+        if published is not None and period <= published:
+            later = next_list_period(rules, published)
             warnings.append(
                 Issue(
-                    str(row["source"]),
-                    int(row["line"]),
-                    f"{row['name']}: born {year} in this file, {known[player_id]} in the database "
-                    "(the database's is kept)",
+                    info.source,
+                    None,
+                    f"ended {end}, in period {period}, which is already published: "
+                    f"rated in {later} (the next list)",
                     "warning",
                 )
             )
-        elif year is not pd.NA and year is not None and player_id not in known:
-            known[player_id] = int(year)  # the database now knows it (see _complete_identities)
-    return warnings
+            period = later
+        placed.append(Placement(chosen, period, warnings))
+    return placed
 
+
+def _event_keys(store: Store, events: Sequence[Event]) -> list[str]:
+    """Event keys name events in every report; a second ``open.trf`` becomes ``open-2``."""
+    taken = {str(k) for (k,) in store.connection.execute("SELECT key FROM events")}
+    keys = []
+    for event in events:
+        candidate, number = event.info.key, 1
+        while candidate in taken:
+            number += 1
+            candidate = f"{event.info.key}-{number}"
+        taken.add(candidate)
+        keys.append(candidate)
+    return keys
+
+
+IDENTITY_KEY = ["name", "birth_year", "federation"]
+"""Exact name, birth year and federation: how a player without a FIDE ID is recognised."""
 
 IDENTITY = ("name", "federation", "sex", "title", "birth_year")
+"""What the database knows of a player and an event file may complete."""
 
 
-def _complete_identities(store: Store, players: pd.DataFrame, ids: np.ndarray) -> None:
-    """Fill what the database does not know yet (a list without names or birth years) from
-    the event file; what it knows is never overwritten."""
+@dataclass
+class Identified:
+    """``identify_players``: each row's database id, the players created (event index and
+    label) and the birth years that disagree with the database."""
+
+    ids: np.ndarray
+    created: pd.DataFrame
+    warnings: list[Issue]
+
+
+def identify_players(store: Store, players: pd.DataFrame) -> Identified:
+    """Each player row's database id, for all the events of an ``add`` at once.
+
+    A row with a FIDE ID is that FIDE ID's player; a row without one is the player with the
+    same exact name, birth year and federation (among the database's players and those the
+    ``add`` creates from FIDE IDs); a player found nowhere is created once, from the first
+    row naming them; two candidates are an error naming them. The result does not depend
+    on the order of the files. What the database does not know of a player (a list without
+    names or birth years) is completed from the first file that gives it; a birth year that
+    differs from the database's is a warning (the database's is kept)."""
+    people = store.players()
+    rows = players.reset_index(drop=True).copy()
+    rows["position"] = np.arange(len(rows))
+    fide = rows["fide_id"]
+    by_fide = pd.Series(
+        people["player_id"].to_numpy(np.int64), index=people["fide_id"].astype("Int64")
+    )
+    by_fide = by_fide[by_fide.index.notna()]
+    ids = pd.Series(by_fide.reindex(fide).to_numpy(), index=rows.index, dtype="Int64")
+
+    # New FIDE IDs: one player each, made from the first row carrying it.
+    new_fide = fide.notna() & ids.isna()
+    fide_creators = rows[new_fide].drop_duplicates("fide_id")
+
+    # Rows without a FIDE ID: candidates by identity among the known players and the new ones.
+    known = pd.concat(
+        [
+            people[["player_id", "fide_id", *IDENTITY_KEY]].assign(position=-1),
+            fide_creators[["fide_id", *IDENTITY_KEY, "position"]].assign(player_id=-1),
+        ],
+        ignore_index=True,
+    )
+    known = known.astype({"name": "string", "birth_year": "Int64", "federation": "string"})
+    no_fide = rows[fide.isna()]
+    matches = no_fide[["position", *IDENTITY_KEY]].merge(
+        known.rename(columns={"position": "creator", "player_id": "candidate"}),
+        how="inner",
+        on=IDENTITY_KEY,
+    )
+    count = matches.groupby("position").size()
+    ambiguous = count[count > 1].index
+    if len(ambiguous):
+        raise InputError(_ambiguous(rows, matches[matches["position"].isin(ambiguous)]))
+    single = matches.set_index("position")
+
+    # Players found nowhere: one per identity, made from the first row with it.
+    unmatched = no_fide[~no_fide["position"].isin(single.index)]
+    identity_creators = unmatched.drop_duplicates(IDENTITY_KEY)
+    creators = pd.concat([fide_creators, identity_creators]).sort_values("position")
+    next_id = int(people["player_id"].max()) + 1 if len(people) else 1
+    creators["player_id"] = np.arange(next_id, next_id + len(creators), dtype=np.int64)
+    new_of_fide = creators.dropna(subset=["fide_id"]).set_index("fide_id")["player_id"]
+    ids = ids.fillna(pd.Series(new_of_fide.reindex(fide).to_numpy(), dtype="Int64"))
+    # Rows matched to a known player or to a creator row of a new FIDE ID.
+    by_creator = creators.set_index("position")["player_id"]
+    matched = single["candidate"].where(
+        single["candidate"] >= 0, by_creator.reindex(single["creator"]).to_numpy()
+    )
+    ids.loc[matched.index.to_numpy()] = matched.to_numpy()
+    new_identity = unmatched.merge(
+        creators[creators["fide_id"].isna()][[*IDENTITY_KEY, "player_id"]],
+        how="left",
+        on=IDENTITY_KEY,
+    )
+    ids.loc[unmatched["position"].to_numpy()] = new_identity["player_id"].to_numpy()
+    resolved = ids.to_numpy(dtype=np.int64)
+
+    warnings = _birth_year_conflicts(people, rows, resolved)
+    _store_identities(store, people, rows, resolved, creators)
+    created = pd.DataFrame(
+        {
+            "event_index": creators["event_index"].to_numpy(),
+            "label": (
+                creators["name"].fillna("").astype(object)
+                + " ("
+                + creators["key"].astype(str)
+                + "#"
+                + creators["player"].astype(str)
+                + ")"
+            ).to_numpy(),
+        }
+    )
+    return Identified(resolved, created, warnings)
+
+
+def _ambiguous(rows: pd.DataFrame, matches: pd.DataFrame) -> list[Issue]:
+    problems = []
+    for position in sorted(set(matches["position"].tolist())):
+        row = rows.iloc[position]
+        group = matches[matches["position"] == position]
+        names = ", ".join(
+            f"{'#' + str(candidate) if candidate >= 0 else 'a new player'} {row['name']} "
+            f"(FIDE ID {other if other is not pd.NA else 'none'})"
+            for candidate, other in zip(
+                group["candidate"].tolist(), group["fide_id"].astype("Int64").tolist(), strict=True
+            )
+        )
+        problems.append(
+            Issue(
+                str(row["source"]),
+                int(row["line"]),
+                f"{row['name']!r} matches several players: {names}; give the FIDE ID in the file",
+            )
+        )
+    return problems
+
+
+def _birth_year_conflicts(people: pd.DataFrame, rows: pd.DataFrame, ids: np.ndarray) -> list[Issue]:
+    """A birth year in a file that differs from the one the database knows, or from the one
+    an earlier file of the ``add`` gave it (the database's is kept): a warning with the file
+    and line (issue 7: consistency across events)."""
+    years = rows["birth_year"]
+    database = pd.Series(
+        people["birth_year"].to_numpy(), index=people["player_id"].to_numpy(), dtype="Int64"
+    )
+    first = years.groupby(ids).first()  # the first file's, where the database has none
+    reference = database.reindex(ids).fillna(first.reindex(ids)).to_numpy()
+    known = pd.Series(reference, dtype="Int64")
+    differ = (years.notna() & known.notna() & (years != known)).to_numpy(dtype=bool)
+    lines = rows["line"].to_numpy(np.int64)
+    return [
+        Issue(
+            str(rows["source"].iat[i]),
+            int(lines[i]),
+            f"{rows['name'].iat[i]}: born {rows['birth_year'].iat[i]} in this file, "
+            f"{known.iat[i]} in the database (the database's is kept)",
+            "warning",
+        )
+        for i in np.flatnonzero(differ).tolist()
+    ]
+
+
+def _store_identities(
+    store: Store,
+    people: pd.DataFrame,
+    rows: pd.DataFrame,
+    ids: np.ndarray,
+    creators: pd.DataFrame,
+) -> None:
+    """Insert the new players, and fill what the database does not know of the others from
+    the first file that gives it; what it knows is never overwritten."""
+    given = rows[list(IDENTITY)].copy()
+    given["name"] = given["name"].mask(given["name"] == "")  # a blank name is no name
+    first = given.groupby(ids).first()  # the first value given of each player
+    new = creators.set_index("player_id")
     for column in IDENTITY:
-        empty = "(name IS NULL OR name = '')" if column == "name" else f"{column} IS NULL"
-        values = players[column].astype(object).where(players[column].notna(), None)
+        new[column] = new[column].fillna(first[column].reindex(new.index))
+    new["name"] = new["name"].fillna("")
+    store.insert(
+        "players",
+        pd.DataFrame(
+            {
+                "player_id": new.index.to_numpy(),
+                "fide_id": new["fide_id"].to_numpy(),
+                **{column: new[column].to_numpy() for column in IDENTITY},
+                "created_by": (new["key"].astype(str) + "#" + new["player"].astype(str)).to_numpy(),
+            }
+        ),
+    )
+    stored = people.set_index("player_id")
+    touched = first.index[first.index.isin(stored.index)]
+    for column in IDENTITY:
+        current = stored[column].reindex(touched)
+        missing = current.isna() | (current == "") if column == "name" else current.isna()
+        values = first[column].reindex(touched)[missing.fillna(True).to_numpy(dtype=bool)]
+        values = values[values.notna()]
         store.connection.executemany(
-            f"UPDATE players SET {column} = ? WHERE player_id = ? AND {empty}",
+            f"UPDATE players SET {column} = ? WHERE player_id = ?",
             [
-                (v, int(i))
-                for v, i in zip(values.tolist(), ids.tolist(), strict=True)
-                if v not in (None, "")
+                (v.item() if isinstance(v, np.generic) else v, int(i))
+                for v, i in zip(values.tolist(), values.index.tolist(), strict=True)
             ],
         )
 
@@ -927,18 +1020,26 @@ def _period_games(
     order = {int(e): i for i, e in enumerate(events["event_id"])}
     key_of = dict(zip(events["event_id"], events["key"], strict=True))
     source_of = dict(zip(events["event_id"], events["source"], strict=True))
-    rating_in_event = []
-    # Most events share the list in force: each list is read once.
-    loaded: dict[tuple[Period | None, Period | None], pd.Series] = {}
-    for event_id, start in zip(events["event_id"], events["start_date"], strict=True):
-        lists_used = (
+    # Events share the lists in force (one per start date at most): each is read once, and
+    # the entries of all the events using it get their ratings together.
+    in_force = {
+        start: (
             _in_force(lists, kind, start, period),
             _in_force(lists, "standard", start, period) if from_standard else None,
         )
-        if lists_used not in loaded:
-            loaded[lists_used] = _ratings_at(store, lists, kind, start, period, from_standard)
-        ratings = loaded[lists_used]
-        chosen = entries[entries["event_id"] == event_id][["event_id", "start_rank", "player_id"]]
+        for start in dict.fromkeys(events["start_date"])
+    }
+    users: dict[tuple[Period | None, Period | None], list[Any]] = {}
+    first_start: dict[tuple[Period | None, Period | None], dt.date | None] = {}
+    for event_id, start in zip(events["event_id"], events["start_date"], strict=True):
+        users.setdefault(in_force[start], []).append(event_id)
+        first_start.setdefault(in_force[start], start)
+    rating_in_event = []
+    for lists_used, event_ids in users.items():
+        ratings = _ratings_at(store, lists, kind, first_start[lists_used], period, from_standard)
+        chosen = entries[entries["event_id"].isin(event_ids)][
+            ["event_id", "start_rank", "player_id"]
+        ]
         rating_in_event.append(
             chosen.assign(rating=chosen["player_id"].map(ratings).astype("Int64"))
         )

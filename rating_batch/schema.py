@@ -10,7 +10,8 @@ Every loader returns, per event, an ``EventInfo`` and two frames:
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -84,14 +85,133 @@ class EventInfo:
     federation: str = ""
 
 
-@dataclass(frozen=True)
-class Event:
-    """One loaded event: metadata, canonical frames and the warnings found while loading."""
+class EventBatch:
+    """The frames of events loaded together: one players and one games frame whose rows are
+    grouped by event, in order (``ends``: each event's last row + 1). Its events slice their
+    own rows from it only when asked, so work over many events needs no slicing at all."""
 
-    info: EventInfo
-    players: pd.DataFrame
-    games: pd.DataFrame
-    issues: list[Issue] = field(default_factory=list)
+    def __init__(
+        self, players: pd.DataFrame, games: pd.DataFrame, player_ends: np.ndarray,
+        game_ends: np.ndarray,
+    ) -> None:  # fmt: skip
+        self.players = players
+        self.games = games
+        self.ends = {"players": player_ends, "games": game_ends}
+
+    def __len__(self) -> int:
+        return len(self.ends["players"])
+
+    def rows(self, name: str, index: int) -> pd.DataFrame:
+        """One event's rows of the ``players`` or ``games`` frame, indexed from 0."""
+        ends = self.ends[name]
+        start = int(ends[index - 1]) if index else 0
+        frame: pd.DataFrame = getattr(self, name)
+        return frame.iloc[start : int(ends[index])].reset_index(drop=True)
+
+
+class Event:
+    """One loaded event: metadata, canonical frames and the warnings found while loading.
+
+    An event read with others (``EventBatch``) gets its frames from the batch's when they are
+    first used."""
+
+    __slots__ = ("_batch", "_frames", "_index", "info", "issues")
+
+    def __init__(
+        self,
+        info: EventInfo,
+        players: pd.DataFrame | None = None,
+        games: pd.DataFrame | None = None,
+        issues: list[Issue] | None = None,
+        *,
+        batch: EventBatch | None = None,
+        index: int = 0,
+    ) -> None:
+        if batch is None and (players is None or games is None):
+            raise TypeError("an Event needs its players and games frames, or a batch")
+        self.info = info
+        self.issues = issues if issues is not None else []
+        self._frames = {"players": players, "games": games}
+        self._batch = batch
+        self._index = index
+
+    def _frame(self, name: str) -> pd.DataFrame:
+        frame = self._frames[name]
+        if frame is None:
+            assert self._batch is not None
+            frame = self._frames[name] = self._batch.rows(name, self._index)
+        return frame
+
+    @property
+    def players(self) -> pd.DataFrame:
+        return self._frame("players")
+
+    @property
+    def games(self) -> pd.DataFrame:
+        return self._frame("games")
+
+    def __repr__(self) -> str:
+        return f"Event({self.info.key!r}, {self.info.source!r})"
+
+
+def one_batch(events: Sequence[Event]) -> list[Event]:
+    """The same events over one batch: each run of consecutive events of the same batch is one
+    block of rows, other events add their own frames, and one concatenation joins them."""
+    pieces: dict[str, list[pd.DataFrame]] = {"players": [], "games": []}
+    sizes: dict[str, list[int]] = {"players": [], "games": []}
+    position = 0
+    while position < len(events):
+        event, end = events[position], position + 1
+        batch = event._batch
+        if batch is not None:
+            while (
+                end < len(events)
+                and events[end]._batch is batch
+                and events[end]._index == events[end - 1]._index + 1
+            ):
+                end += 1
+        for name in pieces:
+            if batch is None:
+                pieces[name].append(event._frame(name))
+                sizes[name].append(len(pieces[name][-1]))
+                continue
+            ends = batch.ends[name]
+            first, last = event._index, events[end - 1]._index
+            start = int(ends[first - 1]) if first else 0
+            pieces[name].append(getattr(batch, name).iloc[start : int(ends[last])])
+            sizes[name].extend(np.diff(ends[first : last + 1], prepend=start).tolist())
+        position = end
+    if not events:
+        return []
+    frames = {name: pd.concat(pieces[name], ignore_index=True) for name in pieces}
+    merged = EventBatch(
+        frames["players"],
+        frames["games"],
+        np.cumsum(np.array(sizes["players"], dtype=np.int64)),
+        np.cumsum(np.array(sizes["games"], dtype=np.int64)),
+    )
+    return [
+        Event(event.info, issues=event.issues, batch=merged, index=index)
+        for index, event in enumerate(events)
+    ]
+
+
+def combined(events: Sequence[Event], name: str) -> pd.DataFrame:
+    """The ``players`` or ``games`` frame of all the events, in their order: the batch's own
+    frame when the events are exactly one batch (``one_batch``), else one concatenation."""
+    batch = events[0]._batch if events else None
+    if (
+        batch is not None
+        and len(events) == len(batch)
+        and all(e._batch is batch and e._index == i for i, e in enumerate(events))
+    ):
+        whole: pd.DataFrame = getattr(batch, name)
+        return whole
+    if not events:
+        dtypes = PLAYERS_DTYPES if name == "players" else GAMES_DTYPES
+        return pd.DataFrame({column: pd.Series(dtype=dtype) for column, dtype in dtypes.items()})
+    joined: pd.DataFrame = pd.concat([getattr(e, name) for e in events], ignore_index=True)
+    return joined
 
 
 Dtypes = dict[str, str] | dict[str, str | pd.CategoricalDtype]
@@ -117,60 +237,94 @@ COMPLEMENT = {"1": "0", "0": "1", "=": "=", "+": "-", "-": "+", "W": "L", "L": "
 
 
 def check_games(games: pd.DataFrame, players: pd.DataFrame) -> list[Issue]:
-    """Consistency of one event's games: opponents exist and both sides agree.
+    """Consistency of the games: opponents exist and both sides agree (``event_issues``)."""
+    return [issue for _, issue in event_issues(games, players)]
+
+
+def event_issues(games: pd.DataFrame, players: pd.DataFrame) -> list[tuple[str, Issue]]:
+    """Consistency of one or many events' games, as (event key, issue), event by event.
 
     A played game must appear on both players' lines in the same round, with opposite colours
     and complementary results (trf-format.md §4.3). Rated games that disagree are errors;
-    disagreements on unplayed codes (forfeits, W/D/L) are warnings. The two sides are found
-    through a (round, start rank) table, not a merge: this runs once per event file.
+    disagreements on unplayed codes (forfeits, W/D/L) are warnings. The other side of every
+    game is found by a sorted search over (event, round, start rank) keys, for all events at
+    once; only the rows with a problem are visited in Python.
     """
-    issues: list[Issue] = []
     if games.empty:
-        return issues
+        return []
+    codes, events = pd.factorize(
+        pd.concat([games["event"], players["event"]], ignore_index=True), use_na_sentinel=False
+    )
+    event, player_event = codes[: len(games)], codes[len(games) :]
     rnd = games["round"].to_numpy(np.int64)
     me = games["player"].to_numpy(np.int64)
     opponent = games["opponent"].to_numpy(dtype=np.int64, na_value=-1)
     ranks = players["player"].to_numpy(np.int64)
-    top = int(max(me.max(), opponent.max(), ranks.max() if len(ranks) else 0))
-    present = np.zeros(top + 1, dtype=bool)
-    present[ranks[ranks >= 0]] = True
+    width = int(max(me.max(), opponent.max(), ranks.max() if len(ranks) else 0)) + 1
+    height = int(rnd.max()) + 1
+    listed = np.unique(player_event[ranks >= 0] * width + ranks[ranks >= 0])
     paired = opponent > 0
-    known = paired & present[np.clip(opponent, 0, top)]
-    sources = games["source"].tolist()
-    lines = games["line"].tolist()
-    for row in np.flatnonzero(paired & ~known).tolist():
-        message = f"round {rnd[row]}: opponent {opponent[row]} is not a player of this file"
-        issues.append(Issue(sources[row], lines[row], message))
-    where = np.full((int(rnd.max()) + 1, top + 1), -1, dtype=np.int64)
-    where[rnd, np.clip(me, 0, top)] = np.arange(len(games))
-    back = np.where(known, where[rnd, np.clip(opponent, 0, top)], -1)
+    against = event * width + np.clip(opponent, 0, width - 1)
+    spot = np.minimum(np.searchsorted(listed, against), max(len(listed) - 1, 0))
+    known = paired & (listed[spot] == against) if len(listed) else np.zeros_like(paired)
+    # The row of the same event and round whose player is my opponent (the last one written).
+    own_key = (event * height + rnd) * width + np.clip(me, 0, width - 1)
+    order = np.argsort(own_key, kind="stable")
+    ordered = own_key[order]
+    wanted = (event * height + rnd) * width + np.clip(opponent, 0, width - 1)
+    place = np.searchsorted(ordered, wanted, side="right") - 1
+    hit = known & (place >= 0) & (ordered[np.maximum(place, 0)] == wanted)
+    back = np.where(hit, order[np.maximum(place, 0)], -1)
     missing = known & ((back < 0) | (opponent[np.maximum(back, 0)] != me))
     mirrored = known & ~missing
     once = mirrored & (me < opponent)  # reported once per game, on the lower start rank
-    results = [
-        str(r).upper() if r is not None and r is not pd.NA else "" for r in games["result"].tolist()
-    ]
-    colours = [c if isinstance(c, str) else "" for c in games["colour"].tolist()]
+    other = np.maximum(back, 0)
+
+    result_codes, results = pd.factorize(games["result"].fillna("").str.upper())
+    where_result = {str(code): index for index, code in enumerate(results)}
+    complement = np.array(
+        [where_result.get(COMPLEMENT.get(str(code), "\0"), -2) for code in results] or [-2]
+    )
+    double_forfeit = where_result.get("-", -3)
+    bad_result = once & (complement[result_codes] != result_codes[other])
+    bad_result &= ~((result_codes == double_forfeit) & (result_codes[other] == double_forfeit))
+    colour = games["colour"].fillna("").to_numpy(dtype=object)
+    same_colour = once & np.isin(colour, ["w", "b"]) & (colour == colour[other])
+
+    sources = games["source"].to_numpy(dtype=object)
+    lines = games["line"].to_numpy(np.int64)
     rated = games["rated"].to_numpy(bool)
+    found: list[tuple[int, Issue]] = []
+
+    def report(row: int, message: str, severity: Severity = "error") -> None:
+        found.append(
+            (int(event[row]), Issue(str(sources[row]), int(lines[row]), message, severity))
+        )
+
+    for row in np.flatnonzero(paired & ~known).tolist():
+        report(row, f"round {rnd[row]}: opponent {opponent[row]} is not a player of this file")
     for row in np.flatnonzero(missing).tolist():
+        report(
+            row,
+            f"round {rnd[row]}: opponent {opponent[row]} does not have this game",
+            "error" if rated[row] else "warning",
+        )
+    for row in np.flatnonzero(bad_result | same_colour).tolist():
         severity: Severity = "error" if rated[row] else "warning"
-        message = f"round {rnd[row]}: opponent {opponent[row]} does not have this game"
-        issues.append(Issue(sources[row], lines[row], message, severity))
-    for row in np.flatnonzero(once).tolist():
-        other = int(back[row])
-        mine, theirs = results[row], results[other]
-        severity = "error" if rated[row] else "warning"
-        if COMPLEMENT.get(mine) != theirs and not (mine == theirs == "-"):
-            written = games["result"].iat[row]
-            message = (
-                f"round {rnd[row]}: result {written!r} against {opponent[row]}, whose line "
-                f"{lines[other]} has {games['result'].iat[other]!r}"
+        twin = int(back[row])
+        if bad_result[row]:
+            report(
+                row,
+                f"round {rnd[row]}: result {games['result'].iat[row]!r} against "
+                f"{opponent[row]}, whose line {lines[twin]} has {games['result'].iat[twin]!r}",
+                severity,
             )
-            issues.append(Issue(sources[row], lines[row], message, severity))
-        if colours[row] in ("w", "b") and colours[row] == colours[other]:
-            message = (
-                f"round {rnd[row]}: colour {colours[row]!r} against {opponent[row]}, whose line "
-                f"{lines[other]} has it too"
+        if same_colour[row]:
+            report(
+                row,
+                f"round {rnd[row]}: colour {colour[row]!r} against {opponent[row]}, whose line "
+                f"{lines[twin]} has it too",
+                severity,
             )
-            issues.append(Issue(sources[row], lines[row], message, severity))
-    return issues
+    found.sort(key=lambda item: item[0])  # stable: each event's issues keep their order
+    return [(str(events[code]), issue) for code, issue in found]

@@ -96,11 +96,13 @@ def atomic_outputs() -> Iterator[OutputSet]:
                     folder.rmdir()
 
 
-def _formatted(codes: np.ndarray, distinct: Iterable[Any], form: Callable[[Any], str]) -> list[str]:
+def _formatted(
+    codes: np.ndarray, distinct: Iterable[Any], form: Callable[[Any], str], missing: str = ""
+) -> list[str]:
     """Each distinct value formatted once, spread back over the column (code -1 is missing:
-    ""). Columns repeat few values (names, expected scores), so this is much faster than
-    formatting every cell, and gives the very same text."""
-    texts = np.array([form(value) for value in distinct] + [""], dtype=object)
+    ``missing``). Columns repeat few values (names, expected scores), so this is much faster
+    than formatting every cell, and gives the very same text."""
+    texts = np.array([form(value) for value in distinct] + [missing], dtype=object)
     result: list[str] = texts[codes].tolist()
     return result
 
@@ -278,27 +280,35 @@ def write_list_txt(listing: pd.DataFrame, path: Path, *, period: str) -> None:
     flags = np.where((sex == "F").fillna(False).to_numpy(bool), np.char.add("w", flags), flags)
     columns = {name: listing.get(name, None) for _, _, name in TXT_LIST_LAYOUT}
     columns["flag"] = pd.Series(flags, index=listing.index)
-    for position in range(len(listing)):
-        cells = []
-        for _, width, name in TXT_LIST_LAYOUT:
-            column = columns[name]
-            value = None if column is None else column.iat[position]
-            missing = (
-                value is None or value is pd.NA or (isinstance(value, float) and np.isnan(value))
-            )
-            if missing:
-                text = "0" if name in ("rating", "games", "k", "birth_year") else ""
-            else:
-                text = (
-                    str(int(value)) if isinstance(value, int | np.integer | float) else str(value)
-                )
-            text = ascii_text(text)
-            if name in _FIXED_TXT_FIELDS:
-                text = text[: width - 1]  # read by column: must stay inside it
-            # OTit and later are read as tokens: a long value overflows, as in FIDE's files.
-            cells.append(text.ljust(width) if len(text) < width else text + " ")
-        lines.append("".join(cells).rstrip())
+    cells = [
+        _txt_column(columns[name], name, width, len(listing)) for _, width, name in TXT_LIST_LAYOUT
+    ]
+    lines.extend("".join(row).rstrip() for row in zip(*cells, strict=True))
     path.write_bytes(("\r\n".join(lines) + "\r\n").encode("ascii"))
+
+
+def _txt_column(column: pd.Series | None, name: str, width: int, rows: int) -> list[str]:
+    """One column of the TXT list, each cell padded to its width (each distinct value is
+    formatted once, ``_formatted``): ASCII, 0 for a missing number, "" for missing text."""
+    blank = "0" if name in ("rating", "games", "k", "birth_year") else ""
+
+    def cell(value: object) -> str:
+        if value is None or value is pd.NA or (isinstance(value, float) and np.isnan(value)):
+            text = blank
+        elif isinstance(value, int | np.integer | float):
+            text = str(int(value))
+        else:
+            text = str(value)
+        text = ascii_text(text)
+        if name in _FIXED_TXT_FIELDS:
+            text = text[: width - 1]  # read by column: must stay inside it
+        # OTit and later are read as tokens: a long value overflows, as in FIDE's files.
+        return text.ljust(width) if len(text) < width else text + " "
+
+    if column is None:
+        return [cell(None)] * rows
+    codes, distinct = pd.factorize(column)
+    return _formatted(codes, list(distinct), cell, missing=cell(None))
 
 
 def _text_cell(worksheet: WriteOnlyWorksheet, value: str, bold: bool = False) -> object:

@@ -6,17 +6,26 @@ raises one ``InputError`` when the file has errors.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
+from typing import Any
 
 from rating_batch.errors import InputError, Issue, errors_only
 from rating_batch.loaders.common import check_size, check_xlsx
 from rating_batch.loaders.ratinglist import read_rating_list
 from rating_batch.loaders.tabular import read_crosstable
-from rating_batch.loaders.trf import read_trf
+from rating_batch.loaders.trf import TrfText, decode_trf, parse_trfs, read_trf
 from rating_batch.schema import Event
 
 EventReader = Callable[..., Event]
+
+Progress = Callable[[Sequence[Any], str], Iterable[Any]]
+"""Wraps what a command works through (files, pages), e.g. in the CLI's progress bar."""
+
+
+def no_progress(items: Sequence[Any], label: str) -> Iterable[Any]:
+    return items
+
 
 #: File suffix → reader. TRF files come as .trf, .txt, .tab (ICU) and .trfx; crosstables as
 #: .xlsx (chess-results exports, hand-made sheets) and .csv (our template).
@@ -38,6 +47,7 @@ __all__ = [
     "is_rating_list",
     "load_event",
     "read_event",
+    "read_events",
     "read_rating_list",
 ]
 
@@ -66,6 +76,50 @@ def is_rating_list(path: Path) -> bool:
 
 def read_event(path: Path, *, key: str | None = None) -> Event:
     """Read one event file of any supported format; problems are in ``event.issues``."""
+    reader = _checked_reader(path)
+    return reader(path, key=key)
+
+
+#: TRF files parsed together by ``read_events`` (bounds the batch's arrays to ~100 MB).
+TRF_BATCH = 2_000
+
+
+def read_events(
+    paths: Sequence[Path], keys: Sequence[str], progress: Progress = no_progress
+) -> list[Event | InputError]:
+    """Read many event files, in order: each becomes its Event, or the InputError that
+    stopped it. TRF files are decoded one by one and parsed ``TRF_BATCH`` at a time."""
+    read: list[Event | InputError | None] = [None] * len(paths)
+    waiting: list[tuple[int, TrfText]] = []
+
+    def parse_waiting() -> None:
+        for (index, _), event in zip(
+            waiting, parse_trfs([text for _, text in waiting]), strict=True
+        ):
+            read[index] = event
+        waiting.clear()
+
+    for index, path in enumerate(progress(paths, "reading events")):
+        try:
+            reader = _checked_reader(path)
+            if reader is read_trf:
+                waiting.append((index, decode_trf(path, key=keys[index])))
+                if len(waiting) >= TRF_BATCH:
+                    parse_waiting()
+            else:
+                read[index] = reader(path, key=keys[index])
+        except InputError as error:
+            read[index] = error
+        except OSError as error:
+            read[index] = InputError(
+                [Issue(str(path), None, f"cannot read the file: {error.strerror}")]
+            )
+    parse_waiting()
+    return [item for item in read if item is not None]
+
+
+def _checked_reader(path: Path) -> EventReader:
+    """The reader for a file's type, once the file is known to be readable and not absurd."""
     reader = EVENT_READERS.get(path.suffix.lower())
     if reader is None:
         supported = ", ".join(sorted(EVENT_READERS))
@@ -93,7 +147,7 @@ def read_event(path: Path, *, key: str | None = None) -> Event:
         and not data_check.startswith((b"\xff\xfe", b"\xfe\xff"))
     ):
         raise InputError([Issue(str(path), None, "not a text file (it contains NUL bytes)")])
-    return reader(path, key=key)
+    return reader
 
 
 def load_event(path: Path, *, key: str | None = None) -> Event:

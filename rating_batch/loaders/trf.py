@@ -4,16 +4,21 @@
 ``Event`` whose ``issues`` list every problem found (errors and warnings), each with its file
 and line. ``read_trf(path)`` only reads and decodes the file.
 
-The 001 record is sliced by columns given as data (``PLAYER_FIELDS``), and all round blocks of
-all players are decoded at once from a ``(players, rounds, 10)`` array of code points.
+Many files are parsed together (``parse_trfs``): each file's lines are scanned once for its
+tags, then the 001 records of all the files are sliced by columns given as data
+(``PLAYER_FIELDS``), and all their round blocks decoded at once from a
+``(players, rounds, 10)`` array of code points: the pandas work is done once per batch, not
+once per file.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -36,9 +41,10 @@ from rating_batch.schema import (
     REASON_DTYPE,
     REASONS,
     Event,
+    EventBatch,
     EventInfo,
-    check_games,
     conform,
+    event_issues,
 )
 
 #: The static part of the 001 record: (field, start, end) as 0-based, end-exclusive slices.
@@ -119,15 +125,32 @@ _KNOWN_RESULTS = frozenset("10=+-WDLHFUZ ")
 _UNKNOWN_RESULTS = frozenset("X?A")  # seen in other readers: unrated, unplayed, warned
 
 
-def read_trf(path: Path, *, encoding: str | None = None, key: str | None = None) -> Event:
-    """Read a TRF file: decode it once (recording the encoding), then ``parse_trf``."""
+@dataclass
+class TrfText:
+    """One TRF file's decoded lines, before parsing (several are parsed together)."""
+
+    lines: list[str]
+    source: str
+    key: str
+    encoding: str = ""
+    issues: list[Issue] = field(default_factory=list)
+
+
+def decode_trf(path: Path, *, encoding: str | None = None, key: str | None = None) -> TrfText:
+    """Read and decode a TRF file (recording the encoding); absurd lines are reported and the
+    file is not sliced into arrays."""
     text, used = decode_text(path.read_bytes(), encoding)
     lines = split_lines(text)
     too_long = long_lines(lines, str(path))
-    if too_long:  # absurd lines are not sliced into arrays: report them and stop here
+    if too_long:
         issues = [Issue(str(path), number, message) for number, message in too_long]
-        return parse_trf([], source=str(path), key=key or path.stem, encoding=used, issues=issues)
-    return parse_trf(lines, source=str(path), key=key or path.stem, encoding=used)
+        return TrfText([], str(path), key or path.stem, used, issues)
+    return TrfText(lines, str(path), key or path.stem, used)
+
+
+def read_trf(path: Path, *, encoding: str | None = None, key: str | None = None) -> Event:
+    """Read a TRF file: decode it once (recording the encoding), then parse it."""
+    return parse_trfs([decode_trf(path, encoding=encoding, key=key)])[0]
 
 
 def parse_trf(
@@ -139,18 +162,38 @@ def parse_trf(
     issues: list[Issue] | None = None,
 ) -> Event:
     """Parse TRF lines into an Event; problems go to ``event.issues``, never raised."""
-    issues = list(issues or [])
+    text = TrfText(list(lines), source, key or Path(source).stem, encoding, list(issues or []))
+    return parse_trfs([text])[0]
+
+
+@dataclass
+class _Scan:
+    """What the line-by-line pass over one file finds (everything but the 001 arrays)."""
+
+    tags: dict[str, str]
+    seen_tags: set[str]
+    player_lines: list[str]
+    player_numbers: list[int]
+
+
+def _scan(text: TrfText) -> _Scan:
+    issues, source = text.issues, text.source
     tags: dict[str, str] = {}
     player_lines: list[str] = []
     player_numbers: list[int] = []
     unknown: dict[str, list[int]] = {}
     seen_tags: set[str] = set()
-    for number, raw in enumerate(lines, start=1):
+    for number, raw in enumerate(text.lines, start=1):
         line = raw.lstrip("\ufeff").rstrip("\r\n")
         if _CONTROL.search(line):
             # Same width, so the columns after it stay where they were.
             line = _CONTROL.sub("?", line)
             issues.append(Issue(source, number, "control characters replaced by '?'", "warning"))
+        if line.startswith("001 "):  # most lines: no regular expression needed
+            seen_tags.add("001")
+            player_lines.append(line)
+            player_numbers.append(number)
+            continue
         if not line.strip() or line.startswith("###"):
             continue
         record = _RECORD.match(line)
@@ -180,18 +223,66 @@ def parse_trf(
         issues.append(
             Issue(source, numbers[0], f"unknown record {tag!r} ignored{count}", "warning")
         )
-    key = key or Path(source).stem
-    players, games, player_issues = _parse_players(player_lines, player_numbers, source, key)
-    issues.extend(player_issues)
-    if not player_lines:
-        issues.append(Issue(source, None, "no player records (lines starting '001') found"))
-    elif not seen_tags & SCORING_TAGS:
-        issues.extend(_check_points(players, games))
-    # Games whose block could not be read on either side are reported once, as misaligned.
+    return _Scan(tags, seen_tags, player_lines, player_numbers)
+
+
+@dataclass
+class _Files:
+    """The files of one batch, and which file each 001 line comes from."""
+
+    sources: np.ndarray  # object array, one per file
+    keys: np.ndarray
+    of_line: np.ndarray  # file index of each 001 line
+    issues: list[list[Issue]]  # each file's issues, in the order they are found
+
+    def add(self, indexed: Iterable[tuple[int, Issue]]) -> None:
+        for file, issue in indexed:
+            self.issues[file].append(issue)
+
+
+def parse_trfs(texts: Sequence[TrfText]) -> list[Event]:
+    """Parse several TRF files at once: each is scanned line by line for its tags, then the
+    001 records of all of them are decoded as one array (no pandas work per file)."""
+    scans = [_scan(text) for text in texts]
+    lines = [line for scan in scans for line in scan.player_lines]
+    numbers = [number for scan in scans for number in scan.player_numbers]
+    counts = np.array([len(scan.player_lines) for scan in scans], dtype=np.int64)
+    files = _Files(
+        sources=np.array([text.source for text in texts], dtype=object),
+        keys=np.array([text.key for text in texts], dtype=object),
+        of_line=np.repeat(np.arange(len(texts)), counts),
+        issues=[text.issues for text in texts],
+    )
+    players, games, rounds, legacy = _parse_players(lines, numbers, files)
+    for index, text in enumerate(texts):
+        if not counts[index]:
+            files.issues[index].append(
+                Issue(text.source, None, "no player records (lines starting '001') found")
+            )
+    scored = np.array([not scan.seen_tags & SCORING_TAGS for scan in scans], dtype=bool)
+    files.add(_check_points(players, games, files, rounds, scored))
+    files.add(_check_pairs(games, players, files))
+    batch = EventBatch(players, games, np.cumsum(counts), np.cumsum(counts * rounds))
+    return [
+        Event(
+            _event_info(scan.tags, int(rounds[index]), bool(legacy[index]), text, scan.seen_tags),
+            issues=files.issues[index],
+            batch=batch,
+            index=index,
+        )
+        for index, (text, scan) in enumerate(zip(texts, scans, strict=True))
+    ]
+
+
+def _check_pairs(
+    games: pd.DataFrame, players: pd.DataFrame, files: _Files
+) -> list[tuple[int, Issue]]:
+    """Both sides of every game (``check_games``), leaving out games whose block could not be
+    read on either side: those are reported once, as misaligned."""
     blocked = games["reason"].eq("unreadable").fillna(False).to_numpy(bool)
     readable = games
     if blocked.any():
-        unreadable = games.loc[blocked, ["player", "round"]].drop_duplicates()
+        unreadable = games.loc[blocked, ["event", "player", "round"]].drop_duplicates()
         facing = (
             games[~blocked]
             .merge(unreadable.rename(columns={"player": "opponent"}), how="left", indicator=True)[
@@ -200,20 +291,14 @@ def parse_trf(
             .eq("left_only")
         )
         readable = games[~blocked][facing.to_numpy()]
-    issues.extend(check_games(readable, players))
-    info = _event_info(tags, games, source, key, encoding, seen_tags, issues)
-    return Event(info=info, players=players, games=games, issues=issues)
+    file_of = {key: index for index, key in enumerate(files.keys.tolist())}
+    return [(file_of[event], issue) for event, issue in event_issues(readable, players)]
 
 
 def _event_info(
-    tags: dict[str, str],
-    games: pd.DataFrame,
-    source: str,
-    key: str,
-    encoding: str,
-    seen_tags: set[str],
-    issues: list[Issue],
+    tags: dict[str, str], played_rounds: int, legacy: bool, text: TrfText, seen_tags: set[str]
 ) -> EventInfo:
+    source, issues = text.source, text.issues
     start = parse_date(tags.get("start", ""))
     end = parse_date(tags.get("end", ""))
     for tag, name in (("start", "042"), ("end", "052")):
@@ -228,7 +313,6 @@ def _event_info(
             end = end or max(round_dates)
     if start and end and end < start:
         issues.append(Issue(source, None, f"end date {end} is before start date {start}"))
-    played_rounds = int(games["round"].max()) if len(games) else 0
     declared = tags.get("rounds", "")
     # XXR / 142 declare the rounds of the whole event; a partial file has data for fewer.
     rounds = max(played_rounds, int(declared) if is_digits(declared, 3) else 0)
@@ -236,13 +320,13 @@ def _event_info(
         version = "TRF-2026"
     elif any(tag.startswith(("XX", "BB")) for tag in seen_tags):
         version = "TRFx"
-    elif games.attrs.get("legacy_codes"):
+    elif legacy:
         version = "TRF06"
     else:
         version = "TRF16"
     return EventInfo(
-        key=key,
-        name=tags.get("name", "") or key,
+        key=text.key,
+        name=tags.get("name", "") or text.key,
         source=source,
         start=start,
         end=end,
@@ -250,7 +334,7 @@ def _event_info(
         time_control=tags.get("time_control", ""),
         time_control_code=tags.get("time_control_code", ""),
         kind=kind_of_time_control(tags.get("time_control_code", ""), tags.get("time_control", "")),
-        encoding=encoding,
+        encoding=text.encoding,
         format=version,
         city=tags.get("city", ""),
         federation=tags.get("federation", ""),
@@ -307,48 +391,65 @@ def _chars(codes: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(codes, dtype=np.uint32).view("<U1").reshape(codes.shape)
 
 
+def _unique_map(values: np.ndarray, function: Callable[[str], Any]) -> list[Any]:
+    """``function`` applied to each distinct value once (names repeat little, but sexes,
+    titles and birth dates a lot)."""
+    codes, uniques = pd.factorize(values)
+    mapped = [function(str(value)) for value in uniques]
+    return [mapped[code] for code in codes.tolist()]
+
+
 def _parse_players(
-    lines: list[str], numbers: list[int], source: str, key: str
-) -> tuple[pd.DataFrame, pd.DataFrame, list[Issue]]:
-    issues: list[Issue] = []
+    lines: list[str], numbers: list[int], files: _Files
+) -> tuple[pd.DataFrame, pd.DataFrame, np.ndarray, np.ndarray]:
+    """The 001 records of every file of the batch, as one array.
+
+    Returns the players and games frames (rows grouped by file), and per file the number of
+    rounds with data and whether TRF06 notation was seen."""
     count = len(lines)
     longest = max((len(line) for line in lines), default=0)
     rounds = max(0, -(-(longest - ROUND_START) // ROUND_WIDTH))
     width = max(ROUND_START + rounds * ROUND_WIDTH, FIELD["rank"][1])
     codes = _code_points(lines, width) if count else np.full((0, width), 32, dtype=np.uint32)
     line_numbers = np.array(numbers, dtype=np.int64)
+    of_line = files.of_line
+    # Keys made of (file, start rank): duplicates are per file.
+    stride = 10**4  # start ranks have four columns
+
+    def issue(index: int, message: str, severity: Severity = "error") -> tuple[int, Issue]:
+        file = int(of_line[index])
+        return file, Issue(files.sources[file], int(line_numbers[index]), message, severity)
 
     numeric: dict[str, tuple[np.ndarray, np.ndarray]] = {}
     for name, severity in (("start_rank", "error"), ("rating", "error"), ("fide_id", "warning")):
         start, end = FIELD[name]
         value, present, bad = _integers(codes[:, start:end])
         label = name.replace("_", " ")
-        for index in np.flatnonzero(bad):
-            issues.append(
-                Issue(
-                    source,
-                    int(line_numbers[index]),
-                    f"{label} {lines[index][start:end]!r} is not a number "
-                    f"(columns {start + 1}-{end})",
-                    severity,  # type: ignore[arg-type]
-                )
+        files.add(
+            issue(
+                index,
+                f"{label} {lines[index][start:end]!r} is not a number (columns {start + 1}-{end})",
+                severity,  # type: ignore[arg-type]
             )
+            for index in np.flatnonzero(bad).tolist()
+        )
         numeric[name] = (value, present & ~bad)
     ranks, has_rank = numeric["start_rank"]
-    for index in np.flatnonzero(~has_rank):
-        if lines[index][4:8].strip() == "":
-            issues.append(
-                Issue(source, int(line_numbers[index]), "missing start rank (columns 5-8)")
+    files.add(
+        issue(index, "missing start rank (columns 5-8)")
+        for index in np.flatnonzero(~has_rank).tolist()
+        if lines[index][4:8].strip() == ""
+    )
+    ranked = np.where(has_rank, of_line * stride + ranks, -1 - np.arange(count))
+    duplicated = pd.Series(ranked).duplicated(keep="first").to_numpy()
+    if duplicated.any():
+        first_line = pd.Series(line_numbers).groupby(ranked).transform("first").to_numpy()
+        files.add(
+            issue(
+                index,
+                f"duplicate start rank {int(ranks[index])} (first on line {first_line[index]})",
             )
-    duplicated = pd.Series(np.where(has_rank, ranks, -1)).duplicated(keep="first").to_numpy()
-    for index in np.flatnonzero(duplicated & has_rank):
-        first = int(line_numbers[np.flatnonzero(ranks == ranks[index])[0]])
-        issues.append(
-            Issue(
-                source,
-                int(line_numbers[index]),
-                f"duplicate start rank {int(ranks[index])} (first on line {first})",
-            )
+            for index in np.flatnonzero(duplicated).tolist()
         )
 
     text = {name: _text(codes[:, start:end]) for name, start, end in PLAYER_FIELDS}
@@ -358,20 +459,22 @@ def _parse_players(
         pd.Series(text["points"], dtype="string").str.replace(",", ".", regex=False),
         errors="coerce",
     )
+    event_of_line = pd.array(files.keys[of_line], dtype="string")
+    source_of_line = pd.array(files.sources[of_line], dtype="string")
     players = pd.DataFrame(
         {
-            "event": key,
+            "event": event_of_line,
             "player": np.where(has_rank, ranks, 0),
             # trf-format.md §4.1: a rating or ID of 0 (or blank) means unrated / unknown.
             "fide_id": pd.array(np.where(has_id & (fide_id > 0), fide_id, 0), dtype="Int64"),
             "name": text["name"],
-            "federation": [t.upper() or None for t in text["federation"]],
-            "sex": [normalise_sex(t) for t in text["sex"]],
-            "title": [normalise_title(t) for t in text["title"]],
-            "birth_year": pd.array([parse_birth_year(t) for t in text["birth"]], dtype="Int64"),
+            "federation": _unique_map(text["federation"], lambda t: t.upper() or None),
+            "sex": _unique_map(text["sex"], normalise_sex),
+            "title": _unique_map(text["title"], normalise_title),
+            "birth_year": pd.array(_unique_map(text["birth"], parse_birth_year), dtype="Int64"),
             "rating": pd.array(np.where(has_rating, rating, 0), dtype="Int64"),
             "points": points.astype("Float64"),
-            "source": source,
+            "source": source_of_line,
             "line": line_numbers,
         }
     )
@@ -379,9 +482,8 @@ def _parse_players(
         players[column] = players[column].mask(players[column] == 0)
     players = conform(players, PLAYERS_DTYPES)
 
-    games, round_issues = _parse_rounds(codes, rounds, players, lines, source, key)
-    issues.extend(round_issues)
-    return players, games, issues
+    games, played, legacy = _parse_rounds(codes, rounds, players, lines, files)
+    return players, games, played, legacy
 
 
 def _parse_rounds(
@@ -389,19 +491,24 @@ def _parse_rounds(
     rounds: int,
     players: pd.DataFrame,
     lines: list[str],
-    source: str,
-    key: str,
-) -> tuple[pd.DataFrame, list[Issue]]:
-    issues: list[Issue] = []
+    files: _Files,
+) -> tuple[pd.DataFrame, np.ndarray, np.ndarray]:
     count = len(players)
+    of_line = files.of_line
+    file_count = len(files.keys)
     blocks = codes[:, ROUND_START : ROUND_START + rounds * ROUND_WIDTH].reshape(
         count, rounds, ROUND_WIDTH
     )
-    # Padding after the last round with any content is not a round (e.g. a TRFx file
+    # Padding after a file's last round with any content is not a round (e.g. a TRFx file
     # written before the next round is paired).
-    filled = np.flatnonzero((blocks != 32).any(axis=(0, 2)))
-    rounds = int(filled[-1]) + 1 if len(filled) else 0
-    blocks = blocks[:, :rounds]
+    content = (blocks != 32).any(axis=2)
+    last = np.zeros(count, dtype=np.int64)
+    if rounds:
+        last = np.where(content.any(axis=1), rounds - np.argmax(content[:, ::-1], axis=1), 0)
+    played = np.zeros(file_count, dtype=np.int64)
+    np.maximum.at(played, of_line, last)
+    used = np.arange(rounds) < played[of_line][:, None]  # (lines, rounds): rows of the frame
+
     opponent, has_opponent, bad_opponent = _integers(blocks[:, :, 0:4])
     colour = np.char.lower(_chars(blocks[:, :, 5]))
     result = np.char.upper(_chars(blocks[:, :, 7]))
@@ -415,9 +522,10 @@ def _parse_rounds(
     me = players["player"].to_numpy()
 
     def flag(mask: np.ndarray, message: Callable[[int, int], str], severity: Severity) -> None:
-        for row, rnd in zip(*(axis.tolist() for axis in np.nonzero(mask)), strict=True):
+        for row, rnd in zip(*(axis.tolist() for axis in np.nonzero(mask & used)), strict=True):
+            file = int(of_line[row])
             text = f"round {rnd + 1}: {message(row, rnd)}"
-            issues.append(Issue(source, int(line_of[row]), text, severity))
+            files.issues[file].append(Issue(files.sources[file], int(line_of[row]), text, severity))
 
     def misaligned_block(row: int, rnd: int) -> str:
         start = ROUND_START + rnd * ROUND_WIDTH
@@ -470,50 +578,58 @@ def _parse_rounds(
         [1.0, 0.5],
         default=0.0,
     )
+    # TRF06 notation: forfeits with colour '-' and byes written '0000 - +' / '0000 - ='.
+    legacy_seen = ((paired & (colour == "-")) | (~paired & np.isin(result, ["+", "="]))) & used
+    legacy = np.bincount(of_line, weights=legacy_seen.sum(axis=1), minlength=file_count) > 0
 
-    written_codes = np.where(written == " ", "", written)
+    row_of = np.broadcast_to(np.arange(count)[:, None], used.shape)[used]
+    written_codes = np.where(written == " ", "", written)[used]
     games = pd.DataFrame(
         {
-            "event": key,
-            "round": np.tile(np.arange(1, rounds + 1), count),
-            "player": np.repeat(me, rounds),
-            "opponent": pd.array(np.where(paired, opponent, 0).ravel(), dtype="Int64"),
-            "colour": np.where(at_board, colour, "").ravel(),
-            "result": written_codes.ravel(),
-            "score": score.ravel(),
-            "rated": rated.ravel(),
-            "reason": pd.Categorical.from_codes(reason.ravel(), dtype=REASON_DTYPE),
-            "source": source,
-            "line": np.repeat(line_of, rounds),
+            "event": players["event"].array.take(row_of),
+            "round": np.broadcast_to(np.arange(1, rounds + 1), used.shape)[used],
+            "player": me[row_of],
+            "opponent": pd.array(np.where(paired, opponent, 0)[used], dtype="Int64"),
+            "colour": np.where(at_board, colour, "")[used],
+            "result": written_codes,
+            "score": score[used],
+            "rated": rated[used],
+            "reason": pd.Categorical.from_codes(reason[used], dtype=REASON_DTYPE),
+            "source": players["source"].array.take(row_of),
+            "line": line_of[row_of],
         }
     )
     games["opponent"] = games["opponent"].mask(games["opponent"] == 0)
-    # TRF06 notation: forfeits with colour '-' and byes written '0000 - +' / '0000 - ='.
-    legacy = (paired & (colour == "-")) | (~paired & np.isin(result, ["+", "="]))
-    games.attrs["legacy_codes"] = bool(legacy.any())
     for column in ("colour", "result"):
         games[column] = games[column].replace("", None)
-    return conform(games, GAMES_DTYPES), issues
+    return conform(games, GAMES_DTYPES), played, legacy
 
 
-def _check_points(players: pd.DataFrame, games: pd.DataFrame) -> list[Issue]:
-    """Declared points that disagree with the rounds: a warning, never used for rating (§9)."""
-    ranks = players["player"].to_numpy(np.int64)
-    if not len(ranks):
+def _check_points(
+    players: pd.DataFrame,
+    games: pd.DataFrame,
+    files: _Files,
+    played: np.ndarray,
+    scored: np.ndarray,
+) -> list[tuple[int, Issue]]:
+    """Declared points that disagree with the rounds: a warning, never used for rating (§9).
+    Files with a scoring system of their own (``scored`` False) are not checked."""
+    if not len(players):
         return []
-    top = int(max(ranks.max(), games["player"].max() if len(games) else 0))
-    totals = np.bincount(
-        games["player"].to_numpy(np.int64), weights=games["score"].to_numpy(), minlength=top + 1
-    )[np.clip(ranks, 0, top)]
+    rows = np.repeat(np.arange(len(players)), played[files.of_line])
+    totals = np.bincount(rows, weights=games["score"].to_numpy(), minlength=len(players))
     declared = players["points"].to_numpy(dtype=np.float64, na_value=np.nan)
-    differ = ~np.isnan(declared) & (np.abs(declared - totals) > 1e-9)
-    source, lines = str(players["source"].iat[0]), players["line"].tolist()
+    differ = ~np.isnan(declared) & (np.abs(declared - totals) > 1e-9) & scored[files.of_line]
+    lines = players["line"].to_numpy()
     return [
-        Issue(
-            source,
-            lines[i],
-            f"declared points {declared[i]:g} but the rounds give {totals[i]:g}",
-            "warning",
+        (
+            int(files.of_line[i]),
+            Issue(
+                str(files.sources[files.of_line[i]]),
+                int(lines[i]),
+                f"declared points {declared[i]:g} but the rounds give {totals[i]:g}",
+                "warning",
+            ),
         )
         for i in np.flatnonzero(differ).tolist()
     ]
