@@ -177,7 +177,8 @@ def in_run_order(games: pd.DataFrame, players: int) -> pd.DataFrame:
 
 @dataclass(frozen=True)
 class CapParameters:
-    """Each game's difference cap and gap exclusion, from its event's edition (0 = none)."""
+    """Each game's difference cap and gap exclusion, from its event's edition (0 = none):
+    per-row arrays, or 0-d arrays (broadcast) when one edition rules the whole period."""
 
     cap: np.ndarray
     exempt_from: np.ndarray
@@ -193,31 +194,40 @@ def cap_parameters(
     event_rules: Mapping[str, Rules] | None,
     event_starts: Mapping[str, dt.date | None] | None,
 ) -> CapParameters:
-    """Per-row cap fields: one small array per event, indexed by each row's ``event_order``."""
-    names = [str(name) for name in games["event"].to_numpy()[runs.event_first_row]]
-    chosen = [(event_rules or {}).get(name, rules) for name in names]
-    starts = [(event_starts or {}).get(name) for name in names]
+    """Per-row cap fields: one small array per event, indexed by each row's ``event_order``.
+
+    The fields are worked out once per distinct (rules, start date), not once per event."""
+    names = games["event"].to_numpy()[runs.event_first_row].tolist()
+    chosen = [(event_rules or {}).get(str(name), rules) for name in names]
+    starts = [(event_starts or {}).get(str(name)) for name in names]
     never = 10**9
-    per_event = {
-        "cap": [r.difference_cap or 0 for r in chosen],
-        "exempt": [never if r.exempt_from() is None else r.exempt_from() for r in chosen],
-        "largest": [r.cap_scope == "largest_gap_per_event" for r in chosen],
-        # §6: from 1 Dec 2024 a rapid/blitz game this far apart is not rated.
-        "gap": [
-            (r.gap_exclusion or 0) if r.gap_exclusion_applies(start) else 0
-            for r, start in zip(chosen, starts, strict=True)
-        ],
-        "gap_above": [r.gap_exclusion_above for r in chosen],
-    }
+    fields: dict[tuple[int, dt.date | None], tuple[int, int, bool, int, int]] = {}
+    per_event = []
+    for rule, start in zip(chosen, starts, strict=True):
+        key = (id(rule), start)
+        if key not in fields:
+            exempt = rule.exempt_from()
+            fields[key] = (
+                rule.difference_cap or 0,
+                never if exempt is None else exempt,
+                rule.cap_scope == "largest_gap_per_event",
+                # §6: from 1 Dec 2024 a rapid/blitz game this far apart is not rated.
+                (rule.gap_exclusion or 0) if rule.gap_exclusion_applies(start) else 0,
+                rule.gap_exclusion_above,
+            )
+        per_event.append(fields[key])
+    distinct = set(per_event)
+    if len(distinct) <= 1:  # one edition for the whole period: scalars, broadcast
+        single = distinct.pop() if distinct else (0, never, False, 0, 0)
+        return CapParameters(*(np.asarray(value) for value in single))
+    values = np.array(per_event, dtype=np.int64).reshape(len(per_event), 5)
     orders = runs.event_order[runs.event_first_row]
-    arrays = {}
-    for name, values in per_event.items():
-        array = np.zeros(runs.events, dtype=bool if name == "largest" else np.int64)
-        array[orders] = values
-        arrays[name] = array[runs.event_order]
-    return CapParameters(
-        arrays["cap"], arrays["exempt"], arrays["largest"], arrays["gap"], arrays["gap_above"]
-    )
+    columns = []
+    for field_index in range(5):
+        table = np.zeros(runs.events, dtype=np.int64)
+        table[orders] = values[:, field_index]
+        columns.append(table[runs.event_order])
+    return CapParameters(columns[0], columns[1], columns[2].astype(bool), columns[3], columns[4])
 
 
 def capped_differences(
@@ -424,14 +434,20 @@ def rate_period(
     delta = np.where(scoring, 50 * half - expected, 0)
     counted_half = np.where(counted, half, 0)
 
-    def per_player(values: np.ndarray) -> np.ndarray:
-        return np.bincount(pidx, weights=values, minlength=count).astype(np.int64)
+    # Sums per (player, event) run (exact integers), then per player over the runs.
+    run_counted = runs.total(counted.astype(np.int64))
+    run_half = runs.total(counted_half)
+    run_expected = runs.total(expected)
+    run_delta = runs.total(delta)
 
-    n = per_player(counted.astype(np.int64))
-    half_points = per_player(counted_half)
-    opponent_sum = per_player(np.where(counted, opponent, 0))
-    expected_sum = per_player(expected)
-    delta_sum = per_player(delta)
+    def per_player(run_values: np.ndarray) -> np.ndarray:
+        return np.bincount(runs.pidx, weights=run_values, minlength=count).astype(np.int64)
+
+    n = per_player(run_counted)
+    half_points = per_player(run_half)
+    opponent_sum = per_player(runs.total(np.where(counted, opponent, 0)))
+    expected_sum = per_player(run_expected)
+    delta_sum = per_player(run_delta)
 
     k_table = k_factors(players, rules, period_year)
     k = cap_k(k_table["k"].to_numpy(np.int64), n, rules)
@@ -527,10 +543,10 @@ def rate_period(
                 runs.event_order[runs.starts],
                 categories=games["event"].to_numpy()[runs.event_first_row],
             ),
-            "games": runs.total(counted.astype(np.int64)),
-            "score": runs.total(counted_half) / 2,
-            "expected": _nullable(runs.total(expected) / 100, scoring_runs),
-            "change": _nullable(k[runs.pidx] * runs.total(delta) / 100, scoring_runs),
+            "games": run_counted,
+            "score": run_half / 2,
+            "expected": _nullable(run_expected / 100, scoring_runs),
+            "change": _nullable(k[runs.pidx] * run_delta / 100, scoring_runs),
         }
     )
     return PeriodResult(result_players, result_games, player_events, _notes(rules, players))

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from rating_batch.compare import Comparison, compare_results
@@ -27,12 +28,14 @@ from rating_batch.loaders import (
 )
 from rating_batch.period import assemble_period, order_events
 from rating_batch.rules import FIDE_BY_DATE, KINDS, Kind, Rules, edition_in_force, named_rules
-from rating_batch.schema import Event, one_batch
+from rating_batch.schema import Event, EventInfo, combined, one_batch
 from rating_batch.writers import (
     MAX_DETAIL_ROWS,
     EventPage,
+    Record,
     Sheet,
     atomic_outputs,
+    records,
     write_chart_sheet,
     write_csv,
     write_event_html,
@@ -330,7 +333,12 @@ def write_rate_outputs(rated: RateResult, out: Path) -> list[Path]:
     )[["id", "event", "games", "score", "expected", "change"]]
     paths = [out / "players.csv", out / "games.csv", out / "report.xlsx"]
     pages = (
-        event_pages(rated.result, rated.events, rated.event_rules)
+        event_pages(
+            rated.result,
+            [event.info for event in rated.events],
+            rated.event_rules,
+            combined(rated.events, "players"),
+        )
         if len(rated.events) <= MAX_EVENT_PAGES
         else []
     )
@@ -434,10 +442,16 @@ def compare_rules(
 
 
 def event_pages(
-    result: PeriodResult, events: Sequence[Event], event_rules: dict[str, Rules]
+    result: PeriodResult,
+    infos: Sequence[EventInfo],
+    event_rules: dict[str, Rules],
+    listed: pd.DataFrame,
 ) -> list[tuple[str, EventPage]]:
     """Each event's HTML page: its crosstable with counted games marked, and per player the
-    counted games and the event's part of the period's calculation."""
+    counted games and the event's part of the period's calculation.
+
+    ``listed``: every event's players (event, player, name, rating, points). Every table is
+    made once for all the events and split by event (no merge per page)."""
     games = result.games
     symbol = games["result"].astype("string").replace({"=": "½"}).fillna("")
     paired = games["opponent"].notna()
@@ -464,7 +478,8 @@ def event_pages(
     players = result.players.set_index("id")
     names = players["name"]
     per_event = result.player_events.assign(
-        id=result.players["id"].to_numpy()[result.player_events["pidx"].to_numpy()]
+        id=result.players["id"].to_numpy()[result.player_events["pidx"].to_numpy()],
+        event=result.player_events["event"].astype(str),
     )
     counted = games[games["counted"]].assign(
         opponent_name=lambda frame: frame["opponent_id"].map(names),
@@ -474,42 +489,34 @@ def event_pages(
             False
         ),
     )
-    # One grouping each, then a lookup per event (no scan of every game per event).
-    games_of = dict(tuple(games.groupby(games["event"].astype(str), sort=False)))
-    results_of = dict(tuple(per_event.groupby(per_event["event"].astype(str), sort=False)))
-    counted_of = dict(tuple(counted.groupby("event_key", sort=False)))
-    pages = []
-    for event in events:
-        key = event.info.key
-        mine = games_of.get(key, games.iloc[0:0])
-        listed = event.players[["player", "name", "rating", "points"]]
-        table = listed.merge(
-            wide.loc[key].reset_index()
-            if key in wide.index.get_level_values(0)
-            else listed[["player"]],
-            on="player",
+    listed = listed[["event", "player", "name", "rating", "points"]].assign(
+        event=listed["event"].astype(str)
+    )
+    tables = listed.merge(wide.reset_index(), on=["event", "player"], how="left")
+    ids = games[["event", "player", "id"]].assign(event=games["event"].astype(str))
+    summaries = (
+        listed[["event", "player", "name"]]
+        .merge(ids.drop_duplicates(["event", "player"]), on=["event", "player"], how="left")
+        .merge(
+            per_event[["event", "id", "games", "score", "expected", "change"]],
+            on=["event", "id"],
             how="left",
         )
-        ids = mine[["player", "id"]].drop_duplicates("player")
-        summary = (
-            listed[["player", "name"]]
-            .merge(ids, on="player", how="left")
-            .merge(
-                results_of.get(key, per_event.iloc[0:0])[
-                    ["id", "games", "score", "expected", "change"]
-                ],
-                on="id",
-                how="left",
-            )
-            .merge(
-                players[["status", "rating", "k", "new_rating"]],
-                left_on="id",
-                right_index=True,
-                how="left",
-            )
+        .merge(
+            players[["status", "rating", "k", "new_rating"]],
+            left_on="id",
+            right_index=True,
+            how="left",
         )
+    )
+    rounds = games.groupby(games["event"].astype(str), sort=False)["round"].max()
+    table_of = _split(tables.drop(columns=["event"]), tables["event"])
+    summary_of = _split(summaries.drop(columns=["event"]), summaries["event"])
+    counted_of = _split(counted, counted["event_key"])
+    pages = []
+    for info in infos:
+        key = info.key
         rules = event_rules.get(key)
-        info = event.info
         facts = [
             ("dates", f"{info.start or '?'} – {info.end or '?'}"),
             ("list", rules.kind if rules else ""),
@@ -523,11 +530,20 @@ def event_pages(
                 EventPage(
                     title=info.name,
                     facts=[(k, v) for k, v in facts if v],
-                    rounds=int(mine["round"].max()) if len(mine) else 0,
-                    crosstable=table,
-                    players=summary,
-                    games=counted_of.get(key, counted.iloc[0:0]),
+                    rounds=int(rounds.get(key, 0)),
+                    crosstable=table_of.get(key, []),
+                    players=summary_of.get(key, []),
+                    games=counted_of.get(key, []),
                 ),
             )
         )
     return pages
+
+
+def _split(frame: pd.DataFrame, by: pd.Series) -> dict[str, list[Record]]:
+    """A frame's rows (``records``, made once) per value of ``by``, in their order."""
+    rows = records(frame)
+    return {
+        str(key): [rows[i] for i in np.asarray(positions).tolist()]
+        for key, positions in frame.groupby(by.to_numpy(), sort=False).indices.items()
+    }

@@ -980,16 +980,16 @@ def consistency_notes(
             f"{names.get(player_id, '?')} has different ratings in this period's files: {shown}"
         )
     played = frame[frame["rated"].to_numpy(bool) & frame["oidx"].ge(0).to_numpy()]
-    games = pd.DataFrame(
-        {
-            "event": played["event"].astype(str).to_numpy(),
-            "game": (
-                played["id"].astype(str) + "|" + played["opponent_id"].astype(str) + "|"
-                + played["round"].astype(str) + "|" + played["result"].astype(str)
-            ).to_numpy(),
-        }
-    )  # fmt: skip
-    shared = games.merge(games, on="game")
+    # A game is (player, opponent, round, result) as one integer; only the games seen in
+    # more than one event are paired up.
+    key = np.zeros(len(played), dtype=np.int64)
+    for column in ("id", "opponent_id", "round", "result"):
+        codes, distinct = pd.factorize(played[column])
+        key = key * (len(distinct) + 1) + codes
+    games = pd.DataFrame({"event": played["event"].astype(str).to_numpy(), "game": key})
+    repeated = games.drop_duplicates()
+    repeated = repeated[repeated.duplicated("game", keep=False)]
+    shared = repeated.merge(repeated, on="game")
     shared = shared[shared["event_x"] < shared["event_y"]]
     sizes = games.groupby("event").size()
     pairs = shared.groupby(["event_x", "event_y"]).size().reset_index(name="count")
@@ -1433,10 +1433,9 @@ def _write_period(
         paths.extend(targets.values())
         if len(outcome.events) > MAX_EVENT_PAGES:
             continue
-        by_event = dict(tuple(result.games.groupby("event", sort=False, observed=True)))
-        events = [_event_of(row, by_event, result) for row in outcome.events.to_dict("records")]
-        rules_of = {event.info.key: outcome.rules for event in events}
-        pages = event_pages(result, events, rules_of)
+        infos = [_event_info(row) for row in outcome.events.to_dict("records")]
+        rules_of = {info.key: outcome.rules for info in infos}
+        pages = event_pages(result, infos, rules_of, _listed(result))
         for key, page in progress(pages, f"{outcome.kind} event pages"):
             path = folder / "events" / f"{key}.html"
             write_event_html(page, outputs.path(path))
@@ -1444,30 +1443,30 @@ def _write_period(
     return paths
 
 
-def _event_of(
-    row: Mapping[Hashable, object], by_event: Mapping[Any, pd.DataFrame], result: PeriodResult
-) -> Event:
-    """A stored event for its HTML page: metadata, and its players as the period rated them
-    (start rank, name, the rating used, points)."""
-    key = str(row["key"])
-    games = by_event.get(key, result.games.iloc[0:0])
-    names = result.players.set_index("id")["name"]
-    players = (
-        games.groupby("player", sort=True)
-        .agg(id=("id", "first"), rating=("rating", "first"), points=("score", "sum"))
-        .reset_index()
-    )
-    players["name"] = players["id"].map(names)
+def _event_info(row: Mapping[Hashable, object]) -> EventInfo:
+    """A stored event's metadata, for its HTML page."""
     end = row["end"]
-    info = EventInfo(
-        key=key,
+    return EventInfo(
+        key=str(row["key"]),
         name=str(row["name"]),
         source=str(row["source"]),
         start=row["start_date"],  # type: ignore[arg-type]
         end=dt.date.fromisoformat(str(end)) if isinstance(end, str) and end else None,
         time_control=str(row["time_control"] or ""),
     )
-    return Event(info, players, games)
+
+
+def _listed(result: PeriodResult) -> pd.DataFrame:
+    """Every event's players as the period rated them (start rank, name, the rating used,
+    points), for the HTML pages: one grouping of the period's games."""
+    games = result.games
+    listed = (
+        games.groupby([games["event"].astype(str), "player"], sort=True)
+        .agg(id=("id", "first"), rating=("rating", "first"), points=("score", "sum"))
+        .reset_index()
+    )
+    listed["name"] = listed["id"].map(result.players.set_index("id")["name"])
+    return listed
 
 
 # -- player ----------------------------------------------------------------------------------------

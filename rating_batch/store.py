@@ -23,6 +23,7 @@ import sqlite3
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from rating_batch.errors import RatingBatchError
@@ -239,10 +240,23 @@ class Store:
     # -- writing (inside a transaction) ---------------------------------------------------------
 
     def insert(self, table: str, frame: pd.DataFrame) -> None:
-        """Bulk insert (executemany) of a frame's columns into ``table``."""
+        """Bulk insert (executemany) of a frame's columns into ``table``; missing values
+        become NULL."""
         if frame.empty:
             return
         columns = ", ".join(f'"{name}"' for name in frame.columns)
         marks = ", ".join("?" for _ in frame.columns)
-        rows = frame.astype(object).where(frame.notna(), None).itertuples(index=False, name=None)
-        self.connection.executemany(f"INSERT INTO {table} ({columns}) VALUES ({marks})", rows)
+        values = [_sql_values(frame[name]) for name in frame.columns]
+        self.connection.executemany(
+            f"INSERT INTO {table} ({columns}) VALUES ({marks})", zip(*values, strict=True)
+        )
+
+
+def _sql_values(column: pd.Series) -> list[object]:
+    """A column as Python values for sqlite3: numpy columns without missing values as they
+    are (one ``tolist``), the others with None for missing."""
+    if isinstance(column.dtype, np.dtype) and column.dtype.kind in "biu":
+        return column.tolist()
+    if isinstance(column.dtype, np.dtype) and column.dtype.kind == "f" and column.notna().all():
+        return column.tolist()
+    return column.astype(object).where(column.notna(), None).tolist()

@@ -10,7 +10,6 @@ or CR) is neutralised: quoted with ``'`` in CSV, and a quote-prefixed text cell 
 from __future__ import annotations
 
 import contextlib
-import csv
 import datetime as dt
 import html
 import os
@@ -107,35 +106,62 @@ def _formatted(
     return result
 
 
-def _csv_column(series: pd.Series, name: str) -> list[str]:
+def _csv_column(series: pd.Series, name: str, *, quote: bool = False) -> list[str]:
     """One column as CSV text: "" for missing, true/false, the column's number format, and
-    formula-like text neutralised. One typed pass per column, each distinct value formatted
-    once (``_formatted``)."""
+    formula-like text neutralised; with ``quote``, as the field is written (``_csv_field``).
+    One typed pass per column, each distinct value formatted once (``_formatted``)."""
     dtype = series.dtype
+    codes: np.ndarray
+    distinct: Iterable[Any]
+    form: Callable[[Any], str]
     if pd.api.types.is_bool_dtype(dtype):
         codes, flags = pd.factorize(series)
-        return _formatted(codes, list(flags), lambda flag: "true" if flag else "false")
-    if pd.api.types.is_float_dtype(dtype):
+        distinct, form = list(flags), lambda flag: "true" if flag else "false"
+    elif pd.api.types.is_float_dtype(dtype):
         form = NUMBER_FORMATS.get(name, ("{:g}", ""))[0].format
         floats = series.to_numpy(dtype=np.float64, na_value=np.nan)
         # Distinct by bit pattern, so that -0.0 keeps its own text ("-0.00").
         codes, bits = pd.factorize(floats.view(np.int64))
         codes[np.isnan(floats)] = -1
-        return _formatted(codes, np.asarray(bits, dtype=np.int64).view(np.float64), form)
-    if pd.api.types.is_integer_dtype(dtype):
+        distinct = np.asarray(bits, dtype=np.int64).view(np.float64)
+    elif pd.api.types.is_integer_dtype(dtype):
         codes, whole = pd.factorize(series)
-        return _formatted(codes, list(whole), str)
-    codes, texts = pd.factorize(series.astype("string").astype(object).where(series.notna(), None))
-    return _formatted(codes, list(texts), neutralise)
+        distinct, form = list(whole), str
+    else:
+        codes, texts = pd.factorize(
+            series.astype("string").astype(object).where(series.notna(), None)
+        )
+        distinct, form = list(texts), neutralise
+    if quote:
+        return _formatted(codes, distinct, lambda value: _csv_field(form(value)))
+    return _formatted(codes, distinct, form)
 
 
 def write_csv(frame: pd.DataFrame, path: Path) -> None:
-    """UTF-8 with BOM (so spreadsheets detect it), comma-separated, LF line ends."""
-    columns = [_csv_column(frame[name], str(name)) for name in frame.columns]
+    """UTF-8 with BOM (so spreadsheets detect it), comma-separated, LF line ends, minimal
+    quoting (``_csv_field``). Each distinct value of a column is formatted and quoted once,
+    and rows are joined in blocks (issue 6)."""
+    columns = [_csv_column(frame[name], str(name), quote=True) for name in frame.columns]
+    if len(columns) == 1:  # a row of one empty field is written "", not as a blank line
+        columns = [[text or '""' for text in columns[0]]]
     with path.open("w", encoding="utf-8-sig", newline="") as out:
-        writer = csv.writer(out, lineterminator="\n")
-        writer.writerow([str(name) for name in frame.columns])
-        writer.writerows(zip(*columns, strict=True))
+        out.write(",".join(_csv_field(str(name)) for name in frame.columns) + "\n")
+        for start in range(0, len(frame), CSV_BLOCK):
+            block = [column[start : start + CSV_BLOCK] for column in columns]
+            out.write("".join(",".join(row) + "\n" for row in zip(*block, strict=True)))
+
+
+#: Rows joined into text at a time by ``write_csv`` (bounds the memory of a 10^6-row file).
+CSV_BLOCK = 100_000
+
+
+def _csv_field(text: str) -> str:
+    """A field with minimal quoting (RFC 4180): quoted, quotes doubled, when it holds a comma,
+    a quote or a line break, a lone CR included (which ``csv.writer`` leaves bare, and a
+    spreadsheet would read as the end of the row)."""
+    if not any(mark in text for mark in ',"\r\n'):
+        return text
+    return '"' + text.replace('"', '""') + '"'
 
 
 @dataclass
@@ -210,6 +236,8 @@ def _fix_zip_times(path: Path, rows: dict[int, str] | None = None) -> None:
     with zipfile.ZipFile(path) as archive:
         entries = [(info.filename, archive.read(info)) for info in archive.infolist()]
     stamp = FIXED_TIMESTAMP.strftime("%Y-%m-%dT%H:%M:%SZ").encode()
+    # Level 1: a third of the time of zlib's default for ~25% more bytes (the sheets of a
+    # month's report hold hundreds of MB of XML).
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
         for name, data in entries:
             if name == "docProps/core.xml":
@@ -220,7 +248,7 @@ def _fix_zip_times(path: Path, rows: dict[int, str] | None = None) -> None:
                 data = data.replace(b"</sheetData>", body + b"</sheetData>", 1)
             info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
             info.compress_type = zipfile.ZIP_DEFLATED
-            archive.writestr(info, data)
+            archive.writestr(info, data, compresslevel=1)
 
 
 def write_calculations_sheet(worksheet: WriteOnlyWorksheet, frame: pd.DataFrame) -> str:
@@ -393,52 +421,17 @@ def _table_rows_xml(
     as booleans, text as inline strings (quote-prefixed when formula-like). With
     ``levels``, each row gets that outline level, and level-0 text is bold."""
     numbers = list(range(2, len(frame) + 2))
-    quoted = _style_id(worksheet, quote=True)
-    bold = _style_id(worksheet, bold=True)
     heading = [False] * len(frame) if levels is None else (levels == 0).tolist()
     cells: list[list[str]] = []
     for index, name in enumerate(frame.columns, start=1):
+        tails = _cell_tails(worksheet, frame[name], str(name), heading)
         letter = get_column_letter(index)
-        series = frame[name]
-        dtype = series.dtype
-        if pd.api.types.is_bool_dtype(dtype):
-            flags = series.astype(object).where(series.notna(), None).to_numpy()
-            cells.append(
-                [
-                    "" if v is None else f'<c r="{letter}{r}" t="b"><v>{int(v)}</v></c>'
-                    for r, v in zip(numbers, flags, strict=True)
-                ]
-            )
-        elif pd.api.types.is_numeric_dtype(dtype):
-            form = NUMBER_FORMATS.get(str(name), ("", ""))[1]
-            style = f' s="{_style_id(worksheet, number_format=form)}"' if form else ""
-            if pd.api.types.is_float_dtype(dtype):
-                floats = series.to_numpy(dtype=np.float64, na_value=np.nan)
-                shown = ["" if v != v else repr(float(v)) for v in floats]
-            else:
-                whole = series.astype(object).where(series.notna(), None).to_numpy()
-                shown = ["" if v is None else str(int(v)) for v in whole]
-            cells.append(
-                [
-                    f'<c r="{letter}{r}"{style}><v>{v}</v></c>' if v else ""
-                    for r, v in zip(numbers, shown, strict=True)
-                ]
-            )
-        else:
-            texts = series.astype("string").astype(object).where(series.notna(), None).to_numpy()
-            column = []
-            for r, v, strong in zip(numbers, texts, heading, strict=True):
-                if v is None:
-                    column.append("")
-                    continue
-                text = html.escape(ILLEGAL_CHARACTERS_RE.sub("?", v), quote=False)
-                style = f' s="{quoted}"' if v.startswith(FORMULA_STARTS) else ""
-                style = f' s="{bold}"' if strong and not style else style
-                column.append(
-                    f'<c r="{letter}{r}" t="inlineStr"{style}><is><t xml:space="preserve">'
-                    f"{text}</t></is></c>"
-                )
-            cells.append(column)
+        cells.append(
+            [
+                f'<c r="{letter}{r}"{tail}' if tail else ""
+                for r, tail in zip(numbers, tails, strict=True)
+            ]
+        )
     outline = (
         [""] * len(frame)
         if levels is None
@@ -448,6 +441,51 @@ def _table_rows_xml(
         f'<row r="{r}"{level}>{"".join(row)}</row>'
         for r, level, row in zip(numbers, outline, zip(*cells, strict=False), strict=True)
     )
+
+
+def _cell_tails(
+    worksheet: WriteOnlyWorksheet, series: pd.Series, name: str, heading: list[bool]
+) -> list[str]:
+    """Each cell of a column after its reference (``<c r="B7"`` + this), "" for a missing
+    value: each distinct value's is made once and spread over the column (``_formatted``)."""
+    dtype = series.dtype
+    if pd.api.types.is_bool_dtype(dtype):
+        codes, flags = pd.factorize(series)
+        return _formatted(codes, list(flags), lambda v: f' t="b"><v>{int(v)}</v></c>')
+    if pd.api.types.is_numeric_dtype(dtype):
+        form = NUMBER_FORMATS.get(name, ("", ""))[1]
+        style = f' s="{_style_id(worksheet, number_format=form)}"' if form else ""
+        if pd.api.types.is_float_dtype(dtype):
+            floats = series.to_numpy(dtype=np.float64, na_value=np.nan)
+            # Distinct by bit pattern, so that -0.0 keeps its own text.
+            codes, bits = pd.factorize(floats.view(np.int64))
+            codes[np.isnan(floats)] = -1
+            values = np.asarray(bits, dtype=np.int64).view(np.float64)
+            return _formatted(codes, values, lambda v: f"{style}><v>{float(v)!r}</v></c>")
+        codes, whole = pd.factorize(series)
+        return _formatted(codes, list(whole), lambda v: f"{style}><v>{int(v)}</v></c>")
+    codes, texts = pd.factorize(series.astype("string").astype(object).where(series.notna(), None))
+    quoted = _style_id(worksheet, quote=True)
+    bold = _style_id(worksheet, bold=True)
+
+    def styled(value: object, strong: bool) -> str:
+        text = str(value)
+        style = quoted if text.startswith(FORMULA_STARTS) else bold if strong else None
+        return _inline_text(text, "" if style is None else f' s="{style}"')
+
+    tails = _formatted(codes, list(texts), lambda v: styled(v, False))
+    if not any(heading):
+        return tails
+    strong = _formatted(codes, list(texts), lambda v: styled(v, True))
+    return [b if h else t for t, b, h in zip(tails, strong, heading, strict=True)]
+
+
+def _inline_text(value: str, style: str) -> str:
+    """The rest of an inline-string cell after its reference: style, escaped text (control
+    characters as '?'), spaces kept where they would be lost."""
+    text = html.escape(ILLEGAL_CHARACTERS_RE.sub("?", value), quote=False)
+    keep = ' xml:space="preserve"' if text != text.strip() else ""
+    return f' t="inlineStr"{style}><is><t{keep}>{text}</t></is></c>'
 
 
 def _write_rows(worksheet: WriteOnlyWorksheet, rows: list[Sequence[object]]) -> None:
@@ -466,9 +504,23 @@ def _write_rows(worksheet: WriteOnlyWorksheet, rows: list[Sequence[object]]) -> 
 # -- the per-event HTML report ---------------------------------------------------------------------
 
 
+Record = dict[Hashable, object]
+
+
+def records(frame: pd.DataFrame) -> list[Record]:
+    """A frame's rows as dicts of Python values, None for missing: made once for all the
+    pages of a period, then shared out (per small frame, pandas costs ~1 ms a page)."""
+    names = list(frame.columns)
+    columns = [
+        frame[name].astype(object).where(frame[name].notna(), None).tolist() for name in names
+    ]
+    return [dict(zip(names, values, strict=True)) for values in zip(*columns, strict=True)]
+
+
 @dataclass
 class EventPage:
-    """What one event's HTML page shows (selected by the pipeline; this module only lays out).
+    """What one event's HTML page shows (selected by the pipeline; this module only lays out),
+    as rows of Python values (``records``).
 
     ``crosstable``: one row per player (``player``, ``name``, ``rating``, ``points``) and per
     round ``cell_<r>``, ``counted_<r>``, ``reason_<r>``. ``players``: per player ``player``,
@@ -480,9 +532,9 @@ class EventPage:
     title: str
     facts: list[tuple[str, str]]
     rounds: int
-    crosstable: pd.DataFrame
-    players: pd.DataFrame
-    games: pd.DataFrame
+    crosstable: list[Record]
+    players: list[Record]
+    games: list[Record]
 
 
 PAGE_STYLE = """
@@ -519,7 +571,7 @@ def write_event_html(page: EventPage, path: Path) -> None:
         "".join(f"<th>{r}</th>" for r in range(1, page.rounds + 1)),
         "<th>Pts</th></tr></thead><tbody>",
     ]
-    for row in page.crosstable.to_dict("records"):
+    for row in page.crosstable:
         cells = []
         for r in range(1, page.rounds + 1):
             counted = bool(row.get(f"counted_{r}"))
@@ -538,9 +590,9 @@ def write_event_html(page: EventPage, path: Path) -> None:
         "after the 400-point rule.</p><h2>Calculations</h2>"
     )
     games: dict[object, list[dict[Hashable, object]]] = {}
-    for game in page.games.to_dict("records"):
+    for game in page.games:
         games.setdefault(game["player"], []).append(game)
-    for player in page.players.to_dict("records"):
+    for player in page.players:
         out.append(
             f'<section class="player"><h3>{_html(player["player"])}. {_html(player["name"])} '
             f"({_html(player['id'])}) — {_html(player['status'])}</h3>"

@@ -33,3 +33,27 @@ def test_csv_text_of_every_column_type(tmp_path: Path) -> None:
         "'=1+1,1850,1,,-0.00,true",
         '"Bravo, Bob",1850,0,0.12,0.00,true',
     ]
+
+
+def test_quoted_fields_read_back_as_written(tmp_path: Path) -> None:
+    # Texts with every character that needs quoting (RFC 4180), read back by the csv module;
+    # a lone CR is quoted too (csv.writer would leave it bare: a broken row in a spreadsheet).
+    texts = ['say "hi"', "two\nlines", "carriage\rreturn", "a,b", "", "plain", None, " pad "]
+    frame = pd.DataFrame({"text": texts, "n": range(len(texts))})
+    path = tmp_path / "q.csv"
+    write_csv(frame, path)
+    raw = path.read_bytes().decode("utf-8-sig")
+    assert raw.startswith('text,n\n"say ""hi""",0\n"two\nlines",1\n"carriage\rreturn",2\n"a,b",3\n')
+    assert raw.endswith(",4\nplain,5\n,6\n pad ,7\n")
+    import csv
+
+    with path.open(encoding="utf-8-sig", newline="") as handle:
+        back = list(csv.reader(handle))
+    assert back[1:] == [[t or "", str(i)] for i, t in enumerate(texts)]
+
+
+def test_a_one_column_file_keeps_its_empty_rows(tmp_path: Path) -> None:
+    # csv.writer writes a row of one empty field as "" (else it would be a blank line).
+    path = tmp_path / "one.csv"
+    write_csv(pd.DataFrame({"only": ["x", None, "y"]}), path)
+    assert path.read_bytes().decode("utf-8-sig") == 'only\nx\n""\ny\n'
