@@ -2,9 +2,9 @@
 
 For each size (player-games in one month), in a fresh process so that peak memory is its own:
 a seeded synthetic month (``generate.py``: a list of players/10 players and Swiss events of
-10-400 players), then
+10-400 players, ~100 player-games a file as in FIDE's month: ~10^4 files for 10^6), then
 
-* TRF parsing throughput (MB/s, lines/s);
+* TRF parsing throughput (MB/s, lines/s), as ``add`` reads the files (in batches);
 * the engine (``rate_period``) on the month, against a bare numpy pass over the same arrays
   (D, the 400 cap, PD by table lookup, ΔR and one ``np.bincount``) and against a
   straightforward per-player Python loop using the same table (the way rating libraries
@@ -37,12 +37,11 @@ import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from generate import generate_month, make_federation, write_list_csv
+from generate import FIDE_MONTH, generate_month, make_federation, write_list_csv
 
 from rating_batch.engine import expected_hundredths, rate_period
-from rating_batch.loaders.trf import read_trf
 from rating_batch.period import assemble_period
-from rating_batch.pipeline import rate_loaded, write_rate_outputs
+from rating_batch.pipeline import load_events, rate_loaded, write_rate_outputs
 from rating_batch.rules import FIDE_2025, fide_tables
 
 MONTH = "2026-01"
@@ -93,7 +92,9 @@ def run_one(games: int, repeats: int) -> dict[str, float]:
         start = time.perf_counter()
         federation = make_federation(max(1000, games // 10), rng)
         write_list_csv(federation, root / "list.csv")
-        files = generate_month(federation, MONTH, games, root, rng, sizes=(10, 400))
+        files = generate_month(
+            federation, MONTH, games, root, rng, sizes=(10, 400), shape=FIDE_MONTH
+        )
         figures["generate_s"] = time.perf_counter() - start
         figures["files"] = len(files)
         figures["players_on_list"] = int((federation.ratings > 0).sum())
@@ -101,7 +102,7 @@ def run_one(games: int, repeats: int) -> dict[str, float]:
         size = sum(path.stat().st_size for path in files)
         lines = sum(path.read_bytes().count(b"\n") for path in files)
         start = time.perf_counter()
-        events = [read_trf(path) for path in files]
+        events, _ = load_events(files)
         parse = time.perf_counter() - start
         figures.update(parse_s=parse, parse_mb_s=size / 1e6 / parse, parse_lines_s=lines / parse)
         figures["player_games"] = float(sum(len(event.games) for event in events))

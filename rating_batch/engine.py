@@ -101,14 +101,22 @@ def _table_arrays(tables: Tables) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     )
 
 
+@cache
+def _pd_by_difference(tables: Tables) -> np.ndarray:
+    """PD for every D from −last to +last (the table's last row holds beyond it): one
+    lookup per game instead of two and a choice."""
+    high, low, _ = _table_arrays(tables)
+    return np.concatenate([low[:0:-1], high])
+
+
 def expected_hundredths(diff: np.ndarray, rules: Rules) -> np.ndarray:
     """PD in hundredths for rating differences D (own − opponent, after any cap), §2.3."""
     if rules.expected == "logistic":
         value = 100.0 / (1.0 + 10.0 ** (-diff / 400.0))
         return np.asarray(np.floor(value + 0.5), dtype=np.int64)
-    high, low, _ = _table_arrays(rules.tables)
-    index = np.minimum(np.abs(diff), len(high) - 1)
-    return np.asarray(np.where(diff >= 0, high[index], low[index]), dtype=np.int64)
+    by_difference = _pd_by_difference(rules.tables)
+    last = len(by_difference) // 2
+    return np.asarray(by_difference[np.clip(diff, -last, last) + last], dtype=np.int64)
 
 
 def dp_for(p_hundredths: np.ndarray, rules: Rules) -> np.ndarray:
@@ -197,24 +205,36 @@ def cap_parameters(
     """Per-row cap fields: one small array per event, indexed by each row's ``event_order``.
 
     The fields are worked out once per distinct (rules, start date), not once per event."""
+    never = 10**9
+
+    def fields_of(rule: Rules, start: dt.date | None) -> tuple[int, int, bool, int, int]:
+        exempt = rule.exempt_from()
+        return (
+            rule.difference_cap or 0,
+            never if exempt is None else exempt,
+            rule.cap_scope == "largest_gap_per_event",
+            # §6: from 1 Dec 2024 a rapid/blitz game this far apart is not rated.
+            (rule.gap_exclusion or 0) if rule.gap_exclusion_applies(start) else 0,
+            rule.gap_exclusion_above,
+        )
+
+    everyone = {id(rules), *(id(rule) for rule in (event_rules or {}).values())}
+    if len(everyone) == 1 and (
+        rules.gap_exclusion is None
+        or not rules.is_rapid_or_blitz()
+        or rules.gap_exclusion_from is None
+        or not event_starts
+    ):  # one edition, whatever the dates: scalars, broadcast (no loop over the events)
+        return CapParameters(*(np.asarray(value) for value in fields_of(rules, None)))
     names = games["event"].to_numpy()[runs.event_first_row].tolist()
     chosen = [(event_rules or {}).get(str(name), rules) for name in names]
     starts = [(event_starts or {}).get(str(name)) for name in names]
-    never = 10**9
     fields: dict[tuple[int, dt.date | None], tuple[int, int, bool, int, int]] = {}
     per_event = []
     for rule, start in zip(chosen, starts, strict=True):
         key = (id(rule), start)
         if key not in fields:
-            exempt = rule.exempt_from()
-            fields[key] = (
-                rule.difference_cap or 0,
-                never if exempt is None else exempt,
-                rule.cap_scope == "largest_gap_per_event",
-                # §6: from 1 Dec 2024 a rapid/blitz game this far apart is not rated.
-                (rule.gap_exclusion or 0) if rule.gap_exclusion_applies(start) else 0,
-                rule.gap_exclusion_above,
-            )
+            fields[key] = fields_of(rule, start)
         per_event.append(fields[key])
     distinct = set(per_event)
     if len(distinct) <= 1:  # one edition for the whole period: scalars, broadcast
@@ -231,13 +251,17 @@ def cap_parameters(
 
 
 def capped_differences(
-    games: pd.DataFrame, applies_to: np.ndarray, own: np.ndarray, caps: CapParameters
+    games: pd.DataFrame,
+    applies_to: np.ndarray,
+    own: np.ndarray,
+    opponent: np.ndarray,
+    caps: CapParameters,
 ) -> np.ndarray:
     """D = own − opponent rating, after the 400-point rule of each game's edition (§2.2, §7).
 
     The rule is one-sided: it depends on the player's own rating only (2650 exemption).
     """
-    diff = own - games["opponent_rating"].fillna(NO_RATING).to_numpy(np.int64)
+    diff = own - opponent
     applies = applies_to & (caps.cap > 0) & (own < caps.exempt_from) & (np.abs(diff) > caps.cap)
     if caps.largest_only.any():
         # fide-2022: only the game with the largest gap per player and event is capped; on a
@@ -294,10 +318,10 @@ def k_factors(players: pd.DataFrame, rules: Rules, period_year: int | None) -> p
         [rules.k_high, rules.k_junior or 0, rules.k_new],
         default=rules.k_default,
     )
-    source = np.select(
-        [listed, ever_high, junior, new],
-        ["list", f"rated {rules.high_threshold}+", "junior", "new player"],
-        default="default",
+    sources = ["list", f"rated {rules.high_threshold}+", "junior", "new player", "default"]
+    source = pd.Categorical.from_codes(
+        np.select([listed, ever_high, junior, new], [0, 1, 2, 3], default=4),
+        dtype=pd.CategoricalDtype(sources),
     )
     k = np.where(listed, players["k"].fillna(0).to_numpy(np.int64), computed)
     return pd.DataFrame({"k": k, "k_source": source}, index=players.index)
@@ -429,7 +453,7 @@ def rate_period(
 
     # §2: D after the 400-point rule, PD from the table, ΔR = score − PD (hundredths).
     scoring = counted & rated_player
-    diff = capped_differences(games, scoring, own, caps)
+    diff = capped_differences(games, scoring, own, opponent, caps)
     expected = np.where(scoring, expected_hundredths(diff, rules), 0)
     delta = np.where(scoring, 50 * half - expected, 0)
     counted_half = np.where(counted, half, 0)

@@ -225,7 +225,8 @@ def conform(frame: pd.DataFrame, dtypes: Dtypes) -> pd.DataFrame:
     changes = {
         name: dtype
         for name, dtype in dtypes.items()
-        if name not in frame or frame[name].dtype != dtype
+        # By name: pandas' "str" (NaN for missing) compares equal to "string" (NA).
+        if name not in frame or str(frame[name].dtype) != str(pd.api.types.pandas_dtype(dtype))
     }
     return (frame.astype(changes) if changes else frame)[list(dtypes)]
 

@@ -72,8 +72,17 @@ class OutputSet:
         self.made.extend(missing)
         handle, name = tempfile.mkstemp(prefix=f".{final.name}.", suffix=".tmp", dir=final.parent)
         os.close(handle)
+        # mkstemp makes the file private (0600); an output gets the usual mode, as any file
+        # the officer's programs write (0644 with the common umask).
+        os.chmod(name, 0o666 & ~_umask())
         self.pending.append((Path(name), final))
         return Path(name)
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 @contextlib.contextmanager

@@ -250,6 +250,21 @@ def test_a_folder_expands_to_its_event_files(tmp_path: Path) -> None:
     assert out.startswith("rated 1 event(s) as one period under fide-2025")
 
 
+def test_outputs_get_the_usual_file_mode(tmp_path: Path) -> None:
+    # Written to private temporary files and renamed: the outputs must not stay private
+    # (an officer publishes them from a shared folder). With umask 022: rw-r--r--.
+    import os
+
+    previous = os.umask(0o022)
+    try:
+        code, _, _ = run("rate", U19, "--rules", "fide-2025", "--out", tmp_path / "out")
+    finally:
+        os.umask(previous)
+    assert code == 0
+    modes = {p.name: p.stat().st_mode & 0o777 for p in (tmp_path / "out").iterdir() if p.is_file()}
+    assert modes == {"players.csv": 0o644, "games.csv": 0o644, "report.xlsx": 0o644}
+
+
 def test_failed_write_leaves_no_output_behind(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -376,3 +376,24 @@ def test_half_away_from_zero(hundredths: int, points: int) -> None:
 )
 def test_divide_half_up(numerator: int, denominator: int, rounded: int) -> None:
     assert divide_half_up(np.array([numerator]), np.array([denominator]))[0] == rounded
+
+
+def test_expected_score_of_every_difference_is_the_table_row() -> None:
+    # rating-rules.md §2.3 (fide_pd_table.csv, read here row by row with the csv module):
+    # D in [diff_min, diff_max] → p_high for D ≥ 0 and p_low for the negative D; the last row
+    # is open-ended. Every D from −1000 to +1000 (beyond ±400 for the 2650 exemption).
+    import csv
+    from importlib import resources
+
+    from rating_batch.engine import expected_hundredths
+    from rating_batch.rules import FIDE_2025
+
+    text = resources.files("rating_batch").joinpath("data/fide_pd_table.csv").read_text()
+    rows = list(csv.DictReader(text.splitlines()))
+    wanted = {}
+    for d in range(-1000, 1001):
+        row = next(r for r in rows if int(r["diff_min"]) <= abs(d) <= int(r["diff_max"] or 10**9))
+        wanted[d] = round(100 * float(row["p_high" if d >= 0 else "p_low"]))
+    diffs = np.arange(-1000, 1001)
+    got = expected_hundredths(diffs, FIDE_2025)
+    assert dict(zip(diffs.tolist(), got.tolist(), strict=True)) == wanted

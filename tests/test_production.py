@@ -658,3 +658,54 @@ def test_consistency_across_the_period_is_reported(folder: Path) -> None:
         "first and second share 3 identical games: the same results reported twice? "
         "(both are rated as given)"
     ) in summary
+
+
+@pytest.mark.parametrize("order", [("a", "b"), ("b", "a")])
+def test_identity_does_not_depend_on_the_order_of_the_files(
+    folder: Path, order: tuple[str, str]
+) -> None:
+    # Kim is not on the list. File a names her without a FIDE ID, file b with FIDE ID 77 and
+    # the same name, birth year and federation: one player, whichever file comes first.
+    db = database(folder)
+    kim = {"name": "Kim, New", "birth": 2001, "federation": "IRL"}
+    texts = {
+        "a": trf([P(1, rating=None, fide_id=None, **kim), P(2, "B", 1500, 12, ADULT)],
+                 [(1, 1, 2, "1-0")], name="A", start="2026/01/05", end="2026/01/05"),
+        "b": trf([P(1, rating=None, fide_id=77, **kim), P(2, "A", 1600, 11, ADULT)],
+                 [(1, 1, 2, "0-1")], name="B", start="2026/01/06", end="2026/01/06"),
+    }  # fmt: skip
+    files = []
+    for name in order:
+        path = folder / f"{order.index(name)}-{name}.trf"
+        path.write_text(texts[name])
+        files.append(path)
+    code, out, err = run("add", *files, "--db", db)
+    assert code == 0, err
+    assert out.count("new player: Kim, New") == 1
+    with sqlite3.connect(db) as connection:
+        kims = connection.execute(
+            "SELECT player_id, fide_id FROM players WHERE name = 'Kim, New'"
+        ).fetchall()
+        entries = connection.execute(
+            "SELECT DISTINCT ep.player_id FROM event_players ep JOIN players p USING (player_id) "
+            "WHERE p.name = 'Kim, New'"
+        ).fetchall()
+    assert len(kims) == 1 and kims[0][1] == 77
+    assert entries == [(kims[0][0],)]
+
+
+def test_the_same_event_twice_in_one_add_is_refused(folder: Path) -> None:
+    # Two exports of one event (same name and dates), one corrected: never rated twice.
+    db = database(folder)
+    players = [P(1, "A", 1600, 11, ADULT), P(2, "B", 1500, 12, ADULT)]
+    first, second = folder / "export1.trf", folder / "export2.trf"
+    first.write_text(trf(players, [(1, 1, 2, "1-0")], name="Club Open"))
+    second.write_text(trf(players, [(1, 1, 2, "=-=")], name="Club Open"))
+    code, _, err = run("add", first, second, "--db", db)
+    assert code == 1
+    assert (
+        f"{second}: the same event (name and dates) as {first}: an event is never counted twice"
+        in err
+    )
+    with sqlite3.connect(db) as connection:
+        assert connection.execute("SELECT COUNT(*) FROM events").fetchone() == (0,)

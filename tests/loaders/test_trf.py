@@ -13,9 +13,10 @@ import pytest
 from conftest import DATA, TRF_CORPUS
 
 from rating_batch.errors import InputError
-from rating_batch.loaders import load_event, read_event
+from rating_batch.loaders import load_event, read_event, read_events
 from rating_batch.loaders.common import decode_text, parse_date
 from rating_batch.loaders.trf import parse_trf, read_trf
+from rating_batch.schema import combined, one_batch
 
 TRF = DATA / "trf"
 
@@ -392,3 +393,49 @@ def test_parse_trf_reads_a_text_handle() -> None:
     text = corpus_file("irl_u19-championship-2010_").read_text(encoding="utf-8")
     event = parse_trf(io.StringIO(text), source="handle.trf")
     assert (len(event.players), event.issues) == (4, [])
+
+
+def test_files_parsed_together_give_what_each_gives_alone(tmp_path: Path) -> None:
+    # add parses hundreds of files as one array: every file's frames, metadata and issues
+    # (each with its file and line) must be exactly those it gets when parsed on its own.
+    # The corpus files are pinned above, the malformed cases by their .expected files;
+    # together they have different widths, round counts, encodings and errors.
+    malformed = sorted((Path(__file__).parents[1] / "malformed").glob("*.trf"))
+    paths = [*TRF_CORPUS, *malformed, *TRF_CORPUS[:2]]  # a file twice, under two keys
+    keys = [f"{path.stem}-{index}" for index, path in enumerate(paths)]
+    together = read_events(paths, keys)
+    assert len(together) == len(paths)
+    refused = 0
+    for path, key, event in zip(paths, keys, together, strict=True):
+        if isinstance(event, InputError):  # refused before parsing (binary.trf), as alone
+            with pytest.raises(InputError) as alone_error:
+                read_event(path, key=key)
+            assert str(alone_error.value) == str(event)
+            refused += 1
+            continue
+        alone = read_trf(path, key=key)
+        assert event.info == alone.info
+        assert [str(i) for i in event.issues] == [str(i) for i in alone.issues], path.name
+        pd.testing.assert_frame_equal(event.players, alone.players)
+        pd.testing.assert_frame_equal(event.games, alone.games)
+    assert refused == 1
+    # The batch's own frames are the events' frames end to end, without slicing.
+    read = [(p, k, e) for p, k, e in zip(paths, keys, together, strict=True)]
+    batch = one_batch([e for _, _, e in read if not isinstance(e, InputError)])
+    alone_games = [read_trf(p, key=k).games for p, k, e in read if not isinstance(e, InputError)]
+    pd.testing.assert_frame_equal(
+        combined(batch, "games"), pd.concat(alone_games, ignore_index=True)
+    )
+
+
+def test_a_batch_is_read_in_parts_when_large(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # More files than a batch holds: parsed in several batches, joined in file order.
+    monkeypatch.setattr("rating_batch.loaders.TRF_BATCH", 4)
+    paths = list(TRF_CORPUS)
+    keys = [path.stem for path in paths]
+    events = one_batch([e for e in read_events(paths, keys) if not isinstance(e, InputError)])
+    assert [event.info.key for event in events] == keys
+    for path, event in zip(paths, events, strict=True):
+        pd.testing.assert_frame_equal(event.players, read_trf(path, key=path.stem).players)
