@@ -587,28 +587,31 @@ def _reasons(
     short: np.ndarray,
     dropped: np.ndarray,
 ) -> pd.Categorical:
-    """Why each row does not count (games.csv ``reason``), as a categorical column."""
-    loader = games["reason"].cat.codes.to_numpy()
-    codes = np.select(
+    """Why each row does not count (games.csv ``reason``), as a categorical column.
+
+    Counted rows have none; unplayed rows keep the loader's; only the played rows that do
+    not count (a few in a hundred) are examined, the first reason that holds winning."""
+    codes = games["reason"].cat.codes.to_numpy().copy()
+    codes[counted] = -1
+    rows = np.flatnonzero(played & ~counted)
+    codes[rows] = np.select(
         [
-            counted,
-            played & gap,
-            dropped,
-            short,
-            played & (opponent < 0),
-            played & rated_player & (own < 0),
+            gap[rows],
+            dropped[rows],
+            short[rows],
+            opponent[rows] < 0,
+            rated_player[rows] & (own[rows] < 0),
         ],
         [
-            -1,
             REASONS.index("rating_gap"),
             REASONS.index("first_event_disregarded"),
             REASONS.index("short_event"),
             REASONS.index("unrated_opponent"),
             REASONS.index("not_rated"),
         ],
-        default=loader,
+        default=codes[rows],
     )
-    return pd.Categorical.from_codes(codes, dtype=REASON_DTYPE)
+    return pd.Categorical.from_codes(codes, dtype=REASON_DTYPE, validate=False)  # codes above
 
 
 def _integers(column: pd.Series) -> np.ndarray:
@@ -640,8 +643,12 @@ def _pool_filters(
     ``discard_until_scoring``, to every scoreless event before the first scoring one.
     Runs are in event order, so a player's first run is their first event.
     """
-    pool_games = runs.total(pool.astype(np.int64))
-    pool_half = runs.total(np.where(pool, half, 0))
+    # The pool is a few rows in a hundred (unrated players' games): sums over those only.
+    pool_rows = np.flatnonzero(pool)
+    pool_run = runs.run_of_row[pool_rows]
+    pool_games = np.bincount(pool_run, minlength=len(runs.starts))
+    pool_half = np.bincount(pool_run, weights=half[pool_rows], minlength=len(runs.starts))
+    pool_half = pool_half.astype(np.int64)
     short_runs = (pool_games > 0) & (pool_games < rules.pool_event_min_games)
     # Players whose first event lies in an earlier period are past the rule.
     candidates = np.flatnonzero((pool_games > 0) & ~short_runs & ~done[runs.pidx])
@@ -663,8 +670,11 @@ def _pool_filters(
         first_runs = candidates[first]
         low = pool_half[first_runs] < rules.first_event_min_half_points
         dropped_runs[first_runs[low]] = True
-    rows = runs.run_of_row
-    return short_runs[rows] & pool, dropped_runs[rows] & pool
+    short = np.zeros(len(pool), dtype=bool)
+    dropped = np.zeros(len(pool), dtype=bool)
+    short[pool_rows] = short_runs[pool_run]
+    dropped[pool_rows] = dropped_runs[pool_run]
+    return short, dropped
 
 
 def _notes(rules: Rules, players: pd.DataFrame) -> list[str]:
