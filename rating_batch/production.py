@@ -69,6 +69,9 @@ from rating_batch.writers import (
 
 #: A period with more events gets no HTML pages (a federation's month has far fewer).
 MAX_EVENT_PAGES = 1_000
+#: Consistency notes name at most this many events each (a month of FIDE files can have
+#: thousands made with an old list).
+MAX_EVENT_NOTES = 50
 
 INITIAL: Period = "0000-00"
 """The period of an initial list whose month is unknown: in force before every event."""
@@ -960,15 +963,31 @@ def consistency_notes(
             True
         )
     ]
-    for event, rows in differ.groupby("event", sort=True):
-        shown = ", ".join(
-            f"{names.get(r['player_id'], '?')} ({int(r['rating_in_file'])} in the file, "
-            f"{int(r['used']) if pd.notna(r['used']) else 'unrated'} on the list)"
-            for r in rows.head(3).to_dict("records")
+    # One note per event (its first three players), for the first MAX_EVENT_NOTES events.
+    counts = differ.groupby("event", sort=True).size()
+    shown_events = counts.index[:MAX_EVENT_NOTES]
+    examples: dict[str, list[str]] = {}
+    heads = differ[differ["event"].isin(shown_events)].groupby("event", sort=True).head(3)
+    for event, player_id, in_file, used_rating in zip(
+        heads["event"].tolist(),
+        heads["player_id"].tolist(),
+        heads["rating_in_file"].tolist(),
+        heads["used"].tolist(),
+        strict=True,
+    ):
+        examples.setdefault(str(event), []).append(
+            f"{names.get(player_id, '?')} ({int(in_file)} in the file, "
+            f"{int(used_rating) if pd.notna(used_rating) else 'unrated'} on the list)"
         )
+    for event in shown_events:
         notes.append(
-            f"{event}: {len(rows)} rating(s) in the file differ from the list in force, which is "
-            f"used: {shown}"
+            f"{event}: {counts[event]} rating(s) in the file differ from the list in force, "
+            f"which is used: {', '.join(examples[str(event)])}"
+        )
+    if len(counts) > MAX_EVENT_NOTES:
+        notes.append(
+            f"… and {len(counts) - MAX_EVENT_NOTES:,} more events whose files give ratings that "
+            f"differ from the list in force ({int(counts.iloc[MAX_EVENT_NOTES:].sum()):,} ratings)"
         )
     ratings = (
         written.dropna(subset=["rating_in_file"]).groupby("player_id")["rating_in_file"].nunique()
@@ -1362,7 +1381,12 @@ def _write_period(
     for outcome in outcomes:
         folder = out / period / outcome.kind
         result = outcome.result
-        players = result.players.drop(
+        # The period's players, as ``rate`` shows them: those of its events, and any whose
+        # status changed without a game (the whole list is list.csv).
+        shown = (result.players["events"] > 0) | result.players["status"].isin(
+            ["new", "below_floor"]
+        )
+        players = result.players[shown.to_numpy(dtype=bool)].drop(
             columns=["k_before_cap", "first_event_done"]
             + ([] if outcome.rules.classes else ["class"])
         )

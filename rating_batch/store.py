@@ -120,6 +120,8 @@ class Store:
     def __init__(self, connection: sqlite3.Connection, path: Path) -> None:
         self.connection = connection
         self.path = path
+        self._states: dict[tuple[str, str], pd.DataFrame] = {}
+        """``state`` read once per (kind, period) until ratings are written again."""
 
     @classmethod
     @contextlib.contextmanager
@@ -206,7 +208,14 @@ class Store:
         return self.frame("SELECT period, kind, origin, rules FROM lists ORDER BY period, kind")
 
     def state(self, kind: str, period: str) -> pd.DataFrame:
-        """Every player's rating state in ``kind`` as of ``period`` (latest row ≤ period)."""
+        """Every player's rating state in ``kind`` as of ``period`` (latest row ≤ period).
+
+        Read once per command (a publish asks for the list in force for every event)."""
+        if (kind, period) not in self._states:
+            self._states[kind, period] = self._read_state(kind, period)
+        return self._states[kind, period].copy()
+
+    def _read_state(self, kind: str, period: str) -> pd.DataFrame:
         return self.frame(
             """
             SELECT r.* FROM ratings r
@@ -244,6 +253,8 @@ class Store:
         become NULL."""
         if frame.empty:
             return
+        if table == "ratings":
+            self._states.clear()
         columns = ", ".join(f'"{name}"' for name in frame.columns)
         marks = ", ".join("?" for _ in frame.columns)
         values = [_sql_values(frame[name]) for name in frame.columns]

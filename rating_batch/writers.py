@@ -18,7 +18,7 @@ import tempfile
 import unicodedata
 import zipfile
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -189,13 +189,14 @@ def write_workbook(sheets: Sequence[Sheet], path: Path) -> None:
     """An XLSX workbook: real numbers, bold frozen header, autofilter and column widths.
 
     The same content always gives the same bytes: the document dates and the zip entries'
-    times are fixed (re-publishing a period reproduces its files byte for byte).
+    times are fixed (re-publishing a period reproduces its files byte for byte). A table
+    longer than a sheet can hold (``EXCEL_ROWS``) goes on in ``Title (2)``, ``Title (3)`` ….
     """
     book = Workbook(write_only=True)
     book.properties.created = FIXED_TIMESTAMP
     book.properties.modified = FIXED_TIMESTAMP
     fast_rows: dict[int, str] = {}
-    for number, sheet in enumerate(sheets, start=1):
+    for number, sheet in enumerate(_within_sheet_limits(sheets), start=1):
         worksheet = book.create_sheet(sheet.title[:31])
         # Printed, every sheet is one page wide (as many pages long as it needs).
         worksheet.sheet_properties.pageSetUpPr = PageSetupProperties(fitToPage=True)
@@ -210,6 +211,22 @@ def write_workbook(sheets: Sequence[Sheet], path: Path) -> None:
             _write_rows(worksheet, sheet.rows)
     book.save(path)
     _fix_zip_times(path, fast_rows)
+
+
+#: Rows of a worksheet in Excel and LibreOffice (the header is one of them).
+EXCEL_ROWS = 1_048_576
+
+
+def _within_sheet_limits(sheets: Sequence[Sheet]) -> Iterator[Sheet]:
+    for sheet in sheets:
+        frame = sheet.frame
+        if frame is None or len(frame) < EXCEL_ROWS:
+            yield sheet
+            continue
+        for part, start in enumerate(range(0, len(frame), EXCEL_ROWS - 1), start=1):
+            suffix = "" if part == 1 else f" ({part})"
+            title = sheet.title[: 31 - len(suffix)] + suffix
+            yield replace(sheet, title=title, frame=frame.iloc[start : start + EXCEL_ROWS - 1])
 
 
 def write_chart_sheet(worksheet: WriteOnlyWorksheet, frame: pd.DataFrame) -> str:
@@ -297,6 +314,8 @@ _FIXED_TXT_FIELDS = {"id", "name", "federation", "sex", "title", "w_title"}
 
 def ascii_text(text: str) -> str:
     """FIDE's lists are ASCII: accents are dropped (Mícheál → Micheal), the rest becomes ?."""
+    if text.isascii():
+        return text
     folded = unicodedata.normalize("NFKD", text)
     return (
         "".join(c for c in folded if not unicodedata.combining(c))

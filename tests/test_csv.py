@@ -1,5 +1,6 @@
 """The CSV writer's text, cell by cell: number formats, missing values, -0.0, repeated values
-(each distinct value is formatted once and spread back) and formula-like text."""
+(each distinct value is formatted once and spread back) and formula-like text; and workbook
+tables longer than a sheet."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from rating_batch.writers import write_csv
 
@@ -57,3 +59,25 @@ def test_a_one_column_file_keeps_its_empty_rows(tmp_path: Path) -> None:
     path = tmp_path / "one.csv"
     write_csv(pd.DataFrame({"only": ["x", None, "y"]}), path)
     assert path.read_bytes().decode("utf-8-sig") == 'only\nx\n""\ny\n'
+
+
+def test_a_table_longer_than_a_sheet_goes_on_in_the_next(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # FIDE's list has 1.6 M players; a sheet holds 1,048,576 rows. With a limit of 4 rows
+    # (header + 3), 7 players fill "List" (1-3), "List (2)" (4-6) and "List (3)" (7).
+    from openpyxl import load_workbook
+
+    from rating_batch import writers
+
+    monkeypatch.setattr(writers, "EXCEL_ROWS", 4)
+    frame = pd.DataFrame({"id": range(1, 8), "rating": [2000 + i for i in range(1, 8)]})
+    path = tmp_path / "list.xlsx"
+    writers.write_workbook([writers.Sheet("List", frame=frame)], path)
+    book = load_workbook(path, read_only=True)
+    assert book.sheetnames == ["List", "List (2)", "List (3)"]
+    assert [list(book[name].iter_rows(values_only=True)) for name in book.sheetnames] == [
+        [("id", "rating"), (1, 2001), (2, 2002), (3, 2003)],
+        [("id", "rating"), (4, 2004), (5, 2005), (6, 2006)],
+        [("id", "rating"), (7, 2007)],
+    ]

@@ -709,3 +709,33 @@ def test_the_same_event_twice_in_one_add_is_refused(folder: Path) -> None:
     )
     with sqlite3.connect(db) as connection:
         assert connection.execute("SELECT COUNT(*) FROM events").fetchone() == (0,)
+
+
+def test_rating_notes_name_a_bounded_number_of_events(
+    folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Thousands of files made with an old list would give thousands of notes: at most
+    # MAX_EVENT_NOTES events are named (here 1), the rest counted. Both files write 1650 for
+    # 11 (1600 on the list) and 1500 for 13 (not on it): 2 ratings in the second file.
+    monkeypatch.setattr(production, "MAX_EVENT_NOTES", 1)
+    db = database(folder)
+    players = [P(1, "A", 1650, 11, ADULT), P(2, "B", 1500, 12, ADULT), P(3, "C", 1500, 13, ADULT)]
+    for name, day in (("first", "05"), ("second", "19")):
+        (folder / f"{name}.trf").write_text(
+            trf(
+                players, [(1, 1, 2, "1-0")], name=name, start=f"2026/01/{day}", end=f"2026/01/{day}"
+            )
+        )
+    assert run("add", folder / "first.trf", folder / "second.trf", "--db", db)[0] == 0
+    assert run("publish", "2026-02", "--db", db, "--out", folder / "out")[0] == 0
+    from openpyxl import load_workbook
+
+    book = load_workbook(folder / "out" / "2026-02" / "standard" / "report.xlsx")
+    notes = [r[1] for r in book["Summary"].iter_rows(values_only=True) if len(r) > 1]
+    differ = [n for n in notes if isinstance(n, str) and "differ from the list" in n]
+    assert differ == [
+        "first: 2 rating(s) in the file differ from the list in force, which is used: "
+        "A (1650 in the file, 1600 on the list), C (1500 in the file, unrated on the list)",
+        "… and 1 more events whose files give ratings that differ from the list in force "
+        "(2 ratings)",
+    ]

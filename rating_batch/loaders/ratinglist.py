@@ -12,10 +12,12 @@ from __future__ import annotations
 import csv
 import io
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
+import numpy as np
 import pandas as pd
 from defusedxml import ElementTree
 
@@ -215,29 +217,35 @@ def parse_fide_txt(text: str, *, source: str, kind: str = "standard") -> RatingL
     tail_start = starts.get("o_title", starts.get("foa_title"))
     numeric = [(column, kind or kind_of_single) for column, kind, _ in columns if kind is not None]
     body = [(number, line) for number, line in enumerate(lines[1:], start=2) if line.strip()]
+    texts = [line for _, line in body]
     records = _empty(len(body))
+    records["line"] = [number for number, _ in body]
     ordered_starts = sorted(start for _, _, start in columns)
-    for row, (number, line) in enumerate(body):
-        records["line"][row] = number
-        for column in _HEAD_FIELDS:
-            if column not in starts:
-                continue
-            start = starts[column]
-            following = [s for s in ordered_starts if s > start]
-            end = following[0] if following else len(line)
-            if tail_start is not None:
-                end = min(end, tail_start)
-            records[column][row] = line[start:end].strip() or None
-        tail = line[tail_start:] if tail_start is not None else ""
-        _read_tail(tail, numeric, records, row, "flag" in names, source, number, issues)
-        identifier = str(records["id"][row] or "")
-        if not is_number(identifier):
-            issues.append(Issue(source, number, f"ID Number {identifier!r} is not a number"))
-            records["id"][row] = None
-    for row in range(len(body)):
-        records["title"][row] = normalise_title(str(records["title"][row] or ""))
-        records["w_title"][row] = normalise_title(str(records["w_title"][row] or ""))
-        records["birth_year"][row] = parse_birth_year(str(records["birth_year"][row] or ""))
+    # The fixed fields, a column at a time.
+    for column in _HEAD_FIELDS:
+        if column not in starts:
+            continue
+        start = starts[column]
+        following = [s for s in ordered_starts if s > start]
+        end = following[0] if following else None
+        if tail_start is not None:
+            end = tail_start if end is None else min(end, tail_start)
+        records[column] = [line[start:end].strip() or None for line in texts]
+    found: list[tuple[int, int, Issue]] = []
+    _read_tails(texts, tail_start, numeric, records, "flag" in names, source, found)
+    ids = records["id"]
+    for row, identifier in enumerate(ids):
+        if identifier is not None and not is_number(str(identifier)):
+            found.append(
+                (row, 1, Issue(source, body[row][0], f"ID Number {identifier!r} is not a number"))
+            )
+            ids[row] = None
+    issues.extend(issue for _, _, issue in sorted(found, key=lambda item: item[:2]))
+    for column in ("title", "w_title"):
+        records[column] = _each_distinct(records[column], lambda t: normalise_title(t or ""))
+    records["birth_year"] = _each_distinct(
+        records["birth_year"], lambda t: parse_birth_year(t or "")
+    )
     frame = _finish(records)
     month = None
     if month_match and month_match.group(1) in _MONTHS:
@@ -246,42 +254,61 @@ def parse_fide_txt(text: str, *, source: str, kind: str = "standard") -> RatingL
     return RatingList(frame, kinds, source, "fide-txt", month, header, issues)
 
 
-def _read_tail(
-    tail: str,
+def _each_distinct(values: list[object], function: Callable[[Any], object]) -> list[object]:
+    """``function`` of each value, computed once per distinct value (titles, birth dates)."""
+    codes, distinct = pd.factorize(pd.Series(values, dtype=object), use_na_sentinel=False)
+    mapped = [function(None if pd.isna(value) else value) for value in distinct]
+    return [mapped[code] for code in codes.tolist()]
+
+
+def _read_tails(
+    texts: list[str],
+    tail_start: int | None,
     numeric: list[tuple[str, str]],
     records: dict[str, list[object]],
-    row: int,
     has_flag: bool,
     source: str,
-    number: int,
-    issues: list[Issue],
+    found: list[tuple[int, int, Issue]],
 ) -> None:
-    """OTit, FOA, the numbers (ratings, games, K, B-day) and the flag, as tokens."""
-    tokens = tail.split()
-    flag = ""
-    if has_flag and tokens and not tokens[-1].isdigit():
-        flag = tokens.pop()
+    """OTit, FOA, the numbers (ratings, games, K, B-day) and the flag, read as tokens from the
+    end of each line (one regular expression over the column: titles, then exactly the
+    expected numbers, then the flag)."""
     wanted = len(numeric) + 1  # + B-day
-    values = tokens[-wanted:] if len(tokens) >= wanted else []
-    if len(values) != wanted or not all(is_number(v) for v in values):
-        issues.append(
-            Issue(
-                source,
-                number,
-                f"expected {wanted} numbers after the titles, found {tail.strip()!r}",
-            )
-        )
-        return
-    titles = tokens[: len(tokens) - wanted]
-    other, foa = _split_titles(titles)
-    records["o_title"][row] = other
-    records["foa_title"][row] = foa
-    for (column, kind), value in zip(numeric, values[:-1], strict=True):
-        records[f"{kind}_{column}"][row] = int(value)
-    records["birth_year"][row] = values[-1] if values[-1] != "0" else ""
-    records["inactive"][row] = "i" in flag
-    if "w" in flag and records["sex"][row] is None:
-        records["sex"][row] = "F"
+    flag = r"(?:\s+([^\s]*[^\d\s][^\s]*))?" if has_flag else "()"
+    pattern = re.compile(
+        r"^\s*(.*?)(?:^|\s+)"
+        + r"\s+".join([rf"([0-9]{{1,{MAX_DIGITS}}})"] * wanted)
+        + flag
+        + r"\s*$"
+    )
+    tails = [line[tail_start:] if tail_start is not None else "" for line in texts]
+    nothing = (None,) * (wanted + 2)
+    found_parts = [
+        nothing if match is None else match.groups() for match in map(pattern.match, tails)
+    ]
+    parts = pd.DataFrame(found_parts, columns=range(wanted + 2), dtype=object)
+    matched = parts[1].notna().to_numpy(dtype=bool)
+    for row in np.flatnonzero(~matched).tolist():
+        message = f"expected {wanted} numbers after the titles, found {tails[row].strip()!r}"
+        found.append((row, 0, Issue(source, int(str(records["line"][row])), message)))
+    rows = np.flatnonzero(matched)
+    titles = _each_distinct(parts[0].fillna("").tolist(), lambda t: _split_titles(t.split()))
+    for column, position in (("o_title", 0), ("foa_title", 1)):
+        values = records[column]
+        for row in rows.tolist():
+            values[row] = titles[row][position]  # type: ignore[index]
+    for index, (column, kind) in enumerate(numeric, start=1):
+        values = records[f"{kind}_{column}"]
+        numbers = parts[index].tolist()
+        for row in rows.tolist():
+            values[row] = int(numbers[row])
+    births = parts[wanted].tolist()
+    flags = parts[wanted + 1].fillna("").tolist()
+    for row in rows.tolist():
+        records["birth_year"][row] = births[row] if births[row] != "0" else ""
+        records["inactive"][row] = "i" in flags[row]
+        if "w" in flags[row] and records["sex"][row] is None:
+            records["sex"][row] = "F"
 
 
 def _split_titles(tokens: list[str]) -> tuple[str | None, str | None]:
