@@ -16,6 +16,7 @@ a seeded synthetic month (``generate.py``: a list of players/10 players and Swis
 
     python benchmarks/bench.py                 # 10^4, 10^5, 10^6 player-games
     python benchmarks/bench.py --sizes 10000   # one size
+    python benchmarks/bench.py --sizes 1000000 --list-players 1600000   # FIDE's whole list
 """
 
 from __future__ import annotations
@@ -84,13 +85,13 @@ def python_loop(players: pd.DataFrame, games: pd.DataFrame) -> list[float]:
     return changes
 
 
-def run_one(games: int, repeats: int) -> dict[str, float]:
+def run_one(games: int, repeats: int, list_players: int | None = None) -> dict[str, float]:
     figures: dict[str, float] = {"games": games}
     with tempfile.TemporaryDirectory() as folder:
         root = Path(folder)
         rng = np.random.default_rng(2026)
         start = time.perf_counter()
-        federation = make_federation(max(1000, games // 10), rng)
+        federation = make_federation(list_players or max(1000, games // 10), rng)
         write_list_csv(federation, root / "list.csv")
         files = generate_month(
             federation, MONTH, games, root, rng, sizes=(10, 400), shape=FIDE_MONTH
@@ -189,15 +190,21 @@ def main() -> None:
     )
     parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000, 1_000_000])
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument(
+        "--list-players",
+        type=int,
+        help="players in the federation (default: player-games / 10; FIDE's list: 1600000)",
+    )
     parser.add_argument("--one", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one:
-        print(json.dumps(run_one(args.one, args.repeats)))
+        print(json.dumps(run_one(args.one, args.repeats, args.list_players)))
         return
     results = []
     for size in args.sizes:
+        extra = ["--list-players", str(args.list_players)] if args.list_players else []
         done = subprocess.run(
-            [sys.executable, __file__, "--one", str(size), "--repeats", str(args.repeats)],
+            [sys.executable, __file__, "--one", str(size), "--repeats", str(args.repeats), *extra],
             capture_output=True,
             text=True,
             check=True,
