@@ -35,7 +35,8 @@ from openpyxl.worksheet.properties import PageSetupProperties
 WriteOnlyWorksheet = Any
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-#: Excel's last row; a longer table is cut there with a note in the Summary.
+#: Rows of a worksheet in Excel and LibreOffice (the header is one of them): a longer table
+#: goes on in the next sheet (``write_workbook``).
 MAX_SHEET_ROWS = 1_048_576
 #: Per-game sheets (Games, Calculations) of a workbook hold at most this many rows; a larger
 #: period is complete in games.csv and calculations.csv, and the Summary says so.
@@ -148,19 +149,20 @@ def _csv_column(series: pd.Series, name: str, *, quote: bool = False) -> list[st
 
 def write_csv(frame: pd.DataFrame, path: Path) -> None:
     """UTF-8 with BOM (so spreadsheets detect it), comma-separated, LF line ends, minimal
-    quoting (``_csv_field``). Each distinct value of a column is formatted and quoted once,
-    and rows are joined in blocks (issue 6)."""
-    columns = [_csv_column(frame[name], str(name), quote=True) for name in frame.columns]
-    if len(columns) == 1:  # a row of one empty field is written "", not as a blank line
-        columns = [[text or '""' for text in columns[0]]]
+    quoting (``_csv_field``). Rows are written in blocks; in each, every distinct value of a
+    column is formatted and quoted once (issue 6)."""
     with path.open("w", encoding="utf-8-sig", newline="") as out:
         out.write(",".join(_csv_field(str(name)) for name in frame.columns) + "\n")
         for start in range(0, len(frame), CSV_BLOCK):
-            block = [column[start : start + CSV_BLOCK] for column in columns]
-            out.write("".join(",".join(row) + "\n" for row in zip(*block, strict=True)))
+            part = frame.iloc[start : start + CSV_BLOCK]
+            columns = [_csv_column(part[name], str(name), quote=True) for name in part.columns]
+            if len(columns) == 1:  # a row of one empty field is written "", not a blank line
+                columns = [[text or '""' for text in columns[0]]]
+            out.write("".join(",".join(row) + "\n" for row in zip(*columns, strict=True)))
 
 
-#: Rows joined into text at a time by ``write_csv`` (bounds the memory of a 10^6-row file).
+#: Rows made into text at a time by ``write_csv`` and ``write_list_txt`` (bounds the memory
+#: of a file of 10^6 rows).
 CSV_BLOCK = 100_000
 
 
@@ -181,8 +183,8 @@ class Sheet:
     title: str
     frame: pd.DataFrame | None = None
     rows: list[Sequence[object]] = field(default_factory=list)
-    writer: Callable[[WriteOnlyWorksheet, pd.DataFrame], str | None] | None = None
-    """Lays out ``frame``; may return data rows as sheet XML (see ``_table_rows_xml``)."""
+    writer: Callable[[WriteOnlyWorksheet, pd.DataFrame], SheetRows | None] | None = None
+    """Lays out ``frame``; may return its data rows (see ``_table_rows_xml``)."""
 
 
 def write_workbook(sheets: Sequence[Sheet], path: Path) -> None:
@@ -190,12 +192,12 @@ def write_workbook(sheets: Sequence[Sheet], path: Path) -> None:
 
     The same content always gives the same bytes: the document dates and the zip entries'
     times are fixed (re-publishing a period reproduces its files byte for byte). A table
-    longer than a sheet can hold (``EXCEL_ROWS``) goes on in ``Title (2)``, ``Title (3)`` ….
+    longer than a sheet can hold (``MAX_SHEET_ROWS``) goes on in ``Title (2)``, ``Title (3)`` ….
     """
     book = Workbook(write_only=True)
     book.properties.created = FIXED_TIMESTAMP
     book.properties.modified = FIXED_TIMESTAMP
-    fast_rows: dict[int, str] = {}
+    fast_rows: dict[int, SheetRows] = {}
     for number, sheet in enumerate(_within_sheet_limits(sheets), start=1):
         worksheet = book.create_sheet(sheet.title[:31])
         # Printed, every sheet is one page wide (as many pages long as it needs).
@@ -213,23 +215,20 @@ def write_workbook(sheets: Sequence[Sheet], path: Path) -> None:
     _fix_zip_times(path, fast_rows)
 
 
-#: Rows of a worksheet in Excel and LibreOffice (the header is one of them).
-EXCEL_ROWS = 1_048_576
-
-
 def _within_sheet_limits(sheets: Sequence[Sheet]) -> Iterator[Sheet]:
     for sheet in sheets:
         frame = sheet.frame
-        if frame is None or len(frame) < EXCEL_ROWS:
+        if frame is None or len(frame) < MAX_SHEET_ROWS:
             yield sheet
             continue
-        for part, start in enumerate(range(0, len(frame), EXCEL_ROWS - 1), start=1):
+        for part, start in enumerate(range(0, len(frame), MAX_SHEET_ROWS - 1), start=1):
             suffix = "" if part == 1 else f" ({part})"
             title = sheet.title[: 31 - len(suffix)] + suffix
-            yield replace(sheet, title=title, frame=frame.iloc[start : start + EXCEL_ROWS - 1])
+            rows = frame.iloc[start : start + MAX_SHEET_ROWS - 1]
+            yield replace(sheet, title=title, frame=rows)
 
 
-def write_chart_sheet(worksheet: WriteOnlyWorksheet, frame: pd.DataFrame) -> str:
+def write_chart_sheet(worksheet: WriteOnlyWorksheet, frame: pd.DataFrame) -> SheetRows:
     """A table of two columns (label, value) and a native chart of it.
 
     A frame whose first column is ``band`` gets a bar chart (a rating distribution); one
@@ -256,28 +255,42 @@ def write_chart_sheet(worksheet: WriteOnlyWorksheet, frame: pd.DataFrame) -> str
     return rows_xml
 
 
-def _fix_zip_times(path: Path, rows: dict[int, str] | None = None) -> None:
-    """Rewrite the zip with fixed entry times and the fixed modification date, and put the
-    data rows made by ``_table_rows_xml`` into their sheets."""
+def _fix_zip_times(path: Path, rows: dict[int, SheetRows] | None = None) -> None:
+    """Rewrite the zip with fixed entry times and the fixed modification date, and write the
+    data rows made by ``_table_rows_xml`` into their sheets, block by block."""
     with zipfile.ZipFile(path) as archive:
         entries = [(info.filename, archive.read(info)) for info in archive.infolist()]
     stamp = FIXED_TIMESTAMP.strftime("%Y-%m-%dT%H:%M:%SZ").encode()
-    # Level 1: a third of the time of zlib's default for ~25% more bytes (the sheets of a
-    # month's report hold hundreds of MB of XML).
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
         for name, data in entries:
             if name == "docProps/core.xml":
                 data = re.sub(rb"(<dcterms:modified[^>]*>)[^<]*", rb"\g<1>" + stamp, data)
-            sheet = re.fullmatch(r"xl/worksheets/sheet(\d+)\.xml", name)
-            if sheet and rows and int(sheet.group(1)) in rows:
-                body = rows[int(sheet.group(1))].encode("utf-8")
-                data = data.replace(b"</sheetData>", body + b"</sheetData>", 1)
             info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
             info.compress_type = zipfile.ZIP_DEFLATED
-            archive.writestr(info, data, compresslevel=1)
+            # Level 1: a third of the time of zlib's default for ~25% more bytes (the sheets
+            # of a month's report hold hundreds of MB of XML).
+            setattr(info, _COMPRESS_LEVEL, 1)
+            sheet = re.fullmatch(r"xl/worksheets/sheet(\d+)\.xml", name)
+            body = rows.get(int(sheet.group(1))) if sheet and rows else None
+            huge = body is not None and len(body.frame) * len(body.frame.columns) > 10**7
+            with archive.open(info, "w", force_zip64=huge) as entry:
+                if body is None:
+                    entry.write(data)
+                    continue
+                head, tail = data.split(b"</sheetData>", 1)
+                entry.write(head)
+                for block in body.blocks():
+                    entry.write(block.encode("utf-8"))
+                entry.write(b"</sheetData>" + tail)
 
 
-def write_calculations_sheet(worksheet: WriteOnlyWorksheet, frame: pd.DataFrame) -> str:
+#: Where a ZipInfo keeps its deflate level (``compress_level`` from Python 3.13).
+_COMPRESS_LEVEL = (
+    "compress_level" if hasattr(zipfile.ZipInfo("x"), "compress_level") else "_compresslevel"
+)
+
+
+def write_calculations_sheet(worksheet: WriteOnlyWorksheet, frame: pd.DataFrame) -> SheetRows:
     """FIDE-style individual calculations, grouped: ``frame`` from ``calculation_rows``
     (its ``level`` column gives each row's outline level, so a reader can fold events and
     players; level-0 rows, each player's totals, are bold)."""
@@ -330,17 +343,25 @@ def write_list_txt(listing: pd.DataFrame, path: Path, *, period: str) -> None:
     year, month = (int(part) for part in period.split("-"))
     token = f"{_MONTH_NAMES[month - 1]}{year % 100:02d}" if month else "Rtng"
     header = "".join(label.format(month=token).ljust(width) for label, width, _ in TXT_LIST_LAYOUT)
-    lines = [header.rstrip()]
     sex = listing["sex"].astype("string")
     flags = np.where(listing["inactive"].to_numpy(bool), "i", "")
     flags = np.where((sex == "F").fillna(False).to_numpy(bool), np.char.add("w", flags), flags)
     columns = {name: listing.get(name, None) for _, _, name in TXT_LIST_LAYOUT}
     columns["flag"] = pd.Series(flags, index=listing.index)
-    cells = [
-        _txt_column(columns[name], name, width, len(listing)) for _, width, name in TXT_LIST_LAYOUT
-    ]
-    lines.extend("".join(row).rstrip() for row in zip(*cells, strict=True))
-    path.write_bytes(("\r\n".join(lines) + "\r\n").encode("ascii"))
+    with path.open("wb") as out:
+        out.write((header.rstrip() + "\r\n").encode("ascii"))
+        for start in range(0, len(listing), CSV_BLOCK):
+            stop = min(start + CSV_BLOCK, len(listing))
+            parts = {
+                name: None if column is None else column.iloc[start:stop]
+                for name, column in columns.items()
+            }
+            cells = [
+                _txt_column(parts[name], name, width, stop - start)
+                for _, width, name in TXT_LIST_LAYOUT
+            ]
+            rows = ("".join(row).rstrip() + "\r\n" for row in zip(*cells, strict=True))
+            out.write("".join(rows).encode("ascii"))
 
 
 def _txt_column(column: pd.Series | None, name: str, width: int, rows: int) -> list[str]:
@@ -409,7 +430,7 @@ def _widths(frame: pd.DataFrame) -> list[int]:
     return widths
 
 
-def _write_table(worksheet: WriteOnlyWorksheet, frame: pd.DataFrame) -> str:
+def _write_table(worksheet: WriteOnlyWorksheet, frame: pd.DataFrame) -> SheetRows:
     """The header through openpyxl (bold, frozen, filtered, column widths); returns the data
     rows as sheet XML, made column by column (openpyxl costs ~10 µs a cell: a 10^5-row list
     would take a minute). The cell styles the rows use are registered in the workbook here."""
@@ -417,7 +438,6 @@ def _write_table(worksheet: WriteOnlyWorksheet, frame: pd.DataFrame) -> str:
     for index, width in enumerate(_widths(frame), start=1):
         worksheet.column_dimensions[get_column_letter(index)].width = width
     worksheet.freeze_panes = "A2"
-    frame = frame.head(MAX_SHEET_ROWS - 1)
     if columns:
         worksheet.auto_filter.ref = f"A1:{get_column_letter(len(columns))}{len(frame) + 1}"
     worksheet.append([_text_cell(worksheet, column, bold=True) for column in columns])
@@ -442,17 +462,65 @@ def _style_id(
     return int(cell.style_id)
 
 
+#: Rows of a sheet made into XML at a time while the workbook is written.
+ROW_BLOCK = 50_000
+
+
+@dataclass(frozen=True)
+class _Styles:
+    """The cell styles a table's rows use, registered in the workbook before it is saved:
+    number formats per column, and the quote-prefixed and bold text styles."""
+
+    numbers: dict[str, str]
+    quoted: int
+    bold: int
+
+
+@dataclass(frozen=True)
+class SheetRows:
+    """A frame's data rows as sheet XML, made block by block as the workbook is written (the
+    rows of a 1.4 M-player list would be a gigabyte as one string)."""
+
+    frame: pd.DataFrame
+    levels: np.ndarray | None
+    styles: _Styles
+
+    def blocks(self) -> Iterator[str]:
+        for start in range(0, len(self.frame), ROW_BLOCK):
+            levels = None if self.levels is None else self.levels[start : start + ROW_BLOCK]
+            part = self.frame.iloc[start : start + ROW_BLOCK]
+            yield _rows_xml(part, levels, start + 2, self.styles)
+
+
 def _table_rows_xml(
     worksheet: WriteOnlyWorksheet, frame: pd.DataFrame, levels: np.ndarray | None = None
-) -> str:
+) -> SheetRows:
     """Row elements for the frame's rows (from sheet row 2): numbers as numbers, booleans
     as booleans, text as inline strings (quote-prefixed when formula-like). With
-    ``levels``, each row gets that outline level, and level-0 text is bold."""
-    numbers = list(range(2, len(frame) + 2))
+    ``levels``, each row gets that outline level, and level-0 text is bold. The styles are
+    registered now, in the order of the columns; the XML is made when the book is written."""
+    numbers: dict[str, str] = {}
+    quoted = bold = -1
+    for name in frame.columns:
+        dtype = frame[name].dtype
+        if pd.api.types.is_bool_dtype(dtype):
+            continue
+        if pd.api.types.is_numeric_dtype(dtype):
+            form = NUMBER_FORMATS.get(str(name), ("", ""))[1]
+            numbers[str(name)] = f' s="{_style_id(worksheet, number_format=form)}"' if form else ""
+        else:
+            quoted = _style_id(worksheet, quote=True)
+            bold = _style_id(worksheet, bold=True)
+    return SheetRows(frame, levels, _Styles(numbers, quoted, bold))
+
+
+def _rows_xml(frame: pd.DataFrame, levels: np.ndarray | None, first: int, styles: _Styles) -> str:
+    """The ``<row>`` elements of a block of rows, the first being sheet row ``first``."""
+    numbers = list(range(first, len(frame) + first))
     heading = [False] * len(frame) if levels is None else (levels == 0).tolist()
     cells: list[list[str]] = []
     for index, name in enumerate(frame.columns, start=1):
-        tails = _cell_tails(worksheet, frame[name], str(name), heading)
+        tails = _cell_tails(frame[name], str(name), heading, styles)
         letter = get_column_letter(index)
         cells.append(
             [
@@ -471,9 +539,7 @@ def _table_rows_xml(
     )
 
 
-def _cell_tails(
-    worksheet: WriteOnlyWorksheet, series: pd.Series, name: str, heading: list[bool]
-) -> list[str]:
+def _cell_tails(series: pd.Series, name: str, heading: list[bool], styles: _Styles) -> list[str]:
     """Each cell of a column after its reference (``<c r="B7"`` + this), "" for a missing
     value: each distinct value's is made once and spread over the column (``_formatted``)."""
     dtype = series.dtype
@@ -481,8 +547,7 @@ def _cell_tails(
         codes, flags = pd.factorize(series)
         return _formatted(codes, list(flags), lambda v: f' t="b"><v>{int(v)}</v></c>')
     if pd.api.types.is_numeric_dtype(dtype):
-        form = NUMBER_FORMATS.get(name, ("", ""))[1]
-        style = f' s="{_style_id(worksheet, number_format=form)}"' if form else ""
+        style = styles.numbers[name]
         if pd.api.types.is_float_dtype(dtype):
             floats = series.to_numpy(dtype=np.float64, na_value=np.nan)
             # Distinct by bit pattern, so that -0.0 keeps its own text.
@@ -493,12 +558,12 @@ def _cell_tails(
         codes, whole = pd.factorize(series)
         return _formatted(codes, list(whole), lambda v: f"{style}><v>{int(v)}</v></c>")
     codes, texts = pd.factorize(series.astype("string").astype(object).where(series.notna(), None))
-    quoted = _style_id(worksheet, quote=True)
-    bold = _style_id(worksheet, bold=True)
 
     def styled(value: object, strong: bool) -> str:
         text = str(value)
-        style = quoted if text.startswith(FORMULA_STARTS) else bold if strong else None
+        style = (
+            styles.quoted if text.startswith(FORMULA_STARTS) else styles.bold if strong else None
+        )
         return _inline_text(text, "" if style is None else f' s="{style}"')
 
     tails = _formatted(codes, list(texts), lambda v: styled(v, False))

@@ -70,7 +70,7 @@ def test_a_table_longer_than_a_sheet_goes_on_in_the_next(
 
     from rating_batch import writers
 
-    monkeypatch.setattr(writers, "EXCEL_ROWS", 4)
+    monkeypatch.setattr(writers, "MAX_SHEET_ROWS", 4)
     frame = pd.DataFrame({"id": range(1, 8), "rating": [2000 + i for i in range(1, 8)]})
     path = tmp_path / "list.xlsx"
     writers.write_workbook([writers.Sheet("List", frame=frame)], path)
@@ -81,3 +81,41 @@ def test_a_table_longer_than_a_sheet_goes_on_in_the_next(
         [("id", "rating"), (4, 2004), (5, 2005), (6, 2006)],
         [("id", "rating"), (7, 2007)],
     ]
+
+
+def test_files_written_in_blocks_are_the_same_bytes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Big files are made 100,000 rows at a time; with blocks of 2 rows the CSV, the TXT list
+    # and the workbook must be byte for byte what one block gives.
+    from rating_batch import writers
+
+    listing = pd.DataFrame(
+        {
+            "id": pd.array([11, 12, 13, 14, 15], dtype="Int64"),
+            "name": ["Ó Briain, Seán", "B, b", None, '"Q"', "=HYPERLINK()"],
+            "federation": ["IRL", "ESP", None, "IRL", "IRL"],
+            "sex": ["M", "F", None, "F", "M"],
+            "title": [None, "WGM", None, None, "FM"],
+            "birth_year": pd.array([1990, None, 2001, 1980, 1975], dtype="Int64"),
+            "rating": pd.array([2400, 2100, 1500, 1800, 2000], dtype="Int64"),
+            "k": pd.array([10, 20, 40, 20, 20], dtype="Int64"),
+            "games": pd.array([3, 0, 9, 1, 0], dtype="Int64"),
+            "inactive": [False, True, False, False, True],
+            "change": [1.5, -0.0, np.nan, 2.25, 0.0],
+        }
+    )
+
+    def write_all(folder: Path) -> dict[str, bytes]:
+        folder.mkdir()
+        writers.write_csv(listing, folder / "l.csv")
+        writers.write_list_txt(listing, folder / "l.txt", period="2026-02")
+        writers.write_workbook([writers.Sheet("List", frame=listing)], folder / "l.xlsx")
+        return {path.name: path.read_bytes() for path in sorted(folder.iterdir())}
+
+    whole = write_all(tmp_path / "whole")
+    monkeypatch.setattr(writers, "CSV_BLOCK", 2)
+    monkeypatch.setattr(writers, "ROW_BLOCK", 2)
+    assert write_all(tmp_path / "blocks") == whole
+    text = whole["l.txt"].decode("ascii").splitlines()
+    assert len(text) == 6 and text[1].startswith("11             O Briain, Sean")
