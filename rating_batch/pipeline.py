@@ -22,7 +22,6 @@ from rating_batch.loaders import (
     Progress,
     is_rating_list,
     no_progress,
-    read_event,
     read_events,
     read_rating_list,
 )
@@ -376,17 +375,29 @@ def charts_sheet(ratings: pd.Series) -> Sheet:
 
 
 def check_files(paths: Sequence[Path]) -> list[Issue]:
-    """Every problem of every file (tournament files and CSV rating lists); writes nothing."""
+    """Every problem of every file (tournament files and rating lists), file by file in the
+    order given; writes nothing. Tournament files are read together (``read_events``)."""
+    files = expand_inputs(paths)
+    lists = [_is_list(path) for path in files]
+    events = [path for path, is_list in zip(files, lists, strict=True) if not is_list]
+    read = iter(read_events(events, [f"{path.stem}#{i}" for i, path in enumerate(events)]))
     issues: list[Issue] = []
-    for path in expand_inputs(paths):
+    for path, is_list in zip(files, lists, strict=True):
+        if not is_list:
+            issues.extend(next(read).issues)
+            continue
         try:
-            if is_rating_list(path):
-                read_rating_list(path)
-            else:
-                issues.extend(read_event(path).issues)
+            read_rating_list(path)
         except InputError as error:
             issues.extend(error.issues)
     return issues
+
+
+def _is_list(path: Path) -> bool:
+    try:
+        return is_rating_list(path)
+    except OSError:  # unreadable: reported by the event reader
+        return False
 
 
 @dataclass

@@ -195,6 +195,26 @@ def test_check_prints_every_problem_with_file_and_line(tmp_path: Path) -> None:
     assert "Traceback" not in out + err
 
 
+def test_check_keeps_files_of_the_same_name_apart(tmp_path: Path) -> None:
+    # Files are checked together: two broken files both called e.trf (in two folders), with a
+    # rating list between them, each get their own problems, in the order given.
+    lines = U19.read_text(encoding="utf-8").splitlines()
+    first, second = tmp_path / "a" / "e.trf", tmp_path / "b" / "e.trf"
+    for path, line in ((first, 5), (second, 6)):
+        path.parent.mkdir()
+        broken = list(lines)
+        broken[line] = broken[line][:91] + "   9 b 1" + broken[line][99:]
+        path.write_text("\n".join(broken) + "\n", encoding="utf-8")
+    listing = tmp_path / "list.csv"
+    listing.write_text("id,rating\n6897,x\n", encoding="utf-8")
+    code, out, _ = run("check", first, listing, second)
+    assert code == 1
+    problems = [line for line in out.splitlines() if "opponent 9" in line or "list.csv" in line]
+    assert problems[0] == f"{first}:6: round 1: opponent 9 is not a player of this file"
+    assert problems[1].startswith(f"{listing}:2:")
+    assert problems[2] == f"{second}:7: round 1: opponent 9 is not a player of this file"
+
+
 def test_check_clean_file_exits_0(tmp_path: Path) -> None:
     assert run("check", U19) == (0, "", "0 error(s), 0 warning(s)\n")
 

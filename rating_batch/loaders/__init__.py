@@ -88,7 +88,8 @@ def read_events(
     paths: Sequence[Path], keys: Sequence[str], progress: Progress = no_progress
 ) -> list[Event | InputError]:
     """Read many event files, in order: each becomes its Event, or the InputError that
-    stopped it. TRF files are decoded one by one and parsed ``TRF_BATCH`` at a time."""
+    stopped it. TRF files are decoded one by one and parsed ``TRF_BATCH`` at a time; ``keys``
+    (one per file, distinct) name the events in their frames."""
     read: list[Event | InputError | None] = [None] * len(paths)
     waiting: list[tuple[int, TrfText]] = []
 

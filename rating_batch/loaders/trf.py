@@ -243,6 +243,10 @@ class _Files:
 def parse_trfs(texts: Sequence[TrfText]) -> list[Event]:
     """Parse several TRF files at once: each is scanned line by line for its tags, then the
     001 records of all of them are decoded as one array (no pandas work per file)."""
+    if len({text.key for text in texts}) != len(texts):
+        raise ValueError(
+            "the files of a batch need distinct keys (their games are told apart by key)"
+        )
     scans = [_scan(text) for text in texts]
     lines = [line for scan in scans for line in scan.player_lines]
     numbers = [number for scan in scans for number in scan.player_numbers]
