@@ -172,6 +172,10 @@ class Runs:
             return np.zeros(0, dtype=np.int64)
         return np.asarray(np.add.reduceat(values, self.starts), dtype=np.int64)
 
+    def per_player(self, run_values: np.ndarray, count: int) -> np.ndarray:
+        """Per-run sums (``total``) added up per player, for ``count`` players."""
+        return np.bincount(self.pidx, weights=run_values, minlength=count).astype(np.int64)
+
 
 def in_run_order(games: pd.DataFrame, players: int) -> pd.DataFrame:
     """The games ordered by (event_order, pidx), stably; unchanged when they already are."""
@@ -464,14 +468,11 @@ def rate_period(
     run_expected = runs.total(expected)
     run_delta = runs.total(delta)
 
-    def per_player(run_values: np.ndarray) -> np.ndarray:
-        return np.bincount(runs.pidx, weights=run_values, minlength=count).astype(np.int64)
-
-    n = per_player(run_counted)
-    half_points = per_player(run_half)
-    opponent_sum = per_player(runs.total(np.where(counted, opponent, 0)))
-    expected_sum = per_player(run_expected)
-    delta_sum = per_player(run_delta)
+    n = runs.per_player(run_counted, count)
+    half_points = runs.per_player(run_half, count)
+    opponent_sum = runs.per_player(runs.total(np.where(counted, opponent, 0)), count)
+    expected_sum = runs.per_player(run_expected, count)
+    delta_sum = runs.per_player(run_delta, count)
 
     k_table = k_factors(players, rules, period_year)
     k = cap_k(k_table["k"].to_numpy(np.int64), n, rules)
@@ -531,7 +532,8 @@ def rate_period(
             "k_before_cap": _nullable(k_table["k"].to_numpy(np.int64), is_rated),
             "pool_games": _nullable(pool_n, ~is_rated),
             "pool_score": _nullable(pool_half / 2, ~is_rated),
-            "first_event_done": done | (runs_counted_player(runs, counted | dropped, count) > 0),
+            "first_event_done": done
+            | (runs.per_player(runs.total((counted | dropped).astype(np.int64)), count) > 0),
         },
         copy=False,
     )
@@ -625,11 +627,6 @@ def _nullable(values: np.ndarray, mask: np.ndarray) -> pd.api.extensions.Extensi
     if np.issubdtype(values.dtype, np.floating):
         return pd.arrays.FloatingArray(values.astype(np.float64, copy=False), missing)
     return pd.arrays.IntegerArray(values.astype(np.int64, copy=False), missing)
-
-
-def runs_counted_player(runs: Runs, rows: np.ndarray, count: int) -> np.ndarray:
-    """Per player: how many of their rows are marked in ``rows``."""
-    return np.bincount(runs.pidx, weights=runs.total(rows.astype(np.int64)), minlength=count)
 
 
 def _pool_filters(

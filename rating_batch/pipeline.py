@@ -464,6 +464,7 @@ def event_pages(
     ``listed``: every event's players (event, player, name, rating, points). Every table is
     made once for all the events and split by event (no merge per page)."""
     games = result.games
+    event_of_game = games["event"].astype(str)
     symbol = games["result"].astype("string").replace({"=": "½"}).fillna("")
     paired = games["opponent"].notna()
     cell = (
@@ -471,7 +472,7 @@ def event_pages(
     ).where(paired, "") + symbol
     cells = pd.DataFrame(
         {
-            "event": games["event"].astype(str),
+            "event": event_of_game,
             "player": games["player"],
             "round": games["round"],
             "cell": cell,
@@ -494,7 +495,7 @@ def event_pages(
     )
     counted = games[games["counted"]].assign(
         opponent_name=lambda frame: frame["opponent_id"].map(names),
-        event_key=lambda frame: frame["event"].astype(str),
+        event_key=event_of_game[games["counted"]],
         # The 400-point rule changed D: shown with an asterisk.
         capped=lambda frame: (frame["rating"] - frame["opponent_rating"] != frame["diff"]).fillna(
             False
@@ -504,7 +505,7 @@ def event_pages(
         event=listed["event"].astype(str)
     )
     tables = listed.merge(wide.reset_index(), on=["event", "player"], how="left")
-    ids = games[["event", "player", "id"]].assign(event=games["event"].astype(str))
+    ids = games[["event", "player", "id"]].assign(event=event_of_game)
     summaries = (
         listed[["event", "player", "name"]]
         .merge(ids.drop_duplicates(["event", "player"]), on=["event", "player"], how="left")
@@ -520,7 +521,7 @@ def event_pages(
             how="left",
         )
     )
-    rounds = games.groupby(games["event"].astype(str), sort=False)["round"].max()
+    rounds = games.groupby(event_of_game, sort=False)["round"].max()
     table_of = _split(tables.drop(columns=["event"]), tables["event"])
     summary_of = _split(summaries.drop(columns=["event"]), summaries["event"])
     counted_of = _split(counted, counted["event_key"])

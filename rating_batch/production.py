@@ -594,8 +594,11 @@ def identify_players(store: Store, players: pd.DataFrame) -> Identified:
     ids.loc[unmatched["position"].to_numpy()] = new_identity["player_id"].to_numpy()
     resolved = ids.to_numpy(dtype=np.int64)
 
-    warnings = _birth_year_conflicts(people, rows, resolved)
-    _store_identities(store, people, rows, resolved, creators)
+    given = rows[list(IDENTITY)].copy()
+    given["name"] = given["name"].mask(given["name"] == "")  # a blank name is no name
+    first = given.groupby(resolved).first()  # each player's first value given, per column
+    warnings = _birth_year_conflicts(people, rows, resolved, first["birth_year"])
+    _store_identities(store, people, first, creators)
     created = pd.DataFrame(
         {
             "event_index": creators["event_index"].to_numpy(),
@@ -634,7 +637,9 @@ def _ambiguous(rows: pd.DataFrame, matches: pd.DataFrame) -> list[Issue]:
     return problems
 
 
-def _birth_year_conflicts(people: pd.DataFrame, rows: pd.DataFrame, ids: np.ndarray) -> list[Issue]:
+def _birth_year_conflicts(
+    people: pd.DataFrame, rows: pd.DataFrame, ids: np.ndarray, first: pd.Series
+) -> list[Issue]:
     """A birth year in a file that differs from the one the database knows, or from the one
     an earlier file of the ``add`` gave it (the database's is kept): a warning with the file
     and line (issue 7: consistency across events)."""
@@ -642,7 +647,7 @@ def _birth_year_conflicts(people: pd.DataFrame, rows: pd.DataFrame, ids: np.ndar
     database = pd.Series(
         people["birth_year"].to_numpy(), index=people["player_id"].to_numpy(), dtype="Int64"
     )
-    first = years.groupby(ids).first()  # the first file's, where the database has none
+    # The database's, else the first file's (``first``: by player id).
     reference = database.reindex(ids).fillna(first.reindex(ids)).to_numpy()
     known = pd.Series(reference, dtype="Int64")
     differ = (years.notna() & known.notna() & (years != known)).to_numpy(dtype=bool)
@@ -660,17 +665,11 @@ def _birth_year_conflicts(people: pd.DataFrame, rows: pd.DataFrame, ids: np.ndar
 
 
 def _store_identities(
-    store: Store,
-    people: pd.DataFrame,
-    rows: pd.DataFrame,
-    ids: np.ndarray,
-    creators: pd.DataFrame,
+    store: Store, people: pd.DataFrame, first: pd.DataFrame, creators: pd.DataFrame
 ) -> None:
     """Insert the new players, and fill what the database does not know of the others from
-    the first file that gives it; what it knows is never overwritten."""
-    given = rows[list(IDENTITY)].copy()
-    given["name"] = given["name"].mask(given["name"] == "")  # a blank name is no name
-    first = given.groupby(ids).first()  # the first value given of each player
+    the first file that gives it (``first``, by player id); what it knows is never
+    overwritten."""
     new = creators.set_index("player_id")
     for column in IDENTITY:
         new[column] = new[column].fillna(first[column].reindex(new.index))
@@ -841,13 +840,14 @@ def _ratings_at(
     return ratings.dropna()
 
 
-EMPTY_STATE = pd.DataFrame(
-    {name: pd.Series(dtype=dtype) for name, dtype in {
-        "player_id": "int64", "rating": "Int64", "k": "Int64", "games": "int64",
-        "games_total": "Int64", "peak": "Int64", "last_played": "object", "inactive": "int64",
-        "first_event_done": "int64", "pool_start": "object",
-    }.items()}
-)  # fmt: skip
+#: A player's state in one list kind (a ``ratings`` row without its kind and period).
+STATE_DTYPES = {
+    "player_id": "int64", "rating": "Int64", "k": "Int64", "games": "int64",
+    "games_total": "Int64", "peak": "Int64", "last_played": "object", "inactive": "int64",
+    "first_event_done": "int64", "pool_start": "object",
+}  # fmt: skip
+STATE_FIELDS = [name for name in STATE_DTYPES if name != "player_id"]
+EMPTY_STATE = pd.DataFrame({name: pd.Series(dtype=dtype) for name, dtype in STATE_DTYPES.items()})
 
 
 def _state(store: Store, kind: str, period: Period | None) -> pd.DataFrame:
@@ -1289,22 +1289,7 @@ def _listing(state: pd.DataFrame, table: pd.DataFrame, rules: Rules) -> pd.DataF
     """The new rating list: rated players only (players with a pending first rating do not
     appear), ordered by rating, then name, then id."""
     listed = state[state["rating"].notna()].merge(
-        table.drop(
-            columns=[
-                "rating",
-                "k",
-                "games",
-                "games_total",
-                "peak",
-                "last_played",
-                "inactive",
-                "first_event_done",
-                "pool_start",
-                "kind",
-                "period",
-            ],
-            errors="ignore",
-        ),
+        table.drop(columns=[*STATE_FIELDS, "kind", "period"], errors="ignore"),
         on="player_id",
         how="left",
     )
@@ -1327,18 +1312,10 @@ def _store_outcome(store: Store, period: Period, outcome: KindOutcome, rules_nam
     previous = _state(store, kind, _previous(store.lists(), kind, period))
     state = outcome.state
     merged = state.merge(previous, on="player_id", how="left", suffixes=("", "_before"))
-    compared = [
-        "rating",
-        "k",
-        "games_total",
-        "peak",
-        "last_played",
-        "inactive",
-        "first_event_done",
-        "pool_start",
-    ]
-    changed = merged["games"] > 0
-    for name in compared:
+    changed = merged["games"] > 0  # a row for everyone who played, and for any change
+    for name in STATE_FIELDS:
+        if name == "games":
+            continue
         now, before = merged[name], merged[f"{name}_before"]
         changed |= ~((now == before) | (now.isna() & before.isna())).fillna(False)
     store.insert("ratings", state[changed.to_numpy(bool)])

@@ -101,12 +101,16 @@ class EventBatch:
     def __len__(self) -> int:
         return len(self.ends["players"])
 
+    def span(self, name: str, first: int, last: int) -> tuple[int, int]:
+        """The rows of events ``first`` … ``last`` in the ``players`` or ``games`` frame."""
+        ends = self.ends[name]
+        return (int(ends[first - 1]) if first else 0), int(ends[last])
+
     def rows(self, name: str, index: int) -> pd.DataFrame:
         """One event's rows of the ``players`` or ``games`` frame, indexed from 0."""
-        ends = self.ends[name]
-        start = int(ends[index - 1]) if index else 0
+        start, stop = self.span(name, index, index)
         frame: pd.DataFrame = getattr(self, name)
-        return frame.iloc[start : int(ends[index])].reset_index(drop=True)
+        return frame.iloc[start:stop].reset_index(drop=True)
 
 
 class Event:
@@ -175,11 +179,10 @@ def one_batch(events: Sequence[Event]) -> list[Event]:
                 pieces[name].append(event._frame(name))
                 sizes[name].append(len(pieces[name][-1]))
                 continue
-            ends = batch.ends[name]
             first, last = event._index, events[end - 1]._index
-            start = int(ends[first - 1]) if first else 0
-            pieces[name].append(getattr(batch, name).iloc[start : int(ends[last])])
-            sizes[name].extend(np.diff(ends[first : last + 1], prepend=start).tolist())
+            start, stop = batch.span(name, first, last)
+            pieces[name].append(getattr(batch, name).iloc[start:stop])
+            sizes[name].extend(np.diff(batch.ends[name][first : last + 1], prepend=start).tolist())
         position = end
     if not events:
         return []

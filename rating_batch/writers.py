@@ -116,10 +116,10 @@ def _formatted(
     return result
 
 
-def _csv_column(series: pd.Series, name: str, *, quote: bool = False) -> list[str]:
-    """One column as CSV text: "" for missing, true/false, the column's number format, and
-    formula-like text neutralised; with ``quote``, as the field is written (``_csv_field``).
-    One typed pass per column, each distinct value formatted once (``_formatted``)."""
+def _csv_column(series: pd.Series, name: str) -> list[str]:
+    """One column as CSV fields: "" for missing, true/false, the column's number format, and
+    formula-like text neutralised, quoted where needed (``_csv_field``). One typed pass per
+    column, each distinct value formatted once (``_formatted``)."""
     dtype = series.dtype
     codes: np.ndarray
     distinct: Iterable[Any]
@@ -129,11 +129,7 @@ def _csv_column(series: pd.Series, name: str, *, quote: bool = False) -> list[st
         distinct, form = list(flags), lambda flag: "true" if flag else "false"
     elif pd.api.types.is_float_dtype(dtype):
         form = NUMBER_FORMATS.get(name, ("{:g}", ""))[0].format
-        floats = series.to_numpy(dtype=np.float64, na_value=np.nan)
-        # Distinct by bit pattern, so that -0.0 keeps its own text ("-0.00").
-        codes, bits = pd.factorize(floats.view(np.int64))
-        codes[np.isnan(floats)] = -1
-        distinct = np.asarray(bits, dtype=np.int64).view(np.float64)
+        codes, distinct = _float_codes(series)
     elif pd.api.types.is_integer_dtype(dtype):
         codes, whole = pd.factorize(series)
         distinct, form = list(whole), str
@@ -142,9 +138,16 @@ def _csv_column(series: pd.Series, name: str, *, quote: bool = False) -> list[st
             series.astype("string").astype(object).where(series.notna(), None)
         )
         distinct, form = list(texts), neutralise
-    if quote:
-        return _formatted(codes, distinct, lambda value: _csv_field(form(value)))
-    return _formatted(codes, distinct, form)
+    return _formatted(codes, distinct, lambda value: _csv_field(form(value)))
+
+
+def _float_codes(series: pd.Series) -> tuple[np.ndarray, np.ndarray]:
+    """Codes of a float column's distinct values (-1 for missing) and those values, told
+    apart by bit pattern, so that -0.0 keeps its own text ("-0.00")."""
+    floats = series.to_numpy(dtype=np.float64, na_value=np.nan)
+    codes, bits = pd.factorize(floats.view(np.int64))
+    codes[np.isnan(floats)] = -1
+    return codes, np.asarray(bits, dtype=np.int64).view(np.float64)
 
 
 def write_csv(frame: pd.DataFrame, path: Path) -> None:
@@ -155,7 +158,7 @@ def write_csv(frame: pd.DataFrame, path: Path) -> None:
         out.write(",".join(_csv_field(str(name)) for name in frame.columns) + "\n")
         for start in range(0, len(frame), CSV_BLOCK):
             part = frame.iloc[start : start + CSV_BLOCK]
-            columns = [_csv_column(part[name], str(name), quote=True) for name in part.columns]
+            columns = [_csv_column(part[name], str(name)) for name in part.columns]
             if len(columns) == 1:  # a row of one empty field is written "", not a blank line
                 columns = [[text or '""' for text in columns[0]]]
             out.write("".join(",".join(row) + "\n" for row in zip(*columns, strict=True)))
@@ -549,11 +552,7 @@ def _cell_tails(series: pd.Series, name: str, heading: list[bool], styles: _Styl
     if pd.api.types.is_numeric_dtype(dtype):
         style = styles.numbers[name]
         if pd.api.types.is_float_dtype(dtype):
-            floats = series.to_numpy(dtype=np.float64, na_value=np.nan)
-            # Distinct by bit pattern, so that -0.0 keeps its own text.
-            codes, bits = pd.factorize(floats.view(np.int64))
-            codes[np.isnan(floats)] = -1
-            values = np.asarray(bits, dtype=np.int64).view(np.float64)
+            codes, values = _float_codes(series)
             return _formatted(codes, values, lambda v: f"{style}><v>{float(v)!r}</v></c>")
         codes, whole = pd.factorize(series)
         return _formatted(codes, list(whole), lambda v: f"{style}><v>{int(v)}</v></c>")

@@ -6,7 +6,12 @@ import codecs
 import datetime as dt
 import re
 import zipfile
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
 
 UTF8_BOM = b"\xef\xbb\xbf"
 
@@ -286,3 +291,11 @@ def long_lines(lines: list[str], source: str) -> list[tuple[int, str]]:
 def is_digits(text: str, most: int = 12) -> bool:
     """ASCII digits only, at most ``most`` of them (``"¹".isdigit()`` is True in Python)."""
     return text.isascii() and text.isdigit() and len(text) <= most
+
+
+def map_distinct(values: Sequence[Any] | np.ndarray, function: Callable[[Any], Any]) -> list[Any]:
+    """``function`` of each value, computed once per distinct value (a list repeats its
+    sexes, titles and birth dates a lot); missing values are passed as None."""
+    codes, distinct = pd.factorize(pd.Series(values, dtype=object), use_na_sentinel=False)
+    mapped = [function(None if pd.isna(value) else value) for value in distinct]
+    return [mapped[code] for code in codes.tolist()]

@@ -12,10 +12,9 @@ from __future__ import annotations
 import csv
 import io
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -26,6 +25,7 @@ from rating_batch.loaders.common import (
     check_xlsx,
     decode_text,
     long_lines,
+    map_distinct,
     normalise_title,
     parse_birth_year,
 )
@@ -242,23 +242,14 @@ def parse_fide_txt(text: str, *, source: str, kind: str = "standard") -> RatingL
             ids[row] = None
     issues.extend(issue for _, _, issue in sorted(found, key=lambda item: item[:2]))
     for column in ("title", "w_title"):
-        records[column] = _each_distinct(records[column], lambda t: normalise_title(t or ""))
-    records["birth_year"] = _each_distinct(
-        records["birth_year"], lambda t: parse_birth_year(t or "")
-    )
+        records[column] = map_distinct(records[column], lambda t: normalise_title(t or ""))
+    records["birth_year"] = map_distinct(records["birth_year"], lambda t: parse_birth_year(t or ""))
     frame = _finish(records)
     month = None
     if month_match and month_match.group(1) in _MONTHS:
         month = (2000 + int(month_match.group(2)), _MONTHS.index(month_match.group(1)) + 1)
     del single
     return RatingList(frame, kinds, source, "fide-txt", month, header, issues)
-
-
-def _each_distinct(values: list[object], function: Callable[[Any], object]) -> list[object]:
-    """``function`` of each value, computed once per distinct value (titles, birth dates)."""
-    codes, distinct = pd.factorize(pd.Series(values, dtype=object), use_na_sentinel=False)
-    mapped = [function(None if pd.isna(value) else value) for value in distinct]
-    return [mapped[code] for code in codes.tolist()]
 
 
 def _read_tails(
@@ -292,11 +283,11 @@ def _read_tails(
         message = f"expected {wanted} numbers after the titles, found {tails[row].strip()!r}"
         found.append((row, 0, Issue(source, int(str(records["line"][row])), message)))
     rows = np.flatnonzero(matched)
-    titles = _each_distinct(parts[0].fillna("").tolist(), lambda t: _split_titles(t.split()))
+    titles = map_distinct(parts[0].fillna("").tolist(), lambda t: _split_titles(t.split()))
     for column, position in (("o_title", 0), ("foa_title", 1)):
         values = records[column]
         for row in rows.tolist():
-            values[row] = titles[row][position]  # type: ignore[index]
+            values[row] = titles[row][position]
     for index, (column, kind) in enumerate(numeric, start=1):
         values = records[f"{kind}_{column}"]
         numbers = parts[index].tolist()

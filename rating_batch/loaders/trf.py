@@ -18,7 +18,6 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -29,6 +28,7 @@ from rating_batch.loaders.common import (
     is_digits,
     kind_of_time_control,
     long_lines,
+    map_distinct,
     normalise_sex,
     normalise_title,
     parse_birth_year,
@@ -189,7 +189,7 @@ def _scan(text: TrfText) -> _Scan:
             # Same width, so the columns after it stay where they were.
             line = _CONTROL.sub("?", line)
             issues.append(Issue(source, number, "control characters replaced by '?'", "warning"))
-        if line.startswith("001 "):  # most lines: no regular expression needed
+        if line.startswith("001 ") or line == "001":  # most lines: no regular expression
             seen_tags.add("001")
             player_lines.append(line)
             player_numbers.append(number)
@@ -201,10 +201,7 @@ def _scan(text: TrfText) -> _Scan:
         if record:
             tag = record.group(1)
             seen_tags.add(tag)
-            if tag == "001":
-                player_lines.append(line)
-                player_numbers.append(number)
-            elif tag in TOURNAMENT_TAGS:
+            if tag in TOURNAMENT_TAGS:
                 tags.setdefault(TOURNAMENT_TAGS[tag], line[4:].strip())
                 if tag == "132":
                     tags["round_dates_line"] = line
@@ -395,14 +392,6 @@ def _chars(codes: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(codes, dtype=np.uint32).view("<U1").reshape(codes.shape)
 
 
-def _unique_map(values: np.ndarray, function: Callable[[str], Any]) -> list[Any]:
-    """``function`` applied to each distinct value once (names repeat little, but sexes,
-    titles and birth dates a lot)."""
-    codes, uniques = pd.factorize(values)
-    mapped = [function(str(value)) for value in uniques]
-    return [mapped[code] for code in codes.tolist()]
-
-
 def _parse_players(
     lines: list[str], numbers: list[int], files: _Files
 ) -> tuple[pd.DataFrame, pd.DataFrame, np.ndarray, np.ndarray]:
@@ -472,10 +461,10 @@ def _parse_players(
             # trf-format.md §4.1: a rating or ID of 0 (or blank) means unrated / unknown.
             "fide_id": pd.array(np.where(has_id & (fide_id > 0), fide_id, 0), dtype="Int64"),
             "name": text["name"],
-            "federation": _unique_map(text["federation"], lambda t: t.upper() or None),
-            "sex": _unique_map(text["sex"], normalise_sex),
-            "title": _unique_map(text["title"], normalise_title),
-            "birth_year": pd.array(_unique_map(text["birth"], parse_birth_year), dtype="Int64"),
+            "federation": map_distinct(text["federation"], lambda t: t.upper() or None),
+            "sex": map_distinct(text["sex"], normalise_sex),
+            "title": map_distinct(text["title"], normalise_title),
+            "birth_year": pd.array(map_distinct(text["birth"], parse_birth_year), dtype="Int64"),
             "rating": pd.array(np.where(has_rating, rating, 0), dtype="Int64"),
             "points": points.astype("Float64"),
             "source": source_of_line,
