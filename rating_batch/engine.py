@@ -109,6 +109,24 @@ def _pd_by_difference(tables: Tables) -> np.ndarray:
     return np.concatenate([low[:0:-1], high])
 
 
+@cache
+def _pd_lookup(tables: Tables) -> tuple[np.ndarray, np.ndarray]:
+    """``_pd_by_difference`` as int8 (PD ≤ 100 hundredths: small sums) and in points."""
+    by_difference = _pd_by_difference(tables)
+    return by_difference.astype(np.int8), by_difference / 100
+
+
+def expected_scores(diff: np.ndarray, rules: Rules) -> tuple[np.ndarray, np.ndarray]:
+    """PD for rating differences D, in hundredths (exact, to add up) and in points (each
+    exactly ``hundredths / 100``, as reported)."""
+    if rules.expected == "logistic":
+        hundredths = expected_hundredths(diff, rules)
+        return hundredths, hundredths / 100
+    small, points = _pd_lookup(rules.tables)
+    index = diff + len(small) // 2  # beyond the table: its first or last row (mode="clip")
+    return np.take(small, index, mode="clip"), np.take(points, index, mode="clip")
+
+
 def expected_hundredths(diff: np.ndarray, rules: Rules) -> np.ndarray:
     """PD in hundredths for rating differences D (own − opponent, after any cap), §2.3."""
     if rules.expected == "logistic":
@@ -132,13 +150,13 @@ class Runs:
     """The games of one player in one event are one contiguous run of rows.
 
     ``rate_period`` orders the games by (event_order, pidx) when they are not already, so
-    per-player-event sums are ``np.add.reduceat`` over run starts: O(n), no hashing.
+    per-player-event sums are differences of one running total at run ends: O(n), no hashing.
     """
 
     starts: np.ndarray
     """First row of each run."""
-    run_of_row: np.ndarray
-    """Run number of every row."""
+    ends: np.ndarray
+    """Last row of each run."""
     pidx: np.ndarray
     """Player of each run."""
     event_order: np.ndarray
@@ -159,7 +177,7 @@ class Runs:
         starts = np.flatnonzero(new_run)
         return cls(
             starts=starts,
-            run_of_row=np.cumsum(new_run) - 1,
+            ends=np.append(starts[1:], len(order))[: len(starts)] - 1,
             pidx=pidx[starts],
             event_order=order,
             event_first_row=np.flatnonzero(new_event),
@@ -167,10 +185,23 @@ class Runs:
         )
 
     def total(self, values: np.ndarray) -> np.ndarray:
-        """Sum of ``values`` over each run."""
-        if not len(self.starts):
-            return np.zeros(0, dtype=np.int64)
-        return np.asarray(np.add.reduceat(values, self.starts), dtype=np.int64)
+        """Sum of ``values`` (integers or flags) over each run, exactly, as int64.
+
+        The running total is int32 when no sum of the whole column can leave its range (small
+        values: flags, half points, PD), which halves the memory it touches; else int64."""
+        top = 1 if values.dtype == bool else int(np.iinfo(values.dtype).max)
+        wide = top * len(values) >= np.iinfo(np.int32).max
+        running = np.cumsum(values, dtype=np.int64 if wide else np.int32)[self.ends]
+        return np.diff(running.astype(np.int64), prepend=np.int64(0))
+
+    def event_names(self, games: pd.DataFrame) -> pd.Index:
+        """Each event's key, in event order (read from its first row only)."""
+        names: pd.Index = pd.Index(games["event"].array[self.event_first_row].to_numpy())
+        return names
+
+    def run_of(self, rows: np.ndarray) -> np.ndarray:
+        """The run each of ``rows`` (sorted row numbers) belongs to."""
+        return np.searchsorted(self.starts, rows, side="right") - 1
 
     def per_player(self, run_values: np.ndarray, count: int) -> np.ndarray:
         """Per-run sums (``total``) added up per player, for ``count`` players."""
@@ -179,11 +210,12 @@ class Runs:
 
 def in_run_order(games: pd.DataFrame, players: int) -> pd.DataFrame:
     """The games ordered by (event_order, pidx), stably; unchanged when they already are."""
-    key = games["event_order"].to_numpy(np.int64) * max(players, 1) + games["pidx"].to_numpy(
-        np.int64
-    )
-    if len(key) < 2 or bool((key[1:] >= key[:-1]).all()):
+    order = games["event_order"].to_numpy(np.int64)
+    pidx = games["pidx"].to_numpy(np.int64)
+    later, same = order[1:] > order[:-1], order[1:] == order[:-1]
+    if bool((later | (same & (pidx[1:] >= pidx[:-1]))).all()):
         return games.reset_index(drop=True)
+    key = order * max(players, 1) + pidx
     return games.iloc[np.argsort(key, kind="stable")].reset_index(drop=True)
 
 
@@ -230,7 +262,7 @@ def cap_parameters(
         or not event_starts
     ):  # one edition, whatever the dates: scalars, broadcast (no loop over the events)
         return CapParameters(*(np.asarray(value) for value in fields_of(rules, None)))
-    names = games["event"].to_numpy()[runs.event_first_row].tolist()
+    names = runs.event_names(games).tolist()
     chosen = [(event_rules or {}).get(str(name), rules) for name in names]
     starts = [(event_starts or {}).get(str(name)) for name in names]
     fields: dict[tuple[int, dt.date | None], tuple[int, int, bool, int, int]] = {}
@@ -264,8 +296,16 @@ def capped_differences(
     """D = own − opponent rating, after the 400-point rule of each game's edition (§2.2, §7).
 
     The rule is one-sided: it depends on the player's own rating only (2650 exemption).
+    Rows outside ``applies_to`` may come back capped or not: callers do not use them.
     """
-    diff = own - opponent
+    diff: np.ndarray = own - opponent
+    if caps.cap.ndim == 0 and not caps.largest_only:  # one edition capping every game
+        if caps.cap > 0:
+            exempt = np.flatnonzero(own >= caps.exempt_from)  # a few top players' games
+            kept = diff[exempt]
+            np.clip(diff, -caps.cap, caps.cap, out=diff)
+            diff[exempt] = kept
+        return diff
     applies = applies_to & (caps.cap > 0) & (own < caps.exempt_from) & (np.abs(diff) > caps.cap)
     if caps.largest_only.any():
         # fide-2022: only the game with the largest gap per player and event is capped; on a
@@ -428,7 +468,7 @@ def rate_period(
     pidx = games["pidx"].to_numpy(np.int64)
     own = _integers(games["rating"])
     opponent = _integers(games["opponent_rating"])
-    half = np.rint(games["score"].to_numpy(np.float64) * 2).astype(np.int64)
+    half = (games["score"].to_numpy(np.float64) * 2).astype(np.int8)  # 0, ½, 1: exact
     base = _integers(players["rating"])
     is_rated = base >= 0
     played = games["rated"].to_numpy(bool)
@@ -436,37 +476,35 @@ def rate_period(
 
     caps = cap_parameters(games, runs, rules, event_rules, event_starts)
     # §6: rapid and blitz games between players 600+ apart, either above 2600, are not rated.
-    gap = (
-        (caps.gap > 0)
-        & (own >= 0)
-        & (opponent >= 0)
-        & (np.abs(own - opponent) >= caps.gap)
-        & (np.maximum(own, opponent) > caps.gap_above)
-    )
+    gap = _gap_excluded(own, opponent, caps)
     # §2: a rated player's game counts against a rated opponent; §4: an unrated player's
     # games against rated opponents go to the first-rating pool.
-    counted = played & ~gap & (opponent >= 0) & (~rated_player | (own >= 0))
+    opponent_rated = opponent >= 0
+    counted = played & ~gap & opponent_rated & (~rated_player | (own >= 0))
     # §4, §7: events that are too short for the pool, and a first event without enough points.
     done = (
         players["first_event_done"].to_numpy(dtype=bool, na_value=False)
         if "first_event_done" in players
         else np.zeros(count, dtype=bool)
     )
-    short, dropped = _pool_filters(runs, counted & ~rated_player, half, rules, done)
-    counted &= ~(short | dropped)
+    pool = _pool_filters(runs, counted & ~rated_player, half, rules, done)
+    counted[pool.rows[pool.short | pool.dropped]] = False
 
-    # §2: D after the 400-point rule, PD from the table, ΔR = score − PD (hundredths).
+    # §2: D after the 400-point rule, PD from the table, ΔR = score − PD (hundredths). Rows
+    # that do not score keep whatever D and PD come out: they are masked below.
     scoring = counted & rated_player
     diff = capped_differences(games, scoring, own, opponent, caps)
-    expected = np.where(scoring, expected_hundredths(diff, rules), 0)
-    delta = np.where(scoring, 50 * half - expected, 0)
-    counted_half = np.where(counted, half, 0)
+    table_expected, expected_points = expected_scores(diff, rules)
+    expected = table_expected * scoring
+    counted_half = half * counted
 
-    # Sums per (player, event) run (exact integers), then per player over the runs.
-    run_counted = runs.total(counted.astype(np.int64))
+    # Sums per (player, event) run (exact integers), then per player over the runs. A run is
+    # one player's: for a rated player every counted game scores, so ΣΔR = 50·Σhalf − ΣPD.
+    rated_run = is_rated[runs.pidx]
+    run_counted = runs.total(counted)
     run_half = runs.total(counted_half)
     run_expected = runs.total(expected)
-    run_delta = runs.total(delta)
+    run_delta = np.where(rated_run, 50 * run_half - run_expected, 0)
 
     n = runs.per_player(run_counted, count)
     half_points = runs.per_player(run_half, count)
@@ -490,7 +528,9 @@ def rate_period(
             prior_pidx, weights=prior["opponent_rating"], minlength=count
         ).astype(np.int64)
     pool_n = np.where(is_rated, 0, pool_n)
-    provisional = first_ratings(pool_n, np.where(is_rated, 0, pool_half), pool_sum, rules)
+    provisional = np.zeros(count, dtype=np.int64)
+    pooled = np.flatnonzero(pool_n > 0)  # unrated players with games in the pool
+    provisional[pooled] = first_ratings(pool_n[pooled], pool_half[pooled], pool_sum[pooled], rules)
     published = ~is_rated & (pool_n >= rules.first_min_games) & (provisional >= rules.floor)
     listed = (is_rated & (new_rating >= rules.floor)) | published
     status = pd.Categorical.from_codes(
@@ -533,11 +573,11 @@ def rate_period(
             "pool_games": _nullable(pool_n, ~is_rated),
             "pool_score": _nullable(pool_half / 2, ~is_rated),
             "first_event_done": done
-            | (runs.per_player(runs.total((counted | dropped).astype(np.int64)), count) > 0),
+            | (runs.per_player((run_counted > 0) | pool.dropped_runs, count) > 0),
         },
         copy=False,
     )
-    reason = _reasons(games, counted, played, opponent, rated_player, own, gap, short, dropped)
+    reason = _reasons(games, counted, played, opponent_rated, rated_player, own, gap, pool)
     result_games = pd.DataFrame(
         {
             "event": games["event"],
@@ -552,8 +592,8 @@ def rate_period(
             "rating": games["rating"],
             "opponent_rating": games["opponent_rating"],
             "diff": _nullable(diff, scoring),
-            "expected": _nullable(expected / 100, scoring),
-            "delta": _nullable(delta / 100, scoring),
+            "expected": _nullable(expected_points, scoring),
+            "delta": _nullable((50 * half - table_expected) / 100, scoring),
             "player": games["player"],
             "opponent": games["opponent"],
             "source": games["source"],
@@ -561,13 +601,13 @@ def rate_period(
         },
         copy=False,
     )
-    scoring_runs = runs.total(scoring.astype(np.int64)) > 0
+    scoring_runs = rated_run & (run_counted > 0)
     player_events = pd.DataFrame(
         {
             "pidx": runs.pidx,
             "event": pd.Categorical.from_codes(
                 runs.event_order[runs.starts],
-                categories=games["event"].to_numpy()[runs.event_first_row],
+                categories=runs.event_names(games),
             ),
             "games": run_counted,
             "score": run_half / 2,
@@ -582,26 +622,30 @@ def _reasons(
     games: pd.DataFrame,
     counted: np.ndarray,
     played: np.ndarray,
-    opponent: np.ndarray,
+    opponent_rated: np.ndarray,
     rated_player: np.ndarray,
     own: np.ndarray,
     gap: np.ndarray,
-    short: np.ndarray,
-    dropped: np.ndarray,
+    pool: PoolFilters,
 ) -> pd.Categorical:
     """Why each row does not count (games.csv ``reason``), as a categorical column.
 
     Counted rows have none; unplayed rows keep the loader's; only the played rows that do
     not count (a few in a hundred) are examined, the first reason that holds winning."""
-    codes = games["reason"].cat.codes.to_numpy().copy()
-    codes[counted] = -1
-    rows = np.flatnonzero(played & ~counted)
+    uncounted = np.flatnonzero(~counted)  # a few rows in ten
+    codes = np.full(len(counted), -1, dtype=np.int8)
+    codes[uncounted] = games["reason"].array.codes[uncounted]
+    rows = uncounted[played[uncounted]]
+    dropped = np.zeros(len(codes), dtype=bool)
+    dropped[pool.rows[pool.dropped]] = True
+    short = np.zeros(len(codes), dtype=bool)
+    short[pool.rows[pool.short]] = True
     codes[rows] = np.select(
         [
             gap[rows],
             dropped[rows],
             short[rows],
-            opponent[rows] < 0,
+            ~opponent_rated[rows],
             rated_player[rows] & (own[rows] < 0),
         ],
         [
@@ -614,6 +658,20 @@ def _reasons(
         default=codes[rows],
     )
     return pd.Categorical.from_codes(codes, dtype=REASON_DTYPE, validate=False)  # codes above
+
+
+def _gap_excluded(own: np.ndarray, opponent: np.ndarray, caps: CapParameters) -> np.ndarray:
+    """§6: games not rated because the players are too far apart (all False when no
+    edition of the period excludes any)."""
+    if caps.gap.ndim == 0 and caps.gap <= 0:
+        return np.zeros(len(own), dtype=bool)
+    return np.asarray(
+        (caps.gap > 0)
+        & (own >= 0)
+        & (opponent >= 0)
+        & (np.abs(own - opponent) >= caps.gap)
+        & (np.maximum(own, opponent) > caps.gap_above)
+    )
 
 
 def _integers(column: pd.Series) -> np.ndarray:
@@ -629,20 +687,34 @@ def _nullable(values: np.ndarray, mask: np.ndarray) -> pd.api.extensions.Extensi
     return pd.arrays.IntegerArray(values.astype(np.int64, copy=False), missing)
 
 
+@dataclass(frozen=True)
+class PoolFilters:
+    """What the first-rating pool leaves out (§4, §7, §8), over the pool's rows only."""
+
+    rows: np.ndarray
+    """The pool's rows: unrated players' games that count so far."""
+    short: np.ndarray
+    """Per pool row: its event has fewer pool games than ``pool_event_min_games``."""
+    dropped: np.ndarray
+    """Per pool row: its event is disregarded (a first event without enough points)."""
+    dropped_runs: np.ndarray
+    """Per run: the run is disregarded."""
+
+
 def _pool_filters(
     runs: Runs, pool: np.ndarray, half: np.ndarray, rules: Rules, done: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
+) -> PoolFilters:
     """Rows an unrated player's first-rating pool leaves out (§4, §7, §8).
 
-    Returns (short, dropped): ``short`` rows belong to events with fewer pool games than
-    ``pool_event_min_games`` (fide-2011's blocks of 3); ``dropped`` rows belong to the first
-    remaining event when it scored fewer than ``first_event_min_half_points``, or, with
-    ``discard_until_scoring``, to every scoreless event before the first scoring one.
-    Runs are in event order, so a player's first run is their first event.
+    ``short`` rows belong to events with fewer pool games than ``pool_event_min_games``
+    (fide-2011's blocks of 3); ``dropped`` rows belong to the first remaining event when it
+    scored fewer than ``first_event_min_half_points``, or, with ``discard_until_scoring``, to
+    every scoreless event before the first scoring one. Runs are in event order, so a
+    player's first run is their first event.
     """
     # The pool is a few rows in a hundred (unrated players' games): sums over those only.
     pool_rows = np.flatnonzero(pool)
-    pool_run = runs.run_of_row[pool_rows]
+    pool_run = runs.run_of(pool_rows)
     pool_games = np.bincount(pool_run, minlength=len(runs.starts))
     pool_half = np.bincount(pool_run, weights=half[pool_rows], minlength=len(runs.starts))
     pool_half = pool_half.astype(np.int64)
@@ -667,11 +739,7 @@ def _pool_filters(
         first_runs = candidates[first]
         low = pool_half[first_runs] < rules.first_event_min_half_points
         dropped_runs[first_runs[low]] = True
-    short = np.zeros(len(pool), dtype=bool)
-    dropped = np.zeros(len(pool), dtype=bool)
-    short[pool_rows] = short_runs[pool_run]
-    dropped[pool_rows] = dropped_runs[pool_run]
-    return short, dropped
+    return PoolFilters(pool_rows, short_runs[pool_run], dropped_runs[pool_run], dropped_runs)
 
 
 def _notes(rules: Rules, players: pd.DataFrame) -> list[str]:

@@ -385,7 +385,7 @@ def test_expected_score_of_every_difference_is_the_table_row() -> None:
     import csv
     from importlib import resources
 
-    from rating_batch.engine import expected_hundredths
+    from rating_batch.engine import expected_hundredths, expected_scores
     from rating_batch.rules import FIDE_2025
 
     text = resources.files("rating_batch").joinpath("data/fide_pd_table.csv").read_text()
@@ -397,3 +397,50 @@ def test_expected_score_of_every_difference_is_the_table_row() -> None:
     diffs = np.arange(-1000, 1001)
     got = expected_hundredths(diffs, FIDE_2025)
     assert dict(zip(diffs.tolist(), got.tolist(), strict=True)) == wanted
+    # The engine's per-game lookup gives the same hundredths, and points that are exactly
+    # hundredths / 100 (what games.csv shows: 0.92, never 0.9199999).
+    hundredths, points = expected_scores(diffs, FIDE_2025)
+    assert dict(zip(diffs.tolist(), hundredths.tolist(), strict=True)) == wanted
+    assert points.tolist() == [wanted[d] / 100 for d in diffs.tolist()]
+
+
+def test_runs_sum_each_player_event_exactly() -> None:
+    # Rows in (event, player) order: event 0 has players 4, 4, 7; event 1 has 4, 4, 4 and 2.
+    # Runs: (0,4) rows 0-1, (0,7) row 2, (1,4) rows 3-5, (1,2) row 6.
+    from rating_batch.engine import Runs
+
+    games = pd.DataFrame({"event_order": [0, 0, 0, 1, 1, 1, 1], "pidx": [4, 4, 7, 4, 4, 4, 2]})
+    runs = Runs.of(games)
+    assert runs.starts.tolist() == [0, 2, 3, 6]
+    assert runs.ends.tolist() == [1, 2, 5, 6]
+    assert runs.pidx.tolist() == [4, 7, 4, 2]
+    flags = np.array([True, True, False, True, False, True, True])
+    assert runs.total(flags).tolist() == [2, 0, 2, 1]
+    assert runs.total(np.array([2, 1, 0, 2, 2, 1, 0], dtype=np.int8)).tolist() == [3, 0, 5, 0]
+    # Opponents' ratings add up past the int32 range over a long column; each run is exact.
+    ratings = np.array([2800, 2750, 1000, 2600, 2700, 2650, 1500], dtype=np.int64)
+    assert runs.total(ratings).tolist() == [5550, 1000, 7950, 1500]
+    assert runs.per_player(runs.total(ratings), 8).tolist() == [0, 0, 1500, 0, 13500, 0, 0, 1000]
+    assert runs.run_of(np.array([0, 2, 4, 6])).tolist() == [0, 1, 2, 3]
+
+
+def test_runs_of_no_games() -> None:
+    from rating_batch.engine import Runs
+
+    runs = Runs.of(pd.DataFrame({"event_order": [], "pidx": []}, dtype="int64"))
+    assert (runs.starts.tolist(), runs.ends.tolist(), runs.events) == ([], [], 0)
+    assert runs.total(np.zeros(0, dtype=np.int8)).tolist() == []
+
+
+def test_run_sums_of_small_values_stay_exact_beyond_the_int32_range() -> None:
+    # 20 million rows of PD 100 (int8): the column's total, 2·10^9, is within int32; 22 million
+    # rows (2.2·10^9) are not, and the running total must widen to stay exact.
+    from rating_batch.engine import Runs
+
+    for rows in (20_000_000, 22_000_000):
+        half = rows // 2
+        games = pd.DataFrame(
+            {"event_order": np.zeros(rows, dtype=np.int64), "pidx": np.repeat([0, 1], half)}
+        )
+        totals = Runs.of(games).total(np.full(rows, 100, dtype=np.int8))
+        assert totals.tolist() == [100 * half, 100 * half]
