@@ -578,3 +578,23 @@ def test_compare_rules_needs_two_rule_sets(tmp_path: Path) -> None:
     event = tmp_path / "e.trf"
     event.write_text(trf([P(1, "A", 1600, 11), P(2, "B", 1500, 12)], [(1, 1, 2, "1-0")]))
     assert CliRunner().invoke(cli, ["compare-rules", str(event), "--rules", "fide"]).exit_code == 2
+
+
+def test_rules_without_the_400_point_cap_use_the_whole_table(
+    rate_texts: RateTexts, tmp_path: Path
+) -> None:
+    # 2000 loses to 1400, K 20 for both (no list: 30+ games, below 2400). D = 600.
+    # No cap: 560-619 → PD 0.98 (p_low 0.02); the 2000 loses 0.98 × 20 = 19.6 → 20 → 1980,
+    # and the 1400 gains 0.98 × 20 = 19.6 → 20 → 1420. With FIDE's cap D is 400 → 0.92:
+    # 18.4 → 18, 1982 and 1418.
+    path = write(tmp_path, 'base = "fide-2025"\n[expected]\ndifference_cap = false\n')
+    text = trf([P(1, "A", 2000, 11, ADULT), P(2, "B", 1400, 12, ADULT)], [(1, 1, 2, "0-1")])
+    uncapped = rate_texts(text, rules=str(path))
+    high, low = player(uncapped, 11), player(uncapped, 12)
+    assert (high["expected"], high["new_rating"], low["new_rating"]) == (0.98, 1980, 1420)
+    game = uncapped.games[uncapped.games["id"] == "11"].iloc[0]
+    assert (game["diff"], game["expected"], game["delta"]) == (600, 0.98, -0.98)
+    capped = rate_texts(text, rules="fide-2025")
+    assert (player(capped, 11)["new_rating"], player(capped, 12)["new_rating"]) == (1982, 1418)
+    game = capped.games[capped.games["id"] == "12"].iloc[0]
+    assert (game["diff"], game["expected"], game["delta"]) == (-400, 0.08, 0.92)
