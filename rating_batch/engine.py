@@ -104,27 +104,10 @@ def _table_arrays(tables: Tables) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 @cache
 def _pd_by_difference(tables: Tables) -> np.ndarray:
     """PD for every D from −last to +last (the table's last row holds beyond it): one
-    lookup per game instead of two and a choice."""
+    lookup per game instead of two and a choice. int8: PD is at most 100 hundredths, so
+    sums of it run in narrow integers."""
     high, low, _ = _table_arrays(tables)
-    return np.concatenate([low[:0:-1], high])
-
-
-@cache
-def _pd_lookup(tables: Tables) -> tuple[np.ndarray, np.ndarray]:
-    """``_pd_by_difference`` as int8 (PD ≤ 100 hundredths: small sums) and in points."""
-    by_difference = _pd_by_difference(tables)
-    return by_difference.astype(np.int8), by_difference / 100
-
-
-def expected_scores(diff: np.ndarray, rules: Rules) -> tuple[np.ndarray, np.ndarray]:
-    """PD for rating differences D, in hundredths (exact, to add up) and in points (each
-    exactly ``hundredths / 100``, as reported)."""
-    if rules.expected == "logistic":
-        hundredths = expected_hundredths(diff, rules)
-        return hundredths, hundredths / 100
-    small, points = _pd_lookup(rules.tables)
-    index = diff + len(small) // 2  # beyond the table: its first or last row (mode="clip")
-    return np.take(small, index, mode="clip"), np.take(points, index, mode="clip")
+    return np.concatenate([low[:0:-1], high]).astype(np.int8)
 
 
 def expected_hundredths(diff: np.ndarray, rules: Rules) -> np.ndarray:
@@ -133,8 +116,15 @@ def expected_hundredths(diff: np.ndarray, rules: Rules) -> np.ndarray:
         value = 100.0 / (1.0 + 10.0 ** (-diff / 400.0))
         return np.asarray(np.floor(value + 0.5), dtype=np.int64)
     by_difference = _pd_by_difference(rules.tables)
-    last = len(by_difference) // 2
-    return np.asarray(by_difference[np.clip(diff, -last, last) + last], dtype=np.int64)
+    # Beyond the table, its first or last row (mode="clip").
+    return np.take(by_difference, diff + len(by_difference) // 2, mode="clip")
+
+
+def expected_scores(diff: np.ndarray, rules: Rules) -> tuple[np.ndarray, np.ndarray]:
+    """PD for rating differences D, in hundredths (exact, to add up) and in points (each
+    exactly ``hundredths / 100``, as reported)."""
+    hundredths = expected_hundredths(diff, rules)
+    return hundredths, hundredths / 100
 
 
 def dp_for(p_hundredths: np.ndarray, rules: Rules) -> np.ndarray:
