@@ -164,12 +164,7 @@ def load_events(
     paths: Sequence[Path], progress: Progress = no_progress
 ) -> tuple[list[Event], list[Issue]]:
     """Load every file, collecting every issue of every file before failing."""
-    keys: list[str] = []
-    seen: dict[str, int] = {}
-    for path in paths:
-        key = path.stem
-        seen[key] = seen.get(key, 0) + 1
-        keys.append(key if seen[key] == 1 else f"{key}-{seen[key]}")
+    keys = distinct_keys([path.stem for path in paths])
     events: list[Event] = []
     issues: list[Issue] = []
     for item in read_events(paths, keys, progress):
@@ -182,6 +177,21 @@ def load_events(
         issues.append(Issue("rate", None, "no event files given (or none in the folders given)"))
     raise_if_errors(issues)
     return one_batch(events), issues
+
+
+def distinct_keys(names: Sequence[str], taken: Iterable[str] = ()) -> list[str]:
+    """Event keys name events in every report, so they are distinct: each name as it is, or,
+    when it is taken (by an earlier name or ``taken``), the first free ``name-2``, ``name-3`` …"""
+    used = set(taken)
+    keys = []
+    for name in names:
+        candidate, number = name, 1
+        while candidate in used:
+            number += 1
+            candidate = f"{name}-{number}"
+        used.add(candidate)
+        keys.append(candidate)
+    return keys
 
 
 def choose_kind(events: Sequence[Event], kind: str | None) -> tuple[Kind, list[str]]:

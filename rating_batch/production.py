@@ -32,6 +32,7 @@ from rating_batch.errors import InputError, Issue, RatingBatchError, RulesError
 from rating_batch.loaders import Progress, no_progress, read_rating_list
 from rating_batch.pipeline import (
     charts_sheet,
+    distinct_keys,
     event_pages,
     expand_inputs,
     load_events,
@@ -302,7 +303,8 @@ def add_events(
             raise InputError(problems)
         placed = _placements(store, book, events, kind)
         warnings.extend(issue for place in placed for issue in place.warnings)
-        keys = _event_keys(store, events)
+        taken = [str(key) for (key,) in store.connection.execute("SELECT key FROM events")]
+        keys = distinct_keys([event.info.key for event in events], taken)
         first_id = int(
             store.connection.execute("SELECT COALESCE(MAX(event_id), 0) FROM events").fetchone()[0]
         )
@@ -494,20 +496,6 @@ def _placements(
             period = later
         placed.append(Placement(chosen, period, warnings))
     return placed
-
-
-def _event_keys(store: Store, events: Sequence[Event]) -> list[str]:
-    """Event keys name events in every report; a second ``open.trf`` becomes ``open-2``."""
-    taken = {str(k) for (k,) in store.connection.execute("SELECT key FROM events")}
-    keys = []
-    for event in events:
-        candidate, number = event.info.key, 1
-        while candidate in taken:
-            number += 1
-            candidate = f"{event.info.key}-{number}"
-        taken.add(candidate)
-        keys.append(candidate)
-    return keys
 
 
 IDENTITY_KEY = ["name", "birth_year", "federation"]

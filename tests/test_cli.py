@@ -270,6 +270,21 @@ def test_a_folder_expands_to_its_event_files(tmp_path: Path) -> None:
     assert out.startswith("rated 1 event(s) as one period under fide-2025")
 
 
+def test_files_of_the_same_name_get_distinct_event_keys(tmp_path: Path) -> None:
+    # open.trf twice (two folders) beside a file already called open-2.trf: the second
+    # open.trf cannot be "open-2" too; it becomes "open-3" (each event stays apart).
+    for folder, name in (("a", "open-2.trf"), ("a", "open.trf"), ("b", "open.trf")):
+        (tmp_path / folder).mkdir(exist_ok=True)
+        (tmp_path / folder / name).write_bytes(U19.read_bytes())
+    code, _, err = run(
+        "rate", tmp_path / "a" / "open-2.trf", tmp_path / "a" / "open.trf",
+        tmp_path / "b" / "open.trf", "--rules", "fide-2025", "--out", tmp_path / "out",
+    )  # fmt: skip
+    assert (code, err) == (0, "")
+    events = {row["event"] for row in read_csv(tmp_path / "out" / "games.csv")}
+    assert events == {"open-2", "open", "open-3"}
+
+
 def test_outputs_get_the_usual_file_mode(tmp_path: Path) -> None:
     # Written to private temporary files and renamed: the outputs must not stay private
     # (an officer publishes them from a shared folder). With umask 022: rw-r--r--.
