@@ -34,6 +34,7 @@ from rating_batch.writers import (
     Record,
     Sheet,
     atomic_outputs,
+    detail_notes,
     records,
     write_chart_sheet,
     write_csv,
@@ -130,14 +131,7 @@ class RateResult:
             )
         rows += [[], ["Notes"]]
         rows.extend(["", note] for note in self.notes)
-        if len(self.games) > MAX_DETAIL_ROWS:
-            rows.append(
-                [
-                    "",
-                    f"the Games sheet holds the first {MAX_DETAIL_ROWS:,} of "
-                    f"{len(self.games):,} rows: games.csv has them all",
-                ]
-            )
+        rows.extend(["", note] for note in detail_notes("Games", len(self.games)))
         rows += [[], ["Warnings"]]
         rows.extend(["", str(issue)] for issue in self.warnings)
         if not self.warnings:

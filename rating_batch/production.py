@@ -31,6 +31,7 @@ from rating_batch.engine import (
 from rating_batch.errors import InputError, Issue, RatingBatchError, RulesError
 from rating_batch.loaders import Progress, no_progress, read_rating_list
 from rating_batch.pipeline import (
+    MAX_EVENT_PAGES,
     charts_sheet,
     distinct_keys,
     event_pages,
@@ -60,6 +61,7 @@ from rating_batch.writers import (
     OutputSet,
     Sheet,
     atomic_outputs,
+    detail_notes,
     write_calculations_sheet,
     write_chart_sheet,
     write_csv,
@@ -68,8 +70,6 @@ from rating_batch.writers import (
     write_workbook,
 )
 
-#: A period with more events gets no HTML pages (a federation's month has far fewer).
-MAX_EVENT_PAGES = 1_000
 #: Consistency notes name at most this many events each (a month of FIDE files can have
 #: thousands made with an old list).
 MAX_EVENT_NOTES = 50
@@ -1389,16 +1389,11 @@ def _write_period(
                 ["key", "name", "start", "end", "source"]
             ].itertuples(index=False)
         ]
-        notes = list(outcome.notes)
-        for sheet, rows in (
-            ("Games", len(result.games)),
-            ("Calculations", len(outcome.calculations)),
-        ):
-            if rows > MAX_DETAIL_ROWS:
-                notes.append(
-                    f"the {sheet} sheet holds the first {MAX_DETAIL_ROWS:,} of {rows:,} rows: "
-                    f"{sheet.lower()}.csv has them all"
-                )
+        notes = [
+            *outcome.notes,
+            *detail_notes("Games", len(result.games)),
+            *detail_notes("Calculations", len(outcome.calculations)),
+        ]
         if len(outcome.events) > MAX_EVENT_PAGES:
             notes.append(
                 f"{len(outcome.events):,} events: no HTML pages (written up to "

@@ -42,6 +42,18 @@ MAX_SHEET_ROWS = 1_048_576
 #: period is complete in games.csv and calculations.csv, and the Summary says so.
 MAX_DETAIL_ROWS = 100_000
 
+
+def detail_notes(sheet: str, rows: int) -> list[str]:
+    """The Summary's note for a per-game sheet of ``rows`` rows cut at ``MAX_DETAIL_ROWS``
+    (none when it is not cut)."""
+    if rows <= MAX_DETAIL_ROWS:
+        return []
+    return [
+        f"the {sheet} sheet holds the first {MAX_DETAIL_ROWS:,} of {rows:,} rows: "
+        f"{sheet.lower()}.csv has them all"
+    ]
+
+
 #: Number formats by column name (CSV text format, XLSX number format).
 NUMBER_FORMATS: dict[str, tuple[str, str]] = {
     "score": ("{:g}", "0.0"),

@@ -119,3 +119,14 @@ def test_files_written_in_blocks_are_the_same_bytes(
     assert write_all(tmp_path / "blocks") == whole
     text = whole["l.txt"].decode("ascii").splitlines()
     assert len(text) == 6 and text[1].startswith("11             O Briain, Sean")
+
+
+def test_a_cut_detail_sheet_is_named_in_the_summary() -> None:
+    from rating_batch.writers import MAX_DETAIL_ROWS, detail_notes
+
+    assert MAX_DETAIL_ROWS == 100_000
+    assert detail_notes("Games", 100_000) == []
+    assert detail_notes("Calculations", 250_000) == [
+        "the Calculations sheet holds the first 100,000 of 250,000 rows: "
+        "calculations.csv has them all"
+    ]
