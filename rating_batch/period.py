@@ -83,7 +83,7 @@ def assemble_period(
     ):
         issues.append(Issue(source, line, f"FIDE ID {fide_id} appears more than once in this file"))
 
-    latest = players.sort_values("event_order", kind="stable").drop_duplicates("id", keep="last")
+    latest = players.drop_duplicates("id", keep="last")  # players are in event order
     people = latest.set_index("id")
     people["events"] = players.groupby("id")["event"].nunique()
     for column in ("k", "games_total", "ever_high", "ever_junior_ceiling"):
@@ -95,7 +95,7 @@ def assemble_period(
     table = conform(people, PERIOD_PLAYERS)
     pidx = pd.Series(np.arange(len(table)), index=table["id"])
 
-    games = in_event_order(combined(events, "games"), order)
+    games = with_event_order(combined(events, "games"), order)  # in_run_order sorts them
     keyed = players.set_index(["event", "player"])
     own = pd.MultiIndex.from_frame(games[["event", "player"]])
     against = pd.MultiIndex.from_arrays([games["event"], games["opponent"].fillna(-1)])
@@ -114,10 +114,15 @@ def assemble_period(
     return Period(table, games, ordered, period_year(ordered), issues)
 
 
+def with_event_order(frame: pd.DataFrame, order: dict[str, int]) -> pd.DataFrame:
+    """A frame of several events with each row's ``event_order``."""
+    return frame.assign(event_order=frame["event"].map(order).astype("int64"))
+
+
 def in_event_order(frame: pd.DataFrame, order: dict[str, int]) -> pd.DataFrame:
     """A frame of several events with an ``event_order`` column, its rows in that order (the
     rows of each event keep theirs): as if the events' frames were joined in that order."""
-    frame = frame.assign(event_order=frame["event"].map(order).astype("int64"))
+    frame = with_event_order(frame, order)
     rank = frame["event_order"].to_numpy()
     if len(rank) and (np.diff(rank) < 0).any():
         frame = frame.iloc[np.argsort(rank, kind="stable")].reset_index(drop=True)

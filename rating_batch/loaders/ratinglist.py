@@ -24,6 +24,7 @@ from rating_batch.errors import InputError, Issue
 from rating_batch.loaders.common import (
     check_xlsx,
     decode_text,
+    is_digits,
     long_lines,
     map_distinct,
     normalise_title,
@@ -54,7 +55,7 @@ MAX_DIGITS = 12
 
 def is_number(text: str) -> bool:
     """A whole number that fits the list's columns (longer digit runs are errors)."""
-    return text.isascii() and text.isdigit() and len(text) <= MAX_DIGITS  # '¹'.isdigit()!
+    return is_digits(text, MAX_DIGITS)
 
 
 _MONTH_TOKEN = re.compile(r"\b([A-Z]{3})(\d{2})\b")
