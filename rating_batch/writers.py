@@ -128,28 +128,38 @@ def _formatted(
     return result
 
 
+ColumnKind = str
+"""How a column is written: "bool", "float", "int" or "text"."""
+
+
+def _distinct(series: pd.Series) -> tuple[ColumnKind, np.ndarray, Iterable[Any]]:
+    """A column's kind, each row's code (-1 for missing) and the distinct values the codes
+    point to: what every table writer formats, once per distinct value (``_formatted``)."""
+    dtype = series.dtype
+    if pd.api.types.is_bool_dtype(dtype):
+        codes, flags = pd.factorize(series)
+        return "bool", codes, list(flags)
+    if pd.api.types.is_float_dtype(dtype):
+        return ("float", *_float_codes(series))
+    if pd.api.types.is_numeric_dtype(dtype):
+        codes, whole = pd.factorize(series)
+        return "int", codes, list(whole)
+    codes, texts = pd.factorize(series.astype("string").astype(object).where(series.notna(), None))
+    return "text", codes, list(texts)
+
+
 def _csv_column(series: pd.Series, name: str) -> list[str]:
     """One column as CSV fields: "" for missing, true/false, the column's number format, and
     formula-like text neutralised, quoted where needed (``_csv_field``). One typed pass per
     column, each distinct value formatted once (``_formatted``)."""
-    dtype = series.dtype
-    codes: np.ndarray
-    distinct: Iterable[Any]
-    form: Callable[[Any], str]
-    if pd.api.types.is_bool_dtype(dtype):
-        codes, flags = pd.factorize(series)
-        distinct, form = list(flags), lambda flag: "true" if flag else "false"
-    elif pd.api.types.is_float_dtype(dtype):
-        form = NUMBER_FORMATS.get(name, ("{:g}", ""))[0].format
-        codes, distinct = _float_codes(series)
-    elif pd.api.types.is_integer_dtype(dtype):
-        codes, whole = pd.factorize(series)
-        distinct, form = list(whole), str
-    else:
-        codes, texts = pd.factorize(
-            series.astype("string").astype(object).where(series.notna(), None)
-        )
-        distinct, form = list(texts), neutralise
+    kind, codes, distinct = _distinct(series)
+    forms: dict[ColumnKind, Callable[[Any], str]] = {
+        "bool": lambda flag: "true" if flag else "false",
+        "float": NUMBER_FORMATS.get(name, ("{:g}", ""))[0].format,
+        "int": str,
+        "text": neutralise,
+    }
+    form = forms[kind]
     return _formatted(codes, distinct, lambda value: _csv_field(form(value)))
 
 
@@ -557,18 +567,16 @@ def _rows_xml(frame: pd.DataFrame, levels: np.ndarray | None, first: int, styles
 def _cell_tails(series: pd.Series, name: str, heading: list[bool], styles: _Styles) -> list[str]:
     """Each cell of a column after its reference (``<c r="B7"`` + this), "" for a missing
     value: each distinct value's is made once and spread over the column (``_formatted``)."""
-    dtype = series.dtype
-    if pd.api.types.is_bool_dtype(dtype):
-        codes, flags = pd.factorize(series)
-        return _formatted(codes, list(flags), lambda v: f' t="b"><v>{int(v)}</v></c>')
-    if pd.api.types.is_numeric_dtype(dtype):
+    kind, codes, values = _distinct(series)
+    if kind == "bool":
+        return _formatted(codes, values, lambda v: f' t="b"><v>{int(v)}</v></c>')
+    if kind == "float":
         style = styles.numbers[name]
-        if pd.api.types.is_float_dtype(dtype):
-            codes, values = _float_codes(series)
-            return _formatted(codes, values, lambda v: f"{style}><v>{float(v)!r}</v></c>")
-        codes, whole = pd.factorize(series)
-        return _formatted(codes, list(whole), lambda v: f"{style}><v>{int(v)}</v></c>")
-    codes, texts = pd.factorize(series.astype("string").astype(object).where(series.notna(), None))
+        return _formatted(codes, values, lambda v: f"{style}><v>{float(v)!r}</v></c>")
+    if kind == "int":
+        style = styles.numbers[name]
+        return _formatted(codes, values, lambda v: f"{style}><v>{int(v)}</v></c>")
+    texts = list(values)
 
     def styled(value: object, strong: bool) -> str:
         text = str(value)
@@ -577,10 +585,10 @@ def _cell_tails(series: pd.Series, name: str, heading: list[bool], styles: _Styl
         )
         return _inline_text(text, "" if style is None else f' s="{style}"')
 
-    tails = _formatted(codes, list(texts), lambda v: styled(v, False))
+    tails = _formatted(codes, texts, lambda v: styled(v, False))
     if not any(heading):
         return tails
-    strong = _formatted(codes, list(texts), lambda v: styled(v, True))
+    strong = _formatted(codes, texts, lambda v: styled(v, True))
     return [b if h else t for t, b, h in zip(tails, strong, heading, strict=True)]
 
 
