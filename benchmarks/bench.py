@@ -137,7 +137,7 @@ def run_one(games: int, repeats: int, list_players: int | None = None) -> dict[s
         # largest resident memory any of them reached.
         db = root / "r.sqlite"
         for name, args in (
-            ("init", ["init", "--list", root / "list.csv", "--period", "2025-12"]),
+            ("init", ["init", "--list", root / "list.csv", "--period", "2026-01"]),
             ("add", ["add", root / MONTH]),
             ("publish", ["publish", "2026-02", "--out", root / "lists"]),
         ):

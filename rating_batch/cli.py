@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import logging
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -14,6 +15,7 @@ import click
 from rating_batch import pipeline, production
 from rating_batch.errors import RatingBatchError
 from rating_batch.rules import EDITIONS, FIDE_BY_DATE, KINDS, LATEST, describe, named_rules
+from rating_batch.store import DEFAULT_WAIT
 
 EXISTING = click.Path(exists=True, path_type=Path)
 LIST_OPTION = click.option(
@@ -26,6 +28,14 @@ OUT_OPTION = click.option(
     show_default=True,
     help="The folder to write to.",
 )
+ALLOW_OVERLAP = click.option(
+    "--allow-overlap",
+    is_flag=True,
+    help="Accept events that share half or more of their played games (rated twice).",
+)
+DRY_RUN = click.option(
+    "--dry-run", is_flag=True, help="Check and report everything; change and write nothing."
+)
 KIND_OPTION = click.option(
     "--kind",
     type=click.Choice(KINDS),
@@ -35,24 +45,55 @@ KIND_OPTION = click.option(
 
 @contextlib.contextmanager
 def user_errors(debug: bool) -> Iterator[None]:
-    """Turn RatingBatchError into a message and exit status 1 (``--debug`` keeps the traceback)."""
+    """Turn RatingBatchError, and what the machine refuses (no space, no access, a file in the
+    way), into a one-line message and exit status 1 (``--debug`` keeps the traceback)."""
     try:
         yield
     except RatingBatchError as error:
         if debug:
             raise
         raise click.ClickException(str(error)) from None
+    except OSError as error:
+        if debug:
+            raise
+        raise click.ClickException(describe_os_error(error)) from None
+
+
+def describe_os_error(error: OSError) -> str:
+    """``path: what the system said`` (no space left, permission denied, …)."""
+    where = error.filename or ""
+    reason = error.strerror or str(error)
+    if error.errno == errno.ENOSPC:
+        reason += " (disk full: nothing was changed)"
+    return f"{where}: {reason}" if where else reason
+
+
+#: Warnings printed by default (``-v`` prints them all, ``--quiet`` none).
+SHOWN_WARNINGS = 20
 
 
 @click.group()
 @click.version_option(package_name="rating_batch")
 @click.option("--debug", is_flag=True, help="Show tracebacks for input errors.")
 @click.option("--quiet", "-q", is_flag=True, help="Print errors only: no progress, no summary.")
-@click.option("--verbose", "-v", is_flag=True, help="Print every warning, not only their count.")
+@click.option(
+    "--verbose",
+    "-v",
+    is_flag=True,
+    help=f"Print every warning (by default the first {SHOWN_WARNINGS}).",
+)
+@click.option(
+    "--wait",
+    type=click.FloatRange(min=0),
+    envvar="RATING_BATCH_WAIT",
+    default=DEFAULT_WAIT,
+    show_default=True,
+    help="Seconds to wait for another command writing to the database (or $RATING_BATCH_WAIT).",
+)
 @click.pass_context
-def cli(context: click.Context, debug: bool, quiet: bool, verbose: bool) -> None:
+def cli(context: click.Context, debug: bool, quiet: bool, verbose: bool, wait: float) -> None:
     """FIDE-exact rating calculations for rating officers."""
-    context.obj = {"debug": debug, "quiet": quiet, "verbose": verbose and not quiet}
+    context.obj = {"debug": debug, "quiet": quiet, "verbose": verbose and not quiet, "wait": wait}
     logging.basicConfig(level=logging.WARNING, format="%(message)s")
 
 
@@ -70,12 +111,18 @@ def progress_bar(context: click.Context) -> Callable[[Sequence[Any], str], Itera
 
 
 def report(context: click.Context, summary: str, warnings: Sequence[object] = ()) -> None:
-    """The one-screen summary on stdout (unless --quiet); every warning with --verbose."""
-    if context.obj["verbose"]:
-        for warning in warnings:
-            click.echo(str(warning), err=True)
-    if not context.obj["quiet"]:
-        click.echo(summary)
+    """The summary on stdout, then the warnings on stderr: the first ``SHOWN_WARNINGS`` by
+    default, all with --verbose; --quiet prints neither."""
+    if context.obj["quiet"]:
+        return
+    click.echo(summary)
+    shown = warnings if context.obj["verbose"] else warnings[:SHOWN_WARNINGS]
+    for warning in shown:
+        click.echo(str(warning), err=True)
+    if len(shown) < len(warnings):
+        click.echo(
+            f"… and {len(warnings) - len(shown)} more warning(s) (-v prints them all)", err=True
+        )
 
 
 @cli.command()
@@ -92,6 +139,7 @@ def report(context: click.Context, summary: str, warnings: Sequence[object] = ()
 )
 @KIND_OPTION
 @OUT_OPTION
+@ALLOW_OVERLAP
 @click.pass_context
 def rate(
     context: click.Context,
@@ -100,6 +148,7 @@ def rate(
     rules_name: str,
     kind: str | None,
     out: Path,
+    allow_overlap: bool,
 ) -> None:
     """Rate EVENTS (files or folders) as one rating period, without a database.
 
@@ -118,6 +167,7 @@ def rate(
             kind=kind,
             out=out,
             progress=progress_bar(context),
+            allow_overlap=allow_overlap,
         )
     report(context, result.summary(), result.warnings)
 
@@ -190,6 +240,7 @@ def rules_command(context: click.Context, name: str | None) -> None:
     type=click.Path(file_okay=False, path_type=Path),
     help="Write compare.csv and compare.xlsx to this folder.",
 )
+@ALLOW_OVERLAP
 @click.pass_context
 def compare_rules(
     context: click.Context,
@@ -198,6 +249,7 @@ def compare_rules(
     list_path: Path | None,
     kind: str | None,
     out: Path | None,
+    allow_overlap: bool,
 ) -> None:
     """Rate EVENTS under two rule sets and show, player by player and in total, what changes.
 
@@ -211,7 +263,12 @@ def compare_rules(
         raise click.UsageError("give --rules exactly twice: --rules A --rules B")
     with user_errors(context.obj["debug"]):
         compared = pipeline.compare_rules(
-            events, (rules_names[0], rules_names[1]), list_path=list_path, kind=kind, out=out
+            events,
+            (rules_names[0], rules_names[1]),
+            list_path=list_path,
+            kind=kind,
+            out=out,
+            allow_overlap=allow_overlap,
         )
     click.echo(compared.summary())
 
@@ -230,7 +287,12 @@ DB_OPTION = click.option(
 @click.option(
     "--list", "list_path", type=EXISTING, required=True, help="FIDE TXT/XML, CSV or XLSX list."
 )
-@KIND_OPTION
+@click.option(
+    "--kind",
+    type=click.Choice(KINDS),
+    help="The list kind of a single-kind list or CSV (default standard; a combined FIDE list "
+    "fills all three).",
+)
 @click.option("--period", help="The month of that list, YYYY-MM (default: from the FIDE header).")
 @click.option(
     "--rules",
@@ -252,66 +314,191 @@ def init(
 ) -> None:
     """Create the rating database from an existing rating list.
 
-    A combined FIDE list fills all three lists; a single-kind list or CSV fills --kind
-    (standard by default).
+    A database or any other file already at --db is refused and left as it is.
 
     Example:
 
     \b
-        rating-batch init --list sample_data/list-2026-01.csv --period 2026-01
+        rating-batch init --list sample_data/monthly/list-2026-01.csv --period 2026-01
     """
     with user_errors(context.obj["debug"]):
         result = production.init_database(
             list_path, db=db, kind=kind, period=period, rules_name=rules_name
         )
-    click.echo(result.summary())
+    report(context, result.summary(), result.warnings)
 
 
 @cli.command()
 @click.argument("events", nargs=-1, required=True, type=EXISTING)
 @KIND_OPTION
+@click.option(
+    "--accept-dates",
+    is_flag=True,
+    help="Add events whose dates look wrong (before the initial list, over 12 months from the "
+    "last list, in the future, over 60 days long).",
+)
+@ALLOW_OVERLAP
+@DRY_RUN
 @DB_OPTION
 @click.pass_context
-def add(context: click.Context, events: tuple[Path, ...], kind: str | None, db: Path) -> None:
+def add(
+    context: click.Context,
+    events: tuple[Path, ...],
+    kind: str | None,
+    accept_dates: bool,
+    allow_overlap: bool,
+    dry_run: bool,
+    db: Path,
+) -> None:
     """Validate and store EVENTS, each in the rating period of its end date.
 
-    The same event twice is refused, never counted twice. Players are found by FIDE ID, else
-    by exact name, birth year and federation; a player found nowhere is created.
+    The same event twice is refused, never counted twice, and so is an event sharing half
+    of its games with another. Players are found by FIDE ID, else by exact name, birth year
+    and federation; a player found nowhere is created. A backup is saved first.
 
     Example:
 
     \b
-        rating-batch add sample_data/monthly/2026-02/*.trf
+        rating-batch add sample_data/monthly/2026-02
     """
+    options = production.AddOptions(
+        kind=kind,
+        accept_dates=accept_dates,
+        allow_overlap=allow_overlap,
+        dry_run=dry_run,
+        wait=context.obj["wait"],
+    )
     with user_errors(context.obj["debug"]):
-        result = production.add_events(events, db=db, kind=kind, progress=progress_bar(context))
+        result = production.add_events(
+            events, db=db, options=options, progress=progress_bar(context)
+        )
     report(context, result.summary(), result.warnings)
 
 
 @cli.command()
 @click.argument("period")
+@click.option(
+    "--skip-to",
+    is_flag=True,
+    help="Publish PERIOD although earlier list periods are not published (they stay so).",
+)
+@DRY_RUN
 @DB_OPTION
 @OUT_OPTION
 @click.pass_context
-def publish(context: click.Context, period: str, db: Path, out: Path) -> None:
+def publish(
+    context: click.Context, period: str, skip_to: bool, dry_run: bool, db: Path, out: Path
+) -> None:
     """Rate PERIOD (YYYY-MM) for each list and write the new lists and reports.
 
-    Writes OUT/PERIOD/KIND/list.csv, list.xlsx, list.txt, players.csv, games.csv,
-    calculations.csv and report.xlsx. Publishing the same period again reproduces the same
-    files byte for byte.
+    Only the next list period is accepted (or the last published one again, which writes
+    its files as they were published). Writes OUT/PERIOD/KIND/list.csv, list.xlsx, list.txt,
+    players.csv, games.csv, calculations.csv, changes.csv and report.xlsx.
 
     Example:
 
     \b
         rating-batch publish 2026-02 --out out
     """
+    options = production.PublishOptions(skip_to=skip_to, dry_run=dry_run, wait=context.obj["wait"])
     with user_errors(context.obj["debug"]):
-        result = production.publish_period(period, db=db, out=out, progress=progress_bar(context))
+        result = production.publish_period(
+            period, db=db, out=out, options=options, progress=progress_bar(context)
+        )
+    report(context, result.summary(), result.warnings)
+
+
+@cli.command()
+@click.argument("period")
+@DB_OPTION
+@click.pass_context
+def unpublish(context: click.Context, period: str, db: Path) -> None:
+    """Withdraw PERIOD, the last published period: the database returns to its state before
+    that publish (its events stay added, pending again). A backup is saved first.
+
+    Example:
+
+    \b
+        rating-batch unpublish 2026-03
+    """
+    with user_errors(context.obj["debug"]):
+        result = production.unpublish_period(period, db=db, wait=context.obj["wait"])
     report(context, result.summary())
 
 
 @cli.command()
-@click.argument("player_id")
+@click.argument("event_key")
+@DB_OPTION
+@click.pass_context
+def remove(context: click.Context, event_key: str, db: Path) -> None:
+    """Remove the event EVENT_KEY of a period not yet published: its games, and the players
+    only it created. A backup is saved first.
+
+    Example:
+
+    \b
+        rating-batch remove synthetic-2026-02-00003
+    """
+    with user_errors(context.obj["debug"]):
+        result = production.remove_event(event_key, db=db, wait=context.obj["wait"])
+    report(context, result.summary())
+
+
+@cli.command()
+@DB_OPTION
+@click.pass_context
+def backups(context: click.Context, db: Path) -> None:
+    """List the backups saved before every command that changed the database.
+
+    Example:
+
+    \b
+        rating-batch backups
+    """
+    with user_errors(context.obj["debug"]):
+        result = production.backups_report(db)
+    report(context, result.summary())
+
+
+@cli.command()
+@click.argument("backup")
+@DB_OPTION
+@click.pass_context
+def restore(context: click.Context, backup: str, db: Path) -> None:
+    """Put BACKUP (a name that 'backups' lists) back as the database; the current state is
+    backed up first.
+
+    Example:
+
+    \b
+        rating-batch restore 20261201T061121.123456Z-publish-2026-03.sqlite
+    """
+    with user_errors(context.obj["debug"]):
+        result = production.restore(backup, db=db, wait=context.obj["wait"])
+    report(context, result.summary())
+
+
+@cli.command()
+@DB_OPTION
+@click.pass_context
+def upgrade(context: click.Context, db: Path) -> None:
+    """Bring a database made by an older rating_batch up to date (after a backup).
+
+    Commands that write do this by themselves; read-only ones ask for it.
+
+    Example:
+
+    \b
+        rating-batch upgrade --db rating_batch.sqlite
+    """
+    with user_errors(context.obj["debug"]):
+        result = production.upgrade(db, wait=context.obj["wait"])
+    report(context, result.summary())
+
+
+@cli.command()
+@click.argument("fide_id", required=False)
+@click.option("--name", help="Find players by name (any part, accents and case aside).")
 @DB_OPTION
 @click.option(
     "--out",
@@ -319,28 +506,38 @@ def publish(context: click.Context, period: str, db: Path, out: Path) -> None:
     help="Also write player-ID.xlsx (history, pending games, charts) to this folder.",
 )
 @click.pass_context
-def player(context: click.Context, player_id: str, db: Path, out: Path | None) -> None:
+def player(
+    context: click.Context, fide_id: str | None, name: str | None, db: Path, out: Path | None
+) -> None:
     """Print a player's rating history and the games pending toward a first rating.
 
-    PLAYER_ID is a FIDE ID, or <event>#<start rank> for a player without one.
+    FIDE_ID is a FIDE ID; players without one are found with --name.
 
     Example:
 
     \b
-        rating-batch player 2289970
+        rating-batch player 900000001
+        rating-batch player --name "rako"
     """
+    if (fide_id is None) == (name is None):
+        raise click.UsageError("give a FIDE ID, or --name TEXT")
     with user_errors(context.obj["debug"]):
-        click.echo(production.player_report(player_id, db=db, out=out))
+        if name is not None:
+            click.echo(production.find_players(name, db=db, out=out))
+        else:
+            click.echo(production.player_report(str(fide_id), db=db, out=out))
 
 
 @cli.command("export-list")
 @click.argument("period")
-@KIND_OPTION
+@click.option("--kind", type=click.Choice(KINDS), help="Only this list kind (default: all).")
 @DB_OPTION
 @OUT_OPTION
 @click.pass_context
 def export_list(context: click.Context, period: str, kind: str | None, db: Path, out: Path) -> None:
     """Write a stored list again (PERIOD YYYY-MM, or 'initial'): list.csv, .xlsx and .txt.
+
+    A published list is written exactly as it was published.
 
     Example:
 
@@ -349,5 +546,6 @@ def export_list(context: click.Context, period: str, kind: str | None, db: Path,
     """
     with user_errors(context.obj["debug"]):
         paths = production.export_list(period, db=db, out=out, kind=kind)
-    for path in paths:
-        click.echo(f"wrote {path}")
+    if not context.obj["quiet"]:
+        for path in paths:
+            click.echo(f"wrote {path}")

@@ -40,14 +40,16 @@ class RatingBatchError(Exception):
 
 
 class InputError(RatingBatchError):
-    """One or more problems in the input files; ``.issues`` lists them all (errors and warnings)."""
+    """One or more problems in the input files; ``.issues`` lists them all (errors and
+    warnings); the message shows the errors first."""
 
     def __init__(self, issues: Iterable[Issue]) -> None:
         self.issues: list[Issue] = list(issues)
         super().__init__(self._render())
 
     def _render(self) -> str:
-        shown = [str(issue) for issue in self.issues[:SHOWN_ISSUES]]
+        ordered = errors_only(self.issues) + [i for i in self.issues if i.severity != "error"]
+        shown = [str(issue) for issue in ordered[:SHOWN_ISSUES]]
         hidden = len(self.issues) - len(shown)
         if hidden > 0:
             shown.append(f"… and {hidden} more")

@@ -6,6 +6,8 @@ validates files without writing anything (``rating-batch check``).
 
 from __future__ import annotations
 
+import datetime as dt
+import hashlib
 import logging
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -16,7 +18,7 @@ import pandas as pd
 
 from rating_batch.compare import Comparison, compare_results
 from rating_batch.engine import STATUSES, PeriodResult, rate_period, rating_distribution
-from rating_batch.errors import InputError, Issue, RatingBatchError, raise_if_errors
+from rating_batch.errors import InputError, Issue, RatingBatchError, Severity, raise_if_errors
 from rating_batch.loaders import (
     EVENT_READERS,
     Progress,
@@ -25,15 +27,17 @@ from rating_batch.loaders import (
     read_events,
     read_rating_list,
 )
+from rating_batch.names import name_key
+from rating_batch.overlap import overlapping_events
 from rating_batch.period import assemble_period, order_events
 from rating_batch.rules import FIDE_BY_DATE, KINDS, Kind, Rules, edition_in_force, named_rules
 from rating_batch.schema import Event, EventInfo, combined, one_batch
+from rating_batch.staging import staged_outputs
 from rating_batch.writers import (
     MAX_DETAIL_ROWS,
     EventPage,
     Record,
     Sheet,
-    atomic_outputs,
     detail_notes,
     records,
     write_chart_sheet,
@@ -79,7 +83,7 @@ class RateResult:
             f"{int(self.games['opponent_id'].notna().sum())} paired rows",
         ]
         if self.warnings:
-            lines.append(f"warnings: {len(self.warnings)} (in the Summary sheet; -v prints them)")
+            lines.append(f"warnings: {len(self.warnings)} (printed below and in the Summary sheet)")
         lines.extend(f"wrote {path}" for path in self.outputs)
         return "\n".join(lines)
 
@@ -173,12 +177,30 @@ def load_events(
     return one_batch(events), issues
 
 
+#: An event key (and so an event page's file name) is at most this long: longer file names are
+#: shortened, with a hash of the whole name so that two long names stay apart.
+MAX_KEY_LENGTH = 80
+
+
+def safe_key(name: str) -> str:
+    """A file stem as an event key that every file system can name a page after: at most
+    ``MAX_KEY_LENGTH`` characters (and 160 bytes), else cut with an 8-character hash suffix."""
+    if len(name) <= MAX_KEY_LENGTH and len(name.encode("utf-8")) <= 2 * MAX_KEY_LENGTH:
+        return name
+    digest = hashlib.sha1(name.encode("utf-8")).hexdigest()[:8]
+    head = name[: MAX_KEY_LENGTH - 9]
+    while len(head.encode("utf-8")) > 2 * MAX_KEY_LENGTH - 9:
+        head = head[:-1]
+    return f"{head.rstrip(' .-')}-{digest}"
+
+
 def distinct_keys(names: Sequence[str], taken: Iterable[str] = ()) -> list[str]:
-    """Event keys name events in every report, so they are distinct: each name as it is, or,
-    when it is taken (by an earlier name or ``taken``), the first free ``name-2``, ``name-3`` …"""
+    """Event keys name events in every report, so they are distinct: each name as it is
+    (``safe_key``), or, when it is taken (by an earlier name or ``taken``), the first free
+    ``name-2``, ``name-3`` …"""
     used = set(taken)
     keys = []
-    for name in names:
+    for name in map(safe_key, names):
         candidate, number = name, 1
         while candidate in used:
             number += 1
@@ -250,8 +272,12 @@ def rate_events(
     kind: str | None = None,
     out: Path | None = None,
     progress: Progress = no_progress,
+    allow_overlap: bool = False,
 ) -> RateResult:
     """Rate event files as one period; write players.csv, games.csv and report.xlsx to ``out``.
+
+    Two files sharing half or more of their played games (the same results reported twice)
+    are refused unless ``allow_overlap``.
 
     Example::
 
@@ -259,10 +285,65 @@ def rate_events(
         print(result.players[["name", "rating", "new_rating"]])
     """
     events, issues = load_events(expand_inputs(inputs), progress)
-    rated = rate_loaded(events, issues, rules_name, list_path, kind)
+    rated = rate_loaded(events, issues, rules_name, list_path, kind, allow_overlap)
     if out is not None:
         rated.outputs = write_rate_outputs(rated, out)
     return rated
+
+
+def overlap_issues(events: Sequence[Event], allow_overlap: bool) -> list[Issue]:
+    """Files sharing half or more of their played games: errors, or warnings when allowed.
+    Players are compared by FIDE ID, else by name (``names.name_key``)."""
+    if len(events) < 2:
+        return []
+    players = combined(events, "players")
+    games = combined(events, "games")
+    who = pd.Series(
+        ("F" + players["fide_id"].astype("string"))
+        .fillna("N" + players["name"].fillna("").astype(str).map(name_key))
+        .to_numpy(),
+        index=pd.MultiIndex.from_arrays([players["event"], players["player"]]),
+    )
+    played = games[games["rated"].to_numpy(bool) & games["opponent"].notna().to_numpy()]
+    pairs = overlapping_events(
+        pd.DataFrame(
+            {
+                "event": played["event"].to_numpy(),
+                "round": played["round"].to_numpy(),
+                "player": who.reindex(
+                    pd.MultiIndex.from_arrays([played["event"], played["player"]])
+                ).to_numpy(),
+                "opponent": who.reindex(
+                    pd.MultiIndex.from_arrays([played["event"], played["opponent"].astype("int64")])
+                ).to_numpy(),
+                "score": played["score"].to_numpy(),
+            }
+        ),
+        pd.DataFrame(
+            {
+                "event": [event.info.key for event in events],
+                "first": [_iso(event.info.start or event.info.end) for event in events],
+                "last": [_iso(event.info.end or event.info.start) for event in events],
+            }
+        ),
+    )
+    source = {event.info.key: event.info.source for event in events}
+    severity: Severity = "warning" if allow_overlap else "error"
+    hint = " (both are rated as given)" if allow_overlap else "; --allow-overlap rates both anyway"
+    return [
+        Issue(
+            source[str(pair["event_y"])],
+            None,
+            f"shares {pair['shared']} of its {pair['played_y']} played games with "
+            f"{source[str(pair['event_x'])]}: the same results reported twice?{hint}",
+            severity,
+        )
+        for pair in pairs.to_dict("records")
+    ]
+
+
+def _iso(date: dt.date | None) -> str | None:
+    return None if date is None else date.isoformat()
 
 
 def rate_loaded(
@@ -271,9 +352,13 @@ def rate_loaded(
     rules_name: str,
     list_path: Path | None,
     kind: str | None,
+    allow_overlap: bool = False,
 ) -> RateResult:
     """Rate loaded events as one period (``rate`` and ``compare-rules`` share this)."""
     chosen_kind, notes = choose_kind(events, kind)
+    overlaps = overlap_issues(events, allow_overlap)
+    raise_if_errors(overlaps)
+    issues = [*issues, *overlaps]
     rules, event_rules, rule_notes = resolve_rules(rules_name, events, chosen_kind)
     rating_list = None
     if list_path is not None:
@@ -345,7 +430,9 @@ def write_rate_outputs(rated: RateResult, out: Path) -> list[Path]:
         if len(rated.events) <= MAX_EVENT_PAGES
         else []
     )
-    with atomic_outputs() as outputs:
+    with staged_outputs(out) as outputs:
+        if pages:
+            outputs.own(out / "events", r"[^/]+\.html")
         for key, page in pages:
             path = out / "events" / f"{key}.html"
             write_event_html(page, outputs.path(path))
@@ -433,17 +520,20 @@ def compare_rules(
     list_path: Path | None = None,
     kind: str | None = None,
     out: Path | None = None,
+    allow_overlap: bool = False,
 ) -> RulesComparison:
     """Rate the same events under two rule sets and compare them (``compare-rules``)."""
     events, issues = load_events(expand_inputs(inputs))
-    a, b = (rate_loaded(events, issues, name, list_path, kind) for name in rules_names)
+    a, b = (
+        rate_loaded(events, issues, name, list_path, kind, allow_overlap) for name in rules_names
+    )
     labels = (a.rules.edition, b.rules.edition)
     if labels[0] == labels[1]:
         labels = (f"A: {labels[0]}", f"B: {labels[1]}")
     compared = RulesComparison(a, b, compare_results(a.players, b.players, labels))
     if out is not None:
         paths = [out / "compare.csv", out / "compare.xlsx"]
-        with atomic_outputs() as outputs:
+        with staged_outputs(out) as outputs:
             write_csv(compared.comparison.players, outputs.path(paths[0]))
             write_workbook(
                 [

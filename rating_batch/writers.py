@@ -1,7 +1,7 @@
 """Writers: select, order and format; never decide a number.
 
-Writers write to the path they are given; ``atomic_outputs`` gives temporary paths and renames
-them all into place once every one is written, so no output is ever left half-written.
+Writers write to the path they are given (``staging.staged_outputs`` gives paths in a staging
+folder and switches the whole set into place once every one is written).
 
 Text that a spreadsheet could take for a formula (starting with ``=``, ``+``, ``-``, ``@``, tab
 or CR) is neutralised: quoted with ``'`` in CSV, and a quote-prefixed text cell in XLSX.
@@ -9,12 +9,9 @@ or CR) is neutralised: quoted with ``'`` in CSV, and a quote-prefixed text cell 
 
 from __future__ import annotations
 
-import contextlib
 import datetime as dt
 import html
-import os
 import re
-import tempfile
 import unicodedata
 import zipfile
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
@@ -69,52 +66,6 @@ FIXED_TIMESTAMP = dt.datetime(2000, 1, 1)
 def neutralise(text: str) -> str:
     """Prefix text a spreadsheet would evaluate with an apostrophe (CSV)."""
     return "'" + text if text.startswith(FORMULA_STARTS) else text
-
-
-class OutputSet:
-    """Temporary files that become the real outputs together, or not at all."""
-
-    def __init__(self) -> None:
-        self.pending: list[tuple[Path, Path]] = []
-        self.made: list[Path] = []
-
-    def path(self, final: Path) -> Path:
-        """A temporary path beside ``final`` to write to; renamed when the set commits."""
-        missing = [p for p in [final.parent, *final.parent.parents] if not p.exists()]
-        final.parent.mkdir(parents=True, exist_ok=True)
-        self.made.extend(missing)
-        handle, name = tempfile.mkstemp(prefix=f".{final.name}.", suffix=".tmp", dir=final.parent)
-        os.close(handle)
-        # mkstemp makes the file private (0600); an output gets the usual mode, as any file
-        # the officer's programs write (0644 with the common umask).
-        os.chmod(name, 0o666 & ~_umask())
-        self.pending.append((Path(name), final))
-        return Path(name)
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
-@contextlib.contextmanager
-def atomic_outputs() -> Iterator[OutputSet]:
-    """Write every output to a temporary file; rename them all only if all were written."""
-    outputs = OutputSet()
-    done = False
-    try:
-        yield outputs
-        for temporary, final in outputs.pending:
-            os.replace(temporary, final)
-        done = True
-    finally:
-        for temporary, _ in outputs.pending:
-            temporary.unlink(missing_ok=True)
-        if not done:  # folders made for outputs that never came
-            for folder in outputs.made:  # deepest first
-                with contextlib.suppress(OSError):
-                    folder.rmdir()
 
 
 def _formatted(

@@ -36,6 +36,15 @@ def dump(db: Path) -> list[str]:
         connection.close()
 
 
+def outputs(out: Path) -> dict[Path, bytes]:
+    """The output files under ``out`` (a killed run's staging folder holds no outputs)."""
+    return {
+        p.relative_to(out): p.read_bytes()
+        for p in (out.rglob("*") if out.exists() else [])
+        if p.is_file() and not p.relative_to(out).parts[0].startswith(".rating-batch-staging-")
+    }
+
+
 def copy_database(source: Path, target: Path) -> Path:
     connection = sqlite3.connect(source)
     backup = sqlite3.connect(target)
@@ -56,7 +65,7 @@ def month(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
     generate_month(federation, "2026-01", 5000, root, rng, sizes=(10, 40))
     base = root / "base.sqlite"
     for args in (
-        ["init", "--list", root / "list.csv", "--period", "2025-12"],
+        ["init", "--list", root / "list.csv", "--period", "2026-01"],
         ["add", root / "2026-01"],
     ):
         subprocess.run(
@@ -97,11 +106,7 @@ def test_killing_publish_leaves_before_or_after(month: dict[str, object]) -> Non
         process.wait()
         state = dump(db)
         assert state in (month["before"], month["after"]), f"run {run}: a partial database"
-        written = {
-            p.relative_to(out): p.read_bytes()
-            for p in (out.rglob("*") if out.exists() else [])
-            if p.is_file() and not p.name.endswith(".tmp")  # temporaries are never outputs
-        }
+        written = outputs(out)
         if state == month["before"]:
             outcomes["before"] += 1
             assert written == {}, f"run {run}: files written for a period not stored"
@@ -109,6 +114,14 @@ def test_killing_publish_leaves_before_or_after(month: dict[str, object]) -> Non
             outcomes["after"] += 1
             for name, data in written.items():
                 assert files[name] == data, f"run {run}: {name} is half-written"
+            # Published: a plain re-run writes every file, as the complete run did.
+            subprocess.run(
+                [*COMMAND, "publish", "2026-02", "--db", str(db), "--out", str(out)],
+                check=True,
+                capture_output=True,
+            )
+            assert outputs(out) == files, f"run {run}: the re-run did not complete the files"
+            assert not list(out.glob(".rating-batch-staging-*")), "staging left after a re-run"
         shutil.rmtree(out, ignore_errors=True)
     assert outcomes["before"] > 0  # some kills did land before the commit
 
@@ -124,7 +137,7 @@ def test_two_adds_at_once(month: dict[str, object], tmp_path: Path) -> None:
             "--list",
             str(root / "list.csv"),
             "--period",
-            "2025-12",
+            "2026-01",
             "--db",
             str(init),
         ],
@@ -167,3 +180,66 @@ def test_two_adds_at_once(month: dict[str, object], tmp_path: Path) -> None:
         assert connection.execute("SELECT COUNT(*) FROM events").fetchone()[0] == 1
         connection.close()
         dump(db)
+
+
+def _kill_at_random(command: list[str], elapsed: float, run: int) -> None:
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(elapsed * (run + 0.5) / RUNS)
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+
+
+def _timed(command: list[str]) -> float:
+    start = time.perf_counter()
+    subprocess.run(command, check=True, capture_output=True)
+    return time.perf_counter() - start
+
+
+@pytest.fixture(scope="module")
+def published(month: dict[str, object], tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The month's database after a complete publish, with the backup taken before it."""
+    root = tmp_path_factory.mktemp("published")
+    db = copy_database(Path(str(month["base"])), root / "published.sqlite")
+    subprocess.run(
+        [*COMMAND, "publish", "2026-02", "--db", str(db), "--out", str(root / "out")],
+        check=True,
+        capture_output=True,
+    )
+    assert dump(db) == month["after"]
+    return db
+
+
+def test_killing_unpublish_leaves_the_publish_or_exactly_the_state_before_it(
+    month: dict[str, object], published: Path, tmp_path: Path
+) -> None:
+    probe = copy_database(published, tmp_path / "probe.sqlite")
+    elapsed = _timed([*COMMAND, "unpublish", "2026-02", "--db", str(probe)])
+    assert dump(probe) == month["before"]  # exactly as before the publish
+    seen = set()
+    for run in range(RUNS):
+        db = copy_database(published, tmp_path / f"unpublish{run}.sqlite")
+        _kill_at_random([*COMMAND, "unpublish", "2026-02", "--db", str(db)], elapsed, run)
+        state = dump(db)
+        assert state in (month["before"], month["after"]), f"run {run}: a partial database"
+        seen.add("before" if state == month["before"] else "after")
+    assert "after" in seen  # some kills did land before the commit
+
+
+def test_killing_restore_leaves_the_database_or_the_backup(
+    month: dict[str, object], published: Path, tmp_path: Path
+) -> None:
+    backups = sorted(
+        (published.parent / f"{published.name}.backups").glob("*-publish-2026-02.sqlite")
+    )
+    assert len(backups) == 1  # saved by the publish, before its changes
+    probe = copy_database(published, tmp_path / "probe.sqlite")
+    elapsed = _timed([*COMMAND, "restore", str(backups[0]), "--db", str(probe)])
+    assert dump(probe) == month["before"]
+    seen = set()
+    for run in range(RUNS):
+        db = copy_database(published, tmp_path / f"restore{run}.sqlite")
+        _kill_at_random([*COMMAND, "restore", str(backups[0]), "--db", str(db)], elapsed, run)
+        state = dump(db)
+        assert state in (month["before"], month["after"]), f"run {run}: a partial database"
+        seen.add("before" if state == month["before"] else "after")
+    assert "after" in seen

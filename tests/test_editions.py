@@ -348,9 +348,9 @@ def test_events_of_different_kinds_need_kind(rate_texts: RateTexts) -> None:
         [(1, 1, 2, "1-0")],
         extra=("122 15 min + 10 sec",),
     )
-    blitz = trf(
+    blitz = trf(  # another game (the same one twice would be refused as reported twice)
         [P(1, "A", 1600, 11, ADULT), P(2, "B", 1500, 12, ADULT)],
-        [(1, 1, 2, "1-0")],
+        [(1, 1, 2, "0-1")],
         extra=("122 3 min + 2 sec",),
     )
     with pytest.raises(RatingBatchError, match=r"different kinds \(event1: rapid, event2: blitz\)"):

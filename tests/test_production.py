@@ -17,6 +17,7 @@ from trf_text import P, trf
 from rating_batch import production
 from rating_batch.cli import cli
 from rating_batch.loaders.ratinglist import read_rating_list
+from rating_batch.production import outputs, rate_list
 
 ADULT = 1980
 
@@ -254,6 +255,7 @@ def test_republishing_gives_the_same_bytes_and_earlier_periods_are_refused(folde
     pages = {p.name: p.read_bytes() for p in (folder / "events").iterdir()}
     assert sorted(first) == [
         "calculations.csv",
+        "changes.csv",
         "games.csv",
         "list.csv",
         "list.txt",
@@ -270,8 +272,8 @@ def test_republishing_gives_the_same_bytes_and_earlier_periods_are_refused(folde
     code, _, err = run("publish", "2026-02", "--db", db, "--out", out)
     assert code == 1
     assert err == (
-        "Error: standard: 2026-02 is earlier than the last published period 2026-03; "
-        "periods are published in order (re-publishing the last one is allowed)\n"
+        "Error: 2026-02 is earlier than the last published period 2026-03; periods are "
+        "published in order ('rating-batch unpublish 2026-03' withdraws the last one)\n"
     )
 
 
@@ -285,7 +287,7 @@ def test_a_failure_inside_publish_leaves_the_database_as_before(
     def explode(*args: object, **kwargs: object) -> None:
         raise RuntimeError("killed half-way")
 
-    monkeypatch.setattr(production, "write_list_txt", explode)
+    monkeypatch.setattr(outputs, "write_list_txt", explode)
     with pytest.raises(RuntimeError, match="killed half-way"):
         production.publish_period("2026-02", db=db, out=folder / "out")
     assert dump(db) == before
@@ -319,7 +321,7 @@ def test_publishing_a_month_without_a_list_is_refused(folder: Path) -> None:
 
 
 def test_two_month_periods_follow_the_rules(folder: Path) -> None:
-    # FEXERJ: lists in odd months, no closing offset: an event ending 14 Feb 2027 is rated
+    # FEXERJ: lists in odd months, no closing offset: an event ending 14 Feb 2026 is rated
     # on the March list.
     rules = Path(__file__).parent.parent / "sample_data" / "rules" / "fexerj-2027.toml"
     db = folder / "r.sqlite"
@@ -328,7 +330,7 @@ def test_two_month_periods_follow_the_rules(folder: Path) -> None:
         "--list",
         write_list(folder, ["id,rating", "11,1600", "12,1500"]),
         "--period",
-        "2027-01",
+        "2026-01",
         "--rules",
         rules,
         "--db",
@@ -339,11 +341,11 @@ def test_two_month_periods_follow_the_rules(folder: Path) -> None:
         trf(
             [P(1, "A", 1600, 11, ADULT), P(2, "B", 1500, 12, ADULT)],
             [(1, 1, 2, "1-0")],
-            start="2027/02/14",
-            end="2027/02/14",
+            start="2026/02/14",
+            end="2026/02/14",
         )
     )
-    assert "period 2027-03" in run("add", event, "--db", db)[1]
+    assert "period 2026-03" in run("add", event, "--db", db)[1]
 
 
 def test_players_are_found_by_name_birth_year_and_federation(folder: Path) -> None:
@@ -498,8 +500,14 @@ def test_init_refuses_an_existing_database(folder: Path) -> None:
     db = folder / "r.sqlite"
     listing = write_list(folder, ["id,rating", "11,1600"])
     assert run("init", "--list", listing, "--db", db)[0] == 0
+    before = db.read_bytes()
     code, _, err = run("init", "--list", listing, "--db", db)
-    assert code == 1 and "a rating database already exists here" in err
+    assert (code, err) == (
+        1,
+        f"Error: {db}: already exists; init never replaces a file: give another --db path "
+        "(the file was not changed)\n",
+    )
+    assert db.read_bytes() == before
 
 
 def test_commands_without_a_database_say_how_to_make_one(folder: Path) -> None:
@@ -635,6 +643,12 @@ def test_consistency_across_the_period_is_reported(folder: Path) -> None:
     with sqlite3.connect(db) as connection:  # the database knows 11's birth year
         connection.execute("UPDATE players SET birth_year = 1980 WHERE fide_id = 11")
     code, _, err = run("-v", "add", first, second, "--db", db)
+    assert code == 1  # the same games twice: refused unless the officer accepts it
+    assert (
+        f"{second}: shares 3 of its 3 played games with {first} (in this add): the same "
+        "results reported twice?; --allow-overlap adds it anyway"
+    ) in err
+    code, _, err = run("-v", "add", first, second, "--allow-overlap", "--db", db)
     assert code == 0
     assert (
         f"{first}:4: warning: A: born 1981 in this file, 1980 in the database "
@@ -717,7 +731,7 @@ def test_rating_notes_name_a_bounded_number_of_events(
     # Thousands of files made with an old list would give thousands of notes: at most
     # MAX_EVENT_NOTES events are named (here 1), the rest counted. Both files write 1650 for
     # 11 (1600 on the list) and 1500 for 13 (not on it): 2 ratings in the second file.
-    monkeypatch.setattr(production, "MAX_EVENT_NOTES", 1)
+    monkeypatch.setattr(rate_list, "MAX_EVENT_NOTES", 1)
     db = database(folder)
     players = [P(1, "A", 1650, 11, ADULT), P(2, "B", 1500, 12, ADULT), P(3, "C", 1500, 13, ADULT)]
     for name, day in (("first", "05"), ("second", "19")):

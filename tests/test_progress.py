@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import click
 from click.testing import CliRunner
 from trf_text import P, trf
 
@@ -94,15 +95,47 @@ def test_quiet_prints_nothing_but_errors(tmp_path: Path) -> None:
     assert (result.exit_code, result.stdout, result.stderr) == (0, "", "")
 
 
-def test_verbose_prints_every_warning(tmp_path: Path) -> None:
+def test_warnings_are_printed_the_first_twenty_by_default(tmp_path: Path) -> None:
+    # 25 players whose declared points are wrong (1 each, the rounds give 0): 25 warnings.
+    players = [P(i, f"Player {i}", 1500 + i, 100 + i, 1980) for i in range(1, 27)]
+    games = [(1, 2 * i - 1, 2 * i, "1-0") for i in range(1, 14)]
+    text = trf(players, games)
+    lines = text.splitlines()
+    wrong = [
+        line.replace(" 0.0 ", " 1.0 ", 1) if line.startswith("001") and " 0.0 " in line else line
+        for line in lines
+    ]
     path = tmp_path / "points.trf"
-    text = trf([P(1, "A", 1600, 11, 1980), P(2, "B", 1500, 12, 1980)], [(1, 1, 2, "1-0")])
-    path.write_text(text.replace(" 1.0    1 ", " 3.0    1 "), encoding="utf-8")  # wrong total
-    quiet = CliRunner().invoke(
+    path.write_text("\n".join(wrong) + "\n", encoding="utf-8")
+    shown = CliRunner().invoke(
         cli, ["rate", str(path), "--rules", "fide-2025", "--out", str(tmp_path / "a")]
     )
-    loud = CliRunner().invoke(
+    every = CliRunner().invoke(
         cli, ["-v", "rate", str(path), "--rules", "fide-2025", "--out", str(tmp_path / "b")]
     )
-    assert "warnings: 1" in quiet.stdout and quiet.stderr == ""
-    assert loud.stderr == f"{path}:4: warning: declared points 3 but the rounds give 1\n"
+    quiet = CliRunner().invoke(
+        cli, ["-q", "rate", str(path), "--rules", "fide-2025", "--out", str(tmp_path / "c")]
+    )
+    warnings = [line for line in every.stderr.splitlines() if ": warning: declared points" in line]
+    assert len(warnings) == 13  # the losers of round 1, each declared 1 point
+    assert shown.stderr.splitlines() == warnings[:20]
+    assert quiet.stderr == ""
+
+
+def test_more_than_twenty_warnings_are_counted(tmp_path: Path) -> None:
+    from rating_batch.cli import report
+
+    context = click.Context(click.Command("show"), obj={"quiet": False, "verbose": False})
+    warnings = [f"f.trf:{line}: warning: something" for line in range(1, 26)]
+    runner = CliRunner()
+
+    @click.command()
+    def show() -> None:
+        report(context, "summary", warnings)
+
+    result = runner.invoke(show)
+    assert result.stdout == "summary\n"
+    assert result.stderr.splitlines() == [
+        *warnings[:20],
+        "… and 5 more warning(s) (-v prints them all)",
+    ]

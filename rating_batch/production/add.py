@@ -1,0 +1,418 @@
+"""``add``: validate events and store them, each in the rating period of its end date.
+
+Refused, and nothing stored (each with a flag to accept it deliberately where a real case
+exists):
+
+* an event already stored (same content, or same name and dates), or given twice;
+* an event sharing half or more of its played games with a stored one or another of the same
+  ``add`` (``--allow-overlap``): the same results reported twice;
+* an event without dates; one ending before the initial list's period, more than 12 months
+  away from the database's last list, in the future, or lasting over 60 days
+  (``--accept-dates``).
+
+An event ending in a period that is already published goes to the next list, and ``add``
+says so on the terminal.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from rating_batch.errors import InputError, Issue, Severity, raise_if_errors
+from rating_batch.loaders import Progress, no_progress
+from rating_batch.overlap import overlapping_events
+from rating_batch.periods import (
+    FIRST_YEAR,
+    INITIAL,
+    LAST_YEAR,
+    Period,
+    months_between,
+    next_list_period,
+    period_of,
+)
+from rating_batch.pipeline import distinct_keys, expand_inputs, load_events
+from rating_batch.production.common import Outcome, RuleBook, iso, rule_book
+from rating_batch.production.identify import identify_players
+from rating_batch.schema import Event, combined
+from rating_batch.store import DEFAULT_WAIT, Store, open_store
+
+#: An event lasting longer than this is refused without ``--accept-dates`` (a typo in a date
+#: more often than a real event; leagues and long round robins are accepted deliberately).
+MAX_EVENT_DAYS = 60
+#: An event whose period is further than this from the database's last list (months).
+MAX_MONTHS_AWAY = 12
+
+
+@dataclass(frozen=True)
+class AddOptions:
+    """What the officer accepts deliberately, and how the command runs."""
+
+    kind: str | None = None
+    accept_dates: bool = False
+    allow_overlap: bool = False
+    dry_run: bool = False
+    wait: float = DEFAULT_WAIT
+    today: dt.date | None = None
+
+
+def add_events(
+    paths: Sequence[Path],
+    *,
+    db: Path,
+    options: AddOptions = AddOptions(),
+    progress: Progress = no_progress,
+) -> Outcome:
+    """Validate and store events, each in the period of its end date; never twice.
+
+    The events of one ``add`` are stored together: players are identified for all of them at
+    once and each table gets one bulk insert."""
+    files = expand_inputs(paths)
+    if not files:
+        raise InputError(
+            [Issue("add", None, "no event files given (or none in the folders given)")]
+        )
+    events, issues = load_events(files, progress)
+    warnings = list(issues)
+    with (
+        open_store(db, write=True, command="add", wait=options.wait) as store,
+        store.writing(dry_run=options.dry_run),
+    ):
+        book = rule_book(store)
+        digests = [hashlib.sha256(path.read_bytes()).hexdigest() for path in files]
+        problems = _refused(store, events, digests)
+        raise_if_errors(problems)
+        dated = _date_problems(store, book, events, options)
+        raise_if_errors(dated)
+        warnings += dated
+        placed = _placements(store, book, events, options.kind)
+        warnings += [issue for place in placed for issue in place.warnings]
+        keys = distinct_keys([event.info.key for event in events], store.event_keys())
+        first_id = store.next_event_id()
+        event_ids = np.arange(first_id, first_id + len(events), dtype=np.int64)
+        store.insert_events(
+            pd.DataFrame(
+                {
+                    "event_id": event_ids,
+                    "key": keys,
+                    "name": [e.info.name for e in events],
+                    "source": [e.info.source for e in events],
+                    "content_hash": digests,
+                    "start": [iso(e.info.start) for e in events],
+                    "end": [iso(e.info.end) for e in events],
+                    "kind": [p.kind for p in placed],
+                    "period": [p.period for p in placed],
+                    "format": [e.info.format for e in events],
+                    "encoding": [e.info.encoding for e in events],
+                    "time_control": [e.info.time_control for e in events],
+                }
+            )
+        )
+        players = _batch(events, "players", event_ids, keys)
+        games = _batch(events, "games", event_ids, keys)
+        identified = identify_players(store, players)
+        warnings += identified.warnings
+        overlaps = _overlaps(store, events, keys, players, games, identified.ids, options)
+        raise_if_errors(overlaps)
+        warnings += overlaps
+        store.insert_event_players(
+            pd.DataFrame(
+                {
+                    "event_id": players["event_id"],
+                    "start_rank": players["player"],
+                    "player_id": identified.ids,
+                    "rating_in_file": players["rating"],
+                    "line": players["line"],
+                    **{c: players[c] for c in ("name", "federation", "sex", "title")},
+                    "birth_year": players["birth_year"],
+                }
+            )
+        )
+        store.insert_games(
+            pd.DataFrame(
+                {
+                    "event_id": games["event_id"],
+                    "round": games["round"],
+                    "start_rank": games["player"],
+                    "opponent_rank": games["opponent"],
+                    "colour": games["colour"],
+                    "result": games["result"],
+                    "score": games["score"],
+                    "rated": games["rated"].astype(np.int64),
+                    "reason": games["reason"].astype("string"),
+                    "line": games["line"],
+                }
+            )
+        )
+    created = identified.created.groupby("event_index")["label"].agg(list).to_dict()
+    sizes = np.bincount(players["event_index"].to_numpy(np.int64), minlength=len(events))
+    verb = "would add" if options.dry_run else "added"
+    lines: list[str] = []
+    for index, (event, key, place) in enumerate(zip(events, keys, placed, strict=True)):
+        info = event.info
+        lines.append(
+            f"{verb} {key} ({info.name}, {iso(info.start)}…{iso(info.end)}): {place.kind}, "
+            f"period {place.period}, {sizes[index]} players"
+        )
+        lines.extend(f"  new player: {label}" for label in created.get(index, []))
+    if options.dry_run:
+        lines.append("dry run: nothing was changed")
+    return Outcome(lines, warnings)
+
+
+def _batch(
+    events: Sequence[Event], frame: str, event_ids: np.ndarray, keys: Sequence[str]
+) -> pd.DataFrame:
+    """One frame of every event (``players`` or ``games``), with each row's database event id,
+    the event's index in the ``add`` and its stored key."""
+    index = {event.info.key: number for number, event in enumerate(events)}
+    batch = combined(events, frame)
+    position = batch["event"].map(index).to_numpy(np.int64)
+    return batch.assign(
+        event_index=position,
+        event_id=event_ids[position],
+        key=np.array(keys, dtype=object)[position],
+    )
+
+
+def _refused(store: Store, events: Sequence[Event], digests: Sequence[str]) -> list[Issue]:
+    """Events that cannot be added: already in the database (same content, or same name and
+    dates), given twice, or without any date to put them in a period."""
+    stored = store.event_identities()
+    by_hash = {
+        h: (k, p)
+        for h, k, p in zip(stored["content_hash"], stored["key"], stored["period"], strict=True)
+    }
+    by_name = {
+        (n, s, e): (k, p)
+        for n, s, e, k, p in zip(
+            stored["name"],
+            stored["start"].astype(object).where(stored["start"].notna(), None),
+            stored["end"].astype(object).where(stored["end"].notna(), None),
+            stored["key"],
+            stored["period"],
+            strict=True,
+        )
+    }
+    problems: list[Issue] = []
+    seen_hash: set[str] = set()
+    seen_name: dict[tuple[str, str | None, str | None], str] = {}
+    for event, digest in zip(events, digests, strict=True):
+        info = event.info
+        name = (info.name, iso(info.start), iso(info.end))
+        found = by_hash.get(digest) or by_name.get(name)
+        if found is not None:
+            problems.append(
+                Issue(
+                    info.source,
+                    None,
+                    f"already added as {found[0]} (period {found[1]}): an event is never "
+                    f"counted twice (a corrected file? 'rating-batch remove {found[0]}' first, "
+                    "if its period is not published)",
+                )
+            )
+        elif digest in seen_hash:
+            problems.append(Issue(info.source, None, "the same file is given twice"))
+        elif name in seen_name and None not in name[1:]:
+            problems.append(
+                Issue(
+                    info.source,
+                    None,
+                    f"the same event (name and dates) as {seen_name[name]}: "
+                    "an event is never counted twice",
+                )
+            )
+        seen_hash.add(digest)
+        seen_name.setdefault(name, info.source)
+        if (info.end or info.start) is None:
+            problems.append(
+                Issue(
+                    info.source,
+                    None,
+                    "no start or end date (records 042/052, or 132): "
+                    "the event cannot be given a rating period",
+                )
+            )
+    return problems
+
+
+def _date_problems(
+    store: Store, book: RuleBook, events: Sequence[Event], options: AddOptions
+) -> list[Issue]:
+    """Dates that are plausible typos: errors, or warnings with ``--accept-dates``."""
+    severity: Severity = "warning" if options.accept_dates else "error"
+    hint = "" if options.accept_dates else " (--accept-dates adds it anyway)"
+    initial = store.initial_period()
+    known_initial = initial if initial not in (None, INITIAL) else None
+    reference = store.last_published() or known_initial
+    today = options.today or dt.date.today()
+    problems = []
+    for event in events:
+        info = event.info
+        end = info.end or info.start
+        assert end is not None  # checked by _refused
+        start = info.start or end
+
+        def problem(message: str, source: str = info.source) -> None:
+            problems.append(Issue(source, None, message + hint, severity))
+
+        if not FIRST_YEAR <= end.year < LAST_YEAR or not FIRST_YEAR <= start.year < LAST_YEAR:
+            problem(f"dated {start}…{end}: not a plausible date")
+            continue
+        if (end - start).days > MAX_EVENT_DAYS:
+            problem(
+                f"lasts {(end - start).days + 1} days ({start}…{end}), over {MAX_EVENT_DAYS}: "
+                "a typo in a date?"
+            )
+        if end > today + dt.timedelta(days=1):
+            problem(f"ends on {end}, in the future (today is {today}): a typo in a date?")
+        period = period_of(book.for_date(end), end)
+        if known_initial is not None and period <= known_initial:
+            problem(
+                f"ended {end}, before the initial list ({known_initial}) was made: its games "
+                "should be in that list already"
+            )
+        elif reference is not None and abs(months_between(reference, period)) > MAX_MONTHS_AWAY:
+            problem(
+                f"ended {end} (period {period}), more than {MAX_MONTHS_AWAY} months from the "
+                f"database's last list ({reference}): a typo in the year?"
+            )
+    return problems
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Where an added event goes: its list kind and rating period."""
+
+    kind: str
+    period: Period
+    warnings: list[Issue]
+
+
+def _placements(
+    store: Store, book: RuleBook, events: Sequence[Event], kind: str | None
+) -> list[Placement]:
+    """Each event's kind and period: that of its end date, or the next list when that
+    period is already published or is the initial list's (with a warning printed)."""
+    initial = store.initial_period()
+    floor = store.last_published() or (initial if initial != INITIAL else None)
+    placed = []
+    for event in events:
+        info = event.info
+        chosen = kind or info.kind or "standard"
+        end = info.end or info.start
+        assert end is not None  # checked by _refused
+        rules = book.for_date(end)
+        period = period_of(rules, end)
+        warnings = []
+        if floor is not None and period <= floor:
+            later = next_list_period(rules, floor)
+            what = "already published" if floor != initial else "the initial list's"
+            warnings.append(
+                Issue(
+                    info.source,
+                    None,
+                    f"ended {end}, in period {period}, which is {what}: rated in {later} "
+                    "(the next list)",
+                    "warning",
+                )
+            )
+            period = later
+        placed.append(Placement(chosen, period, warnings))
+    return placed
+
+
+def _overlaps(
+    store: Store,
+    events: Sequence[Event],
+    keys: Sequence[str],
+    players: pd.DataFrame,
+    games: pd.DataFrame,
+    ids: np.ndarray,
+    options: AddOptions,
+) -> list[Issue]:
+    """New events that share half or more of their played games with a stored event whose
+    dates overlap theirs, or with another event of this ``add``."""
+    who = pd.Series(ids, index=pd.MultiIndex.from_arrays([players["event_id"], players["player"]]))
+    played = games[games["rated"].to_numpy(bool) & games["opponent"].notna().to_numpy()]
+    mine = who.reindex(pd.MultiIndex.from_arrays([played["event_id"], played["player"]]))
+    theirs = who.reindex(
+        pd.MultiIndex.from_arrays([played["event_id"], played["opponent"].astype("int64")])
+    )
+    new = pd.DataFrame(
+        {
+            "event": played["key"].to_numpy(),
+            "round": played["round"].to_numpy(),
+            "player": mine.to_numpy(),
+            "opponent": theirs.to_numpy(),
+            "score": played["score"].to_numpy(),
+        }
+    )
+    starts = [iso(e.info.start or e.info.end) for e in events]
+    ends = [iso(e.info.end or e.info.start) for e in events]
+    stored = store.events_during(min(s for s in starts if s), max(e for e in ends if e))
+    stored = stored[~stored["key"].isin(keys)]  # the new events are stored already
+    old = store.played_games(stored["event_id"].tolist())
+    key_of = dict(zip(stored["event_id"], stored["key"], strict=True))
+    old_frame = pd.DataFrame(
+        {
+            "event": old["event_id"].map(key_of).to_numpy(),
+            "round": old["round"].to_numpy(),
+            "player": old["player_id"].to_numpy(),
+            "opponent": old["opponent_id"].to_numpy(),
+            "score": old["score"].to_numpy(),
+        }
+    )
+    spans = pd.concat(
+        [
+            pd.DataFrame({"event": list(keys), "first": starts, "last": ends}),
+            stored.assign(event=stored["key"])[["event", "first", "last"]],
+        ]
+    )
+    pairs = overlapping_events(pd.concat([new, old_frame], ignore_index=True), spans)
+    batch = dict(zip(keys, events, strict=True))
+    order = {key: number for number, key in enumerate(keys)}
+    stored_info = {
+        str(key): (str(source), str(period))
+        for key, source, period in zip(
+            stored["key"], stored["source"], stored["period"], strict=True
+        )
+    }
+    severity: Severity = "warning" if options.allow_overlap else "error"
+    hint = "" if options.allow_overlap else "; --allow-overlap adds it anyway"
+    problems = []
+    for pair in pairs.to_dict("records"):
+        x, y = str(pair["event_x"]), str(pair["event_y"])
+        # Said of the new event, or of the later of two new ones.
+        if x not in batch or (y in batch and order[y] > order[x]):
+            x, y = y, x
+            pair["played_x"], pair["played_y"] = pair["played_y"], pair["played_x"]
+        if x not in batch:
+            continue  # two stored events (added with --allow-overlap earlier)
+        event = batch[x]
+        if y in batch:
+            other = f"{batch[y].info.source} (in this add)"
+            advice = "the same results reported twice?"
+        else:
+            source, period = stored_info[y]
+            other = f"the stored event {y} (file {source}, period {period})"
+            advice = (
+                "the same results reported twice? If this is a corrected file, "
+                f"'rating-batch remove {y}' first"
+            )
+        problems.append(
+            Issue(
+                event.info.source,
+                None,
+                f"shares {pair['shared']} of its {pair['played_x']} played games with {other}: "
+                f"{advice}{hint}",
+                severity,
+            )
+        )
+    return problems

@@ -1,0 +1,142 @@
+"""What the production commands share: the database's rules, rating states, the list's
+columns, and the result every command prints (what it did, then its warnings)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+
+from rating_batch.engine import k_factors
+from rating_batch.errors import Issue, RulesError
+from rating_batch.periods import INITIAL, Period, list_date
+from rating_batch.rules import (
+    FIDE_BY_DATE,
+    Rules,
+    edition_in_force,
+    named_rules,
+    parse_rules_text,
+)
+from rating_batch.store import Store
+
+LIST_COLUMNS = [
+    "id", "name", "federation", "sex", "title", "w_title", "o_title", "foa_title",
+    "birth_year", "rating", "k", "games", "games_total", "inactive", "class",
+]  # fmt: skip
+
+#: A player's state in one list kind (a ``ratings`` row without its kind and period).
+STATE_DTYPES = {
+    "player_id": "int64", "rating": "Int64", "k": "Int64", "games": "int64",
+    "games_total": "Int64", "peak": "Int64", "last_played": "object", "inactive": "int64",
+    "first_event_done": "int64", "pool_start": "object",
+}  # fmt: skip
+STATE_FIELDS = [name for name in STATE_DTYPES if name != "player_id"]
+EMPTY_STATE = pd.DataFrame({name: pd.Series(dtype=dtype) for name, dtype in STATE_DTYPES.items()})
+
+
+@dataclass(frozen=True)
+class RuleBook:
+    """The rules of a database: FIDE's editions by date, or one fixed rule set."""
+
+    name: str
+    fixed: Rules | None
+
+    def for_date(self, on: dt.date | None) -> Rules:
+        return self.fixed or edition_in_force(on)
+
+    def for_period(self, period: Period) -> Rules:
+        """The rules deciding K, floor and first ratings: in force at the period's list."""
+        return self.fixed or edition_in_force(None if period == INITIAL else list_date(period))
+
+
+def book_from(name: str, text: str | None) -> RuleBook:
+    if name == FIDE_BY_DATE:
+        return RuleBook(name, None)
+    if text is not None:
+        return RuleBook(name, parse_rules_text(text, Path(name)))
+    return RuleBook(name, named_rules(name))
+
+
+def read_rules_file(name: str) -> str | None:
+    """A rules file's text (kept in the database), or None for a named edition."""
+    if not name.lower().endswith(".toml"):
+        return None
+    try:
+        return Path(name).read_text(encoding="utf-8")
+    except OSError as error:
+        raise RulesError(f"{name}: cannot read the rules file: {error.strerror}") from None
+
+
+def rule_book(store: Store) -> RuleBook:
+    return book_from(store.meta("rules") or FIDE_BY_DATE, store.meta("rules_text"))
+
+
+def read_state(store: Store, kind: str, period: Period | None) -> pd.DataFrame:
+    """Every player's state in ``kind`` as of the list of ``period`` (none: empty)."""
+    if period is None:
+        return EMPTY_STATE.copy()
+    state = store.state(kind, period)
+    return state.astype({"rating": "Int64", "k": "Int64", "games_total": "Int64", "peak": "Int64"})
+
+
+def month_index(periods: pd.Series) -> pd.Series:
+    """Periods ``YYYY-MM`` as a month count (year × 12 + month), NA for none or INITIAL."""
+    text = periods.astype("string")
+    known = text.notna() & (text != INITIAL)
+    year = pd.to_numeric(text.str.slice(0, 4).where(known), errors="coerce")
+    month = pd.to_numeric(text.str.slice(5, 7).where(known), errors="coerce")
+    return (year * 12 + month).astype("Int64")
+
+
+def list_k(
+    rating: pd.Series,
+    birth_year: pd.Series,
+    games_total: pd.Series,
+    peak: pd.Series,
+    rules: Rules,
+    year: int | None,
+) -> pd.Series:
+    """K that a list gives for the next period (§3), from the rating and history."""
+    index = rating.index
+    frame = pd.DataFrame(
+        {
+            "rating": rating,
+            "k": pd.Series(pd.NA, index=index, dtype="Int64"),
+            "birth_year": pd.Series(birth_year.to_numpy(), index=index, dtype="Int64"),
+            "games_total": pd.Series(games_total.to_numpy(), index=index, dtype="Int64"),
+            "ever_high": (peak >= rules.high_threshold).astype("boolean"),
+            "ever_junior_ceiling": (peak >= rules.junior_ceiling).astype("boolean"),
+        }
+    )
+    return pd.Series(k_factors(frame, rules, year)["k"].to_numpy(), index=index, dtype="Int64")
+
+
+def player_ids(people: pd.DataFrame) -> pd.Series:
+    """Each player's public id: the FIDE ID, else ``<event>#<start rank>``."""
+    return people["fide_id"].astype("Int64").astype("string").fillna(people["created_by"])
+
+
+def iso(date: dt.date | None) -> str | None:
+    return None if date is None else date.isoformat()
+
+
+def number(value: object) -> str:
+    """A whole number for a report, or "" when missing."""
+    return "" if pd.isna(value) else str(int(value))  # type: ignore[call-overload]
+
+
+@dataclass
+class Outcome:
+    """What a command did (lines for the terminal) and the warnings it found. The CLI prints
+    the lines, then the warnings (all of them with -v, the first ``SHOWN_WARNINGS`` by
+    default, none with --quiet)."""
+
+    lines: list[str] = field(default_factory=list)
+    warnings: list[Issue] = field(default_factory=list)
+    outputs: list[Path] = field(default_factory=list)
+
+    def summary(self) -> str:
+        lines = [line for line in self.lines if line]
+        return "\n".join([*lines, *(f"wrote {path}" for path in self.outputs)])

@@ -1,0 +1,311 @@
+"""Who is who: each player line of the events an ``add`` stores, as a database player.
+
+Identity is never guessed silently (issue 12):
+
+* a line with a FIDE ID is that FIDE ID's player; when its name is not the stored one (accents,
+  case and word order aside) both names are printed;
+* a line without one is the player with the same exact name, birth year and federation (among
+  the database's players and those the same ``add`` creates), or a new player; two candidates
+  are an error naming them;
+* two lines of one file with the same name, birth year and federation and no FIDE ID stay two
+  players, with a warning;
+* a new FIDE ID whose name, birth year and federation match a known player prints "possible
+  duplicate of …".
+
+What the database does not know of a player (a list without birth years) is filled in from the
+first file that gives it, and logged (``player_edits``) so that ``remove`` can take it back;
+what it knows is never overwritten (a different birth year is a warning).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from rating_batch.errors import InputError, Issue
+from rating_batch.names import name_key
+from rating_batch.store import Store
+
+IDENTITY_KEY = ["name", "birth_year", "federation"]
+"""Exact name, birth year and federation: how a player without a FIDE ID is recognised."""
+
+IDENTITY = ("name", "federation", "sex", "title", "birth_year")
+"""What the database knows of a player and an event file may complete."""
+
+
+@dataclass
+class Identified:
+    """``identify_players``: each row's database id, the players created (event index and
+    label) and the warnings about identity."""
+
+    ids: np.ndarray
+    created: pd.DataFrame
+    warnings: list[Issue]
+
+
+def identify_players(store: Store, players: pd.DataFrame) -> Identified:
+    """Each player row's database id, for all the events of an ``add`` at once.
+
+    Expects the players frames of the events (``schema.PLAYERS_DTYPES``) with ``event_index``,
+    ``event_id`` and ``key``. Stores the new players and the fields filled in. The result
+    does not depend on the order of the files."""
+    people = store.players()
+    rows = players.reset_index(drop=True).copy()
+    rows["position"] = np.arange(len(rows))
+    fide = rows["fide_id"]
+    by_fide = pd.Series(
+        people["player_id"].to_numpy(np.int64), index=people["fide_id"].astype("Int64")
+    )
+    by_fide = by_fide[by_fide.index.notna()]
+    ids = pd.Series(by_fide.reindex(fide).to_numpy(), index=rows.index, dtype="Int64")
+    warnings = _name_mismatches(people, rows, ids)
+
+    # New FIDE IDs: one player each, made from the first row carrying it.
+    new_fide = fide.notna() & ids.isna()
+    fide_creators = rows[new_fide].drop_duplicates("fide_id")
+    warnings += _possible_duplicates(people, fide_creators)
+
+    # Rows without a FIDE ID. Lines of one file sharing name, birth year and federation are
+    # different people (twins): each a player of its own, never matched.
+    no_fide = rows[fide.isna()]
+    twin = no_fide.duplicated(["event_id", *IDENTITY_KEY], keep=False)
+    twins, singles = no_fide[twin], no_fide[~twin]
+    warnings += _twin_warnings(twins)
+    known = pd.concat(
+        [
+            people[["player_id", "fide_id", *IDENTITY_KEY]].assign(position=-1),
+            fide_creators[["fide_id", *IDENTITY_KEY, "position"]].assign(player_id=-1),
+            twins[["fide_id", *IDENTITY_KEY, "position"]].assign(player_id=-1),
+        ],
+        ignore_index=True,
+    )
+    known = known.astype({"name": "string", "birth_year": "Int64", "federation": "string"})
+    matches = singles[["position", "event_id", *IDENTITY_KEY]].merge(
+        known.rename(columns={"position": "creator", "player_id": "candidate"}),
+        how="inner",
+        on=IDENTITY_KEY,
+    )
+    # A twin is no candidate for a line of its own file (it would be a third person).
+    own_file = rows["event_id"].to_numpy()[matches["creator"].clip(lower=0).to_numpy()]
+    matches = matches[(matches["creator"] < 0) | (own_file != matches["event_id"].to_numpy())]
+    count = matches.groupby("position").size()
+    ambiguous = count[count > 1].index
+    if len(ambiguous):
+        raise InputError(_ambiguous(rows, matches[matches["position"].isin(ambiguous)]))
+    single = matches.set_index("position")
+
+    # Players found nowhere: one per identity, made from the first row with it.
+    unmatched = singles[~singles["position"].isin(single.index)]
+    identity_creators = unmatched.drop_duplicates(IDENTITY_KEY)
+    creators = pd.concat([fide_creators, identity_creators, twins]).sort_values("position")
+    next_id = store.next_player_id()
+    creators["player_id"] = np.arange(next_id, next_id + len(creators), dtype=np.int64)
+    new_of_fide = creators.dropna(subset=["fide_id"]).set_index("fide_id")["player_id"]
+    ids = ids.fillna(pd.Series(new_of_fide.reindex(fide).to_numpy(), dtype="Int64"))
+    by_creator = creators.set_index("position")["player_id"]
+    # Rows matched to a known player, to a new FIDE ID's creator row, or to a twin.
+    matched = single["candidate"].where(
+        single["candidate"] >= 0, by_creator.reindex(single["creator"]).to_numpy()
+    )
+    ids.loc[matched.index.to_numpy()] = matched.to_numpy()
+    new_identity = unmatched.merge(
+        identity_creators[[*IDENTITY_KEY, "position"]].merge(
+            creators[["position", "player_id"]], on="position"
+        )[[*IDENTITY_KEY, "player_id"]],
+        how="left",
+        on=IDENTITY_KEY,
+    )
+    ids.loc[unmatched["position"].to_numpy()] = new_identity["player_id"].to_numpy()
+    ids.loc[twins["position"].to_numpy()] = by_creator.reindex(twins["position"]).to_numpy()
+    resolved = ids.to_numpy(dtype=np.int64)
+
+    given = rows[list(IDENTITY)].copy()
+    given["name"] = given["name"].mask(given["name"] == "")  # a blank name is no name
+    first = given.groupby(resolved).first()  # each player's first value given, per column
+    warnings += _birth_year_conflicts(people, rows, resolved, first["birth_year"])
+    _store_new_players(store, first, creators)
+    _fill_known_players(store, people, rows, given, resolved)
+    created = pd.DataFrame(
+        {
+            "event_index": creators["event_index"].to_numpy(),
+            "label": (
+                creators["name"].fillna("").astype(object)
+                + " ("
+                + creators["key"].astype(str)
+                + "#"
+                + creators["player"].astype(str)
+                + ")"
+            ).to_numpy(),
+        }
+    )
+    return Identified(resolved, created, warnings)
+
+
+def _where(row: pd.Series) -> tuple[str, int]:
+    return str(row["source"]), int(row["line"])
+
+
+def _name_mismatches(people: pd.DataFrame, rows: pd.DataFrame, ids: pd.Series) -> list[Issue]:
+    """A FIDE ID whose name in the file is not the stored one (spelling aside)."""
+    known = ids.notna().to_numpy()
+    if not known.any():
+        return []
+    stored = people.set_index("player_id")["name"]
+    found = rows[known].assign(stored=stored.reindex(ids[known].astype("int64")).to_numpy())
+    found = found[found["name"].notna() & (found["name"] != "") & (found["stored"] != "")]
+    differ = [
+        name_key(str(a)) != name_key(str(b))
+        for a, b in zip(found["name"], found["stored"], strict=True)
+    ]
+    return [
+        Issue(
+            *_where(row),
+            f"FIDE ID {row['fide_id']} is {row['name']!r} in this file but {row['stored']!r} "
+            "in the database (the database's name is kept): is the FIDE ID right?",
+            "warning",
+        )
+        for _, row in found[differ].iterrows()
+    ]
+
+
+def _possible_duplicates(people: pd.DataFrame, creators: pd.DataFrame) -> list[Issue]:
+    """New FIDE IDs whose name, birth year and federation match a known player."""
+    if creators.empty or people.empty:
+        return []
+    keys = ["key_name", "birth_year", "federation"]
+    known = people.assign(key_name=people["name"].astype(str).map(name_key)).astype(
+        {"birth_year": "Int64", "federation": "string"}
+    )
+    new = creators.assign(key_name=creators["name"].fillna("").astype(str).map(name_key))
+    new = new[new["key_name"] != ""].astype({"birth_year": "Int64", "federation": "string"})
+    pairs = new.merge(known, on=keys, suffixes=("", "_known"))
+    pairs = pairs[pairs["birth_year"].notna()]
+    return [
+        Issue(
+            *_where(row),
+            f"new FIDE ID {row['fide_id']} {row['name']!r}: possible duplicate of "
+            f"{row['name_known']!r} ({_label(row['fide_id_known'], row['created_by'])}, born "
+            f"{row['birth_year']}, {row['federation']}); both are kept",
+            "warning",
+        )
+        for _, row in pairs.iterrows()
+    ]
+
+
+def _label(fide_id: object, created_by: object) -> str:
+    return f"FIDE ID {int(fide_id)}" if pd.notna(fide_id) else f"no FIDE ID, {created_by}"  # type: ignore[call-overload]
+
+
+def _twin_warnings(twins: pd.DataFrame) -> list[Issue]:
+    warnings = []
+    for _, group in twins.groupby(["event_id", *IDENTITY_KEY], dropna=False, sort=False):
+        first = group.iloc[0]
+        lines = ", ".join(str(line) for line in group["line"].tolist())
+        born = first["birth_year"] if pd.notna(first["birth_year"]) else "?"
+        warnings.append(
+            Issue(
+                *_where(first),
+                f"lines {lines}: {len(group)} players named {first['name']!r} (born {born}, "
+                f"{first['federation'] if pd.notna(first['federation']) else 'no federation'}) "
+                "without a FIDE ID: kept as different players; give their FIDE IDs to match "
+                "them to the database",
+                "warning",
+            )
+        )
+    return warnings
+
+
+def _ambiguous(rows: pd.DataFrame, matches: pd.DataFrame) -> list[Issue]:
+    problems = []
+    for position in sorted(set(matches["position"].tolist())):
+        row = rows.iloc[position]
+        group = matches[matches["position"] == position]
+        names = ", ".join(
+            f"{'#' + str(candidate) if candidate >= 0 else 'a new player'} {row['name']} "
+            f"(FIDE ID {other if other is not pd.NA else 'none'})"
+            for candidate, other in zip(
+                group["candidate"].tolist(), group["fide_id"].astype("Int64").tolist(), strict=True
+            )
+        )
+        problems.append(
+            Issue(
+                str(row["source"]),
+                int(row["line"]),
+                f"{row['name']!r} matches several players: {names}; give the FIDE ID in the file",
+            )
+        )
+    return problems
+
+
+def _birth_year_conflicts(
+    people: pd.DataFrame, rows: pd.DataFrame, ids: np.ndarray, first: pd.Series
+) -> list[Issue]:
+    """A birth year in a file that differs from the one the database knows, or from the one
+    an earlier file of the ``add`` gave it (the database's is kept): a warning with the file
+    and line (consistency across events)."""
+    years = rows["birth_year"]
+    database = pd.Series(
+        people["birth_year"].to_numpy(), index=people["player_id"].to_numpy(), dtype="Int64"
+    )
+    # The database's, else the first file's (``first``: by player id).
+    reference = database.reindex(ids).fillna(first.reindex(ids)).to_numpy()
+    known = pd.Series(reference, dtype="Int64")
+    differ = (years.notna() & known.notna() & (years != known)).to_numpy(dtype=bool)
+    lines = rows["line"].to_numpy(np.int64)
+    return [
+        Issue(
+            str(rows["source"].iat[i]),
+            int(lines[i]),
+            f"{rows['name'].iat[i]}: born {rows['birth_year'].iat[i]} in this file, "
+            f"{known.iat[i]} in the database (the database's is kept)",
+            "warning",
+        )
+        for i in np.flatnonzero(differ).tolist()
+    ]
+
+
+def _store_new_players(store: Store, first: pd.DataFrame, creators: pd.DataFrame) -> None:
+    """Insert the new players, completed from the first file that gives each field."""
+    new = creators.set_index("player_id")
+    for column in IDENTITY:
+        new[column] = new[column].fillna(first[column].reindex(new.index))
+    new["name"] = new["name"].fillna("")
+    store.insert_players(
+        pd.DataFrame(
+            {
+                "player_id": new.index.to_numpy(),
+                "fide_id": new["fide_id"].to_numpy(),
+                **{column: new[column].to_numpy() for column in IDENTITY},
+                "created_by": (new["key"].astype(str) + "#" + new["player"].astype(str)).to_numpy(),
+                "created_event": new["event_id"].to_numpy(),
+            }
+        )
+    )
+
+
+def _fill_known_players(
+    store: Store, people: pd.DataFrame, rows: pd.DataFrame, given: pd.DataFrame, ids: np.ndarray
+) -> None:
+    """Fill what the database does not know of its players from the first row that gives
+    it; what it knows is never overwritten. Each fill is logged with the event that gave it."""
+    stored = people.set_index("player_id")
+    fills = []
+    for column in IDENTITY:
+        offered = pd.DataFrame(
+            {"player_id": ids, "value": given[column], "event_id": rows["event_id"]}
+        )
+        offered = offered[offered["value"].notna()].drop_duplicates("player_id")
+        offered = offered[offered["player_id"].isin(stored.index)]
+        current = stored[column].reindex(offered["player_id"])
+        missing = current.isna() | (current == "") if column == "name" else current.isna()
+        chosen = offered[missing.fillna(True).to_numpy(dtype=bool)]
+        if len(chosen):
+            fills.append(
+                chosen.assign(
+                    field=column, old_value=current[missing.fillna(True).to_numpy(bool)].to_numpy()
+                )
+            )
+    if fills:
+        store.fill_player_fields(pd.concat(fills, ignore_index=True))

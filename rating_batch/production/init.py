@@ -1,0 +1,136 @@
+"""``init``: a new rating database from a rating list.
+
+The database is made in a temporary file and put in place only when complete; a path where
+anything already exists is refused and left as it was (``store.create_store``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from rating_batch.errors import InputError, Issue
+from rating_batch.loaders import read_rating_list
+from rating_batch.periods import INITIAL, Period, canonical_period, list_date, period_name, shown
+from rating_batch.production.common import (
+    Outcome,
+    book_from,
+    list_k,
+    read_rules_file,
+)
+from rating_batch.rules import FIDE_BY_DATE, Rules
+from rating_batch.store import create_store, ensure_new
+
+
+def init_database(
+    list_path: Path,
+    *,
+    db: Path,
+    kind: str | None = None,
+    period: str | None = None,
+    rules_name: str = FIDE_BY_DATE,
+) -> Outcome:
+    """Create the database from a rating list (a combined FIDE list fills all three kinds)."""
+    label = canonical_period(period) if period is not None else None
+    ensure_new(db)  # before the list is even read: nothing at ``db`` is ever touched
+    text = read_rules_file(rules_name)
+    book = book_from(rules_name, text)
+    rating_list = read_rating_list(list_path, kind=kind or "standard")
+    kinds = (kind,) if kind else rating_list.kinds
+    if kind and kind not in rating_list.kinds:
+        raise InputError([Issue(str(list_path), None, f"the list has no {kind} ratings")])
+    if label is None:
+        label = period_name(*rating_list.month) if rating_list.month is not None else INITIAL
+    frame = rating_list.frame
+    twice = frame[frame["id"].duplicated(keep=False) & frame["id"].notna()]
+    if len(twice):
+        raise InputError(
+            Issue(rating_list.source, int(line), f"FIDE ID {fide_id} appears more than once")
+            for fide_id, line in zip(twice["id"], twice["line"], strict=True)
+        )
+    notes: list[str] = []
+    with create_store(db) as store:
+        store.create_tables_content(rules_name, text)
+        players = pd.DataFrame(
+            {
+                "player_id": np.arange(1, len(frame) + 1),
+                "fide_id": frame["id"],
+                **{c: frame[c] for c in ("name", "federation", "sex", "title", "w_title")},
+                **{c: frame[c] for c in ("o_title", "foa_title", "birth_year")},
+                "created_by": "list",
+            }
+        )
+        players["name"] = players["name"].fillna("")
+        store.insert_players(players)
+        rules = book.for_period(label)
+        for each in kinds:
+            rows, inferred = _initial_ratings(
+                rating_list.for_kind(each), frame, players, each, label, rules
+            )
+            store.insert_ratings(rows)
+            store.add_list(label, each, "init", rules_name)
+            notes.append(f"{each}: {int(rows['rating'].notna().sum())} rated players")
+            if inferred:
+                notes.append(
+                    f"{each}: {inferred} players with K {rules.k_new} who are neither juniors "
+                    "nor 2400+ are taken to have fewer than 30 games, counted from 0 from now on"
+                )
+    month = "(month unknown: in force before every event)" if label == INITIAL else shown(label)
+    return Outcome(
+        [
+            f"created {db} from {list_path}: {len(frame)} players, list {month}, "
+            f"rules {rules_name}",
+            *notes,
+        ]
+    )
+
+
+def _initial_ratings(
+    listed: pd.DataFrame,
+    frame: pd.DataFrame,
+    players: pd.DataFrame,
+    kind: str,
+    period: Period,
+    rules: Rules,
+) -> tuple[pd.DataFrame, int]:
+    """One ratings row per player with a rating or a K in this kind."""
+    rating = listed["rating"]
+    peak = rating.copy()
+    for name in listed.columns:
+        if name.startswith("ever_"):
+            threshold = int(name.split("_")[1])
+            reached = listed[name].fillna(False).astype(bool)
+            peak = peak.where(~reached | (peak >= threshold), threshold)
+    games = frame[f"{kind}_games"].fillna(0).astype("int64")
+    games_total = listed["games_total"].copy()
+    # K 40 on a FIDE list for a player who is neither junior nor 2400+ means fewer than 30
+    # games: count from 0, so that K drops to 20 once 30 games are played here.
+    year = list_date(period).year if period != INITIAL else None
+    unknown = pd.Series(pd.NA, index=rating.index, dtype="Int64")
+    experienced = list_k(rating, listed["birth_year"], unknown, peak, rules, year)
+    new = (
+        games_total.isna()
+        & (listed["k"] == rules.k_new).fillna(False)
+        & (experienced != rules.k_new)
+    )
+    games_total = games_total.mask(new, 0)
+    rows = pd.DataFrame(
+        {
+            "player_id": players["player_id"],
+            "kind": kind,
+            "period": period,
+            "rating": rating,
+            "k": listed["k"],
+            "games": games,
+            "games_total": games_total,
+            "peak": peak,
+            "last_played": games.gt(0).map({True: period, False: None}),
+            "inactive": frame["inactive"].fillna(False).astype(int),
+            "first_event_done": 1,
+            "pool_start": None,
+        }
+    )
+    keep = (rating.notna() | listed["k"].notna()).to_numpy()
+    return rows[keep], int((new & rating.notna()).sum())

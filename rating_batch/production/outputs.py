@@ -1,0 +1,163 @@
+"""The files of a published period, under ``OUT/YYYY-MM/KIND/``: the new list (CSV, XLSX,
+FIDE-style TXT), the period's players, games and individual calculations, the changes against
+the previous list, the report workbook and one HTML page per event."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Hashable, Mapping, Sequence
+from pathlib import Path
+
+import pandas as pd
+
+from rating_batch.engine import PeriodResult, calculation_rows
+from rating_batch.loaders import Progress, no_progress
+from rating_batch.periods import Period
+from rating_batch.pipeline import MAX_EVENT_PAGES, charts_sheet, event_pages
+from rating_batch.production.rate_list import KindOutcome
+from rating_batch.schema import EventInfo
+from rating_batch.staging import OutputSet
+from rating_batch.writers import (
+    MAX_DETAIL_ROWS,
+    Sheet,
+    detail_notes,
+    write_calculations_sheet,
+    write_csv,
+    write_event_html,
+    write_list_txt,
+    write_workbook,
+)
+
+#: What a period's folder holds (paths relative to it): anything else there is not ours.
+PERIOD_FILES = (
+    r"(standard|rapid|blitz)(/(list\.(csv|xlsx|txt)|players\.csv|games\.csv|"
+    r"calculations\.csv|changes\.csv|report\.xlsx|events(/[^/]+\.html)?))?"
+)
+
+
+def list_sheets(listing: pd.DataFrame) -> list[Sheet]:
+    """A list workbook: the list, and its rating distribution as a chart."""
+    return [Sheet("List", frame=listing), charts_sheet(listing["rating"])]
+
+
+def write_period(
+    outcomes: list[KindOutcome],
+    period: Period,
+    out: Path,
+    outputs: OutputSet,
+    progress: Progress = no_progress,
+) -> list[Path]:
+    """Every file of the period into ``outputs`` (the period's folder is replaced whole)."""
+    outputs.own(out / period, PERIOD_FILES)
+    paths: list[Path] = []
+    for outcome in outcomes:
+        folder = out / period / outcome.kind
+        result = outcome.result
+        # The period's players, as ``rate`` shows them: those of its events, and any whose
+        # status changed without a game (the whole list is list.csv).
+        shown = (result.players["events"] > 0) | result.players["status"].isin(
+            ["new", "below_floor"]
+        )
+        players = result.players[shown.to_numpy(dtype=bool)].drop(
+            columns=["k_before_cap", "first_event_done"]
+            + ([] if outcome.rules.classes else ["class"])
+        )
+        targets = {
+            name: folder / name
+            for name in (
+                "list.csv",
+                "list.xlsx",
+                "list.txt",
+                "players.csv",
+                "games.csv",
+                "calculations.csv",
+                "changes.csv",
+                "report.xlsx",
+            )
+        }
+        write_csv(outcome.listing, outputs.path(targets["list.csv"]))
+        write_workbook(list_sheets(outcome.listing), outputs.path(targets["list.xlsx"]))
+        write_list_txt(outcome.listing, outputs.path(targets["list.txt"]), period=period)
+        write_csv(players, outputs.path(targets["players.csv"]))
+        write_csv(result.games, outputs.path(targets["games.csv"]))
+        write_csv(outcome.calculations, outputs.path(targets["calculations.csv"]))
+        write_csv(outcome.changes, outputs.path(targets["changes.csv"]))
+        summary: list[Sequence[object]] = [
+            ["rating_batch period report"],
+            [],
+            ["Period", period],
+            ["List", outcome.kind],
+            ["Rules", f"{outcome.rules.edition}: {outcome.rules.title}"],
+            ["Events", len(outcome.events)],
+            ["Players on the new list", len(outcome.listing)],
+        ]
+        summary += [[], ["Events"], ["key", "name", "start", "end", "source"]]
+        summary += [
+            [key, name, start or "", end or "", source]
+            for key, name, start, end, source in outcome.events[
+                ["key", "name", "start", "end", "source"]
+            ].itertuples(index=False)
+        ]
+        notes = [
+            *outcome.notes,
+            *detail_notes("Games", len(result.games)),
+            *detail_notes("Calculations", len(outcome.calculations)),
+        ]
+        if len(outcome.events) > MAX_EVENT_PAGES:
+            notes.append(
+                f"{len(outcome.events):,} events: no HTML pages (written up to "
+                f"{MAX_EVENT_PAGES:,}; rate an event on its own for its page)"
+            )
+        summary += [[], ["Notes"], *([["", note] for note in notes])]
+        write_workbook(
+            [
+                Sheet("Summary", rows=summary),
+                Sheet("Players", frame=players),
+                Sheet("Games", frame=result.games.head(MAX_DETAIL_ROWS)),
+                Sheet(
+                    "Calculations",
+                    frame=calculation_rows(outcome.calculations.head(MAX_DETAIL_ROWS)),
+                    writer=write_calculations_sheet,
+                ),
+                Sheet("Changes", frame=outcome.changes),
+                charts_sheet(outcome.listing["rating"]),
+            ],
+            outputs.path(targets["report.xlsx"]),
+        )
+        paths.extend(targets.values())
+        if len(outcome.events) > MAX_EVENT_PAGES:
+            continue
+        infos = [_event_info(row) for row in outcome.events.to_dict("records")]
+        rules_of = {info.key: outcome.rules for info in infos}
+        pages = event_pages(result, infos, rules_of, _listed(result))
+        for key, page in progress(pages, f"{outcome.kind} event pages"):
+            path = folder / "events" / f"{key}.html"
+            write_event_html(page, outputs.path(path))
+            paths.append(path)
+    return paths
+
+
+def _event_info(row: Mapping[Hashable, object]) -> EventInfo:
+    """A stored event's metadata, for its HTML page."""
+    end = row["end"]
+    return EventInfo(
+        key=str(row["key"]),
+        name=str(row["name"]),
+        source=str(row["source"]),
+        start=row["start_date"],  # type: ignore[arg-type]
+        end=dt.date.fromisoformat(str(end)) if isinstance(end, str) and end else None,
+        time_control=str(row["time_control"] or ""),
+    )
+
+
+def _listed(result: PeriodResult) -> pd.DataFrame:
+    """Every event's players as the period rated them (start rank, name, the rating used,
+    points), for the HTML pages: one grouping of the period's games."""
+    games = result.games
+    listed = (
+        games.groupby([games["event"].astype(str), "player"], sort=True)
+        .agg(id=("id", "first"), rating=("rating", "first"), points=("score", "sum"))
+        .reset_index()
+    )
+    listed["name"] = listed["id"].map(result.players.set_index("id")["name"])
+    return listed

@@ -1,0 +1,221 @@
+"""``publish``: rate a period for every list kind, keep the new lists, write them out.
+
+Periods are published in order: only the next list period after the last published one (or
+after the initial list) is accepted, or the last published one again; ``--skip-to`` publishes
+a later one on purpose, leaving those between unpublished (refused while they hold events).
+The initial list's own period is never published.
+
+A new publish computes every output into a staging folder, stores the new states and the
+files themselves in one transaction, commits, and only then switches the files into place. If
+that switch fails, the period is published and a plain re-run writes its files: re-publishing
+the last period writes, byte for byte, the files stored when it was first published, whatever
+was added since (a published list never changes).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+
+from rating_batch.errors import RatingBatchError
+from rating_batch.loaders import Progress, no_progress
+from rating_batch.periods import (
+    INITIAL,
+    Period,
+    canonical_period,
+    is_list_period,
+    next_list_period,
+    shown,
+)
+from rating_batch.production.changes import change_summary
+from rating_batch.production.common import STATE_FIELDS, Outcome, RuleBook, read_state, rule_book
+from rating_batch.production.outputs import PERIOD_FILES, write_period
+from rating_batch.production.rate_list import KindOutcome, _previous, rate_list
+from rating_batch.rules import KINDS
+from rating_batch.staging import OutputProblem, OutputSet, staged_outputs
+from rating_batch.store import DEFAULT_WAIT, Store, open_store
+
+POOL_COLUMNS = [
+    "period", "kind", "player_id", "event_id", "round", "opponent_rating", "half", "game_period",
+]  # fmt: skip
+
+
+@dataclass(frozen=True)
+class PublishOptions:
+    skip_to: bool = False
+    """Publish a period later than the next one on purpose (none between may hold events)."""
+    dry_run: bool = False
+    wait: float = DEFAULT_WAIT
+
+
+@dataclass
+class PublishResult(Outcome):
+    period: Period = ""
+    outcomes: list[KindOutcome] = field(default_factory=list)
+
+
+def publish_period(
+    period: str,
+    *,
+    db: Path,
+    out: Path,
+    options: PublishOptions = PublishOptions(),
+    progress: Progress = no_progress,
+) -> PublishResult:
+    """Rate ``period`` for every list kind, store the new lists and write them with reports;
+    or, for the last published period, write its stored files again."""
+    period = canonical_period(period)
+    command = f"publish {period}"
+    with open_store(db, write=True, command=command, wait=options.wait) as store:
+        book = rule_book(store)
+        if store.last_published() == period:
+            return _republish(store, period, out, options)
+        _check_order(store, book, period, options)
+        kinds = _kinds(store, book, period)
+        if options.dry_run:
+            with store.writing(dry_run=True):
+                outcomes = [rate_list(store, book, period, kind) for kind in kinds]
+            return _result(period, outcomes, [], dry_run=True)
+        with staged_outputs(out) as outputs:
+            with store.writing():
+                outcomes = [rate_list(store, book, period, kind) for kind in kinds]
+                paths = write_period(outcomes, period, out, outputs, progress)
+                _store_files(store, period, out, outputs)
+                for outcome in outcomes:
+                    _store_outcome(store, period, outcome, book.name)
+            try:
+                outputs.switch()
+            except OutputProblem as problem:
+                raise RatingBatchError(
+                    f"published {period} in {db}, but its files could not be put in place: "
+                    f"{problem}; 'rating-batch publish {period} --out {out}' writes them"
+                ) from None
+    return _result(period, outcomes, paths, dry_run=False)
+
+
+def _result(
+    period: Period, outcomes: list[KindOutcome], paths: list[Path], *, dry_run: bool
+) -> PublishResult:
+    lines = [f"{'would publish' if dry_run else 'published'} {period}"]
+    warnings = []
+    for outcome in outcomes:
+        counts = outcome.result.players["status"].value_counts()
+        described = ", ".join(
+            f"{int(counts.get(s, 0))} {s}" for s in ("rated", "new", "below_floor", "unrated")
+        )
+        lines.append(
+            f"{outcome.kind}: {len(outcome.events)} event(s), list of {len(outcome.listing)} "
+            f"rated players ({described}) under {outcome.rules.edition}"
+        )
+        against = "no earlier list" if outcome.previous is None else shown(outcome.previous)
+        lines.append(f"  {change_summary(outcome.changes, against)}")
+        warnings.extend(outcome.warnings)
+    if dry_run:
+        lines.append("dry run: nothing was changed or written")
+    return PublishResult(lines, warnings, paths, period=period, outcomes=outcomes)
+
+
+def _check_order(store: Store, book: RuleBook, period: Period, options: PublishOptions) -> None:
+    """Only the next list period, unless ``--skip-to`` (never over periods with events)."""
+    rules = book.for_period(period)
+    if not is_list_period(rules, period):
+        months = ", ".join(str(m) for m in rules.list_months)
+        raise RatingBatchError(
+            f"{period} is not a list month under {rules.edition} (lists in months {months})"
+        )
+    initial = store.initial_period()
+    last = store.last_published()
+    if period == initial:
+        raise RatingBatchError(
+            f"{period} is the initial list's own period: it is never published (the next "
+            f"list is {next_list_period(rules, period)})"
+        )
+    if last is not None and period < last:
+        raise RatingBatchError(
+            f"{period} is earlier than the last published period {last}; periods are "
+            f"published in order ('rating-batch unpublish {last}' withdraws the last one)"
+        )
+    base = last or initial
+    if initial is not None and last is None and period < initial:
+        raise RatingBatchError(f"{period} is earlier than the initial list ({initial})")
+    if base is None or base == INITIAL:
+        expected = store.earliest_event_period()
+        if expected is None or period <= expected:
+            return
+    else:
+        expected = next_list_period(rules, base)
+    if period == expected:
+        return
+    if not options.skip_to:
+        raise RatingBatchError(
+            f"the next list is {expected}, not {period}: publish {expected} first (a typo in "
+            f"the month?), or pass --skip-to to publish {period} and leave the lists between "
+            "unpublished"
+        )
+    waiting = store.event_periods(base or INITIAL, period)
+    if waiting:
+        raise RatingBatchError(
+            f"--skip-to {period} would leave events unrated: publish {', '.join(waiting)} "
+            "first, or remove those events"
+        )
+
+
+def _kinds(store: Store, book: RuleBook, period: Period) -> list[str]:
+    """The list kinds published: those with a list already or with events this period."""
+    rules = book.for_period(period)
+    known = set(store.lists()["kind"]) | set(store.events(period)["kind"])
+    return [kind for kind in KINDS if kind in known and kind in rules.kinds]
+
+
+def _republish(store: Store, period: Period, out: Path, options: PublishOptions) -> PublishResult:
+    """The last published period's files again, as stored when it was published."""
+    if not store.has_published_files(period):
+        raise RatingBatchError(
+            f"{period} was published by an older rating_batch, which did not keep its files: "
+            f"'rating-batch unpublish {period}' and publish it again"
+        )
+    if options.dry_run:
+        return PublishResult(
+            [f"{period} is published: publishing it again would write its stored files",
+             "dry run: nothing was changed or written"],
+            period=period,
+        )  # fmt: skip
+    written = []
+    with staged_outputs(out) as outputs:
+        outputs.own(out / period, PERIOD_FILES)
+        for path, data in store.published_files(period):
+            final = out / period / path
+            outputs.write_bytes(final, data)
+            written.append(final)
+    return PublishResult(
+        [f"re-published {period}: its files as stored when it was published"],
+        outputs=written,
+        period=period,
+    )
+
+
+def _store_files(store: Store, period: Period, out: Path, outputs: OutputSet) -> None:
+    """Every staged file of the period, kept as written (re-publishing writes them again)."""
+    folder = out / period
+    for final, staged in outputs.staged():
+        store.store_file(period, final.relative_to(folder).as_posix(), staged.read_bytes())
+
+
+def _store_outcome(store: Store, period: Period, outcome: KindOutcome, rules_name: str) -> None:
+    """The new states (a row for everyone who played, and for any change), the pool, the
+    list."""
+    kind = outcome.kind
+    previous = read_state(store, kind, _previous(store.lists(), kind, period))
+    state = outcome.state
+    merged = state.merge(previous, on="player_id", how="left", suffixes=("", "_before"))
+    changed = merged["games"] > 0
+    for name in STATE_FIELDS:
+        if name == "games":
+            continue
+        now, before = merged[name], merged[f"{name}_before"]
+        changed |= ~((now == before) | (now.isna() & before.isna())).fillna(False)
+    pool = outcome.pending
+    rows = pool.assign(period=period, kind=kind)[POOL_COLUMNS] if len(pool) else pd.DataFrame()
+    store.store_publication(period, kind, state[changed.to_numpy(bool)], rows, rules_name)

@@ -1,0 +1,290 @@
+"""Backups of the rating database: saved before every command that writes, listed, restored.
+
+A backup is an SQLite online backup (a consistent copy even while others read) saved as
+``<db>.backups/<UTC time>-<command>.sqlite`` in rollback-journal mode, so each is one
+self-contained file. The newest ``BACKUPS_KEPT`` are kept; only files of that name pattern
+are ever removed from the folder.
+
+``restore`` puts a backup back in one transaction (after backing up the current state), so a
+crash leaves the database as it was or as the backup; a database too damaged to be read is
+moved into the backups folder first, never deleted.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import os
+import re
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+
+from rating_batch.store.database import (
+    DEFAULT_WAIT,
+    Connection,
+    DatabaseProblem,
+    check_file,
+    open_database,
+    reported,
+)
+
+#: How many backups a database keeps ($RATING_BATCH_BACKUPS changes it).
+BACKUPS_KEPT = 20
+
+_NAME = re.compile(r"(\d{8}T\d{6}\.\d{6}Z)-([a-z0-9-]+)\.sqlite")
+
+
+def backup_folder(db: Path) -> Path:
+    return Path(f"{db}.backups")
+
+
+def kept() -> int:
+    try:
+        return max(1, int(os.environ.get("RATING_BATCH_BACKUPS", BACKUPS_KEPT)))
+    except ValueError:
+        return BACKUPS_KEPT
+
+
+def _stamp() -> str:
+    return dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%S.%fZ")
+
+
+def _label(command: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", command.lower()).strip("-")[:40] or "command"
+
+
+def save_backup(db: Path, command: str) -> Path:
+    """An online backup of ``db`` as it is committed now, then the oldest beyond
+    ``kept()`` removed. Any failure (disk full, read-only folder) is a DatabaseProblem and
+    leaves no partial file: the command then changes nothing."""
+    folder = backup_folder(db)
+    final = folder / f"{_stamp()}-{_label(command)}.sqlite"
+    temporary = folder / f".{final.name}.tmp"
+    try:
+        folder.mkdir(exist_ok=True)
+        source = sqlite3.connect(f"file:{_uri(db)}?mode=ro", uri=True)
+        try:
+            target = sqlite3.connect(temporary)
+            try:
+                source.backup(target)
+                target.execute("PRAGMA journal_mode = DELETE")
+            finally:
+                target.close()
+        finally:
+            source.close()
+        os.replace(temporary, final)
+    except (OSError, sqlite3.Error) as error:
+        for leftover in (temporary, Path(f"{temporary}-journal")):
+            with contextlib.suppress(OSError):
+                leftover.unlink(missing_ok=True)
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+        raise DatabaseProblem(
+            f"{db}: cannot save the backup taken before every change ({folder}: {reason}); "
+            "nothing was changed"
+        ) from None
+    _prune(folder)
+    return final
+
+
+def _uri(path: Path) -> str:
+    from urllib.parse import quote
+
+    return quote(str(path.absolute()))
+
+
+def _prune(folder: Path) -> None:
+    ours = sorted(path for path in folder.iterdir() if _NAME.fullmatch(path.name))
+    for old in ours[: max(0, len(ours) - kept())]:
+        for part in (old, *(Path(f"{old}{s}") for s in ("-wal", "-shm"))):
+            with contextlib.suppress(OSError):
+                part.unlink(missing_ok=True)
+
+
+@dataclass(frozen=True)
+class Backup:
+    """One saved backup: its file, when and before which command it was taken, and what it
+    holds (the last list and how many events)."""
+
+    path: Path
+    taken: dt.datetime
+    command: str
+    size: int
+    last_list: str
+    events: int
+
+    def line(self) -> str:
+        when = self.taken.strftime("%Y-%m-%d %H:%M:%S UTC")
+        size = (
+            f"{self.size / 1_000_000:.1f} MB"
+            if self.size >= 100_000
+            else f"{self.size / 1000:.0f} kB"
+        )
+        return (
+            f"{self.path.name}  {when}  before {self.command:<20}  {size:>9}  "
+            f"last list {self.last_list}, {self.events} event(s)"
+        )
+
+
+def list_backups(db: Path) -> list[Backup]:
+    """The backups of ``db``, oldest first (the folder holds nothing else of ours)."""
+    folder = backup_folder(db)
+    if not folder.is_dir():
+        return []
+    found = []
+    for path in sorted(folder.iterdir()):
+        match = _NAME.fullmatch(path.name)
+        if match is None:
+            continue
+        taken = dt.datetime.strptime(match[1], "%Y%m%dT%H%M%S.%fZ").replace(tzinfo=dt.UTC)
+        last, events = _contents(path)
+        found.append(Backup(path, taken, match[2], path.stat().st_size, last, events))
+    return found
+
+
+def _contents(path: Path) -> tuple[str, int]:
+    try:
+        connection = sqlite3.connect(f"file:{_uri(path)}?mode=ro", uri=True)
+        try:
+            last = connection.execute("SELECT MAX(period) FROM lists").fetchone()[0]
+            events = connection.execute("SELECT COUNT(*) FROM events").fetchone()[0]
+        finally:
+            connection.close()
+    except sqlite3.Error:
+        return "unreadable", 0
+    shown = "initial" if last in (None, "0000-00") else str(last)
+    return shown, int(events)
+
+
+def find_backup(db: Path, name: str) -> Path:
+    """A backup by its name in the backups folder (or a path to one)."""
+    candidates = [backup_folder(db) / name, Path(name)]
+    for candidate in candidates:
+        if candidate.is_file():
+            return candidate
+    known = [b.path.name for b in list_backups(db)]
+    raise DatabaseProblem(
+        f"no backup {name!r} in {backup_folder(db)}"
+        + (f" (the newest: {known[-1]}; 'rating-batch backups' lists them all)" if known else "")
+    )
+
+
+def restore_backup(db: Path, name: str, *, wait: float = DEFAULT_WAIT) -> list[str]:
+    """Put backup ``name`` back as ``db``; what was done, as lines for the officer."""
+    source = find_backup(db, name)
+    _check_backup(source)
+    if not db.exists():
+        _place_copy(source, db)
+        return [f"restored {db} from {source.name} (there was no database at {db})"]
+    try:
+        check_file(db)
+        damaged = not _readable(db)
+    except DatabaseProblem as problem:
+        if "damaged" not in str(problem):
+            raise
+        damaged = True
+    if damaged:
+        aside = _move_aside(db)
+        _place_copy(source, db)
+        return [
+            f"{db} could not be read: moved to {aside}",
+            f"restored {db} from {source.name}",
+        ]
+    with open_database(db, Connection, write=True, command="restore", wait=wait) as opened:
+        _copy_into(opened, source)
+    saved = list_backups(db)
+    before = f" (the state before it is saved as {saved[-1].path.name})" if saved else ""
+    return [f"restored {db} from {source.name}{before}"]
+
+
+def _check_backup(source: Path) -> None:
+    check_file(source)
+    with reported(source):
+        connection = sqlite3.connect(f"file:{_uri(source)}?mode=ro", uri=True)
+        try:
+            result = connection.execute("PRAGMA integrity_check").fetchone()[0]
+            tables = {row[0] for row in connection.execute("SELECT name FROM sqlite_master")}
+        finally:
+            connection.close()
+    if result != "ok" or not {"meta", "players", "lists"} <= tables:
+        raise DatabaseProblem(f"{source}: not a complete rating database ({result}); not restored")
+
+
+def _readable(db: Path) -> bool:
+    try:
+        connection = sqlite3.connect(f"file:{_uri(db)}?mode=ro", uri=True)
+        try:
+            return bool(connection.execute("PRAGMA quick_check").fetchone()[0] == "ok")
+        finally:
+            connection.close()
+    except sqlite3.DatabaseError:
+        return False
+
+
+def _copy_into(opened: Connection, source: Path) -> None:
+    """Replace every table of the open database by the backup's, in the command's one
+    transaction (foreign keys off while the tables are rebuilt)."""
+    connection = opened.connection
+    connection.execute("PRAGMA foreign_keys = OFF")
+    try:
+        connection.execute("ATTACH DATABASE ? AS backup", (f"file:{_uri(source)}?mode=ro",))
+    except sqlite3.OperationalError:
+        connection.execute("ATTACH DATABASE ? AS backup", (str(source),))
+    try:
+        with opened.writing():
+            for kind in ("index", "table"):
+                names = connection.execute(
+                    "SELECT name FROM main.sqlite_master WHERE type = ? AND sql IS NOT NULL "
+                    "AND name NOT LIKE 'sqlite_%'",
+                    (kind,),
+                ).fetchall()
+                for (object_name,) in names:
+                    connection.execute(f'DROP {kind.upper()} main."{object_name}"')
+            objects = connection.execute(
+                "SELECT type, name, sql FROM backup.sqlite_master WHERE sql IS NOT NULL "
+                "AND name NOT LIKE 'sqlite_%' ORDER BY type = 'index'"
+            ).fetchall()
+            for kind, object_name, sql in objects:
+                connection.execute(sql)
+                if kind == "table":
+                    connection.execute(
+                        f'INSERT INTO main."{object_name}" SELECT * FROM backup."{object_name}"'
+                    )
+            application = connection.execute("PRAGMA backup.application_id").fetchone()[0]
+            connection.execute(f"PRAGMA main.application_id = {int(application)}")
+    finally:
+        connection.execute("DETACH DATABASE backup")
+        connection.execute("PRAGMA foreign_keys = ON")
+
+
+def _move_aside(db: Path) -> Path:
+    """A database that cannot be read, with its journal files, into the backups folder."""
+    folder = backup_folder(db)
+    folder.mkdir(exist_ok=True)
+    aside = folder / f"{_stamp()}-damaged.sqlite"
+    for suffix in ("-wal", "-shm", ""):
+        part = Path(f"{db}{suffix}")
+        if part.exists():
+            os.replace(part, Path(f"{aside}{suffix}"))
+    return aside
+
+
+def _place_copy(source: Path, db: Path) -> None:
+    """A copy of ``source`` at ``db`` (which does not exist), complete or not at all."""
+    temporary = db.parent / f".{db.name}.restore-{os.getpid()}.tmp"
+    try:
+        with reported(db):
+            reader = sqlite3.connect(f"file:{_uri(source)}?mode=ro", uri=True)
+            try:
+                writer = sqlite3.connect(temporary)
+                try:
+                    reader.backup(writer)
+                    writer.execute("PRAGMA journal_mode = WAL")
+                finally:
+                    writer.close()
+            finally:
+                reader.close()
+        os.link(temporary, db)
+    finally:
+        for suffix in ("", "-wal", "-shm", "-journal"):
+            Path(f"{temporary}{suffix}").unlink(missing_ok=True)

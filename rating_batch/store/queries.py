@@ -1,0 +1,423 @@
+"""``Store``: every SQL statement of the rating database, each behind a named method.
+
+Commands (``rating_batch.production``) never write SQL: they ask the store for frames and
+give it frames to keep. Writing methods run inside the command's transaction
+(``Store.writing()``).
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from rating_batch.periods import INITIAL, Period
+from rating_batch.store.database import Connection
+
+#: Files stored as they are (already compressed): everything else is deflated.
+_STORED_AS_IS = (".xlsx", ".zip")
+
+
+class Store(Connection):
+    """An open rating database (``open_store``/``create_store``)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._states: dict[tuple[str, str], pd.DataFrame] = {}
+        """``state`` read once per (kind, period) until ratings are written again."""
+
+    # -- meta -----------------------------------------------------------------------------------
+
+    def meta(self, key: str) -> str | None:
+        row = self.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def set_meta(self, key: str, value: str) -> None:
+        self.execute(
+            "INSERT INTO meta (key, value) VALUES (?, ?) "
+            "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            (key, value),
+        )
+
+    # -- lists ----------------------------------------------------------------------------------
+
+    def lists(self) -> pd.DataFrame:
+        """Every known list: period, kind, origin (init/publish), rules, edit_mark."""
+        return self.frame(
+            "SELECT period, kind, origin, rules, edit_mark FROM lists ORDER BY period, kind"
+        )
+
+    def initial_period(self) -> Period | None:
+        row = self.execute("SELECT MIN(period) FROM lists WHERE origin = 'init'").fetchone()
+        return None if row[0] is None else str(row[0])
+
+    def last_published(self) -> Period | None:
+        """The latest published period, over every list kind."""
+        row = self.execute("SELECT MAX(period) FROM lists WHERE origin = 'publish'").fetchone()
+        return None if row[0] is None else str(row[0])
+
+    def add_list(self, period: Period, kind: str, origin: str, rules: str) -> None:
+        """A new list, marked with the last player edit it has seen (corrections after it
+        are the next list's)."""
+        self.execute(
+            "INSERT INTO lists (period, kind, origin, rules, edit_mark) "
+            "VALUES (?, ?, ?, ?, (SELECT COALESCE(MAX(edit_id), 0) FROM player_edits))",
+            (period, kind, origin, rules),
+        )
+
+    def edit_mark(self, period: Period, kind: str) -> int:
+        row = self.execute(
+            "SELECT edit_mark FROM lists WHERE period = ? AND kind = ?", (period, kind)
+        ).fetchone()
+        return 0 if row is None else int(row[0])
+
+    # -- rating states --------------------------------------------------------------------------
+
+    def state(self, kind: str, period: Period) -> pd.DataFrame:
+        """Every player's rating state in ``kind`` as of ``period`` (latest row ≤ period).
+
+        Read once per command (a publish asks for the list in force for every event)."""
+        if (kind, period) not in self._states:
+            self._states[kind, period] = self.frame(
+                """
+                SELECT r.* FROM ratings r
+                JOIN (SELECT player_id, MAX(period) AS period FROM ratings
+                      WHERE kind = ? AND period <= ? GROUP BY player_id) latest
+                  ON r.player_id = latest.player_id AND r.period = latest.period
+                WHERE r.kind = ?
+                """,
+                (kind, period, kind),
+            )
+        return self._states[kind, period].copy()
+
+    def insert_ratings(self, rows: pd.DataFrame) -> None:
+        self._states.clear()
+        self._insert("ratings", rows)
+
+    def pending(self, kind: str, period: Period) -> pd.DataFrame:
+        """The first-rating pool kept after ``period``'s list."""
+        return self.frame(
+            "SELECT * FROM pending WHERE kind = ? AND period = ? "
+            "ORDER BY player_id, event_id, round",
+            (kind, period),
+        )
+
+    def store_publication(
+        self, period: Period, kind: str, ratings: pd.DataFrame, pool: pd.DataFrame, rules: str
+    ) -> None:
+        """A published list: the changed states, the pool after it, and the list itself."""
+        self.insert_ratings(ratings)
+        self._insert("pending", pool)
+        self.add_list(period, kind, "publish", rules)
+
+    def unpublish(self, period: Period) -> dict[str, int]:
+        """Everything a publish of ``period`` stored (its lists, states, pools and files);
+        how many rows of each were removed."""
+        removed = {}
+        for table in ("ratings", "pending", "published_files", "lists"):
+            cursor = self.execute(f"DELETE FROM {table} WHERE period = ?", (period,))
+            removed[table] = cursor.rowcount
+        self._states.clear()
+        return removed
+
+    # -- published files ------------------------------------------------------------------------
+
+    def store_file(self, period: Period, path: str, data: bytes) -> None:
+        as_is = path.endswith(_STORED_AS_IS)
+        stored = data if as_is else zlib.compress(data, 1)
+        self.execute(
+            "INSERT INTO published_files (period, path, data, compressed, size) "
+            "VALUES (?, ?, ?, ?, ?)",
+            (period, path, stored, int(not as_is), len(data)),
+        )
+
+    def published_files(self, period: Period) -> Iterator[tuple[str, bytes]]:
+        """The files a publish of ``period`` wrote, by path within the period's folder."""
+        cursor = self.execute(
+            "SELECT path, data, compressed FROM published_files WHERE period = ? ORDER BY path",
+            (period,),
+        )
+        for path, data, compressed in cursor:
+            yield str(path), zlib.decompress(data) if compressed else bytes(data)
+
+    def has_published_files(self, period: Period) -> bool:
+        row = self.execute(
+            "SELECT COUNT(*) FROM published_files WHERE period = ?", (period,)
+        ).fetchone()
+        return bool(row[0])
+
+    # -- players --------------------------------------------------------------------------------
+
+    def players(self, player_ids: Sequence[int] | None = None) -> pd.DataFrame:
+        if player_ids is None:
+            return self.frame("SELECT * FROM players ORDER BY player_id")
+        ids = pd.DataFrame({"player_id": list(player_ids)})
+        return ids.merge(self.frame("SELECT * FROM players"), on="player_id", how="left")
+
+    def player_by_fide_id(self, fide_id: int) -> dict[str, Any] | None:
+        return _first(self.frame("SELECT * FROM players WHERE fide_id = ?", (fide_id,)))
+
+    def insert_players(self, rows: pd.DataFrame) -> None:
+        self._insert("players", rows)
+
+    def next_player_id(self) -> int:
+        return int(
+            self.execute("SELECT COALESCE(MAX(player_id), 0) + 1 FROM players").fetchone()[0]
+        )
+
+    def fill_player_fields(self, fills: pd.DataFrame) -> None:
+        """Set fields the database did not know (``player_id``, ``field``, ``old_value``,
+        ``value``, ``event_id``), each logged in ``player_edits`` so that ``remove`` can take
+        it back and the next list can show it as a correction."""
+        for field in fills["field"].unique().tolist():
+            rows = fills[fills["field"] == field]
+            ids = [int(i) for i in rows["player_id"].tolist()]
+            values = [_plain(v) for v in rows["value"].tolist()]
+            self.connection.executemany(
+                f"UPDATE players SET {field} = ? WHERE player_id = ?", zip(values, ids, strict=True)
+            )
+        self._insert(
+            "player_edits",
+            pd.DataFrame(
+                {
+                    "player_id": fills["player_id"].astype("int64").to_numpy(),
+                    "field": fills["field"].to_numpy(),
+                    "old_value": [_plain(v) for v in fills["old_value"].tolist()],
+                    "new_value": [_plain(v) for v in fills["value"].tolist()],
+                    "event_id": fills["event_id"].astype("int64").to_numpy(),
+                }
+            ),
+        )
+
+    def player_edits_after(self, mark: int) -> pd.DataFrame:
+        """Edits made after ``mark`` (an ``edit_mark`` of a list), in order."""
+        return self.frame(
+            "SELECT edit_id, player_id, field, old_value, new_value, event_id FROM player_edits "
+            "WHERE edit_id > ? ORDER BY edit_id",
+            (mark,),
+        )
+
+    def player_history(self, player_id: int) -> pd.DataFrame:
+        return self.frame(
+            "SELECT kind, period, rating, k, games, games_total, inactive FROM ratings "
+            "WHERE player_id = ? ORDER BY kind, period",
+            (player_id,),
+        )
+
+    def player_pending(self, player_id: int) -> pd.DataFrame:
+        """The player's pending first-rating games, as kept after each published list."""
+        return self.frame(
+            "SELECT p.kind, p.period, e.key AS event, p.round, p.opponent_rating, p.half, "
+            "p.game_period FROM pending p JOIN events e USING (event_id) "
+            "WHERE p.player_id = ? ORDER BY p.kind, p.period",
+            (player_id,),
+        )
+
+    def last_published_by_kind(self) -> pd.DataFrame:
+        return self.frame(
+            "SELECT kind, MAX(period) AS period FROM lists WHERE origin = 'publish' GROUP BY kind"
+        )
+
+    # -- events ---------------------------------------------------------------------------------
+
+    def events(self, period: Period | None = None) -> pd.DataFrame:
+        if period is None:
+            return self.frame("SELECT * FROM events ORDER BY event_id")
+        return self.frame("SELECT * FROM events WHERE period = ? ORDER BY event_id", (period,))
+
+    def event_by_key(self, key: str) -> dict[str, Any] | None:
+        return _first(self.frame("SELECT * FROM events WHERE key = ?", (key,)))
+
+    def event_keys(self) -> list[str]:
+        return [str(key) for (key,) in self.execute("SELECT key FROM events")]
+
+    def next_event_id(self) -> int:
+        return int(self.execute("SELECT COALESCE(MAX(event_id), 0) + 1 FROM events").fetchone()[0])
+
+    def event_identities(self) -> pd.DataFrame:
+        """What makes an event the same as another: its content, or its name and dates."""
+        return self.frame('SELECT key, period, content_hash, name, start, "end" FROM events')
+
+    def events_during(self, first: str, last: str) -> pd.DataFrame:
+        """Stored events whose dates overlap ``first``…``last`` (ISO dates)."""
+        return self.frame(
+            'SELECT event_id, key, name, source, period, COALESCE(start, "end") AS first, '
+            'COALESCE("end", start) AS last FROM events '
+            'WHERE COALESCE(start, "end") <= ? AND COALESCE("end", start) >= ?',
+            (last, first),
+        )
+
+    def played_games(self, event_ids: Sequence[int]) -> pd.DataFrame:
+        """The games played over the board in these events, by database player:
+        event_id, round, player_id, opponent_id, score."""
+        if not len(event_ids):
+            return pd.DataFrame(
+                {c: pd.Series(dtype="int64") for c in ("event_id", "round", "player_id")}
+                | {"opponent_id": pd.Series(dtype="int64"), "score": pd.Series(dtype="float64")}
+            )
+        marks = ",".join("?" * len(event_ids))
+        return self.frame(
+            f"""
+            SELECT g.event_id, g.round, me.player_id, them.player_id AS opponent_id, g.score
+            FROM games g
+            JOIN event_players me ON me.event_id = g.event_id AND me.start_rank = g.start_rank
+            JOIN event_players them
+              ON them.event_id = g.event_id AND them.start_rank = g.opponent_rank
+            WHERE g.rated = 1 AND g.event_id IN ({marks})
+            """,
+            tuple(int(e) for e in event_ids),
+        )
+
+    def insert_events(self, rows: pd.DataFrame) -> None:
+        self._insert("events", rows)
+
+    def insert_event_players(self, rows: pd.DataFrame) -> None:
+        self._insert("event_players", rows)
+
+    def insert_games(self, rows: pd.DataFrame) -> None:
+        self._insert("games", rows)
+
+    def period_entries(self, period: Period, kind: str) -> pd.DataFrame:
+        """The players of the period's events of ``kind`` (event_players rows)."""
+        return self.frame(
+            "SELECT ep.* FROM event_players ep JOIN events e USING (event_id) "
+            "WHERE e.period = ? AND e.kind = ?",
+            (period, kind),
+        )
+
+    def period_games(self, period: Period, kind: str) -> pd.DataFrame:
+        return self.frame(
+            "SELECT g.* FROM games g JOIN events e USING (event_id) "
+            "WHERE e.period = ? AND e.kind = ?",
+            (period, kind),
+        )
+
+    def event_periods(self, after: Period, before: Period) -> list[Period]:
+        """Periods strictly between ``after`` and ``before`` that hold events."""
+        return [
+            str(p)
+            for (p,) in self.execute(
+                "SELECT DISTINCT period FROM events WHERE period > ? AND period < ? "
+                "ORDER BY period",
+                (after, before),
+            )
+        ]
+
+    def earliest_event_period(self) -> Period | None:
+        row = self.execute("SELECT MIN(period) FROM events").fetchone()
+        return None if row[0] is None else str(row[0])
+
+    def remove_event(self, event_id: int) -> dict[str, int]:
+        """An event and everything only it brought: its games and players' entries, the
+        players it created that nothing else refers to, and the identity fields it filled in
+        (each set back, then filled from another event that gives it, as ``add`` would have).
+        How many rows of each kind were removed."""
+        edits = self.frame(
+            "SELECT edit_id, player_id, field, old_value FROM player_edits WHERE event_id = ? "
+            "ORDER BY edit_id DESC",
+            (event_id,),
+        )
+        reverted = [
+            (int(p), str(f)) for p, f in zip(edits["player_id"], edits["field"], strict=True)
+        ]
+        for (player_id, field), old in zip(reverted, edits["old_value"].tolist(), strict=True):
+            self.execute(
+                f"UPDATE players SET {field} = ? WHERE player_id = ?", (_plain(old), player_id)
+            )
+        self.execute("DELETE FROM player_edits WHERE event_id = ?", (event_id,))
+        removed = {
+            "games": self.execute("DELETE FROM games WHERE event_id = ?", (event_id,)).rowcount,
+            "entries": self.execute(
+                "DELETE FROM event_players WHERE event_id = ?", (event_id,)
+            ).rowcount,
+        }
+        referenced = (
+            "SELECT player_id FROM event_players UNION SELECT player_id FROM ratings "
+            "UNION SELECT player_id FROM pending UNION SELECT player_id FROM player_edits"
+        )
+        removed["players"] = self.execute(
+            f"DELETE FROM players WHERE created_event = ? AND player_id NOT IN ({referenced})",
+            (event_id,),
+        ).rowcount
+        # A player it created whom another event also names: now made by the first of those.
+        self.execute(
+            "UPDATE players SET created_event = (SELECT MIN(event_id) FROM event_players ep "
+            "WHERE ep.player_id = players.player_id) WHERE created_event = ?",
+            (event_id,),
+        )
+        self.execute("DELETE FROM events WHERE event_id = ?", (event_id,))
+        for player_id, field in reverted:
+            self._refill(player_id, field)
+        return removed
+
+    def _refill(self, player_id: int, field: str) -> None:
+        """Fill a field another stored event gives, as its ``add`` would have done."""
+        current = self.execute(
+            f"SELECT {field} FROM players WHERE player_id = ?", (player_id,)
+        ).fetchone()
+        if current is None or (current[0] is not None and current[0] != ""):
+            return
+        given = self.execute(
+            f"SELECT {field}, event_id FROM event_players WHERE player_id = ? "
+            f"AND {field} IS NOT NULL AND {field} <> '' ORDER BY event_id, line LIMIT 1",
+            (player_id,),
+        ).fetchone()
+        if given is not None:
+            self.fill_player_fields(
+                pd.DataFrame(
+                    {"player_id": [player_id], "field": [field], "old_value": [current[0]],
+                     "value": [given[0]], "event_id": [given[1]]}
+                )
+            )  # fmt: skip
+
+    # -- writing --------------------------------------------------------------------------------
+
+    def create_tables_content(self, rules_name: str, rules_text: str | None) -> None:
+        """What a new database knows of its rules."""
+        self.set_meta("rules", rules_name)
+        if rules_text is not None:
+            self.set_meta("rules_text", rules_text)
+
+    def _insert(self, table: str, frame: pd.DataFrame) -> None:
+        """Bulk insert (executemany) of a frame's columns into ``table``; missing values
+        become NULL."""
+        if frame.empty:
+            return
+        columns = ", ".join(f'"{name}"' for name in frame.columns)
+        marks = ", ".join("?" for _ in frame.columns)
+        values = [_sql_values(frame[name]) for name in frame.columns]
+        self.connection.executemany(
+            f"INSERT INTO {table} ({columns}) VALUES ({marks})", zip(*values, strict=True)
+        )
+
+
+def _first(frame: pd.DataFrame) -> dict[str, Any] | None:
+    """A frame's first row as a dict (None when it has none)."""
+    if frame.empty:
+        return None
+    return {str(name): value for name, value in frame.iloc[0].items()}
+
+
+def _plain(value: object) -> object:
+    """A value sqlite3 takes: numpy scalars as Python ones, missing as None."""
+    if value is None or value is pd.NA or (isinstance(value, float) and np.isnan(value)):
+        return None
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
+def _sql_values(column: pd.Series) -> list[object]:
+    """A column as Python values for sqlite3: numpy columns without missing values as they
+    are (one ``tolist``), the others with None for missing."""
+    if isinstance(column.dtype, np.dtype) and column.dtype.kind in "biu":
+        return column.tolist()
+    if isinstance(column.dtype, np.dtype) and column.dtype.kind == "f" and column.notna().all():
+        return column.tolist()
+    return column.astype(object).where(column.notna(), None).tolist()
+
+
+__all__ = ["INITIAL", "Store"]

@@ -1,0 +1,234 @@
+"""The rating database's tables, and the migrations that bring older files up to date.
+
+Tables (schema version in ``meta``):
+
+* ``players``: identity (FIDE ID when known, name, federation, sex, titles, birth year) and
+  what made the player (``created_by``: ``list`` or ``<event key>#<start rank>``;
+  ``created_event``: that event's id);
+* ``player_edits``: every change ``add`` made to a known player's identity (a field the
+  database did not know, filled from an event file), so ``remove`` can take it back and a
+  publish can list the corrections since the previous list;
+* ``lists``: every list the database knows, per period and kind: the initial one and each
+  published one, with the last player edit it saw (``edit_mark``);
+* ``ratings``: a player's state per kind from a period on (rating or NULL = unrated, K for
+  the next period, games in the period, total games, peak rating, last period played,
+  inactive, first-rating pool state). A row is written when the state changes; the state as
+  of period P is each player's latest row with period ≤ P;
+* ``events``, ``event_players``, ``games``: the added events, long format as the engine's
+  games frame, with file and line, and each player's identity as the file gave it;
+* ``pending``: the first-rating pool after each published period;
+* ``published_files``: every file a publish wrote, as it wrote it (re-publishing writes these
+  bytes again: a published list never changes).
+
+Periods are canonical ``YYYY-MM`` text (``0000-00`` for an initial list of unknown month),
+kept so by CHECK constraints: text order is date order.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+
+SCHEMA_VERSION = 2
+
+#: ``PRAGMA application_id`` of our databases ("RBAT"): a file without it is not ours.
+APPLICATION_ID = 0x52424154
+
+_PERIOD_CHECK = (
+    "CHECK ({column} = '0000-00' OR ({column} GLOB '[12][0-9][0-9][0-9]-[01][0-9]' "
+    "AND substr({column}, 6, 2) BETWEEN '01' AND '12'))"
+)
+
+
+def _period(column: str) -> str:
+    return _PERIOD_CHECK.format(column=column)
+
+
+SCHEMA = f"""
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE players (
+    player_id INTEGER PRIMARY KEY,
+    fide_id INTEGER UNIQUE,
+    name TEXT NOT NULL,
+    federation TEXT, sex TEXT, title TEXT, w_title TEXT, o_title TEXT, foa_title TEXT,
+    birth_year INTEGER,
+    created_by TEXT NOT NULL,
+    created_event INTEGER
+);
+CREATE INDEX players_identity ON players (name, birth_year, federation);
+CREATE TABLE player_edits (
+    edit_id INTEGER PRIMARY KEY,
+    player_id INTEGER NOT NULL REFERENCES players,
+    field TEXT NOT NULL,
+    old_value,
+    new_value,
+    event_id INTEGER NOT NULL
+);
+CREATE INDEX player_edits_event ON player_edits (event_id);
+CREATE TABLE lists (
+    period TEXT NOT NULL {_period("period")},
+    kind TEXT NOT NULL,
+    origin TEXT NOT NULL,
+    rules TEXT NOT NULL,
+    edit_mark INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (period, kind)
+);
+CREATE TABLE ratings (
+    player_id INTEGER NOT NULL REFERENCES players,
+    kind TEXT NOT NULL,
+    period TEXT NOT NULL {_period("period")},
+    rating INTEGER,
+    k INTEGER,
+    games INTEGER NOT NULL DEFAULT 0,
+    games_total INTEGER,
+    peak INTEGER,
+    last_played TEXT {_period("last_played")},
+    inactive INTEGER NOT NULL DEFAULT 0,
+    first_event_done INTEGER NOT NULL DEFAULT 0,
+    pool_start TEXT {_period("pool_start")},
+    PRIMARY KEY (player_id, kind, period)
+);
+CREATE INDEX ratings_period ON ratings (kind, period);
+CREATE TABLE events (
+    event_id INTEGER PRIMARY KEY,
+    key TEXT NOT NULL UNIQUE,
+    name TEXT NOT NULL,
+    source TEXT NOT NULL,
+    content_hash TEXT NOT NULL UNIQUE,
+    start TEXT,
+    "end" TEXT,
+    kind TEXT NOT NULL,
+    period TEXT NOT NULL {_period("period")},
+    format TEXT, encoding TEXT, time_control TEXT
+);
+CREATE UNIQUE INDEX events_name_dates ON events (name, start, "end");
+CREATE INDEX events_period ON events (period, kind);
+CREATE TABLE event_players (
+    event_id INTEGER NOT NULL REFERENCES events,
+    start_rank INTEGER NOT NULL,
+    player_id INTEGER NOT NULL REFERENCES players,
+    rating_in_file INTEGER,
+    line INTEGER NOT NULL,
+    name TEXT, federation TEXT, sex TEXT, title TEXT, birth_year INTEGER,
+    PRIMARY KEY (event_id, start_rank)
+);
+CREATE INDEX event_players_player ON event_players (player_id);
+CREATE TABLE games (
+    event_id INTEGER NOT NULL REFERENCES events,
+    round INTEGER NOT NULL,
+    start_rank INTEGER NOT NULL,
+    opponent_rank INTEGER,
+    colour TEXT, result TEXT,
+    score REAL NOT NULL,
+    rated INTEGER NOT NULL,
+    reason TEXT,
+    line INTEGER NOT NULL,
+    PRIMARY KEY (event_id, round, start_rank)
+);
+CREATE TABLE pending (
+    period TEXT NOT NULL {_period("period")},
+    kind TEXT NOT NULL,
+    player_id INTEGER NOT NULL,
+    event_id INTEGER NOT NULL,
+    round INTEGER NOT NULL,
+    opponent_rating INTEGER NOT NULL,
+    half INTEGER NOT NULL,
+    game_period TEXT NOT NULL {_period("game_period")},
+    PRIMARY KEY (period, kind, player_id, event_id, round)
+);
+CREATE TABLE published_files (
+    period TEXT NOT NULL {_period("period")},
+    path TEXT NOT NULL,
+    data BLOB NOT NULL,
+    compressed INTEGER NOT NULL,
+    size INTEGER NOT NULL,
+    PRIMARY KEY (period, path)
+);
+"""
+
+#: Tables and their columns whose values are periods (made canonical by the migration to 2).
+PERIOD_COLUMNS = {
+    "lists": ("period",),
+    "ratings": ("period", "last_played", "pool_start"),
+    "events": ("period",),
+    "pending": ("period", "game_period"),
+}
+
+
+def run_script(connection: sqlite3.Connection, script: str) -> None:
+    """Run SQL statements one by one (``executescript`` would commit the transaction)."""
+    for statement in script.split(";"):
+        if statement.strip():
+            connection.execute(statement)
+
+
+def lenient_period(text: object) -> str | None:
+    """A period as version 1 stored it (``2026-4``, ``2026-04 ``, compared as text), made
+    canonical; None stays None. Version 1 accepted whatever ``int()`` read in each half."""
+    if text is None:
+        return None
+    value = str(text)
+    if value == "0000-00":
+        return value
+    year, _, month = value.partition("-")
+    try:
+        number = int(month)
+        whole = int(year)
+    except ValueError:
+        raise sqlite3.IntegrityError(
+            f"the period {value!r} cannot be read as a month; restore a backup made before it"
+        ) from None
+    if not 1 <= number <= 12 or not 1 <= whole <= 9999:
+        raise sqlite3.IntegrityError(f"the period {value!r} is not a month")
+    return f"{whole:04d}-{number:02d}"
+
+
+def _to_version_2(connection: sqlite3.Connection) -> None:
+    """Version 1 → 2: periods canonical and checked, the tables of undo, corrections and
+    published files, each event player's identity as the file gave it.
+
+    Every table is rebuilt from the version-2 schema and its rows copied, periods made
+    canonical on the way (``2026-4`` → ``2026-04``); two periods that become the same one in
+    the same list (``2026-4`` and ``2026-04``) stop the migration, which changes nothing."""
+    connection.create_function("canonical", 1, lenient_period, deterministic=True)
+    old_tables = [
+        str(name)
+        for (name,) in connection.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+        )
+    ]
+    for (index,) in connection.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL"
+    ).fetchall():
+        connection.execute(f'DROP INDEX "{index}"')
+    for table in old_tables:
+        connection.execute(f'ALTER TABLE "{table}" RENAME TO "v1_{table}"')
+    run_script(connection, SCHEMA)
+    for table in old_tables:
+        old = [row[1] for row in connection.execute(f'PRAGMA table_info("v1_{table}")')]
+        new = {row[1] for row in connection.execute(f'PRAGMA table_info("{table}")')}
+        columns = [name for name in old if name in new]
+        periods = PERIOD_COLUMNS.get(table, ())
+        values = [f'canonical("{c}")' if c in periods else f'"{c}"' for c in columns]
+        names = ", ".join(f'"{c}"' for c in columns)
+        connection.execute(
+            f'INSERT INTO "{table}" ({names}) SELECT {", ".join(values)} FROM "v1_{table}"'
+        )
+        connection.execute(f'DROP TABLE "v1_{table}"')
+    # The player each version-1 event created, from its label (``<key>#<start rank>``).
+    connection.execute(
+        """
+        UPDATE players SET created_event = (
+            SELECT e.event_id FROM events e
+            WHERE players.created_by = e.key || '#' || (
+                SELECT ep.start_rank FROM event_players ep
+                WHERE ep.event_id = e.event_id AND ep.player_id = players.player_id
+            )
+        ) WHERE created_by <> 'list'
+        """
+    )
+
+
+#: Schema version → the step that brings a database from the previous version to it. Each
+#: runs inside the migration's transaction, with foreign keys off (tables are rebuilt).
+MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {2: _to_version_2}

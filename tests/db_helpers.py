@@ -1,0 +1,89 @@
+"""Helpers of the database tests: the CLI in process, a small database, dumps to compare."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+from click.testing import CliRunner
+from trf_text import P, trf
+
+from rating_batch.cli import cli
+
+ADULT = 1980
+SCHEMA_1 = Path(__file__).parent / "data" / "db" / "schema-1.sqlite"
+COMMAND = [sys.executable, "-m", "rating_batch"]
+
+
+def run(*args: object) -> tuple[int, str, str]:
+    """The command line in this process: (exit status, stdout, stderr)."""
+    result = CliRunner().invoke(cli, [str(a) for a in args])
+    return result.exit_code, result.stdout, result.stderr
+
+
+def process(
+    *args: object, cwd: Path | None = None, env: dict[str, str] | None = None
+) -> tuple[int, str, str]:
+    """The command line as a real process."""
+    import os
+
+    done = subprocess.run(
+        [*COMMAND, *map(str, args)],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env={**os.environ, **(env or {})},
+        timeout=300,
+    )
+    return done.returncode, done.stdout, done.stderr
+
+
+def dump(db: Path) -> list[str]:
+    """Everything a database holds, as SQL (to compare two states)."""
+    connection = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        return list(connection.iterdump())
+    finally:
+        connection.close()
+
+
+def write_list(folder: Path, lines: list[str], name: str = "list.csv") -> Path:
+    path = folder / name
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def database(folder: Path, *listing: str, period: str = "2026-01") -> Path:
+    """A new database from a CSV list (by default two players, 11 at 1600, 12 at 1500)."""
+    db = folder / "r.sqlite"
+    lines = ["id,rating", *(listing or ("11,1600", "12,1500"))]
+    code, out, err = run(
+        "init", "--list", write_list(folder, lines), "--period", period, "--db", db
+    )
+    assert code == 0, out + err
+    return db
+
+
+def event_file(
+    folder: Path,
+    name: str,
+    games: list[tuple[int, int, int, str]],
+    *,
+    players: list[P] | None = None,
+    day: str = "2026/01/10",
+    end: str | None = None,
+    title: str | None = None,
+) -> Path:
+    """A TRF file of ``games`` between 11 (A, 1600) and 12 (B, 1500) unless ``players``."""
+    path = folder / f"{name}.trf"
+    players = players or [P(1, "A", 1600, 11, ADULT), P(2, "B", 1500, 12, ADULT)]
+    path.write_text(trf(players, games, name=title or name, start=day, end=end or day))
+    return path
+
+
+def copy_of(source: Path, target: Path) -> Path:
+    shutil.copyfile(source, target)
+    return target

@@ -1,0 +1,138 @@
+"""``add`` (production/add.py): plausible-but-wrong dates and results reported twice are
+refused, each with a flag to accept it deliberately; a late event goes to the next list and
+says so; a dry run changes nothing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from db_helpers import database, dump, event_file, run
+
+
+@pytest.mark.parametrize(
+    ("listed", "start", "end", "message"),
+    [
+        (
+            "2026-01", "2025/12/01", "2025/12/03",
+            "ended 2025-12-03, before the initial list (2026-01) was made: its games should be "
+            "in that list already",
+        ),
+        (
+            "2026-01", "2016/01/10", "2016/01/12",
+            "ended 2016-01-12, before the initial list (2026-01) was made: its games should be "
+            "in that list already",
+        ),
+        (
+            "2024-06", "2026/01/10", "2026/01/12",
+            "ended 2026-01-12 (period 2026-02), more than 12 months from the database's last "
+            "list (2024-06): a typo in the year?",
+        ),
+        (
+            "2026-01", "2026/01/10", "2026/03/20",
+            "lasts 70 days (2026-01-10…2026-03-20), over 60: a typo in a date?",
+        ),
+    ],
+)  # fmt: skip
+def test_dates_that_look_wrong_are_refused_unless_accepted(
+    tmp_path: Path, listed: str, start: str, end: str, message: str
+) -> None:
+    db = database(tmp_path, period=listed)
+    before = dump(db)
+    event = event_file(tmp_path, "open", [(1, 1, 2, "1-0")], day=start, end=end)
+    code, _, err = run("add", event, "--db", db)
+    assert (code, err) == (1, f"Error: {event}: {message} (--accept-dates adds it anyway)\n")
+    assert dump(db) == before
+    code, out, err = run("add", event, "--accept-dates", "--db", db)
+    assert code == 0, err
+    assert f"{event}: warning: {message}\n" in err
+
+
+def test_an_event_in_the_future_is_refused(tmp_path: Path) -> None:
+    db = database(tmp_path, period="2026-11")
+    event = event_file(tmp_path, "open", [(1, 1, 2, "1-0")], day="2027/01/10")
+    code, _, err = run("add", event, "--db", db)
+    assert code == 1 and "in the future (today is" in err
+
+
+def test_an_event_before_the_initial_list_goes_to_the_next_one_when_accepted(
+    tmp_path: Path,
+) -> None:
+    db = database(tmp_path)
+    event = event_file(tmp_path, "open", [(1, 1, 2, "1-0")], day="2025/12/20")
+    code, out, err = run("add", event, "--accept-dates", "--db", db)
+    assert code == 0
+    assert "period 2026-02" in out  # never the initial list's own period
+    assert (
+        f"{event}: warning: ended 2025-12-20, in period 2026-01, which is the initial list's: "
+        "rated in 2026-02 (the next list)"
+    ) in err
+
+
+def test_a_late_event_is_moved_to_the_next_list_and_says_so(tmp_path: Path) -> None:
+    db = database(tmp_path)
+    run("add", event_file(tmp_path, "first", [(1, 1, 2, "1-0")], day="2026/01/05"), "--db", db)
+    assert run("publish", "2026-02", "--db", db, "--out", tmp_path / "out")[0] == 0
+    late = event_file(tmp_path, "late", [(1, 2, 1, "1-0")], day="2026/01/20")
+    code, out, err = run("add", late, "--db", db)  # printed without -v
+    assert code == 0 and "period 2026-03" in out
+    assert err == (
+        f"{late}: warning: ended 2026-01-20, in period 2026-02, which is already published: "
+        "rated in 2026-03 (the next list)\n"
+    )
+
+
+def test_a_retitled_copy_of_a_stored_event_is_refused(tmp_path: Path) -> None:
+    # The arbiter resends the event under another title, one result corrected: 2 of its 3
+    # games are the stored ones, so it is the same event reported twice.
+    db = database(tmp_path, "11,1600", "12,1500", "13,1400")
+    players = None
+    from trf_text import P
+
+    players = [P(1, "A", 1600, 11, 1980), P(2, "B", 1500, 12, 1980), P(3, "C", 1400, 13, 1980)]
+    games = [(1, 1, 2, "1-0"), (2, 3, 1, "=-="), (3, 2, 3, "0-1")]
+    first = event_file(tmp_path, "club-open", games, players=players, title="Club Open")
+    assert run("add", first, "--db", db)[0] == 0
+    before = dump(db)
+    fixed = [(1, 1, 2, "1-0"), (2, 3, 1, "1-0"), (3, 2, 3, "0-1")]
+    second = event_file(tmp_path, "resend", fixed, players=players, title="Club Open (final)")
+    code, _, err = run("add", second, "--db", db)
+    assert code == 1
+    assert err == (
+        f"Error: {second}: shares 2 of its 3 played games with the stored event club-open "
+        f"(file {first}, period 2026-02): the same results reported twice? If this is a "
+        "corrected file, 'rating-batch remove club-open' first; --allow-overlap adds it "
+        "anyway\n"
+    )
+    assert dump(db) == before
+    # The corrected file replaces the stored one: remove, then add.
+    assert run("remove", "club-open", "--db", db)[0] == 0
+    assert run("add", second, "--db", db)[0] == 0
+
+
+def test_overlap_can_be_accepted_deliberately(tmp_path: Path) -> None:
+    db = database(tmp_path)
+    first = event_file(tmp_path, "a", [(1, 1, 2, "1-0")], title="Match A")
+    second = event_file(tmp_path, "b", [(1, 1, 2, "1-0")], title="Match B")
+    code, out, err = run("add", first, second, "--allow-overlap", "--db", db)
+    assert code == 0
+    assert f"{second}: warning: shares 1 of its 1 played games with {first} (in this add)" in err
+
+
+def test_a_dry_run_reports_everything_and_changes_nothing(tmp_path: Path) -> None:
+    db = database(tmp_path)
+    before = dump(db)
+    late = event_file(tmp_path, "open", [(1, 1, 2, "1-0")])
+    code, out, _ = run("add", late, "--dry-run", "--db", db)
+    assert code == 0
+    assert out.startswith("would add open (open, 2026-01-10…2026-01-10): standard, period 2026-02")
+    assert out.endswith("dry run: nothing was changed\n")
+    assert dump(db) == before
+    assert not Path(f"{db}.backups").exists()
+
+
+def test_add_of_an_empty_folder_says_add(tmp_path: Path) -> None:
+    db = database(tmp_path)
+    (tmp_path / "inbox").mkdir()
+    code, _, err = run("add", tmp_path / "inbox", "--db", db)
+    assert (code, err) == (1, "Error: add: no event files given (or none in the folders given)\n")

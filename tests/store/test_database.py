@@ -1,0 +1,217 @@
+"""Opening the rating database (store/database.py): nothing that is not ours is touched, read-
+only commands change nothing, older databases are upgraded, a busy one names its holder."""
+
+from __future__ import annotations
+
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from db_helpers import SCHEMA_1, copy_of, database, dump, event_file, run
+
+from rating_batch.store import DatabaseProblem, create_store, open_store
+from rating_batch.store.schema import APPLICATION_ID, SCHEMA_VERSION
+
+
+def header(path: Path) -> bytes:
+    return path.read_bytes()[:100]
+
+
+def test_a_new_database_carries_our_mark_and_wal_mode(tmp_path: Path) -> None:
+    db = database(tmp_path)
+    data = header(db)
+    assert data[18:20] == b"\x02\x02"  # WAL
+    assert int.from_bytes(data[68:72], "big") == APPLICATION_ID
+    assert not list(tmp_path.glob(".r.sqlite.init-*"))  # the temporary file is gone
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"", "is an empty file, not a rating database"),
+        (b"id,rating\n11,1600\n", "is not a rating database \\(not an SQLite file\\)"),
+    ],
+)
+def test_a_file_that_is_not_a_database_is_refused_unchanged(
+    tmp_path: Path, content: bytes, message: str
+) -> None:
+    path = tmp_path / "list.csv"
+    path.write_bytes(content)
+    for write in (False, True):
+        with pytest.raises(DatabaseProblem, match=message), open_store(path, write=write):
+            pass
+    assert path.read_bytes() == content
+
+
+def foreign(path: Path) -> Path:
+    connection = sqlite3.connect(path)
+    connection.execute("CREATE TABLE notes (text TEXT)")
+    connection.execute("INSERT INTO notes VALUES ('mine')")
+    connection.commit()
+    connection.close()
+    return path
+
+
+def test_a_foreign_sqlite_file_is_refused_unchanged_in_any_mode(tmp_path: Path) -> None:
+    path = foreign(tmp_path / "other.sqlite")
+    before = path.read_bytes()
+    for write in (False, True):
+        with (
+            pytest.raises(DatabaseProblem, match="not a rating database"),
+            open_store(path, write=write),
+        ):
+            pass
+    assert path.read_bytes() == before  # still rollback-journal mode, not switched to WAL
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["other.sqlite"]
+
+
+def test_another_programs_application_id_is_refused_before_sqlite_opens_it(
+    tmp_path: Path,
+) -> None:
+    path = foreign(tmp_path / "other.sqlite")
+    connection = sqlite3.connect(path)
+    connection.execute("PRAGMA application_id = 1234")
+    connection.close()
+    with pytest.raises(DatabaseProblem, match="an SQLite database of another program"):
+        with open_store(path):
+            pass
+
+
+def test_creating_over_any_existing_file_is_refused_untouched(tmp_path: Path) -> None:
+    path = tmp_path / "list.csv"
+    path.write_text("id,rating\n")
+    with pytest.raises(DatabaseProblem, match="already exists; init never replaces a file"):
+        with create_store(path):
+            pass
+    assert path.read_text() == "id,rating\n"
+
+
+def test_a_failed_creation_leaves_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "new.sqlite"
+    with pytest.raises(RuntimeError), create_store(path):
+        raise RuntimeError("the list was bad")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_read_only_opening_changes_nothing(tmp_path: Path) -> None:
+    db = database(tmp_path)
+    before = db.read_bytes()
+    with open_store(db) as store:
+        assert len(store.players()) == 2
+        with pytest.raises(sqlite3.OperationalError, match="readonly"):
+            store.execute("DELETE FROM players")
+    assert db.read_bytes() == before
+
+
+def test_a_newer_schema_is_refused(tmp_path: Path) -> None:
+    db = database(tmp_path)
+    with sqlite3.connect(db) as connection:
+        connection.execute("UPDATE meta SET value = '99' WHERE key = 'schema_version'")
+    connection.close()
+    with pytest.raises(DatabaseProblem, match="made by a newer rating_batch \\(schema 99"):
+        with open_store(db):
+            pass
+
+
+def test_a_version_1_database_is_upgraded_with_canonical_periods(tmp_path: Path) -> None:
+    # schema-1.sqlite holds the period "2026-3" that version 1 accepted (tests/data/db).
+    db = copy_of(SCHEMA_1, tmp_path / "old.sqlite")
+    code, _, err = run("player", "11", "--db", db)
+    assert code == 1
+    assert "made by an older rating_batch (schema 1); 'rating-batch upgrade" in err
+    assert db.read_bytes() == SCHEMA_1.read_bytes()  # a read-only command changed nothing
+    code, out, _ = run("upgrade", "--db", db)
+    assert code == 0 and out.startswith(f"upgraded {db} from schema 1 to {SCHEMA_VERSION}")
+    assert "the state before it is saved as" in out
+    with sqlite3.connect(db) as connection:
+        lists = connection.execute("SELECT period, origin FROM lists ORDER BY period").fetchall()
+        events = connection.execute("SELECT key, period FROM events ORDER BY key").fetchall()
+        created = connection.execute(
+            "SELECT created_by, created_event FROM players WHERE created_by <> 'list'"
+        ).fetchall()
+        application = connection.execute("PRAGMA application_id").fetchone()[0]
+        with pytest.raises(sqlite3.IntegrityError, match="CHECK constraint failed"):
+            connection.execute(
+                "INSERT INTO lists (period, kind, origin, rules) VALUES ('2026-4', 'rapid', "
+                "'publish', 'fide')"
+            )
+    connection.close()
+    assert lists == [("2026-01", "init"), ("2026-02", "publish"), ("2026-03", "publish")]
+    assert events == [("feb", "2026-04"), ("jan", "2026-02")]
+    assert created == [("jan#3", 1)]
+    assert application == APPLICATION_ID
+    # The upgraded database works on: the February event is rated on the April list.
+    code, out, err = run("publish", "2026-04", "--db", db, "--out", tmp_path / "out")
+    assert code == 0, err
+    assert "standard: 1 event(s)" in out
+    code, _, _ = run("upgrade", "--db", db)
+    assert code == 0
+
+
+def test_two_periods_that_become_one_stop_the_upgrade(tmp_path: Path) -> None:
+    db = copy_of(SCHEMA_1, tmp_path / "old.sqlite")
+    with sqlite3.connect(db) as connection:
+        connection.execute(
+            "INSERT INTO lists (period, kind, origin, rules) VALUES "
+            "('2026-03', 'standard', 'publish', 'fide')"
+        )
+    connection.close()
+    before = dump(db)
+    code, _, err = run("upgrade", "--db", db)
+    assert code == 1 and "UNIQUE constraint failed" in err
+    assert dump(db) == before
+
+
+def test_a_busy_database_names_the_command_holding_it(tmp_path: Path) -> None:
+    db = database(tmp_path)
+    event = event_file(tmp_path, "open", [(1, 1, 2, "1-0")])
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import sqlite3, sys, time\n"
+            f"c = sqlite3.connect({str(db)!r}, isolation_level=None)\n"
+            "c.execute('BEGIN IMMEDIATE')\n"
+            f"open({str(db) + '.writer'!r}, 'w').write(\"'rating-batch publish 2026-02' "
+            '(pid 4242 on officer-pc, since 2026-12-01 06:00:00 UTC)")\n'
+            "print('locked', flush=True)\n"
+            "time.sleep(30)\n",
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "locked\n"
+        started = time.perf_counter()
+        code, _, err = run("--wait", "1", "add", event, "--db", db)
+        waited = time.perf_counter() - started
+    finally:
+        holder.kill()
+        holder.wait()
+    assert code == 1
+    assert err == (
+        f"Error: {db}: the database is busy: 'rating-batch publish 2026-02' (pid 4242 on "
+        "officer-pc, since 2026-12-01 06:00:00 UTC) is writing to it; waited 1 s (--wait "
+        "SECONDS, or $RATING_BATCH_WAIT, waits longer)\n"
+    )
+    assert 1 <= waited < 10
+
+
+def test_a_damaged_database_is_a_message_naming_the_way_back(tmp_path: Path) -> None:
+    db = database(tmp_path)
+    with sqlite3.connect(db) as connection:
+        connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    connection.close()
+    data = bytearray(db.read_bytes())
+    page = 4096
+    data[page : 3 * page] = b"\xde\xad" * page  # two pages of junk
+    db.write_bytes(bytes(data))
+    code, out, err = run("player", "11", "--db", db)
+    assert code == 1 and "Traceback" not in err
+    assert "the database is damaged or not a database" in err
+    assert (
+        "'rating-batch backups' lists the backups that 'rating-batch restore' can put back" in err
+    )

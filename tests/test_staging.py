@@ -1,0 +1,121 @@
+"""All-or-nothing output sets (staging.py): staged, switched in by renames, undone on failure."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from rating_batch import staging
+from rating_batch.staging import OutputProblem, staged_outputs
+
+
+def files(folder: Path) -> dict[str, str]:
+    return {
+        p.relative_to(folder).as_posix(): p.read_text()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
+
+
+def test_outputs_appear_only_when_the_set_is_complete(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    with staged_outputs(out) as outputs:
+        outputs.path(out / "a.csv").write_text("new a")
+        assert not (out / "a.csv").exists()  # not before the whole set is written
+        outputs.path(out / "b" / "c.csv").write_text("new c")
+    assert files(out) == {"a.csv": "new a", "b/c.csv": "new c"}
+    assert sorted(os.listdir(out)) == ["a.csv", "b"]  # no staging folder left
+
+
+def test_an_error_while_writing_changes_nothing(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "a.csv").write_text("old a")
+    with pytest.raises(RuntimeError), staged_outputs(out) as outputs:
+        outputs.path(out / "a.csv").write_text("new a")
+        raise RuntimeError("a bug half-way")
+    assert files(out) == {"a.csv": "old a"}
+    assert os.listdir(out) == ["a.csv"]  # no staging folder left
+
+
+def test_no_empty_folder_is_left_behind(tmp_path: Path) -> None:
+    out = tmp_path / "new" / "deeper"
+    with pytest.raises(RuntimeError), staged_outputs(out) as outputs:
+        outputs.path(out / "a.csv").write_text("x")
+        raise RuntimeError("stop")
+    assert not (tmp_path / "new").exists()
+
+
+def test_a_failed_rename_puts_every_previous_file_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    for name in ("a.csv", "b.csv", "c.csv"):
+        (out / name).write_text(f"old {name}")
+    renames = []
+    real = os.rename
+
+    def flaky(source: object, target: object) -> None:
+        renames.append(target)
+        if len(renames) == 4:  # a.csv moved aside and in, b.csv moved aside: then a failure
+            raise PermissionError(13, "Permission denied", str(target))
+        real(source, target)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(staging.os, "rename", flaky)
+    with pytest.raises(OutputProblem, match="the previous files are as they were"):
+        with staged_outputs(out) as outputs:
+            for name in ("a.csv", "b.csv", "c.csv"):
+                outputs.path(out / name).write_text(f"new {name}")
+    monkeypatch.undo()
+    assert files(out) == {name: f"old {name}" for name in ("a.csv", "b.csv", "c.csv")}
+    assert sorted(os.listdir(out)) == ["a.csv", "b.csv", "c.csv"]
+
+
+def test_an_owned_folder_is_replaced_whole(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    (out / "events").mkdir(parents=True)
+    (out / "events" / "old-event.html").write_text("stale page")
+    with staged_outputs(out) as outputs:
+        outputs.own(out / "events", r"[^/]+\.html")
+        outputs.path(out / "events" / "new-event.html").write_text("page")
+    assert files(out) == {"events/new-event.html": "page"}
+
+
+def test_an_owned_folder_holding_the_officers_files_is_refused(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    (out / "events").mkdir(parents=True)
+    (out / "events" / "notes.txt").write_text("mine")
+    with pytest.raises(
+        OutputProblem, match=r"holds files rating_batch does not write \(notes.txt\)"
+    ):
+        with staged_outputs(out) as outputs:
+            outputs.own(out / "events", r"[^/]+\.html")
+            outputs.path(out / "events" / "new-event.html").write_text("page")
+    assert files(out) == {"events/notes.txt": "mine"}
+
+
+def test_out_under_a_file_is_a_message(tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(OutputProblem, match="a file is in the way"):
+        with staged_outputs(tmp_path / "file" / "out") as outputs:
+            outputs.path(tmp_path / "file" / "out" / "a.csv").write_text("x")
+
+
+def test_no_space_while_writing_is_a_message(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    with pytest.raises(OutputProblem, match="No space left on device.*nothing was written"):
+        with staged_outputs(out) as outputs:
+            raise OSError(28, "No space left on device", str(outputs.path(out / "a.csv")))
+    assert not out.exists()
+
+
+def test_a_killed_runs_staging_folder_is_removed_by_the_next(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    stale = out / ".rating-batch-staging-999999999-abc"  # no such process
+    (stale / "x").mkdir(parents=True)
+    with staged_outputs(out) as outputs:
+        outputs.path(out / "a.csv").write_text("a")
+    assert sorted(os.listdir(out)) == ["a.csv"]
