@@ -9,6 +9,7 @@ or CR) is neutralised: quoted with ``'`` in CSV, and a quote-prefixed text cell 
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import html
 import re
@@ -187,7 +188,15 @@ def write_workbook(sheets: Sequence[Sheet], path: Path) -> None:
                 fast_rows[number] = rows
         else:
             _write_rows(worksheet, sheet.rows)
-    book.save(path)
+    try:
+        book.save(path)
+    except BaseException:
+        # openpyxl leaves each sheet's row writer open; closed later by the garbage collector,
+        # it would print a traceback over the one-line message the officer gets.
+        for worksheet in book.worksheets:
+            with contextlib.suppress(Exception):
+                worksheet._rows.close()  # type: ignore[union-attr]
+        raise
     _fix_zip_times(path, fast_rows)
 
 

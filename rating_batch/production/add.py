@@ -265,15 +265,11 @@ def _date_problems(
         if not FIRST_YEAR <= end.year < LAST_YEAR or not FIRST_YEAR <= start.year < LAST_YEAR:
             problem(f"dated {start}…{end}: not a plausible date")
             continue
-        if (end - start).days > MAX_EVENT_DAYS:
-            problem(
-                f"lasts {(end - start).days + 1} days ({start}…{end}), over {MAX_EVENT_DAYS}: "
-                "a typo in a date?"
-            )
+        # One problem an event, the likeliest typo first.
+        period = period_of(book.for_date(end), end)
         if end > today + dt.timedelta(days=1):
             problem(f"ends on {end}, in the future (today is {today}): a typo in a date?")
-        period = period_of(book.for_date(end), end)
-        if known_initial is not None and period <= known_initial:
+        elif known_initial is not None and period <= known_initial:
             problem(
                 f"ended {end}, before the initial list ({known_initial}) was made: its games "
                 "should be in that list already"
@@ -282,6 +278,11 @@ def _date_problems(
             problem(
                 f"ended {end} (period {period}), more than {MAX_MONTHS_AWAY} months from the "
                 f"database's last list ({reference}): a typo in the year?"
+            )
+        elif (end - start).days > MAX_EVENT_DAYS:
+            problem(
+                f"lasts {(end - start).days + 1} days ({start}…{end}), over {MAX_EVENT_DAYS}: "
+                "a typo in a date?"
             )
     return problems
 

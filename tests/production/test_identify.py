@@ -1,0 +1,106 @@
+"""Who is who (production/identify.py): identity is never guessed silently."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from db_helpers import database, event_file, run, write_list
+from trf_text import P
+
+
+def players_named(db: Path, name: str) -> list[tuple[object, ...]]:
+    with sqlite3.connect(db) as connection:
+        rows = connection.execute(
+            "SELECT player_id, fide_id, birth_year FROM players WHERE name = ? ORDER BY player_id",
+            (name,),
+        ).fetchall()
+    connection.close()
+    return rows
+
+
+def test_a_fide_id_under_another_name_is_a_printed_warning(tmp_path: Path) -> None:
+    listing = ["id,rating,name", '11,1600,"Blübaum, Matthias"', '12,1500,"Smith, John"']
+    db = database(tmp_path, *listing[1:])
+    (tmp_path / "list.csv").write_text("\n".join(listing) + "\n", encoding="utf-8")
+    db.unlink()
+    assert run("init", "--list", tmp_path / "list.csv", "--period", "2026-01", "--db", db)[0] == 0
+    players = [P(1, "Bluebaum, Matthias", 1600, 11, 1996), P(2, "Jones, Mary", 1500, 12, 1980)]
+    event = event_file(tmp_path, "open", [(1, 1, 2, "1-0")], players=players)
+    code, _, err = run("add", event, "--db", db)
+    assert code == 0
+    # Blübaum/Bluebaum is one spelling of one name: no warning. Jones is not Smith.
+    assert err == (
+        f"{event}:5: warning: FIDE ID 12 is 'Jones, Mary' in this file but 'Smith, John' in "
+        "the database (the database's name is kept): is the FIDE ID right?\n"
+    )
+    assert players_named(db, "Smith, John") != []
+
+
+def test_a_new_fide_id_matching_a_known_player_is_a_possible_duplicate(tmp_path: Path) -> None:
+    db = database(tmp_path)
+    first = [P(1, "Kim, New", None, None, 2001, federation="IRL"), P(2, "B", 1500, 12, 1980)]
+    run(
+        "add",
+        event_file(tmp_path, "a", [(1, 1, 2, "1-0")], players=first, day="2026/01/05"),
+        "--db",
+        db,
+    )
+    second = [P(1, "KIM, New", None, 77, 2001, federation="IRL"), P(2, "B", 1500, 12, 1980)]
+    event = event_file(tmp_path, "b", [(1, 1, 2, "0-1")], players=second, day="2026/01/12")
+    code, _, err = run("add", event, "--db", db)
+    assert code == 0
+    assert (
+        f"{event}:4: warning: new FIDE ID 77 'KIM, New': possible duplicate of 'Kim, New' "
+        "(no FIDE ID, a#1, born 2001, IRL); both are kept"
+    ) in err
+
+
+def test_two_lines_with_one_name_and_no_fide_id_stay_two_players(tmp_path: Path) -> None:
+    # Two brothers of the same name, year and club: never merged into one player (who would
+    # then play himself).
+    db = database(tmp_path)
+    twins = [
+        P(1, "Doe, Jan", None, None, 2010, federation="NED"),
+        P(2, "Doe, Jan", None, None, 2010, federation="NED"),
+        P(3, "B", 1500, 12, 1980),
+    ]
+    event = event_file(tmp_path, "open", [(1, 1, 2, "1-0"), (2, 3, 1, "=-=")], players=twins)
+    code, out, err = run("add", event, "--db", db)
+    assert code == 0
+    assert len(players_named(db, "Doe, Jan")) == 2
+    assert out.count("new player: Doe, Jan") == 2
+    assert (
+        f"{event}:4: warning: lines 4, 5: 2 players named 'Doe, Jan' (born 2010, NED) without "
+        "a FIDE ID: kept as different players; give their FIDE IDs to match them to the database"
+    ) in err
+    # A later file naming one Jan Doe cannot say which: an error naming both.
+    later = [P(1, "Doe, Jan", None, None, 2010, federation="NED"), P(2, "B", 1500, 12, 1980)]
+    again = event_file(tmp_path, "later", [(1, 1, 2, "1-0")], players=later, day="2026/01/20")
+    code, _, err = run("add", again, "--db", db)
+    assert code == 1 and "'Doe, Jan' matches several players" in err
+
+
+def test_fields_filled_from_a_file_are_logged_and_removed_with_it(tmp_path: Path) -> None:
+    db = database(tmp_path)
+    event = event_file(tmp_path, "open", [(1, 1, 2, "1-0")])
+    run("add", event, "--db", db)
+    with sqlite3.connect(db) as connection:
+        edits = connection.execute(
+            "SELECT p.fide_id, e.field, e.old_value, e.new_value FROM player_edits e "
+            "JOIN players p USING (player_id) ORDER BY p.fide_id, e.field"
+        ).fetchall()
+    connection.close()
+    assert edits == [
+        (11, "birth_year", None, 1980), (11, "name", "", "A"),
+        (12, "birth_year", None, 1980), (12, "name", "", "B"),
+    ]  # fmt: skip
+    assert run("remove", "open", "--db", db)[0] == 0
+    with sqlite3.connect(db) as connection:
+        assert connection.execute(
+            "SELECT name, birth_year FROM players ORDER BY fide_id"
+        ).fetchall() == [
+            ("", None),
+            ("", None),
+        ]
+    connection.close()

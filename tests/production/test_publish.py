@@ -1,0 +1,159 @@
+"""``publish`` (production/publish.py): only the next list period, never the initial list's;
+re-publishing writes the stored files; a dry run changes and writes nothing; every publish says
+what changed against the previous list."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+from conftest import read_csv
+from db_helpers import database, dump, event_file, run
+from trf_text import P
+
+
+@pytest.mark.parametrize("typed", ["2026-4", "2026-04 ", "26-04", "2026-13", "April"])
+def test_a_period_not_written_yyyy_mm_is_refused(tmp_path: Path, typed: str) -> None:
+    db = database(tmp_path)
+    before = dump(db)
+    code, _, err = run("publish", typed, "--db", db, "--out", tmp_path / "out")
+    assert code == 1 and f"period {typed!r}" in err
+    assert dump(db) == before and not (tmp_path / "out").exists()
+
+
+def test_only_the_next_list_period_is_published(tmp_path: Path) -> None:
+    db = database(tmp_path)
+    before = dump(db)
+    code, _, err = run("publish", "2027-02", "--db", db, "--out", tmp_path / "out")
+    assert (code, err) == (
+        1,
+        "Error: the next list is 2026-02, not 2027-02: publish 2026-02 first (a typo in the "
+        "month?), or pass --skip-to to publish 2027-02 and leave the lists between "
+        "unpublished\n",
+    )
+    assert dump(db) == before
+    assert run("publish", "2026-02", "--db", db, "--out", tmp_path / "out")[0] == 0
+    assert run("publish", "2026-03", "--db", db, "--out", tmp_path / "out")[0] == 0
+
+
+def test_the_initial_lists_period_is_never_published(tmp_path: Path) -> None:
+    db = database(tmp_path)
+    event_file(tmp_path, "open", [(1, 1, 2, "1-0")])
+    before = dump(db)
+    code, _, err = run("publish", "2026-01", "--db", db, "--out", tmp_path / "out")
+    assert (code, err) == (
+        1,
+        "Error: 2026-01 is the initial list's own period: it is never published (the next "
+        "list is 2026-02)\n",
+    )
+    assert dump(db) == before
+
+
+def test_skip_to_leaves_periods_out_but_never_their_events(tmp_path: Path) -> None:
+    db = database(tmp_path)
+    assert run("publish", "2026-04", "--skip-to", "--db", db, "--out", tmp_path / "out")[0] == 0
+    run("add", event_file(tmp_path, "open", [(1, 1, 2, "1-0")], day="2026/04/10"), "--db", db)
+    before = dump(db)
+    code, _, err = run("publish", "2026-06", "--skip-to", "--db", db, "--out", tmp_path / "out")
+    assert (code, err) == (
+        1,
+        "Error: --skip-to 2026-06 would leave events unrated: publish 2026-05 first, or "
+        "remove those events\n",
+    )
+    assert dump(db) == before
+
+
+def test_with_an_unknown_initial_month_the_first_list_is_that_of_the_first_events(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "r.sqlite"
+    listing = tmp_path / "list.csv"
+    listing.write_text("id,rating\n11,1600\n12,1500\n")
+    assert run("init", "--list", listing, "--db", db)[0] == 0  # no --period, no FIDE header
+    run("add", event_file(tmp_path, "open", [(1, 1, 2, "1-0")], day="2026/03/10"), "--db", db)
+    code, _, err = run("publish", "2026-05", "--db", db, "--out", tmp_path / "out")
+    assert code == 1 and "the next list is 2026-04, not 2026-05" in err
+    assert run("publish", "2026-04", "--db", db, "--out", tmp_path / "out")[0] == 0
+
+
+def test_a_dry_run_changes_and_writes_nothing(tmp_path: Path) -> None:
+    db = database(tmp_path)
+    run("add", event_file(tmp_path, "open", [(1, 1, 2, "1-0")]), "--db", db)
+    before = dump(db)
+    backups = sorted(Path(f"{db}.backups").iterdir())
+    code, out, _ = run("publish", "2026-02", "--dry-run", "--db", db, "--out", tmp_path / "out")
+    assert code == 0
+    assert out.splitlines()[0] == "would publish 2026-02"
+    assert "changes against 2026-01: 0 new, 0 left, 2 ratings changed" in out
+    assert out.endswith("dry run: nothing was changed or written\n")
+    assert dump(db) == before and not (tmp_path / "out").exists()
+    assert sorted(Path(f"{db}.backups").iterdir()) == backups
+
+
+def test_a_published_list_never_changes(tmp_path: Path) -> None:
+    # 11 is on the list without a birth year; a later file gives 2012, which makes 11 a
+    # junior (K 40). Re-publishing February must give February's files as published.
+    db = database(tmp_path, "11,1600", "12,1500")
+    unknown = [P(1, "A", 1600, 11, None), P(2, "B", 1500, 12, 1980)]
+    jan = event_file(tmp_path, "jan", [(1, 1, 2, "1-0")], players=unknown, day="2026/01/10")
+    assert run("add", jan, "--db", db)[0] == 0
+    out = tmp_path / "out"
+    assert run("publish", "2026-02", "--db", db, "--out", out)[0] == 0
+    published = {p: p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
+    players = [P(1, "A", 1600, 11, 2012), P(2, "B", 1500, 12, 1980)]
+    feb = event_file(tmp_path, "feb", [(1, 2, 1, "1-0")], players=players, day="2026/02/07")
+    code, _, err = run("add", feb, "--db", db)
+    assert code == 0, err
+    with sqlite3.connect(db) as connection:
+        assert connection.execute(
+            "SELECT birth_year FROM players WHERE fide_id = 11"
+        ).fetchone() == (2012,)
+    connection.close()
+    for path in published:
+        path.unlink()
+    code, out_text, _ = run("publish", "2026-02", "--db", db, "--out", out)
+    assert code == 0 and out_text.startswith("re-published 2026-02")
+    assert {p: p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()} == published
+
+
+def test_changes_against_the_previous_list(tmp_path: Path) -> None:
+    # 11 (1600) beats 12 (1500), 13 (1405) loses to 12; 14 is new and scores 3/5 against
+    # 11 and 12. Worked by hand (fide-2025, K 20 for everyone on a list without K, 40 new):
+    # 11: D 100 → PD 0.64, win +0.36 × 20 = 7.2, and loses to 14 (not counted: unrated).
+    # 13: D -95 → PD 0.37, loss -0.37 × 20 = -7.4 → 1398, below the 1400 floor: leaves.
+    db = database(tmp_path, "11,1600", "12,1500", "13,1405")
+    players = [
+        P(1, "A", 1600, 11, 1980), P(2, "B", 1500, 12, 1980), P(3, "C", 1405, 13, 1980),
+        P(4, "Newcomer, Nina", None, 14, 1990, federation="IRL"),
+    ]  # fmt: skip
+    games = [
+        (1, 1, 2, "1-0"), (1, 3, 4, "0-1"), (2, 2, 3, "1-0"), (2, 4, 1, "1-0"),
+        (3, 4, 2, "=-="), (4, 1, 4, "1-0"), (5, 4, 2, "0-1"), (6, 4, 1, "=-="),
+    ]  # fmt: skip
+    run("add", event_file(tmp_path, "open", games, players=players, end="2026/01/16"), "--db", db)
+    code, out, err = run("publish", "2026-02", "--db", db, "--out", tmp_path / "out")
+    assert code == 0, err
+    changes = read_csv(tmp_path / "out" / "2026-02" / "standard" / "changes.csv")
+    shown = [
+        (c["change"], c["id"], c["rating_before"], c["rating_after"], c["reason"]) for c in changes
+    ]
+    assert [s for s in shown if s[0] == "left"] == [("left", "13", "1405", "1398", "below_floor")]
+    order = ["new", "left", "rating", "correction"]
+    assert [s[0] for s in shown] == sorted((s[0] for s in shown), key=order.index)
+    # The file gave names and birth years the list did not have: corrected since the list.
+    corrected = {
+        (c["id"], c["field"], c["before"], c["after"])
+        for c in changes
+        if c["change"] == "correction"
+    }
+    assert corrected == {(str(i), "birth_year", "", "1980") for i in (11, 12, 13)} | {
+        ("11", "name", "", "A"),
+        ("12", "name", "", "B"),
+        ("13", "name", "", "C"),
+    }
+    rating = [c for c in changes if c["change"] == "rating"]
+    assert [abs(int(c["difference"])) for c in rating] == sorted(
+        (abs(int(c["difference"])) for c in rating), reverse=True
+    )
+    assert "changes against 2026-01:" in out and "1 left (1 below the floor)" in out

@@ -1,0 +1,90 @@
+"""Undo (production/undo.py): unpublish the last period, remove an unpublished event, each
+returning the database exactly to its state before, and saying what it did."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from db_helpers import database, dump, event_file, run
+from trf_text import P
+
+
+def test_unpublish_returns_exactly_to_the_state_before_the_publish(tmp_path: Path) -> None:
+    db = database(tmp_path)
+    run("add", event_file(tmp_path, "open", [(1, 1, 2, "1-0")]), "--db", db)
+    before = dump(db)
+    assert run("publish", "2026-02", "--db", db, "--out", tmp_path / "out")[0] == 0
+    code, out, _ = run("unpublish", "2026-02", "--db", db)
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0] == (
+        "unpublished 2026-02 (standard): 2 rating states, 0 pending first-rating games and 9 "
+        "stored files removed"
+    )
+    assert lines[1] == (
+        "its 1 event(s) are added and pending again; 'rating-batch publish 2026-02' rates them"
+    )
+    assert lines[2].startswith("the state before it is saved as ")
+    assert dump(db) == before
+    # And it can be published again, giving the same list.
+    assert run("publish", "2026-02", "--db", db, "--out", tmp_path / "again")[0] == 0
+    assert (tmp_path / "again/2026-02/standard/list.csv").read_bytes() == (
+        tmp_path / "out/2026-02/standard/list.csv"
+    ).read_bytes()
+
+
+def test_only_the_last_published_period_can_be_unpublished(tmp_path: Path) -> None:
+    db = database(tmp_path)
+    for period in ("2026-02", "2026-03"):
+        assert run("publish", period, "--db", db, "--out", tmp_path / "out")[0] == 0
+    before = dump(db)
+    code, _, err = run("unpublish", "2026-02", "--db", db)
+    assert (code, err) == (
+        1,
+        "Error: only the last published period (2026-03) can be unpublished, not 2026-02; "
+        "unpublish 2026-03 first, then the ones before it one by one\n",
+    )
+    assert dump(db) == before
+    assert run("unpublish", "2026-03", "--db", db)[0] == 0
+    assert run("unpublish", "2026-02", "--db", db)[0] == 0
+    code, _, err = run("unpublish", "2026-02", "--db", db)
+    assert code == 1 and "no period is published; nothing to unpublish" in err
+
+
+def test_remove_takes_an_event_back_exactly(tmp_path: Path) -> None:
+    # The second event creates a player (no FIDE ID); 3 players × 2 rounds = 6 game rows.
+    db = database(tmp_path)
+    first = event_file(tmp_path, "first", [(1, 1, 2, "=-=")], day="2026/01/05")
+    run("add", first, "--db", db)
+    before = dump(db)
+    players = [
+        P(1, "A", 1600, 11, 1980),
+        P(2, "B", 1500, 12, 1980),
+        P(3, "New, Nina", None, None, 2001),
+    ]
+    games = [(1, 1, 3, "1-0"), (2, 3, 2, "0-1")]
+    second = event_file(tmp_path, "second", games, players=players, day="2026/01/19")
+    assert run("add", second, "--db", db)[0] == 0
+    code, out, _ = run("remove", "second", "--db", db)
+    assert code == 0
+    assert out.splitlines()[0] == (
+        f"removed second (second, file {second}, period 2026-02): 6 game rows, 3 player "
+        "entries, 1 player(s) only it had created"
+    )
+    assert dump(db) == before
+
+
+def test_events_of_published_periods_are_not_removed(tmp_path: Path) -> None:
+    db = database(tmp_path)
+    run("add", event_file(tmp_path, "open", [(1, 1, 2, "1-0")]), "--db", db)
+    run("publish", "2026-02", "--db", db, "--out", tmp_path / "out")
+    before = dump(db)
+    code, _, err = run("remove", "open", "--db", db)
+    assert (code, err) == (
+        1,
+        "Error: open is rated in the published period 2026-02: 'rating-batch unpublish "
+        "2026-02' first (only the last published period can be), then remove it\n",
+    )
+    assert dump(db) == before
+    code, _, err = run("remove", "opne", "--db", db)
+    assert code == 1 and "no event 'opne'" in err and "(did you mean open?)" in err
