@@ -1,7 +1,7 @@
 """Comparing players' names across files and lists, whatever their spelling.
 
 FIDE writes Blübaum as "Bluebaum", files mix "Surname, Given" and "Given Surname", accents
-come and go with encodings (docs/what-users-ask.md §9): ``name_key`` gives two spellings of one
+come and go with encodings: ``name_key`` gives two spellings of one
 name the same key (ASCII transliteration, case folded, German umlauts folded, words sorted).
 """
 
@@ -18,8 +18,8 @@ _APOSTROPHE = re.compile(r"['’`´]")
 
 def name_key(name: str) -> str:
     """A name's key: equal for spellings that differ only in accents, script, case, word
-    order, punctuation, apostrophes or a German umlaut written out ("Blübaum, Matthias" and "matthias
-    BLUEBAUM" both give ``"blubaum matthias"``)."""
+    order, punctuation, apostrophes or a German umlaut written out ("Blübaum, Matthias" and
+    "matthias BLUEBAUM" both give ``"blubaum matthias"``)."""
     text = _UMLAUT.sub(r"\1", _APOSTROPHE.sub("", anyascii(name)).casefold())
     return " ".join(sorted(_WORD.findall(text)))
 

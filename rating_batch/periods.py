@@ -1,6 +1,6 @@
 """Rating periods: months named ``YYYY-MM``, parsed strictly and compared as dates.
 
-A period is named by the month of the list that closes it (docs/rules.md §1): the list of
+A period is named by the month of the list that closes it (FIDE's monthly lists): the list of
 ``2026-02`` is published on 1 February 2026 and rates the events that ended after the
 previous list's closing date and on or before its own. A period is always held in its
 canonical text ``YYYY-MM`` (four-digit year, two-digit month), the only form the database

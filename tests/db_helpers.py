@@ -87,3 +87,20 @@ def event_file(
 def copy_of(source: Path, target: Path) -> Path:
     shutil.copyfile(source, target)
     return target
+
+
+def rows(path: Path) -> dict[str, dict[str, str]]:
+    """A CSV output's rows by ``id``."""
+    from conftest import read_csv
+
+    return {row["id"]: row for row in read_csv(path)}
+
+
+def add_one_game(folder: Path, db: Path) -> Path:
+    """An event of January 2026 in which 11 (1600) beats 12 (1500), added to ``db``."""
+    event = folder / "e.trf"
+    event.write_text(
+        trf([P(1, "A", 1600, 11, ADULT), P(2, "B", 1500, 12, ADULT)], [(1, 1, 2, "1-0")])
+    )
+    assert run("add", event, "--db", db)[0] == 0
+    return event

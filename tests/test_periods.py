@@ -1,4 +1,4 @@
-"""Rating periods are parsed strictly and compared as dates (docs/rules.md §1)."""
+"""Rating periods are parsed strictly and compared as dates (periods.py)."""
 
 from __future__ import annotations
 

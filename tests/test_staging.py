@@ -65,10 +65,12 @@ def test_a_failed_rename_puts_every_previous_file_back(
         real(source, target)  # type: ignore[arg-type]
 
     monkeypatch.setattr(staging.os, "rename", flaky)
-    with pytest.raises(OutputProblem, match="the previous files are as they were"):
-        with staged_outputs(out) as outputs:
-            for name in ("a.csv", "b.csv", "c.csv"):
-                outputs.path(out / name).write_text(f"new {name}")
+    with (
+        pytest.raises(OutputProblem, match="the previous files are as they were"),
+        staged_outputs(out) as outputs,
+    ):
+        for name in ("a.csv", "b.csv", "c.csv"):
+            outputs.path(out / name).write_text(f"new {name}")
     monkeypatch.undo()
     assert files(out) == {name: f"old {name}" for name in ("a.csv", "b.csv", "c.csv")}
     assert sorted(os.listdir(out)) == ["a.csv", "b.csv", "c.csv"]
@@ -88,27 +90,33 @@ def test_an_owned_folder_holding_the_officers_files_is_refused(tmp_path: Path) -
     out = tmp_path / "out"
     (out / "events").mkdir(parents=True)
     (out / "events" / "notes.txt").write_text("mine")
-    with pytest.raises(
-        OutputProblem, match=r"holds files rating_batch does not write \(notes.txt\)"
+    with (
+        pytest.raises(
+            OutputProblem, match=r"holds files rating_batch does not write \(notes.txt\)"
+        ),
+        staged_outputs(out) as outputs,
     ):
-        with staged_outputs(out) as outputs:
-            outputs.own(out / "events", r"[^/]+\.html")
-            outputs.path(out / "events" / "new-event.html").write_text("page")
+        outputs.own(out / "events", r"[^/]+\.html")
+        outputs.path(out / "events" / "new-event.html").write_text("page")
     assert files(out) == {"events/notes.txt": "mine"}
 
 
 def test_out_under_a_file_is_a_message(tmp_path: Path) -> None:
     (tmp_path / "file").write_text("x")
-    with pytest.raises(OutputProblem, match="a file is in the way"):
-        with staged_outputs(tmp_path / "file" / "out") as outputs:
-            outputs.path(tmp_path / "file" / "out" / "a.csv").write_text("x")
+    with (
+        pytest.raises(OutputProblem, match="a file is in the way"),
+        staged_outputs(tmp_path / "file" / "out") as outputs,
+    ):
+        outputs.path(tmp_path / "file" / "out" / "a.csv").write_text("x")
 
 
 def test_no_space_while_writing_is_a_message(tmp_path: Path) -> None:
     out = tmp_path / "out"
-    with pytest.raises(OutputProblem, match="No space left on device.*nothing was written"):
-        with staged_outputs(out) as outputs:
-            raise OSError(28, "No space left on device", str(outputs.path(out / "a.csv")))
+    with (
+        pytest.raises(OutputProblem, match=r"No space left on device.*nothing was written"),
+        staged_outputs(out) as outputs,
+    ):
+        raise OSError(28, "No space left on device", str(outputs.path(out / "a.csv")))
     assert not out.exists()
 
 

@@ -20,6 +20,7 @@ from rating_batch.engine import (
     rate_period,
 )
 from rating_batch.errors import Issue
+from rating_batch.overlap import overlapping_events
 from rating_batch.periods import INITIAL, Period, list_date, month_number, next_list_period
 from rating_batch.pipeline import uncertain_notes
 from rating_batch.production.changes import edits_since, list_changes
@@ -184,10 +185,19 @@ def rate_list(store: Store, book: RuleBook, period: Period, kind: str) -> KindOu
     calculations = individual_calculations(result)
     notes = [*notes, *state_notes, *result.notes, *uncertain_notes(rules)]
     disagreements = consistency_notes(entries, frame, table, events)
-    notes += disagreements
+    notes += [note for _, note in disagreements]
     if previous is None:
         notes.append(f"no earlier {kind} list: every player starts unrated")
-    warnings = [Issue(f"{period} {kind}", None, note, "warning") for note in disagreements]
+    source_of = dict(zip(events["key"], events["source"], strict=True))
+    warnings = [
+        Issue(
+            source_of[key] if key is not None else f"the {kind} list of {period}",
+            None,
+            note.removeprefix(f"{key}: "),
+            "warning",
+        )
+        for key, note in disagreements
+    ]
     return KindOutcome(
         kind, rules, result, new_state, pending, listing, calculations, events, notes, changes,
         warnings, previous,
@@ -196,12 +206,12 @@ def rate_list(store: Store, book: RuleBook, period: Period, kind: str) -> KindOu
 
 def consistency_notes(
     entries: pd.DataFrame, frame: pd.DataFrame, table: pd.DataFrame, events: pd.DataFrame
-) -> list[str]:
-    """What the period's files say that disagrees (issue 7): ratings written in a file that
-    differ from the list in force (the list is used), one player with different ratings in
-    the files of the period, and two events that share most of their games (results reported
-    twice in overlapping files)."""
-    notes: list[str] = []
+) -> list[tuple[str | None, str]]:
+    """What the period's files say that disagrees, as (the event it is about, note): ratings
+    written in a file that differ from the list in force (the list is used), one player with
+    different ratings in the files of the period, and two events that share most of their
+    games (added with ``--allow-overlap``)."""
+    notes: list[tuple[str | None, str]] = []
     key_of = dict(zip(events["event_id"], events["key"], strict=True))
     names = table.set_index("player_id")["name"]
     used = frame.drop_duplicates(["event", "player"]).set_index(["event", "player"])["rating"]
@@ -233,13 +243,20 @@ def consistency_notes(
         )
     for event in shown_events:
         notes.append(
-            f"{event}: {counts[event]} rating(s) in the file differ from the list in force, "
-            f"which is used: {', '.join(examples[str(event)])}"
+            (
+                str(event),
+                f"{event}: {counts[event]} rating(s) in the file differ from the list in force, "
+                f"which is used: {', '.join(examples[str(event)])}",
+            )
         )
     if len(counts) > MAX_EVENT_NOTES:
         notes.append(
-            f"… and {len(counts) - MAX_EVENT_NOTES:,} more events whose files give ratings that "
-            f"differ from the list in force ({int(counts.iloc[MAX_EVENT_NOTES:].sum()):,} ratings)"
+            (
+                None,
+                f"… and {len(counts) - MAX_EVENT_NOTES:,} more events whose files give ratings "
+                "that differ from the list in force "
+                f"({int(counts.iloc[MAX_EVENT_NOTES:].sum()):,} ratings)",
+            )
         )
     ratings = (
         written.dropna(subset=["rating_in_file"]).groupby("player_id")["rating_in_file"].nunique()
@@ -248,29 +265,33 @@ def consistency_notes(
         seen = written[written["player_id"] == player_id][["event", "rating_in_file"]]
         shown = ", ".join(f"{r['rating_in_file']} in {r['event']}" for r in seen.to_dict("records"))
         notes.append(
-            f"{names.get(player_id, '?')} has different ratings in this period's files: {shown}"
+            (
+                None,
+                f"{names.get(player_id, '?')} has different ratings in this period's files: "
+                f"{shown}",
+            )
         )
     played = frame[frame["rated"].to_numpy(bool) & frame["oidx"].ge(0).to_numpy()]
-    # A game is (player, opponent, round, result) as one integer; only the games seen in
-    # more than one event are paired up.
-    key = np.zeros(len(played), dtype=np.int64)
-    for column in ("id", "opponent_id", "round", "result"):
-        codes, distinct = pd.factorize(played[column])
-        key = key * (len(distinct) + 1) + codes
-    games = pd.DataFrame({"event": played["event"].astype(str).to_numpy(), "game": key})
-    repeated = games.drop_duplicates()
-    repeated = repeated[repeated.duplicated("game", keep=False)]
-    shared = repeated.merge(repeated, on="game")
-    shared = shared[shared["event_x"] < shared["event_y"]]
-    sizes = games.groupby("event").size()
-    pairs = shared.groupby(["event_x", "event_y"]).size().reset_index(name="count")
+    pairs = overlapping_events(
+        pd.DataFrame(
+            {
+                "event": played["event"].astype(str).to_numpy(),
+                "round": played["round"].to_numpy(),
+                "player": played["id"].to_numpy(),
+                "opponent": played["opponent_id"].to_numpy(),
+                "score": played["score"].to_numpy(),
+            }
+        )
+    )
     for pair in pairs.to_dict("records"):
-        first, second, count = str(pair["event_x"]), str(pair["event_y"]), int(pair["count"])
-        if count >= 3 and count >= 0.5 * min(sizes[first], sizes[second]):
-            notes.append(
-                f"{first} and {second} share {count // 2} identical games: the same results "
-                "reported twice? (both are rated as given)"
+        first, second = str(pair["event_x"]), str(pair["event_y"])
+        notes.append(
+            (
+                second,
+                f"{first} and {second} share {pair['shared']} identical games: the same "
+                "results reported twice? (both are rated as given)",
             )
+        )
     return notes
 
 

@@ -26,6 +26,7 @@ from rating_batch.store.database import (
     DatabaseProblem,
     check_file,
     open_database,
+    read_only_uri,
     reported,
 )
 
@@ -63,16 +64,7 @@ def save_backup(db: Path, command: str) -> Path:
     temporary = folder / f".{final.name}.tmp"
     try:
         folder.mkdir(exist_ok=True)
-        source = sqlite3.connect(f"file:{_uri(db)}?mode=ro", uri=True)
-        try:
-            target = sqlite3.connect(temporary)
-            try:
-                source.backup(target)
-                target.execute("PRAGMA journal_mode = DELETE")
-            finally:
-                target.close()
-        finally:
-            source.close()
+        _copy(db, temporary, "DELETE")
         os.replace(temporary, final)
     except (OSError, sqlite3.Error) as error:
         for leftover in (temporary, Path(f"{temporary}-journal")):
@@ -87,10 +79,18 @@ def save_backup(db: Path, command: str) -> Path:
     return final
 
 
-def _uri(path: Path) -> str:
-    from urllib.parse import quote
-
-    return quote(str(path.absolute()))
+def _copy(source: Path, target: Path, journal_mode: str) -> None:
+    """An online backup of ``source`` (read-only) into the new file ``target``."""
+    reader = sqlite3.connect(read_only_uri(source), uri=True)
+    try:
+        writer = sqlite3.connect(target)
+        try:
+            reader.backup(writer)
+            writer.execute(f"PRAGMA journal_mode = {journal_mode}")
+        finally:
+            writer.close()
+    finally:
+        reader.close()
 
 
 def _prune(folder: Path) -> None:
@@ -144,7 +144,7 @@ def list_backups(db: Path) -> list[Backup]:
 
 def _contents(path: Path) -> tuple[str, int]:
     try:
-        connection = sqlite3.connect(f"file:{_uri(path)}?mode=ro", uri=True)
+        connection = sqlite3.connect(read_only_uri(path), uri=True)
         try:
             last = connection.execute("SELECT MAX(period) FROM lists").fetchone()[0]
             events = connection.execute("SELECT COUNT(*) FROM events").fetchone()[0]
@@ -200,7 +200,7 @@ def restore_backup(db: Path, name: str, *, wait: float = DEFAULT_WAIT) -> list[s
 def _check_backup(source: Path) -> None:
     check_file(source)
     with reported(source):
-        connection = sqlite3.connect(f"file:{_uri(source)}?mode=ro", uri=True)
+        connection = sqlite3.connect(read_only_uri(source), uri=True)
         try:
             result = connection.execute("PRAGMA integrity_check").fetchone()[0]
             tables = {row[0] for row in connection.execute("SELECT name FROM sqlite_master")}
@@ -212,7 +212,7 @@ def _check_backup(source: Path) -> None:
 
 def _readable(db: Path) -> bool:
     try:
-        connection = sqlite3.connect(f"file:{_uri(db)}?mode=ro", uri=True)
+        connection = sqlite3.connect(read_only_uri(db), uri=True)
         try:
             return bool(connection.execute("PRAGMA quick_check").fetchone()[0] == "ok")
         finally:
@@ -226,11 +226,12 @@ def _copy_into(opened: Connection, source: Path) -> None:
     transaction (foreign keys off while the tables are rebuilt)."""
     connection = opened.connection
     connection.execute("PRAGMA foreign_keys = OFF")
+    # A plain path: an SQLite built without URI names would take a URI for a new file's name.
+    connection.execute("ATTACH DATABASE ? AS backup", (str(source),))
     try:
-        connection.execute("ATTACH DATABASE ? AS backup", (f"file:{_uri(source)}?mode=ro",))
-    except sqlite3.OperationalError:
-        connection.execute("ATTACH DATABASE ? AS backup", (str(source),))
-    try:
+        tables = {row[0] for row in connection.execute("SELECT name FROM backup.sqlite_master")}
+        if not {"meta", "players", "lists"} <= tables:
+            raise DatabaseProblem(f"{source}: not a complete rating database; not restored")
         with opened.writing():
             for kind in ("index", "table"):
                 names = connection.execute(
@@ -274,16 +275,7 @@ def _place_copy(source: Path, db: Path) -> None:
     temporary = db.parent / f".{db.name}.restore-{os.getpid()}.tmp"
     try:
         with reported(db):
-            reader = sqlite3.connect(f"file:{_uri(source)}?mode=ro", uri=True)
-            try:
-                writer = sqlite3.connect(temporary)
-                try:
-                    reader.backup(writer)
-                    writer.execute("PRAGMA journal_mode = WAL")
-                finally:
-                    writer.close()
-            finally:
-                reader.close()
+            _copy(source, temporary, "WAL")
         os.link(temporary, db)
     finally:
         for suffix in ("", "-wal", "-shm", "-journal"):

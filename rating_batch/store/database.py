@@ -25,6 +25,7 @@ import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TypeVar
+from urllib.parse import quote
 
 import pandas as pd
 
@@ -123,9 +124,14 @@ def reported(path: Path) -> Iterator[None]:
         ) from None  # fmt: skip
 
 
+def read_only_uri(path: Path) -> str:
+    """The URI that opens ``path`` read-only (with ``sqlite3.connect(..., uri=True)``)."""
+    return f"file:{quote(str(path.absolute()))}?mode=ro"
+
+
 def _connect(path: Path, *, read_only: bool, wait: float) -> sqlite3.Connection:
     if read_only:
-        uri = f"file:{_quoted(path)}?mode=ro"
+        uri = read_only_uri(path)
         try:
             connection = sqlite3.connect(uri, uri=True, timeout=wait, isolation_level=None)
             connection.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall()
@@ -141,12 +147,6 @@ def _connect(path: Path, *, read_only: bool, wait: float) -> sqlite3.Connection:
         connection = sqlite3.connect(path, timeout=wait, isolation_level=None)
     connection.execute("PRAGMA foreign_keys = ON")
     return connection
-
-
-def _quoted(path: Path) -> str:
-    from urllib.parse import quote
-
-    return quote(str(path.absolute()))
 
 
 class Connection:

@@ -4,10 +4,12 @@ says so; a dry run changes nothing."""
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 import pytest
-from db_helpers import database, dump, event_file, run
+from db_helpers import ADULT, database, dump, event_file, run
+from trf_text import P, trf
 
 
 @pytest.mark.parametrize(
@@ -43,7 +45,7 @@ def test_dates_that_look_wrong_are_refused_unless_accepted(
     code, _, err = run("add", event, "--db", db)
     assert (code, err) == (1, f"Error: {event}: {message} (--accept-dates adds it anyway)\n")
     assert dump(db) == before
-    code, out, err = run("add", event, "--accept-dates", "--db", db)
+    code, _, err = run("add", event, "--accept-dates", "--db", db)
     assert code == 0, err
     assert f"{event}: warning: {message}\n" in err
 
@@ -114,7 +116,7 @@ def test_overlap_can_be_accepted_deliberately(tmp_path: Path) -> None:
     db = database(tmp_path)
     first = event_file(tmp_path, "a", [(1, 1, 2, "1-0")], title="Match A")
     second = event_file(tmp_path, "b", [(1, 1, 2, "1-0")], title="Match B")
-    code, out, err = run("add", first, second, "--allow-overlap", "--db", db)
+    code, _, err = run("add", first, second, "--allow-overlap", "--db", db)
     assert code == 0
     assert f"{second}: warning: shares 1 of its 1 played games with {first} (in this add)" in err
 
@@ -136,3 +138,67 @@ def test_add_of_an_empty_folder_says_add(tmp_path: Path) -> None:
     (tmp_path / "inbox").mkdir()
     code, _, err = run("add", tmp_path / "inbox", "--db", db)
     assert (code, err) == (1, "Error: add: no event files given (or none in the folders given)\n")
+
+
+def test_an_event_added_twice_is_refused_and_nothing_changes(folder: Path) -> None:
+    db = database(folder)
+    event = folder / "e.trf"
+    event.write_text(
+        trf([P(1, "A", 1600, 11, ADULT), P(2, "B", 1500, 12, ADULT)], [(1, 1, 2, "1-0")])
+    )
+    assert run("add", event, "--db", db)[0] == 0
+    before = dump(db)
+    copy = folder / "copy.trf"
+    copy.write_bytes(event.read_bytes())
+    other = folder / "other.trf"
+    other.write_text(
+        trf(
+            [P(1, "A", 1600, 11, ADULT), P(2, "B", 1500, 12, ADULT)],
+            [(1, 2, 1, "1-0")],
+            name="Other",
+        )
+    )
+    code, _, err = run("add", other, copy, "--db", db)  # a good event and a copy: all refused
+    assert code == 1
+    assert (
+        f"{copy}: already added as event1" not in err
+        and "already added as e (period 2026-02)" in err
+    )
+    assert dump(db) == before
+
+
+def test_renamed_copy_with_the_same_name_and_dates_is_refused(folder: Path) -> None:
+    db = database(folder)
+    first = folder / "first.trf"
+    first.write_text(
+        trf([P(1, "A", 1600, 11, ADULT), P(2, "B", 1500, 12, ADULT)], [(1, 1, 2, "1-0")])
+    )
+    second = folder / "second.trf"  # same name and dates, different content
+    second.write_text(
+        trf([P(1, "A", 1600, 11, ADULT), P(2, "B", 1500, 12, ADULT)], [(1, 1, 2, "=-=")])
+    )
+    run("add", first, "--db", db)
+    code, _, err = run("add", second, "--db", db)
+    assert code == 1 and "already added as first" in err
+
+
+def test_the_same_event_twice_in_one_add_is_refused(folder: Path) -> None:
+    # Two exports of one event (same name and dates), one corrected: never rated twice.
+    db = database(folder)
+    players = [P(1, "A", 1600, 11, ADULT), P(2, "B", 1500, 12, ADULT)]
+    first, second = folder / "export1.trf", folder / "export2.trf"
+    first.write_text(trf(players, [(1, 1, 2, "1-0")], name="Club Open"))
+    second.write_text(trf(players, [(1, 1, 2, "=-=")], name="Club Open"))
+    code, _, err = run("add", first, second, "--db", db)
+    assert code == 1
+    assert (
+        f"{second}: the same event (name and dates) as {first}: an event is never counted twice"
+        in err
+    )
+    with sqlite3.connect(db) as connection:
+        assert connection.execute("SELECT COUNT(*) FROM events").fetchone() == (0,)
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    return tmp_path

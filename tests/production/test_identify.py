@@ -5,8 +5,9 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from db_helpers import database, event_file, run, write_list
-from trf_text import P
+import pytest
+from db_helpers import ADULT, database, event_file, run, write_list
+from trf_text import P, trf
 
 
 def players_named(db: Path, name: str) -> list[tuple[object, ...]]:
@@ -104,3 +105,103 @@ def test_fields_filled_from_a_file_are_logged_and_removed_with_it(tmp_path: Path
             ("", None),
         ]
     connection.close()
+
+
+def test_players_are_found_by_name_birth_year_and_federation(folder: Path) -> None:
+    db = database(folder, "11,1600")
+    first = folder / "first.trf"
+    first.write_text(
+        trf(
+            [
+                P(1, "Known, Kim", 1600, 11, ADULT),
+                P(2, "New, Ned", None, None, 1999, federation="IRL"),
+            ],
+            [(1, 1, 2, "1-0")],
+            name="First",
+            start="2026/01/05",
+            end="2026/01/05",
+        )
+    )
+    code, out, _ = run("add", first, "--db", db)
+    assert code == 0 and "new player: New, Ned (first#2)" in out
+    second = folder / "second.trf"
+    second.write_text(
+        trf(
+            [
+                P(1, "New, Ned", None, None, 1999, federation="IRL"),
+                P(2, "Known, Kim", 1600, 11, ADULT),
+            ],
+            [(1, 1, 2, "0-1")],
+            name="Second",
+            start="2026/01/12",
+            end="2026/01/12",
+        )
+    )
+    code, out, _ = run("add", second, "--db", db)
+    assert code == 0 and "new player" not in out
+
+
+def test_an_ambiguous_match_names_the_candidates(folder: Path) -> None:
+    db = database(folder, "11,1600")
+    for number in (1, 2):  # two different people of the same name, both created by events
+        event = folder / f"e{number}.trf"
+        event.write_text(
+            trf(
+                [P(1, "Same, Sam", None, None, 1999), P(2, "Known", 1600, 11, ADULT)],
+                [(1, 1, 2, "0-1")],
+                name=f"E{number}",
+                start=f"2026/01/0{number}",
+                end=f"2026/01/0{number}",
+            )
+        )
+    run("add", folder / "e1.trf", "--db", db)
+    with sqlite3.connect(db) as connection:  # a second Sam with the same identity already known
+        connection.execute(
+            "INSERT INTO players (player_id, name, birth_year, created_by) "
+            "VALUES (99, 'Same, Sam', 1999, 'x#1')"
+        )
+    code, _, err = run("add", folder / "e2.trf", "--db", db)
+    assert code == 1
+    assert (
+        "'Same, Sam' matches several players: #2 Same, Sam (FIDE ID none), "
+        "#99 Same, Sam (FIDE ID none)" in err
+    )
+
+
+@pytest.mark.parametrize("order", [("a", "b"), ("b", "a")])
+def test_identity_does_not_depend_on_the_order_of_the_files(
+    folder: Path, order: tuple[str, str]
+) -> None:
+    # Kim is not on the list. File a names her without a FIDE ID, file b with FIDE ID 77 and
+    # the same name, birth year and federation: one player, whichever file comes first.
+    db = database(folder)
+    kim = {"name": "Kim, New", "birth": 2001, "federation": "IRL"}
+    texts = {
+        "a": trf([P(1, rating=None, fide_id=None, **kim), P(2, "B", 1500, 12, ADULT)],
+                 [(1, 1, 2, "1-0")], name="A", start="2026/01/05", end="2026/01/05"),
+        "b": trf([P(1, rating=None, fide_id=77, **kim), P(2, "A", 1600, 11, ADULT)],
+                 [(1, 1, 2, "0-1")], name="B", start="2026/01/06", end="2026/01/06"),
+    }  # fmt: skip
+    files = []
+    for name in order:
+        path = folder / f"{order.index(name)}-{name}.trf"
+        path.write_text(texts[name])
+        files.append(path)
+    code, out, err = run("add", *files, "--db", db)
+    assert code == 0, err
+    assert out.count("new player: Kim, New") == 1
+    with sqlite3.connect(db) as connection:
+        kims = connection.execute(
+            "SELECT player_id, fide_id FROM players WHERE name = 'Kim, New'"
+        ).fetchall()
+        entries = connection.execute(
+            "SELECT DISTINCT ep.player_id FROM event_players ep JOIN players p USING (player_id) "
+            "WHERE p.name = 'Kim, New'"
+        ).fetchall()
+    assert len(kims) == 1 and kims[0][1] == 77
+    assert entries == [(kims[0][0],)]
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    return tmp_path

@@ -9,8 +9,11 @@ from pathlib import Path
 
 import pytest
 from conftest import read_csv
-from db_helpers import database, dump, event_file, run
+from db_helpers import add_one_game, database, dump, event_file, run, write_list
 from trf_text import P
+
+from rating_batch import production
+from rating_batch.production import outputs
 
 
 @pytest.mark.parametrize("typed", ["2026-4", "2026-04 ", "26-04", "2026-13", "April"])
@@ -157,3 +160,83 @@ def test_changes_against_the_previous_list(tmp_path: Path) -> None:
         (abs(int(c["difference"])) for c in rating), reverse=True
     )
     assert "changes against 2026-01:" in out and "1 left (1 below the floor)" in out
+
+
+def test_republishing_gives_the_same_bytes_and_earlier_periods_are_refused(folder: Path) -> None:
+    db = database(folder)
+    add_one_game(folder, db)
+    out = folder / "out"
+    assert run("publish", "2026-02", "--db", db, "--out", out)[0] == 0
+    folder = out / "2026-02" / "standard"
+    first = {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file()}
+    pages = {p.name: p.read_bytes() for p in (folder / "events").iterdir()}
+    assert sorted(first) == [
+        "calculations.csv",
+        "changes.csv",
+        "games.csv",
+        "list.csv",
+        "list.txt",
+        "list.xlsx",
+        "players.csv",
+        "report.xlsx",
+    ]
+    state = dump(db)
+    assert run("publish", "2026-02", "--db", db, "--out", out)[0] == 0
+    assert {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file()} == first
+    assert {p.name: p.read_bytes() for p in (folder / "events").iterdir()} == pages
+    assert dump(db) == state
+    assert run("publish", "2026-03", "--db", db, "--out", out)[0] == 0
+    code, _, err = run("publish", "2026-02", "--db", db, "--out", out)
+    assert code == 1
+    assert err == (
+        "Error: 2026-02 is earlier than the last published period 2026-03; periods are "
+        "published in order ('rating-batch unpublish 2026-03' withdraws the last one)\n"
+    )
+
+
+def test_a_failure_inside_publish_leaves_the_database_as_before(
+    folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = database(folder)
+    add_one_game(folder, db)
+    before = dump(db)
+
+    def explode(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("killed half-way")
+
+    monkeypatch.setattr(outputs, "write_list_txt", explode)
+    with pytest.raises(RuntimeError, match="killed half-way"):
+        production.publish_period("2026-02", db=db, out=folder / "out")
+    assert dump(db) == before
+    assert not (folder / "out" / "2026-02" / "standard" / "list.csv").exists()
+    leftovers = (
+        [p for p in (folder / "out").rglob("*") if p.is_file()] if (folder / "out").exists() else []
+    )
+    assert leftovers == []
+
+
+def test_publishing_a_month_without_a_list_is_refused(folder: Path) -> None:
+    rules = Path(__file__).parents[2] / "sample_data" / "rules" / "fexerj-2027.toml"
+    db = folder / "r.sqlite"
+    run(
+        "init",
+        "--list",
+        write_list(folder, ["id,rating", "11,1600"]),
+        "--period",
+        "2027-01",
+        "--rules",
+        rules,
+        "--db",
+        db,
+    )
+    code, _, err = run("publish", "2027-02", "--db", db, "--out", folder / "out")
+    assert code == 1
+    assert (
+        err == "Error: 2027-02 is not a list month under fexerj-2027 "
+        "(lists in months 1, 3, 5, 7, 9, 11)\n"
+    )
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    return tmp_path

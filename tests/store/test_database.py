@@ -75,17 +75,21 @@ def test_another_programs_application_id_is_refused_before_sqlite_opens_it(
     connection = sqlite3.connect(path)
     connection.execute("PRAGMA application_id = 1234")
     connection.close()
-    with pytest.raises(DatabaseProblem, match="an SQLite database of another program"):
-        with open_store(path):
-            pass
+    with (
+        pytest.raises(DatabaseProblem, match="an SQLite database of another program"),
+        open_store(path),
+    ):
+        pass
 
 
 def test_creating_over_any_existing_file_is_refused_untouched(tmp_path: Path) -> None:
     path = tmp_path / "list.csv"
     path.write_text("id,rating\n")
-    with pytest.raises(DatabaseProblem, match="already exists; init never replaces a file"):
-        with create_store(path):
-            pass
+    with (
+        pytest.raises(DatabaseProblem, match="already exists; init never replaces a file"),
+        create_store(path),
+    ):
+        pass
     assert path.read_text() == "id,rating\n"
 
 
@@ -111,9 +115,11 @@ def test_a_newer_schema_is_refused(tmp_path: Path) -> None:
     with sqlite3.connect(db) as connection:
         connection.execute("UPDATE meta SET value = '99' WHERE key = 'schema_version'")
     connection.close()
-    with pytest.raises(DatabaseProblem, match="made by a newer rating_batch \\(schema 99"):
-        with open_store(db):
-            pass
+    with (
+        pytest.raises(DatabaseProblem, match=r"made by a newer rating_batch \(schema 99"),
+        open_store(db),
+    ):
+        pass
 
 
 def test_a_version_1_database_is_upgraded_with_canonical_periods(tmp_path: Path) -> None:
@@ -209,7 +215,7 @@ def test_a_damaged_database_is_a_message_naming_the_way_back(tmp_path: Path) -> 
     page = 4096
     data[page : 3 * page] = b"\xde\xad" * page  # two pages of junk
     db.write_bytes(bytes(data))
-    code, out, err = run("player", "11", "--db", db)
+    code, _, err = run("player", "11", "--db", db)
     assert code == 1 and "Traceback" not in err
     assert "the database is damaged or not a database" in err
     assert (
