@@ -21,11 +21,10 @@ def players_named(db: Path, name: str) -> list[tuple[object, ...]]:
 
 
 def test_a_fide_id_under_another_name_is_a_printed_warning(tmp_path: Path) -> None:
-    listing = ["id,rating,name", '11,1600,"Blübaum, Matthias"', '12,1500,"Smith, John"']
-    db = database(tmp_path, *listing[1:])
-    (tmp_path / "list.csv").write_text("\n".join(listing) + "\n", encoding="utf-8")
-    db.unlink()
-    assert run("init", "--list", tmp_path / "list.csv", "--period", "2026-01", "--db", db)[0] == 0
+    names = ["id,rating,name", '11,1600,"Blübaum, Matthias"', '12,1500,"Smith, John"']
+    db = tmp_path / "r.sqlite"
+    listing = write_list(tmp_path, names)
+    assert run("init", "--list", listing, "--period", "2026-01", "--db", db)[0] == 0
     players = [P(1, "Bluebaum, Matthias", 1600, 11, 1996), P(2, "Jones, Mary", 1500, 12, 1980)]
     event = event_file(tmp_path, "open", [(1, 1, 2, "1-0")], players=players)
     code, _, err = run("add", event, "--db", db)
