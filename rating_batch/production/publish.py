@@ -72,14 +72,18 @@ def publish_period(
         book = rule_book(store)
         if store.last_published() == period:
             return _republish(store, period, out, options)
-        _check_order(store, book, period, options)
-        kinds = _kinds(store, book, period)
+        _check_order(store, book, period, options)  # before a backup is taken for nothing
         if options.dry_run:
             with store.writing(dry_run=True):
+                _check_order(store, book, period, options)
+                kinds = _kinds(store, book, period)
                 outcomes = [rate_list(store, book, period, kind) for kind in kinds]
             return _result(period, outcomes, [], dry_run=True)
         with staged_outputs(out) as outputs:
             with store.writing():
+                # Checked holding the write lock: two publishes at once cannot both pass.
+                _check_order(store, book, period, options)
+                kinds = _kinds(store, book, period)
                 outcomes = [rate_list(store, book, period, kind) for kind in kinds]
                 paths = write_period(outcomes, period, out, outputs, progress)
                 _store_files(store, period, out, outputs)

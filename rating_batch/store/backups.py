@@ -56,9 +56,9 @@ def _label(command: str) -> str:
 
 
 def save_backup(db: Path, command: str) -> Path:
-    """An online backup of ``db`` as it is committed now, then the oldest beyond
-    ``kept()`` removed. Any failure (disk full, read-only folder) is a DatabaseProblem and
-    leaves no partial file: the command then changes nothing."""
+    """An online backup of ``db`` as it is committed now (``prune_backups`` removes the oldest
+    once the command has committed). Any failure (disk full, read-only folder) is a
+    DatabaseProblem and leaves no partial file: the command then changes nothing."""
     folder = backup_folder(db)
     final = folder / f"{_stamp()}-{_label(command)}.sqlite"
     temporary = folder / f".{final.name}.tmp"
@@ -75,7 +75,6 @@ def save_backup(db: Path, command: str) -> Path:
             f"{db}: cannot save the backup taken before every change ({folder}: {reason}); "
             "nothing was changed"
         ) from None
-    _prune(folder)
     return final
 
 
@@ -93,7 +92,9 @@ def _copy(source: Path, target: Path, journal_mode: str) -> None:
         reader.close()
 
 
-def _prune(folder: Path) -> None:
+def prune_backups(db: Path) -> None:
+    """Remove the oldest of our backups beyond ``kept()`` (nothing else in the folder)."""
+    folder = backup_folder(db)
     ours = sorted(path for path in folder.iterdir() if _NAME.fullmatch(path.name))
     for old in ours[: max(0, len(ours) - kept())]:
         for part in (old, *(Path(f"{old}{s}") for s in ("-wal", "-shm"))):

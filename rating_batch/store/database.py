@@ -117,6 +117,10 @@ def reported(path: Path) -> Iterator[None]:
         if "readonly" in text or "read-only" in text:
             raise _fail(path, f"cannot write: {text} (a read-only file or folder?)") from None
         raise _fail(path, f"cannot be used: {text}") from None
+    except sqlite3.IntegrityError as error:
+        raise _fail(
+            path, f"the database refused the change ({error}); nothing was changed"
+        ) from None
     except sqlite3.DatabaseError as error:
         raise _fail(
             path, f"the database is damaged or not a database ({error}); 'rating-batch backups' "
@@ -182,7 +186,7 @@ class Connection:
         """The command's one transaction. Takes the write lock (waiting at most ``wait``
         seconds), saves a backup of the state before it (unless ``dry_run``), and commits when
         the block ends; any exception, or ``dry_run``, rolls everything back."""
-        from rating_batch.store.backups import save_backup
+        from rating_batch.store.backups import prune_backups, save_backup
 
         if self.read_only:
             raise RuntimeError("writing on a read-only connection")
@@ -195,16 +199,23 @@ class Connection:
                 if backup:
                     self.backup = save_backup(self.path, self.command)
             yield
+            if dry_run:
+                self.connection.execute("ROLLBACK")
+            else:
+                self.connection.execute("COMMIT")
         except BaseException:
-            self.connection.execute("ROLLBACK")
+            if self.connection.in_transaction:
+                self.connection.execute("ROLLBACK")
+            # A command that changed nothing keeps no backup (it would push out a useful one).
+            if self.backup is not None:
+                self.backup.unlink(missing_ok=True)
+                self.backup = None
             raise
         finally:
             if not dry_run:
                 owner.unlink(missing_ok=True)
-        if dry_run:
-            self.connection.execute("ROLLBACK")
-        else:
-            self.connection.execute("COMMIT")
+        if self.backup is not None:
+            prune_backups(self.path)
 
     def _begin(self) -> None:
         try:

@@ -118,3 +118,21 @@ def test_restoring_something_that_is_not_a_backup_is_refused(tmp_path: Path) -> 
     code, _, err = run("restore", junk, "--db", db)
     assert code == 1 and "not a rating database" in err
     assert dump(db) == before
+
+
+def test_a_command_that_changes_nothing_keeps_no_backup(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Twenty refused adds must not push out the backups that matter.
+    monkeypatch.setenv("RATING_BATCH_BACKUPS", "2")
+    db = database(tmp_path)
+    for day in ("05", "12"):
+        event = event_file(tmp_path, f"e{day}", [(1, 1, 2, "1-0")], day=f"2026/01/{day}")
+        assert run("add", event, "--db", db)[0] == 0
+    kept = backups(db)
+    refused = event_file(tmp_path, "typo", [(1, 1, 2, "1-0")], day="2062/01/10")
+    for _ in range(20):
+        assert run("add", refused, "--db", db)[0] == 1
+    assert run("publish", "2026-02", "--db", db, "--out", tmp_path / "o")[0] == 0
+    assert backups(db)[0] == kept[1]  # the refused commands left none of their own
+    assert len(backups(db)) == 2
