@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
+import pandas as pd
 from anyascii import anyascii
 
 _WORD = re.compile(r"[a-z0-9]+")
@@ -22,6 +24,13 @@ def name_key(name: str) -> str:
     "matthias BLUEBAUM" both give ``"blubaum matthias"``)."""
     text = _UMLAUT.sub(r"\1", _APOSTROPHE.sub("", anyascii(name)).casefold())
     return " ".join(sorted(_WORD.findall(text)))
+
+
+def name_keys(names: pd.Series) -> pd.Series:
+    """``name_key`` of every name of a column (each distinct name once; missing: "")."""
+    codes, distinct = pd.factorize(names.fillna("").astype(str))
+    keys = np.array([name_key(name) for name in distinct] + [""], dtype=object)
+    return pd.Series(keys[codes], index=names.index, dtype=object)
 
 
 def same_name(first: str, second: str) -> bool:

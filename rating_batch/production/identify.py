@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 
 from rating_batch.errors import InputError, Issue
-from rating_batch.names import name_key
+from rating_batch.names import name_key, name_keys
 from rating_batch.store import Store
 
 IDENTITY_KEY = ["name", "birth_year", "federation"]
@@ -155,6 +155,8 @@ def _name_mismatches(people: pd.DataFrame, rows: pd.DataFrame, ids: pd.Series) -
     stored = people.set_index("player_id")["name"]
     found = rows[known].assign(stored=stored.reindex(ids[known].astype("int64")).to_numpy())
     found = found[found["name"].notna() & (found["name"] != "") & (found["stored"] != "")]
+    # Only names not written exactly as stored are compared by key (most are the same).
+    found = found[(found["name"].astype(str) != found["stored"].astype(str)).to_numpy()]
     differ = [
         name_key(str(a)) != name_key(str(b))
         for a, b in zip(found["name"], found["stored"], strict=True)
@@ -174,14 +176,11 @@ def _possible_duplicates(people: pd.DataFrame, creators: pd.DataFrame) -> list[I
     """New FIDE IDs whose name, birth year and federation match a known player."""
     if creators.empty or people.empty:
         return []
-    keys = ["key_name", "birth_year", "federation"]
-    known = people.assign(key_name=people["name"].astype(str).map(name_key)).astype(
-        {"birth_year": "Int64", "federation": "string"}
-    )
-    new = creators.assign(key_name=creators["name"].fillna("").astype(str).map(name_key))
-    new = new[new["key_name"] != ""].astype({"birth_year": "Int64", "federation": "string"})
-    pairs = new.merge(known, on=keys, suffixes=("", "_known"))
-    pairs = pairs[pairs["birth_year"].notna()]
+    keys = ["name_key", "birth_year", "federation"]
+    new = creators.assign(name_key=name_keys(creators["name"]))
+    new = new[new["name_key"] != ""].astype({"birth_year": "Int64", "federation": "string"})
+    known = people.astype({"birth_year": "Int64", "federation": "string"})
+    pairs = new.dropna(subset=["birth_year"]).merge(known, on=keys, suffixes=("", "_known"))
     return [
         Issue(
             *_where(row),

@@ -51,8 +51,7 @@ def find_players(text: str, *, db: Path, out: Path | None = None) -> str:
         raise RatingBatchError(f"--name {text!r}: give some letters of the name")
     with open_store(db) as store:
         people = store.players()
-        keys = people["name"].astype(str).map(name_key)
-        found = people[[all(word in key for word in wanted) for key in keys]]
+        found = people[[all(word in key for word in wanted) for key in people["name_key"]]]
         if found.empty:
             raise RatingBatchError(f"no player named like {text!r} in {db}")
         if len(found) == 1:

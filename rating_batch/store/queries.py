@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from rating_batch.names import name_keys
 from rating_batch.periods import INITIAL, Period
 from rating_batch.store.database import Connection
 
@@ -161,7 +162,7 @@ class Store(Connection):
         return _first(self.frame("SELECT * FROM players WHERE fide_id = ?", (fide_id,)))
 
     def insert_players(self, rows: pd.DataFrame) -> None:
-        self._insert("players", rows)
+        self._insert("players", rows.assign(name_key=name_keys(rows["name"])))
 
     def next_player_id(self) -> int:
         return int(
@@ -174,11 +175,7 @@ class Store(Connection):
         it back and the next list can show it as a correction."""
         for field in fills["field"].unique().tolist():
             rows = fills[fills["field"] == field]
-            ids = [int(i) for i in rows["player_id"].tolist()]
-            values = [_plain(v) for v in rows["value"].tolist()]
-            self.connection.executemany(
-                f"UPDATE players SET {field} = ? WHERE player_id = ?", zip(values, ids, strict=True)
-            )
+            self._set(field, rows["player_id"], rows["value"])
         self._insert(
             "player_edits",
             pd.DataFrame(
@@ -190,6 +187,21 @@ class Store(Connection):
                     "event_id": fills["event_id"].astype("int64").to_numpy(),
                 }
             ),
+        )
+
+    def _set(self, field: str, player_ids: pd.Series, values: pd.Series) -> None:
+        """One identity field of some players (their name key follows their name)."""
+        ids = [int(i) for i in player_ids.tolist()]
+        plain = [_plain(v) for v in values.tolist()]
+        if field == "name":
+            keys = name_keys(pd.Series(plain, dtype=object)).tolist()
+            self.connection.executemany(
+                "UPDATE players SET name = ?, name_key = ? WHERE player_id = ?",
+                zip(plain, keys, ids, strict=True),
+            )
+            return
+        self.connection.executemany(
+            f"UPDATE players SET {field} = ? WHERE player_id = ?", zip(plain, ids, strict=True)
         )
 
     def player_edits_after(self, mark: int) -> pd.DataFrame:
@@ -324,9 +336,7 @@ class Store(Connection):
             (int(p), str(f)) for p, f in zip(edits["player_id"], edits["field"], strict=True)
         ]
         for (player_id, field), old in zip(reverted, edits["old_value"].tolist(), strict=True):
-            self.execute(
-                f"UPDATE players SET {field} = ? WHERE player_id = ?", (_plain(old), player_id)
-            )
+            self._set(field, pd.Series([player_id]), pd.Series([old], dtype=object))
         self.execute("DELETE FROM player_edits WHERE event_id = ?", (event_id,))
         removed = {
             "games": self.execute("DELETE FROM games WHERE event_id = ?", (event_id,)).rowcount,

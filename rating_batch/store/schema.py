@@ -2,9 +2,10 @@
 
 Tables (schema version in ``meta``):
 
-* ``players``: identity (FIDE ID when known, name, federation, sex, titles, birth year) and
-  what made the player (``created_by``: ``list`` or ``<event key>#<start rank>``;
-  ``created_event``: that event's id);
+* ``players``: identity (FIDE ID when known, name, federation, sex, titles, birth year), the
+  name's spelling-free key (``names.name_key``, kept in step with the name) and what made the
+  player (``created_by``: ``list`` or ``<event key>#<start rank>``; ``created_event``: that
+  event's id);
 * ``player_edits``: every change ``add`` made to a known player's identity (a field the
   database did not know, filled from an event file), so ``remove`` can take it back and a
   publish can list the corrections since the previous list;
@@ -28,6 +29,8 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable
+
+from rating_batch.names import name_key
 
 SCHEMA_VERSION = 2
 
@@ -53,9 +56,11 @@ CREATE TABLE players (
     federation TEXT, sex TEXT, title TEXT, w_title TEXT, o_title TEXT, foa_title TEXT,
     birth_year INTEGER,
     created_by TEXT NOT NULL,
-    created_event INTEGER
+    created_event INTEGER,
+    name_key TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX players_identity ON players (name, birth_year, federation);
+CREATE INDEX players_name_key ON players (name_key, birth_year, federation);
 CREATE TABLE player_edits (
     edit_id INTEGER PRIMARY KEY,
     player_id INTEGER NOT NULL REFERENCES players,
@@ -215,6 +220,8 @@ def _to_version_2(connection: sqlite3.Connection) -> None:
             f'INSERT INTO "{table}" ({names}) SELECT {", ".join(values)} FROM "v1_{table}"'
         )
         connection.execute(f'DROP TABLE "v1_{table}"')
+    connection.create_function("name_key", 1, name_key, deterministic=True)
+    connection.execute("UPDATE players SET name_key = name_key(name)")
     # The player each version-1 event created, from its label (``<key>#<start rank>``).
     connection.execute(
         """
