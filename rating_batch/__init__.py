@@ -33,9 +33,9 @@ from rating_batch.store import list_backups, restore_backup
 __all__ = [
     "EDITIONS",
     "AddOptions",
-    "PublishOptions",
     "InputError",
     "Issue",
+    "PublishOptions",
     "RatingBatchError",
     "Rules",
     "RulesError",

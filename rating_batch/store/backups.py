@@ -25,6 +25,7 @@ from rating_batch.store.database import (
     Connection,
     DatabaseProblem,
     check_file,
+    check_tables,
     open_database,
     read_only_uri,
     reported,
@@ -199,15 +200,17 @@ def restore_backup(db: Path, name: str, *, wait: float = DEFAULT_WAIT) -> list[s
 
 
 def _check_backup(source: Path) -> None:
+    """A backup to restore: one of our databases, whole, of a schema this version reads."""
     check_file(source)
     with reported(source):
         connection = sqlite3.connect(read_only_uri(source), uri=True)
         try:
             result = connection.execute("PRAGMA integrity_check").fetchone()[0]
-            tables = {row[0] for row in connection.execute("SELECT name FROM sqlite_master")}
+            if result == "ok":
+                check_tables(connection, source)
         finally:
             connection.close()
-    if result != "ok" or not {"meta", "players", "lists"} <= tables:
+    if result != "ok":
         raise DatabaseProblem(f"{source}: not a complete rating database ({result}); not restored")
 
 

@@ -60,7 +60,7 @@ def owner_file(path: Path) -> Path:
 def check_file(path: Path) -> bool:
     """Whether ``path`` is one of our databases, from its first 100 bytes (never opened by
     SQLite when it is not an SQLite file). True: ours; False: an SQLite file without our
-    application id (a version-1 database of ours, or a foreign one: ``_check_tables`` tells).
+    application id (a version-1 database of ours, or a foreign one: ``check_tables`` tells).
     """
     if not path.exists():
         raise _fail(
@@ -83,7 +83,7 @@ def check_file(path: Path) -> bool:
     return application == APPLICATION_ID
 
 
-def _check_tables(connection: sqlite3.Connection, path: Path) -> int:
+def check_tables(connection: sqlite3.Connection, path: Path) -> int:
     """The schema version of a database, after checking that it has our tables."""
     tables = {
         str(name)
@@ -258,7 +258,7 @@ def open_database(
     with reported(path):
         connection = _connect(path, read_only=not write, wait=wait)
         try:
-            version = _check_tables(connection, path)
+            version = check_tables(connection, path)
             if current and version < SCHEMA_VERSION:
                 raise _fail(path, f"has our mark but schema {version}: it is damaged")
             opened = factory(connection, path, command=command, wait=wait, read_only=not write)

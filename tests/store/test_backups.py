@@ -136,3 +136,18 @@ def test_a_command_that_changes_nothing_keeps_no_backup(
     assert run("publish", "2026-02", "--db", db, "--out", tmp_path / "o")[0] == 0
     assert backups(db)[0] == kept[1]  # the refused commands left none of their own
     assert len(backups(db)) == 2
+
+
+def test_a_backup_from_a_newer_version_is_not_restored(tmp_path: Path) -> None:
+    import sqlite3
+
+    db = database(tmp_path)
+    assert run("add", event_file(tmp_path, "open", [(1, 1, 2, "1-0")]), "--db", db)[0] == 0
+    newer = backups(db)[0]
+    with sqlite3.connect(newer) as connection:
+        connection.execute("UPDATE meta SET value = '99' WHERE key = 'schema_version'")
+    connection.close()
+    before = dump(db)
+    code, _, err = run("restore", newer.name, "--db", db)
+    assert code == 1 and "made by a newer rating_batch (schema 99" in err
+    assert dump(db) == before
