@@ -30,6 +30,14 @@ class Issue:
         return f"{where}: {prefix}{self.message}"
 
 
+def ordered_issues(issues: Iterable[Issue]) -> list[Issue]:
+    """Errors first, then warnings; within each, file by file (in the order they came) and
+    line by line (file-wide issues first)."""
+    collected = list(issues)
+    files = {source: n for n, source in enumerate(dict.fromkeys(i.source for i in collected))}
+    return sorted(collected, key=lambda i: (i.severity != "error", files[i.source], i.line or 0))
+
+
 def errors_only(issues: Iterable[Issue]) -> list[Issue]:
     """The issues that stop processing (severity ``"error"``)."""
     return [issue for issue in issues if issue.severity == "error"]
@@ -48,8 +56,7 @@ class InputError(RatingBatchError):
         super().__init__(self._render())
 
     def _render(self) -> str:
-        ordered = errors_only(self.issues) + [i for i in self.issues if i.severity != "error"]
-        shown = [str(issue) for issue in ordered[:SHOWN_ISSUES]]
+        shown = [str(issue) for issue in ordered_issues(self.issues)[:SHOWN_ISSUES]]
         hidden = len(self.issues) - len(shown)
         if hidden > 0:
             shown.append(f"… and {hidden} more")

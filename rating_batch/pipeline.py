@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import re
 import logging
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -18,7 +19,14 @@ import pandas as pd
 
 from rating_batch.compare import Comparison, compare_results
 from rating_batch.engine import STATUSES, PeriodResult, rate_period, rating_distribution
-from rating_batch.errors import InputError, Issue, RatingBatchError, Severity, raise_if_errors
+from rating_batch.errors import (
+    InputError,
+    Issue,
+    RatingBatchError,
+    Severity,
+    ordered_issues,
+    raise_if_errors,
+)
 from rating_batch.loaders import (
     EVENT_READERS,
     Progress,
@@ -33,6 +41,7 @@ from rating_batch.period import assemble_period, order_events
 from rating_batch.rules import FIDE_BY_DATE, KINDS, Kind, Rules, edition_in_force, named_rules
 from rating_batch.schema import Event, EventInfo, combined, one_batch
 from rating_batch.staging import staged_outputs
+from rating_batch.validation import Purpose, validate_events
 from rating_batch.writers import (
     MAX_DETAIL_ROWS,
     EventPage,
@@ -158,10 +167,15 @@ def expand_inputs(inputs: Iterable[Path]) -> list[Path]:
     return files
 
 
-def load_events(
-    paths: Sequence[Path], progress: Progress = no_progress
+def read_and_validate(
+    paths: Sequence[Path],
+    purpose: Purpose,
+    progress: Progress = no_progress,
+    *,
+    accept_dates: bool = False,
 ) -> tuple[list[Event], list[Issue]]:
-    """Load every file, collecting every issue of every file before failing."""
+    """Read every file and validate every event read (the one pass ``check``, ``rate`` and
+    ``add`` share): the events, and every issue of every file, in the order given."""
     keys = distinct_keys([path.stem for path in paths])
     events: list[Event] = []
     issues: list[Issue] = []
@@ -171,10 +185,28 @@ def load_events(
         else:
             events.append(item)
             issues.extend(item.issues)
+    events = one_batch(events)
+    readable = [e for e in events if not any(i.severity == "error" for i in e.issues)]
+    issues.extend(validate_events(readable, purpose, accept_dates=accept_dates))
+    return events, issues
+
+
+def load_events(
+    paths: Sequence[Path],
+    progress: Progress = no_progress,
+    *,
+    purpose: Purpose = "rate",
+    accept_dates: bool = False,
+) -> tuple[list[Event], list[Issue]]:
+    """Load and validate every file, collecting every issue of every file before failing."""
     if not paths:
-        issues.append(Issue("rate", None, "no event files given (or none in the folders given)"))
+        command = "add" if purpose == "add" else "rate"
+        raise InputError(
+            [Issue(command, None, "no event files given (or none in the folders given)")]
+        )
+    events, issues = read_and_validate(paths, purpose, progress, accept_dates=accept_dates)
     raise_if_errors(issues)
-    return one_batch(events), issues
+    return events, issues
 
 
 #: An event key (and so an event page's file name) is at most this long: longer file names are
@@ -466,22 +498,25 @@ def charts_sheet(ratings: pd.Series) -> Sheet:
 
 
 def check_files(paths: Sequence[Path]) -> list[Issue]:
-    """Every problem of every file (tournament files and rating lists), file by file in the
-    order given; writes nothing. Tournament files are read together (``read_events``)."""
+    """Every problem of every file (tournament files and rating lists), as ``add`` (and
+    ``init`` for lists) would find it; writes nothing. Errors first, then warnings, each
+    file's in line order."""
     files = expand_inputs(paths)
+    if not files:
+        return [Issue("check", None, "no files given (or none in the folders given)")]
     lists = [_is_list(path) for path in files]
     events = [path for path, is_list in zip(files, lists, strict=True) if not is_list]
-    read = iter(read_events(events, [f"{path.stem}#{i}" for i, path in enumerate(events)]))
-    issues: list[Issue] = []
-    for path, is_list in zip(files, lists, strict=True):
-        if not is_list:
-            issues.extend(next(read).issues)
-            continue
+    _, issues = read_and_validate(events, "check")
+    for path in (path for path, is_list in zip(files, lists, strict=True) if is_list):
         try:
-            read_rating_list(path)
+            listed = read_rating_list(path)
+            issues.extend(listed.issues)
         except InputError as error:
             issues.extend(error.issues)
-    return issues
+    # Files in the order given (a sheet's issues are its workbook's).
+    given = {str(path): number for number, path in enumerate(files)}
+    issues.sort(key=lambda issue: given.get(re.sub(r"\[[^\]]*\]$", "", issue.source), -1))
+    return ordered_issues(issues)
 
 
 def _is_list(path: Path) -> bool:

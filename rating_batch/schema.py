@@ -248,18 +248,19 @@ def check_games(games: pd.DataFrame, players: pd.DataFrame) -> list[Issue]:
 def event_issues(games: pd.DataFrame, players: pd.DataFrame) -> list[tuple[str, Issue]]:
     """Consistency of one or many events' games, as (event key, issue), event by event.
 
-    A played game must appear on both players' lines in the same round, with opposite colours
-    and complementary results (trf-format.md §4.3). Rated games that disagree are errors;
-    disagreements on unplayed codes (forfeits, W/D/L) are warnings. The other side of every
+    A game must appear on both players' lines in the same round, with opposite colours and
+    complementary results, played (at the board) on both or on neither (trf-format.md §4.3):
+    any disagreement is an error, whichever line it is found on, since the file says two things
+    of one game. A FIDE ID on two lines of one file is an error too. The other side of every
     game is found by a sorted search over (event, round, start rank) keys, for all events at
     once; only the rows with a problem are visited in Python.
     """
-    if games.empty:
-        return []
     codes, events = pd.factorize(
         pd.concat([games["event"], players["event"]], ignore_index=True), use_na_sentinel=False
     )
     event, player_event = codes[: len(games)], codes[len(games) :]
+    if games.empty:
+        return [(str(events[code]), issue) for code, issue in _duplicate_ids(players, player_event)]
     rnd = games["round"].to_numpy(np.int64)
     me = games["player"].to_numpy(np.int64)
     opponent = games["opponent"].to_numpy(dtype=np.int64, na_value=-1)
@@ -294,10 +295,13 @@ def event_issues(games: pd.DataFrame, players: pd.DataFrame) -> list[tuple[str, 
     bad_result &= ~((result_codes == double_forfeit) & (result_codes[other] == double_forfeit))
     colour = games["colour"].fillna("").to_numpy(dtype=object)
     same_colour = once & np.isin(colour, ["w", "b"]) & (colour == colour[other])
+    rated = games["rated"].to_numpy(bool)
+    # Played on one line only (a colour '-' or a forfeit code on the other): counted for one
+    # player and not the other.
+    one_sided = once & ~bad_result & (rated != rated[other])
 
     sources = games["source"].to_numpy(dtype=object)
     lines = games["line"].to_numpy(np.int64)
-    rated = games["rated"].to_numpy(bool)
     found: list[tuple[int, Issue]] = []
 
     def report(row: int, message: str, severity: Severity = "error") -> None:
@@ -308,27 +312,74 @@ def event_issues(games: pd.DataFrame, players: pd.DataFrame) -> list[tuple[str, 
     for row in np.flatnonzero(paired & ~known).tolist():
         report(row, f"round {rnd[row]}: opponent {opponent[row]} is not a player of this file")
     for row in np.flatnonzero(missing).tolist():
-        report(
-            row,
-            f"round {rnd[row]}: opponent {opponent[row]} does not have this game",
-            "error" if rated[row] else "warning",
-        )
-    for row in np.flatnonzero(bad_result | same_colour).tolist():
-        severity: Severity = "error" if rated[row] else "warning"
+        report(row, f"round {rnd[row]}: opponent {opponent[row]} does not have this game")
+    for row in np.flatnonzero(bad_result | same_colour | one_sided).tolist():
         twin = int(back[row])
         if bad_result[row]:
             report(
                 row,
                 f"round {rnd[row]}: result {games['result'].iat[row]!r} against "
-                f"{opponent[row]}, whose line {lines[twin]} has {games['result'].iat[twin]!r}",
-                severity,
+                f"{opponent[row]}, whose line {lines[twin]} has {games['result'].iat[twin]!r}"
+                + _typo_hint(games["result"].iat[row], games["result"].iat[twin]),
             )
         if same_colour[row]:
             report(
                 row,
                 f"round {rnd[row]}: colour {colour[row]!r} against {opponent[row]}, whose line "
                 f"{lines[twin]} has it too",
-                severity,
             )
+        if one_sided[row]:
+            played, unplayed = (row, twin) if rated[row] else (twin, row)
+            report(
+                row,
+                f"round {rnd[row]}: the game against {opponent[row]} is played on line "
+                f"{lines[played]} (colour {colour[played]!r}) but not on line {lines[unplayed]} "
+                f"(colour {colour[unplayed] or '-'!r})",
+            )
+    found.extend(_duplicate_ids(players, player_event))
     found.sort(key=lambda item: item[0])  # stable: each event's issues keep their order
     return [(str(events[code]), issue) for code, issue in found]
+
+
+def _typo_hint(mine: object, theirs: object) -> str:
+    """A lower-case letter code against a played result: a digit typed as a letter?"""
+    pair = (
+        str(mine) if isinstance(mine, str) else "",
+        str(theirs) if isinstance(theirs, str) else "",
+    )
+    for code, other in (pair, pair[::-1]):
+        if code == "l" and other == "0":
+            return " ('l' is a loss of less than one move: a '1' typed as 'l'?)"
+    return ""
+
+
+def _duplicate_ids(players: pd.DataFrame, player_event: np.ndarray) -> list[tuple[int, Issue]]:
+    """A FIDE ID on two lines of one file (one player would play the other)."""
+    keyed = pd.DataFrame(
+        {
+            "event": player_event,
+            "fide_id": players["fide_id"].to_numpy(),
+            "line": players["line"].to_numpy(),
+        }
+    )
+    known = keyed["fide_id"].notna().to_numpy()
+    twice = keyed[keyed.duplicated(["event", "fide_id"], keep="first").to_numpy() & known]
+    if twice.empty:
+        return []
+    first = keyed[known].drop_duplicates(["event", "fide_id"])
+    first_line = first.set_index(["event", "fide_id"])["line"]
+    sources = players["source"].to_numpy(dtype=object)
+    return [
+        (
+            int(event),
+            Issue(
+                str(sources[index]),
+                int(line),
+                f"FIDE ID {int(fide_id)} is also on line {int(first_line[(event, fide_id)])}: "
+                "one player cannot have two lines",
+            ),
+        )
+        for index, event, fide_id, line in zip(
+            twice.index.tolist(), twice["event"], twice["fide_id"], twice["line"], strict=True
+        )
+    ]

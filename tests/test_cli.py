@@ -187,12 +187,12 @@ def test_check_prints_every_problem_with_file_and_line(tmp_path: Path) -> None:
     broken.write_text("\n".join(lines) + "\n", encoding="utf-8")
     code, out, err = run("check", broken, U19)
     assert code == 1
-    assert out.splitlines() == [
-        f"{broken}:4: warning: declared points 3 but the rounds give 2.5",
-        f"{broken}:6: round 2: opponent 9 is not a player of this file",
-        f"{broken}:7: round 2: opponent 3 does not have this game",
+    assert out.splitlines() == [  # errors first, in line order; then warnings
         f"{broken}:4: round 2: result '=' against 2, whose line 5 has '0'",
         f"{broken}:4: round 2: colour 'b' against 2, whose line 5 has it too",
+        f"{broken}:6: round 2: opponent 9 is not a player of this file",
+        f"{broken}:7: round 2: opponent 3 does not have this game",
+        f"{broken}:4: warning: declared points 3 but the rounds give 2.5",
     ]
     assert err == "4 error(s), 1 warning(s)\n"
     assert "Traceback" not in out + err

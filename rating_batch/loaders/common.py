@@ -91,11 +91,53 @@ def _make_date(year: int, month: int, day: int) -> dt.date | None:
         return None
 
 
-def parse_date(text: str) -> dt.date | None:
+DateOrder = str
+"""How a file writes day, month and year when the year comes last: ``"day_first"`` (the
+default, as in most of the world) or ``"month_first"`` (US)."""
+
+
+def _day_month_year(text: str) -> tuple[int, int, int] | None:
+    """The three numbers of a date written with a four-digit year last (``10/16/2018``)."""
+    stripped = text.strip()
+    if re.search(r"[^\W\d_]", stripped):
+        return None
+    groups = re.findall(r"\d+", stripped)
+    if len(groups) != 3 or len(groups[2]) != 4 or len(groups[0]) > 2 or len(groups[1]) > 2:
+        return None
+    return int(groups[0]), int(groups[1]), int(groups[2])
+
+
+def date_order(texts: Sequence[str]) -> tuple[DateOrder, str | None]:
+    """The one order in which a file's dates are written, and a problem when they cannot all be
+    read in one order (``20/04/2018`` is day first, ``10/16/2018`` month first: a typo in one
+    of them). Dates a single order can read decide; otherwise day first."""
+    day_only, month_only = [], []
+    for text in texts:
+        numbers = _day_month_year(text)
+        if numbers is None:
+            continue
+        first, second, year = numbers
+        as_day = _make_date(year, second, first) is not None
+        as_month = _make_date(year, first, second) is not None
+        if as_day and not as_month:
+            day_only.append(text.strip())
+        elif as_month and not as_day:
+            month_only.append(text.strip())
+    if day_only and month_only:
+        return "day_first", (
+            f"dates written in two orders: {day_only[0]!r} is day/month/year, "
+            f"{month_only[0]!r} month/day/year: a typo in one of them?"
+        )
+    return ("month_first" if month_only else "day_first"), None
+
+
+def parse_date(text: str, order: DateOrder | None = None) -> dt.date | None:
     """Read a date in any of the forms seen in tournament files; ``None`` if unreadable.
 
-    Handles ``2011/07/02``, ``2008-02-01``, ``24/09/2010`` and ``25.02.2011`` (day first),
-    ``28. 07. 2005``, ``10.09.13`` (TRF's YY.MM.DD), ``May 29, 2020`` and ``29 May 2020``.
+    Handles ``2011/07/02``, ``2008-02-01``, ``24/09/2010`` and ``25.02.2011`` (day first, or
+    month first when ``order`` says the file writes them so: ``date_order``), ``28. 07. 2005``,
+    ``10.09.13`` (TRF's YY.MM.DD), ``May 29, 2020`` and ``29 May 2020``. Without an ``order``,
+    a date only month first can read (``10/16/2018``) is read so.
     """
     text = text.strip()
     if not text:
@@ -112,8 +154,8 @@ def parse_date(text: str) -> dt.date | None:
     a, b, c = numbers
     if len(groups[0]) == 4:  # Y M D
         return _make_date(a, b, c)
-    if len(groups[2]) == 4:  # D M Y, or M D Y when the middle cannot be a month
-        if b > 12 >= a:
+    if len(groups[2]) == 4:  # D M Y, or M D Y in a file that writes month first
+        if order == "month_first" or (order is None and b > 12 >= a):
             return _make_date(c, a, b)
         return _make_date(c, b, a)
     # All two-digit: TRF writes YY/MM/DD (tag 132); fall back to DD.MM.YY when impossible.

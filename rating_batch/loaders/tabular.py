@@ -31,6 +31,7 @@ import pandas as pd
 
 from rating_batch.errors import InputError, Issue
 from rating_batch.loaders.common import (
+    date_order,
     decode_text,
     is_digits,
     kind_of_time_control,
@@ -183,15 +184,18 @@ def _metadata(raw: RawTable, header: int) -> dict[str, str]:
     return found
 
 
-def _dates(meta: dict[str, str]) -> tuple[object, object]:
+def _dates(meta: dict[str, str]) -> tuple[object, object, str | None]:
+    """The event's start and end (read in one date order), and a problem if there is none."""
     text = meta.get("date") or meta.get("dates") or ""
-    start = parse_date(meta.get("start", "")) or None
-    end = parse_date(meta.get("end", "")) or None
-    if text:
-        parts = re.split(r"\s+(?:to|bis|-|–)\s+", text)
-        start = start or parse_date(parts[0])
-        end = end or parse_date(parts[-1])
-    return start, end or start
+    parts = re.split(r"\s+(?:to|bis|-|–)\s+", text) if text else []
+    written = [meta.get("start", ""), meta.get("end", ""), *parts]
+    order, mixed = date_order(written)
+    start = parse_date(meta.get("start", ""), order) or None
+    end = parse_date(meta.get("end", ""), order) or None
+    if parts:
+        start = start or parse_date(parts[0], order)
+        end = end or parse_date(parts[-1], order)
+    return start, end or start, mixed
 
 
 def parse_crosstable(raw: RawTable, *, key: str, encoding: str = "") -> Event:
@@ -247,7 +251,9 @@ def parse_crosstable(raw: RawTable, *, key: str, encoding: str = "") -> Event:
             continue
         body.append((row, number))
     players, games = _normalise(body, columns, rounds, round_robin, final_ranking, raw, key, issues)
-    start, end = _dates(meta)
+    start, end, mixed = _dates(meta)
+    if mixed:
+        issues.append(Issue(raw.source, None, f"the event's dates: {mixed}"))
     title = meta.get("event") or meta.get("title") or key
     time_control = meta.get("time_control", "")
     kind = meta.get("kind") or kind_of_time_control("", time_control)

@@ -24,6 +24,7 @@ import pandas as pd
 
 from rating_batch.errors import Issue, Severity
 from rating_batch.loaders.common import (
+    date_order,
     decode_text,
     is_digits,
     kind_of_time_control,
@@ -255,8 +256,22 @@ def parse_trfs(texts: Sequence[TrfText]) -> list[Event]:
         issues=[text.issues for text in texts],
     )
     players, games, rounds, legacy = _parse_players(lines, numbers, files)
-    for index, text in enumerate(texts):
-        if not counts[index]:
+    for index, (text, scan) in enumerate(zip(texts, scans, strict=True)):
+        if counts[index]:
+            continue
+        if not scan.seen_tags and not any(i.severity == "error" for i in text.issues):
+            # Nothing of TRF at all: one message, not one per line it cannot read.
+            text.issues[:] = [
+                Issue(
+                    text.source,
+                    None,
+                    "not a tournament file: no TRF record in it (001 player lines, 012 name, "
+                    "042 dates …); is it the right file?"
+                    if any(line.strip() for line in text.lines)
+                    else "the file is empty",
+                )
+            ]
+        else:
             files.issues[index].append(
                 Issue(text.source, None, "no player records (lines starting '001') found")
             )
@@ -300,18 +315,33 @@ def _event_info(
     tags: dict[str, str], played_rounds: int, legacy: bool, text: TrfText, seen_tags: set[str]
 ) -> EventInfo:
     source, issues = text.source, text.issues
-    start = parse_date(tags.get("start", ""))
-    end = parse_date(tags.get("end", ""))
+    # One date order for the whole file (records 042 and 052).
+    order, mixed = date_order([tags.get("start", ""), tags.get("end", "")])
+    if mixed:
+        issues.append(Issue(source, None, f"records 042/052: {mixed}"))
+    start = parse_date(tags.get("start", ""), order)
+    end = parse_date(tags.get("end", ""), order)
     for tag, name in (("start", "042"), ("end", "052")):
-        if tags.get(tag) and parse_date(tags[tag]) is None:
+        if tags.get(tag) and parse_date(tags[tag], order) is None and not mixed:
             issues.append(
                 Issue(source, None, f"record {name}: unreadable date {tags[tag]!r}", "warning")
             )
-    if start is None or end is None:
-        round_dates = _round_dates(tags.get("round_dates_line", ""))
-        if round_dates:
-            start = start or min(round_dates)
-            end = end or max(round_dates)
+    round_dates = _round_dates(tags.get("round_dates_line", ""))
+    if round_dates and start and end and not mixed:
+        first, last = min(round_dates), max(round_dates)
+        if first < start or last > end:
+            issues.append(
+                Issue(
+                    source,
+                    None,
+                    f"the event is dated {start}…{end} (records 042/052) but its rounds "
+                    f"{first}…{last} (record 132): which is right?",
+                    "warning",
+                )
+            )
+    if (start is None or end is None) and round_dates:
+        start = start or min(round_dates)
+        end = end or max(round_dates)
     if start and end and end < start:
         issues.append(Issue(source, None, f"end date {end} is before start date {start}"))
     declared = tags.get("rounds", "")
@@ -510,7 +540,8 @@ def _parse_rounds(
     bad_colour = ~np.isin(colour, ["w", "b", "-", " "])
     known = np.isin(result, list(_KNOWN_RESULTS))
     odd = np.isin(result, list(_UNKNOWN_RESULTS))
-    misaligned = separators | bad_opponent | bad_colour | ~(known | odd)
+    misaligned = separators | bad_opponent | bad_colour
+    unknown_code = ~(known | odd) & ~misaligned
     line_of = players["line"].to_numpy()
     me = players["player"].to_numpy()
 
@@ -534,6 +565,26 @@ def _parse_rounds(
     at_board = np.isin(colour, ["w", "b"])
     played_code = np.isin(result, ["1", "=", "0"])
     flag(misaligned, misaligned_block, "error")
+    flag(
+        unknown_code,
+        lambda row, rnd: (
+            f"unknown result code {str(written[row, rnd])!r} (TRF codes: 1 = 0 + - W D L H F "
+            "U Z, or blank)"
+        ),
+        "error",
+    )
+    # A played result needs the colour of a game at the board (trf-format.md §4.2, §4.3).
+    no_board = paired & ~at_board & played_code & ~misaligned
+    flag(
+        no_board,
+        lambda row, rnd: (
+            f"result {str(written[row, rnd])!r} against {opponent[row, rnd]} with colour "
+            f"{str(colour[row, rnd]).strip() or 'blank'!r}: a game played at the board has "
+            "colour w or b (a forfeit is + or -)"
+        ),
+        "error",
+    )
+    misaligned = misaligned | unknown_code
     flag(
         odd & ~misaligned,
         lambda row, rnd: (

@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from rating_batch.errors import InputError, Issue, Severity, raise_if_errors
+from rating_batch.errors import Issue, Severity, raise_if_errors
 from rating_batch.loaders import Progress, no_progress
 from rating_batch.overlap import overlapping_events
 from rating_batch.periods import (
@@ -43,9 +43,6 @@ from rating_batch.production.identify import identify_players
 from rating_batch.schema import Event, combined
 from rating_batch.store import DEFAULT_WAIT, Store, open_store
 
-#: An event lasting longer than this is refused without ``--accept-dates`` (a typo in a date
-#: more often than a real event; leagues and long round robins are accepted deliberately).
-MAX_EVENT_DAYS = 60
 #: An event whose period is further than this from the database's last list (months).
 MAX_MONTHS_AWAY = 12
 
@@ -74,11 +71,7 @@ def add_events(
     The events of one ``add`` are stored together: players are identified for all of them at
     once and each table gets one bulk insert."""
     files = expand_inputs(paths)
-    if not files:
-        raise InputError(
-            [Issue("add", None, "no event files given (or none in the folders given)")]
-        )
-    events, issues = load_events(files, progress)
+    events, issues = load_events(files, progress, purpose="add", accept_dates=options.accept_dates)
     warnings = list(issues)
     with (
         open_store(db, write=True, command="add", wait=options.wait) as store,
@@ -230,15 +223,6 @@ def _refused(store: Store, events: Sequence[Event], digests: Sequence[str]) -> l
             )
         seen_hash.add(digest)
         seen_name.setdefault(name, info.source)
-        if (info.end or info.start) is None:
-            problems.append(
-                Issue(
-                    info.source,
-                    None,
-                    "no start or end date (records 042/052, or 132): "
-                    "the event cannot be given a rating period",
-                )
-            )
     return problems
 
 
@@ -256,7 +240,7 @@ def _date_problems(
     for event in events:
         info = event.info
         end = info.end or info.start
-        assert end is not None  # checked by _refused
+        assert end is not None  # events without dates are refused by validation
         start = info.start or end
 
         def problem(message: str, source: str = info.source) -> None:
@@ -278,11 +262,6 @@ def _date_problems(
             problem(
                 f"ended {end} (period {period}), more than {MAX_MONTHS_AWAY} months from the "
                 f"database's last list ({reference}): a typo in the year?"
-            )
-        elif (end - start).days > MAX_EVENT_DAYS:
-            problem(
-                f"lasts {(end - start).days + 1} days ({start}…{end}), over {MAX_EVENT_DAYS}: "
-                "a typo in a date?"
             )
     return problems
 
@@ -308,7 +287,7 @@ def _placements(
         info = event.info
         chosen = kind or info.kind or "standard"
         end = info.end or info.start
-        assert end is not None  # checked by _refused
+        assert end is not None  # events without dates are refused by validation
         rules = book.for_date(end)
         period = period_of(rules, end)
         warnings = []

@@ -34,7 +34,7 @@ CORPUS = {
     "irl_armstrong-cup-2011-12": (2, 1, "utf-8-sig", "TRF16", 0),
     "irl_u19-championship-2010_": (4, 3, "utf-8", "TRF16", 0),
     "irl_u19-championship-2010-plus": (8, 4, "utf-8", "TRF06", 1),
-    "irl_galway-major": (59, 6, "utf-8", "TRF16", 8),
+    "irl_galway-major": (59, 6, "utf-8", "TRF16", 9),  # 8 points; round dates of 2001 (132)
     "irl_kilkenny-masters": (34, 6, "utf-8", "TRF06", 0),
     "fide-tec-trf2026": (249, 14, "utf-8", "TRF-2026", 1),
 }
@@ -290,7 +290,10 @@ def test_bad_rating_and_unknown_code() -> None:
     lines[5] = lines[5][:98] + "Q" + lines[5][99:]
     found = messages(lines)
     assert "bad.trf:5: rating '16x3' is not a number (columns 49-52)" in found
-    assert any(m.startswith("bad.trf:6: round 1: misaligned round block") for m in found)
+    assert (
+        "bad.trf:6: round 1: unknown result code 'Q' (TRF codes: 1 = 0 + - W D L H F U Z, "
+        "or blank)"
+    ) in found
 
 
 def test_x_result_is_unplayed_with_a_warning() -> None:

@@ -1,0 +1,105 @@
+"""What makes a loaded event plausible: the checks ``check``, ``rate`` and ``add`` share, after
+each reader has checked its own format (every message ``file:line: what is wrong``).
+
+* an event in which no game was played over the board is an error (nothing to rate: a
+  registration list, or a file exported before round 1);
+* a round in which nobody played, followed by rounds with games, is a warning (a round missing
+  from the file becomes byes for everyone);
+* an event without dates is an error where a rating period is needed (``add``, and ``check``,
+  which checks files for the database), a warning for ``rate``;
+* an event lasting over 60 days is a warning (an error for ``add`` unless ``--accept-dates``).
+
+Pure: events in, issues out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal
+
+import numpy as np
+
+from rating_batch.errors import Issue, Severity
+from rating_batch.schema import Event, combined
+
+Purpose = Literal["rate", "check", "add"]
+"""The command the files are for: ``check`` judges them as ``add`` would, but warns where
+``add`` asks for ``--accept-dates``."""
+
+#: An event lasting longer than this many days gets a warning (a typo in a date, more often
+#: than a league season).
+LONG_EVENT_DAYS = 60
+
+
+def validate_events(
+    events: Sequence[Event], purpose: Purpose, *, accept_dates: bool = False
+) -> list[Issue]:
+    """The plausibility issues of each event, event by event in the order given."""
+    if not events:
+        return []
+    games = combined(events, "games")
+    rated = games["rated"].to_numpy(bool)
+    keys = games["event"].astype(str).to_numpy()
+    rounds = games["round"].to_numpy(np.int64)
+    issues: list[Issue] = []
+    for event in events:
+        info = event.info
+        mine = keys == info.key
+        played = np.unique(rounds[mine & rated])
+        if not len(played):
+            issues.append(
+                Issue(
+                    info.source,
+                    None,
+                    "no game in it was played over the board (only byes, forfeits or unplayed "
+                    "rounds): nothing to rate (a registration list, or exported before round 1?)",
+                )
+            )
+        else:
+            missing = sorted(set(range(1, int(played.max()))) - set(played.tolist()))
+            if missing:
+                shown = ", ".join(str(r) for r in missing)
+                issues.append(
+                    Issue(
+                        info.source,
+                        None,
+                        f"no game was played in round {shown}, but later rounds have games: "
+                        "a round missing from the file?",
+                        "warning",
+                    )
+                )
+        issues.extend(_date_issues(event, purpose, accept_dates))
+    return issues
+
+
+def _date_issues(event: Event, purpose: Purpose, accept_dates: bool) -> list[Issue]:
+    info = event.info
+    start, end = info.start or info.end, info.end or info.start
+    if start is None or end is None:
+        severity: Severity = "warning" if purpose == "rate" else "error"
+        what = (
+            "the FIDE edition and juniors are judged without them"
+            if purpose == "rate"
+            else "the database cannot give it a rating period"
+        )
+        return [
+            Issue(
+                info.source,
+                None,
+                f"no start or end date (records 042/052, or 132; a crosstable's dates): {what}",
+                severity,
+            )
+        ]
+    days = (end - start).days + 1
+    if days > LONG_EVENT_DAYS:
+        refused = purpose == "add" and not accept_dates
+        return [
+            Issue(
+                info.source,
+                None,
+                f"lasts {days} days ({start}…{end}), over {LONG_EVENT_DAYS}: a typo in a date?"
+                + (" (--accept-dates adds it anyway)" if refused else ""),
+                "error" if refused else "warning",
+            )
+        ]
+    return []
