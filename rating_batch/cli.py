@@ -219,9 +219,10 @@ def rules_command(context: click.Context, name: str | None) -> None:
             )
             return
         rows = describe(named_rules(LATEST if name == FIDE_BY_DATE else name))
-    width = max(len(key) for key, _, _ in rows)
-    for key, value, origin in rows:
-        click.echo(f"{key:{width}}  {value}  [{origin}]")
+    width = max(len(key) for key, _, _, _ in rows)
+    for key, value, origin, valid in rows:
+        shown = f"{value}  [{origin}]" + (f"  (valid: {valid})" if valid else "")
+        click.echo(f"{key:{width}}  {shown}")
 
 
 @cli.command("compare-rules")

@@ -206,7 +206,18 @@ class Rules:
     """The lists that exist."""
     classes: tuple[RatingClass, ...] = ()
     """Rating classes, lowest first; empty when the rules define none."""
+    rating_min: int = 100
+    rating_max: int = 3000
+    """A rating list's ratings must lie in this range (a list rating outside it is an error:
+    a typo, or a column that holds something else)."""
     tables: Tables = field(default_factory=fide_tables, repr=False)
+
+    def k_values(self) -> frozenset[int]:
+        """The K factors these rules give (a rating list's K must be one of them)."""
+        values = {self.k_high, self.k_new, self.k_default}
+        if self.k_junior is not None:
+            values.add(self.k_junior)
+        return frozenset(values)
 
     def __post_init__(self) -> None:
         problems = _problems(self)
@@ -252,39 +263,83 @@ class Rules:
         return chosen.where(known).astype("string")
 
 
+#: The valid range of every numeric field (inclusive); ``rules FILE`` shows them. A value
+#: outside is an error naming the key; ``None`` ("false" in a file) is allowed where the
+#: field can be off.
+RANGES: dict[str, tuple[float, float]] = {
+    "period_months": (1, 12),
+    "closing_offset_days": (0, 31),
+    "difference_cap": (1, 1000),
+    "cap_exempt_from": (1000, 3500),
+    "rapid_blitz_cap_exempt_from": (1000, 3500),
+    "gap_exclusion": (1, 3000),
+    "gap_exclusion_above": (1000, 3500),
+    "k_high": (1, 100),
+    "high_threshold": (1000, 3500),
+    "k_junior": (1, 100),
+    "junior_age": (10, 25),
+    "junior_ceiling": (1000, 3500),
+    "k_new": (1, 100),
+    "new_player_games": (1, 200),
+    "k_default": (1, 100),
+    "k_games_cap": (10, 10_000),
+    "floor": (0, 3000),
+    "first_min_games": (1, 50),
+    "hypothetical_opponents": (0, 10),
+    "hypothetical_rating": (0, 3500),
+    "hypothetical_half_points": (0, 2),
+    "first_step": (0.5, 100),
+    "first_rating_max": (1000, 3500),
+    "pool_months": (1, 120),
+    "pool_event_min_games": (1, 20),
+    "first_event_min_half_points": (0, 20),
+    "rating_min": (0, 4000),
+    "rating_max": (1, 4000),
+}
+
+
 def _problems(rules: Rules) -> list[tuple[str, str]]:
     """Impossible values, as (field, what is wrong) (§8: errors name the file and the key)."""
     problems = []
-    positive = ["k_high", "k_new", "k_default", "first_min_games", "period_months", "pool_months"]
-    optional = ["k_junior", "difference_cap", "k_games_cap", "first_rating_max", "gap_exclusion"]
-    for name in positive + optional:
+    for name, (low, high) in RANGES.items():
         value = getattr(rules, name)
-        if value is not None and value <= 0:
-            problems.append((name, f"must be positive, not {value}"))
+        if value is not None and not low <= value <= high:
+            problems.append((name, f"must be {_range_text(name)}, not {_number(value)}"))
+    if rules.rating_min >= rules.rating_max:
+        problems.append(
+            ("rating_min", f"{rules.rating_min} is not below rating_max {rules.rating_max}")
+        )
     if rules.first_rating_max is not None and rules.first_rating_max < rules.floor:
         problems.append(
             ("floor", f"{rules.floor} is above the first-rating cap {rules.first_rating_max}")
         )
-    if rules.first_step <= 0 or rules.first_step * 2 != round(rules.first_step * 2):
+    if rules.first_step * 2 != round(rules.first_step * 2):
         problems.append(
             ("first_step", f"must be a positive multiple of 0.5, not {rules.first_step}")
         )
-    if rules.hypothetical_opponents < 0:
-        problems.append(("hypothetical_opponents", "cannot be negative"))
-    if not 0 <= rules.hypothetical_half_points <= 2:
-        problems.append(("hypothetical_half_points", "must be 0, 0.5 or 1"))
     if 12 % rules.period_months:
         problems.append(("period_months", f"must divide 12, not {rules.period_months}"))
     if not rules.list_months or any(not 1 <= m <= 12 for m in rules.list_months):
         problems.append(("list_months", f"must be months 1-12, not {list(rules.list_months)}"))
-    if rules.closing_offset_days < 0:
-        problems.append(("closing_offset_days", "cannot be negative"))
     if not rules.kinds:
         problems.append(("kinds", f"must list at least one of {', '.join(KINDS)}"))
     minimums = [c.minimum for c in rules.classes]
     if minimums != sorted(set(minimums)):
         problems.append(("classes", "must be listed from the lowest, each from a different rating"))
     return problems
+
+
+def _number(value: float) -> str:
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def _range_text(name: str) -> str:
+    """A field's valid values in words: ``1–100``, ``1–100, or false``."""
+    low, high = RANGES[name]
+    if name in ("hypothetical_half_points", "first_event_min_half_points"):
+        low, high = low / 2, high / 2  # shown in points, as the file writes them
+    text = f"{_number(low)}–{_number(high)}"
+    return f"{text}, or false" if name in _OFF_MEANS_FALSE else text
 
 
 # -- the FIDE editions (§7): each is the next newer one with its differences ----------------------
@@ -341,6 +396,12 @@ EDITIONS: Mapping[str, Rules] = {
     rules.edition: rules for rules in (FIDE_2011, FIDE_2014, FIDE_2022, FIDE_2024, FIDE_2025)
 }
 LATEST = "fide-2025"
+
+#: The K factors FIDE's lists have published (15 and 25 until 2011; 30 for new players from
+#: July 2011 to June 2014): a list read without rules must give one of them.
+FIDE_LIST_K = frozenset({10, 15, 20, 25, 30, 40}).union(
+    *(edition.k_values() for edition in EDITIONS.values())
+)
 
 
 def edition_in_force(on: dt.date | None) -> Rules:
@@ -489,6 +550,8 @@ RULES_FILE_KEYS: dict[str, tuple[str, Convert]] = {
     "first_rating.start_from_standard": ("start_from_standard", _flag),
     "lists.kinds": ("kinds", _kinds),
     "lists.classes": ("classes", _classes),
+    "lists.rating_min": ("rating_min", _whole),
+    "lists.rating_max": ("rating_max", _whole),
 }
 _TOP_LEVEL = {"name", "title", "base"}
 #: Fields whose "none / off" is written ``false`` in a rules file.
@@ -575,11 +638,12 @@ def _apply_file(
     )
 
 
-def describe(rules: Rules) -> list[tuple[str, str, str]]:
-    """Every value of a rule set as (rules-file key, value, where it comes from)."""
-    rows = [("name", rules.edition, rules.source), ("title", rules.title, rules.source)]
+def describe(rules: Rules) -> list[tuple[str, str, str, str]]:
+    """Every value of a rule set as (rules-file key, value, where it comes from, the values
+    it may take: "" for text and choices shown elsewhere)."""
+    rows = [("name", rules.edition, rules.source, ""), ("title", rules.title, rules.source, "")]
     if rules.base:
-        rows.append(("base", rules.base, rules.source))
+        rows.append(("base", rules.base, rules.source, ""))
     for key, (name, _) in RULES_FILE_KEYS.items():
         value = getattr(rules, name)
         if name == "classes":
@@ -595,5 +659,5 @@ def describe(rules: Rules) -> list[tuple[str, str, str]]:
         else:
             shown = str(value)
         origin = rules.source if name in rules.overridden else (rules.base or rules.edition)
-        rows.append((key, shown, origin))
+        rows.append((key, shown, origin, _range_text(name) if name in RANGES else ""))
     return rows

@@ -511,7 +511,7 @@ def test_unknown_key_names_the_file_and_the_key(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("[k]\nhigh = 0\n", "key 'k.high' must be positive, not 0"),
+        ("[k]\nhigh = 0\n", "key 'k.high' must be 1–100, not 0"),
         ('[k]\njunior = "forty"\n', "key 'k.junior' must be a whole number, not 'forty'"),
         ("floor = 2300\n", "key 'floor' 2300 is above the first-rating cap 2200"),
         ('base = "fide-1999"\n', "base 'fide-1999' is not an edition"),
@@ -540,9 +540,12 @@ def test_rules_command_lists_editions_and_shows_sources() -> None:
     assert listing.exit_code == 0
     assert [line.split()[0] for line in listing.stdout.splitlines()] == [*EDITIONS, "fide"]
     shown = CliRunner().invoke(cli, ["rules", FEXERJ]).stdout.splitlines()
-    assert f"periods.months                        2  [{FEXERJ}]" in shown
-    assert "k.new                                 40  [fide-2025]" in shown
-    assert f"expected.cap_exempt_from              false  [{FEXERJ}]" in shown
+    assert f"periods.months                        2  [{FEXERJ}]  (valid: 1–12)" in shown
+    assert "k.new                                 40  [fide-2025]  (valid: 1–100)" in shown
+    assert (
+        f"expected.cap_exempt_from              false  [{FEXERJ}]  (valid: 1000–3500, or false)"
+        in shown
+    )
 
 
 def test_compare_rules_player_by_player_and_in_aggregate(tmp_path: Path) -> None:
