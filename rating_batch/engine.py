@@ -562,8 +562,16 @@ def rate_period(
             "k_before_cap": _nullable(k_table["k"].to_numpy(np.int64), is_rated),
             "pool_games": _nullable(pool_n, ~is_rated),
             "pool_score": _nullable(pool_half / 2, ~is_rated),
+            # The first-event rule is behind a player after any event; with
+            # ``discard_until_scoring`` only after a scoring one (dropped runs do not count).
             "first_event_done": done
-            | (runs.per_player((run_counted > 0) | pool.dropped_runs, count) > 0),
+            | (
+                runs.per_player(
+                    (run_counted > 0) | (pool.dropped_runs & (not rules.discard_until_scoring)),
+                    count,
+                )
+                > 0
+            ),
         },
         copy=False,
     )

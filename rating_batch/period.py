@@ -177,6 +177,9 @@ def _apply_list(
         people.loc[start, "rating"] = standard[start]
         people.loc[start, "games_total"] = 0
         people.loc[start, "k"] = pd.NA
+        # No history in this list: the borrowed rating says nothing of 2400 or 2300 reached.
+        people.loc[start, "ever_high"] = False
+        people.loc[start, "ever_junior_ceiling"] = False
         if start.any():
             issues.append(
                 Issue(

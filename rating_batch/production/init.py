@@ -132,5 +132,13 @@ def _initial_ratings(
             "pool_start": None,
         }
     )
-    keep = (rating.notna() | listed["k"].notna()).to_numpy()
+    # Unrated rows are kept when they say something: lifetime games (a player who left the
+    # list at the floor keeps them for K after a new first rating) or a history flag.
+    flags = [name for name in listed.columns if name.startswith("ever_")]
+    keep = (
+        rating.notna()
+        | listed["k"].notna()
+        | listed["games_total"].notna()
+        | listed[flags].notna().any(axis=1)
+    ).to_numpy()
     return rows[keep], int((new & rating.notna()).sum())

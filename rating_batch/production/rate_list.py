@@ -21,7 +21,14 @@ from rating_batch.engine import (
 )
 from rating_batch.errors import Issue
 from rating_batch.overlap import overlapping_events
-from rating_batch.periods import INITIAL, Period, list_date, month_number, next_list_period
+from rating_batch.periods import (
+    INITIAL,
+    Period,
+    closing_date,
+    list_date,
+    month_number,
+    next_list_period,
+)
 from rating_batch.pipeline import uncertain_notes
 from rating_batch.production.changes import edits_since, list_changes
 from rating_batch.production.common import (
@@ -145,6 +152,9 @@ def rate_list(store: Store, book: RuleBook, period: Period, kind: str) -> KindOu
             )
     table["ever_high"] = (table["peak"] >= rules.high_threshold).astype("boolean")
     table["ever_junior_ceiling"] = (table["peak"] >= rules.junior_ceiling).astype("boolean")
+    if from_standard:
+        # No history in this list: the borrowed rating says nothing of 2400 or 2300 reached.
+        table.loc[starting, ["ever_high", "ever_junior_ceiling"]] = False
     table["first_event_done"] = table["first_event_done"].fillna(0).astype(bool)
     pidx = pd.Series(np.arange(len(table)), index=table["player_id"])
     players = conform(table.assign(fide_id=table["fide_id"].astype("Int64")), PERIOD_PLAYERS)
@@ -159,7 +169,8 @@ def rate_list(store: Store, book: RuleBook, period: Period, kind: str) -> KindOu
         for key, start in zip(events["key"], events["start_date"], strict=True)
     }
     event_starts = dict(zip(events["key"], events["start_date"], strict=True))
-    year = list_date(period).year
+    # Juniors are judged by the year in which the events end (§3): the period's closing year.
+    year = closing_date(rules, period).year
     result = rate_period(
         players, frame, rules, event_rules=event_rules, event_starts=event_starts,
         period_year=year, prior=prior,
@@ -441,11 +452,14 @@ def _next_state(publication: Publication) -> tuple[pd.DataFrame, pd.DataFrame, l
     counted = pd.Series(np.where(was_rated, games, 0), dtype="Int64")
     games_total = (total + counted).where(was_rated, total)
     new = status == "new"
+    # A new rating: the games before it (a player who fell below the floor keeps them, §3.3),
+    # plus the pool's games when the rules count them toward the 30.
+    before = total.fillna(0).to_numpy(np.int64)
     if rules.pool_games_count_toward_new:
         pool_games = players["pool_games"].fillna(0).astype("int64").to_numpy()
-        games_total = games_total.mask(new, pool_games)
+        games_total = games_total.mask(new, before + pool_games)
     else:
-        games_total = games_total.mask(new, 0)
+        games_total = games_total.mask(new, before)
     peak = pd.concat([table["peak"].astype("Int64"), rating], axis=1).max(axis=1).astype("Int64")
     played = games > 0
     last_played = pd.Series(np.where(played, period, table["last_played"]), dtype="object")
@@ -455,7 +469,7 @@ def _next_state(publication: Publication) -> tuple[pd.DataFrame, pd.DataFrame, l
     # Unknown (no game since the initial list): keep the list's flag until they play.
     inactive = (idle >= 12).fillna(pd.Series(inactive_before)).to_numpy(bool)
     # K on the new list, for the next period (§3): from the new rating and history.
-    next_year = list_date(next_list_period(rules, period)).year
+    next_year = closing_date(rules, next_list_period(rules, period)).year
     k = list_k(rating, table["birth_year"], games_total, peak, rules, next_year)
     first_done = players["first_event_done"].to_numpy(bool)
     state = pd.DataFrame(
@@ -545,11 +559,24 @@ def _listing(state: pd.DataFrame, table: pd.DataFrame, rules: Rules) -> pd.DataF
     )
     listed["class"] = rules.class_of(listed["rating"])
     listed["inactive"] = listed["inactive"].astype(bool)
+    # The history K depends on, for this list only (§3, §6): a later --list or init reads it.
+    flags = history_flags(rules)
+    for name, threshold in flags.items():
+        listed[name] = (listed["peak"].astype("Int64") >= threshold).fillna(False).astype(bool)
     listed = listed.sort_values(
         ["rating", "name", "id"], ascending=[False, True, True], kind="stable"
     )
     columns = [c for c in LIST_COLUMNS if c != "class" or rules.classes]
-    return listed[columns].reset_index(drop=True)
+    return listed[[*columns, *flags]].reset_index(drop=True)
+
+
+def history_flags(rules: Rules) -> dict[str, int]:
+    """The ``ever_<rating>`` columns a list carries: the permanent high K's threshold, and
+    the junior ceiling when it is judged on the highest rating ever published."""
+    flags = {f"ever_{rules.high_threshold}": rules.high_threshold}
+    if rules.junior_ceiling_basis == "ever":
+        flags[f"ever_{rules.junior_ceiling}"] = rules.junior_ceiling
+    return flags
 
 
 def _month_of(period: Period) -> int:
