@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-import re
 import logging
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path

@@ -10,6 +10,7 @@ Every loader returns, per event, an ``EventInfo`` and two frames:
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -17,6 +18,12 @@ import numpy as np
 import pandas as pd
 
 from rating_batch.errors import Issue, Severity
+
+#: Control characters (C0, DEL, C1) and Unicode line and paragraph separators: never part of a
+#: name or a code. Readers remove them from every text field; writers of fixed-width files
+#: replace any left (a newline in a name would split a record, an escape sequence would reach
+#: the officer's terminal).
+CONTROL_CHARACTERS = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 #: Why a row is not a game played over the board with a rated result (loaders), and why a
 #: played game does not count for rating (engine). NA when the game counts.
@@ -235,9 +242,10 @@ def conform(frame: pd.DataFrame, dtypes: Dtypes) -> pd.DataFrame:
 
 
 #: The result the other side of a game must show (trf-format.md §4.3); unknown codes match
-#: themselves, and a double forfeit ('-' on both sides) is consistent.
+#: themselves, a double forfeit ('-' on both sides) is consistent, and so is no result on
+#: both lines (paired, not played yet).
 COMPLEMENT = {"1": "0", "0": "1", "=": "=", "+": "-", "-": "+", "W": "L", "L": "W", "D": "D",
-              "X": "X", "?": "?"}  # fmt: skip
+              "X": "X", "?": "?", "": ""}  # fmt: skip
 
 
 def check_games(games: pd.DataFrame, players: pd.DataFrame) -> list[Issue]:

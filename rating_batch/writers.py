@@ -28,6 +28,8 @@ from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.properties import PageSetupProperties
 
+from rating_batch.schema import CONTROL_CHARACTERS
+
 # The stubs omit what write-only sheets really have (column_dimensions, auto_filter,
 # freeze_panes: openpyxl copies them from Worksheet), so the sheets are typed loosely.
 WriteOnlyWorksheet = Any
@@ -62,6 +64,11 @@ NUMBER_FORMATS: dict[str, tuple[str, str]] = {
 }
 #: The date stamped into every workbook, so that the same content gives the same bytes.
 FIXED_TIMESTAMP = dt.datetime(2000, 1, 1)
+
+
+#: Columns of codes from a closed set (TRF result codes ``=``, ``+``, ``-`` …): written as they
+#: are, since a one-character code cannot carry a formula; neutralising is for free text.
+CODE_COLUMNS = frozenset({"result"})
 
 
 def neutralise(text: str) -> str:
@@ -109,7 +116,7 @@ def _csv_column(series: pd.Series, name: str) -> list[str]:
         "bool": lambda flag: "true" if flag else "false",
         "float": NUMBER_FORMATS.get(name, ("{:g}", ""))[0].format,
         "int": str,
-        "text": neutralise,
+        "text": str if name in CODE_COLUMNS else neutralise,
     }
     form = forms[kind]
     return _formatted(codes, distinct, lambda value: _csv_field(form(value)))
@@ -311,7 +318,9 @@ _FIXED_TXT_FIELDS = {"id", "name", "federation", "sex", "title", "w_title"}
 
 
 def ascii_text(text: str) -> str:
-    """FIDE's lists are ASCII: accents are dropped (Mícheál → Micheal), the rest becomes ?."""
+    """FIDE's lists are ASCII: accents are dropped (Mícheál → Micheal), the rest becomes ?;
+    a control character (a newline would split the record) becomes a space."""
+    text = CONTROL_CHARACTERS.sub(" ", text)
     if text.isascii():
         return text
     folded = unicodedata.normalize("NFKD", text)
@@ -538,10 +547,16 @@ def _cell_tails(series: pd.Series, name: str, heading: list[bool], styles: _Styl
         return _formatted(codes, values, lambda v: f"{style}><v>{int(v)}</v></c>")
     texts = list(values)
 
+    free = name not in CODE_COLUMNS
+
     def styled(value: object, strong: bool) -> str:
         text = str(value)
         style = (
-            styles.quoted if text.startswith(FORMULA_STARTS) else styles.bold if strong else None
+            styles.quoted
+            if free and text.startswith(FORMULA_STARTS)
+            else styles.bold
+            if strong
+            else None
         )
         return _inline_text(text, "" if style is None else f' s="{style}"')
 

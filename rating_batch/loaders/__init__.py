@@ -58,9 +58,12 @@ def is_rating_list(path: Path) -> bool:
     suffix = path.suffix.lower()
     if suffix == ".xml":
         return True
+    if suffix not in (*LIST_SUFFIXES, ".txt") or check_size(path):
+        return False  # an event file, or one the event reader refuses (too large, a FIFO …)
     if suffix == ".txt":
-        return path.read_bytes()[:10].lower().startswith(b"id number")
-    if suffix not in LIST_SUFFIXES:
+        with path.open("rb") as handle:
+            return handle.read(10).lower().startswith(b"id number")
+    if suffix == ".xlsx" and check_xlsx(path):
         return False
     from rating_batch.loaders.tabular import RawTable, _find_header, _read_csv, _read_xlsx
 

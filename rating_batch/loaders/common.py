@@ -5,6 +5,7 @@ from __future__ import annotations
 import codecs
 import datetime as dt
 import re
+import stat
 import zipfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -12,6 +13,8 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+
+from rating_batch.schema import CONTROL_CHARACTERS
 
 UTF8_BOM = b"\xef\xbb\xbf"
 
@@ -29,21 +32,62 @@ def _latin1_fallback(error: UnicodeError) -> tuple[str, int]:
 codecs.register_error(_CP1252_FALLBACK, _latin1_fallback)
 
 
-def decode_text(data: bytes, encoding: str | None = None) -> tuple[str, str]:
-    """Decode a text file: UTF-8 (BOM stripped), else Windows-1252 (then Latin-1).
+class DecodingError(ValueError):
+    """Bytes that the file's encoding cannot read: ``line`` is where (1-based)."""
 
-    Returns the text and the name of the encoding used, for the report.
+    def __init__(self, message: str, line: int) -> None:
+        super().__init__(message)
+        self.line = line
+
+
+def _strict(data: bytes, encoding: str) -> str:
+    try:
+        return data.decode(encoding)
+    except UnicodeDecodeError as error:
+        line = data[: error.start].decode(encoding, errors="replace").count("\n") + 1
+        raise DecodingError(
+            f"not readable as {encoding} (byte {error.start + 1}: {error.reason}); a damaged "
+            "or cut file?",
+            line,
+        ) from None
+    except LookupError:
+        raise DecodingError(f"unknown encoding {encoding!r}", 1) from None
+
+
+def decode_text(data: bytes, encoding: str | None = None) -> tuple[str, str]:
+    """Decode a text file: UTF-8 (BOM stripped), else Windows-1252 (then Latin-1); a UTF-16
+    file by its byte-order mark.
+
+    Returns the text and the name of the encoding used, for the report. Raises DecodingError
+    (with the line) when a given encoding, or UTF-16, cannot read the bytes.
     """
     if encoding:
-        return data.decode(encoding), encoding
+        return _strict(data, encoding), encoding
     if data.startswith(UTF8_BOM):
         return data[len(UTF8_BOM) :].decode("utf-8", errors="replace"), "utf-8-sig"
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        return data.decode("utf-16"), "utf-16"
+        return _strict(data, "utf-16"), "utf-16"
     try:
         return data.decode("utf-8"), "utf-8"
     except UnicodeDecodeError:
         return data.decode("cp1252", errors=_CP1252_FALLBACK), "windows-1252"
+
+
+def clean_text(text: str) -> str:
+    """A text field without control characters (each becomes a space), trimmed."""
+    return CONTROL_CHARACTERS.sub(" ", text).strip() if CONTROL_CHARACTERS.search(text) else text
+
+
+def clean_texts(column: pd.Series) -> pd.Series:
+    """``clean_text`` over a text column (missing values stay missing)."""
+    if column.isna().all():
+        return column
+    texts = column.astype("string")
+    dirty = texts.str.contains(CONTROL_CHARACTERS.pattern, regex=True).fillna(False)
+    if not dirty.any():
+        return column
+    cleaned = texts.str.replace(CONTROL_CHARACTERS.pattern, " ", regex=True).str.strip()
+    return texts.where(~dirty, cleaned)
 
 
 def split_lines(text: str) -> list[str]:
@@ -281,8 +325,12 @@ MAX_ZIP_RATIO = 200
 
 
 def check_size(path: Path, limit: int = MAX_EVENT_BYTES) -> str | None:
-    """Why a file is too large to read, or None."""
-    size = path.stat().st_size
+    """Why a file must not be read (not a regular file: a FIFO would hang the reader; or too
+    large), or None."""
+    status = path.stat()
+    if not stat.S_ISREG(status.st_mode):
+        return "not a regular file (a pipe, a device or a folder): give the file itself"
+    size = status.st_size
     if size > limit:
         return f"the file is {size:,} bytes; at most {limit:,} are read"
     return None

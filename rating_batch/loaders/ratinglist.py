@@ -4,12 +4,15 @@ least ``id`` and ``rating``). See trf-format.md §10.
 
 Every format becomes one wide frame (``LIST_DTYPES``): identity columns, then for each list
 kind ``<kind>_rating``, ``<kind>_games``, ``<kind>_k`` and ``<kind>_games_total``; CSV/XLSX
-files may add history flags ``ever_<rating>`` (true/false). Unrated is NA (FIDE writes 0).
+files may add history flags ``ever_<rating>`` (true/false: a published rating of that list has
+reached it), per list kind like the ratings: ``<kind>_ever_<rating>``, or unprefixed for the
+list being read. Unrated is NA (FIDE writes 0).
 """
 
 from __future__ import annotations
 
 import csv
+import datetime as dt
 import io
 import re
 from collections.abc import Iterator
@@ -22,7 +25,10 @@ from defusedxml import ElementTree
 
 from rating_batch.errors import InputError, Issue
 from rating_batch.loaders.common import (
+    DecodingError,
+    check_size,
     check_xlsx,
+    clean_texts,
     decode_text,
     is_digits,
     long_lines,
@@ -30,6 +36,7 @@ from rating_batch.loaders.common import (
     normalise_title,
     parse_birth_year,
 )
+from rating_batch.rules import FIDE_LIST_K, Rules
 
 KINDS = ("standard", "rapid", "blitz")
 PER_KIND = ("rating", "games", "k", "games_total")
@@ -48,7 +55,7 @@ LIST_DTYPES: dict[str, str] = {
     **{f"{kind}_{field}": "Int64" for kind in KINDS for field in PER_KIND},
     "line": "int64",
 }
-_FLAG = re.compile(r"^ever_\d{3,4}$")
+_FLAG = re.compile(r"^(standard|rapid|blitz)_ever_\d{3,4}$")
 #: IDs, ratings, games and K have at most this many digits (an 11-digit FIDE ID fits).
 MAX_DIGITS = 12
 
@@ -89,14 +96,25 @@ class RatingList:
             "birth_year": frame["birth_year"],
             "standard_rating": frame["standard_rating"],
         }
-        flags = {name: frame[name] for name in frame.columns if _FLAG.match(name)}
+        prefix = f"{kind}_"
+        flags = {
+            name.removeprefix(prefix): frame[name]
+            for name in frame.columns
+            if _FLAG.match(name) and name.startswith(prefix)
+        }
         return pd.DataFrame({**columns, **flags})
 
 
-def read_rating_list(path: Path, *, kind: str = "standard") -> RatingList:
+def read_rating_list(
+    path: Path, *, kind: str = "standard", rules: Rules | None = None
+) -> RatingList:
     """Read a rating list of any supported format; ``kind`` is the list a single-kind CSV or
-    XLSX file belongs to. Raises InputError naming file and line for every bad value."""
+    XLSX file belongs to. Raises InputError naming file and line for every bad value, and for
+    every implausible one (``list_issues``, against ``rules``: any FIDE edition's by default)."""
     suffix = path.suffix.lower()
+    refused = check_size(path, MAX_LIST_BYTES)
+    if refused:
+        raise InputError([Issue(str(path), None, refused)])
     try:
         if suffix == ".xml":
             result = _read_xml(path)
@@ -106,7 +124,10 @@ def read_rating_list(path: Path, *, kind: str = "standard") -> RatingList:
                 raise InputError([Issue(str(path), None, refused)])
             result = _read_xlsx(path, kind)
         else:
-            text, _ = decode_text(path.read_bytes())
+            try:
+                text, _ = decode_text(path.read_bytes())
+            except DecodingError as error:
+                raise InputError([Issue(str(path), error.line, str(error))]) from None
             too_long = long_lines(text.splitlines(), str(path))
             if too_long:
                 raise InputError([Issue(str(path), n, message) for n, message in too_long[:20]])
@@ -118,9 +139,71 @@ def read_rating_list(path: Path, *, kind: str = "standard") -> RatingList:
         raise InputError(
             [Issue(str(path), None, f"cannot read the list: {error.strerror}")]
         ) from None
+    result.issues.extend(list_issues(result, rules))
+    result.issues.sort(key=lambda issue: issue.line or 0)
     if any(issue.severity == "error" for issue in result.issues):
         raise InputError(result.issues)
     return result
+
+
+#: A rating list larger than this is refused before it is read (FIDE's combined TXT list of
+#: 1.6 million players is about 250 MB).
+MAX_LIST_BYTES = 1024 * 1024 * 1024
+#: A FIDE ID has at most this many digits.
+MAX_ID_DIGITS = 10
+FIRST_BIRTH_YEAR = 1900
+
+
+def list_issues(rating_list: RatingList, rules: Rules | None = None) -> list[Issue]:
+    """Values a list may hold but should not: ratings outside the rules' range, K outside
+    the rules' values (any FIDE edition's without rules), birth years before 1900 or after
+    this year, FIDE IDs of more than 10 digits, the same FIDE ID on two rows. Each an error
+    naming the row."""
+    frame, source = rating_list.frame, rating_list.source
+    if frame.empty:
+        return []
+    low, high = (rules.rating_min, rules.rating_max) if rules else (100, 3000)
+    k_values = rules.k_values() if rules else FIDE_LIST_K
+    lines = frame["line"].to_numpy()
+    found: list[tuple[int, str]] = []
+
+    def bad(mask: pd.Series, values: pd.Series, message: str) -> None:
+        """``message`` with ``{}`` for the value, for every row of ``mask``."""
+        for position in np.flatnonzero(mask.fillna(False).to_numpy(bool)).tolist():
+            found.append((position, message.format(values.iat[position])))
+
+    allowed = ", ".join(str(v) for v in sorted(k_values))
+    for kind in KINDS:
+        rating, k = frame[f"{kind}_rating"], frame[f"{kind}_k"]
+        prefix = "" if len(rating_list.kinds) <= 1 else f"{kind} "
+        bad(
+            (rating < low) | (rating > high),
+            rating,
+            prefix + f"rating {{}} is not a rating ({low}–{high})",
+        )
+        bad(
+            k.notna() & ~k.isin(list(k_values)),
+            k,
+            prefix + f"K {{}} is not a K of the rules ({allowed})",
+        )
+    year = frame["birth_year"]
+    this_year = dt.date.today().year
+    bad(
+        (year < FIRST_BIRTH_YEAR) | (year > this_year),
+        year,
+        f"birth year {{}} is not a year of birth ({FIRST_BIRTH_YEAR}–{this_year})",
+    )
+    ids = frame["id"]
+    bad(ids >= 10**MAX_ID_DIGITS, ids, f"FIDE ID {{}} has more than {MAX_ID_DIGITS} digits")
+    first = pd.Series(lines, index=frame.index).groupby(ids.to_numpy()).transform("first")
+    twice = ids.duplicated(keep="first") & ids.notna()
+    bad(
+        twice,
+        ids.astype("string") + " is also on line " + first.astype("Int64").astype("string"),
+        "FIDE ID {}: one player, one row",
+    )
+    found.sort(key=lambda item: item[0])
+    return [Issue(source, int(lines[position]), message) for position, message in found]
 
 
 def _empty(rows: int) -> dict[str, list[object]]:
@@ -131,11 +214,14 @@ def _finish(
     records: dict[str, list[object]], extra: dict[str, list[object]] | None = None
 ) -> pd.DataFrame:
     frame = pd.DataFrame(records).astype(LIST_DTYPES)
+    for name, dtype in LIST_DTYPES.items():
+        if dtype == "string":
+            frame[name] = clean_texts(frame[name])
     for name, values in (extra or {}).items():
         frame[name] = pd.Series(values, dtype="boolean")
     for kind in KINDS:
-        rating = frame[f"{kind}_rating"]
-        frame[f"{kind}_rating"] = rating.mask(rating == 0)  # FIDE writes 0 for unrated
+        for column in (f"{kind}_rating", f"{kind}_k"):  # FIDE writes 0 for none
+            frame[column] = frame[column].mask(frame[column] == 0)
     return frame
 
 
@@ -441,7 +527,10 @@ def _parse_table(
             _finish(_empty(0)), (), source, form, issues=[Issue(source, None, "the list is empty")]
         )
     header = [name.strip().lower() for name in rows[0]]
-    renamed = [f"{kind}_{name}" if name in _UNPREFIXED else name for name in header]
+    renamed = [
+        f"{kind}_{name}" if name in _UNPREFIXED or _FLAG.match(f"{kind}_{name}") else name
+        for name in header
+    ]
     if "id" not in renamed:
         issues.append(Issue(source, 1, "missing column 'id' (the header must name it)"))
     if not any(name.endswith("_rating") for name in renamed):
@@ -492,6 +581,8 @@ def _store(
             raw = raw[:-2]  # numbers from a spreadsheet
         if is_number(raw):
             records[name][index] = int(raw)
+        elif raw.isascii() and raw.isdigit():
+            issues.append(Issue(source, line, f"column {shown!r}: {raw!r} has too many digits"))
         else:
             issues.append(Issue(source, line, f"column {shown!r}: {raw!r} is not a whole number"))
     elif name == "inactive":

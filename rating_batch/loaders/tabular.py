@@ -22,6 +22,7 @@ unreadable cell '12x'``.
 from __future__ import annotations
 
 import csv
+import datetime as dt
 import io
 import re
 from dataclasses import dataclass
@@ -31,6 +32,8 @@ import pandas as pd
 
 from rating_batch.errors import InputError, Issue
 from rating_batch.loaders.common import (
+    DecodingError,
+    clean_text,
     date_order,
     decode_text,
     is_digits,
@@ -92,7 +95,7 @@ def _cell_text(value: object) -> str:
         return ""
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
-    return str(value)
+    return clean_text(str(value))
 
 
 def read_crosstable(path: Path, *, key: str | None = None, sheet: str | None = None) -> Event:
@@ -122,7 +125,10 @@ def _read_xlsx(path: Path, sheet: str | None) -> RawTable:
 
 
 def _read_csv(path: Path) -> RawTable:
-    text, _ = decode_text(path.read_bytes())
+    try:
+        text, _ = decode_text(path.read_bytes())
+    except DecodingError as error:
+        raise InputError([Issue(str(path), error.line, str(error))]) from None
     too_long = long_lines(split_lines(text), str(path))
     if too_long:
         raise InputError([Issue(str(path), number, message) for number, message in too_long[:20]])
@@ -284,6 +290,8 @@ def _value(row: list[str], columns: dict[str, int], name: str) -> str:
 
 #: The most digits a number of a crosstable may have (an 11-digit FIDE ID fits).
 MAX_DIGITS = 12
+#: A FIDE ID has at most this many digits.
+MAX_ID_DIGITS = 10
 MAX_RATING = 4000
 
 
@@ -332,7 +340,24 @@ def _normalise(
                 Issue(raw.source, number, f"points {points_text!r} is not a number", "warning")
             )
             points = None
-        fide = _whole(_value(row, columns, "fide_id"))
+        fide_text = _value(row, columns, "fide_id")
+        fide = _whole(fide_text)
+        if fide_text and (fide is None or fide >= 10**MAX_ID_DIGITS):
+            issues.append(
+                Issue(
+                    raw.source,
+                    number,
+                    f"FIDE ID {fide_text!r} is not a FIDE ID (at most {MAX_ID_DIGITS} digits)",
+                )
+            )
+            fide = None
+        born_text = _value(row, columns, "birth_year")
+        born = parse_birth_year(born_text)
+        if born_text and (born is None or born > dt.date.today().year):
+            issues.append(
+                Issue(raw.source, number, f"birth year {born_text!r} is not a year of birth")
+            )
+            born = None
         players["event"].append(key)
         players["player"].append(me)
         players["fide_id"].append(fide if fide else None)
@@ -340,7 +365,7 @@ def _normalise(
         players["federation"].append(_value(row, columns, "federation").upper() or None)
         players["sex"].append(normalise_sex(_value(row, columns, "sex")))
         players["title"].append(normalise_title(_value(row, columns, "title")))
-        players["birth_year"].append(parse_birth_year(_value(row, columns, "birth_year")))
+        players["birth_year"].append(born)
         players["rating"].append(rating if rating else None)
         players["points"].append(points)
         players["source"].append(raw.source)

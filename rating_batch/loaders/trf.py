@@ -24,6 +24,8 @@ import pandas as pd
 
 from rating_batch.errors import Issue, Severity
 from rating_batch.loaders.common import (
+    DecodingError,
+    clean_text,
     date_order,
     decode_text,
     is_digits,
@@ -114,11 +116,13 @@ IGNORED_TAGS = frozenset(
 #: Tags that change the scoring system, so declared points need not be 1/½/0 sums.
 SCORING_TAGS = frozenset({"162", "XXS", "BBW", "BBD", "BBL", "BBZ", "BBF", "BBU"})
 
+#: Control characters in a line (tabs aside: real files put them in free-text records; a
+#: text field is cleaned of them too, by ``clean_text``).
+_LINE_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
 _RECORD = re.compile(r"^(\d{3})(?: |$)")
 _EXTENSION = re.compile(r"^((?:XX|BB)[A-Z]|DAT)(?: |$)")
 _RULER = re.compile(r"^[\d ]+$")
 _TEMPLATE = re.compile(r"^DDD\s+SSSS")
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
 # Result codes (trf-format.md §4.3), compared upper-cased.
 _POINTS = {"1": 1.0, "+": 1.0, "W": 1.0, "F": 1.0, "U": 1.0, "=": 0.5, "D": 0.5, "H": 0.5}
@@ -140,7 +144,12 @@ class TrfText:
 def decode_trf(path: Path, *, encoding: str | None = None, key: str | None = None) -> TrfText:
     """Read and decode a TRF file (recording the encoding); absurd lines are reported and the
     file is not sliced into arrays."""
-    text, used = decode_text(path.read_bytes(), encoding)
+    try:
+        text, used = decode_text(path.read_bytes(), encoding)
+    except DecodingError as error:
+        return TrfText(
+            [], str(path), key or path.stem, "", [Issue(str(path), error.line, str(error))]
+        )
     lines = split_lines(text)
     too_long = long_lines(lines, str(path))
     if too_long:
@@ -186,10 +195,10 @@ def _scan(text: TrfText) -> _Scan:
     seen_tags: set[str] = set()
     for number, raw in enumerate(text.lines, start=1):
         line = raw.lstrip("\ufeff").rstrip("\r\n")
-        if _CONTROL.search(line):
-            # Same width, so the columns after it stay where they were.
-            line = _CONTROL.sub("?", line)
-            issues.append(Issue(source, number, "control characters replaced by '?'", "warning"))
+        if _LINE_CONTROL.search(line):
+            # A space keeps the width, so the columns after it stay where they were.
+            line = _LINE_CONTROL.sub(" ", line)
+            issues.append(Issue(source, number, "control characters removed", "warning"))
         if line.startswith("001 ") or line == "001":  # most lines: no regular expression
             seen_tags.add("001")
             player_lines.append(line)
@@ -257,9 +266,9 @@ def parse_trfs(texts: Sequence[TrfText]) -> list[Event]:
     )
     players, games, rounds, legacy = _parse_players(lines, numbers, files)
     for index, (text, scan) in enumerate(zip(texts, scans, strict=True)):
-        if counts[index]:
+        if counts[index] or any(i.severity == "error" for i in text.issues):
             continue
-        if not scan.seen_tags and not any(i.severity == "error" for i in text.issues):
+        if not scan.seen_tags:
             # Nothing of TRF at all: one message, not one per line it cannot read.
             text.issues[:] = [
                 Issue(
@@ -490,7 +499,7 @@ def _parse_players(
             "player": np.where(has_rank, ranks, 0),
             # trf-format.md §4.1: a rating or ID of 0 (or blank) means unrated / unknown.
             "fide_id": pd.array(np.where(has_id & (fide_id > 0), fide_id, 0), dtype="Int64"),
-            "name": text["name"],
+            "name": map_distinct(text["name"], clean_text),
             "federation": map_distinct(text["federation"], lambda t: t.upper() or None),
             "sex": map_distinct(text["sex"], normalise_sex),
             "title": map_distinct(text["title"], normalise_title),

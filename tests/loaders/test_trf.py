@@ -291,8 +291,7 @@ def test_bad_rating_and_unknown_code() -> None:
     found = messages(lines)
     assert "bad.trf:5: rating '16x3' is not a number (columns 49-52)" in found
     assert (
-        "bad.trf:6: round 1: unknown result code 'Q' (TRF codes: 1 = 0 + - W D L H F U Z, "
-        "or blank)"
+        "bad.trf:6: round 1: unknown result code 'Q' (TRF codes: 1 = 0 + - W D L H F U Z, or blank)"
     ) in found
 
 
