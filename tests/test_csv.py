@@ -130,3 +130,20 @@ def test_a_cut_detail_sheet_is_named_in_the_summary() -> None:
         "the Calculations sheet holds the first 100,000 of 250,000 rows: "
         "calculations.csv has them all"
     ]
+
+
+def test_result_codes_are_written_as_they_are_and_free_text_is_neutralised(
+    tmp_path: Path,
+) -> None:
+    # outputs.md: games.csv's result is "the code as written"; a one-character code of TRF's
+    # closed set cannot carry a formula. A name that starts like a formula still can.
+    frame = pd.DataFrame({"result": ["=", "+", "-", "1"], "name": ["=A", "+B", "-C", "@D"]})
+    path = tmp_path / "games.csv"
+    write_csv(frame, path)
+    assert path.read_bytes().decode("utf-8-sig").splitlines() == [
+        "result,name",
+        "=,'=A",
+        "+,'+B",
+        "-,'-C",
+        "1,'@D",
+    ]

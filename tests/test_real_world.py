@@ -1,5 +1,6 @@
 """Every file of ``tests/data/real-world`` (25 real files from public repositories, see its
-SOURCES.md) through ``check``, ``rate`` and ``add``: each either loads or is refused with
+SOURCES.md) and every chess-results crosstable of ``tests/data/crosstables`` through
+``check``, ``rate`` and ``add``: each either loads or is refused with
 located errors, never a traceback, and the commands agree: what ``check`` passes, ``rate`` and
 ``add`` take; what ``rate`` refuses, ``check`` refuses for the same first reason."""
 
@@ -12,8 +13,10 @@ from click.testing import CliRunner
 
 from rating_batch.cli import cli
 
-FILES = sorted(
-    p for p in (Path(__file__).parent / "data" / "real-world").iterdir() if p.name != "SOURCES.md"
+DATA = Path(__file__).parent / "data"
+#: The real-world files, and the chess-results crosstables (XLSX) that add must read as rate does.
+FILES = sorted(p for p in (DATA / "real-world").iterdir() if p.name != "SOURCES.md") + sorted(
+    (DATA / "crosstables").glob("*.xlsx")
 )
 
 
