@@ -13,7 +13,6 @@ import contextlib
 import datetime as dt
 import html
 import re
-import unicodedata
 import zipfile
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
@@ -22,6 +21,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from anyascii import anyascii
 from openpyxl import Workbook
 from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE, WriteOnlyCell
 from openpyxl.styles import Font
@@ -318,17 +318,13 @@ _FIXED_TXT_FIELDS = {"id", "name", "federation", "sex", "title", "w_title"}
 
 
 def ascii_text(text: str) -> str:
-    """FIDE's lists are ASCII: accents are dropped (Mícheál → Micheal), the rest becomes ?;
-    a control character (a newline would split the record) becomes a space."""
+    """FIDE's lists are ASCII: every letter is transliterated (Mícheál → Micheal, Łukasz →
+    Lukasz, ß → ss, Блюбаум → Blyubaum), never '?'; a control character (a newline would
+    split the record) becomes a space."""
     text = CONTROL_CHARACTERS.sub(" ", text)
     if text.isascii():
         return text
-    folded = unicodedata.normalize("NFKD", text)
-    return (
-        "".join(c for c in folded if not unicodedata.combining(c))
-        .encode("ascii", "replace")
-        .decode()
-    )
+    return str(anyascii(text))
 
 
 def write_list_txt(listing: pd.DataFrame, path: Path, *, period: str) -> None:
