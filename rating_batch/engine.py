@@ -389,30 +389,55 @@ def first_ratings(
     ``first_round_average``), Ru = Ra + step × (2W − n) if W > n/2, else Ra + dp(W/n). Capped
     at ``first_rating_max``.
     """
+    return first_rating_parts(n, half_points, opponent_sum, rules)["first_rating"]
+
+
+def first_rating_parts(
+    n: np.ndarray, half_points: np.ndarray, opponent_sum: np.ndarray, rules: Rules
+) -> dict[str, np.ndarray]:
+    """Every step of ``first_ratings``, as arrays (what a report shows to explain it):
+    ``games`` and ``total`` (opponents' ratings, hypothetical ones included), ``points``
+    (half points, likewise), ``p`` (hundredths), ``dp``, ``above`` (2W − n, for the
+    half-point-step formula), ``uncapped`` and ``first_rating`` (0 where n = 0)."""
     n = n.astype(np.int64)
     safe_n = np.maximum(n, 1)
+    zero = np.zeros_like(n)
     if rules.first_formula == "hypothetical":
         extra = rules.hypothetical_opponents
         games = safe_n + extra
         total = opponent_sum + extra * rules.hypothetical_rating
         points = half_points + extra * rules.hypothetical_half_points
         p = divide_half_up(100 * points, 2 * games)
-        value = divide_half_up(total + dp_for(p, rules) * games, games)
+        dp = dp_for(p, rules)
+        value = divide_half_up(total + dp * games, games)
+        above = zero
     else:
         step_halves = round(rules.first_step * 2)  # 12.5 → 25, exact
+        games, total, points = safe_n, opponent_sum, half_points
         above = half_points - n  # = 2W − n
         p = divide_half_up(100 * half_points, 2 * safe_n)
+        dp = dp_for(p, rules)
         if rules.first_round_average:
             average = divide_half_up(opponent_sum, safe_n)
             stepped = divide_half_up(2 * average + step_halves * above, np.full_like(n, 2))
-            plain = average + dp_for(p, rules)
+            plain = average + dp
         else:
             stepped = divide_half_up(2 * opponent_sum + step_halves * above * safe_n, 2 * safe_n)
-            plain = divide_half_up(opponent_sum + dp_for(p, rules) * safe_n, safe_n)
+            plain = divide_half_up(opponent_sum + dp * safe_n, safe_n)
         value = np.where(above > 0, stepped, plain)
+    uncapped = value
     if rules.first_rating_max is not None:
         value = np.minimum(value, rules.first_rating_max)
-    return np.where(n > 0, value, 0)
+    return {
+        "games": np.asarray(games),
+        "total": np.asarray(total),
+        "points": np.asarray(points),
+        "p": np.asarray(p),
+        "dp": np.asarray(dp),
+        "above": np.asarray(above),
+        "uncapped": np.where(n > 0, uncapped, 0),
+        "first_rating": np.where(n > 0, value, 0),
+    }
 
 
 def performance(
@@ -767,48 +792,6 @@ def _notes(rules: Rules, players: pd.DataFrame) -> list[str]:
     return notes
 
 
-def individual_calculations(result: PeriodResult) -> pd.DataFrame:
-    """FIDE's "individual calculations": one row per counted game of a rated player.
-
-    Expects a ``rate_period`` result. Returns columns ``id``, ``name``, ``event``, ``round``,
-    ``rating``, ``opponent_id``, ``opponent_name``, ``opponent_rating``, ``capped`` (the
-    400-point rule changed D), ``diff`` (D as used), ``expected`` (PD), ``score``, ``delta``
-    (ΔR), ``k`` (after the 700 cap) and ``k_delta`` (K × ΔR), in player, event, round order.
-    """
-    games = result.games
-    players = result.players.reset_index(drop=True)
-    scoring = games["diff"].notna().to_numpy()
-    rows = games[scoring]
-    position = pd.Series(np.arange(len(players)), index=players["id"])
-    names = players.set_index("id")["name"]
-    ks = players.set_index("id")["k"]
-    delta = np.rint(rows["delta"].to_numpy(dtype=np.float64) * 100).astype(np.int64)
-    k = rows["id"].map(ks).to_numpy(dtype=np.int64, na_value=0)
-    raw = rows["rating"].to_numpy(dtype=np.int64) - rows["opponent_rating"].to_numpy(dtype=np.int64)
-    frame = pd.DataFrame(
-        {
-            "id": rows["id"],
-            "name": rows["id"].map(names),
-            "event": rows["event"],
-            "round": rows["round"],
-            "rating": rows["rating"],
-            "opponent_id": rows["opponent_id"],
-            "opponent_name": rows["opponent_id"].map(names),
-            "opponent_rating": rows["opponent_rating"],
-            "capped": raw != rows["diff"].to_numpy(dtype=np.int64),
-            "diff": rows["diff"],
-            "expected": rows["expected"],
-            "score": rows["score"],
-            "delta": rows["delta"],
-            "k": pd.array(k, dtype="Int64"),
-            "k_delta": pd.array(k * delta / 100, dtype="Float64"),
-            "order": rows["id"].map(position).to_numpy(),
-        }
-    )
-    frame = frame.sort_values(["order"], kind="stable").drop(columns=["order"])
-    return frame.reset_index(drop=True)
-
-
 def rating_distribution(ratings: pd.Series, width: int = 100) -> pd.DataFrame:
     """How many ratings fall in each band of ``width`` points (for the Charts sheet).
 
@@ -825,38 +808,3 @@ def rating_distribution(ratings: pd.Series, width: int = 100) -> pd.DataFrame:
     starts = (np.arange(len(counts)) + low) * width
     bands = [f"{start}-{start + width - 1}" for start in starts.tolist()]
     return pd.DataFrame({"band": bands, "players": counts.astype(np.int64)})
-
-
-def calculation_rows(calculations: pd.DataFrame) -> pd.DataFrame:
-    """The individual calculations grouped for reading: per player a heading row (totals),
-    per event a subtotal row, then the games; ``level`` 0, 1, 2 (for outline levels).
-
-    Expects ``individual_calculations`` columns; returns them plus ``level``, in order.
-    """
-    sums = ["expected", "score", "delta", "k_delta"]
-    frame = calculations.reset_index(drop=True)
-    player_order = pd.Series(pd.factorize(frame["id"])[0], index=frame.index)
-    event_order = frame.groupby("id", sort=False)["event"].transform(lambda e: pd.factorize(e)[0])
-    games = frame.assign(level=2, _p=player_order, _e=event_order, _k=2, _r=np.arange(len(frame)))
-    events = (
-        games.groupby(["_p", "_e"], sort=False)
-        .agg(id=("id", "first"), event=("event", "first"), **{c: (c, "sum") for c in sums})
-        .reset_index()
-        .assign(level=1, _k=1, _r=0)
-    )
-    heads = (
-        games.groupby("_p", sort=False)
-        .agg(
-            id=("id", "first"),
-            name=("name", "first"),
-            rating=("rating", "first"),
-            k=("k", "first"),
-            **{c: (c, "sum") for c in sums},
-        )
-        .reset_index()
-        .assign(level=0, _e=-1, _k=0, _r=0)
-    )
-    ordered = pd.concat([heads, events, games], ignore_index=True)
-    ordered = ordered.sort_values(["_p", "_e", "_k", "_r"], kind="stable")
-    columns = [*calculations.columns, "level"]
-    return ordered[columns].reset_index(drop=True)

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from rating_batch.engine import PeriodResult, calculation_rows
+from rating_batch.calculations import calculation_rows
+from rating_batch.engine import PeriodResult
 from rating_batch.loaders import Progress, no_progress
 from rating_batch.periods import Period
 from rating_batch.pipeline import MAX_EVENT_PAGES, charts_sheet, event_pages

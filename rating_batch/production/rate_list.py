@@ -12,11 +12,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from rating_batch.calculations import individual_calculations
 from rating_batch.engine import (
     PERIOD_GAMES,
     PERIOD_PLAYERS,
     PeriodResult,
-    individual_calculations,
     rate_period,
 )
 from rating_batch.errors import Issue
@@ -193,7 +193,9 @@ def rate_list(store: Store, book: RuleBook, period: Period, kind: str) -> KindOu
         ),
         edits_since(store, previous, kind),
     )
-    calculations = individual_calculations(result)
+    calculations = individual_calculations(
+        result, rules, _pooled_games(store, kind, previous, prior, table), period
+    )
     notes = [*notes, *state_notes, *result.notes, *uncertain_notes(rules)]
     disagreements = consistency_notes(entries, frame, table, events)
     notes += [note for _, note in disagreements]
@@ -387,6 +389,30 @@ def _period_games(
         drop=True
     )
     return conform(frame, PERIOD_GAMES)
+
+
+def _pooled_games(
+    store: Store, kind: str, previous: Period | None, prior: pd.DataFrame, table: pd.DataFrame
+) -> pd.DataFrame | None:
+    """The earlier periods' games still in the pools (``calculations.POOL_COLUMNS``)."""
+    if previous is None or not len(prior):
+        return None
+    games = store.pending_games(kind, previous)
+    kept = prior[["player_id", "round", "game_period"]].assign(keep=True)
+    games = games.merge(kept, on=["player_id", "round", "game_period"], how="inner")
+    public = table.set_index("player_id")
+    return pd.DataFrame(
+        {
+            "id": games["player_id"].map(public["id"]).to_numpy(),
+            "event": games["event"].to_numpy(),
+            "round": games["round"].to_numpy(),
+            "period": games["game_period"].to_numpy(),
+            "opponent_id": games["opponent_player"].map(public["id"]).to_numpy(),
+            "opponent_name": games["opponent_player"].map(public["name"]).to_numpy(),
+            "opponent_rating": games["opponent_rating"].to_numpy(),
+            "score": games["half"].to_numpy() / 2,
+        }
+    )
 
 
 def _prior_pool(
