@@ -70,7 +70,7 @@ def test_a_table_longer_than_a_sheet_goes_on_in_the_next(
 
     from rating_batch import writers
 
-    monkeypatch.setattr(writers, "MAX_SHEET_ROWS", 4)
+    monkeypatch.setattr(writers.workbook, "MAX_SHEET_ROWS", 4)
     frame = pd.DataFrame({"id": range(1, 8), "rating": [2000 + i for i in range(1, 8)]})
     path = tmp_path / "list.xlsx"
     writers.write_workbook([writers.Sheet("List", frame=frame)], path)
@@ -114,8 +114,9 @@ def test_files_written_in_blocks_are_the_same_bytes(
         return {path.name: path.read_bytes() for path in sorted(folder.iterdir())}
 
     whole = write_all(tmp_path / "whole")
-    monkeypatch.setattr(writers, "CSV_BLOCK", 2)
-    monkeypatch.setattr(writers, "ROW_BLOCK", 2)
+    monkeypatch.setattr(writers.csvfile, "CSV_BLOCK", 2)
+    monkeypatch.setattr(writers.txtlist, "CSV_BLOCK", 2)
+    monkeypatch.setattr(writers.workbook, "ROW_BLOCK", 2)
     assert write_all(tmp_path / "blocks") == whole
     text = whole["l.txt"].decode("ascii").splitlines()
     assert len(text) == 6 and text[1].startswith("11             O Briain, Sean")

@@ -1,0 +1,52 @@
+"""Writers: select, order and format; never decide a number.
+
+Writers write to the path they are given (``staging.staged_outputs`` gives paths in a staging
+folder and switches the whole set into place once every one is written). One module per
+format: ``csvfile``, ``workbook`` (XLSX), ``txtlist`` (FIDE's fixed-width list), ``pages``
+(HTML); ``common`` holds what they share.
+
+Text that a spreadsheet could take for a formula (starting with ``=``, ``+``, ``-``, ``@``, tab
+or CR) is neutralised: quoted with ``'`` in CSV, and a quote-prefixed text cell in XLSX.
+"""
+
+from rating_batch.writers.common import (
+    CODE_COLUMNS,
+    FORMULA_STARTS,
+    MAX_DETAIL_ROWS,
+    MAX_SHEET_ROWS,
+    NUMBER_FORMATS,
+    detail_notes,
+    neutralise,
+)
+from rating_batch.writers.csvfile import CSV_BLOCK, write_csv
+from rating_batch.writers.pages import EventPage, Record, records, write_event_html
+from rating_batch.writers.txtlist import TXT_LIST_LAYOUT, ascii_text, write_list_txt
+from rating_batch.writers.workbook import (
+    Sheet,
+    write_calculations_sheet,
+    write_chart_sheet,
+    write_workbook,
+)
+
+__all__ = [
+    "CODE_COLUMNS",
+    "CSV_BLOCK",
+    "FORMULA_STARTS",
+    "MAX_DETAIL_ROWS",
+    "MAX_SHEET_ROWS",
+    "NUMBER_FORMATS",
+    "TXT_LIST_LAYOUT",
+    "EventPage",
+    "Record",
+    "Sheet",
+    "ascii_text",
+    "detail_notes",
+    "neutralise",
+    "records",
+    "write_calculations_sheet",
+    "write_chart_sheet",
+    "write_csv",
+    "write_event_html",
+    "write_list_txt",
+    "write_workbook",
+]

@@ -1,0 +1,92 @@
+"""What every writer shares: formula neutralisation, number formats, and formatting each
+distinct value of a column once."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+#: Rows of a worksheet in Excel and LibreOffice (the header is one of them): a longer table
+#: goes on in the next sheet (``write_workbook``).
+MAX_SHEET_ROWS = 1_048_576
+#: Per-game sheets (Games, Calculations) of a workbook hold at most this many rows; a larger
+#: period is complete in games.csv and calculations.csv, and the Summary says so.
+MAX_DETAIL_ROWS = 100_000
+
+
+def detail_notes(sheet: str, rows: int) -> list[str]:
+    """The Summary's note for a per-game sheet of ``rows`` rows cut at ``MAX_DETAIL_ROWS``
+    (none when it is not cut)."""
+    if rows <= MAX_DETAIL_ROWS:
+        return []
+    return [
+        f"the {sheet} sheet holds the first {MAX_DETAIL_ROWS:,} of {rows:,} rows: "
+        f"{sheet.lower()}.csv has them all"
+    ]
+
+
+#: Number formats by column name (CSV text format, XLSX number format).
+NUMBER_FORMATS: dict[str, tuple[str, str]] = {
+    "score": ("{:g}", "0.0"),
+    "expected": ("{:.2f}", "0.00"),
+    "change": ("{:.2f}", "0.00"),
+    "delta": ("{:.2f}", "0.00"),
+    "k_delta": ("{:.2f}", "0.00"),
+}
+#: The date stamped into every workbook, so that the same content gives the same bytes.
+FIXED_TIMESTAMP = dt.datetime(2000, 1, 1)
+
+
+#: Columns of codes from a closed set (TRF result codes ``=``, ``+``, ``-`` …): written as they
+#: are, since a one-character code cannot carry a formula; neutralising is for free text.
+CODE_COLUMNS = frozenset({"result"})
+
+
+def neutralise(text: str) -> str:
+    """Prefix text a spreadsheet would evaluate with an apostrophe (CSV)."""
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
+
+
+def formatted(
+    codes: np.ndarray, distinct: Iterable[Any], form: Callable[[Any], str], missing: str = ""
+) -> list[str]:
+    """Each distinct value formatted once, spread back over the column (code -1 is missing:
+    ``missing``). Columns repeat few values (names, expected scores), so this is much faster
+    than formatting every cell, and gives the very same text."""
+    texts = np.array([form(value) for value in distinct] + [missing], dtype=object)
+    result: list[str] = texts[codes].tolist()
+    return result
+
+
+ColumnKind = str
+"""How a column is written: "bool", "float", "int" or "text"."""
+
+
+def distinct(series: pd.Series) -> tuple[ColumnKind, np.ndarray, Iterable[Any]]:
+    """A column's kind, each row's code (-1 for missing) and the distinct values the codes
+    point to: what every table writer formats, once per distinct value (``formatted``)."""
+    dtype = series.dtype
+    if pd.api.types.is_bool_dtype(dtype):
+        codes, flags = pd.factorize(series)
+        return "bool", codes, list(flags)
+    if pd.api.types.is_float_dtype(dtype):
+        return ("float", *float_codes(series))
+    if pd.api.types.is_numeric_dtype(dtype):
+        codes, whole = pd.factorize(series)
+        return "int", codes, list(whole)
+    codes, texts = pd.factorize(series.astype("string").astype(object).where(series.notna(), None))
+    return "text", codes, list(texts)
+
+
+def float_codes(series: pd.Series) -> tuple[np.ndarray, np.ndarray]:
+    """Codes of a float column's distinct values (-1 for missing) and those values, told
+    apart by bit pattern, so that -0.0 keeps its own text ("-0.00")."""
+    floats = series.to_numpy(dtype=np.float64, na_value=np.nan)
+    codes, bits = pd.factorize(floats.view(np.int64))
+    codes[np.isnan(floats)] = -1
+    return codes, np.asarray(bits, dtype=np.int64).view(np.float64)
