@@ -65,6 +65,7 @@ PLAYERS_DTYPES: dict[str, str] = {
     "birth_year": "Int64",
     "rating": "Int64",  # NA = unrated in this event's file
     "points": "Float64",  # declared standings points (not used for rating)
+    "rank": "Int64",  # final ranking as the file gives it; NA if it gives none
     "source": "string",
     "line": "int64",
 }

@@ -15,6 +15,7 @@ from rating_batch.cli import cli
 
 ADULT = 1980
 SCHEMA_1 = Path(__file__).parent / "data" / "db" / "schema-1.sqlite"
+SCHEMA_2 = Path(__file__).parent / "data" / "db" / "schema-2.sqlite"
 COMMAND = [sys.executable, "-m", "rating_batch"]
 
 
@@ -39,6 +40,15 @@ def process(
         timeout=300,
     )
     return done.returncode, done.stdout, done.stderr
+
+
+def query(db: Path, sql: str, *parameters: object) -> list[tuple[object, ...]]:
+    """Rows of one SELECT on a database (opened and closed around it)."""
+    connection = sqlite3.connect(db)
+    try:
+        return connection.execute(sql, parameters).fetchall()
+    finally:
+        connection.close()
 
 
 def dump(db: Path) -> list[str]:

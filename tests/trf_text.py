@@ -21,6 +21,8 @@ class P:
     sex: str = " "
     title: str = ""
     federation: str = ""
+    final: int | None = -1
+    """The final rank (columns 86-89): -1 writes the start rank, None leaves it blank."""
 
 
 RESULTS = {
@@ -78,7 +80,8 @@ def trf(
         birth = f"{p.birth:<10d}" if p.birth else " " * 10
         head = (
             f"001 {p.rank:4d} {p.sex}{p.title:>3} {p.name:<33} {rating} {p.federation:<3} "
-            f"{fide} {birth} {points[p.rank]:4.1f} {p.rank:4d}"
+            f"{fide} {birth} {points[p.rank]:4.1f} "
+            f"{'' if p.final is None else p.rank if p.final == -1 else p.final:>4}"
         )
         # Columns 90-91 are blank; round r's block starts at column 92 + 10(r - 1).
         lines.append((head + "  " + "".join(blocks[p.rank])).rstrip())

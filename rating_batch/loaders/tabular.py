@@ -368,6 +368,8 @@ def _normalise(
         players["birth_year"].append(born)
         players["rating"].append(rating if rating else None)
         players["points"].append(points)
+        rank = _whole(_value(row, columns, "rank")) if "rank" in columns else None
+        players["rank"].append(rank or (position if final_ranking else None))
         players["source"].append(raw.source)
         players["line"].append(number)
         for label, column in rounds:

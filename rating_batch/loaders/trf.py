@@ -487,6 +487,9 @@ def _parse_players(
     text = {name: _text(codes[:, start:end]) for name, start, end in PLAYER_FIELDS}
     rating, has_rating = numeric["rating"]
     fide_id, has_id = numeric["fide_id"]
+    # The final ranking, for the crosstable's order only: unreadable is simply absent.
+    final, has_final, unreadable = _integers(codes[:, FIELD["rank"][0] : FIELD["rank"][1]])
+    has_final &= ~unreadable
     points = pd.to_numeric(
         pd.Series(text["points"], dtype="string").str.replace(",", ".", regex=False),
         errors="coerce",
@@ -506,11 +509,12 @@ def _parse_players(
             "birth_year": pd.array(map_distinct(text["birth"], parse_birth_year), dtype="Int64"),
             "rating": pd.array(np.where(has_rating, rating, 0), dtype="Int64"),
             "points": points.astype("Float64"),
+            "rank": pd.array(np.where(has_final & (final > 0), final, 0), dtype="Int64"),
             "source": source_of_line,
             "line": line_numbers,
         }
     )
-    for column in ("fide_id", "rating"):
+    for column in ("fide_id", "rating", "rank"):
         players[column] = players[column].mask(players[column] == 0)
     players = conform(players, PLAYERS_DTYPES)
 

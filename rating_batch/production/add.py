@@ -124,6 +124,7 @@ def add_events(
                     "line": players["line"],
                     **{c: players[c] for c in ("name", "federation", "sex", "title")},
                     "birth_year": players["birth_year"],
+                    "final_rank": players["rank"],
                 }
             )
         )

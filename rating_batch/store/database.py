@@ -57,6 +57,10 @@ def owner_file(path: Path) -> Path:
     return Path(f"{path}.writer")
 
 
+#: The schema version from which our databases carry APPLICATION_ID.
+MARKED_SINCE = 2
+
+
 def check_file(path: Path) -> bool:
     """Whether ``path`` is one of our databases, from its first 100 bytes (never opened by
     SQLite when it is not an SQLite file). True: ours; False: an SQLite file without our
@@ -259,7 +263,7 @@ def open_database(
         connection = _connect(path, read_only=not write, wait=wait)
         try:
             version = check_tables(connection, path)
-            if current and version < SCHEMA_VERSION:
+            if current and version < MARKED_SINCE:
                 raise _fail(path, f"has our mark but schema {version}: it is damaged")
             opened = factory(connection, path, command=command, wait=wait, read_only=not write)
             if version < SCHEMA_VERSION:

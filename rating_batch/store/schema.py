@@ -16,7 +16,8 @@ Tables (schema version in ``meta``):
   inactive, first-rating pool state). A row is written when the state changes; the state as
   of period P is each player's latest row with period ≤ P;
 * ``events``, ``event_players``, ``games``: the added events, long format as the engine's
-  games frame, with file and line, and each player's identity as the file gave it;
+  games frame, with file and line, and each player's identity and final rank as the file
+  gave them;
 * ``pending``: the first-rating pool after each published period;
 * ``published_files``: every file a publish wrote, as it wrote it (re-publishing writes these
   bytes again: a published list never changes).
@@ -32,7 +33,7 @@ from collections.abc import Callable
 
 from rating_batch.names import name_key
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 #: ``PRAGMA application_id`` of our databases ("RBAT"): a file without it is not ours.
 APPLICATION_ID = 0x52424154
@@ -115,6 +116,7 @@ CREATE TABLE event_players (
     rating_in_file INTEGER,
     line INTEGER NOT NULL,
     name TEXT, federation TEXT, sex TEXT, title TEXT, birth_year INTEGER,
+    final_rank INTEGER,
     PRIMARY KEY (event_id, start_rank)
 );
 CREATE INDEX event_players_player ON event_players (player_id);
@@ -236,6 +238,14 @@ def _to_version_2(connection: sqlite3.Connection) -> None:
     )
 
 
+def _to_version_3(connection: sqlite3.Connection) -> None:
+    """Version 2 → 3: event players keep the file's final rank (the crosstable's order);
+    events added before have none (their crosstables are ordered by points)."""
+    columns = {row[1] for row in connection.execute("PRAGMA table_info(event_players)")}
+    if "final_rank" not in columns:  # a version-1 file was rebuilt with the current tables
+        connection.execute("ALTER TABLE event_players ADD COLUMN final_rank INTEGER")
+
+
 #: Schema version → the step that brings a database from the previous version to it. Each
 #: runs inside the migration's transaction, with foreign keys off (tables are rebuilt).
-MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {2: _to_version_2}
+MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {2: _to_version_2, 3: _to_version_3}

@@ -6,7 +6,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from db_helpers import ADULT, database, event_file, run, write_list
+from db_helpers import ADULT, database, event_file, query, run, write_list
 from trf_text import P, trf
 
 
@@ -85,12 +85,11 @@ def test_fields_filled_from_a_file_are_logged_and_removed_with_it(tmp_path: Path
     db = database(tmp_path)
     event = event_file(tmp_path, "open", [(1, 1, 2, "1-0")])
     run("add", event, "--db", db)
-    with sqlite3.connect(db) as connection:
-        edits = connection.execute(
-            "SELECT p.fide_id, e.field, e.old_value, e.new_value FROM player_edits e "
-            "JOIN players p USING (player_id) ORDER BY p.fide_id, e.field"
-        ).fetchall()
-    connection.close()
+    edits = query(
+        db,
+        "SELECT p.fide_id, e.field, e.old_value, e.new_value FROM player_edits e "
+        "JOIN players p USING (player_id) ORDER BY p.fide_id, e.field",
+    )
     assert edits == [
         (11, "birth_year", None, 1980), (11, "name", "", "A"),
         (12, "birth_year", None, 1980), (12, "name", "", "B"),

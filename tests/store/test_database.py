@@ -10,7 +10,8 @@ import time
 from pathlib import Path
 
 import pytest
-from db_helpers import SCHEMA_1, copy_of, database, dump, event_file, run
+from db_helpers import SCHEMA_1, SCHEMA_2, copy_of, database, dump, event_file, query, run
+from trf_text import P
 
 from rating_batch.store import DatabaseProblem, create_store, open_store
 from rating_batch.store.schema import APPLICATION_ID, SCHEMA_VERSION
@@ -221,3 +222,30 @@ def test_a_damaged_database_is_a_message_naming_the_way_back(tmp_path: Path) -> 
     assert (
         "'rating-batch backups' lists the backups that 'rating-batch restore' can put back" in err
     )
+
+
+def test_a_version_2_database_is_upgraded_and_its_published_files_kept(tmp_path: Path) -> None:
+    # schema-2.sqlite: January Open added and 2026-02 published (tests/data/db/SOURCES.md).
+    db = copy_of(SCHEMA_2, tmp_path / "old.sqlite")
+    code, out, _ = run("upgrade", "--db", db)
+    assert code == 0 and out.startswith(f"upgraded {db} from schema 2 to {SCHEMA_VERSION}")
+    with sqlite3.connect(db) as connection:
+        ranks = connection.execute("SELECT final_rank FROM event_players").fetchall()
+        stored = connection.execute("SELECT path, data FROM published_files").fetchall()
+    connection.close()
+    assert ranks == [(None,)] * 4  # version 2 kept no final ranking
+    # The published period's files are written again as they were (nothing re-rated).
+    assert run("publish", "2026-02", "--db", db, "--out", tmp_path / "out")[0] == 0
+    with sqlite3.connect(db) as connection:
+        assert connection.execute("SELECT path, data FROM published_files").fetchall() == stored
+    connection.close()
+    # An event added now keeps its file's final ranking.
+    players = [P(1, "Alpha, Ann", 1613, 11, 1980, final=2), P(2, "Bravo, Bob", 1500, 12, 1985)]
+    event = event_file(tmp_path, "march", [(1, 2, 1, "1-0")], players=players, day="2026/02/10")
+    assert run("add", event, "--db", db)[0] == 0
+    ranks = query(
+        db,
+        "SELECT start_rank, final_rank FROM event_players ep JOIN events e USING (event_id) "
+        "WHERE e.key = 'march' ORDER BY start_rank",
+    )
+    assert ranks == [(1, 2), (2, 2)]
