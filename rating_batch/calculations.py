@@ -26,7 +26,7 @@ from rating_batch.rules import Rules
 COLUMNS = [
     "id", "name", "event", "round", "rating", "opponent_id", "opponent_name", "opponent_rating",
     "capped", "diff", "expected", "score", "delta", "k", "k_delta", "calculation", "period",
-    "games", "ra_rated", "ra", "p", "dp", "first_rating", "new_rating", "outcome",
+    "games", "ra_rated", "ra", "p", "dp", "first_rating", "new_rating", "formula", "outcome",
 ]  # fmt: skip
 """The columns of calculations.csv (``individual_calculations``)."""
 
@@ -175,12 +175,81 @@ def _first_rating_rows(pools: pd.DataFrame, players: pd.DataFrame, rules: Rules)
             "new_rating": pd.Series(parts["first_rating"], dtype="Int64").where(
                 ids.map(status).eq("new").to_numpy()
             ),
+            "formula": first_rating_formula(n, half_points, opponent_sum, parts, rules),
             "outcome": outcome,
             "_kind": 3,
             "_order": 0,
         }
     )
     return pd.concat([hypothetical, results], ignore_index=True)
+
+
+def _decimals(values: np.ndarray) -> np.ndarray:
+    """Numbers as text with two decimals (``1655.00``)."""
+    return np.char.mod("%.2f", np.asarray(values, dtype=np.float64))
+
+
+def _points(half_points: np.ndarray) -> np.ndarray:
+    """Half points as points, written as a person would (``4``, ``4.5``)."""
+    whole = np.char.mod("%d", half_points // 2)
+    return np.where(half_points % 2 == 1, np.char.add(whole, ".5"), whole)
+
+
+def first_rating_formula(
+    n: np.ndarray,
+    half_points: np.ndarray,
+    opponent_sum: np.ndarray,
+    parts: dict[str, np.ndarray],
+    rules: Rules,
+) -> np.ndarray:
+    """Each first rating's arithmetic in one line, from the numbers ``first_rating_parts``
+    used (docs/rules.md §4): how Ra is made (with the hypothetical opponents when the rules
+    have them), p and dp, and Ru (before any cap: the outcome says when one applied)."""
+
+    def text(*pieces: object) -> np.ndarray:
+        out = np.full(len(n), "", dtype=object)
+        for piece in pieces:
+            out = out + (
+                piece.astype(str).astype(object) if isinstance(piece, np.ndarray) else str(piece)
+            )
+        return out
+
+    games, total, points = parts["games"], parts["total"], parts["points"]
+    p = _decimals(parts["p"] / 100)
+    dp = np.where(parts["dp"] == 0, "0", np.char.mod("%+d", parts["dp"]))
+    value = np.char.mod("%d", parts["uncapped"])
+    if rules.first_formula == "hypothetical":
+        extra = rules.hypothetical_opponents
+        ra = _decimals(total / games)
+        sums = (
+            text("(", opponent_sum, f" + {extra} × {rules.hypothetical_rating}) / ", games)
+            if extra
+            else text(opponent_sum, " / ", games)
+        )
+        exact = _decimals(total / games + parts["dp"])
+        return text(
+            "Ra = ", sums, " = ", ra, "; p = ", _points(points), " / ", games, " = ", p,
+            ", dp ", dp, "; Ru = Ra + dp = ", exact, " → ", value,
+        )  # fmt: skip
+    safe_n = np.maximum(n, 1)
+    if rules.first_round_average:
+        rounded = (2 * opponent_sum + safe_n) // (2 * safe_n)  # Ra rounded first, half up
+        ra, ra_value = np.char.mod("%d", rounded), rounded.astype(np.float64)
+    else:
+        ra_value = opponent_sum / safe_n
+        ra = _decimals(ra_value)
+    above = parts["above"]
+    start = text("Ra = ", opponent_sum, " / ", n, " = ", ra, "; W = ", _points(half_points))
+    stepped = text(
+        start, " of ", n, ", ", above, " half point(s) above 50%; ",
+        f"Ru = Ra + {rules.first_step:g} × ", above, " = ",
+        _decimals(ra_value + rules.first_step * above), " → ", value,
+    )  # fmt: skip
+    plain = text(
+        start, " of ", n, ", p = ", p, ", dp ", dp, "; Ru = Ra + dp = ",
+        _decimals(ra_value + parts["dp"]), " → ", value,
+    )  # fmt: skip
+    return np.where(above > 0, stepped, plain)
 
 
 def _outcome(value: int, games: int, status: str, rules: Rules) -> str:
@@ -209,7 +278,8 @@ def _typed(frame: pd.DataFrame) -> pd.DataFrame:
         "expected": "Float64", "score": "Float64", "delta": "Float64", "k": "Int64",
         "k_delta": "Float64", "calculation": "string", "period": "string", "games": "Int64",
         "ra_rated": "Float64", "ra": "Float64", "p": "Float64", "dp": "Int64",
-        "first_rating": "Int64", "new_rating": "Int64", "outcome": "string",
+        "first_rating": "Int64", "new_rating": "Int64", "formula": "string",
+        "outcome": "string",
     }  # fmt: skip
     return frame.astype(types)
 
@@ -260,3 +330,31 @@ def calculation_rows(calculations: pd.DataFrame) -> pd.DataFrame:
     for column in ("expected", "delta", "k_delta"):
         ordered[column] = ordered[column].round(2)  # sums of hundredths, without binary tails
     return ordered[[*calculations.columns, "level"]].reset_index(drop=True)
+
+
+def _bands(values: pd.Series, width: int, column: str, separator: str) -> pd.DataFrame:
+    """How many whole numbers fall in each band of ``width``: columns ``column`` (the band,
+    e.g. ``1800-1899``) and ``players``, lowest first, empty bands in between included."""
+    whole = values.dropna().to_numpy(dtype=np.int64)
+    if not len(whole):
+        return pd.DataFrame(
+            {column: pd.Series(dtype="string"), "players": pd.Series(dtype="int64")}
+        )
+    low = whole.min() // width
+    counts = np.bincount(whole // width - low)
+    starts = (np.arange(len(counts)) + low) * width
+    bands = [f"{start}{separator}{start + width - 1}" for start in starts.tolist()]
+    return pd.DataFrame({column: bands, "players": counts.astype(np.int64)})
+
+
+def rating_distribution(ratings: pd.Series, width: int = 100) -> pd.DataFrame:
+    """How many ratings fall in each band of ``width`` points (the Charts sheet): ``band``
+    (e.g. ``"1800-1899"``) and ``players``."""
+    return _bands(ratings, width, "band", "-")
+
+
+def change_distribution(changes: pd.Series, width: int = 10) -> pd.DataFrame:
+    """How many rating changes (new rating − rating, whole points) fall in each band of
+    ``width`` points (the period's changes chart): ``change`` (e.g. ``"-20 to -11"``) and
+    ``players``."""
+    return _bands(changes, width, "change", " to ")

@@ -790,21 +790,3 @@ def _notes(rules: Rules, players: pd.DataFrame) -> list[str]:
             "against them (rating-rules.md §4)"
         )
     return notes
-
-
-def rating_distribution(ratings: pd.Series, width: int = 100) -> pd.DataFrame:
-    """How many ratings fall in each band of ``width`` points (for the Charts sheet).
-
-    Returns columns ``band`` (e.g. ``"1800-1899"``) and ``players``, lowest band first,
-    empty bands between the lowest and highest included.
-    """
-    values = ratings.dropna().to_numpy(dtype=np.int64)
-    if not len(values):
-        return pd.DataFrame(
-            {"band": pd.Series(dtype="string"), "players": pd.Series(dtype="int64")}
-        )
-    low = values.min() // width
-    counts = np.bincount(values // width - low)
-    starts = (np.arange(len(counts)) + low) * width
-    bands = [f"{start}-{start + width - 1}" for start in starts.tolist()]
-    return pd.DataFrame({"band": bands, "players": counts.astype(np.int64)})

@@ -10,15 +10,20 @@ import datetime as dt
 import hashlib
 import logging
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
+from rating_batch.calculations import (
+    calculation_rows,
+    change_distribution,
+    individual_calculations,
+    rating_distribution,
+)
 from rating_batch.compare import Comparison, compare_results
-from rating_batch.engine import STATUSES, PeriodResult, rate_period, rating_distribution
+from rating_batch.engine import STATUSES, PeriodResult, rate_period
 from rating_batch.errors import (
     InputError,
     Issue,
@@ -37,21 +42,24 @@ from rating_batch.loaders import (
 )
 from rating_batch.names import name_key
 from rating_batch.overlap import overlapping_events
+from rating_batch.pages import entrants_of, event_pages, index_page
 from rating_batch.period import assemble_period, order_events
 from rating_batch.rules import FIDE_BY_DATE, KINDS, Kind, Rules, edition_in_force, named_rules
 from rating_batch.schema import Event, EventInfo, combined, one_batch
-from rating_batch.staging import staged_outputs
+from rating_batch.staging import OutputSet, staged_outputs
 from rating_batch.validation import Purpose, validate_events
 from rating_batch.writers import (
+    CALCULATION_LABELS,
+    GAME_LABELS,
     MAX_DETAIL_ROWS,
-    EventPage,
-    Record,
+    PLAYER_LABELS,
     Sheet,
     detail_notes,
-    records,
+    write_calculations_sheet,
     write_chart_sheet,
     write_csv,
     write_event_html,
+    write_index_html,
     write_workbook,
 )
 
@@ -95,6 +103,12 @@ class RateResult:
             lines.append(f"warnings: {len(self.warnings)} (printed below and in the Summary sheet)")
         lines.extend(f"wrote {path}" for path in self.outputs)
         return "\n".join(lines)
+
+    def heading(self) -> str:
+        """What the rated period is, in a line (the top of every printed page)."""
+        names = ", ".join(event.info.name for event in self.events[:3])
+        more = f" and {len(self.events) - 3} more" if len(self.events) > 3 else ""
+        return f"{names}{more} ({self._editions()})"
 
     def _editions(self) -> str:
         names = sorted({rules.edition for rules in self.event_rules.values()})
@@ -444,46 +458,74 @@ def uncertain_notes(rules: Rules) -> list[str]:
 
 
 def write_rate_outputs(rated: RateResult, out: Path) -> list[Path]:
-    """players.csv, games.csv and report.xlsx, all or none."""
+    """players.csv, games.csv, calculations.csv, report.xlsx and the event pages, all or
+    none."""
     hidden = ["k_before_cap", "first_event_done"] + ([] if rated.rules.classes else ["class"])
     players = rated.players.drop(columns=hidden)
     games = rated.games
     events = rated.result.player_events.assign(
         id=lambda frame: rated.players["id"].to_numpy()[frame["pidx"].to_numpy()]
     )[["id", "event", "games", "score", "expected", "change"]]
-    paths = [out / "players.csv", out / "games.csv", out / "report.xlsx"]
-    pages = (
-        event_pages(
-            rated.result,
-            [event.info for event in rated.events],
-            rated.event_rules,
-            combined(rated.events, "players"),
-        )
-        if len(rated.events) <= MAX_EVENT_PAGES
-        else []
-    )
+    calculations = individual_calculations(rated.result, rated.rules)
+    paths = [out / "players.csv", out / "games.csv", out / "calculations.csv", out / "report.xlsx"]
+    heading = rated.heading()
     with staged_outputs(out) as outputs:
-        if pages:
-            outputs.own(out / "events", r"[^/]+\.html")
-        for key, page in pages:
-            path = out / "events" / f"{key}.html"
-            write_event_html(page, outputs.path(path))
-            paths.append(path)
+        # The folder's pages are this run's: a page of an event no longer rated goes.
+        outputs.own(out / "events", r"[^/]+\.html")
+        paths += write_pages(
+            outputs,
+            out,
+            PageSource(
+                rated.result,
+                [event.info for event in rated.events],
+                rated.event_rules,
+                entrants_of(combined(rated.events, "players")),
+                calculations,
+            ),
+            f"Rating report: {heading}",
+            [
+                ("rules", rated._editions()),
+                ("events", str(len(rated.events))),
+                ("players", str(len(rated.players))),
+                ("counted games", str(int(games["counted"].sum()))),
+            ],
+        )
         write_csv(players, outputs.path(paths[0]))
         write_csv(games, outputs.path(paths[1]))
+        write_csv(calculations, outputs.path(paths[2]))
         write_workbook(
             [
                 Sheet("Summary", rows=rated.summary_rows()),
-                Sheet("Players", frame=players),
-                Sheet("Games", frame=games.head(MAX_DETAIL_ROWS)),
-                Sheet("Player events", frame=events),
+                Sheet(
+                    "Players", frame=players, heading=[f"Players — {heading}"], labels=PLAYER_LABELS
+                ),
+                Sheet(
+                    "Games",
+                    frame=games.head(MAX_DETAIL_ROWS),
+                    heading=[f"Games — {heading}"],
+                    labels=GAME_LABELS,
+                ),
+                Sheet(
+                    "Calculations",
+                    frame=calculation_rows(calculations.head(MAX_DETAIL_ROWS)),
+                    writer=write_calculations_sheet,
+                    heading=[f"Individual calculations — {heading}"],
+                    labels=CALCULATION_LABELS,
+                ),
+                Sheet(
+                    "Player events",
+                    frame=events,
+                    heading=[f"Player events — {heading}"],
+                    labels=PLAYER_LABELS,
+                ),
                 charts_sheet(
                     rated.players["new_rating"].where(
                         rated.players["status"].isin(["rated", "new"])
                     )
                 ),
+                changes_chart_sheet(rated.players),
             ],
-            outputs.path(paths[2]),
+            outputs.path(paths[3]),
         )
     return paths
 
@@ -492,9 +534,60 @@ def write_rate_outputs(rated: RateResult, out: Path) -> list[Path]:
 MAX_EVENT_PAGES = 1_000
 
 
+@dataclass(frozen=True)
+class PageSource:
+    """What the HTML pages of a rated period are made from."""
+
+    result: PeriodResult
+    infos: Sequence[EventInfo]
+    event_rules: Mapping[str, Rules]
+    entrants: pd.DataFrame
+    """Every event's players as its file lists them (``pages.ENTRANT_COLUMNS``)."""
+    calculations: pd.DataFrame
+    period: str = ""
+
+
+def write_pages(
+    outputs: OutputSet,
+    folder: Path,
+    source: PageSource,
+    title: str,
+    facts: list[tuple[str, str]],
+    progress: Progress = no_progress,
+    label: str = "event pages",
+) -> list[Path]:
+    """``folder/index.html`` and one page per event in ``folder/events`` (none past
+    ``MAX_EVENT_PAGES`` events: the index then lists the events without links)."""
+    written = [folder / "index.html"]
+    pages = (
+        event_pages(
+            source.result, source.infos, source.event_rules, source.entrants,
+            source.calculations, source.period,
+        )
+        if len(source.infos) <= MAX_EVENT_PAGES
+        else []
+    )  # fmt: skip
+    for page in progress(pages, label):
+        path = folder / "events" / f"{page.key}.html"
+        write_event_html(page, outputs.path(path), index_link="../index.html")
+        written.append(path)
+    played = source.result.players[source.result.players["events"].to_numpy() > 0]
+    write_index_html(
+        index_page(title, facts, pages, played, source.infos), outputs.path(written[0])
+    )
+    return written
+
+
 def charts_sheet(ratings: pd.Series) -> Sheet:
     """The Charts sheet: how the ratings are distributed, as a table and a bar chart."""
     return Sheet("Charts", frame=rating_distribution(ratings), writer=write_chart_sheet)
+
+
+def changes_chart_sheet(players: pd.DataFrame) -> Sheet:
+    """The period's rating changes (rated players: new rating − rating), as bars."""
+    rated = players[players["status"].isin(["rated", "below_floor"]).to_numpy()]
+    changes = (rated["new_rating"].astype("Int64") - rated["rating"].astype("Int64")).dropna()
+    return Sheet("Changes chart", frame=change_distribution(changes), writer=write_chart_sheet)
 
 
 def check_files(paths: Sequence[Path]) -> list[Issue]:
@@ -579,112 +672,3 @@ def compare_rules(
             )
         compared.outputs = paths
     return compared
-
-
-def event_pages(
-    result: PeriodResult,
-    infos: Sequence[EventInfo],
-    event_rules: dict[str, Rules],
-    listed: pd.DataFrame,
-) -> list[tuple[str, EventPage]]:
-    """Each event's HTML page: its crosstable with counted games marked, and per player the
-    counted games and the event's part of the period's calculation.
-
-    ``listed``: every event's players (event, player, name, rating, points). Every table is
-    made once for all the events and split by event (no merge per page)."""
-    games = result.games
-    event_of_game = games["event"].astype(str)
-    symbol = games["result"].astype("string").replace({"=": "½"}).fillna("")
-    paired = games["opponent"].notna()
-    cell = (
-        games["opponent"].astype("string").fillna("") + games["colour"].astype("string").fillna("-")
-    ).where(paired, "") + symbol
-    cells = pd.DataFrame(
-        {
-            "event": event_of_game,
-            "player": games["player"],
-            "round": games["round"],
-            "cell": cell,
-            "counted": games["counted"],
-            "reason": games["reason"].astype("string"),
-        }
-    )
-    wide = cells.pivot_table(
-        index=["event", "player"],
-        columns="round",
-        values=["cell", "counted", "reason"],
-        aggfunc="first",
-    )
-    wide.columns = [f"{column[0]}_{column[1]}" for column in wide.columns.to_list()]
-    players = result.players.set_index("id")
-    names = players["name"]
-    per_event = result.player_events.assign(
-        id=result.players["id"].to_numpy()[result.player_events["pidx"].to_numpy()],
-        event=result.player_events["event"].astype(str),
-    )
-    counted = games[games["counted"]].assign(
-        opponent_name=lambda frame: frame["opponent_id"].map(names),
-        event_key=event_of_game[games["counted"]],
-        # The 400-point rule changed D: shown with an asterisk.
-        capped=lambda frame: (frame["rating"] - frame["opponent_rating"] != frame["diff"]).fillna(
-            False
-        ),
-    )
-    listed = listed[["event", "player", "name", "rating", "points"]].assign(
-        event=listed["event"].astype(str)
-    )
-    tables = listed.merge(wide.reset_index(), on=["event", "player"], how="left")
-    ids = games[["event", "player", "id"]].assign(event=event_of_game)
-    summaries = (
-        listed[["event", "player", "name"]]
-        .merge(ids.drop_duplicates(["event", "player"]), on=["event", "player"], how="left")
-        .merge(
-            per_event[["event", "id", "games", "score", "expected", "change"]],
-            on=["event", "id"],
-            how="left",
-        )
-        .merge(
-            players[["status", "rating", "k", "new_rating"]],
-            left_on="id",
-            right_index=True,
-            how="left",
-        )
-    )
-    rounds = games.groupby(event_of_game, sort=False)["round"].max()
-    table_of = _split(tables.drop(columns=["event"]), tables["event"])
-    summary_of = _split(summaries.drop(columns=["event"]), summaries["event"])
-    counted_of = _split(counted, counted["event_key"])
-    pages = []
-    for info in infos:
-        key = info.key
-        rules = event_rules.get(key)
-        facts = [
-            ("dates", f"{info.start or '?'} – {info.end or '?'}"),
-            ("list", rules.kind if rules else ""),
-            ("rules", rules.edition if rules else ""),
-            ("time control", info.time_control),
-            ("file", Path(info.source).name),
-        ]
-        pages.append(
-            (
-                key,
-                EventPage(
-                    title=info.name,
-                    facts=[(k, v) for k, v in facts if v],
-                    rounds=int(rounds.get(key, 0)),
-                    crosstable=table_of.get(key, []),
-                    players=summary_of.get(key, []),
-                    games=counted_of.get(key, []),
-                ),
-            )
-        )
-    return pages
-
-
-def _split(frame: pd.DataFrame, by: pd.Series) -> dict[str, list[Record]]:
-    """A frame's rows (``records``, made once) per value of ``by``, in their order."""
-    rows = records(frame)
-    return {
-        str(key): [rows[i] for i in np.asarray(positions).tolist()]
-        for key, positions in frame.groupby(by.to_numpy(), sort=False).indices.items()
-    }

@@ -8,7 +8,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from conftest import DATA, TRF_CORPUS, read_csv
+from html_text import read_page
 from openpyxl import load_workbook
+from workbooks import header_row, table
+from workbooks import name as column_name
 
 from rating_batch.cli import cli
 from rating_batch.errors import RatingBatchError
@@ -143,21 +146,30 @@ def test_u19_players_agree_with_hand_calculation(tmp_path: Path) -> None:
 def test_report_workbook_has_typed_cells_and_a_usable_header(tmp_path: Path) -> None:
     run("rate", U19, "--rules", "fide-2025", "--out", tmp_path)
     book = load_workbook(tmp_path / "report.xlsx")
-    assert book.sheetnames == ["Summary", "Players", "Games", "Player events", "Charts"]
+    assert book.sheetnames == [
+        "Summary", "Players", "Games", "Calculations", "Player events", "Charts", "Changes chart"
+    ]  # fmt: skip
     charts = book["Charts"]
     assert len(charts._charts) == 1  # a native bar chart of the distribution below
     # New ratings 2231, 1637, 1459 (Dunne stays unrated): one in each band.
-    bands = [[c.value for c in row] for row in charts.iter_rows(min_row=2, max_col=2)]
-    assert [b for b in bands if b[1]] == [["1400-1499", 1], ["1600-1699", 1], ["2200-2299", 1]]
+    bands = [(row["band"], row["players"]) for row in table(charts)]
+    assert [b for b in bands if b[1]] == [("1400-1499", 1), ("1600-1699", 1), ("2200-2299", 1)]
     sheet = book["Players"]
-    header = [cell.value for cell in sheet[1]]
+    row = header_row(sheet)
+    # What the sheet is, on top (and at the top of every printed page).
+    assert sheet.cell(1, 1).value == "Players — U-19 All Ireland (fide-2025)"
+    header = [column_name(cell.value) for cell in sheet[row]]
     assert header[: len(PLAYERS_COLUMNS)] == PLAYERS_COLUMNS
-    assert all(cell.font.bold for cell in sheet[1])
-    assert sheet.freeze_panes == "A2"
-    assert sheet.auto_filter.ref == f"A1:{sheet.cell(1, len(header)).column_letter}5"
-    griffiths = {header[i]: cell.value for i, cell in enumerate(sheet[2])}
+    # FIDE's notation beside the names.
+    assert sheet.cell(row, header.index("rating") + 1).value == "rating (Ro)"
+    assert sheet.cell(row, header.index("new_rating") + 1).value == "new_rating (Rn)"
+    assert all(cell.font.bold for cell in sheet[row])
+    assert sheet.freeze_panes == f"A{row + 1}"
+    last = sheet.cell(row, len(header)).column_letter
+    assert sheet.auto_filter.ref == f"A{row}:{last}{row + 4}"
+    griffiths = table(sheet)[0]
     assert (griffiths["rating"], griffiths["change"], griffiths["new_rating"]) == (2225, 6.4, 2231)
-    assert sheet.cell(2, header.index("change") + 1).number_format == "0.00"
+    assert sheet.cell(row + 1, header.index("change") + 1).number_format == "0.00"
     summary = [row[0].value for row in book["Summary"].iter_rows() if row[0].value]
     assert "Rules" in summary and "Notes" in summary and "Events" in summary
 
@@ -174,7 +186,8 @@ def test_formula_like_names_are_neutralised(tmp_path: Path) -> None:
     written = [row["name"] for row in read_csv(tmp_path / "out" / "players.csv")]
     assert written == ["'" + name for name in names]
     sheet = load_workbook(tmp_path / "out" / "report.xlsx")["Players"]
-    cells = [sheet.cell(row, 2) for row in range(2, 6)]
+    first = header_row(sheet) + 1
+    cells = [sheet.cell(row, 2) for row in range(first, first + 4)]
     assert [cell.value for cell in cells] == names
     assert all(cell.data_type == "s" and cell.quotePrefix for cell in cells)
 
@@ -301,7 +314,9 @@ def test_outputs_get_the_usual_file_mode(tmp_path: Path) -> None:
         os.umask(previous)
     assert code == 0
     modes = {p.name: p.stat().st_mode & 0o777 for p in (tmp_path / "out").iterdir() if p.is_file()}
-    assert modes == {"players.csv": 0o644, "games.csv": 0o644, "report.xlsx": 0o644}
+    assert modes == dict.fromkeys(
+        ["players.csv", "games.csv", "calculations.csv", "report.xlsx", "index.html"], 0o644
+    )
 
 
 def test_failed_write_leaves_no_output_behind(
@@ -407,24 +422,40 @@ def test_no_traceback_on_malformed_variants(path: Path, tmp_path: Path) -> None:
 
 
 def test_event_html_report(tmp_path: Path) -> None:
-    # One page per event: the crosstable (counted games bold, others struck through with the
-    # reason), each player's counted games with D, PD and ΔR, capped D marked, names escaped.
+    # One page per event: the crosstable in final-ranking order (a game that does not count
+    # greyed, with a footnote mark explained below it), and each player's calculation: per
+    # game D, D after the 400-point rule (*), PD, ΔR, K·ΔR; per event Ro, Rc, W, n, We, K.
     code, out, _ = run("rate", U19, "--rules", "fide-2025", "--out", tmp_path)
-    page = (tmp_path / "events" / f"{U19.stem}.html").read_text(encoding="utf-8")
+    text = (tmp_path / "events" / f"{U19.stem}.html").read_text(encoding="utf-8")
     assert code == 0 and f"wrote {tmp_path / 'events' / U19.stem}.html" in out
-    assert "<script" not in page and "http" not in page.replace('lang="en"', "")
-    assert "<td class=counted>2w1</td>" in page  # Griffiths beat Flynn in round 2
-    assert '<td class=uncounted title="unrated_opponent">4w1</td>' in page
-    assert '<td class=uncounted title="first_event_disregarded">1b0</td>' in page  # Dunne
-    # Griffiths v Flynn: D 592 capped to 400 (*), PD 0.92, ΔR 0.08.
+    assert "<script" not in text and "http" not in text.replace('lang="en"', "")
+    page = read_page(text)
+    rows = {row[2]: row for row in page.rows[1:] if len(row) == 15}  # crosstable, by name
+    # Rk, No., Name, Ti, Fed, FIDE ID, Rtg, rounds 1-3, Pts, n, Chg, New, Rp. Griffiths beat
+    # Dunne (unrated: r), Flynn and Hülleman: 2 counted games, +3.20 each (K 40 × 0.08),
+    # Rn 2225 + 6.40 = 2231; Rp = Ra 1550 ((1633 + 1466) / 2, half up) + dp(1.00) 800.
+    assert rows["Griffiths,Ryan-Rhys"] == [
+        "1", "1", "Griffiths,Ryan-Rhys", "", "", "6897", "2225",
+        "4w1r", "2w1", "3b1", "3", "2", "+6.40", "2231", "2350",
+    ]  # fmt: skip
+    # Dunne's first event scores 0: disregarded (d), no rating, no Rp.
+    assert rows["dunne,thomas"][7:15] == ["1b0d", "3w0d", "2b0d", "0", "0", "", "", ""]
+    assert [r[0] for r in rows.values()] == ["1", "2", "3", "4"]  # the file's final ranking
+    # The marks are explained under the crosstable, in print too (not on hover).
+    legend = page.paragraphs[page.paragraphs.index("r") :][:4]
+    assert legend == [
+        "r", "the opponent is unrated (counts only toward a first rating)",
+        "d", "a first event with a score too low to count",
+    ]  # fmt: skip
+    # Griffiths v Flynn: D 592, capped to 400 (*), PD 0.92, ΔR +0.08, K 40, K·ΔR +3.20.
+    assert [
+        "2", "Flynn,Jamie", "", "", "1633", "1", "592", "400*", "0.92", "+0.08", "40", "+3.20"
+    ] in page.rows  # fmt: skip
     assert (
-        "<td class=name>Flynn,Jamie</td><td>1633</td><td>400*</td><td>0.92</td><td>1.0</td>"
-        "<td>0.08</td>" in page
-    )
-    assert (
-        "K 40 · games 2 · score 2.0 · ΣPD 1.84 · change here 6.40 · new rating (period) 2231"
-        in page
-    )
+        "Ro 2225 · Rc 1550 · W 2 of n 2 · We 1.84 · K 40 · change K·ΣΔR +6.40 · after the "
+        "period (all its events): Rn 2231"
+    ) in page.paragraphs
+    assert "4. dunne,thomas (FIDE ID 10914) — unrated" in page.headings
 
 
 def test_event_html_escapes_names(tmp_path: Path) -> None:

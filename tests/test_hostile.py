@@ -3,6 +3,7 @@ formula-like text neutralised in every file we write."""
 
 from __future__ import annotations
 
+import re
 import zipfile
 from pathlib import Path
 
@@ -11,6 +12,7 @@ from click.testing import CliRunner
 from conftest import read_csv
 from openpyxl import load_workbook
 from trf_text import P, trf
+from workbooks import header_row, name
 
 from rating_batch.cli import cli
 from rating_batch.errors import InputError
@@ -109,23 +111,28 @@ def test_every_writer_neutralises_formulas(tmp_path: Path) -> None:
     assert sorted(r["name"] for r in read_csv(folder / "players.csv")) == sorted(quoted)
     assert {r["name"] for r in read_csv(folder / "calculations.csv")} == set(quoted)
     assert {r["event"] for r in read_csv(folder / "games.csv")} == {"'=evil"}
-    for workbook, sheet, column in (
-        ("list.xlsx", "List", 2),
-        ("report.xlsx", "Players", 2),
-        ("report.xlsx", "Calculations", 2),
+    for workbook, title in (
+        ("list.xlsx", "List"),
+        ("report.xlsx", "Players"),
+        ("report.xlsx", "Calculations"),
     ):
-        cells = [
-            row[column - 1] for row in load_workbook(folder / workbook)[sheet].iter_rows(min_row=2)
-        ]
+        sheet = load_workbook(folder / workbook)[title]
+        row = header_row(sheet)
+        column = [name(c.value) for c in sheet[row]].index("name")
+        cells = [cells[column] for cells in sheet.iter_rows(min_row=row + 1)]
         risky = [
             c
             for c in cells
             if isinstance(c.value, str) and c.value.startswith(("=", "+", "-", "@"))
         ]
-        assert risky and all(c.data_type == "s" and c.quotePrefix for c in risky), (workbook, sheet)
+        assert risky and all(c.data_type == "s" and c.quotePrefix for c in risky), (workbook, title)
     page = (folder / "events" / "=evil.html").read_text(encoding="utf-8")
-    # Text only: quotes escaped, no link element made of a name.
-    assert "=HYPERLINK(&quot;http://x&quot;,&quot;y&quot;)" in page and "<a " not in page
+    # Text only: quotes escaped, no link made of a name (the page links only to itself).
+    assert "=HYPERLINK(&#34;http://x&#34;,&#34;y&#34;)" in page
+    assert "http://x" not in re.findall(r'href="([^"]*)"', page)
+    assert all(
+        link.startswith(("#p-", "../index.html")) for link in re.findall(r'href="([^"]*)"', page)
+    )
     compared = runner.invoke(
         cli,
         [

@@ -5,6 +5,7 @@ Runs where LibreOffice (``soffice``) is installed; .ci/run installs it, so CI al
 
 from __future__ import annotations
 
+import csv
 import shutil
 import subprocess
 from pathlib import Path
@@ -12,6 +13,7 @@ from pathlib import Path
 import pytest
 from conftest import read_csv
 from trf_text import P, trf
+from workbooks import header_row, name
 
 from rating_batch.pipeline import rate_events
 
@@ -65,7 +67,14 @@ def test_libreoffice_reads_our_numbers_and_no_formulas(tmp_path: Path) -> None:
         capture_output=True,
         timeout=180,
     )
-    seen = {row["id"]: row for row in read_csv(export / "report-Players.csv")}
+    from openpyxl import load_workbook
+
+    # The export holds the sheet as shown: its heading lines, then the table.
+    skip = header_row(load_workbook(out / "report.xlsx")["Players"]) - 1
+    lines = (export / "report-Players.csv").read_text(encoding="utf-8").splitlines()[skip:]
+    table = list(csv.reader(lines))
+    names = [name(label) for label in table[0]]
+    seen = {row["id"]: row for row in (dict(zip(names, r, strict=True)) for r in table[1:])}
     ours = {row["id"]: row for row in read_csv(out / "players.csv")}
     assert sorted(seen) == sorted(ours)
     for player, row in ours.items():

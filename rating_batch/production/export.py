@@ -9,7 +9,7 @@ from pathlib import Path
 from rating_batch.errors import RatingBatchError
 from rating_batch.periods import INITIAL, canonical_period, shown
 from rating_batch.production.common import player_ids, read_state, rule_book
-from rating_batch.production.outputs import list_sheets
+from rating_batch.production.outputs import list_sheets, list_title
 from rating_batch.production.rate_list import _listing
 from rating_batch.staging import staged_outputs
 from rating_batch.store import open_store
@@ -54,7 +54,10 @@ def export_list(period: str, *, db: Path, out: Path, kind: str | None = None) ->
                         state.assign(inactive=state["inactive"].astype(bool)), table, rules
                     )
                     write_csv(listing, outputs.path(folder / "list.csv"))
-                    write_workbook(list_sheets(listing), outputs.path(folder / "list.xlsx"))
+                    write_workbook(
+                        list_sheets(listing, *list_title(each, label, rules)),
+                        outputs.path(folder / "list.xlsx"),
+                    )
                     write_list_txt(listing, outputs.path(folder / "list.txt"), period=label)
                 paths.extend(folder / name for name in LIST_FILES)
     return paths

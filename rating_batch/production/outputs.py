@@ -6,25 +6,35 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import pandas as pd
 
 from rating_batch.calculations import calculation_rows
-from rating_batch.engine import PeriodResult
+from rating_batch.engine import STATUSES
 from rating_batch.loaders import Progress, no_progress
-from rating_batch.periods import Period
-from rating_batch.pipeline import MAX_EVENT_PAGES, charts_sheet, event_pages
+from rating_batch.periods import Period, shown
+from rating_batch.pipeline import (
+    MAX_EVENT_PAGES,
+    PageSource,
+    changes_chart_sheet,
+    charts_sheet,
+    write_pages,
+)
 from rating_batch.production.rate_list import KindOutcome
+from rating_batch.rules import Rules
 from rating_batch.schema import EventInfo
 from rating_batch.staging import OutputSet
 from rating_batch.writers import (
+    CALCULATION_LABELS,
+    GAME_LABELS,
     MAX_DETAIL_ROWS,
+    PLAYER_LABELS,
     Sheet,
     detail_notes,
     write_calculations_sheet,
     write_csv,
-    write_event_html,
     write_list_txt,
     write_workbook,
 )
@@ -32,13 +42,25 @@ from rating_batch.writers import (
 #: What a period's folder holds (paths relative to it): anything else there is not ours.
 PERIOD_FILES = (
     r"(standard|rapid|blitz)(/(list\.(csv|xlsx|txt)|players\.csv|games\.csv|"
-    r"calculations\.csv|changes\.csv|report\.xlsx|events(/[^/]+\.html)?))?"
+    r"calculations\.csv|changes\.csv|report\.xlsx|index\.html|events(/[^/]+\.html)?))?"
 )
 
 
-def list_sheets(listing: pd.DataFrame) -> list[Sheet]:
-    """A list workbook: the list, and its rating distribution as a chart."""
-    return [Sheet("List", frame=listing), charts_sheet(listing["rating"])]
+def list_sheets(listing: pd.DataFrame, title: str, details: str = "") -> list[Sheet]:
+    """A list workbook: the list with each player's rank (equal ratings, equal rank) under
+    its title, and its rating distribution as a chart."""
+    rank = listing["rating"].rank(method="min", ascending=False).astype("Int64")
+    ranked = pd.concat([rank.rename("rank"), listing], axis=1)
+    heading = [title, details] if details else [title]
+    return [
+        Sheet("List", frame=ranked, heading=heading),
+        replace(charts_sheet(listing["rating"]), heading=[title]),
+    ]
+
+
+def list_title(kind: str, period: Period, rules: Rules) -> tuple[str, str]:
+    """A list's title and the line below it."""
+    return f"Rating list: {kind}, {shown(period)}", f"rules {rules.edition}: {rules.title}"
 
 
 def write_period(
@@ -77,12 +99,16 @@ def write_period(
             )
         }
         write_csv(outcome.listing, outputs.path(targets["list.csv"]))
-        write_workbook(list_sheets(outcome.listing), outputs.path(targets["list.xlsx"]))
+        write_workbook(
+            list_sheets(outcome.listing, *list_title(outcome.kind, period, outcome.rules)),
+            outputs.path(targets["list.xlsx"]),
+        )
         write_list_txt(outcome.listing, outputs.path(targets["list.txt"]), period=period)
         write_csv(players, outputs.path(targets["players.csv"]))
         write_csv(result.games, outputs.path(targets["games.csv"]))
         write_csv(outcome.calculations, outputs.path(targets["calculations.csv"]))
         write_csv(outcome.changes, outputs.path(targets["changes.csv"]))
+        counts = result.players["status"].value_counts()
         summary: list[Sequence[object]] = [
             ["rating_batch period report"],
             [],
@@ -91,6 +117,8 @@ def write_period(
             ["Rules", f"{outcome.rules.edition}: {outcome.rules.title}"],
             ["Events", len(outcome.events)],
             ["Players on the new list", len(outcome.listing)],
+            ["Players of the period", len(result.players)],
+            *([f"  {status}", int(counts.get(status, 0))] for status in STATUSES),
         ]
         summary += [[], ["Events"], ["key", "name", "start", "end", "source"]]
         summary += [
@@ -110,31 +138,61 @@ def write_period(
                 f"{MAX_EVENT_PAGES:,}; rate an event on its own for its page)"
             )
         summary += [[], ["Notes"], *([["", note] for note in notes])]
+        key_of = dict(zip(outcome.events["source"], outcome.events["key"], strict=True))
+        warned = [[key_of.get(w.source, ""), w.message] for w in outcome.warnings]
+        summary += [[], ["Warnings"], *(warned or [["", "none"]])]
+        heading = f"{outcome.kind} list {period}"
         write_workbook(
             [
                 Sheet("Summary", rows=summary),
-                Sheet("Players", frame=players),
-                Sheet("Games", frame=result.games.head(MAX_DETAIL_ROWS)),
+                Sheet(
+                    "Players", frame=players, heading=[f"Players — {heading}"], labels=PLAYER_LABELS
+                ),
+                Sheet(
+                    "Games",
+                    frame=result.games.head(MAX_DETAIL_ROWS),
+                    heading=[f"Games — {heading}"],
+                    labels=GAME_LABELS,
+                ),
                 Sheet(
                     "Calculations",
                     frame=calculation_rows(outcome.calculations.head(MAX_DETAIL_ROWS)),
                     writer=write_calculations_sheet,
+                    heading=[f"Individual calculations — {heading}"],
+                    labels=CALCULATION_LABELS,
                 ),
-                Sheet("Changes", frame=outcome.changes),
-                charts_sheet(outcome.listing["rating"]),
+                Sheet(
+                    "Changes",
+                    frame=outcome.changes,
+                    heading=[f"Changes against the previous list — {heading}"],
+                ),
+                replace(charts_sheet(outcome.listing["rating"]), heading=[heading]),
+                replace(changes_chart_sheet(result.players), heading=[heading]),
             ],
             outputs.path(targets["report.xlsx"]),
         )
         paths.extend(targets.values())
-        if len(outcome.events) > MAX_EVENT_PAGES:
-            continue
         infos = [_event_info(row) for row in outcome.events.to_dict("records")]
-        rules_of = {info.key: outcome.rules for info in infos}
-        pages = event_pages(result, infos, rules_of, _listed(result))
-        for key, page in progress(pages, f"{outcome.kind} event pages"):
-            path = folder / "events" / f"{key}.html"
-            write_event_html(page, outputs.path(path))
-            paths.append(path)
+        paths += write_pages(
+            outputs,
+            folder,
+            PageSource(
+                result,
+                infos,
+                {info.key: outcome.rules for info in infos},
+                outcome.entrants,
+                outcome.calculations,
+                period,
+            ),
+            f"{list_title(outcome.kind, period, outcome.rules)[0]}: events and players",
+            [
+                ("rules", f"{outcome.rules.edition}: {outcome.rules.title}"),
+                ("events", str(len(outcome.events))),
+                ("players on the list", str(len(outcome.listing))),
+            ],
+            progress,
+            f"{outcome.kind} event pages",
+        )
     return paths
 
 
@@ -149,16 +207,3 @@ def _event_info(row: Mapping[Hashable, object]) -> EventInfo:
         end=dt.date.fromisoformat(str(end)) if isinstance(end, str) and end else None,
         time_control=str(row["time_control"] or ""),
     )
-
-
-def _listed(result: PeriodResult) -> pd.DataFrame:
-    """Every event's players as the period rated them (start rank, name, the rating used,
-    points), for the HTML pages: one grouping of the period's games."""
-    games = result.games
-    listed = (
-        games.groupby([games["event"].astype(str), "player"], sort=True)
-        .agg(id=("id", "first"), rating=("rating", "first"), points=("score", "sum"))
-        .reset_index()
-    )
-    listed["name"] = listed["id"].map(result.players.set_index("id")["name"])
-    return listed

@@ -1,5 +1,8 @@
-"""``player``: a player's rating history per list and the games pending toward a first
-rating; ``player --name`` finds players by name. Read-only: the database is never changed.
+"""``player``: "how was my rating computed?" For a player, the rating history per list and,
+for every published period the player played in, FIDE's individual calculation read from the
+files that publish wrote (stored in the database: a published list never changes, so neither
+does its explanation); the games pending toward a first rating. ``player --name`` finds
+players. Read-only: the database is never changed.
 
 A player is named by FIDE ID only (the database's own row numbers are never matched, so no
 typed number can show somebody else); players without one are found with ``--name``.
@@ -7,27 +10,29 @@ typed number can show somebody else); players without one are found with ``--nam
 
 from __future__ import annotations
 
+import io
+import re
+from collections.abc import Hashable
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
 from rating_batch.errors import RatingBatchError
+from rating_batch.explain import PeriodPart, PlayerReport, period_part
 from rating_batch.names import name_key
-from rating_batch.periods import INITIAL, shown
-from rating_batch.production.common import number, player_ids
-from rating_batch.rules import KINDS
+from rating_batch.production.common import number, player_ids, rule_book
 from rating_batch.staging import staged_outputs
 from rating_batch.store import Store, open_store
-from rating_batch.writers import Sheet, write_chart_sheet, write_workbook
+from rating_batch.writers import player_text, write_player_html, write_player_workbook
 
 #: ``player --name`` lists at most this many players.
 MAX_FOUND = 50
 
 
 def player_report(fide_id: str, *, db: Path, out: Path | None = None) -> str:
-    """The player with this FIDE ID: history per list and pending games; with ``out``, also
-    ``player-<FIDE ID>.xlsx`` (History, Pending and a rating-history chart per list)."""
+    """The player with this FIDE ID, as text; with ``out``, also ``player-<FIDE ID>.xlsx``
+    and ``player-<FIDE ID>.html``."""
     if not fide_id.isdigit():
         raise RatingBatchError(
             f"{fide_id!r} is not a FIDE ID (digits only); 'rating-batch player --name TEXT' "
@@ -40,7 +45,7 @@ def player_report(fide_id: str, *, db: Path, out: Path | None = None) -> str:
                 f"no player with FIDE ID {fide_id} in {db} ('rating-batch player --name TEXT' "
                 "searches by name)"
             )
-        return _report(store, person, out, f"player-{fide_id}.xlsx")
+        return _report(store, person, out)
 
 
 def find_players(text: str, *, db: Path, out: Path | None = None) -> str:
@@ -56,8 +61,7 @@ def find_players(text: str, *, db: Path, out: Path | None = None) -> str:
             raise RatingBatchError(f"no player named like {text!r} in {db}")
         if len(found) == 1:
             person = {str(k): v for k, v in found.iloc[0].items()}
-            label = person["fide_id"] if pd.notna(person["fide_id"]) else person["created_by"]
-            return _report(store, person, out, f"player-{str(label).replace('#', '-')}.xlsx")
+            return _report(store, person, out)
     labels = player_ids(found)
     lines = [f"{len(found)} players named like {text!r}:"]
     for (_, row), label in zip(found.head(MAX_FOUND).iterrows(), labels, strict=False):
@@ -70,57 +74,85 @@ def find_players(text: str, *, db: Path, out: Path | None = None) -> str:
     return "\n".join(lines)
 
 
-def _report(store: Store, person: dict[str, Any], out: Path | None, filename: str) -> str:
-    player_id = int(person["player_id"])
-    history = store.player_history(player_id)
-    pending = store.player_pending(player_id)
-    published = store.last_published_by_kind()
+def _report(store: Store, person: dict[str, Any], out: Path | None) -> str:
+    report = gather(store, person)
     if out is not None:
+        stem = f"player-{report.label.replace('#', '-')}"
         with staged_outputs(out) as outputs:
-            sheets = [Sheet("History", frame=history), Sheet("Pending", frame=pending)]
-            for each in [k for k in KINDS if k in set(history["kind"])]:
-                rows = history[history["kind"] == each]
-                chart = pd.DataFrame(
-                    {
-                        "period": rows["period"].replace(INITIAL, "initial"),
-                        f"{each} rating": rows["rating"],
-                    }
-                )
-                sheets.append(
-                    Sheet(f"Chart {each}", frame=chart.dropna(), writer=write_chart_sheet)
-                )
-            write_workbook(sheets, outputs.path(out / filename))
+            write_player_workbook(report, outputs.path(out / f"{stem}.xlsx"))
+            write_player_html(report, outputs.path(out / f"{stem}.html"))
+    return player_text(report)
+
+
+def gather(store: Store, person: dict[str, Any]) -> PlayerReport:
+    """Everything the report shows, read from the database."""
+    player_id = int(person["player_id"])
     fide = person["fide_id"]
-    lines = [
-        f"{person['name']} ("
-        + (f"FIDE ID {int(fide)}" if pd.notna(fide) else f"no FIDE ID, {person['created_by']}")
-        + f", {person['federation'] if pd.notna(person['federation']) else '-'}, born "
-        f"{number(person['birth_year']) or '?'})"
-    ]
-    if history.empty:
-        lines.append("no rating history")
-    history["order"] = history["kind"].map(KINDS.index)
-    for kind, rows in history.sort_values(["order", "period"]).groupby("kind", sort=False):
-        lines.append(f"{kind}:")
-        lines.append(f"  {'list':8} {'rating':>7} {'K':>3} {'games':>5} {'total':>5}")
-        for row in rows.to_dict("records"):
-            rating = number(row["rating"]) or "unrated"
-            total, k = number(row["games_total"]), number(row["k"])
-            flag = "  inactive" if row["inactive"] else ""
-            text = (
-                f"  {shown(row['period']):8} {rating:>7} {k:>3} {row['games']:>5} {total:>5}{flag}"
+    label = str(int(fide)) if pd.notna(fide) else str(person["created_by"])
+    history = store.player_history(player_id)
+    pending = store.player_pending(player_id).merge(
+        store.last_published_by_kind(), on=["kind", "period"]
+    )
+    book = rule_book(store)
+    parts: list[PeriodPart] = []
+    missing: list[str] = []
+    for kind, period in store.player_published_periods(player_id).itertuples(index=False):
+        part = _period(store, book.for_period(period).for_kind(kind), kind, period, label)
+        if part is None:
+            missing.append(f"{kind} {period}")
+        else:
+            parts.append(part)
+    return PlayerReport(
+        label=label,
+        name=str(person["name"]),
+        fide_id=label if pd.notna(fide) else None,
+        federation=str(person["federation"]) if pd.notna(person["federation"]) else None,
+        title=str(person["title"]) if pd.notna(person.get("title")) else None,
+        born=number(person["birth_year"]) or None,
+        history=history,
+        parts=parts,
+        pending=pending,
+        missing=missing,
+    )
+
+
+def _period(store: Store, rules: Any, kind: str, period: str, label: str) -> PeriodPart | None:
+    """The player's calculation in one published list, from the files its publish stored
+    (None when the database holds no files for it)."""
+    calculations = _rows_of(store.published_file(period, f"{kind}/calculations.csv"), {label})
+    players = store.published_file(period, f"{kind}/players.csv")
+    if calculations is None or players is None:
+        return None
+    opponents = set(calculations["opponent_id"].dropna().astype(str))
+    people = _rows_of(players, {label} | opponents)
+    assert people is not None
+    mine = people[people["id"] == label]
+    if mine.empty:
+        return None
+    row: dict[Hashable, object] = dict(mine.iloc[0].items())
+    return period_part(kind, period, rules, row, calculations, people)
+
+
+def _rows_of(data: bytes | None, ids: set[str]) -> pd.DataFrame | None:
+    """The rows of one of our CSV files (UTF-8 with BOM, ``id`` first) whose id is one of
+    ``ids``: the lines are picked out of the file's bytes before any parsing (a national
+    period's calculations.csv holds millions of rows; a player has a few dozen)."""
+    if data is None:
+        return None
+    text = data.decode("utf-8-sig")
+    header, _, body = text.partition("\n")
+    plain = "|".join(re.escape(i) for i in sorted(ids))
+    quoted = "|".join(re.escape('"' + i.replace('"', '""') + '"') for i in sorted(ids))
+    lines = re.findall(rf"^(?:{plain}|{quoted}),.*$", body, flags=re.M) if ids else []
+    frame = pd.read_csv(
+        io.StringIO("\n".join([header, *lines])),
+        dtype={"id": "string", "opponent_id": "string", "name": "string"},
+        keep_default_na=False,
+        na_values=[""],
+    )
+    for column in ("name", "opponent_name"):
+        if column in frame.columns:
+            frame[column] = (
+                frame[column].astype("string").str.replace(r"^'(?=[=+\-@\t\r])", "", regex=True)
             )
-            lines.append(text.rstrip())
-    if not pending.empty:
-        latest = pending.merge(published, on=["kind", "period"])
-        for kind, rows in latest.groupby("kind", sort=False):
-            score = rows["half"].sum() / 2
-            lines.append(
-                f"{kind}: {len(rows)} game(s) pending toward a first rating, {score:g} points:"
-            )
-            for row in rows.to_dict("records"):
-                lines.append(
-                    f"  {row['game_period']} {row['event']} round {row['round']}: "
-                    f"opponent {row['opponent_rating']}, scored {row['half'] / 2:g}"
-                )
-    return "\n".join(lines)
+    return frame

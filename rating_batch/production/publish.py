@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from rating_batch.engine import STATUSES
 from rating_batch.errors import RatingBatchError
 from rating_batch.loaders import Progress, no_progress
 from rating_batch.periods import (
@@ -106,12 +107,12 @@ def _result(
     warnings = []
     for outcome in outcomes:
         counts = outcome.result.players["status"].value_counts()
-        described = ", ".join(
-            f"{int(counts.get(s, 0))} {s}" for s in ("rated", "new", "below_floor", "unrated")
-        )
+        count = {status: int(counts.get(status, 0)) for status in STATUSES}
         lines.append(
-            f"{outcome.kind}: {len(outcome.events)} event(s), list of {len(outcome.listing)} "
-            f"rated players ({described}) under {outcome.rules.edition}"
+            f"{outcome.kind}: {len(outcome.events)} event(s) under {outcome.rules.edition}; "
+            f"list of {len(outcome.listing)} players ({count['rated']} from the previous list, "
+            f"{count['new']} new); {count['below_floor']} fell below the floor and left it, "
+            f"{count['unrated']} played but are still unrated"
         )
         against = "no earlier list" if outcome.previous is None else shown(outcome.previous)
         lines.append(f"  {change_summary(outcome.changes, against)}")

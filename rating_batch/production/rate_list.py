@@ -65,6 +65,8 @@ class KindOutcome:
     """What the period's files say that disagrees, printed on the terminal too."""
     previous: Period | None
     """The list the new one follows (None: no earlier list of this kind)."""
+    entrants: pd.DataFrame
+    """Every event's players as its file lists them (``pages.ENTRANT_COLUMNS``)."""
 
 
 def _previous(lists: pd.DataFrame, kind: str, period: Period) -> Period | None:
@@ -198,7 +200,6 @@ def rate_list(store: Store, book: RuleBook, period: Period, kind: str) -> KindOu
     )
     notes = [*notes, *state_notes, *result.notes, *uncertain_notes(rules)]
     disagreements = consistency_notes(entries, frame, table, events)
-    notes += [note for _, note in disagreements]
     if previous is None:
         notes.append(f"no earlier {kind} list: every player starts unrated")
     source_of = dict(zip(events["key"], events["source"], strict=True))
@@ -213,8 +214,24 @@ def rate_list(store: Store, book: RuleBook, period: Period, kind: str) -> KindOu
     ]
     return KindOutcome(
         kind, rules, result, new_state, pending, listing, calculations, events, notes, changes,
-        warnings, previous,
+        warnings, previous, _entrants(entries, events, table),
     )  # fmt: skip
+
+
+def _entrants(entries: pd.DataFrame, events: pd.DataFrame, table: pd.DataFrame) -> pd.DataFrame:
+    """The period's event players as their files list them, for the event pages."""
+    fide = table.set_index("player_id")["fide_id"].astype("Int64")
+    return pd.DataFrame(
+        {
+            "event": entries["event_id"].map(events.set_index("event_id")["key"]),
+            "player": entries["start_rank"].astype("int64"),
+            "fide_id": entries["player_id"].map(fide).astype("Int64"),
+            "name": entries["name"],
+            "federation": entries["federation"],
+            "title": entries["title"],
+            "rank": entries["final_rank"].astype("Int64"),
+        }
+    )
 
 
 def consistency_notes(

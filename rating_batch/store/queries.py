@@ -165,6 +165,17 @@ class Store(Connection):
         for path, data, compressed in cursor:
             yield str(path), zlib.decompress(data) if compressed else bytes(data)
 
+    def published_file(self, period: Period, path: str) -> bytes | None:
+        """One file a publish of ``period`` wrote (None if it is not stored)."""
+        row = self.execute(
+            "SELECT data, compressed FROM published_files WHERE period = ? AND path = ?",
+            (period, path),
+        ).fetchone()
+        if row is None:
+            return None
+        data, compressed = row
+        return zlib.decompress(data) if compressed else bytes(data)
+
     def has_published_files(self, period: Period) -> bool:
         row = self.execute(
             "SELECT COUNT(*) FROM published_files WHERE period = ?", (period,)
@@ -246,6 +257,16 @@ class Store(Connection):
             "SELECT p.kind, p.period, e.key AS event, p.round, p.opponent_rating, p.half, "
             "p.game_period FROM pending p JOIN events e USING (event_id) "
             "WHERE p.player_id = ? ORDER BY p.kind, p.period",
+            (player_id,),
+        )
+
+    def player_published_periods(self, player_id: int) -> pd.DataFrame:
+        """The published lists (kind, period) whose events the player played in."""
+        return self.frame(
+            "SELECT DISTINCT e.kind, e.period FROM event_players ep "
+            "JOIN events e USING (event_id) "
+            "JOIN lists l ON l.kind = e.kind AND l.period = e.period AND l.origin = 'publish' "
+            "WHERE ep.player_id = ? ORDER BY e.kind, e.period",
             (player_id,),
         )
 

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import contextlib
 import html
+import math
 import re
 import zipfile
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -44,8 +45,24 @@ class Sheet:
     title: str
     frame: pd.DataFrame | None = None
     rows: list[Sequence[object]] = field(default_factory=list)
-    writer: Callable[[WriteOnlyWorksheet, pd.DataFrame], SheetRows | None] | None = None
+    writer: Callable[[WriteOnlyWorksheet, Sheet], SheetRows | None] | None = None
     """Lays out ``frame``; may return its data rows (see ``_table_rows_xml``)."""
+    heading: Sequence[str] = ()
+    """Lines above the table (what it is, for whom, which period); the first is also printed
+    at the top of every page."""
+    labels: Mapping[str, str] = field(default_factory=dict)
+    """Headings to show for some columns (FIDE's notation beside the name: ``rating (Ro)``)."""
+
+    def header_row(self) -> int:
+        """The sheet row of the table's header (after the heading lines and a blank row)."""
+        return len(self.heading) + 2 if self.heading else 1
+
+
+#: Print the sheets at least this large: columns wider than a landscape A4 page holds at this
+#: scale go on to a second page instead of shrinking below a readable size (about 8 pt).
+MIN_PRINT_SCALE = 0.75
+#: Character widths a landscape A4 page holds at 100 %.
+PAGE_CHARACTERS = 150
 
 
 def write_workbook(sheets: Sequence[Sheet], path: Path) -> None:
@@ -61,17 +78,13 @@ def write_workbook(sheets: Sequence[Sheet], path: Path) -> None:
     fast_rows: dict[int, SheetRows] = {}
     for number, sheet in enumerate(_within_sheet_limits(sheets), start=1):
         worksheet = book.create_sheet(sheet.title[:31])
-        # Printed, every sheet is one page wide (as many pages long as it needs).
-        worksheet.sheet_properties.pageSetUpPr = PageSetupProperties(fitToPage=True)
-        worksheet.page_setup.fitToWidth = 1
-        worksheet.page_setup.fitToHeight = 0
-        worksheet.page_setup.orientation = "landscape"
         if sheet.frame is not None:
-            rows = (sheet.writer or _write_table)(worksheet, sheet.frame)
+            rows = (sheet.writer or _write_table)(worksheet, sheet)
             if rows:
                 fast_rows[number] = rows
         else:
             _write_rows(worksheet, sheet.rows)
+        _page_setup(worksheet, sheet)
     try:
         book.save(path)
     except BaseException:
@@ -82,6 +95,30 @@ def write_workbook(sheets: Sequence[Sheet], path: Path) -> None:
                 worksheet._rows.close()  # type: ignore[attr-defined]
         raise
     _fix_zip_times(path, fast_rows)
+
+
+def _fit_to_pages(worksheet: WriteOnlyWorksheet) -> None:
+    """Printed as many pages wide as the columns need at a readable scale (one for most
+    sheets). Set once the column widths are, before the first row: a write-only sheet
+    writes its properties with its first row."""
+    widths = [d.width or 10 for d in worksheet.column_dimensions.values()]
+    pages = max(1, math.ceil(sum(widths) * MIN_PRINT_SCALE / PAGE_CHARACTERS))
+    worksheet.sheet_properties.pageSetUpPr = PageSetupProperties(fitToPage=True)
+    worksheet.page_setup.fitToWidth = pages
+    worksheet.page_setup.fitToHeight = 0
+
+
+def _page_setup(worksheet: WriteOnlyWorksheet, sheet: Sheet) -> None:
+    """Printed: landscape A4, the header row on every page, the sheet's heading at the top
+    and the page number at the bottom."""
+    worksheet.page_setup.orientation = "landscape"
+    worksheet.page_setup.paperSize = "9"  # A4
+    if sheet.frame is not None:
+        row = sheet.header_row()
+        worksheet.print_title_rows = f"{row}:{row}"
+    title = sheet.heading[0] if sheet.heading else sheet.title
+    worksheet.oddHeader.left.text = title.replace("&", "&&")
+    worksheet.oddFooter.center.text = "Page &P of &N"
 
 
 def _within_sheet_limits(sheets: Sequence[Sheet]) -> Iterator[Sheet]:
@@ -97,30 +134,66 @@ def _within_sheet_limits(sheets: Sequence[Sheet]) -> Iterator[Sheet]:
             yield replace(sheet, title=title, frame=rows)
 
 
-def write_chart_sheet(worksheet: WriteOnlyWorksheet, frame: pd.DataFrame) -> SheetRows:
-    """A table of two columns (label, value) and a native chart of it.
+#: FIDE's notation beside the column names, as the sheets head them (the CSV files keep the
+#: names alone: they are read by programs).
+PLAYER_LABELS = {
+    "rating": "rating (Ro)", "k": "k (K)", "games": "games (n)", "score": "score (W)",
+    "expected": "expected (We)", "change": "change (K·ΣΔR)", "new_rating": "new_rating (Rn)",
+    "avg_opponent": "avg_opponent (Rc)", "performance": "performance (Rp)",
+}  # fmt: skip
+GAME_LABELS = {
+    "rating": "rating (Ro)", "opponent_rating": "opponent_rating (Ri)", "diff": "diff (D)",
+    "expected": "expected (PD)", "delta": "delta (ΔR)",
+}  # fmt: skip
+CALCULATION_LABELS = {
+    **GAME_LABELS, "k": "k (K)", "k_delta": "k_delta (K·ΔR)", "games": "games (n)",
+    "ra_rated": "ra_rated (Ra, rated only)", "ra": "ra (Ra)", "first_rating": "first_rating (Ru)",
+    "new_rating": "new_rating (Rn)",
+}  # fmt: skip
 
-    A frame whose first column is ``band`` gets a bar chart (a rating distribution); one
-    whose first column is ``period`` gets a line chart (a rating history).
-    """
+#: Chart titles by the table's first column: a rating history (a line), a rating distribution
+#: or the period's rating changes (bars).
+CHART_TITLES = {
+    "period": "Rating after each period",
+    "band": "Ratings on the list after the period",
+    "change": "Rating changes in the period",
+}
+
+
+def write_chart_sheet(worksheet: WriteOnlyWorksheet, sheet: Sheet) -> SheetRows:
+    """A table of two columns (label, value) and a native chart of it: a rating history
+    (first column ``period``) as straight lines with a marker on every list, so one list
+    still shows as a point and nothing is drawn between lists that was not there; a
+    distribution (``band``, ``change``) as bars."""
     from openpyxl.chart import BarChart, LineChart, Reference
 
-    rows_xml = _write_table(worksheet, frame)
+    frame = sheet.frame
+    assert frame is not None
+    rows_xml = _write_table(worksheet, sheet)
     rows = len(frame)
     if not rows:
         return rows_xml
-    line = frame.columns[0] == "period"
+    kind = str(frame.columns[0])
+    line = kind == "period"
     chart = LineChart() if line else BarChart()
-    chart.title = "Rating history" if line else "Rating distribution"
+    chart.title = CHART_TITLES.get(kind, "")
     chart.y_axis.title = str(frame.columns[1])
-    chart.x_axis.title = str(frame.columns[0])
+    chart.x_axis.title = {"period": "list", "band": "rating", "change": "rating change"}.get(
+        kind, kind
+    )
     chart.height, chart.width = 9, 18
-    data = Reference(worksheet, min_col=2, min_row=1, max_row=rows + 1)
-    labels = Reference(worksheet, min_col=1, min_row=2, max_row=rows + 1)
+    header = sheet.header_row()
+    data = Reference(worksheet, min_col=2, min_row=header, max_row=header + rows)
+    labels = Reference(worksheet, min_col=1, min_row=header + 1, max_row=header + rows)
     chart.add_data(data, titles_from_data=True)
     chart.set_categories(labels)
     chart.legend = None
-    worksheet.add_chart(chart, "D2")
+    if line:
+        series = chart.series[0]
+        series.smooth = False
+        series.marker.symbol = "circle"
+        series.marker.size = 7
+    worksheet.add_chart(chart, f"D{header + 1}")
     return rows_xml
 
 
@@ -159,19 +232,15 @@ _COMPRESS_LEVEL = (
 )
 
 
-def write_calculations_sheet(worksheet: WriteOnlyWorksheet, frame: pd.DataFrame) -> SheetRows:
-    """FIDE-style individual calculations, grouped: ``frame`` from ``calculation_rows``
+def write_calculations_sheet(worksheet: WriteOnlyWorksheet, sheet: Sheet) -> SheetRows:
+    """FIDE-style individual calculations, grouped: ``sheet.frame`` from ``calculation_rows``
     (its ``level`` column gives each row's outline level, so a reader can fold events and
-    players; level-0 rows, each player's totals, are bold)."""
-    levels = frame["level"].to_numpy()
-    table = frame.drop(columns=["level"])
-    columns = [str(c) for c in table.columns]
-    for index, width in enumerate(_widths(table), start=1):
-        worksheet.column_dimensions[get_column_letter(index)].width = width
-    worksheet.freeze_panes = "A2"
+    players; level-0 rows, each player's totals or derivation, are bold)."""
+    assert sheet.frame is not None
+    levels = sheet.frame["level"].to_numpy()
+    table = sheet.frame.drop(columns=["level"])
     worksheet.sheet_properties.outlinePr.summaryBelow = False  # totals above their details
-    worksheet.append([_text_cell(worksheet, column, bold=True) for column in columns])
-    return _table_rows_xml(worksheet, table, levels=levels)
+    return _write_table(worksheet, replace(sheet, frame=table), levels=levels, filter=False)
 
 
 def _text_cell(worksheet: WriteOnlyWorksheet, value: str, bold: bool = False) -> object:
@@ -206,28 +275,56 @@ def _xlsx_value(worksheet: WriteOnlyWorksheet, value: object, number_format: str
     return value
 
 
-def _widths(frame: pd.DataFrame) -> list[int]:
+#: The widest a column is made (longer text wraps off-screen, not the page).
+MAX_WIDTH = 60
+
+
+def _widths(frame: pd.DataFrame, headings: Sequence[str]) -> list[int]:
+    """Each column as wide as its longest value (of the first 2,000 rows; numbers as written)
+    or its heading, so dates, keys and file names are never cut."""
     sample = frame.head(2000)
     widths = []
-    for column in frame.columns:
-        lengths = sample[column].astype("string").str.len().fillna(0)
-        longest = int(lengths.max()) if len(lengths) else 0
-        widths.append(min(max(longest, len(str(column))) + 2, 50))
+    for column, heading in zip(frame.columns, headings, strict=True):
+        values = sample[column]
+        if pd.api.types.is_float_dtype(values.dtype):
+            lengths = values.round(2).astype("string").str.len()
+        else:
+            lengths = values.astype("string").str.len()
+        longest = int(lengths.fillna(0).max()) if len(lengths) else 0
+        widths.append(min(max(longest, len(heading)) + 2, MAX_WIDTH))
     return widths
 
 
-def _write_table(worksheet: WriteOnlyWorksheet, frame: pd.DataFrame) -> SheetRows:
-    """The header through openpyxl (bold, frozen, filtered, column widths); returns the data
-    rows as sheet XML, made column by column (openpyxl costs ~10 µs a cell: a 10^5-row list
-    would take a minute). The cell styles the rows use are registered in the workbook here."""
+def _write_table(
+    worksheet: WriteOnlyWorksheet,
+    sheet: Sheet,
+    *,
+    levels: np.ndarray | None = None,
+    filter: bool = True,
+) -> SheetRows:
+    """The heading lines and the header through openpyxl (bold, frozen, filtered, column
+    widths); returns the data rows as sheet XML, made column by column (openpyxl costs ~10 µs
+    a cell: a 10^5-row list would take a minute). The cell styles the rows use are registered
+    in the workbook here."""
+    frame = sheet.frame
+    assert frame is not None
     columns = [str(column) for column in frame.columns]
-    for index, width in enumerate(_widths(frame), start=1):
+    headings = [sheet.labels.get(column, column) for column in columns]
+    for index, width in enumerate(_widths(frame, headings), start=1):
         worksheet.column_dimensions[get_column_letter(index)].width = width
-    worksheet.freeze_panes = "A2"
-    if columns:
-        worksheet.auto_filter.ref = f"A1:{get_column_letter(len(columns))}{len(frame) + 1}"
-    worksheet.append([_text_cell(worksheet, column, bold=True) for column in columns])
-    return _table_rows_xml(worksheet, frame)
+    # A write-only sheet writes its views and columns with its first row: set them first.
+    _fit_to_pages(worksheet)
+    row = sheet.header_row()
+    worksheet.freeze_panes = f"A{row + 1}"
+    if columns and filter:
+        last = get_column_letter(len(columns))
+        worksheet.auto_filter.ref = f"A{row}:{last}{len(frame) + row}"
+    for number, line in enumerate(sheet.heading):
+        worksheet.append([_text_cell(worksheet, line, bold=number == 0)])
+    if sheet.heading:
+        worksheet.append([])
+    worksheet.append([_text_cell(worksheet, heading, bold=True) for heading in headings])
+    return _table_rows_xml(worksheet, frame, levels=levels, first=row + 1)
 
 
 def _style_id(
@@ -270,16 +367,21 @@ class SheetRows:
     frame: pd.DataFrame
     levels: np.ndarray | None
     styles: _Styles
+    first: int = 2
+    """The sheet row of the first data row."""
 
     def blocks(self) -> Iterator[str]:
         for start in range(0, len(self.frame), ROW_BLOCK):
             levels = None if self.levels is None else self.levels[start : start + ROW_BLOCK]
             part = self.frame.iloc[start : start + ROW_BLOCK]
-            yield _rows_xml(part, levels, start + 2, self.styles)
+            yield _rows_xml(part, levels, start + self.first, self.styles)
 
 
 def _table_rows_xml(
-    worksheet: WriteOnlyWorksheet, frame: pd.DataFrame, levels: np.ndarray | None = None
+    worksheet: WriteOnlyWorksheet,
+    frame: pd.DataFrame,
+    levels: np.ndarray | None = None,
+    first: int = 2,
 ) -> SheetRows:
     """Row elements for the frame's rows (from sheet row 2): numbers as numbers, booleans
     as booleans, text as inline strings (quote-prefixed when formula-like). With
@@ -297,7 +399,7 @@ def _table_rows_xml(
         else:
             quoted = _style_id(worksheet, quote=True)
             bold = _style_id(worksheet, bold=True)
-    return SheetRows(frame, levels, _Styles(numbers, quoted, bold))
+    return SheetRows(frame, levels, _Styles(numbers, quoted, bold), first)
 
 
 def _rows_xml(frame: pd.DataFrame, levels: np.ndarray | None, first: int, styles: _Styles) -> str:
@@ -330,7 +432,8 @@ def _cell_tails(series: pd.Series, name: str, heading: list[bool], styles: _Styl
     value: each distinct value's is made once and spread over the column (``formatted``)."""
     kind, codes, values = distinct(series)
     if kind == "bool":
-        return formatted(codes, values, lambda v: f' t="b"><v>{int(v)}</v></c>')
+        # yes/no as text: a spreadsheet's TRUE beside a score of 0 reads as a contradiction.
+        return formatted(codes, values, lambda v: _inline_text("yes" if v else "no", ""))
     if kind == "float":
         style = styles.numbers[name]
         return formatted(codes, values, lambda v: f"{style}><v>{float(v)!r}</v></c>")
@@ -368,8 +471,18 @@ def _inline_text(value: str, style: str) -> str:
 
 
 def _write_rows(worksheet: WriteOnlyWorksheet, rows: list[Sequence[object]]) -> None:
-    worksheet.column_dimensions["A"].width = 28
-    worksheet.column_dimensions["B"].width = 70
+    """Key-value rows (a Summary): every column as wide as its longest cell (a heading of one
+    cell, in bold, spreads over the row and does not widen its column)."""
+    widths: dict[int, int] = {}
+    for row in rows:
+        if len(row) == 1:
+            continue
+        for position, value in enumerate(row):
+            shown = "" if value is None else str(value)
+            widths[position] = max(widths.get(position, 8), len(shown) + 2)
+    for position, width in widths.items():
+        worksheet.column_dimensions[get_column_letter(position + 1)].width = min(width, 100)
+    _fit_to_pages(worksheet)
     for row in rows:
         cells: list[object] = []
         for position, value in enumerate(row):

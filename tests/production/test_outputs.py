@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 from db_helpers import add_one_game, database, run
+from workbooks import header_row, name
 
 
 @pytest.fixture
@@ -20,13 +21,16 @@ def test_calculations_sheet_groups_players_and_events(folder: Path) -> None:
     add_one_game(folder, db)
     run("publish", "2026-02", "--db", db, "--out", folder / "out")
     sheet = load_workbook(folder / "out" / "2026-02" / "standard" / "report.xlsx")["Calculations"]
-    values = [[cell.value for cell in row] for row in sheet.iter_rows()]
-    levels = [sheet.row_dimensions[i].outline_level for i in range(1, len(values) + 1)]
+    top = header_row(sheet)
+    assert sheet.cell(1, 1).value == "Individual calculations — standard list 2026-02"
+    values = [[name(cell.value) for cell in sheet[top]]]
+    values += [[cell.value for cell in row] for row in sheet.iter_rows(min_row=top + 1)]
+    levels = [sheet.row_dimensions[i].outline_level for i in range(top + 1, top + len(values))]
     assert values[0][:4] == ["id", "name", "event", "round"]
     # Player 11: heading with totals (level 0), event subtotal (1), the game (2); then 12.
-    assert levels == [0, 0, 1, 2, 0, 1, 2]
+    assert levels == [0, 1, 2, 0, 1, 2]
     assert values[1][:2] == ["11", "A"] and values[2][2] == "e"
-    assert sheet.cell(2, 2).font.bold  # the player's heading row
+    assert sheet.cell(top + 1, 2).font.bold  # the player's heading row
     game = dict(zip(values[0], values[3], strict=True))
     # 1600 beats 1500: D 100 → 0.64; ΔR 0.36. The list gives no K and no game count, so
     # 30+ games are assumed (§3): K 20, K × ΔR 7.2.

@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 from conftest import DATA
-from db_helpers import add_one_game, database, event_file, run
-from trf_text import P
+from db_helpers import ADULT, add_one_game, database, event_file, run
+from trf_text import P, trf
+from workbooks import table
 
 
 def test_a_number_that_is_no_fide_id_shows_nobody(tmp_path: Path) -> None:
@@ -50,11 +51,11 @@ def test_player_history_lists_every_kind(folder: Path) -> None:
     run("init", "--list", path, "--period", "2026-10", "--db", db)
     code, out, _ = run("player", "1503014", "--db", db)
     assert code == 0
-    assert out.splitlines()[0] == "Carlsen, Magnus (FIDE ID 1503014, NOR, born 1990)"
-    assert [line for line in out.splitlines() if line.endswith(":")] == [
-        "standard:",
-        "rapid:",
-        "blitz:",
+    assert out.splitlines()[0] == "GM Carlsen, Magnus (FIDE ID 1503014, NOR, born 1990)"
+    assert [line for line in out.splitlines() if line.endswith("(rating after each list)")] == [
+        "standard list history (rating after each list)",
+        "rapid list history (rating after each list)",
+        "blitz list history (rating after each list)",
     ]
     assert "  2026-10     2801  10    12" in out
     assert run("player", "999", "--db", db)[0] == 1
@@ -69,16 +70,138 @@ def test_player_workbook_with_a_rating_history_chart(folder: Path) -> None:
     code, _, _ = run("player", "11", "--db", db, "--out", folder / "reports")
     assert code == 0
     book = load_workbook(folder / "reports" / "player-11.xlsx")
-    assert book.sheetnames == ["History", "Pending", "Chart standard"]
+    assert book.sheetnames == ["Summary", "History", "Calculations", "Pending", "Chart standard"]
+    # The player's name and ID head every sheet (and every printed page).
+    assert all(
+        str(book[name].cell(1, 1).value).startswith("A (FIDE ID 11, -, born 1980)")
+        for name in book.sheetnames
+    )
     chart = book["Chart standard"]
-    assert [[c.value for c in row] for row in chart.iter_rows()] == [
-        ["period", "standard rating"],
-        ["2026-01", 1600],
-        ["2026-02", 1607],
+    assert [(row["period"], row["standard rating"]) for row in table(chart)] == [
+        ("2026-01", 1600),
+        ("2026-02", 1607),
     ]
     assert len(chart._charts) == 1
+    line = chart._charts[0].series[0]
+    assert line.smooth is False and line.marker.symbol == "circle"  # no curve between lists
 
 
 @pytest.fixture
 def folder(tmp_path: Path) -> Path:
     return tmp_path
+
+
+# -- the individual calculation, by hand ------------------------------------------------------
+#
+# List 2026-01: A 11 (1600), B 12 (1500), C 13 (1410), D 14 (1700), E 15 (1650), all adults
+# without K or games on the list: K 20 (30+ games assumed). N (FIDE ID 20) is unrated.
+# January (period 2026-02): A beats B and N; C loses to N, B and E; D draws E and N.
+# February (period 2026-03): N beats B (1500) and draws E (1655 after January).
+JANUARY = [
+    (1, 1, 2, "1-0"), (1, 3, 4, "0-1"), (1, 5, 6, "=-="),
+    (2, 4, 1, "0-1"), (2, 2, 3, "1-0"),
+    (3, 4, 5, "=-="), (3, 3, 6, "0-1"),
+]  # fmt: skip
+
+
+@pytest.fixture
+def history(tmp_path: Path) -> Path:
+    db = database(tmp_path, "11,1600", "12,1500", "13,1410", "14,1700", "15,1650")
+    players = [
+        P(1, "A", 1600, 11, ADULT), P(2, "B", 1500, 12, ADULT), P(3, "C", 1410, 13, ADULT),
+        P(4, "N", None, 20, ADULT), P(5, "D", 1700, 14, ADULT), P(6, "E", 1650, 15, ADULT),
+    ]  # fmt: skip
+    (tmp_path / "jan.trf").write_text(
+        trf(players, JANUARY, name="January Open", start="2026/01/10", end="2026/01/12")
+    )
+    february = [P(1, "N", None, 20, ADULT), P(2, "B", 1500, 12, ADULT), P(3, "E", 1655, 15, ADULT)]
+    (tmp_path / "feb.trf").write_text(
+        trf(february, [(1, 1, 2, "1-0"), (2, 3, 1, "=-=")], name="February Cup",
+            start="2026/02/10", end="2026/02/11")
+    )  # fmt: skip
+    assert run("add", tmp_path / "jan.trf", "--db", db)[0] == 0
+    assert run("publish", "2026-02", "--db", db, "--out", tmp_path / "out")[0] == 0
+    assert run("add", tmp_path / "feb.trf", "--db", db)[0] == 0
+    assert run("publish", "2026-03", "--db", db, "--out", tmp_path / "out")[0] == 0
+    return db
+
+
+def test_a_rating_change_is_explained_event_by_event(history: Path) -> None:
+    code, out, _ = run("player", "11", "--db", history)
+    assert code == 0
+    lines = out.splitlines()
+    start = lines.index("  event jan")
+    # A beat B: D = 1600 − 1500 = 100 → PD 0.64, ΔR +0.36, K·ΔR +7.20; N (unrated) does
+    # not count. Rc 1500, W 1 of n 1, We 0.64.
+    assert lines[start + 1] == (
+        "    Ro 1600 · Rc 1500 · W 1 of n 1 · We 0.64 · K 20 · ΣΔR +0.36 · K·ΣΔR +7.20"
+    )
+    # Rd, opponent, (no title, no federation), Ri, result, D, D*, PD, ΔR, K·ΔR.
+    assert lines[start + 3].split() == [
+        "1", "B", "1500", "1", "100", "100", "0.64", "+0.36", "+7.20"
+    ]  # fmt: skip
+    assert "  Rn = Ro 1600 + change +7.20 = 1607.20 → 1607" in lines
+    assert max(len(line) for line in lines) <= 100
+
+
+def test_a_player_below_the_floor_sees_the_computed_rating(history: Path) -> None:
+    # C (1410) lost to B (D −90 → PD 0.38) and to E (D −240 → PD 0.20): ΣΔR −0.58,
+    # K·ΣΔR −11.60: 1398.40 → 1398, below the floor 1400 (fide-2025).
+    code, out, _ = run("player", "13", "--db", history)
+    assert code == 0
+    assert (
+        "    Ro 1410 · Rc 1575 · W 0 of n 2 · We 0.58 · K 20 · ΣΔR -0.58 · K·ΣΔR -11.60"
+        in out.splitlines()
+    )
+    assert (
+        "computed rating 1398 = Ro 1410 + change -11.60 is below the floor 1400: off the "
+        "list, unrated again" in " ".join(out.split())  # wrapped at 100 columns
+    )
+
+
+def test_a_first_rating_is_derived_step_by_step(history: Path) -> None:
+    code, out, _ = run("player", "20", "--db", history)
+    assert code == 0
+    lines = out.splitlines()
+    # After January (2026-02): 3 games, 1410 won, 1600 lost, 1700 drawn: with the two
+    # hypothetical 1800 draws Ra = (4710 + 3600) / 5 = 1662.00, p = 2.5 / 5 = 0.50, dp 0.
+    assert (
+        "  Ra = (4710 + 2 × 1800) / 5 = 1662.00; p = 2.5 / 5 = 0.50, dp 0; Ru = Ra + dp = "
+        "1662.00 → 1662" in lines
+    )
+    assert "  still unrated: pending: 3 of the 5 games against rated opponents needed" in lines
+    # After February (2026-03): the 3 pooled games of 2026-02 and 1500 won, 1655 drawn:
+    # 7865 + 3600 = 11465 over 7 games, Ra 1637.86; W 3 + 1 = 4 of 7, p 0.57, dp +50;
+    # Ru = 1687.86 → 1688, over the floor with 5 games: published.
+    pool = [line.split()[:2] + line.split()[-2:] for line in lines if line.startswith("    20")]
+    assert pool[-5:] == [
+        ["2026-02", "jan", "1410", "1"],
+        ["2026-02", "jan", "1600", "0"],
+        ["2026-02", "jan", "1700", "0.5"],
+        ["2026-03", "feb", "1500", "1"],
+        ["2026-03", "feb", "1655", "0.5"],
+    ]
+    assert (
+        "  Ra = (7865 + 2 × 1800) / 7 = 1637.86; p = 4 / 7 = 0.57, dp +50; Ru = Ra + dp = "
+        "1687.86 → 1688" in lines
+    )
+    assert "  first rating 1688: on the list from 2026-03" in lines
+
+
+def test_the_explanation_is_written_as_a_workbook_and_a_page(history: Path) -> None:
+    from html_text import read_page
+    from openpyxl import load_workbook
+
+    out = history.parent / "reports"
+    assert run("player", "20", "--db", history, "--out", out)[0] == 0
+    page = read_page((out / "player-20.html").read_text(encoding="utf-8"))
+    assert "first rating 1688: on the list from 2026-03" in page.paragraphs
+    assert [row[-2:] for row in page.rows if row[:2] == ["2026-03", "feb"]] == [
+        ["1500", "1"], ["1655", "½"],
+    ]  # fmt: skip
+    book = load_workbook(out / "player-20.xlsx")
+    rows = table(book["Calculations"])
+    derivation = next(r for r in rows if r["event"] == "first rating" and r["period"] == "2026-03")
+    assert (derivation["n"], derivation["W"], derivation["Ra"], derivation["Ru"]) == (
+        5, 3, 1637.86, 1688,
+    )  # fmt: skip

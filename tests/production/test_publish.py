@@ -174,6 +174,7 @@ def test_republishing_gives_the_same_bytes_and_earlier_periods_are_refused(folde
         "calculations.csv",
         "changes.csv",
         "games.csv",
+        "index.html",
         "list.csv",
         "list.txt",
         "list.xlsx",

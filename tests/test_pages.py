@@ -1,0 +1,125 @@
+"""What the HTML pages show (pages.py): the crosstable in the file's final ranking (else by
+points), Rp and the calculation's totals per event, footnote marks for games that do not
+count, first ratings with their derivation, and the index."""
+
+from __future__ import annotations
+
+from conftest import RateTexts
+from trf_text import P, trf
+
+from rating_batch.calculations import individual_calculations
+from rating_batch.pages import REASON_MARKS, entrants_of, event_pages, index_page
+from rating_batch.pipeline import RateResult
+from rating_batch.schema import combined
+
+ADULT = 1980
+
+
+def pages_of(rated: RateResult) -> list:
+    calculations = individual_calculations(rated.result, rated.rules)
+    return event_pages(
+        rated.result,
+        [event.info for event in rated.events],
+        rated.event_rules,
+        entrants_of(combined(rated.events, "players")),
+        calculations,
+    )
+
+
+FOUR = [
+    # Start ranks 1-4; the file's final ranking puts 3 first (it beat 1 and 2).
+    P(1, "One", 2000, 11, ADULT, final=2),
+    P(2, "Two", 1900, 12, ADULT, final=3),
+    P(3, "Three", 1800, 13, ADULT, final=1),
+    P(4, "Four", None, 14, ADULT, final=4),
+]
+GAMES = [
+    (1, 3, 1, "1-0"),
+    (1, 2, 4, "1-0"),
+    (2, 3, 2, "1-0"),
+    (2, 1, 4, "+--"),  # a forfeit: does not count
+    (3, 4, 3, "=-="),
+    (3, 1, 2, "=-="),
+]
+
+
+def test_the_crosstable_follows_the_files_final_ranking(rate_texts: RateTexts) -> None:
+    (page,) = pages_of(rate_texts(trf(FOUR, GAMES)))
+    assert [row["name"] for row in page.crosstable] == ["Three", "One", "Two", "Four"]
+    assert [row["rank"] for row in page.crosstable] == [1, 2, 3, 4]
+    assert page.ranked_by == "the file's final ranking"
+
+
+def test_without_a_final_ranking_the_crosstable_is_ordered_by_points(
+    rate_texts: RateTexts,
+) -> None:
+    players = [P(p.rank, p.name, p.rating, p.fide_id, p.birth, final=None) for p in FOUR]
+    (page,) = pages_of(rate_texts(trf(players, GAMES)))
+    # Points: Three 2.5, One 1.5 (the forfeit win counts for the standings), Two 1.5,
+    # Four 0.5: One and Two share rank 2, in start order.
+    assert [(r["name"], r["rank"], r["points"]) for r in page.crosstable] == [
+        ("Three", 1, 2.5), ("One", 2, 1.5), ("Two", 2, 1.5), ("Four", 4, 0.5),
+    ]  # fmt: skip
+    assert page.ranked_by == "points"
+
+
+def test_a_game_that_does_not_count_carries_its_mark(rate_texts: RateTexts) -> None:
+    (page,) = pages_of(rate_texts(trf(FOUR, GAMES)))
+    one = next(r for r in page.crosstable if r["name"] == "One")
+    # Round 2: One won by forfeit against Four (start rank 4, One had white).
+    assert (one["cell_2"], one["mark_2"]) == ("4w+", REASON_MARKS["forfeit"][0])
+    # Round 1 counts: no mark.
+    assert one["cell_1"] == "3b0" and one["mark_1"] is None
+    # Two beat the unrated Four in round 1: not counted for Two, marked r.
+    two = next(r for r in page.crosstable if r["name"] == "Two")
+    assert two["mark_1"] == REASON_MARKS["unrated_opponent"][0]
+    assert page.marks == [REASON_MARKS["forfeit"], REASON_MARKS["unrated_opponent"]]
+
+
+def test_the_events_totals_and_rp_are_those_of_its_counted_games(rate_texts: RateTexts) -> None:
+    (page,) = pages_of(rate_texts(trf(FOUR, GAMES)))
+    one = next(r for r in page.crosstable if r["name"] == "One")
+    # One (2000) counted: lost to Three (1800), drew Two (1900); the forfeit win is out.
+    # W 0.5 of n 2; Rc = (1800 + 1900) / 2 = 1850; D 200 → PD 0.76, D 100 → PD 0.64:
+    # We 1.40; Rp = 1850 + dp(0.25) = 1850 − 193 = 1657.
+    assert (one["w"], one["n_scoring"], one["rc"], one["expected"]) == (0.5, 2, 1850, 1.4)
+    assert one["performance"] == 1657
+    assert one["points"] == 1.5  # the standings count the forfeit
+    # K 20 (30+ games assumed without a list): 20 × (0.5 − 1.40) = −18.00.
+    assert one["change"] == -18.0
+    games = page.games["11"]
+    assert [(g["round"], g["raw_diff"], g["diff"], g["expected"]) for g in games] == [
+        (1, 200, 200, 0.76),
+        (3, 100, 100, 0.64),
+    ]
+
+
+def test_an_unrated_players_section_shows_the_first_rating_pool(rate_texts: RateTexts) -> None:
+    (page,) = pages_of(rate_texts(trf(FOUR, GAMES)))
+    pool = page.firsts["14"]
+    # Four played Two (1900, lost) and Three (1800, drew); the forfeit is not a game.
+    played = [r for r in pool if r["calculation"] == "first_rating" and r["round"]]
+    assert [(r["round"], r["opponent_rating"], r["score"]) for r in played] == [
+        (1, 1900, 0.0),
+        (3, 1800, 0.5),
+    ]
+    (result,) = [r for r in pool if r["calculation"] == "first_rating_result"]
+    # fide-2025: two hypothetical 1800 opponents, drawn: Ra = (3700 + 3600) / 4 = 1825,
+    # p = 1.5 / 4 = 0.375 → 0.38 → dp −87; Ru = 1738 (pending: 2 of the 5 games).
+    assert (result["ra_rated"], result["ra"], result["dp"], result["first_rating"]) == (
+        1850.0, 1825.0, -87, 1738,
+    )  # fmt: skip
+    assert result["formula"] == (
+        "Ra = (3700 + 2 × 1800) / 4 = 1825.00; p = 1.5 / 4 = 0.38, dp -87; "
+        "Ru = Ra + dp = 1738.00 → 1738"
+    )
+    assert result["outcome"] == "pending: 2 of the 5 games against rated opponents needed"
+
+
+def test_the_index_lists_events_and_players_by_name(rate_texts: RateTexts) -> None:
+    rated = rate_texts(trf(FOUR, GAMES))
+    pages = pages_of(rated)
+    index = index_page("t", [], pages, rated.players, [e.info for e in rated.events])
+    assert [e["players"] for e in index.events] == [4]
+    assert [p["name"] for p in index.players] == ["Four", "One", "Three", "Two"]
+    assert {p["event"] for p in index.players} == {pages[0].key}
