@@ -2,7 +2,7 @@
 
 All arithmetic that decides a rating is exact integer arithmetic: scores in half points,
 expected scores (PD) and ΔR in hundredths of a point, so sums never drift and the rounding
-step (rating-rules.md §2.5: half away from zero, once per period) is exact.
+step (docs/rules.md §2.5: half away from zero, once per period) is exact.
 
 The period's input is two frames (see ``PERIOD_PLAYERS`` and ``PERIOD_GAMES``), built by
 ``assemble_period``; ``rate_period`` returns a ``PeriodResult``.
@@ -76,7 +76,7 @@ class PeriodResult:
     notes: list[str] = field(default_factory=list)
 
 
-# -- rounding: the one place (rating-rules.md §2.5, §4, §5) ---------------------------------------
+# -- rounding: the one place (docs/rules.md §2.5, §4, §5) ---------------------------------------
 
 
 def divide_half_up(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
@@ -299,7 +299,7 @@ def capped_differences(
     applies = applies_to & (caps.cap > 0) & (own < caps.exempt_from) & (np.abs(diff) > caps.cap)
     if caps.largest_only.any():
         # fide-2022: only the game with the largest gap per player and event is capped; on a
-        # tie the first in round order (rating-rules.md §7, uncertain).
+        # tie the first in round order (docs/rules.md §7, uncertain).
         candidates = pd.DataFrame(
             {
                 "pidx": games["pidx"].to_numpy(),
@@ -771,12 +771,12 @@ def _notes(rules: Rules, players: pd.DataFrame) -> list[str]:
         notes.append(
             "K without a value in the previous list: 10 once rated 2400+, 40 for juniors below "
             "2300 and players with fewer than 30 rated games when the list says so, otherwise 20 "
-            "(rating-rules.md §3); then the 700 cap over the period"
+            "(docs/rules.md §3); then the 700 cap over the period"
         )
     if players["games_total"].isna().any():
         notes.append(
             "players whose total of rated games is unknown are taken to have 30 or more "
-            "(no-list rule, rating-rules.md §3)"
+            "(no-list rule, docs/rules.md §3)"
         )
     if rules.discard_until_scoring:
         notes.append(
@@ -787,6 +787,6 @@ def _notes(rules: Rules, players: pd.DataFrame) -> list[str]:
         notes.append(
             "first ratings: an unrated player's first event with games against rated opponents "
             f"is disregarded when it scored less than {rules.first_event_min_half_points / 2:g} "
-            "against them (rating-rules.md §4)"
+            "against them (docs/rules.md §4)"
         )
     return notes

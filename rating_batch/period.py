@@ -1,7 +1,7 @@
 """Assemble one rating period from loaded events and an optional previous list (pure).
 
 Identity: a player is their FIDE ID when the file gives one, else ``<event>#<start rank>``.
-Ratings (rating-rules.md §1, §2.6): with a list, every game uses the list's rating; without
+Ratings (docs/rules.md §1, §2.6): with a list, every game uses the list's rating; without
 one, each game uses the rating written in its own event, and the rating the period change is
 added to is the one in the player's latest-starting event.
 """

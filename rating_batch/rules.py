@@ -1,7 +1,7 @@
 """Rating regulations as data: one frozen ``Rules`` instance per edition.
 
 Code never branches on an edition's name: every difference between editions is a field.
-The FIDE conversion tables (rating-rules.md, ``fide_pd_table.csv`` and ``fide_dp_table.csv``)
+The FIDE conversion tables (docs/rules.md, ``fide_pd_table.csv`` and ``fide_dp_table.csv``)
 are package data, loaded once and never re-derived.
 """
 
@@ -94,7 +94,7 @@ Switch = Literal["table", "logistic"]
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Rules:
-    """One edition of the rating regulations. Every value cites its article of rating-rules.md.
+    """One edition of the rating regulations. Every value cites its article of docs/rules.md.
 
     Fields marked *uncertain* are the documented defaults of rules the regulations leave open;
     reports name them in their notes.

@@ -242,7 +242,7 @@ def conform(frame: pd.DataFrame, dtypes: Dtypes) -> pd.DataFrame:
     return (frame.astype(changes) if changes else frame)[list(dtypes)]
 
 
-#: The result the other side of a game must show (trf-format.md §4.3); unknown codes match
+#: The result the other side of a game must show (docs/formats.md §4.3); unknown codes match
 #: themselves, a double forfeit ('-' on both sides) is consistent, and so is no result on
 #: both lines (paired, not played yet).
 COMPLEMENT = {"1": "0", "0": "1", "=": "=", "+": "-", "-": "+", "W": "L", "L": "W", "D": "D",
@@ -258,7 +258,7 @@ def event_issues(games: pd.DataFrame, players: pd.DataFrame) -> list[tuple[str, 
     """Consistency of one or many events' games, as (event key, issue), event by event.
 
     A game must appear on both players' lines in the same round, with opposite colours and
-    complementary results, played (at the board) on both or on neither (trf-format.md §4.3):
+    complementary results, played (at the board) on both or on neither (docs/formats.md §4.3):
     any disagreement is an error, whichever line it is found on, since the file says two things
     of one game. A FIDE ID on two lines of one file is an error too. The other side of every
     game is found by a sorted search over (event, round, start rank) keys, for all events at

@@ -57,3 +57,24 @@ def test_readme_python_example_runs(
     for block in blocks:
         exec(compile(block, "README.md", "exec"), {})
     assert "new_rating" in capsys.readouterr().out
+
+
+def test_every_citation_names_a_section_that_exists() -> None:
+    # Comments, notes and tests cite the project's own docs (docs/rules.md §3): each cited
+    # file exists and has the cited section.
+    cited: set[tuple[str, str]] = set()
+    files = [
+        *(ROOT / "rating_batch").rglob("*.py"),
+        *(ROOT / "tests").rglob("*.py"),
+        ROOT / "README.md",
+    ]
+    for path in files:
+        text = path.read_text(encoding="utf-8")
+        for doc, sections in re.findall(r"(docs/\w+\.md)((?:,? ?§[\d.]+)*)", text):
+            assert (ROOT / doc).exists(), (path, doc)
+            cited |= {(doc, s.rstrip(".")) for s in re.findall(r"§([\d.]+)", sections)}
+    assert cited
+    for doc, section in sorted(cited):
+        text = (ROOT / doc).read_text(encoding="utf-8")
+        headings = re.findall(r"(?:^#+ |\*\*)§([\d.]+)[ *]", text, re.M)
+        assert section in headings, f"{doc} has no §{section}"

@@ -1,4 +1,4 @@
-"""The rules of rating-rules.md §2–§5 and the worked examples of §4 and §9, end to end
+"""The rules of docs/rules.md §2–§5 and the worked examples of §4 and §9, end to end
 through TRF text. Every expected number is derived by hand from the tables (the comments
 show the table rows used), never from running the code."""
 
@@ -379,7 +379,7 @@ def test_divide_half_up(numerator: int, denominator: int, rounded: int) -> None:
 
 
 def test_expected_score_of_every_difference_is_the_table_row() -> None:
-    # rating-rules.md §2.3 (fide_pd_table.csv, read here row by row with the csv module):
+    # docs/rules.md §2.3 (fide_pd_table.csv, read here row by row with the csv module):
     # D in [diff_min, diff_max] → p_high for D ≥ 0 and p_low for the negative D; the last row
     # is open-ended. Every D from −1000 to +1000 (beyond ±400 for the 2650 exemption).
     import csv

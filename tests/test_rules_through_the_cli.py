@@ -1,5 +1,5 @@
 """Four rules that `rate` and the monthly cycle (`init`, `add`, `publish`) must apply alike,
-written from rating-rules.md and checked through TRF text and the command line (issue 13):
+written from docs/rules.md and checked through TRF text and the command line (issue 13):
 
 1. §3.3 lifetime games survive a fall below the floor: a player listed unrated with 60 games
    gets K 20, not 40, after a new first rating;

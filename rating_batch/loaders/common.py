@@ -18,7 +18,7 @@ from rating_batch.schema import CONTROL_CHARACTERS
 
 UTF8_BOM = b"\xef\xbb\xbf"
 
-# trf-format.md §2: cp1252 leaves five bytes undefined; read them as Latin-1.
+# docs/formats.md §2: cp1252 leaves five bytes undefined; read them as Latin-1.
 _CP1252_FALLBACK = "rating-batch-latin1-fallback"
 
 
@@ -91,7 +91,7 @@ def clean_texts(column: pd.Series) -> pd.Series:
 
 
 def split_lines(text: str) -> list[str]:
-    """Split on CRLF, CR or LF (trf-format.md §2: all three occur)."""
+    """Split on CRLF, CR or LF (docs/formats.md §2: all three occur)."""
     lines = re.split(r"\r\n|\r|\n", text)
     if lines and lines[-1] == "":
         lines.pop()
@@ -212,7 +212,7 @@ def parse_birth_year(text: str) -> int | None:
     return int(match.group(1)) if match else None
 
 
-# trf-format.md §4.1: FIDE-list letter codes for titles.
+# docs/formats.md §4.1: FIDE-list letter codes for titles.
 TITLE_LETTERS = {
     "g": "GM",
     "m": "IM",
@@ -243,7 +243,7 @@ def normalise_sex(text: str) -> str | None:
     return None
 
 
-# -- time controls → list kind (rating-rules.md §6; FIDE Laws, Appendices A and B) -------------
+# -- time controls → list kind (docs/rules.md §6; FIDE Laws, Appendices A and B) -------------
 
 #: Thinking time per player, in minutes for the game (base + 60 × increment): up to 10 is
 #: blitz, under 60 is rapid, 60 or more is standard.

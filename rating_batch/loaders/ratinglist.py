@@ -1,6 +1,6 @@
 """Rating lists: FIDE TXT (combined and single-kind), FIDE XML (current and the older
 attribute form), and CSV/XLSX (``list.csv`` as rating_batch writes it, or any sheet with at
-least ``id`` and ``rating``). See trf-format.md §10.
+least ``id`` and ``rating``). See docs/formats.md §10.
 
 Every format becomes one wide frame (``LIST_DTYPES``): identity columns, then for each list
 kind ``<kind>_rating``, ``<kind>_games``, ``<kind>_k`` and ``<kind>_games_total``; CSV/XLSX
@@ -273,7 +273,7 @@ def _header_columns(header: str) -> list[tuple[str, str | None, int]]:
 def parse_fide_txt(text: str, *, source: str, kind: str = "standard") -> RatingList:
     """FIDE's TXT lists: column starts come from the header line (each field starts where
     its label starts); from OTit on, fields are read as tokens, since long OTit values
-    overflow into the FOA column (trf-format.md §10.1)."""
+    overflow into the FOA column (docs/formats.md §10.1)."""
     lines = text.splitlines()
     issues: list[Issue] = []
     if not lines:

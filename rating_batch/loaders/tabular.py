@@ -11,7 +11,7 @@ normalisation step (``parse_crosstable``) turns them into the canonical frames:
 * Swiss round cells read ``12w1``, `` 41b½``, ``5w+``, ``7b-``, ``-1``/``bye`` (a full point
   without a game), ``-½`` (half-point bye), ``0``/``-0``/empty (not paired); opponents are
   starting numbers in a starting-rank table and row positions in a final-ranking table
-  (trf-format.md §8.1);
+  (docs/formats.md §8.1);
 * round-robin tables (one column per opponent) take each game's round from FIDE's Berger
   tables, so that both sides of a game agree.
 

@@ -1,4 +1,4 @@
-"""FIDE Tournament Report File (TRF06, TRF16, TRF-2026, TRFx): see trf-format.md.
+"""FIDE Tournament Report File (TRF06, TRF16, TRF-2026, TRFx): see docs/formats.md.
 
 ``parse_trf(lines, source=…)`` is pure and never raises on bad content: it returns an
 ``Event`` whose ``issues`` list every problem found (errors and warnings), each with its file
@@ -70,7 +70,7 @@ ROUND_WIDTH = 10
 # Inside a round block: opponent [0:4], colour [5], result [7]; [4], [6], [8:10] are blank.
 BLOCK_BLANKS = (4, 6, 8, 9)
 
-#: Tournament records (trf-format.md §3) and what they become in EventInfo.
+#: Tournament records (docs/formats.md §3) and what they become in EventInfo.
 TOURNAMENT_TAGS = {
     "012": "name",
     "022": "city",
@@ -124,7 +124,7 @@ _EXTENSION = re.compile(r"^((?:XX|BB)[A-Z]|DAT)(?: |$)")
 _RULER = re.compile(r"^[\d ]+$")
 _TEMPLATE = re.compile(r"^DDD\s+SSSS")
 
-# Result codes (trf-format.md §4.3), compared upper-cased.
+# Result codes (docs/formats.md §4.3), compared upper-cased.
 _POINTS = {"1": 1.0, "+": 1.0, "W": 1.0, "F": 1.0, "U": 1.0, "=": 0.5, "D": 0.5, "H": 0.5}
 _KNOWN_RESULTS = frozenset("10=+-WDLHFUZ ")
 _UNKNOWN_RESULTS = frozenset("X?A")  # seen in other readers: unrated, unplayed, warned
@@ -222,7 +222,7 @@ def _scan(text: TrfText) -> _Scan:
             if extension.group(1) == "XXR":
                 tags.setdefault("rounds", line[4:].strip())
         elif _RULER.match(line) or _TEMPLATE.match(line):
-            continue  # column rulers and field templates (trf-format.md §2)
+            continue  # column rulers and field templates (docs/formats.md §2)
         else:
             unknown.setdefault(line[:3], []).append(number)
     for tag, numbers in unknown.items():
@@ -500,7 +500,7 @@ def _parse_players(
         {
             "event": event_of_line,
             "player": np.where(has_rank, ranks, 0),
-            # trf-format.md §4.1: a rating or ID of 0 (or blank) means unrated / unknown.
+            # docs/formats.md §4.1: a rating or ID of 0 (or blank) means unrated / unknown.
             "fide_id": pd.array(np.where(has_id & (fide_id > 0), fide_id, 0), dtype="Int64"),
             "name": map_distinct(text["name"], clean_text),
             "federation": map_distinct(text["federation"], lambda t: t.upper() or None),
@@ -586,7 +586,7 @@ def _parse_rounds(
         ),
         "error",
     )
-    # A played result needs the colour of a game at the board (trf-format.md §4.2, §4.3).
+    # A played result needs the colour of a game at the board (docs/formats.md §4.2, §4.3).
     no_board = paired & ~at_board & played_code & ~misaligned
     flag(
         no_board,

@@ -1,4 +1,4 @@
-"""Crosstables (trf-format.md §8): chess-results exports, our CSV template, round robins.
+"""Crosstables (docs/formats.md §8): chess-results exports, our CSV template, round robins.
 
 One tournament given as TRF, CSV and XLSX must give identical frames; every corpus crosstable
 must load and rate; a crosstable and its independently made TRF twin must agree."""

@@ -93,7 +93,7 @@ def test_fide_example1_fields_match_the_source_repository() -> None:
     )
     assert event.info.name == "9. Karl-Mala-Gedenkturnier"
     assert (str(event.info.start), str(event.info.end)) == ("2005-07-28", "2005-07-31")
-    # Letter titles ('g' → GM) and 'f' for women (trf-format.md §4.1).
+    # Letter titles ('g' → GM) and 'f' for women (docs/formats.md §4.1).
     first = players.iloc[0]
     assert (first["title"], first["name"], first["federation"]) == ("GM", "Vasquez,Rodrigo", "CHI")
 
@@ -198,7 +198,7 @@ def test_bom_is_stripped_and_the_template_line_skipped() -> None:
 
 
 def test_lichess_byes_without_opponent_or_colour() -> None:
-    # '    H', '    U', '    -': four blanks mean no opponent (trf-format.md §9).
+    # '    H', '    U', '    -': four blanks mean no opponent (docs/formats.md §9).
     event = read_trf(corpus_file("lichess_swiss"))
     five = games_of(event.players, event.games, 5)
     assert five["result"].tolist()[:2] == ["H", "-"]
