@@ -11,7 +11,7 @@ import hashlib
 import logging
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import pandas as pd
@@ -117,7 +117,7 @@ class RateResult:
     def summary_rows(self) -> list[Sequence[object]]:
         """Key-value rows of the Summary sheet."""
         rows: list[Sequence[object]] = [
-            ["rating_batch rating report"],
+            [f"Rating report: {self.heading()}"],
             [],
             ["Rules", f"{self.rules.edition}: {self.rules.title}"],
             ["Rules source", self.rules.source],
@@ -424,7 +424,7 @@ def rate_loaded(
     if rating_list is None:
         notes.append(
             "no previous list given: each game uses the ratings written in its event file, and "
-            "a player's rating is the one in their latest-starting event (rating-rules.md §2.6)"
+            "a player's rating is the one in their latest-starting event (docs/rules.md §2.6)"
         )
     else:
         notes.append(f"ratings, K and history from the list {list_path}")
@@ -437,7 +437,7 @@ def rate_loaded(
 
 
 def uncertain_notes(rules: Rules) -> list[str]:
-    """The defaults taken where the regulations leave a rule open (rating-rules.md)."""
+    """The defaults taken where the regulations leave a rule open (docs/rules.md)."""
     notes = []
     if rules.cap_scope == "largest_gap_per_event":
         notes.append(
@@ -518,12 +518,15 @@ def write_rate_outputs(rated: RateResult, out: Path) -> list[Path]:
                     heading=[f"Player events — {heading}"],
                     labels=PLAYER_LABELS,
                 ),
-                charts_sheet(
-                    rated.players["new_rating"].where(
-                        rated.players["status"].isin(["rated", "new"])
-                    )
+                replace(
+                    charts_sheet(
+                        rated.players["new_rating"].where(
+                            rated.players["status"].isin(["rated", "new"])
+                        )
+                    ),
+                    heading=[heading],
                 ),
-                changes_chart_sheet(rated.players),
+                replace(changes_chart_sheet(rated.players), heading=[heading]),
             ],
             outputs.path(paths[3]),
         )
@@ -630,15 +633,24 @@ class RulesComparison:
 
     def summary(self) -> str:
         table = self.comparison.summary
-        width = max(len(str(m)) for m in table["metric"])
+        width = max(len(str(m)) for m in table["metric"]) + 2
         names = list(table.columns[1:3])
         lines = [f"{'':{width}}  {names[0]:>14}  {names[1]:>14}  {'B − A':>10}"]
         for row in table.itertuples(index=False):
-            lines.append(f"{row[0]:{width}}  {row[1]:>14}  {row[2]:>14}  {row[3]:>10}")
+            metric, *values = row
+            # The parts of the list average's change are indented under it.
+            label = f"  {metric}" if str(metric).startswith("from ") else str(metric)
+            shown = [_figure(value) for value in values]
+            lines.append(f"{label:{width}}  {shown[0]:>14}  {shown[1]:>14}  {shown[2]:>10}")
         differing = int((self.comparison.players["difference"].fillna(0) != 0).sum())
-        lines.append(f"players whose new rating differs: {differing}")
+        lines.append(f"players whose new rating differs: {differing} (compare.csv: largest first)")
         lines.extend(f"wrote {path}" for path in self.outputs)
         return "\n".join(lines)
+
+
+def _figure(value: object) -> str:
+    """A count as a whole number, points with two decimals."""
+    return str(value) if isinstance(value, int) else f"{float(value):.2f}"  # type: ignore[arg-type]
 
 
 def compare_rules(

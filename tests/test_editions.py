@@ -1,9 +1,10 @@
-"""Each edition's distinctive rule, rapid and blitz, and federation rules files (rating-rules.md
+"""Each edition's distinctive rule, rapid and blitz, and federation rules files (docs/rules.md
 §6–§9), through TRF text written in the tests. Every expected number is worked by hand from the
 tables; the comments show the table rows used."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -13,6 +14,7 @@ from click.testing import CliRunner
 from conftest import RateTexts, player
 from openpyxl import load_workbook
 from trf_text import P, trf
+from workbooks import summary
 
 from rating_batch.cli import cli
 from rating_batch.engine import first_ratings
@@ -73,8 +75,7 @@ def test_fide_picks_2022_by_the_start_date_and_the_summary_names_it(tmp_path: Pa
     result = CliRunner().invoke(cli, ["rate", str(event), "--out", str(tmp_path / "out")])
     assert result.exit_code == 0 and "under fide-2022" in result.stdout
     rows = [
-        [c.value for c in row]
-        for row in load_workbook(tmp_path / "out" / "report.xlsx")["Summary"].iter_rows()
+        list(row) for row in summary(load_workbook(tmp_path / "out" / "report.xlsx")["Summary"])
     ]
     assert [
         "Rules",
@@ -571,10 +572,16 @@ def test_compare_rules_player_by_player_and_in_aggregate(tmp_path: Path) -> None
     ) == (2700, 2701, 1)
     assert players.loc[12, "difference"] == 0
     summary = pd.read_excel(out / "compare.xlsx", sheet_name="Summary").set_index("metric")
+    assert summary.loc["players"].tolist() == [2, 2, 0]  # counts as whole numbers
     assert summary.loc["mean change of rated players"].tolist() == [-1.0, -0.5, 0.5]
     assert summary.loc["list average after"].tolist() == [2099.0, 2099.5, 0.5]
-    assert summary.loc["inflation of the list average"].tolist() == [-1.0, -0.5, 0.5]
+    # Both players stay on the list: the whole change of the average is their ratings'.
+    assert summary.loc["change of the list average"].tolist() == [-1.0, -0.5, 0.5]
+    assert summary.loc["from rating changes of players on both lists"].tolist() == [-1.0, -0.5, 0.5]
+    assert summary.loc["from players joining the list"].tolist() == [0, 0, 0]
+    assert summary.loc["from players leaving the list"].tolist() == [0, 0, 0]
     assert "players whose new rating differs: 1" in result.stdout
+    assert re.search(r"^players\s+2\s+2\s+0$", result.stdout, flags=re.M)
 
 
 def test_compare_rules_needs_two_rule_sets(tmp_path: Path) -> None:
