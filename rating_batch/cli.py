@@ -466,13 +466,14 @@ def backups(context: click.Context, db: Path) -> None:
 @DB_OPTION
 @click.pass_context
 def restore(context: click.Context, backup: str, db: Path) -> None:
-    """Put BACKUP (a name that 'backups' lists) back as the database; the current state is
-    backed up first.
+    """Put BACKUP (a name that 'backups' lists, or 'latest': the state before the last
+    command that changed the database) back as the database; the current state is backed up
+    first, so a restore can be undone the same way.
 
     Example:
 
     \b
-        rating-batch restore 20261201T061121.123456Z-publish-2026-03.sqlite
+        rating-batch restore latest
     """
     with user_errors(context.obj["debug"]):
         result = production.restore(backup, db=db, wait=context.obj["wait"])

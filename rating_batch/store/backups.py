@@ -158,8 +158,21 @@ def _contents(path: Path) -> tuple[str, int]:
     return shown, int(events)
 
 
+#: The name ``restore`` takes for the newest backup: the state before the last command that
+#: changed the database (restoring it undoes that command).
+LATEST = "latest"
+
+
 def find_backup(db: Path, name: str) -> Path:
-    """A backup by its name in the backups folder (or a path to one)."""
+    """A backup by its name in the backups folder (or a path to one); ``latest`` is the
+    newest."""
+    if name == LATEST:
+        saved = list_backups(db)
+        if not saved:
+            raise DatabaseProblem(
+                f"no backups of {db} yet (one is saved before every command that writes)"
+            )
+        return saved[-1].path
     candidates = [backup_folder(db) / name, Path(name)]
     for candidate in candidates:
         if candidate.is_file():

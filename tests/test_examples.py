@@ -1,0 +1,134 @@
+"""Every example runs as written: each command's ``--help`` example, run in a folder holding
+``sample_data`` and a database in the state the example needs (a new one, events added, lists
+published), and the README's console blocks, line by line, in a fresh folder."""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from rating_batch.cli import cli
+
+ROOT = Path(__file__).parent.parent
+MONTHLY = "sample_data/monthly"
+
+#: The database each state starts from: the commands that make it, in order.
+STATES: dict[str, list[str]] = {
+    "none": [],
+    "initialised": [f"init --list {MONTHLY}/list-2026-01.csv --period 2026-01"],
+    "january added": [
+        f"init --list {MONTHLY}/list-2026-01.csv --period 2026-01",
+        f"add {MONTHLY}/2026-01",
+    ],
+    "february added": [
+        f"init --list {MONTHLY}/list-2026-01.csv --period 2026-01",
+        f"add {MONTHLY}/2026-01",
+        "publish 2026-02 --out lists",
+        f"add {MONTHLY}/2026-02",
+    ],
+    "march published": [
+        f"init --list {MONTHLY}/list-2026-01.csv --period 2026-01",
+        f"add {MONTHLY}/2026-01",
+        "publish 2026-02 --out lists",
+        f"add {MONTHLY}/2026-02",
+        "publish 2026-03 --out lists",
+    ],
+}
+
+#: The state each command's examples run in. A new command must say which.
+STATE_OF = {
+    "rate": "none",
+    "check": "none",
+    "rules": "none",
+    "compare-rules": "none",
+    "init": "none",
+    "add": "initialised",
+    "publish": "january added",
+    "remove": "february added",
+    "unpublish": "march published",
+    "export-list": "march published",
+    "player": "march published",
+    "backups": "march published",
+    "restore": "march published",
+    "upgrade": "march published",
+}
+
+
+def help_examples() -> Iterator[tuple[str, str]]:
+    """(command, example line) for every example in every command's help."""
+    for name, command in sorted(cli.commands.items()):  # type: ignore[attr-defined]
+        text = command.help or ""
+        block = text.split("Example:", 1)[1] if "Example:" in text else ""
+        # An example may continue over lines (a long command is wrapped by the help).
+        joined = re.sub(r"\s*\n\s+(?=--)", " ", block)
+        for line in joined.splitlines():
+            line = line.strip().lstrip("\b").strip()
+            if line.startswith("rating-batch "):
+                yield name, line
+
+
+EXAMPLES = list(help_examples())
+
+
+def invoke(line: str) -> tuple[int, str]:
+    """A ``rating-batch …`` line (a shell glob expanded as a shell would) in this process."""
+    words = []
+    for word in shlex.split(line.split("  #")[0]):
+        matches = sorted(Path().glob(word)) if any(c in word for c in "*?[") else []
+        words.extend(str(m) for m in matches) if matches else words.append(word)
+    assert words[0] == "rating-batch"
+    result = CliRunner().invoke(cli, words[1:])
+    return result.exit_code, result.output
+
+
+@pytest.fixture
+def sandbox(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An empty working folder with sample_data in it (and no $RATING_BATCH_DB)."""
+    (tmp_path / "sample_data").symlink_to(ROOT / "sample_data")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("RATING_BATCH_DB", raising=False)
+    return tmp_path
+
+
+def test_every_command_has_a_state_for_its_examples() -> None:
+    assert {name for name, _ in EXAMPLES} == set(cli.commands)  # type: ignore[attr-defined]
+    assert set(STATE_OF) == set(cli.commands)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(("command", "line"), EXAMPLES, ids=[line for _, line in EXAMPLES])
+def test_the_help_example_runs_as_written(command: str, line: str, sandbox: Path) -> None:
+    for step in STATES[STATE_OF[command]]:
+        code, output = invoke(f"rating-batch {step}")
+        assert code == 0, (step, output)
+    code, output = invoke(line)
+    assert code == 0, output
+
+
+def console_blocks() -> list[list[str]]:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```console\n(.*?)```", readme, flags=re.S)
+    return [
+        [line for line in block.splitlines() if line.startswith("rating-batch ")]
+        for block in blocks
+    ]
+
+
+BLOCKS = [block for block in console_blocks() if block]
+
+
+def test_the_readme_shows_console_examples() -> None:
+    assert len(BLOCKS) >= 2
+
+
+@pytest.mark.parametrize("block", BLOCKS, ids=[block[0] for block in BLOCKS])
+def test_the_readme_console_block_runs_line_by_line(block: list[str], sandbox: Path) -> None:
+    for line in block:
+        code, output = invoke(line)
+        assert code == 0, (line, output)
+    assert os.listdir(sandbox)  # something was written where the officer ran it
