@@ -25,7 +25,7 @@ run: $(STAMP)
 	$(BIN)/rating-batch publish 2026-02 --db $(DEMO_DB) --out out/lists
 	$(BIN)/rating-batch add sample_data/monthly/2026-02 --db $(DEMO_DB)
 	$(BIN)/rating-batch publish 2026-03 --db $(DEMO_DB) --out out/lists
-	$(BIN)/rating-batch player 900000001 --db $(DEMO_DB)
+	$(BIN)/rating-batch player 900000020 --db $(DEMO_DB) --out out/players
 
 test: $(STAMP)
 	$(BIN)/pytest -q

@@ -52,3 +52,11 @@ def player(result: RateResult, fide_id: int) -> pd.Series:
     rows = result.players[result.players["fide_id"] == fide_id]
     assert len(rows) == 1, f"expected one row for {fide_id}, found {len(rows)}"
     return rows.iloc[0]
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--update-golden",
+        action="store_true",
+        help="Rewrite tests/golden from the current outputs (then review the diff and commit).",
+    )

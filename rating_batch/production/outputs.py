@@ -54,7 +54,7 @@ def list_sheets(listing: pd.DataFrame, title: str, details: str = "") -> list[Sh
     heading = [title, details] if details else [title]
     return [
         Sheet("List", frame=ranked, heading=heading),
-        replace(charts_sheet(listing["rating"]), heading=[title]),
+        replace(charts_sheet(listing["rating"]), heading=[f"{title}: players by rating"]),
     ]
 
 
@@ -110,7 +110,7 @@ def write_period(
         write_csv(outcome.changes, outputs.path(targets["changes.csv"]))
         counts = result.players["status"].value_counts()
         summary: list[Sequence[object]] = [
-            ["rating_batch period report"],
+            [f"{list_title(outcome.kind, period, outcome.rules)[0]}: period report"],
             [],
             ["Period", period],
             ["List", outcome.kind],

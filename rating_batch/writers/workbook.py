@@ -8,6 +8,7 @@ import contextlib
 import html
 import math
 import re
+import textwrap
 import zipfile
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -116,7 +117,14 @@ def _page_setup(worksheet: WriteOnlyWorksheet, sheet: Sheet) -> None:
     if sheet.frame is not None:
         row = sheet.header_row()
         worksheet.print_title_rows = f"{row}:{row}"
-    title = sheet.heading[0] if sheet.heading else sheet.title
+    first = sheet.rows[0] if sheet.rows else ()
+    title = (
+        sheet.heading[0]
+        if sheet.heading
+        else str(first[0])
+        if len(first) == 1 and isinstance(first[0], str)
+        else sheet.title
+    )
     worksheet.oddHeader.left.text = title.replace("&", "&&")
     worksheet.oddFooter.center.text = "Page &P of &N"
 
@@ -471,8 +479,11 @@ def _inline_text(value: str, style: str) -> str:
 
 
 def _write_rows(worksheet: WriteOnlyWorksheet, rows: list[Sequence[object]]) -> None:
-    """Key-value rows (a Summary): every column as wide as its longest cell (a heading of one
-    cell, in bold, spreads over the row and does not widen its column)."""
+    """Key-value rows (a Summary): every column as wide as its longest cell, at most
+    ``SUMMARY_WIDTH`` (longer text, such as a note, goes on over the next rows of its
+    column); a heading of one cell, in bold, spreads over the row and does not widen its
+    column."""
+    rows = [line for row in rows for line in _folded(row)]
     widths: dict[int, int] = {}
     for row in rows:
         if len(row) == 1:
@@ -481,7 +492,7 @@ def _write_rows(worksheet: WriteOnlyWorksheet, rows: list[Sequence[object]]) -> 
             shown = "" if value is None else str(value)
             widths[position] = max(widths.get(position, 8), len(shown) + 2)
     for position, width in widths.items():
-        worksheet.column_dimensions[get_column_letter(position + 1)].width = min(width, 100)
+        worksheet.column_dimensions[get_column_letter(position + 1)].width = width
     _fit_to_pages(worksheet)
     for row in rows:
         cells: list[object] = []
@@ -491,3 +502,23 @@ def _write_rows(worksheet: WriteOnlyWorksheet, rows: list[Sequence[object]]) -> 
             else:
                 cells.append(_xlsx_value(worksheet, value, ""))
         worksheet.append(cells)
+
+
+def _folded(row: Sequence[object]) -> list[Sequence[object]]:
+    """A row whose text is longer than ``SUMMARY_WIDTH`` as several rows, the text going on
+    in its column, indented (a spreadsheet does not grow a written row to fit wrapped
+    text)."""
+    if len(row) == 1 or not any(isinstance(v, str) and len(v) + 2 > SUMMARY_WIDTH for v in row):
+        return [row]
+    parts = [
+        textwrap.wrap(v, SUMMARY_WIDTH - 2, subsequent_indent="  ") or [""]
+        if isinstance(v, str) and len(v) + 2 > SUMMARY_WIDTH
+        else [v]
+        for v in row
+    ]
+    depth = max(len(p) for p in parts)
+    return [[p[line] if line < len(p) else None for p in parts] for line in range(depth)]
+
+
+#: The widest a Summary column is made; longer text goes on over the next rows.
+SUMMARY_WIDTH = 100

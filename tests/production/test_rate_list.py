@@ -12,6 +12,7 @@ import pytest
 from db_helpers import ADULT, add_one_game, database, rows, run, write_list
 from test_engine import OUTCOME, SEVEN_HUNDRED_CAP_EVENTS, _cap_event
 from trf_text import P, trf
+from workbooks import summary
 
 from rating_batch.production import rate_list
 
@@ -32,7 +33,7 @@ def newcomer_event(
 
 
 def test_seven_hundred_cap_period_published_from_five_events(folder: Path) -> None:
-    # rating-rules.md §9: 39 games over five January events, list K 20 → 17, Ro 2054 → 2146.
+    # docs/rules.md §9: 39 games over five January events, list K 20 → 17, Ro 2054 → 2146.
     listing = ["id,rating,k", "500,2054,20"]
     events = folder / "events"
     events.mkdir()
@@ -259,22 +260,20 @@ def test_consistency_across_the_period_is_reported(folder: Path) -> None:
     run("publish", "2026-02", "--db", db, "--out", folder / "out")
     from openpyxl import load_workbook
 
-    rows = list(
-        load_workbook(folder / "out" / "2026-02" / "standard" / "report.xlsx")["Summary"].iter_rows(
-            values_only=True
-        )
+    rows = summary(
+        load_workbook(folder / "out" / "2026-02" / "standard" / "report.xlsx")["Summary"]
     )
     # The Summary's Warnings section: the event each is about, then what it says.
     warned = rows[[r[0] for r in rows].index("Warnings") + 1 :]
-    summary = [f"{r[0]}: {r[1]}" if r[0] else r[1] for r in warned]
+    shown = [f"{r[0]}: {r[1]}" if r[0] else r[1] for r in warned]
     assert (
         "first: 2 rating(s) in the file differ from the list in force, which is used: "
         "A (1650 in the file, 1600 on the list), C (1500 in the file, unrated on the list)"
-    ) in summary
+    ) in shown
     assert (
         "second: first and second share 3 identical games: the same results reported twice? "
         "(both are rated as given)"
-    ) in summary
+    ) in shown
 
 
 def test_rating_notes_name_a_bounded_number_of_events(
@@ -297,7 +296,7 @@ def test_rating_notes_name_a_bounded_number_of_events(
     from openpyxl import load_workbook
 
     book = load_workbook(folder / "out" / "2026-02" / "standard" / "report.xlsx")
-    rows = [r[:2] for r in book["Summary"].iter_rows(values_only=True)]
+    rows = [r[:2] for r in summary(book["Summary"])]
     warnings = rows[rows.index(("Warnings", None)) + 1 :]
     assert warnings[:2] == [
         (

@@ -1,0 +1,139 @@
+"""Our outputs printed, as an officer prints them: the workbooks through LibreOffice and the
+HTML pages through Chromium, to PDF, read back page by page with pdftotext. Every printed
+page of a table repeats its header row and says which page of how many it is; the pages are
+few enough and the type large enough to read; a 137-player crosstable fits on 6 A4 pages
+with every name on one line.
+
+Runs where ``soffice``, ``chromium`` and ``pdftotext`` are installed; .ci/run installs them."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from html_text import read_page
+
+from rating_batch.cli import cli
+
+ROOT = Path(__file__).parent.parent
+SAMPLE_EVENT = ROOT / "sample_data" / "events" / "esp_torneo-san-viator-2018-B_swiss-137p.trf"
+SOFFICE = shutil.which("soffice")
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+PDFTOTEXT = shutil.which("pdftotext")
+TITLE = "XXX Torneo San Viator - Memorial Pepe Domaica (B) (fide-2014)"
+
+needs_office = pytest.mark.skipif(
+    SOFFICE is None or PDFTOTEXT is None,
+    reason="LibreOffice and poppler-utils are not installed (.ci/run installs them)",
+)
+needs_chromium = pytest.mark.skipif(
+    CHROMIUM is None or PDFTOTEXT is None,
+    reason="Chromium and poppler-utils are not installed (.ci/run installs them)",
+)
+
+
+def pages_of(pdf: Path) -> list[list[str]]:
+    """The PDF's pages, each as its non-blank lines (layout kept)."""
+    text = subprocess.run(
+        [str(PDFTOTEXT), "-layout", str(pdf), "-"], capture_output=True, text=True, check=True
+    ).stdout
+    pages = [[line for line in page.splitlines() if line.strip()] for page in text.split("\f")]
+    return [page for page in pages if page]
+
+
+def office_pdf(workbook: Path, folder: Path) -> Path:
+    subprocess.run(
+        [
+            str(SOFFICE), f"-env:UserInstallation=file://{folder / 'profile'}", "--headless",
+            "--convert-to", "pdf", "--outdir", str(folder), str(workbook),
+        ],
+        check=True, capture_output=True, timeout=300,
+    )  # fmt: skip
+    return folder / (workbook.stem + ".pdf")
+
+
+@pytest.fixture(scope="module")
+def rated(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("rated")
+    result = CliRunner().invoke(cli, ["-q", "rate", str(SAMPLE_EVENT), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    return out
+
+
+def sheet_pages(pages: list[list[str]], heading: str) -> list[list[str]]:
+    """The printed pages of one sheet: those whose page header is the sheet's heading."""
+    return [page for page in pages if page[0].strip() == heading]
+
+
+@needs_office
+def test_printed_workbook_pages_repeat_the_header_and_are_numbered(
+    rated: Path, tmp_path: Path
+) -> None:
+    pages = pages_of(office_pdf(rated / "report.xlsx", tmp_path))
+    total = len(pages)
+    # Every page: "Page k of N" at the bottom, in order.
+    assert [page[-1].strip() for page in pages] == [
+        f"Page {n} of {total}" for n in range(1, total + 1)
+    ]
+    players = sheet_pages(pages, f"Players — {TITLE}")
+    # 137 players, 22 columns: two pages wide, a few pages tall; not dozens of pages.
+    assert 2 <= len(players) <= 10
+    for page in players[1:]:
+        header = page[1].split()
+        # Each page's first line under the page header is the table's header row (the
+        # left half of the columns, or the right half), never a player's row.
+        assert header[:2] == ["id", "name"] or header[0] in ("change", "avg_opponent"), page[1]
+    games = sheet_pages(pages, f"Games — {TITLE}")
+    assert all(page[1].split()[0] in ("event", "opponent_rating") for page in games[1:])
+
+
+@needs_office
+def test_a_printed_list_has_its_title_rank_and_header_on_every_page(tmp_path: Path) -> None:
+    # The monthly sample's March list: 289 players, one page wide.
+    db, out = tmp_path / "r.sqlite", tmp_path / "lists"
+    monthly = ROOT / "sample_data" / "monthly"
+    for step in (
+        ["init", "--list", str(monthly / "list-2026-01.csv"), "--period", "2026-01"],
+        ["add", str(monthly / "2026-01")],
+        ["publish", "2026-02", "--out", str(out)],
+    ):
+        result = CliRunner().invoke(cli, ["-q", *step, "--db", str(db)])
+        assert result.exit_code == 0, result.output
+    pages = pages_of(office_pdf(out / "2026-02" / "standard" / "list.xlsx", tmp_path))
+    listed = sheet_pages(pages, "Rating list: standard, 2026-02")
+    assert 3 <= len(listed) <= 8
+    assert listed[0][1].strip() == "Rating list: standard, 2026-02"
+    for page in listed[1:]:
+        assert page[1].split()[:3] == ["rank", "id", "name"], page[1]
+    first_row = listed[0][4].split()
+    assert first_row[0] == "1"  # the rank column, best first
+
+
+@needs_chromium
+def test_a_137_player_crosstable_prints_on_six_pages_names_on_one_line(
+    rated: Path, tmp_path: Path
+) -> None:
+    page = rated / "events" / f"{SAMPLE_EVENT.stem}.html"
+    pdf = tmp_path / "event.pdf"
+    subprocess.run(
+        [
+            str(CHROMIUM), "--headless", "--no-sandbox", "--disable-gpu",
+            f"--user-data-dir={tmp_path / 'chromium'}", "--no-pdf-header-footer",
+            f"--print-to-pdf={pdf}", page.as_uri(),
+        ],
+        check=True, capture_output=True, timeout=300,
+    )  # fmt: skip
+    pages = pages_of(pdf)
+    calculations = next(
+        number for number, lines in enumerate(pages) if "Calculations" in map(str.strip, lines)
+    )
+    assert calculations <= 6  # the crosstable's pages come before the calculations'
+    printed = "\n".join(line for p in pages[:calculations] for line in p)
+    names = [row[2] for row in read_page(page.read_text(encoding="utf-8")).rows[1:138]]
+    assert len(names) == 137
+    missing = [name for name in names if not re.search(re.escape(name), printed)]
+    assert not missing, f"names broken over lines: {missing[:5]}"
