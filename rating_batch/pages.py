@@ -49,6 +49,40 @@ def records(frame: pd.DataFrame) -> list[Record]:
     return [dict(zip(names, values, strict=True)) for values in zip(*columns, strict=True)]
 
 
+def _points_text(value: float) -> str:
+    """A score as a crosstable writes it: 1, ½, 3½."""
+    whole, half = int(value), value % 1 >= 0.5
+    return "½" if whole == 0 and half else f"{whole}{'½' if half else ''}"
+
+
+def _signed_text(value: float) -> str:
+    text = f"{value:+.2f}"
+    return text[1:] if text[1:].strip("0.") == "" else text  # 0.00, never +0.00
+
+
+#: How the pages show a number: each distinct value formatted once (``displayed``).
+FORMS = {
+    "whole": lambda v: str(int(v)),
+    "points": _points_text,
+    "decimal": lambda v: f"{float(v):.2f}",
+    "signed": _signed_text,
+}
+
+
+def displayed(frame: pd.DataFrame, forms: Mapping[str, str]) -> pd.DataFrame:
+    """``frame`` with a text column ``<name>_text`` per column of ``forms`` (``FORMS``
+    kind): what the page prints, made once per distinct value, "" for a missing one (the
+    templates print text, they do not format numbers one by one)."""
+    texts = {}
+    for column, kind in forms.items():
+        values = frame[column]
+        known = values.dropna().unique()
+        form = FORMS[kind]
+        mapping = {value: form(value) for value in known.tolist()}
+        texts[f"{column}_text"] = values.map(mapping).astype(object).where(values.notna(), "")
+    return frame.assign(**texts)
+
+
 def split_records(frame: pd.DataFrame, by: pd.Series | np.ndarray) -> dict[str, list[Record]]:
     """A frame's rows (``records``, made once) per value of ``by``, in their order."""
     rows = records(frame)
@@ -121,9 +155,7 @@ def event_pages(
     used = _marks_by_event(games, event_of_game)
     changes = calculations[calculations["calculation"].eq("rating_change").to_numpy()]
     changes = _with_opponents(changes, crosstable)
-    game_rows = {
-        key: split_records(rows, rows["id"].astype(str)) for key, rows in _by_event(changes).items()
-    }
+    game_rows = _by_event_and_player(changes)
     pools = calculations[~calculations["calculation"].eq("rating_change").to_numpy()]
     firsts = split_records(pools, pools["id"].astype(str)) if len(pools) else {}
     pages = []
@@ -151,7 +183,7 @@ def event_pages(
                 crosstable=table,
                 marks=[REASON_MARKS[reason] for reason in used.get(key, [])],
                 games=game_rows.get(key, {}),
-                firsts={i: rows for i, rows in firsts.items() if i in ids},
+                firsts={i: firsts[i] for i in ids if i in firsts},
                 period=period,
             )
         )
@@ -270,7 +302,34 @@ def _crosstables(
     table["_event_order"] = table["event"].map(order)
     table = table.sort_values(["_event_order", "rank", "player"], kind="stable")
     table = table.drop(columns=["_event_order", "rp_n", "rp_half", "rp_sum", "rc_sum"])
+    table["rounds"] = _round_cells(table)
+    table = displayed(
+        table,
+        {
+            "rank": "whole", "fide_id": "whole", "rating": "whole", "points": "points",
+            "games": "whole", "change": "signed", "new_rating": "whole",
+            "performance": "whole",
+        },
+    )  # fmt: skip
     return table.rename(columns={"event": "_event"}).reset_index(drop=True)
+
+
+def _round_cells(table: pd.DataFrame) -> list[list[tuple[str, str]]]:
+    """Each crosstable row's round cells as (text, mark), in round order ("" for none)."""
+    rounds = sorted(int(c.split("_")[1]) for c in table.columns if c.startswith("cell_"))
+
+    def texts(column: str) -> list[str]:
+        if column not in table:
+            return [""] * len(table)
+        values = table[column]
+        return values.astype(object).where(values.notna(), "").tolist()
+
+    columns = [list(zip(texts(f"cell_{r}"), texts(f"mark_{r}"), strict=True)) for r in rounds]
+    return (
+        [list(cells) for cells in zip(*columns, strict=True)]
+        if columns
+        else [[] for _ in range(len(table))]
+    )
 
 
 def _performances(per_player: pd.DataFrame, event_rules: Mapping[str, Rules]) -> pd.Series:
@@ -325,11 +384,28 @@ def _with_opponents(changes: pd.DataFrame, crosstable: pd.DataFrame) -> pd.DataF
         people.drop_duplicates(["event", "opponent_id"]), on=["event", "opponent_id"], how="left"
     )
     raw = merged["rating"].astype("Int64") - merged["opponent_rating"].astype("Int64")
-    return merged.assign(raw_diff=raw)
+    shown = displayed(
+        merged.assign(raw_diff=raw),
+        {
+            "round": "whole", "opponent_rating": "whole", "score": "points",
+            "raw_diff": "whole", "diff": "whole", "expected": "decimal", "delta": "signed",
+            "k": "whole", "k_delta": "signed",
+        },
+    )  # fmt: skip
+    star = np.where(merged["capped"].fillna(False).to_numpy(bool), "*", "")
+    return shown.assign(diff_text=shown["diff_text"] + star)
 
 
-def _by_event(frame: pd.DataFrame) -> dict[str, pd.DataFrame]:
-    return {str(key): rows for key, rows in frame.groupby("event", sort=False)}
+def _by_event_and_player(frame: pd.DataFrame) -> dict[str, dict[str, list[Record]]]:
+    """The rows (``records``, made once) per event, then per player id, in their order."""
+    rows = records(frame)
+    grouped: dict[str, dict[str, list[Record]]] = {}
+    keys = [frame["event"].astype(str).to_numpy(), frame["id"].astype(str).to_numpy()]
+    for (event, player), positions in frame.groupby(keys, sort=False).indices.items():
+        grouped.setdefault(str(event), {})[str(player)] = [
+            rows[i] for i in np.asarray(positions).tolist()
+        ]
+    return grouped
 
 
 def index_page(
