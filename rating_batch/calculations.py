@@ -296,9 +296,13 @@ def calculation_rows(calculations: pd.DataFrame) -> pd.DataFrame:
     changes = frame["calculation"].eq("rating_change").to_numpy()
     results = frame["calculation"].eq("first_rating_result").to_numpy()
     event_key = frame["event"].fillna("").astype(str)
-    event_order = event_key.groupby(frame["id"].to_numpy(), sort=False).transform(
-        lambda e: pd.factorize(e)[0]
-    )
+    # Each player's events numbered in order of first appearance: (player, event) pairs are
+    # coded in that order, so a pair's place among its player's pairs is the event's number.
+    pair = pd.factorize(pd.MultiIndex.from_arrays([player_order, event_key]))[0]
+    _, first_rows = np.unique(pair, return_index=True)
+    owner = player_order.to_numpy()[first_rows]
+    place = pd.Series(owner).groupby(owner, sort=False).cumcount().to_numpy()
+    event_order = pd.Series(place[pair], index=frame.index)
     games = frame[~results].assign(
         level=2, _p=player_order[~results], _e=event_order[~results], _k=2,
         _r=np.arange(int((~results).sum())),

@@ -99,11 +99,12 @@ class EventPage:
 
     ``crosstable``: per player in final-ranking order ``rank``, ``player`` (start number),
     ``name``, ``title``, ``federation``, ``fide_id``, ``id``, ``rating``, ``points``,
-    ``games`` (counted), ``change`` (this event's K·ΣΔR), ``new_rating``, ``status``,
-    ``performance`` (Rp in this event), and per round ``cell_<r>``, ``mark_<r>`` (a footnote
-    mark when the game does not count). ``games``: per player ``id`` the counted games with
-    the calculation's columns. ``firsts``: per unrated player ``id`` the pooled games and the
-    derivation row (``calculations.individual_calculations``)."""
+    ``games`` (counted), ``change`` (this event's K·ΣΔR), ``k``, ``new_rating``, ``status``,
+    ``performance`` (Rp in this event), with the event's totals (``rc``, ``w``,
+    ``n_scoring``, ``expected``). The crosstable's cells and the games of each player's
+    calculation are in ``EventPages``' frames, laid out for all events at once.
+    ``firsts``: per unrated player ``id`` the pooled games and the derivation row
+    (``calculations.individual_calculations``)."""
 
     key: str
     title: str
@@ -113,9 +114,26 @@ class EventPage:
     """``the file's final ranking`` or ``points`` (the file gives no final ranking)."""
     crosstable: list[Record]
     marks: list[tuple[str, str]]
-    games: dict[str, list[Record]] = field(default_factory=dict)
     firsts: dict[str, list[Record]] = field(default_factory=dict)
     period: str = ""
+
+
+@dataclass
+class EventPages:
+    """Every event's page, with the rows they share out as whole frames (a writer lays out
+    all events' rows at once, then splits them by ``event`` and ``id``).
+
+    ``crosstable``: ``EventPage.crosstable``'s rows of every event with its ``event``, per
+    round ``cell_<r>`` and ``mark_<r>`` (a footnote mark when the game does not count), and
+    ``rounds`` (the event's). ``games``: the counted games of each player's calculation
+    (``event``, ``id``, the calculation's columns and the opponent's title and federation).
+    Number columns shown on the pages have a ``<name>_text`` twin (``displayed``)."""
+
+    pages: list[EventPage]
+    crosstable: pd.DataFrame
+    games: pd.DataFrame
+    pooled: frozenset[str] = frozenset()
+    """The ids of the players with games toward a first rating (``EventPage.firsts``)."""
 
 
 @dataclass
@@ -142,20 +160,25 @@ def event_pages(
     entrants: pd.DataFrame,
     calculations: pd.DataFrame,
     period: str = "",
-) -> list[EventPage]:
+) -> EventPages:
     """Each event's page. ``entrants``: every event's players as its file lists them
     (``ENTRANT_COLUMNS``); ``calculations``: the period's individual calculations."""
     games = result.games
     event_of_game = games["event"].astype(str)
     crosstable = _crosstables(result, event_of_game, entrants, event_rules)
-    marked = crosstable["_event"]
     rounds = games.groupby(event_of_game, sort=False)["round"].max()
-    tables = split_records(crosstable.drop(columns=["_event", "_by_points"]), marked)
-    by_points = crosstable.groupby("_event", sort=False)["_by_points"].first()
-    used = _marks_by_event(games, event_of_game)
     changes = calculations[calculations["calculation"].eq("rating_change").to_numpy()]
     changes = _with_opponents(changes, crosstable)
-    game_rows = _by_event_and_player(changes)
+    k = changes.assign(event=changes["event"].astype(str)).drop_duplicates(["event", "id"])
+    crosstable = crosstable.merge(
+        k[["event", "id", "k"]].rename(columns={"event": "_event"}), on=["_event", "id"],
+        how="left",
+    )  # fmt: skip
+    crosstable["rounds"] = crosstable["_event"].map(rounds).fillna(0).astype(np.int64)
+    shown = [c for c in crosstable.columns if not c.startswith(("cell_", "mark_", "_"))]
+    tables = split_records(crosstable[shown], crosstable["_event"])
+    by_points = crosstable.groupby("_event", sort=False)["_by_points"].first()
+    used = _marks_by_event(games, event_of_game)
     pools = calculations[~calculations["calculation"].eq("rating_change").to_numpy()]
     firsts = split_records(pools, pools["id"].astype(str)) if len(pools) else {}
     pages = []
@@ -163,7 +186,6 @@ def event_pages(
         key = info.key
         rules = event_rules.get(key)
         table = tables.get(key, [])
-        ids = {str(row["id"]) for row in table}
         facts = [
             ("dates", f"{info.start or '?'} – {info.end or '?'}"),
             ("list", rules.kind if rules else ""),
@@ -173,6 +195,7 @@ def event_pages(
             ("rounds", str(int(rounds.get(key, 0)))),
             ("file", Path(info.source).name),
         ]
+        ids = [str(row["id"]) for row in table]
         pages.append(
             EventPage(
                 key=key,
@@ -182,12 +205,12 @@ def event_pages(
                 ranked_by="points" if by_points.get(key, True) else "the file's final ranking",
                 crosstable=table,
                 marks=[REASON_MARKS[reason] for reason in used.get(key, [])],
-                games=game_rows.get(key, {}),
                 firsts={i: firsts[i] for i in ids if i in firsts},
                 period=period,
             )
         )
-    return pages
+    crosstable = crosstable.rename(columns={"_event": "event"})
+    return EventPages(pages, crosstable, changes, frozenset(firsts))
 
 
 def _crosstables(
@@ -302,7 +325,6 @@ def _crosstables(
     table["_event_order"] = table["event"].map(order)
     table = table.sort_values(["_event_order", "rank", "player"], kind="stable")
     table = table.drop(columns=["_event_order", "rp_n", "rp_half", "rp_sum", "rc_sum"])
-    table["rounds"] = _round_cells(table)
     table = displayed(
         table,
         {
@@ -312,24 +334,6 @@ def _crosstables(
         },
     )  # fmt: skip
     return table.rename(columns={"event": "_event"}).reset_index(drop=True)
-
-
-def _round_cells(table: pd.DataFrame) -> list[list[tuple[str, str]]]:
-    """Each crosstable row's round cells as (text, mark), in round order ("" for none)."""
-    rounds = sorted(int(c.split("_")[1]) for c in table.columns if c.startswith("cell_"))
-
-    def texts(column: str) -> list[str]:
-        if column not in table:
-            return [""] * len(table)
-        values = table[column]
-        return values.astype(object).where(values.notna(), "").tolist()
-
-    columns = [list(zip(texts(f"cell_{r}"), texts(f"mark_{r}"), strict=True)) for r in rounds]
-    return (
-        [list(cells) for cells in zip(*columns, strict=True)]
-        if columns
-        else [[] for _ in range(len(table))]
-    )
 
 
 def _performances(per_player: pd.DataFrame, event_rules: Mapping[str, Rules]) -> pd.Series:
@@ -394,18 +398,6 @@ def _with_opponents(changes: pd.DataFrame, crosstable: pd.DataFrame) -> pd.DataF
     )  # fmt: skip
     star = np.where(merged["capped"].fillna(False).to_numpy(bool), "*", "")
     return shown.assign(diff_text=shown["diff_text"] + star)
-
-
-def _by_event_and_player(frame: pd.DataFrame) -> dict[str, dict[str, list[Record]]]:
-    """The rows (``records``, made once) per event, then per player id, in their order."""
-    rows = records(frame)
-    grouped: dict[str, dict[str, list[Record]]] = {}
-    keys = [frame["event"].astype(str).to_numpy(), frame["id"].astype(str).to_numpy()]
-    for (event, player), positions in frame.groupby(keys, sort=False).indices.items():
-        grouped.setdefault(str(event), {})[str(player)] = [
-            rows[i] for i in np.asarray(positions).tolist()
-        ]
-    return grouped
 
 
 def index_page(

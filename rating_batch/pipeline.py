@@ -53,8 +53,10 @@ from rating_batch.writers import (
     GAME_LABELS,
     MAX_DETAIL_ROWS,
     PLAYER_LABELS,
+    EventRows,
     Sheet,
     detail_notes,
+    event_rows,
     write_calculations_sheet,
     write_chart_sheet,
     write_csv,
@@ -562,17 +564,18 @@ def write_pages(
     """``folder/index.html`` and one page per event in ``folder/events`` (none past
     ``MAX_EVENT_PAGES`` events: the index then lists the events without links)."""
     written = [folder / "index.html"]
-    pages = (
-        event_pages(
+    if len(source.infos) <= MAX_EVENT_PAGES:
+        prepared = event_pages(
             source.result, source.infos, source.event_rules, source.entrants,
             source.calculations, source.period,
-        )
-        if len(source.infos) <= MAX_EVENT_PAGES
-        else []
-    )  # fmt: skip
+        )  # fmt: skip
+        pages, rows = prepared.pages, event_rows(prepared)
+    else:
+        pages, rows = [], {}
     for page in progress(pages, label):
         path = folder / "events" / f"{page.key}.html"
-        write_event_html(page, outputs.path(path), index_link="../index.html")
+        page_rows = rows.get(page.key, EventRows())
+        write_event_html(page, outputs.path(path), page_rows, index_link="../index.html")
         written.append(path)
     played = source.result.players[source.result.players["events"].to_numpy() > 0]
     write_index_html(

@@ -14,10 +14,11 @@ Pure: events in, issues out.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from typing import Literal
 
 import numpy as np
+import pandas as pd
 
 from rating_batch.errors import Issue, Severity
 from rating_batch.schema import Event, combined
@@ -39,14 +40,20 @@ def validate_events(
         return []
     games = combined(events, "games")
     rated = games["rated"].to_numpy(bool)
-    keys = games["event"].astype(str).to_numpy()
-    rounds = games["round"].to_numpy(np.int64)
+    # Each event's rounds with a game played over the board, once (all events at once).
+    played = (
+        pd.DataFrame({"event": games["event"].astype(str).to_numpy()[rated],
+                      "round": games["round"].to_numpy(np.int64)[rated]})
+        .drop_duplicates()
+        .groupby("event", sort=False)["round"]
+    )  # fmt: skip
+    last, count = played.max(), played.size()
+    gaps = set(last.index[(last > count).to_numpy()])  # fewer rounds played than the last
+    rounds_of: Mapping[Hashable, set[int]] = played.agg(set).to_dict() if gaps else {}
     issues: list[Issue] = []
     for event in events:
         info = event.info
-        mine = keys == info.key
-        played = np.unique(rounds[mine & rated])
-        if not len(played):
+        if info.key not in last.index:
             issues.append(
                 Issue(
                     info.source,
@@ -55,19 +62,18 @@ def validate_events(
                     "rounds): nothing to rate (a registration list, or exported before round 1?)",
                 )
             )
-        else:
-            missing = sorted(set(range(1, int(played.max()))) - set(played.tolist()))
-            if missing:
-                shown = ", ".join(str(r) for r in missing)
-                issues.append(
-                    Issue(
-                        info.source,
-                        None,
-                        f"no game was played in round {shown}, but later rounds have games: "
-                        "a round missing from the file?",
-                        "warning",
-                    )
+        elif info.key in gaps:
+            missing = sorted(set(range(1, int(last[info.key]))) - rounds_of[info.key])
+            shown = ", ".join(str(r) for r in missing)
+            issues.append(
+                Issue(
+                    info.source,
+                    None,
+                    f"no game was played in round {shown}, but later rounds have games: "
+                    "a round missing from the file?",
+                    "warning",
                 )
+            )
         issues.extend(_date_issues(event, purpose, accept_dates))
     return issues
 

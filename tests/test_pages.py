@@ -8,14 +8,14 @@ from conftest import RateTexts
 from trf_text import P, trf
 
 from rating_batch.calculations import individual_calculations
-from rating_batch.pages import REASON_MARKS, entrants_of, event_pages, index_page
+from rating_batch.pages import REASON_MARKS, EventPages, entrants_of, event_pages, index_page
 from rating_batch.pipeline import RateResult
 from rating_batch.schema import combined
 
 ADULT = 1980
 
 
-def pages_of(rated: RateResult) -> list:
+def prepared(rated: RateResult) -> EventPages:
     calculations = individual_calculations(rated.result, rated.rules)
     return event_pages(
         rated.result,
@@ -24,6 +24,16 @@ def pages_of(rated: RateResult) -> list:
         entrants_of(combined(rated.events, "players")),
         calculations,
     )
+
+
+def pages_of(rated: RateResult) -> list:
+    return prepared(rated).pages
+
+
+def rows_of(frame, name: str) -> dict:
+    """The one row of ``frame`` whose name is ``name``, missing values as None."""
+    (row,) = frame[frame["name"].eq(name)].astype(object).to_dict("records")
+    return {k: (None if v is None or v != v else v) for k, v in row.items()}
 
 
 FOUR = [
@@ -64,20 +74,22 @@ def test_without_a_final_ranking_the_crosstable_is_ordered_by_points(
 
 
 def test_a_game_that_does_not_count_carries_its_mark(rate_texts: RateTexts) -> None:
-    (page,) = pages_of(rate_texts(trf(FOUR, GAMES)))
-    one = next(r for r in page.crosstable if r["name"] == "One")
+    pages = prepared(rate_texts(trf(FOUR, GAMES)))
+    (page,) = pages.pages
+    one = rows_of(pages.crosstable, "One")
     # Round 2: One won by forfeit against Four (start rank 4, One had white).
     assert (one["cell_2"], one["mark_2"]) == ("4w+", REASON_MARKS["forfeit"][0])
     # Round 1 counts: no mark.
     assert one["cell_1"] == "3b0" and one["mark_1"] is None
     # Two beat the unrated Four in round 1: not counted for Two, marked r.
-    two = next(r for r in page.crosstable if r["name"] == "Two")
+    two = rows_of(pages.crosstable, "Two")
     assert two["mark_1"] == REASON_MARKS["unrated_opponent"][0]
     assert page.marks == [REASON_MARKS["forfeit"], REASON_MARKS["unrated_opponent"]]
 
 
 def test_the_events_totals_and_rp_are_those_of_its_counted_games(rate_texts: RateTexts) -> None:
-    (page,) = pages_of(rate_texts(trf(FOUR, GAMES)))
+    pages = prepared(rate_texts(trf(FOUR, GAMES)))
+    (page,) = pages.pages
     one = next(r for r in page.crosstable if r["name"] == "One")
     # One (2000) counted: lost to Three (1800), drew Two (1900); the forfeit win is out.
     # W 0.5 of n 2; Rc = (1800 + 1900) / 2 = 1850; D 200 → PD 0.76, D 100 → PD 0.64:
@@ -87,8 +99,10 @@ def test_the_events_totals_and_rp_are_those_of_its_counted_games(rate_texts: Rat
     assert one["points"] == 1.5  # the standings count the forfeit
     # K 20 (30+ games assumed without a list): 20 × (0.5 − 1.40) = −18.00.
     assert one["change"] == -18.0
-    games = page.games["11"]
-    assert [(g["round"], g["raw_diff"], g["diff"], g["expected"]) for g in games] == [
+    assert one["k"] == 20
+    games = pages.games[pages.games["id"].astype(str).eq("11")]
+    columns = [games[c] for c in ("round", "raw_diff", "diff", "expected")]
+    assert list(zip(*columns, strict=True)) == [
         (1, 200, 200, 0.76),
         (3, 100, 100, 0.64),
     ]

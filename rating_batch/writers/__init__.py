@@ -19,7 +19,7 @@ from rating_batch.writers.common import (
     neutralise,
 )
 from rating_batch.writers.csvfile import CSV_BLOCK, write_csv
-from rating_batch.writers.html import write_event_html, write_index_html
+from rating_batch.writers.html import EventRows, event_rows, write_event_html, write_index_html
 from rating_batch.writers.player import player_text, write_player_html, write_player_workbook
 from rating_batch.writers.txtlist import TXT_LIST_LAYOUT, ascii_text, write_list_txt
 from rating_batch.writers.workbook import (
@@ -43,9 +43,11 @@ __all__ = [
     "NUMBER_FORMATS",
     "PLAYER_LABELS",
     "TXT_LIST_LAYOUT",
+    "EventRows",
     "Sheet",
     "ascii_text",
     "detail_notes",
+    "event_rows",
     "neutralise",
     "player_text",
     "write_calculations_sheet",

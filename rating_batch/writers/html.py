@@ -5,11 +5,16 @@ from __future__ import annotations
 
 import math
 import re
+from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rating_batch.pages import EventPage, IndexPage
+import numpy as np
+import pandas as pd
+
+from rating_batch.pages import EventPage, EventPages, IndexPage, displayed
 
 if TYPE_CHECKING:
     from jinja2 import Environment
@@ -66,9 +71,13 @@ def _points(value: object) -> str:
     return f"{whole}{'½' if half else ''}"
 
 
+#: What an element id for a player may not hold (``_anchor``).
+NOT_IN_ANCHOR = r"[^A-Za-z0-9]+"
+
+
 def _anchor(value: object) -> str:
     """An element id for a player: letters, digits and '-' only."""
-    return "p-" + re.sub(r"[^A-Za-z0-9]+", "-", str(value))
+    return "p-" + re.sub(NOT_IN_ANCHOR, "-", str(value))
 
 
 @cache
@@ -99,11 +108,156 @@ def render(template: str, **context: Any) -> str:
     return _environment().get_template(template).render(**context)
 
 
-def write_event_html(page: EventPage, path: Path, index_link: str | None = None) -> None:
+#: Marks a field in a row macro's markup (``fill_rows``): no text or template holds it.
+FIELD = "\x00"
+
+
+class _Fields(dict[str, str]):
+    """A row whose every column is its own name between ``FIELD`` marks."""
+
+    def __missing__(self, key: str) -> str:
+        return f"{FIELD}{key}{FIELD}"
+
+
+@cache
+def _row_parts(macro: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """A macro of ``rows.html`` as its literal markup and, between, the columns it shows."""
+    module = _environment().get_template("rows.html").module
+    parts = str(getattr(module, macro)(_Fields())).split(FIELD)
+    return tuple(parts[0::2]), tuple(parts[1::2])
+
+
+def _texts(values: pd.Series, escape: bool) -> np.ndarray:
+    """A column as the text a page shows (``_blank``), escaped: each distinct value once."""
+    from markupsafe import escape as escaped
+
+    codes, uniques = pd.factorize(values)
+    texts = [str(_blank(value)) for value in uniques.tolist()]
+    if escape:
+        texts = [str(escaped(text)) for text in texts]
+    return np.array([*texts, ""], dtype=object)[codes]  # code -1 (missing): the last, ""
+
+
+def fill_rows(macro: str, frame: pd.DataFrame) -> np.ndarray:
+    """Each row of ``frame`` laid out by a macro of ``rows.html``, a whole column at a time
+    (an event page's rows are ~10^6 cells at 10^5 games: per cell, templating costs ~5 µs)."""
+    literals, fields = _row_parts(macro)
+    rows = np.full(len(frame), literals[0], dtype=object)
+    for column, literal in zip(fields, literals[1:], strict=True):
+        rows = rows + _texts(frame[column], escape=not column.endswith("_html")) + literal
+    return rows
+
+
+@dataclass
+class EventRows:
+    """An event page's repeated markup: the crosstable's rows and each player's section of
+    the calculations (``None`` for an unrated player's, laid out with the page's pool)."""
+
+    crosstable: str = ""
+    sections: list[tuple[str, str | None]] = dataclass_field(default_factory=list)
+    """Per crosstable row: the section's start (anchor and heading) and its body."""
+
+
+def event_rows(pages: EventPages) -> dict[str, EventRows]:
+    """Every event page's rows, laid out for all events at once (``fill_rows``)."""
+    table = pages.crosstable
+    ids = table["id"].astype("string")
+    games_html = _games_html(pages.games, table["event"].astype(str), ids)
+    forms = {
+        "rc": "whole",
+        "w": "points",
+        "n_scoring": "whole",
+        "expected": "decimal",
+        "k": "whole",
+    }
+    table = displayed(table, forms).assign(
+        anchor="p-" + ids.str.replace(NOT_IN_ANCHOR, "-", regex=True),
+        cells_html=_round_cells(table),
+        games_html=games_html,
+        title_part=(" " + table["title"].astype("string")).where(_truthy(table["title"]), ""),
+        federation_part=(table["federation"].astype("string") + ", ").where(
+            _truthy(table["federation"]), ""
+        ),
+        status_text=table["status"].astype("string").map(STATUS_TEXT).fillna(""),
+        new_part=(
+            " · after the period (all its events): Rn "
+            + table["new_rating"].astype("Int64").astype("string")
+        ).fillna(""),
+        counts_for=np.where(
+            table["status"].eq("unrated").fillna(False).to_numpy(bool),
+            "a first rating",
+            "the rating",
+        ),
+    )
+    table["fide_part"] = ("FIDE ID " + table["fide_id_text"]).where(
+        _truthy(table["fide_id"]), "no FIDE ID"
+    )
+    crosstable = fill_rows("crosstable_row", table)
+    heads = fill_rows("section_head", table)
+    played = table["games_html"].notna().to_numpy()
+    bodies = np.where(played, fill_rows("played_section", table), np.array(None, dtype=object))
+    none = ~played & ~ids.isin(list(pages.pooled)).to_numpy(bool)
+    bodies = np.where(none, fill_rows("no_game_section", table), bodies)
+    rows: dict[str, EventRows] = {}
+    for event, positions in table.groupby("event", sort=False).indices.items():
+        rows[str(event)] = EventRows(
+            "".join(crosstable[positions].tolist()),
+            list(zip(heads[positions].tolist(), bodies[positions].tolist(), strict=True)),
+        )
+    return rows
+
+
+def _truthy(values: pd.Series) -> np.ndarray:
+    """What a template's ``{% if value %}`` holds true: present, not "" and not 0."""
+    present = values.notna().to_numpy(bool)
+    text = values.astype("string").fillna("")
+    return present & ~text.isin(["", "0"]).to_numpy(bool)
+
+
+def _round_cells(table: pd.DataFrame) -> np.ndarray:
+    """Each crosstable row's round cells as markup, up to its event's last round."""
+    rounds = table["rounds"].to_numpy()
+    cells = np.full(len(table), "", dtype=object)
+    for number in range(1, int(rounds.max(initial=0)) + 1):
+        cell = table.get(f"cell_{number}", pd.Series(pd.NA, index=table.index))
+        mark = table.get(f"mark_{number}", pd.Series(pd.NA, index=table.index))
+        part = pd.DataFrame({"cell": cell, "mark": mark})
+        laid = np.where(
+            mark.notna().to_numpy(), fill_rows("marked_round_cell", part),
+            fill_rows("round_cell", part),
+        )  # fmt: skip
+        cells = cells + np.where(rounds >= number, laid, "")
+    return cells
+
+
+def _games_html(games: pd.DataFrame, events: pd.Series, ids: pd.Series) -> pd.Series:
+    """The games of each crosstable row's calculation as table rows (missing: none)."""
+    laid = pd.Series(fill_rows("game_row", games), dtype=object)
+    keys = [games["event"].astype(str).to_numpy(), games["id"].astype("string").to_numpy()]
+    joined = laid.groupby(keys, sort=False).agg("".join)
+    wanted = pd.MultiIndex.from_arrays([events.to_numpy(), ids.to_numpy()])
+    return pd.Series(joined.reindex(wanted).to_numpy(), index=events.index, dtype=object)
+
+
+def write_event_html(
+    page: EventPage, path: Path, rows: EventRows, index_link: str | None = None
+) -> None:
     """One event's page: its crosstable and every player's calculation."""
+    from markupsafe import Markup
+
+    module = _environment().get_template("first_section.html").module
+    first_section = module.first_section  # type: ignore[attr-defined]
+    sections = []
+    for row, (head, body) in zip(page.crosstable, rows.sections, strict=True):
+        if body is None:
+            body = str(first_section(page.firsts.get(str(row["id"]), []), page.period != ""))
+        sections.append(head + body + "</section>\n")
     text = render(
         "event.html",
         page=page,
+        # Made by fill_rows and the templates: escaped already.
+        crosstable_rows=Markup(rows.crosstable),
+        calculations=Markup("".join(sections)),
         title=page.title,
         facts=page.facts,
         index_link=index_link,

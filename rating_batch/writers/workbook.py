@@ -411,28 +411,21 @@ def _table_rows_xml(
 
 
 def _rows_xml(frame: pd.DataFrame, levels: np.ndarray | None, first: int, styles: _Styles) -> str:
-    """The ``<row>`` elements of a block of rows, the first being sheet row ``first``."""
-    numbers = list(range(first, len(frame) + first))
+    """The ``<row>`` elements of a block of rows, the first being sheet row ``first``: made a
+    column at a time over the whole block (object arrays), then joined once."""
+    numbers = np.arange(first, len(frame) + first).astype(str).astype(object)
     heading = [False] * len(frame) if levels is None else (levels == 0).tolist()
-    cells: list[list[str]] = []
+    if levels is None:
+        rows = '<row r="' + numbers + '">'
+    else:
+        level = levels.astype(str).astype(object)
+        outline = np.where(levels > 0, ' outlineLevel="' + level + '"', "")
+        rows = '<row r="' + numbers + '"' + outline + ">"
     for index, name in enumerate(frame.columns, start=1):
-        tails = _cell_tails(frame[name], str(name), heading, styles)
-        letter = get_column_letter(index)
-        cells.append(
-            [
-                f'<c r="{letter}{r}"{tail}' if tail else ""
-                for r, tail in zip(numbers, tails, strict=True)
-            ]
-        )
-    outline = (
-        [""] * len(frame)
-        if levels is None
-        else [f' outlineLevel="{level}"' if level else "" for level in levels.tolist()]
-    )
-    return "".join(
-        f'<row r="{r}"{level}>{"".join(row)}</row>'
-        for r, level, row in zip(numbers, outline, zip(*cells, strict=False), strict=True)
-    )
+        tails = np.array(_cell_tails(frame[name], str(name), heading, styles), dtype=object)
+        cells = f'<c r="{get_column_letter(index)}' + numbers + '"' + tails
+        rows = rows + np.where(tails != "", cells, "")
+    return "".join((rows + "</row>").tolist())
 
 
 def _cell_tails(series: pd.Series, name: str, heading: list[bool], styles: _Styles) -> list[str]:
