@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint check bench clean
+.PHONY: run test test-fast lint check bench bench-history clean
 
 $(STAMP): pyproject.toml
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
@@ -27,8 +27,13 @@ run: $(STAMP)
 	$(BIN)/rating-batch publish 2026-03 --db $(DEMO_DB) --out out/lists
 	$(BIN)/rating-batch player 900000020 --db $(DEMO_DB) --out out/players
 
+# The whole suite, on every core (pytest-xdist).
 test: $(STAMP)
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q -n auto
+
+# The edit-test loop: everything but the kill, concurrency, fuzz and printing tests.
+test-fast: $(STAMP)
+	$(BIN)/pytest -q -n auto -m "not slow"
 
 lint: $(STAMP)
 	$(BIN)/ruff check rating_batch tests benchmarks
@@ -39,6 +44,10 @@ check: lint test
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench.py
+
+# A 10-year database built month by month: add and publish in year 10 against month 2.
+bench-history: $(STAMP)
+	$(BIN)/python benchmarks/history.py
 
 clean:
 	rm -rf out .pytest_cache .mypy_cache .ruff_cache

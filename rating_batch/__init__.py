@@ -13,22 +13,70 @@ Monthly production with the rating database: ``init_database``, ``add_events``,
 ``export_list``; ``list_backups`` and ``restore_backup`` for its backups.
 """
 
-from rating_batch.errors import InputError, Issue, RatingBatchError, RulesError
-from rating_batch.pipeline import check_files, compare_rules, rate_events
-from rating_batch.production import (
-    AddOptions,
-    PublishOptions,
-    add_events,
-    export_list,
-    find_players,
-    init_database,
-    player_report,
-    publish_period,
-    remove_event,
-    unpublish_period,
-)
-from rating_batch.rules import EDITIONS, Rules, load_rules_file, named_rules
-from rating_batch.store import list_backups, restore_backup
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
+#: Where each public name lives: imported on first use, so that ``import rating_batch`` (and
+#: the command line's help) does not load pandas and openpyxl until a command needs them.
+_HOMES = {
+    "InputError": "rating_batch.errors",
+    "Issue": "rating_batch.errors",
+    "RatingBatchError": "rating_batch.errors",
+    "RulesError": "rating_batch.errors",
+    "check_files": "rating_batch.pipeline",
+    "compare_rules": "rating_batch.pipeline",
+    "rate_events": "rating_batch.pipeline",
+    "AddOptions": "rating_batch.production",
+    "PublishOptions": "rating_batch.production",
+    "add_events": "rating_batch.production",
+    "export_list": "rating_batch.production",
+    "find_players": "rating_batch.production",
+    "init_database": "rating_batch.production",
+    "player_report": "rating_batch.production",
+    "publish_period": "rating_batch.production",
+    "remove_event": "rating_batch.production",
+    "unpublish_period": "rating_batch.production",
+    "EDITIONS": "rating_batch.rules",
+    "Rules": "rating_batch.rules",
+    "load_rules_file": "rating_batch.rules",
+    "named_rules": "rating_batch.rules",
+    "list_backups": "rating_batch.store",
+    "restore_backup": "rating_batch.store",
+}
+
+if TYPE_CHECKING:
+    from rating_batch.errors import InputError, Issue, RatingBatchError, RulesError
+    from rating_batch.pipeline import check_files, compare_rules, rate_events
+    from rating_batch.production import (
+        AddOptions,
+        PublishOptions,
+        add_events,
+        export_list,
+        find_players,
+        init_database,
+        player_report,
+        publish_period,
+        remove_event,
+        unpublish_period,
+    )
+    from rating_batch.rules import EDITIONS, Rules, load_rules_file, named_rules
+    from rating_batch.store import list_backups, restore_backup
+
+
+def __getattr__(name: str) -> object:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(home), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_HOMES])
+
 
 __all__ = [
     "EDITIONS",

@@ -12,7 +12,6 @@ from typing import Any
 
 import click
 
-from rating_batch import pipeline, production
 from rating_batch.errors import RatingBatchError
 from rating_batch.rules import EDITIONS, FIDE_BY_DATE, KINDS, LATEST, describe, named_rules
 from rating_batch.store import DEFAULT_WAIT
@@ -159,6 +158,8 @@ def rate(
     \b
         rating-batch rate sample_data/events --out out
     """
+    from rating_batch import pipeline
+
     with user_errors(context.obj["debug"]):
         result = pipeline.rate_events(
             events,
@@ -185,6 +186,8 @@ def check(context: click.Context, files: tuple[Path, ...]) -> None:
     \b
         rating-batch check sample_data/events/*.trf
     """
+    from rating_batch import pipeline
+
     with user_errors(context.obj["debug"]):
         issues = pipeline.check_files(files)
     for issue in issues:
@@ -260,6 +263,8 @@ def compare_rules(
         rating-batch compare-rules sample_data/events --rules fide \
             --rules sample_data/rules/fexerj-2027.toml
     """
+    from rating_batch import pipeline
+
     if len(rules_names) != 2:
         raise click.UsageError("give --rules exactly twice: --rules A --rules B")
     with user_errors(context.obj["debug"]):
@@ -322,6 +327,8 @@ def init(
     \b
         rating-batch init --list sample_data/monthly/list-2026-01.csv --period 2026-01
     """
+    from rating_batch import production
+
     with user_errors(context.obj["debug"]):
         result = production.init_database(
             list_path, db=db, kind=kind, period=period, rules_name=rules_name
@@ -362,6 +369,8 @@ def add(
     \b
         rating-batch add sample_data/monthly/2026-02
     """
+    from rating_batch import production
+
     options = production.AddOptions(
         kind=kind,
         accept_dates=accept_dates,
@@ -401,6 +410,8 @@ def publish(
     \b
         rating-batch publish 2026-02 --out out
     """
+    from rating_batch import production
+
     options = production.PublishOptions(skip_to=skip_to, dry_run=dry_run, wait=context.obj["wait"])
     with user_errors(context.obj["debug"]):
         result = production.publish_period(
@@ -422,6 +433,8 @@ def unpublish(context: click.Context, period: str, db: Path) -> None:
     \b
         rating-batch unpublish 2026-03
     """
+    from rating_batch import production
+
     with user_errors(context.obj["debug"]):
         result = production.unpublish_period(period, db=db, wait=context.obj["wait"])
     report(context, result.summary())
@@ -440,6 +453,8 @@ def remove(context: click.Context, event_key: str, db: Path) -> None:
     \b
         rating-batch remove synthetic-2026-02-00003
     """
+    from rating_batch import production
+
     with user_errors(context.obj["debug"]):
         result = production.remove_event(event_key, db=db, wait=context.obj["wait"])
     report(context, result.summary())
@@ -456,6 +471,8 @@ def backups(context: click.Context, db: Path) -> None:
     \b
         rating-batch backups
     """
+    from rating_batch import production
+
     with user_errors(context.obj["debug"]):
         result = production.backups_report(db)
     report(context, result.summary())
@@ -475,6 +492,8 @@ def restore(context: click.Context, backup: str, db: Path) -> None:
     \b
         rating-batch restore latest
     """
+    from rating_batch import production
+
     with user_errors(context.obj["debug"]):
         result = production.restore(backup, db=db, wait=context.obj["wait"])
     report(context, result.summary())
@@ -493,6 +512,8 @@ def upgrade(context: click.Context, db: Path) -> None:
     \b
         rating-batch upgrade --db rating_batch.sqlite
     """
+    from rating_batch import production
+
     with user_errors(context.obj["debug"]):
         result = production.upgrade(db, wait=context.obj["wait"])
     report(context, result.summary())
@@ -521,6 +542,8 @@ def player(
         rating-batch player 900000001
         rating-batch player --name "rako"
     """
+    from rating_batch import production
+
     if (fide_id is None) == (name is None):
         raise click.UsageError("give a FIDE ID, or --name TEXT")
     with user_errors(context.obj["debug"]):
@@ -546,6 +569,8 @@ def export_list(context: click.Context, period: str, kind: str | None, db: Path,
     \b
         rating-batch export-list 2026-02 --out out
     """
+    from rating_batch import production
+
     with user_errors(context.obj["debug"]):
         paths = production.export_list(period, db=db, out=out, kind=kind)
     if not context.obj["quiet"]:

@@ -16,12 +16,12 @@ from dataclasses import dataclass, field, replace
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Literal
-
-import numpy as np
-import pandas as pd
+from typing import TYPE_CHECKING, Literal
 
 from rating_batch.errors import RulesError
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 Kind = Literal["standard", "rapid", "blitz"]
 KINDS: tuple[Kind, ...] = ("standard", "rapid", "blitz")
@@ -252,6 +252,9 @@ class Rules:
 
     def class_of(self, ratings: pd.Series) -> pd.Series:
         """Each rating's class name (NA where there is no rating or no classes)."""
+        import numpy as np
+        import pandas as pd
+
         if not self.classes:
             return pd.Series(pd.NA, index=ratings.index, dtype="string")
         bounds = [c.minimum for c in self.classes]

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -402,6 +404,7 @@ def _mutations(lines: list[str]) -> list[list[str]]:
     return variants
 
 
+@pytest.mark.slow  # a fuzz test: many mutated files per corpus file
 @pytest.mark.parametrize("path", TRF_CORPUS, ids=[p.name[:40] for p in TRF_CORPUS])
 def test_no_traceback_on_malformed_variants(path: Path, tmp_path: Path) -> None:
     lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
@@ -472,3 +475,16 @@ def test_event_html_escapes_names(tmp_path: Path) -> None:
     page = (tmp_path / "out" / "events" / "x.html").read_text(encoding="utf-8")
     assert "<script>" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
     assert "B &amp; C" in page
+
+
+def test_help_and_version_load_no_heavy_library() -> None:
+    """The command line's help and --version answer without pandas, numpy, openpyxl or
+    jinja2 (they load in the commands that use them)."""
+    code = (
+        "import sys; sys.argv = ['rating-batch', '--help']\n"
+        "from rating_batch.cli import cli\n"
+        "try:\n    cli()\nexcept SystemExit:\n    pass\n"
+        "print(sorted(m for m in ('pandas', 'numpy', 'openpyxl', 'jinja2') if m in sys.modules))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip().splitlines()[-1] == "[]"

@@ -23,6 +23,9 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent.parent / "benchmarks"))
 from generate import generate_month, make_federation, write_list_csv
 
+#: Left out of ``make test-fast`` (kills real processes and runs commands concurrently).
+pytestmark = pytest.mark.slow
+
 RUNS = 20
 COMMAND = [sys.executable, "-m", "rating_batch"]
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
+import pytest
 from conftest import DATA
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -20,6 +21,9 @@ from openpyxl.utils.exceptions import IllegalCharacterError
 from rating_batch.errors import InputError
 from rating_batch.loaders import read_event, read_rating_list
 from rating_batch.pipeline import rate_loaded
+
+#: Left out of ``make test-fast`` (fuzzing).
+pytestmark = pytest.mark.slow
 
 SETTINGS = settings(
     max_examples=2000,

@@ -19,6 +19,9 @@ from html_text import read_page
 
 from rating_batch.cli import cli
 
+#: Left out of ``make test-fast`` (prints through LibreOffice and Chromium).
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).parent.parent
 SAMPLE_EVENT = ROOT / "sample_data" / "events" / "esp_torneo-san-viator-2018-B_swiss-137p.trf"
 SOFFICE = shutil.which("soffice")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rating_batch.store.backups import Backup, list_backups, restore_backup, save_backup
 from rating_batch.store.database import (
@@ -18,7 +19,19 @@ from rating_batch.store.database import (
     ensure_new,
     open_database,
 )
-from rating_batch.store.queries import Store
+
+if TYPE_CHECKING:
+    from rating_batch.store.queries import Store
+
+
+def __getattr__(name: str) -> object:
+    """``Store`` on first use: its module loads pandas, which the command line's help and
+    ``--version`` do without."""
+    if name == "Store":
+        from rating_batch.store.queries import Store
+
+        return Store
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @contextlib.contextmanager
@@ -27,6 +40,8 @@ def open_store(
 ) -> Iterator[Store]:
     """Our database at ``path``: read-only unless ``write`` (then ``store.writing()`` is the
     command's one transaction, after a backup labelled ``command``)."""
+    from rating_batch.store.queries import Store
+
     with open_database(path, Store, write=write, command=command, wait=wait) as store:
         yield store
 
@@ -34,6 +49,8 @@ def open_store(
 @contextlib.contextmanager
 def create_store(path: Path) -> Iterator[Store]:
     """A new database at ``path`` (refused if anything is there), complete or not at all."""
+    from rating_batch.store.queries import Store
+
     with create_database(path, Store) as store:
         yield store
 

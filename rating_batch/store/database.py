@@ -24,10 +24,8 @@ import socket
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 from urllib.parse import quote
-
-import pandas as pd
 
 from rating_batch.errors import RatingBatchError
 from rating_batch.store.schema import (
@@ -37,6 +35,9 @@ from rating_batch.store.schema import (
     SCHEMA_VERSION,
     run_script,
 )
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 SQLITE_HEADER = b"SQLite format 3\x00"
 
@@ -183,6 +184,8 @@ class Connection:
         wrapping of SQLite's errors)."""
         cursor = self.connection.execute(sql, parameters)
         columns = [column[0] for column in cursor.description]
+        import pandas as pd
+
         return pd.DataFrame.from_records(cursor.fetchall(), columns=columns, coerce_float=True)
 
     @contextlib.contextmanager

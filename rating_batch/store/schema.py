@@ -31,8 +31,6 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable
 
-from rating_batch.names import name_key
-
 SCHEMA_VERSION = 3
 
 #: ``PRAGMA application_id`` of our databases ("RBAT"): a file without it is not ours.
@@ -222,6 +220,8 @@ def _to_version_2(connection: sqlite3.Connection) -> None:
             f'INSERT INTO "{table}" ({names}) SELECT {", ".join(values)} FROM "v1_{table}"'
         )
         connection.execute(f'DROP TABLE "v1_{table}"')
+    from rating_batch.names import name_key  # loads pandas: only for this migration
+
     connection.create_function("name_key", 1, name_key, deterministic=True)
     connection.execute("UPDATE players SET name_key = name_key(name)")
     # The player each version-1 event created, from its label (``<key>#<start rank>``).
