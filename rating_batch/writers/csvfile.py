@@ -3,49 +3,69 @@ one typed pass per column; formula-like text neutralised, result codes as writte
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from rating_batch.writers.common import (
     CODE_COLUMNS,
+    FORMULA_STARTS,
     NUMBER_FORMATS,
     ColumnKind,
     distinct,
-    formatted,
-    neutralise,
 )
 
 
-def _csv_column(series: pd.Series, name: str) -> list[str]:
-    """One column as CSV fields: "" for missing, true/false, the column's number format, and
-    formula-like text neutralised, quoted where needed (``_csv_field``). One typed pass per
-    column, each distinct value formatted once (``formatted``)."""
+def _csv_column(series: pd.Series, name: str) -> tuple[np.ndarray, np.ndarray]:
+    """One column as CSV fields: each row's code and the fields the codes point to (code -1,
+    the last: "" for missing): true/false, the column's number format, and formula-like text
+    neutralised, quoted where needed (``_csv_field``). One typed pass over the whole column,
+    each distinct value formatted once. Numbers and flags never need quoting."""
     kind, codes, values = distinct(series)
+    if kind == "text":
+        return codes, np.append(_text_fields(list(values), name not in CODE_COLUMNS), "")
     forms: dict[ColumnKind, Callable[[Any], str]] = {
         "bool": lambda flag: "true" if flag else "false",
         "float": NUMBER_FORMATS.get(name, ("{:g}", ""))[0].format,
         "int": str,
-        "text": str if name in CODE_COLUMNS else neutralise,
     }
     form = forms[kind]
-    return formatted(codes, values, lambda value: _csv_field(form(value)))
+    return codes, np.array([form(value) for value in values] + [""], dtype=object)
+
+
+def _text_fields(texts: list[object], free: bool) -> np.ndarray:
+    """Distinct texts as fields: ``neutralise`` (free text) and ``_csv_field``."""
+    fields = [str(text) for text in texts]
+    if free:
+        fields = ["'" + text if text.startswith(FORMULA_STARTS) else text for text in fields]
+    return np.array(
+        ['"' + t.replace('"', '""') + '"' if _QUOTED.search(t) else t for t in fields],
+        dtype=object,
+    )
+
+
+#: What makes a CSV field need quotes (``_csv_field``).
+_QUOTED = re.compile(r'[,"\r\n]')
 
 
 def write_csv(frame: pd.DataFrame, path: Path) -> None:
     """UTF-8 with BOM (so spreadsheets detect it), comma-separated, LF line ends, minimal
-    quoting (``_csv_field``). Rows are written in blocks; in each, every distinct value of a
-    column is formatted and quoted once (issue 6)."""
+    quoting (``_csv_field``). Every distinct value of a column is formatted and quoted once
+    (issue 6); the rows are then made and written in blocks."""
+    columns = [_csv_column(frame[name], str(name)) for name in frame.columns]
+    if len(columns) == 1:  # a row of one empty field is written "", not a blank line
+        codes, fields = columns[0]
+        columns = [(codes, np.where(fields == "", '""', fields))]
     with path.open("w", encoding="utf-8-sig", newline="") as out:
         out.write(",".join(_csv_field(str(name)) for name in frame.columns) + "\n")
         for start in range(0, len(frame), CSV_BLOCK):
-            part = frame.iloc[start : start + CSV_BLOCK]
-            columns = [_csv_column(part[name], str(name)) for name in part.columns]
-            if len(columns) == 1:  # a row of one empty field is written "", not a blank line
-                columns = [[text or '""' for text in columns[0]]]
-            out.write("".join(",".join(row) + "\n" for row in zip(*columns, strict=True)))
+            block = [fields[codes[start : start + CSV_BLOCK]].tolist() for codes, fields in columns]
+            if block and block[0]:
+                out.write("\n".join(map(",".join, zip(*block, strict=True))) + "\n")
 
 
 #: Rows made into text at a time by ``write_csv`` and ``write_list_txt`` (bounds the memory

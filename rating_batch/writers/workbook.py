@@ -411,21 +411,22 @@ def _table_rows_xml(
 
 
 def _rows_xml(frame: pd.DataFrame, levels: np.ndarray | None, first: int, styles: _Styles) -> str:
-    """The ``<row>`` elements of a block of rows, the first being sheet row ``first``: made a
-    column at a time over the whole block (object arrays), then joined once."""
+    """The ``<row>`` elements of a block of rows, the first being sheet row ``first``: each
+    column's cells made at once (object arrays), then each row's joined."""
     numbers = np.arange(first, len(frame) + first).astype(str).astype(object)
     heading = [False] * len(frame) if levels is None else (levels == 0).tolist()
     if levels is None:
-        rows = '<row r="' + numbers + '">'
+        starts = '<row r="' + numbers + '">'
     else:
         level = levels.astype(str).astype(object)
         outline = np.where(levels > 0, ' outlineLevel="' + level + '"', "")
-        rows = '<row r="' + numbers + '"' + outline + ">"
+        starts = '<row r="' + numbers + '"' + outline + ">"
+    parts = [starts.tolist()]
     for index, name in enumerate(frame.columns, start=1):
         tails = np.array(_cell_tails(frame[name], str(name), heading, styles), dtype=object)
         cells = f'<c r="{get_column_letter(index)}' + numbers + '"' + tails
-        rows = rows + np.where(tails != "", cells, "")
-    return "".join((rows + "</row>").tolist())
+        parts.append(np.where(tails != "", cells, "").tolist())
+    return "</row>".join(map("".join, zip(*parts, strict=True))) + ("</row>" if len(frame) else "")
 
 
 def _cell_tails(series: pd.Series, name: str, heading: list[bool], styles: _Styles) -> list[str]:
@@ -441,26 +442,44 @@ def _cell_tails(series: pd.Series, name: str, heading: list[bool], styles: _Styl
     if kind == "int":
         style = styles.numbers[name]
         return formatted(codes, values, lambda v: f"{style}><v>{int(v)}</v></c>")
-    texts = list(values)
-
+    texts = [str(value) for value in values]
     free = name not in CODE_COLUMNS
-
-    def styled(value: object, strong: bool) -> str:
-        text = str(value)
-        style = (
-            styles.quoted
-            if free and text.startswith(FORMULA_STARTS)
-            else styles.bold
-            if strong
-            else None
-        )
-        return _inline_text(text, "" if style is None else f' s="{style}"')
-
-    tails = formatted(codes, texts, lambda v: styled(v, False))
+    tails = np.append(_text_tails(texts, free, None, styles), "")[codes]
     if not any(heading):
-        return tails
-    strong = formatted(codes, texts, lambda v: styled(v, True))
-    return [b if h else t for t, b, h in zip(tails, strong, heading, strict=True)]
+        return list(tails.tolist())
+    strong = np.append(_text_tails(texts, free, styles.bold, styles), "")[codes]
+    return list(np.where(np.asarray(heading, dtype=bool), strong, tails).tolist())
+
+
+def _text_tails(texts: list[str], free: bool, style: int | None, styles: _Styles) -> np.ndarray:
+    """``_inline_text`` of distinct texts, all at once: formula-like free text quote-prefixed
+    (its style), else ``style`` (bold headings) or none."""
+    plain = "" if style is None else f' s="{style}"'
+    quoted = f' s="{styles.quoted}"'
+    shown = _escaped_all(texts)
+    keep = ' xml:space="preserve"'
+    return np.array(
+        [
+            f' t="inlineStr"{quoted if free and text.startswith(FORMULA_STARTS) else plain}>'
+            f"<is><t{keep if text != text.strip() else ''}>{escaped}</t></is></c>"
+            for text, escaped in zip(texts, shown, strict=True)
+        ],
+        dtype=object,
+    )
+
+
+#: Joins texts for ``_escaped_all`` (a character no name holds; checked).
+_SEPARATOR = "\uffff"
+
+
+def _escaped_all(texts: list[str]) -> list[str]:
+    """Each text as ``_inline_text`` escapes it (control characters as '?', then &, <, >),
+    made as one string and split again: the substitutions run once, not once per text."""
+    joined = _SEPARATOR.join(texts)
+    if joined.count(_SEPARATOR) != max(len(texts) - 1, 0):
+        return [html.escape(ILLEGAL_CHARACTERS_RE.sub("?", text), quote=False) for text in texts]
+    escaped = html.escape(ILLEGAL_CHARACTERS_RE.sub("?", joined), quote=False)
+    return escaped.split(_SEPARATOR) if texts else []
 
 
 def _inline_text(value: str, style: str) -> str:
