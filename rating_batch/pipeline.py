@@ -43,6 +43,7 @@ from rating_batch.loaders import (
 from rating_batch.names import name_key
 from rating_batch.overlap import overlapping_events
 from rating_batch.pages import entrants_of, event_pages, index_page
+from rating_batch.parallel import beside
 from rating_batch.period import assemble_period, order_events
 from rating_batch.rules import FIDE_BY_DATE, KINDS, Kind, Rules, edition_in_force, named_rules
 from rating_batch.schema import Event, EventInfo, combined, one_batch
@@ -474,64 +475,72 @@ def write_rate_outputs(rated: RateResult, out: Path) -> list[Path]:
     with staged_outputs(out) as outputs:
         # The folder's pages are this run's: a page of an event no longer rated goes.
         outputs.own(out / "events", r"[^/]+\.html")
-        paths += write_pages(
-            outputs,
-            out,
-            PageSource(
-                rated.result,
-                [event.info for event in rated.events],
-                rated.event_rules,
-                entrants_of(combined(rated.events, "players")),
-                calculations,
-            ),
-            f"Rating report: {heading}",
-            [
-                ("rules", rated._editions()),
-                ("events", str(len(rated.events))),
-                ("players", str(len(rated.players))),
-                ("counted games", str(int(games["counted"].sum()))),
-            ],
-        )
-        write_csv(players, outputs.path(paths[0]))
-        write_csv(games, outputs.path(paths[1]))
-        write_csv(calculations, outputs.path(paths[2]))
-        write_workbook(
-            [
-                Sheet("Summary", rows=rated.summary_rows()),
-                Sheet(
-                    "Players", frame=players, heading=[f"Players — {heading}"], labels=PLAYER_LABELS
-                ),
-                Sheet(
-                    "Games",
-                    frame=games.head(MAX_DETAIL_ROWS),
-                    heading=[f"Games — {heading}"],
-                    labels=GAME_LABELS,
-                ),
-                Sheet(
-                    "Calculations",
-                    frame=calculation_rows(calculations.head(MAX_DETAIL_ROWS)),
-                    writer=write_calculations_sheet,
-                    heading=[f"Individual calculations — {heading}"],
-                    labels=CALCULATION_LABELS,
-                ),
-                Sheet(
-                    "Player events",
-                    frame=events,
-                    heading=[f"Player events — {heading}"],
-                    labels=PLAYER_LABELS,
-                ),
-                replace(
-                    charts_sheet(
-                        rated.players["new_rating"].where(
-                            rated.players["status"].isin(["rated", "new"])
-                        )
+        report_book = outputs.path(paths[3])  # recorded here, not in the child (``beside``)
+
+        def workbook() -> None:
+            write_workbook(
+                [
+                    Sheet("Summary", rows=rated.summary_rows()),
+                    Sheet(
+                        "Players",
+                        frame=players,
+                        heading=[f"Players — {heading}"],
+                        labels=PLAYER_LABELS,
                     ),
-                    heading=[heading],
+                    Sheet(
+                        "Games",
+                        frame=games.head(MAX_DETAIL_ROWS),
+                        heading=[f"Games — {heading}"],
+                        labels=GAME_LABELS,
+                    ),
+                    Sheet(
+                        "Calculations",
+                        frame=calculation_rows(calculations.head(MAX_DETAIL_ROWS)),
+                        writer=write_calculations_sheet,
+                        heading=[f"Individual calculations — {heading}"],
+                        labels=CALCULATION_LABELS,
+                    ),
+                    Sheet(
+                        "Player events",
+                        frame=events,
+                        heading=[f"Player events — {heading}"],
+                        labels=PLAYER_LABELS,
+                    ),
+                    replace(
+                        charts_sheet(
+                            rated.players["new_rating"].where(
+                                rated.players["status"].isin(["rated", "new"])
+                            )
+                        ),
+                        heading=[heading],
+                    ),
+                    replace(changes_chart_sheet(rated.players), heading=[heading]),
+                ],
+                report_book,
+            )
+
+        with beside(workbook):
+            write_csv(players, outputs.path(paths[0]))
+            write_csv(games, outputs.path(paths[1]))
+            write_csv(calculations, outputs.path(paths[2]))
+            paths += write_pages(
+                outputs,
+                out,
+                PageSource(
+                    rated.result,
+                    [event.info for event in rated.events],
+                    rated.event_rules,
+                    entrants_of(combined(rated.events, "players")),
+                    calculations,
                 ),
-                replace(changes_chart_sheet(rated.players), heading=[heading]),
-            ],
-            outputs.path(paths[3]),
-        )
+                f"Rating report: {heading}",
+                [
+                    ("rules", rated._editions()),
+                    ("events", str(len(rated.events))),
+                    ("players", str(len(rated.players))),
+                    ("counted games", str(int(games["counted"].sum()))),
+                ],
+            )
     return paths
 
 

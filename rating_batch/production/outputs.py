@@ -14,6 +14,7 @@ import pandas as pd
 from rating_batch.calculations import calculation_rows
 from rating_batch.engine import STATUSES
 from rating_batch.loaders import Progress, no_progress
+from rating_batch.parallel import beside
 from rating_batch.periods import Period, shown
 from rating_batch.pipeline import (
     MAX_EVENT_PAGES,
@@ -74,74 +75,84 @@ def write_period(
     outputs.own(out / period, PERIOD_FILES)
     paths: list[Path] = []
     for outcome in outcomes:
-        folder = out / period / outcome.kind
-        result = outcome.result
-        # The period's players, as ``rate`` shows them: those of its events, and any whose
-        # status changed without a game (the whole list is list.csv).
-        shown = (result.players["events"] > 0) | result.players["status"].isin(
-            ["new", "below_floor"]
+        paths += _write_kind(outcome, period, out, outputs, progress)
+    return paths
+
+
+def _write_kind(
+    outcome: KindOutcome, period: Period, out: Path, outputs: OutputSet, progress: Progress
+) -> list[Path]:
+    """One list's files: the workbooks are written beside the others (``parallel.beside``)."""
+    paths: list[Path] = []
+    folder = out / period / outcome.kind
+    result = outcome.result
+    # The period's players, as ``rate`` shows them: those of its events, and any whose
+    # status changed without a game (the whole list is list.csv).
+    shown = (result.players["events"] > 0) | result.players["status"].isin(["new", "below_floor"])
+    players = result.players[shown.to_numpy(dtype=bool)].drop(
+        columns=["k_before_cap", "first_event_done"] + ([] if outcome.rules.classes else ["class"])
+    )
+    targets = {
+        name: folder / name
+        for name in (
+            "list.csv",
+            "list.xlsx",
+            "list.txt",
+            "players.csv",
+            "games.csv",
+            "calculations.csv",
+            "changes.csv",
+            "report.xlsx",
         )
-        players = result.players[shown.to_numpy(dtype=bool)].drop(
-            columns=["k_before_cap", "first_event_done"]
-            + ([] if outcome.rules.classes else ["class"])
+    }
+    counts = result.players["status"].value_counts()
+    summary: list[Sequence[object]] = [
+        [f"{list_title(outcome.kind, period, outcome.rules)[0]}: period report"],
+        [],
+        ["Period", period],
+        ["List", outcome.kind],
+        ["Rules", f"{outcome.rules.edition}: {outcome.rules.title}"],
+        ["Events", len(outcome.events)],
+        ["Players on the new list", len(outcome.listing)],
+        ["Players of the period", len(result.players)],
+        *([f"  {status}", int(counts.get(status, 0))] for status in STATUSES),
+    ]
+    summary += [[], ["Events"], ["key", "name", "start", "end", "source"]]
+    summary += [
+        [key, name, start or "", end or "", source]
+        for key, name, start, end, source in outcome.events[
+            ["key", "name", "start", "end", "source"]
+        ].itertuples(index=False)
+    ]
+    notes = [
+        *outcome.notes,
+        *detail_notes("Games", len(result.games)),
+        *detail_notes("Calculations", len(outcome.calculations)),
+    ]
+    if len(outcome.events) > MAX_EVENT_PAGES:
+        notes.append(
+            f"{len(outcome.events):,} events: no HTML pages (written up to "
+            f"{MAX_EVENT_PAGES:,}; rate an event on its own for its page)"
         )
-        targets = {
-            name: folder / name
-            for name in (
-                "list.csv",
-                "list.xlsx",
-                "list.txt",
-                "players.csv",
-                "games.csv",
-                "calculations.csv",
-                "changes.csv",
-                "report.xlsx",
-            )
-        }
-        write_csv(outcome.listing, outputs.path(targets["list.csv"]))
+    summary += [[], ["Notes"], *([["", note] for note in notes])]
+    key_of = dict(zip(outcome.events["source"], outcome.events["key"], strict=True))
+    warned = [[key_of.get(w.source, ""), w.message] for w in outcome.warnings]
+    summary += [[], ["Warnings"], *(warned or [["", "none"]])]
+    heading = f"{outcome.kind} list {period}"
+
+    # Staged paths are taken here: the output set records them, and the child's copy of it
+    # is not the command's.
+    list_book, report_book = (
+        outputs.path(targets["list.xlsx"]),
+        outputs.path(targets["report.xlsx"]),
+    )
+
+    def workbooks() -> None:
+        """list.xlsx and report.xlsx: the slowest outputs, written beside the others."""
         write_workbook(
             list_sheets(outcome.listing, *list_title(outcome.kind, period, outcome.rules)),
-            outputs.path(targets["list.xlsx"]),
+            list_book,
         )
-        write_list_txt(outcome.listing, outputs.path(targets["list.txt"]), period=period)
-        write_csv(players, outputs.path(targets["players.csv"]))
-        write_csv(result.games, outputs.path(targets["games.csv"]))
-        write_csv(outcome.calculations, outputs.path(targets["calculations.csv"]))
-        write_csv(outcome.changes, outputs.path(targets["changes.csv"]))
-        counts = result.players["status"].value_counts()
-        summary: list[Sequence[object]] = [
-            [f"{list_title(outcome.kind, period, outcome.rules)[0]}: period report"],
-            [],
-            ["Period", period],
-            ["List", outcome.kind],
-            ["Rules", f"{outcome.rules.edition}: {outcome.rules.title}"],
-            ["Events", len(outcome.events)],
-            ["Players on the new list", len(outcome.listing)],
-            ["Players of the period", len(result.players)],
-            *([f"  {status}", int(counts.get(status, 0))] for status in STATUSES),
-        ]
-        summary += [[], ["Events"], ["key", "name", "start", "end", "source"]]
-        summary += [
-            [key, name, start or "", end or "", source]
-            for key, name, start, end, source in outcome.events[
-                ["key", "name", "start", "end", "source"]
-            ].itertuples(index=False)
-        ]
-        notes = [
-            *outcome.notes,
-            *detail_notes("Games", len(result.games)),
-            *detail_notes("Calculations", len(outcome.calculations)),
-        ]
-        if len(outcome.events) > MAX_EVENT_PAGES:
-            notes.append(
-                f"{len(outcome.events):,} events: no HTML pages (written up to "
-                f"{MAX_EVENT_PAGES:,}; rate an event on its own for its page)"
-            )
-        summary += [[], ["Notes"], *([["", note] for note in notes])]
-        key_of = dict(zip(outcome.events["source"], outcome.events["key"], strict=True))
-        warned = [[key_of.get(w.source, ""), w.message] for w in outcome.warnings]
-        summary += [[], ["Warnings"], *(warned or [["", "none"]])]
-        heading = f"{outcome.kind} list {period}"
         write_workbook(
             [
                 Sheet("Summary", rows=summary),
@@ -169,8 +180,16 @@ def write_period(
                 replace(charts_sheet(outcome.listing["rating"]), heading=[heading]),
                 replace(changes_chart_sheet(result.players), heading=[heading]),
             ],
-            outputs.path(targets["report.xlsx"]),
+            report_book,
         )
+
+    with beside(workbooks):
+        write_csv(outcome.listing, outputs.path(targets["list.csv"]))
+        write_list_txt(outcome.listing, outputs.path(targets["list.txt"]), period=period)
+        write_csv(players, outputs.path(targets["players.csv"]))
+        write_csv(result.games, outputs.path(targets["games.csv"]))
+        write_csv(outcome.calculations, outputs.path(targets["calculations.csv"]))
+        write_csv(outcome.changes, outputs.path(targets["changes.csv"]))
         paths.extend(targets.values())
         infos = [_event_info(row) for row in outcome.events.to_dict("records")]
         paths += write_pages(
