@@ -12,7 +12,10 @@ a seeded synthetic month (``generate.py``: a list of players/10 players and Swis
 * writing players.csv, games.csv and report.xlsx;
 * ``init``, ``add`` and ``publish`` as the command line runs them (each its own process, so
   the times include start-up), wall time, and the largest resident memory they reached;
-* the peak resident memory of the benchmark process itself, which holds everything at once.
+* the peak resident memory of the benchmark process itself, which holds everything at once;
+* once, on a month of 2x10^5 player-games in the default event shape (~300 files): ``rate``
+  with all outputs as a process, against ``baseline.py`` (a straightforward pure-Python
+  implementation writing players.csv only), and the start-up of ``--version`` and ``--help``.
 
     python benchmarks/bench.py                 # 10^4, 10^5, 10^6 player-games
     python benchmarks/bench.py --sizes 10000   # one size
@@ -151,6 +154,41 @@ def run_one(games: int, repeats: int, list_players: int | None = None) -> dict[s
     return figures
 
 
+def timed(command: list[str], repeats: int) -> float:
+    """The best wall time of a whole process, in seconds."""
+
+    def run() -> None:
+        subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+
+    return best_of(repeats, run)
+
+
+def rate_against_baseline(repeats: int) -> dict[str, float]:
+    """``rate`` of a 2x10^5 month with every output, against baseline.py, and start-up."""
+    figures: dict[str, float] = {}
+    with tempfile.TemporaryDirectory() as folder:
+        root = Path(folder)
+        rng = np.random.default_rng(2026)
+        federation = make_federation(20_000, rng)
+        write_list_csv(federation, root / "list.csv")
+        files = generate_month(federation, MONTH, 200_000, root, rng)
+        figures["files"] = len(files)
+        cli = [sys.executable, "-m", "rating_batch"]
+        figures["rate_s"] = timed(
+            [*cli, "-q", "rate", str(root / MONTH), "--list", str(root / "list.csv"),
+             "--rules", "fide-2025", "--out", str(root / "out")],
+            repeats,
+        )  # fmt: skip
+        figures["baseline_s"] = timed(
+            [sys.executable, str(Path(__file__).parent / "baseline.py"), "--list",
+             str(root / "list.csv"), "--out", str(root / "players.csv"), *map(str, files)],
+            repeats,
+        )  # fmt: skip
+    figures["version_s"] = timed([*cli, "--version"], repeats)
+    figures["help_s"] = timed([*cli, "--help"], repeats)
+    return figures
+
+
 def report(all_figures: list[dict[str, float]]) -> None:
     print(
         f"machine: {platform.machine()}, {os.cpu_count()} cores, python "
@@ -200,6 +238,7 @@ def main() -> None:
     if args.one:
         print(json.dumps(run_one(args.one, args.repeats, args.list_players)))
         return
+    whole = rate_against_baseline(args.repeats)
     results = []
     for size in args.sizes:
         extra = ["--list-players", str(args.list_players)] if args.list_players else []
@@ -211,6 +250,12 @@ def main() -> None:
         )
         results.append(json.loads(done.stdout.strip().splitlines()[-1]))
     report(results)
+    print(
+        f"rate of 200,000 player-games in {whole['files']:,.0f} files, all outputs: "
+        f"{whole['rate_s']:.2f} s; baseline.py (players.csv only): {whole['baseline_s']:.2f} s "
+        f"({whole['rate_s'] / whole['baseline_s']:.1f}x the baseline's time)"
+    )
+    print(f"start-up: --version {whole['version_s']:.2f} s, --help {whole['help_s']:.2f} s")
 
 
 if __name__ == "__main__":
