@@ -1,0 +1,152 @@
+"""The historical per-event systems (docs/systems.md §5, §6): Harkness (US Chess 1950–60) and
+Ingo (West Germany 1948–92). Inside an event every game uses the state before the event;
+events are rated one after another in rating order, a wave of events at a time
+(``games.waves``: the events of a wave share no player), vectorised across players."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from rating_batch.systems.games import PlayedGames, waves
+from rating_batch.systems.params import field, number, one_of
+
+
+def half_away(values: np.ndarray) -> np.ndarray:
+    """Rounded half away from zero (not numpy's half to even)."""
+    rounded: np.ndarray = np.sign(values) * np.floor(np.abs(values) + 0.5)
+    return rounded
+
+
+@dataclass(frozen=True)
+class Harkness:
+    """Harkness's constants (the ``[harkness]`` section of a rules file)."""
+
+    points_per_percent: float = field(10.0, number(0, above=True), "rating points per % over 50")
+    blend: str = field("none", one_of("none"), "performance is the new rating")
+    min_games: int = field(1, number(1), "counted games an unrated player needs in an event")
+
+
+@dataclass(frozen=True)
+class Ingo:
+    """Ingo's constants (the ``[ingo]`` section of a rules file). Lower is better."""
+
+    gap_cap: float = field(40.0, number(0, above=True), "largest difference to an opponent")
+    rule: str = field("quarter", one_of("quarter", "age_weighted"), "how the new Ingo is made")
+    min_games: int = field(1, number(1), "counted games an unrated player needs in an event")
+
+
+@dataclass(frozen=True)
+class EventRatings:
+    """Per player the state after the period (NaN: still unrated); per (player, event) row
+    of ``parts``: the average (opponents' rating or Niveau), the percentage, the performance,
+    the state before and after."""
+
+    rating: np.ndarray
+    parts: dict[str, np.ndarray]
+
+
+#: An event's (performance, new value) from (old, average, percentage, counted games,
+#: players); old is NaN for an unrated player.
+Update = Callable[
+    [np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]
+]
+#: Per game row the opponent's value that goes into the average, from (own, opponent's).
+Opponent = Callable[[np.ndarray, np.ndarray], np.ndarray]
+
+
+def rate_by_event(
+    rating: np.ndarray,
+    games: PlayedGames,
+    opponent: Opponent,
+    update: Update,
+    min_games: int,
+) -> EventRatings:
+    """Each event from the state before it: per game against a rated opponent the value
+    ``opponent`` gives (``own`` NaN when unrated) is averaged, the score made a percentage,
+    and ``update`` makes the performance and the new value."""
+    state = np.asarray(rating, np.float64).copy()
+    key = games.event * np.int64(games.players) + games.pidx
+    pair, first_row = np.unique(key, return_index=True)
+    row_pair = np.searchsorted(pair, key)
+    wave = waves(games.event, games.pidx)
+    p_player = games.pidx[first_row]
+    count = len(pair)
+    parts = {name: np.full(count, np.nan) for name in
+             ("before", "average", "percentage", "performance", "after")}  # fmt: skip
+    parts["games"] = np.zeros(count)
+    parts["event"] = games.event[first_row].astype(np.float64)
+    for number_ in np.unique(wave):
+        rows = np.flatnonzero(wave == number_)
+        own, other = state[games.pidx[rows]], state[games.oidx[rows]]
+        rated = ~np.isnan(other)
+        pairs = row_pair[rows]
+        n = np.bincount(pairs, weights=rated, minlength=count)
+        points = np.bincount(
+            pairs, weights=np.where(rated, games.score[rows], 0.0), minlength=count
+        )
+        value = np.where(rated, opponent(own, other), 0.0)
+        total = np.bincount(pairs, weights=value, minlength=count)
+        here = np.unique(pairs)
+        here = here[n[here] > 0]
+        players = p_player[here]
+        average = total[here] / n[here]
+        percentage = 100.0 * points[here] / n[here]
+        before = state[players]
+        perf, after = update(before, average, percentage, n[here], players)
+        allowed = ~np.isnan(before) | (n[here] >= min_games)
+        state[players[allowed]] = after[allowed]
+        parts["before"][here] = before
+        parts["average"][here] = average
+        parts["percentage"][here] = percentage
+        parts["performance"][here] = perf
+        parts["games"][here] = n[here]
+        parts["after"][here] = np.where(allowed, after, np.nan)
+    parts["player"] = p_player.astype(np.float64)
+    return EventRatings(state, parts)
+
+
+def rate_harkness(rating: np.ndarray, games: PlayedGames, params: Harkness) -> EventRatings:
+    """Performance = opponents' average + points_per_percent × (percentage − 50), the new
+    rating (first rating for an unrated player), rounded half away from zero."""
+
+    def update(
+        old: np.ndarray, average: np.ndarray, percentage: np.ndarray, n: np.ndarray, _: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        perf = average + params.points_per_percent * (percentage - 50.0)
+        return perf, half_away(perf)
+
+    return rate_by_event(rating, games, lambda own, other: other, update, params.min_games)
+
+
+def rate_ingo(
+    rating: np.ndarray, games: PlayedGames, params: Ingo, ages: np.ndarray | None = None
+) -> EventRatings:
+    """Niveau = the opponents' average Ingo (each within gap_cap of the player's own);
+    performance = Niveau − (percentage − 50); the new Ingo by ``rule``, half away from zero.
+    ``ages``: per player the age in the event's year (for ``age_weighted``)."""
+
+    def opponent(own: np.ndarray, other: np.ndarray) -> np.ndarray:
+        capped = np.clip(other, own - params.gap_cap, own + params.gap_cap)
+        return np.where(np.isnan(own), other, capped)
+
+    def update(
+        old: np.ndarray, niveau: np.ndarray, percentage: np.ndarray, n: np.ndarray, who: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        perf = niveau - (percentage - 50.0)
+        if params.rule == "quarter":
+            new = 0.75 * old + 0.25 * perf
+        else:
+            age = np.full(len(old), 99.0) if ages is None else ages[who]
+            weight = np.where(age <= 20, 10.0, np.where(age <= 25, 15.0, 20.0))
+            new = (n * perf + weight * old) / (n + weight)
+        return perf, half_away(np.where(np.isnan(old), perf, new))
+
+    return rate_by_event(rating, games, opponent, update, params.min_games)
+
+
+def elo_equivalent(ingo: np.ndarray) -> np.ndarray:
+    """The Elo equivalent of an Ingo: 2840 − 8 × Ingo."""
+    return 2840.0 - 8.0 * np.asarray(ingo, np.float64)

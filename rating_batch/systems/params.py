@@ -1,0 +1,96 @@
+"""A rating system's constants: a frozen dataclass per system whose fields are the rules-file
+keys of its section (docs/systems.md), read and checked like every other rules field."""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import math
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
+
+from rating_batch.errors import RulesError
+
+P = TypeVar("P")
+
+#: A field's check: returns what is wrong with a value, or "" when it is fine.
+Check = Callable[[Any], str]
+
+
+def number(low: float | None = None, high: float | None = None, *, above: bool = False) -> Check:
+    """A finite number, at least ``low`` (more than it when ``above``), at most ``high``."""
+
+    def check(value: Any) -> str:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            return "must be a number"
+        if not math.isfinite(value):
+            return "must be a finite number"
+        if low is not None and (value <= low if above else value < low):
+            return f"must be {'more than' if above else 'at least'} {low:g}"
+        if high is not None and value > high:
+            return f"must be at most {high:g}"
+        return ""
+
+    return check
+
+
+def optional(check: Check) -> Check:
+    """``check``, or absent (the key left out of the file: no such limit)."""
+    return lambda value: "" if value is None else check(value)
+
+
+def one_of(*choices: str) -> Check:
+    return lambda value: "" if value in choices else f"must be one of {', '.join(choices)}"
+
+
+def flag(value: Any) -> str:
+    return "" if isinstance(value, bool) else "must be true or false"
+
+
+def from_section(kind: type[P], section: Mapping[str, Any], where: str) -> P:
+    """``kind``'s defaults with the section's values; every unknown key and impossible value
+    is named (``where``: the file and section) in one RulesError."""
+    fields = {f.name: f for f in dataclasses.fields(kind)}  # type: ignore[arg-type]
+    problems: list[str] = []
+    values: dict[str, Any] = {}
+    for key, value in section.items():
+        if key not in fields:
+            close = difflib.get_close_matches(key, list(fields), n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            problems.append(f"{where}: unknown key {key!r}{hint}")
+            continue
+        check: Check = fields[key].metadata.get("check", lambda _: "")
+        wrong = check(value)
+        if wrong:
+            problems.append(f"{where}: key {key!r} {wrong} (got {value!r})")
+            continue
+        values[key] = float(value) if isinstance(value, int) and _is_float(kind, key) else value
+    if problems:
+        raise RulesError("\n".join(problems))
+    made = kind(**values)
+    wrong = getattr(made, "inconsistent", lambda: "")()
+    if wrong:
+        raise RulesError(f"{where}: {wrong}")
+    return made
+
+
+def _is_float(kind: type[Any], key: str) -> bool:
+    field = next(f for f in dataclasses.fields(kind) if f.name == key)
+    return "float" in str(field.type)
+
+
+def field(default: Any, check: Check, doc: str) -> Any:
+    """A constant with its default, its check and what it means (shown by ``rules NAME``)."""
+    return dataclasses.field(default=default, metadata={"check": check, "doc": doc})
+
+
+def described(params: object) -> list[tuple[str, str, str]]:
+    """(key, value, what it means) for each constant of a system."""
+    rows = []
+    for f in dataclasses.fields(params):  # type: ignore[arg-type]
+        value = getattr(params, f.name)
+        shown = (
+            "none" if value is None else f"{value:g}" if isinstance(value, float) else str(value)
+        )
+        rows.append((f.name, shown, str(f.metadata.get("doc", ""))))
+    return rows

@@ -1,0 +1,145 @@
+"""TrueSkill for two players with draws (docs/systems.md §4): games rated one after another in
+rating order; a round's games share no player, so each wave of them is one vectorised step
+(``games.waves``)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from statistics import NormalDist
+
+import numpy as np
+
+from rating_batch.systems.games import PlayedGames, waves
+from rating_batch.systems.params import field, number
+
+_ERFC = np.frompyfunc(math.erfc, 1, 1)
+
+
+@dataclass(frozen=True)
+class TrueSkill:
+    """TrueSkill's constants (the ``[trueskill]`` section of a rules file)."""
+
+    mu: float = field(25.0, number(), "μ of an unrated player")
+    sigma: float = field(25.0 / 3.0, number(0, above=True), "σ of an unrated player")
+    beta: float | None = field(None, lambda v: "" if v is None else number(0, above=True)(v),
+                               "performance spread β (default σ0/2)")  # fmt: skip
+    tau: float | None = field(None, lambda v: "" if v is None else number(0)(v),
+                              "dynamics τ added before each game (default σ0/100)")  # fmt: skip
+    draw_probability: float = field(
+        0.10, number(0, 1), "probability of a draw between equal players (0 ≤ p < 1)"
+    )
+    display_scale: float = field(
+        1.0, number(0, above=True), "published = scale · (μ − 3σ) + offset"
+    )
+    display_offset: float = field(0.0, number(), "published = scale · (μ − 3σ) + offset")
+
+    def inconsistent(self) -> str:
+        return "draw_probability must be less than 1" if self.draw_probability >= 1 else ""
+
+    @property
+    def spread(self) -> float:
+        return self.beta if self.beta is not None else self.sigma / 2.0
+
+    @property
+    def dynamics(self) -> float:
+        return self.tau if self.tau is not None else self.sigma / 100.0
+
+    @property
+    def draw_margin(self) -> float:
+        """ε = √2 β Φ⁻¹((p + 1)/2)."""
+        return math.sqrt(2.0) * self.spread * NormalDist().inv_cdf((self.draw_probability + 1) / 2)
+
+
+def pdf(x: np.ndarray) -> np.ndarray:
+    return np.exp(-(x**2) / 2.0) / math.sqrt(2.0 * math.pi)
+
+
+def cdf(x: np.ndarray) -> np.ndarray:
+    """Φ by erfc, accurate far into the lower tail."""
+    tails = np.asarray(_ERFC(-np.asarray(x, np.float64) / math.sqrt(2.0)), dtype=np.float64)
+    return 0.5 * tails
+
+
+def win_factors(t: np.ndarray, e: float | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """V and W of a decisive game (t: the winner's lead in c units)."""
+    x = t - e
+    tail = cdf(x)
+    v = np.where(tail > 0, pdf(x) / np.where(tail > 0, tail, 1.0), -x)  # φ/Φ → −x in the tail
+    return v, v * (v + x)
+
+
+def draw_factors(t: np.ndarray, e: float | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """V and W of a draw (t: player 1's lead over player 2 in c units)."""
+    mass = cdf(e - t) - cdf(-e - t)
+    mass = np.where(mass > 0, mass, np.finfo(np.float64).tiny)
+    v = (pdf(-e - t) - pdf(e - t)) / mass
+    w = v**2 + ((e - t) * pdf(e - t) + (e + t) * pdf(e + t)) / mass
+    return v, w
+
+
+@dataclass(frozen=True)
+class TrueSkillPeriod:
+    """Per player ``mu`` and ``sigma`` after the period; per game row (``PlayedGames`` order)
+    the player's μ and σ before and after that game."""
+
+    mu: np.ndarray
+    sigma: np.ndarray
+    mu_before: np.ndarray
+    sigma_before: np.ndarray
+    mu_after: np.ndarray
+    sigma_after: np.ndarray
+
+
+def rate_trueskill(
+    mu: np.ndarray, sigma: np.ndarray, games: PlayedGames, params: TrueSkill
+) -> TrueSkillPeriod:
+    """Every game in rating order (event, round, board), a wave of rounds at a time."""
+    mu = np.asarray(mu, np.float64).copy()
+    var = np.asarray(sigma, np.float64) ** 2
+    n = len(games)
+    mu_before, sigma_before = np.empty(n), np.empty(n)
+    mu_after, sigma_after = np.empty(n), np.empty(n)
+    # Each game once, from the row of its player of the lower index; the other row is its
+    # partner (same event and round, the sides swapped).
+    first = np.flatnonzero(games.pidx < games.oidx)
+    unit = games.event[first] * (int(games.round.max(initial=0)) + 1) + games.round[first]
+    wave = waves(np.concatenate([unit, unit]),
+                 np.concatenate([games.pidx[first], games.oidx[first]]))[: len(first)]  # fmt: skip
+    partner = _partner_rows(games, first)
+    beta2, tau2, epsilon = params.spread**2, params.dynamics**2, params.draw_margin
+    for step in np.unique(wave):
+        rows = first[wave == step]
+        other_rows = partner[wave == step]
+        p1, p2, s = games.pidx[rows], games.oidx[rows], games.score[rows]
+        var1, var2 = var[p1] + tau2, var[p2] + tau2
+        c = np.sqrt(2.0 * beta2 + var1 + var2)
+        decisive = s != 0.5
+        winner_lead = np.where(s >= 0.5, mu[p1] - mu[p2], mu[p2] - mu[p1]) / c
+        v_win, w_win = win_factors(winner_lead, epsilon / c)
+        v_draw, w_draw = draw_factors((mu[p1] - mu[p2]) / c, epsilon / c)
+        # Player 1's gain in μ per unit of σ²/c, and the shrink of both variances.
+        gain = np.where(decisive, np.where(s > 0.5, v_win, -v_win), v_draw)
+        shrink = np.where(decisive, w_win, w_draw)
+        mu_before[rows], mu_before[other_rows] = mu[p1], mu[p2]
+        sigma_before[rows], sigma_before[other_rows] = np.sqrt(var[p1]), np.sqrt(var[p2])
+        mu[p1] = mu[p1] + var1 / c * gain
+        mu[p2] = mu[p2] - var2 / c * gain
+        var[p1] = var1 * (1.0 - var1 / c**2 * shrink)
+        var[p2] = var2 * (1.0 - var2 / c**2 * shrink)
+        mu_after[rows], mu_after[other_rows] = mu[p1], mu[p2]
+        sigma_after[rows], sigma_after[other_rows] = np.sqrt(var[p1]), np.sqrt(var[p2])
+    return TrueSkillPeriod(mu, np.sqrt(var), mu_before, sigma_before, mu_after, sigma_after)
+
+
+def _partner_rows(games: PlayedGames, first: np.ndarray) -> np.ndarray:
+    """For each row of ``first``, the row of the same game from the other side."""
+    second = np.flatnonzero(games.pidx > games.oidx)
+    key = (games.event, games.round, games.pidx, games.oidx)
+    mine = np.lexsort([k[first] for k in (key[3], key[2], key[1], key[0])])
+    theirs = np.lexsort([k[second] for k in (key[2], key[3], key[1], key[0])])
+    if len(mine) != len(theirs):
+        raise ValueError("a game is given from one side only")
+    result = np.empty(len(first), dtype=np.int64)
+    result[mine] = second[theirs]
+    return result
