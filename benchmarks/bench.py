@@ -47,6 +47,8 @@ from rating_batch.engine import expected_hundredths, rate_period
 from rating_batch.period import assemble_period
 from rating_batch.pipeline import load_events, rate_loaded, write_rate_outputs
 from rating_batch.rules import FIDE_2025, fide_tables
+from rating_batch.systems.games import PlayedGames
+from rating_batch.systems.glicko2 import Glicko2, rate_glicko2
 
 MONTH = "2026-01"
 
@@ -129,6 +131,16 @@ def run_one(games: int, repeats: int, list_players: int | None = None) -> dict[s
             repeats, lambda: rate_period(players, frame, FIDE_2025, period_year=2026)
         )
         figures["loop_s"] = best_of(1, lambda: python_loop(players, frame))
+        # Glicko-2 over the same period (docs/systems.md §2), every player from the defaults
+        # but for the list's ratings.
+        keys = pd.Series(range(frame["event"].nunique()), index=frame["event"].unique())
+        played = PlayedGames.of(frame, keys, len(players))
+        start_r = players["rating"].astype("Float64").fillna(1500).to_numpy(np.float64)
+        figures["glicko2_s"] = best_of(
+            repeats,
+            lambda: rate_glicko2(start_r, np.full(len(players), 350.0),
+                                 np.full(len(players), 0.06), played, Glicko2()),
+        )  # fmt: skip
 
         rated = rate_loaded(events, [], "fide-2025", None, "standard")
         start = time.perf_counter()
@@ -207,6 +219,8 @@ def report(all_figures: list[dict[str, float]]) -> None:
         ("engine player-games/s", lambda f: f"{f['player_games'] / f['engine_s']:,.0f}"),
         ("engine / bare numpy", lambda f: f"{f['engine_s'] / f['bare_s']:.1f}x"),
         ("per-player Python loop", lambda f: f"{f['loop_s'] * 1000:.0f} ms"),
+        ("Glicko-2 period (vectorised)", lambda f: f"{f['glicko2_s'] * 1000:.1f} ms"),
+        ("Glicko-2 / engine", lambda f: f"{f['glicko2_s'] / f['engine_s']:.1f}x"),
         ("loop / engine", lambda f: f"{f['loop_s'] / f['engine_s']:.1f}x"),
         ("init (list)", lambda f: f"{f['init_s']:.2f} s"),
         ("add (all files)", lambda f: f"{f['add_s']:.2f} s"),

@@ -134,7 +134,8 @@ def report(context: click.Context, summary: str, warnings: Sequence[object] = ()
     show_default=True,
     help=f"'{FIDE_BY_DATE}' (the edition in force at each event's start), one of "
     + ", ".join(sorted(EDITIONS))
-    + ", or a federation's .toml rules file.",
+    + ", a federation's .toml rules file, or another rating system: glicko2, glicko, "
+    "trueskill, harkness, ingo (docs/systems.md).",
 )
 @KIND_OPTION
 @OUT_OPTION
@@ -212,6 +213,9 @@ def rules_command(context: click.Context, name: str | None) -> None:
         rating-batch rules
         rating-batch rules sample_data/rules/fexerj-2027.toml
     """
+    from rating_batch.systems import SYSTEMS, find_system
+    from rating_batch.systems.params import described
+
     with user_errors(context.obj["debug"]):
         if name is None:
             for edition in EDITIONS.values():
@@ -220,6 +224,16 @@ def rules_command(context: click.Context, name: str | None) -> None:
             click.echo(
                 f"{FIDE_BY_DATE:10}  {'(default)':15}  the edition in force at each event's start"
             )
+            for system_name, (params, make) in SYSTEMS.items():
+                click.echo(f"{system_name:10}  {'(system)':15}  {make(params()).title}")
+            return
+        system = find_system(name)
+        if system is not None:
+            click.echo(f"system  {system.name}: {system.title}  (docs/systems.md)")
+            constants = described(system.params)
+            width = max(len(key) for key, _, _ in constants)
+            for key, value, meaning in constants:
+                click.echo(f"{key:{width}}  {value}  ({meaning})")
             return
         rows = describe(named_rules(LATEST if name == FIDE_BY_DATE else name))
     width = max(len(key) for key, _, _, _ in rows)

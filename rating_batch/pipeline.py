@@ -48,6 +48,8 @@ from rating_batch.period import assemble_period, order_events
 from rating_batch.rules import FIDE_BY_DATE, KINDS, Kind, Rules, edition_in_force, named_rules
 from rating_batch.schema import Event, EventInfo, combined, one_batch
 from rating_batch.staging import OutputSet, staged_outputs
+from rating_batch.system_rating import SystemRateResult, rate_with_system, write_system_outputs
+from rating_batch.systems import elo_only, find_system
 from rating_batch.validation import Purpose, validate_events
 from rating_batch.writers import (
     CALCULATION_LABELS,
@@ -322,8 +324,9 @@ def rate_events(
     out: Path | None = None,
     progress: Progress = no_progress,
     allow_overlap: bool = False,
-) -> RateResult:
+) -> RateResult | SystemRateResult:
     """Rate event files as one period; write players.csv, games.csv and report.xlsx to ``out``.
+    A ``rules_name`` naming another rating system (docs/systems.md) rates them under it.
 
     Two files sharing half or more of their played games (the same results reported twice)
     are refused unless ``allow_overlap``.
@@ -333,7 +336,14 @@ def rate_events(
         result = rate_events([Path("sample_data/events")], out=Path("out"))
         print(result.players[["name", "rating", "new_rating"]])
     """
+    system = find_system(rules_name)
     events, issues = load_events(expand_inputs(inputs), progress)
+    if system is not None:
+        overlaps = overlap_issues(events, allow_overlap)
+        other = rate_with_system(events, issues, system, list_path, overlaps)
+        if out is not None:
+            other.outputs = write_system_outputs(other, out)
+        return other
     rated = rate_loaded(events, issues, rules_name, list_path, kind, allow_overlap)
     if out is not None:
         rated.outputs = write_rate_outputs(rated, out)
@@ -675,6 +685,8 @@ def compare_rules(
     allow_overlap: bool = False,
 ) -> RulesComparison:
     """Rate the same events under two rule sets and compare them (``compare-rules``)."""
+    for name in rules_names:
+        elo_only(name, "compare-rules")
     events, issues = load_events(expand_inputs(inputs))
     a, b = (
         rate_loaded(events, issues, name, list_path, kind, allow_overlap) for name in rules_names

@@ -556,7 +556,7 @@ RULES_FILE_KEYS: dict[str, tuple[str, Convert]] = {
     "lists.rating_min": ("rating_min", _whole),
     "lists.rating_max": ("rating_max", _whole),
 }
-_TOP_LEVEL = {"name", "title", "base"}
+_TOP_LEVEL = {"name", "title", "base", "system"}
 #: Fields whose "none / off" is written ``false`` in a rules file.
 _OFF_MEANS_FALSE = {
     name for name, convert in RULES_FILE_KEYS.values() if convert in (_whole_or_off, _date)

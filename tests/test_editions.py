@@ -539,7 +539,9 @@ def test_impossible_values_name_the_key(text: str, message: str, tmp_path: Path)
 def test_rules_command_lists_editions_and_shows_sources() -> None:
     listing = CliRunner().invoke(cli, ["rules"])
     assert listing.exit_code == 0
-    assert [line.split()[0] for line in listing.stdout.splitlines()] == [*EDITIONS, "fide"]
+    names = [line.split()[0] for line in listing.stdout.splitlines()]
+    # The editions, the default, then the other rating systems (docs/systems.md).
+    assert names == [*EDITIONS, "fide", "glicko2", "glicko", "trueskill", "harkness", "ingo"]
     shown = CliRunner().invoke(cli, ["rules", FEXERJ]).stdout.splitlines()
     assert f"periods.months                        2  [{FEXERJ}]  (valid: 1–12)" in shown
     assert "k.new                                 40  [fide-2025]  (valid: 1–100)" in shown

@@ -22,6 +22,7 @@ from rating_batch.production.common import (
 )
 from rating_batch.rules import FIDE_BY_DATE, Rules
 from rating_batch.store import create_store, ensure_new
+from rating_batch.systems import elo_only
 
 
 def init_database(
@@ -35,6 +36,7 @@ def init_database(
     """Create the database from a rating list (a combined FIDE list fills all three kinds)."""
     label = canonical_period(period) if period is not None else None
     ensure_new(db)  # before the list is even read: nothing at ``db`` is ever touched
+    elo_only(rules_name, "a rating database")
     text = read_rules_file(rules_name)
     book = book_from(rules_name, text)
     rating_list = read_rating_list(list_path, kind=kind or "standard")

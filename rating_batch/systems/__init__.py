@@ -1,0 +1,97 @@
+"""Rating systems other than FIDE Elo, behind one seam (docs/systems.md).
+
+A system is a ``RatingSystem`` (``base.py``): its state columns, its constants and how a period
+is rated. ``find_system`` gives the one a ``--rules`` value names: a built-in name
+(``glicko2``, ``glicko``, ``trueskill``, ``harkness``, ``ingo``: the defaults) or a rules file
+whose top level says ``system = "…"`` and whose section of that name sets the constants.
+FIDE Elo (its editions and federation rules files) is not one of these yet: ``find_system``
+gives None for it and the Elo pipeline rates it.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from rating_batch.errors import RulesError
+from rating_batch.systems.base import RatingSystem, SystemInput, SystemOutcome
+from rating_batch.systems.glicko import Glicko, GlickoSystem
+from rating_batch.systems.glicko2 import Glicko2, Glicko2System
+from rating_batch.systems.historical import Harkness, HarknessSystem, Ingo, IngoSystem
+from rating_batch.systems.params import from_section
+from rating_batch.systems.trueskill import TrueSkill, TrueSkillSystem
+
+#: The value of a rules file's ``system`` key for FIDE Elo (the default).
+ELO = "fide-elo"
+
+#: Each system: its name, its constants' class and how it is made from them.
+SYSTEMS: dict[str, tuple[type[Any], Callable[[Any], RatingSystem]]] = {
+    "glicko2": (Glicko2, Glicko2System),
+    "glicko": (Glicko, GlickoSystem),
+    "trueskill": (TrueSkill, TrueSkillSystem),
+    "harkness": (Harkness, HarknessSystem),
+    "ingo": (Ingo, IngoSystem),
+}
+
+
+def system_from_table(table: Mapping[str, Any], where: str) -> RatingSystem | None:
+    """The system a rules file's table names (None: FIDE Elo). Its constants come from the
+    section named after it; any other key is an error naming the file."""
+    name = table.get("system", ELO)
+    if name == ELO:
+        return None
+    if name not in SYSTEMS:
+        known = ", ".join([ELO, *SYSTEMS])
+        raise RulesError(f"{where}: key 'system' must be one of {known} (got {name!r})")
+    extra = sorted(set(table) - {"system", "name", "title", name})
+    if extra:
+        raise RulesError(
+            f"{where}: unknown key(s) {', '.join(map(repr, extra))} for system {name!r} "
+            f"(its constants go in the [{name}] section)"
+        )
+    section = table.get(name, {})
+    if not isinstance(section, Mapping):
+        raise RulesError(f"{where}: [{name}] must be a table of constants")
+    kind, make = SYSTEMS[name]
+    return make(from_section(kind, section, f"{where} [{name}]"))
+
+
+def find_system(rules: str) -> RatingSystem | None:
+    """The system ``--rules`` names: a built-in one with its defaults, a rules file naming a
+    system, or None (FIDE Elo: an edition, ``fide``, or a federation's Elo rules file)."""
+    if rules in SYSTEMS:
+        kind, make = SYSTEMS[rules]
+        return make(kind())
+    if rules.lower().endswith(".toml"):
+        path = Path(rules)
+        try:
+            table = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+            return None  # the Elo rules loader names the problem
+        return system_from_table(table, str(path))
+    return None
+
+
+def elo_only(rules: str, command: str) -> None:
+    """Refuse a system other than FIDE Elo where only Elo is built yet (``command``)."""
+    system = find_system(rules)
+    if system is not None:
+        raise RulesError(
+            f"{rules}: {command} works with FIDE Elo only for now (an edition, 'fide', or an "
+            f"Elo rules file); rate event files under {system.name} with: rating-batch rate "
+            f"FILES --rules {rules}"
+        )
+
+
+__all__ = [
+    "ELO",
+    "SYSTEMS",
+    "RatingSystem",
+    "SystemInput",
+    "SystemOutcome",
+    "elo_only",
+    "find_system",
+    "system_from_table",
+]

@@ -39,14 +39,17 @@ class PlayedGames:
         oidx = games["oidx"].to_numpy(np.int64)
         kept = games["rated"].to_numpy(bool) & (oidx >= 0)
         rows = games[kept]
-        white = rows["colour"].astype("string").str.lower().eq("w").fillna(False).to_numpy(bool)
+        colour, colours = pd.factorize(rows["colour"])
+        is_white = np.array([str(c).lower() == "w" for c in colours] + [False])
+        white = is_white[colour]
+        event, keys = pd.factorize(rows["event"])
         start = rows["player"].to_numpy(np.int64)
         opponent = rows["opponent"].to_numpy(np.int64, na_value=0)
         return cls(
             pidx=rows["pidx"].to_numpy(np.int64),
             oidx=rows["oidx"].to_numpy(np.int64),
             score=rows["score"].to_numpy(np.float64),
-            event=rows["event"].astype(str).map(event_rank).to_numpy(np.int64),
+            event=event_rank.reindex([str(k) for k in keys]).to_numpy(np.int64)[event],
             round=rows["round"].to_numpy(np.int64),
             white=white,
             board=np.where(white, start, opponent),

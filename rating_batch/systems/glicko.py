@@ -5,9 +5,20 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
+import pandas as pd
 
+from rating_batch.periods import months_between
+from rating_batch.systems.base import (
+    SystemBase,
+    SystemInput,
+    SystemOutcome,
+    game_rows,
+    half_away,
+    outcome_players,
+)
 from rating_batch.systems.games import PlayedGames
 from rating_batch.systems.params import field, flag, number
 
@@ -77,3 +88,50 @@ def rate_glicko(
     new_r[played] = r[played] + Q / precision * improvement[played]
     new_rd[played] = np.sqrt(1.0 / precision)
     return GlickoPeriod(grown, new_r, new_rd, d2, g, expected)
+
+
+class GlickoSystem(SystemBase[Glicko]):
+    """Glicko behind the seam (``systems.RatingSystem``)."""
+
+    constants = Glicko
+    name: ClassVar[str] = "glicko"
+    title: ClassVar[str] = "Glicko (Glickman 1999), one update per player per period"
+    state: ClassVar[dict[str, str]] = {
+        "rating": "Float64",
+        "rd": "Float64",
+        "last_period": "string",
+    }
+    published: ClassVar[str] = "rating"
+
+    def rate(self, period: SystemInput) -> SystemOutcome:
+        p = self._params
+        rating = period.initial("rating", p.initial_rating)
+        rd = period.initial("rd", p.initial_rd)
+        last = period.state["last_period"].astype("string")
+        idle = np.ones(len(rating))
+        if period.period is not None:
+            known = last.notna().to_numpy(bool)
+            idle[known] = [
+                max(0, months_between(str(value), period.period)) for value in last[known].tolist()
+            ]
+        done = rate_glicko(rating, rd, idle, period.games, p)
+        played = np.bincount(period.games.pidx, minlength=len(rating)) > 0
+        new_last = last.copy()
+        new_last[played] = period.period
+        after = {"rating": done.rating, "rd": done.rd}
+        players = outcome_players(period, after, half_away(done.rating))
+        shown = period.players["id"].isin(players["id"]).to_numpy(bool)
+        players["last_period"] = new_last.to_numpy()[shown]
+        players["rd_published"] = pd.array(half_away(players["rd"].to_numpy(float))).astype("Int64")
+        own, other = period.games.pidx, period.games.oidx
+        calculations = game_rows(period).assign(
+            rating=rating[own], rd_before=done.rd_before[own],
+            opponent_rating=rating[other], opponent_rd=done.rd_before[other],
+            g=done.g, expected=done.expected, d2=done.d2[own],
+            new_rating=done.rating[own], new_rd=done.rd[own],
+        )  # fmt: skip
+        notes = [
+            f"Glicko (docs/systems.md §3): c {p.c:g}, RD at most {p.rd_max:g}, grown for the "
+            "periods since the last games (1 where the list gives no last_period)"
+        ]
+        return SystemOutcome(players, calculations, notes)

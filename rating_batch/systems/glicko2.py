@@ -6,9 +6,19 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
+import pandas as pd
 
+from rating_batch.systems.base import (
+    SystemBase,
+    SystemInput,
+    SystemOutcome,
+    game_rows,
+    half_away,
+    outcome_players,
+)
 from rating_batch.systems.games import PlayedGames
 from rating_batch.systems.params import field, number, optional
 
@@ -151,3 +161,40 @@ def _volatility(
         active[rows] = np.abs(C - A) > epsilon
     result: np.ndarray = np.exp(upper / 2.0)
     return result
+
+
+class Glicko2System(SystemBase[Glicko2]):
+    """Glicko-2 behind the seam (``systems.RatingSystem``)."""
+
+    constants = Glicko2
+    name: ClassVar[str] = "glicko2"
+    title: ClassVar[str] = "Glicko-2 (Glickman 2013/2022), one update per player per period"
+    state: ClassVar[dict[str, str]] = {
+        "rating": "Float64",
+        "rd": "Float64",
+        "volatility": "Float64",
+    }
+    published: ClassVar[str] = "rating"
+
+    def rate(self, period: SystemInput) -> SystemOutcome:
+        p = self._params
+        rating = period.initial("rating", p.initial_rating)
+        rd = period.initial("rd", p.initial_rd)
+        volatility = period.initial("volatility", p.initial_volatility)
+        done = rate_glicko2(rating, rd, volatility, period.games, p)
+        after = {"rating": done.rating, "rd": done.rd, "volatility": done.volatility}
+        players = outcome_players(period, after, half_away(done.rating))
+        players["rd_published"] = pd.array(half_away(players["rd"].to_numpy(float))).astype("Int64")
+        own, other = period.games.pidx, period.games.oidx
+        calculations = game_rows(period).assign(
+            rating=rating[own], rd=rd[own], volatility=volatility[own],
+            opponent_rating=rating[other], opponent_rd=rd[other],
+            g=done.g, expected=done.expected, v=done.v[own], delta=done.delta[own],
+            new_rating=done.rating[own], new_rd=done.rd[own], new_volatility=done.volatility[own],
+        )  # fmt: skip
+        notes = [
+            f"Glicko-2 (docs/systems.md §2): tau {p.tau:g}, unrated players start at "
+            f"{p.initial_rating:g}/{p.initial_rd:g}/{p.initial_volatility:g}; published rating "
+            "and RD rounded half away from zero, state kept unrounded"
+        ]
+        return SystemOutcome(players, calculations, notes)

@@ -7,17 +7,20 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
+import pandas as pd
 
+from rating_batch.systems.base import (
+    SystemBase,
+    SystemInput,
+    SystemOutcome,
+    half_away,
+    outcome_players,
+)
 from rating_batch.systems.games import PlayedGames, waves
 from rating_batch.systems.params import field, number, one_of
-
-
-def half_away(values: np.ndarray) -> np.ndarray:
-    """Rounded half away from zero (not numpy's half to even)."""
-    rounded: np.ndarray = np.sign(values) * np.floor(np.abs(values) + 0.5)
-    return rounded
 
 
 @dataclass(frozen=True)
@@ -150,3 +153,86 @@ def rate_ingo(
 def elo_equivalent(ingo: np.ndarray) -> np.ndarray:
     """The Elo equivalent of an Ingo: 2840 − 8 × Ingo."""
     return 2840.0 - 8.0 * np.asarray(ingo, np.float64)
+
+
+def _event_calculations(period: SystemInput, done: EventRatings, value: str) -> pd.DataFrame:
+    """calculations.csv of a per-event system: one row per player and event."""
+    parts = done.parts
+    players = parts["player"].astype(np.int64)
+    keys = np.array(period.events or [""], dtype=object)
+    return pd.DataFrame(
+        {
+            "id": period.players["id"].to_numpy()[players],
+            "name": period.players["name"].to_numpy()[players],
+            "event": keys[np.minimum(parts["event"].astype(np.int64), len(keys) - 1)],
+            "games": parts["games"].astype(np.int64),
+            f"{value}_before": parts["before"],
+            "average": parts["average"],
+            "percentage": parts["percentage"],
+            "performance": parts["performance"],
+            value: parts["after"],
+        }
+    )
+
+
+class HarknessSystem(SystemBase[Harkness]):
+    """Harkness behind the seam (``systems.RatingSystem``)."""
+
+    constants = Harkness
+    name: ClassVar[str] = "harkness"
+    title: ClassVar[str] = "Harkness (US Chess 1950-1960), per event"
+    state: ClassVar[dict[str, str]] = {"rating": "Float64"}
+    published: ClassVar[str] = "rating"
+    seed_note: ClassVar[str] = "taken as a Harkness rating"
+
+    def seed(self, elo: pd.Series) -> pd.DataFrame | None:
+        return pd.DataFrame({"rating": elo.astype("Float64").to_numpy()})
+
+    def rate(self, period: SystemInput) -> SystemOutcome:
+        before = period.initial("rating", np.nan)
+        done = rate_harkness(before, period.games, self._params)
+        rated = ~np.isnan(done.rating)
+        players = outcome_players(period, {"rating": done.rating}, done.rating, rated_now=rated)
+        notes = [
+            f"Harkness (docs/systems.md §5): performance = opponents' average + "
+            f"{self._params.points_per_percent:g} × (percentage − 50), the new rating; "
+            f"a first rating from {self._params.min_games} game(s) against rated opponents"
+        ]
+        return SystemOutcome(players, _event_calculations(period, done, "rating"), notes)
+
+
+class IngoSystem(SystemBase[Ingo]):
+    """Ingo behind the seam (``systems.RatingSystem``). Lower is better."""
+
+    constants = Ingo
+    name: ClassVar[str] = "ingo"
+    title: ClassVar[str] = "Ingo (West Germany 1948-1992), per event; lower is better"
+    state: ClassVar[dict[str, str]] = {"ingo": "Float64"}
+    published: ClassVar[str] = "ingo"
+    seed_note: ClassVar[str] = "as an Ingo by the Elo equivalent: (2840 − Elo) / 8"
+
+    def seed(self, elo: pd.Series) -> pd.DataFrame | None:
+        return pd.DataFrame({"ingo": (2840.0 - elo.astype("Float64")).to_numpy() / 8.0})
+
+    def rate(self, period: SystemInput) -> SystemOutcome:
+        before = period.initial("ingo", np.nan)
+        births = (
+            period.players["birth_year"].astype("Float64").to_numpy(np.float64, na_value=np.nan)
+        )
+        ages = (period.year - births) if period.year is not None else None
+        if ages is not None:
+            ages = np.where(np.isnan(ages), 99.0, ages)
+        done = rate_ingo(before, period.games, self._params, ages)
+        rated = ~np.isnan(done.rating)
+        players = outcome_players(period, {"ingo": done.rating}, done.rating, rated_now=rated)
+        players["elo_equivalent"] = (
+            pd.array(elo_equivalent(players["ingo"].to_numpy(float)))
+            .astype("Float64")
+            .round(0)
+            .astype("Int64")
+        )
+        notes = [
+            f"Ingo (docs/systems.md §6): rule {self._params.rule}, gap cap "
+            f"{self._params.gap_cap:g}; lower is better; Elo equivalent 2840 − 8 × Ingo"
+        ]
+        return SystemOutcome(players, _event_calculations(period, done, "ingo"), notes)

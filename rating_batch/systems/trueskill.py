@@ -7,9 +7,17 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from statistics import NormalDist
+from typing import ClassVar
 
 import numpy as np
 
+from rating_batch.systems.base import (
+    SystemBase,
+    SystemInput,
+    SystemOutcome,
+    game_rows,
+    outcome_players,
+)
 from rating_batch.systems.games import PlayedGames, waves
 from rating_batch.systems.params import field, number
 
@@ -143,3 +151,30 @@ def _partner_rows(games: PlayedGames, first: np.ndarray) -> np.ndarray:
     result = np.empty(len(first), dtype=np.int64)
     result[mine] = second[theirs]
     return result
+
+
+class TrueSkillSystem(SystemBase[TrueSkill]):
+    """TrueSkill behind the seam (``systems.RatingSystem``)."""
+
+    constants = TrueSkill
+    name: ClassVar[str] = "trueskill"
+    title: ClassVar[str] = "TrueSkill (Herbrich, Minka, Graepel 2006), games in order"
+    state: ClassVar[dict[str, str]] = {"mu": "Float64", "sigma": "Float64"}
+    published: ClassVar[str] = "displayed"
+
+    def rate(self, period: SystemInput) -> SystemOutcome:
+        p = self._params
+        mu, sigma = period.initial("mu", p.mu), period.initial("sigma", p.sigma)
+        done = rate_trueskill(mu, sigma, period.games, p)
+        shown = p.display_scale * (done.mu - 3.0 * done.sigma) + p.display_offset
+        players = outcome_players(period, {"mu": done.mu, "sigma": done.sigma}, shown)
+        calculations = game_rows(period).assign(
+            mu_before=done.mu_before, sigma_before=done.sigma_before,
+            mu_after=done.mu_after, sigma_after=done.sigma_after,
+        )  # fmt: skip
+        notes = [
+            f"TrueSkill (docs/systems.md §4): beta {p.spread:g}, tau {p.dynamics:g}, draw "
+            f"probability {p.draw_probability:g}; published {p.display_scale:g} · (μ − 3σ) + "
+            f"{p.display_offset:g}; games in order of event, round and board"
+        ]
+        return SystemOutcome(players, calculations, notes)

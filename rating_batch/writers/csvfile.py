@@ -20,17 +20,20 @@ from rating_batch.writers.common import (
 )
 
 
-def _csv_column(series: pd.Series, name: str) -> tuple[np.ndarray, np.ndarray]:
+def _csv_column(series: pd.Series, name: str, exact: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """One column as CSV fields: each row's code and the fields the codes point to (code -1,
     the last: "" for missing): true/false, the column's number format, and formula-like text
     neutralised, quoted where needed (``_csv_field``). One typed pass over the whole column,
-    each distinct value formatted once. Numbers and flags never need quoting."""
+    each distinct value formatted once. Numbers and flags never need quoting. ``exact``:
+    floats in full (the shortest text that reads back as the same number)."""
     kind, codes, values = distinct(series)
     if kind == "text":
         return codes, np.append(_text_fields(list(values), name not in CODE_COLUMNS), "")
     forms: dict[ColumnKind, Callable[[Any], str]] = {
         "bool": lambda flag: "true" if flag else "false",
-        "float": NUMBER_FORMATS.get(name, ("{:g}", ""))[0].format,
+        "float": (lambda v: repr(float(v)))
+        if exact
+        else NUMBER_FORMATS.get(name, ("{:g}", ""))[0].format,
         "int": str,
     }
     form = forms[kind]
@@ -52,11 +55,12 @@ def _text_fields(texts: list[object], free: bool) -> np.ndarray:
 _QUOTED = re.compile(r'[,"\r\n]')
 
 
-def write_csv(frame: pd.DataFrame, path: Path) -> None:
+def write_csv(frame: pd.DataFrame, path: Path, *, exact: bool = False) -> None:
     """UTF-8 with BOM (so spreadsheets detect it), comma-separated, LF line ends, minimal
     quoting (``_csv_field``). Every distinct value of a column is formatted and quoted once
-    (issue 6); the rows are then made and written in blocks."""
-    columns = [_csv_column(frame[name], str(name)) for name in frame.columns]
+    (issue 6); the rows are then made and written in blocks. ``exact``: floats in full, for
+    a state read back as the next period's list (docs/systems.md)."""
+    columns = [_csv_column(frame[name], str(name), exact) for name in frame.columns]
     if len(columns) == 1:  # a row of one empty field is written "", not a blank line
         codes, fields = columns[0]
         columns = [(codes, np.where(fields == "", '""', fields))]

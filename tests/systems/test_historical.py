@@ -8,15 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from rating_batch.systems.base import half_away
 from rating_batch.systems.games import PlayedGames
-from rating_batch.systems.historical import (
-    Harkness,
-    Ingo,
-    elo_equivalent,
-    half_away,
-    rate_harkness,
-    rate_ingo,
-)
+from rating_batch.systems.historical import Harkness, Ingo, elo_equivalent, rate_harkness, rate_ingo
 
 
 def eleven(scores: list[float]) -> PlayedGames:

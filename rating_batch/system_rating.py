@@ -1,0 +1,217 @@
+"""``rate`` under a system other than FIDE Elo (docs/systems.md): the same files, validation,
+identities and output set, the system's own numbers. The events are read and checked as for
+Elo; the period's players and games are assembled once; the previous list (``--list``: a CSV
+with ``id`` and the system's state columns) gives each player's state; the system rates; the
+outputs are players.csv, games.csv, calculations.csv and report.xlsx."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from rating_batch.errors import InputError, Issue, raise_if_errors
+from rating_batch.parallel import beside
+from rating_batch.period import assemble_period
+from rating_batch.periods import period_of
+from rating_batch.rules import LATEST, named_rules
+from rating_batch.schema import Event
+from rating_batch.staging import staged_outputs
+from rating_batch.systems import RatingSystem, SystemInput, SystemOutcome
+from rating_batch.systems.base import SYSTEM_STATUSES
+from rating_batch.systems.games import PlayedGames
+from rating_batch.systems.params import described
+from rating_batch.writers import Sheet, write_csv, write_workbook
+
+
+@dataclass
+class SystemRateResult:
+    """A period rated under a system, with what the officer needs to read it."""
+
+    system: RatingSystem
+    outcome: SystemOutcome
+    games: pd.DataFrame
+    events: list[Event]
+    notes: list[str] = field(default_factory=list)
+    warnings: list[Issue] = field(default_factory=list)
+    outputs: list[Path] = field(default_factory=list)
+
+    @property
+    def players(self) -> pd.DataFrame:
+        return self.outcome.players
+
+    def status_counts(self) -> dict[str, int]:
+        counts = self.players["status"].value_counts()
+        return {status: int(counts.get(status, 0)) for status in SYSTEM_STATUSES}
+
+    def summary(self) -> str:
+        """The one-screen summary printed at the end of ``rate``."""
+        counts = self.status_counts()
+        counted = int((self.games["rated"] & self.games["oidx"].ge(0)).sum())
+        lines = [
+            f"rated {len(self.events)} event(s) as one period under {self.system.title}",
+            f"players: {len(self.players)} ({', '.join(f'{v} {k}' for k, v in counts.items())})",
+            f"counted games: {counted} of {int(self.games['oidx'].ge(0).sum())} paired rows",
+        ]
+        if self.warnings:
+            lines.append(f"warnings: {len(self.warnings)} (printed below and in the Summary sheet)")
+        lines.extend(f"wrote {path}" for path in self.outputs)
+        return "\n".join(lines)
+
+    def summary_rows(self) -> list[Sequence[object]]:
+        rows: list[Sequence[object]] = [
+            [f"Rating report: {self.system.title}"],
+            [],
+            ["System", self.system.name],
+            ["Players", len(self.players)],
+            *([f"  {status}", count] for status, count in self.status_counts().items()),
+            [],
+            ["Constants"],
+            *([key, value, meaning] for key, value, meaning in described(self.system.params)),
+            [],
+            ["Events"],
+            ["event", "name", "file", "start", "end"],
+        ]
+        for event in self.events:
+            info = event.info
+            rows.append([info.key, info.name, info.source, str(info.start or ""),
+                         str(info.end or "")])  # fmt: skip
+        rows += [[], ["Notes"], *(["", note] for note in self.notes)]
+        rows += [[], ["Warnings"], *(["", str(issue)] for issue in self.warnings)]
+        if not self.warnings:
+            rows.append(["", "none"])
+        return rows
+
+
+def rating_order(events: Sequence[Event]) -> list[Event]:
+    """Events as the systems rate them: by end date, then start date, then key."""
+    far = dt.date.max
+    return sorted(
+        events,
+        key=lambda e: (e.info.end or e.info.start or far, e.info.start or far, e.info.key),
+    )
+
+
+def read_state_list(path: Path, system: RatingSystem) -> pd.DataFrame:
+    """A previous list for ``system``: a CSV with ``id`` and the system's state columns.
+    Problems name the file and line."""
+    try:
+        frame = pd.read_csv(path, dtype=str, keep_default_na=False, encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError, pd.errors.ParserError) as error:
+        raise InputError([Issue(str(path), None, f"cannot read the list: {error}")]) from None
+    wanted = ["id", *system.state]
+    missing = [c for c in wanted if c not in frame.columns and c != "last_period"]
+    if missing:
+        columns = ", ".join(system.state)
+        wrong = f"no column {', '.join(missing)} for {system.name} (a list has id, {columns})"
+        raise InputError([Issue(str(path), 1, wrong)])
+    issues: list[Issue] = []
+    state = pd.DataFrame({"id": frame["id"].str.strip()})
+    for column, dtype in system.state.items():
+        text = frame[column].str.strip() if column in frame else pd.Series("", index=frame.index)
+        if dtype == "string":
+            state[column] = text.astype("string").where(text.ne(""))
+            continue
+        values = pd.to_numeric(text.where(text.ne("")), errors="coerce")
+        bad = values.isna() & text.ne("")
+        issues += [
+            Issue(str(path), int(line) + 2, f"{column} {text[line]!r} is not a number")
+            for line in np.flatnonzero(bad.to_numpy())[:20]
+        ]
+        state[column] = values.astype("Float64")
+    twice = state["id"].duplicated(keep=False) & state["id"].ne("")
+    issues += [
+        Issue(str(path), int(line) + 2, f"id {state['id'][line]} is listed twice")
+        for line in np.flatnonzero(twice.to_numpy())[:20]
+    ]
+    raise_if_errors(issues)
+    return state[state["id"].ne("")].drop_duplicates("id")
+
+
+def rate_with_system(
+    events: list[Event],
+    issues: list[Issue],
+    system: RatingSystem,
+    list_path: Path | None,
+    overlaps: list[Issue],
+) -> SystemRateResult:
+    """Rate loaded events as one period under ``system``."""
+    raise_if_errors(overlaps)
+    ordered = rating_order(events)
+    rank = pd.Series(range(len(ordered)), index=[event.info.key for event in ordered])
+    elo = named_rules(LATEST)  # identities only: no Elo number is used
+    period = assemble_period(events, elo)
+    raise_if_errors(period.issues)
+    players = period.players.reset_index(drop=True)
+    state = pd.DataFrame({c: pd.Series(pd.NA, index=players.index, dtype=d)
+                          for c, d in system.state.items()})  # fmt: skip
+    notes: list[str] = []
+    if list_path is not None:
+        listed = read_state_list(list_path, system).set_index("id")
+        found = listed.reindex(players["id"].astype(str).to_numpy())
+        for column in system.state:
+            state[column] = found[column].to_numpy()
+        notes.append(f"states from the list {list_path}; players not on it start as unrated")
+    else:
+        seeded = system.seed(players["rating"])
+        if seeded is None:
+            notes.append("no previous list given: every player starts as unrated")
+        else:
+            for column in system.state:
+                state[column] = seeded[column].to_numpy()
+            notes.append(
+                "no previous list given: each player starts from the rating written in their "
+                f"event file ({system.seed_note})"
+            )
+    ends = [event.info.end or event.info.start for event in events]
+    known = [date for date in ends if date is not None]
+    label = period_of(elo, max(known)) if known else None
+    outcome = system.rate(
+        SystemInput(
+            players=players,
+            state=state,
+            games=PlayedGames.of(period.games, rank, len(players)),
+            events=[event.info.key for event in ordered],
+            period=label,
+            year=int(label[:4]) if label else None,
+        )
+    )
+    notes += outcome.notes
+    if label:
+        notes.append(f"the games go into the list of {label}")
+    warnings = [*issues, *overlaps, *period.issues]
+    return SystemRateResult(system, outcome, period.games, period.events, notes, warnings)
+
+
+def write_system_outputs(rated: SystemRateResult, out: Path) -> list[Path]:
+    """players.csv, games.csv, calculations.csv and report.xlsx, all or none."""
+    paths = [out / "players.csv", out / "games.csv", out / "calculations.csv", out / "report.xlsx"]
+    players, calculations = rated.outcome.players, rated.outcome.calculations
+    games = rated.games.drop(columns=["pidx", "oidx", "event_order"], errors="ignore")
+    title = f"{rated.system.title}: {', '.join(e.info.name for e in rated.events[:3])}"
+    with staged_outputs(out) as outputs:
+        book = outputs.path(paths[3])
+
+        def workbook() -> None:
+            write_workbook(
+                [
+                    Sheet("Summary", rows=rated.summary_rows()),
+                    Sheet("Players", frame=players, heading=[f"Players — {title}"]),
+                    Sheet(
+                        "Calculations",
+                        frame=calculations.head(100_000),
+                        heading=[f"Calculations — {title}"],
+                    ),
+                ],
+                book,
+            )
+
+        with beside(workbook):
+            write_csv(players, outputs.path(paths[0]), exact=True)
+            write_csv(games, outputs.path(paths[1]))
+            write_csv(calculations, outputs.path(paths[2]), exact=True)
+    return paths

@@ -1,0 +1,156 @@
+"""What a rating system is to the rest of the tool (``RatingSystem``) and what it is given and
+gives back: the period's players, games and states in (``SystemInput``), the players with
+their new state and the calculations out (``SystemOutcome``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
+
+import numpy as np
+import pandas as pd
+
+from rating_batch.systems.games import PlayedGames
+
+#: players.csv ``status`` under every system: rated before and after, a first rating now,
+#: still unrated (too few games).
+SYSTEM_STATUSES = ("rated", "new", "unrated")
+
+
+@dataclass(frozen=True)
+class SystemInput:
+    """One period for a system.
+
+    ``players``: one row per player in ``pidx`` order (``id``, ``name``, ``federation``,
+    ``birth_year``); ``state``: the same rows, the system's state columns before the period
+    (missing where the player had none: unrated); ``games``: the counted games;
+    ``period``: the list the games go into (``YYYY-MM``), ``year`` its year."""
+
+    players: pd.DataFrame
+    state: pd.DataFrame
+    games: PlayedGames
+    events: list[str] = field(default_factory=list)
+    """Event keys in rating order (``PlayedGames.event`` indexes them)."""
+    period: str | None = None
+    year: int | None = None
+
+    def initial(self, column: str, default: float) -> np.ndarray:
+        """A state column before the period, ``default`` for players without one."""
+        return self.state[column].astype("Float64").fillna(default).to_numpy(np.float64)
+
+
+@dataclass(frozen=True)
+class SystemOutcome:
+    """A rated period: ``players`` (players.csv: identity, games, score, the state before
+    as ``<column>_before`` and after, the published value, ``status``), ``calculations``
+    (calculations.csv: what each number was made of) and notes for the report."""
+
+    players: pd.DataFrame
+    calculations: pd.DataFrame
+    notes: list[str] = field(default_factory=list)
+
+
+class RatingSystem(Protocol):
+    """A rating system: its name, constants and state, and how a period is rated.
+
+    ``state`` names the columns a player carries from list to list (with their dtypes); a
+    list given to ``rate --list`` has ``id`` and these columns. ``published`` is the column
+    of players.csv that a list shows as the rating."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    state: ClassVar[dict[str, str]]
+    published: ClassVar[str]
+    seed_note: ClassVar[str]
+    """How ``seed`` turns a file's Elo rating into a state ("" when it does not)."""
+
+    @property
+    def params(self) -> object: ...
+
+    def seed(self, elo: pd.Series) -> pd.DataFrame | None:
+        """Without a previous list: each player's state from the Elo rating in their event
+        file (NA: unrated), or None when the system starts everyone from its defaults."""
+        ...
+
+    def rate(self, period: SystemInput) -> SystemOutcome: ...
+
+
+C = TypeVar("C")
+
+
+class SystemBase(Generic[C]):
+    """What every system's class shares: its constants (``constants``' defaults unless given)
+    and, unless it says otherwise, no state made from a file's Elo ratings."""
+
+    constants: ClassVar[type[Any]]
+    seed_note: ClassVar[str] = ""
+
+    def __init__(self, params: C | None = None) -> None:
+        self._params: C = params if params is not None else self.constants()
+
+    @property
+    def params(self) -> C:
+        return self._params
+
+    def seed(self, elo: pd.Series) -> pd.DataFrame | None:
+        return None  # everyone starts from the defaults
+
+
+def with_published_rd(players: pd.DataFrame) -> pd.DataFrame:
+    """players.csv's RD as a list shows it: rounded half away from zero."""
+    rounded = half_away(players["rd"].to_numpy(np.float64))
+    return players.assign(rd_published=pd.Series(rounded).astype("Float64").astype("Int64"))
+
+
+def half_away(values: np.ndarray) -> np.ndarray:
+    """Rounded half away from zero (not numpy's half to even)."""
+    rounded: np.ndarray = np.sign(values) * np.floor(np.abs(values) + 0.5)
+    return rounded
+
+
+def outcome_players(
+    period: SystemInput,
+    after: dict[str, np.ndarray],
+    published: np.ndarray,
+    *,
+    rated_now: np.ndarray | None = None,
+) -> pd.DataFrame:
+    """players.csv under a system: identity, counted games and score, each state column
+    before (``<name>_before``) and after, the published value and the status."""
+    games = period.games
+    count = len(period.players)
+    played = np.bincount(games.pidx, minlength=count)
+    score = np.bincount(games.pidx, weights=games.score, minlength=count)
+    had = period.state.notna().all(axis=1).to_numpy(bool)
+    has = np.ones(count, dtype=bool) if rated_now is None else rated_now
+    status = np.where(had, "rated", np.where(has, "new", "unrated"))
+    frame = period.players[["id", "name", "federation"]].reset_index(drop=True).copy()
+    frame["games"] = played
+    frame["score"] = score
+    for column in period.state.columns:
+        frame[f"{column}_before"] = period.state[column].to_numpy()
+    for column, values in after.items():
+        frame[column] = np.where(has, values, np.nan)
+    shown = half_away(np.where(has, np.asarray(published, np.float64), np.nan))
+    frame["published"] = pd.Series(shown).astype("Float64").astype("Int64")
+    frame["status"] = pd.Categorical(status, categories=list(SYSTEM_STATUSES))
+    return frame[(played > 0) | had].reset_index(drop=True)
+
+
+def game_rows(period: SystemInput) -> pd.DataFrame:
+    """The counted games, one row per player per game, with both players' ids and names: the
+    first columns of calculations.csv under every system."""
+    games, players = period.games, period.players
+    ids, names = players["id"].to_numpy(), players["name"].to_numpy()
+    keys = np.array(period.events or [""], dtype=object)
+    return pd.DataFrame(
+        {
+            "id": ids[games.pidx],
+            "name": names[games.pidx],
+            "event": keys[np.minimum(games.event, len(keys) - 1)],
+            "round": games.round,
+            "opponent_id": ids[games.oidx],
+            "opponent_name": names[games.oidx],
+            "score": games.score,
+        }
+    )

@@ -1,0 +1,171 @@
+"""Other rating systems through the command line (docs/systems.md): each published example as
+a TRF file and a previous list, rated by ``rate --rules SYSTEM``; rules files naming a system;
+the commands that follow FIDE Elo only say so."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from trf_text import P, trf
+
+from rating_batch.cli import cli
+
+ADULT = 1980
+
+
+def run(*args: object) -> tuple[int, str]:
+    result = CliRunner().invoke(cli, [str(a) for a in args])
+    return result.exit_code, result.output
+
+
+def players(out: Path) -> dict[str, dict[str, str]]:
+    with (out / "players.csv").open(encoding="utf-8-sig", newline="") as handle:
+        return {row["id"]: row for row in csv.DictReader(handle)}
+
+
+def write_list(path: Path, header: str, rows: list[str]) -> Path:
+    path.write_text("\n".join([header, *rows]) + "\n", encoding="utf-8")
+    return path
+
+
+def paper_event(tmp_path: Path) -> Path:
+    # Player 1 beats 2, loses to 3 and 4 (one game a round; the others have no other game).
+    people = [P(r, f"Player {r}", 1500, 10 + r, ADULT) for r in range(1, 5)]
+    games = [(1, 1, 2, "1-0"), (2, 1, 3, "0-1"), (3, 1, 4, "0-1")]
+    event = tmp_path / "paper.trf"
+    event.write_text(trf(people, games), encoding="utf-8")
+    return event
+
+
+def test_glicko2_papers_example_through_the_cli(tmp_path: Path) -> None:
+    listed = write_list(
+        tmp_path / "list.csv", "id,name,rating,rd,volatility",
+        ["11,One,1500,200,0.06", "12,Two,1400,30,0.06", "13,Three,1550,100,0.06",
+         "14,Four,1700,300,0.06"],
+    )  # fmt: skip
+    out = tmp_path / "out"
+    code, output = run("rate", paper_event(tmp_path), "--rules", "glicko2", "--list", listed,
+                       "--out", out)  # fmt: skip
+    assert code == 0, output
+    one = players(out)["11"]
+    assert abs(float(one["rating"]) - 1464.05) <= 0.011
+    assert abs(float(one["rd"]) - 151.52) <= 0.005
+    assert abs(float(one["volatility"]) - 0.059996) <= 1e-6
+    assert (one["published"], one["rd_published"], one["status"]) == ("1464", "152", "rated")
+    # The state is written in full, to be read back as the next list.
+    assert len(one["rating"]) > 12
+
+
+def test_glicko_example_with_last_period(tmp_path: Path) -> None:
+    # The event ends in January 2026: its games go into the February list; the list's
+    # last_period 2026-02 for player 1 means t = 0 (no growth), as in the published example.
+    listed = write_list(
+        tmp_path / "list.csv", "id,rating,rd,last_period",
+        ["11,1500,200,2026-02", "12,1400,30,2026-02", "13,1550,100,2026-02",
+         "14,1700,300,2026-02"],
+    )  # fmt: skip
+    out = tmp_path / "out"
+    code, output = run("rate", paper_event(tmp_path), "--rules", "glicko", "--list", listed,
+                       "--out", out)  # fmt: skip
+    assert code == 0, output
+    one = players(out)["11"]
+    assert abs(float(one["rating"]) - 1464.11) <= 0.5
+    assert abs(float(one["rd"]) - 151.40) <= 0.05
+    assert one["last_period"] == "2026-02"
+
+
+def test_trueskill_examples_through_the_cli(tmp_path: Path) -> None:
+    people = [P(1, "One", None, 11, ADULT), P(2, "Two", None, 12, ADULT)]
+    for result, first, second in (("1-0", 29.396, 20.604), ("=-=", 25.0, 25.0)):
+        event = tmp_path / f"game{result}.trf"
+        event.write_text(trf(people, [(1, 1, 2, result)]), encoding="utf-8")
+        out = tmp_path / f"out{result}"
+        code, output = run("rate", event, "--rules", "trueskill", "--out", out)
+        assert code == 0, output
+        rows = players(out)
+        assert float(rows["11"]["mu"]) == pytest.approx(first, abs=0.001)
+        assert float(rows["12"]["mu"]) == pytest.approx(second, abs=0.001)
+
+
+def test_harkness_example_through_the_cli(tmp_path: Path) -> None:
+    # Player 1 (1600) scores 2½/11 against eleven opponents rated 1850.
+    people = [P(1, "Player One", 1600, 11, ADULT)] + [
+        P(r, f"Player {r}", 1850, 10 + r, ADULT) for r in range(2, 13)
+    ]
+    results = ["1-0", "1-0", "=-="] + ["0-1"] * 8
+    games = [(rnd, 1, rnd + 1, results[rnd - 1]) for rnd in range(1, 12)]
+    event = tmp_path / "harkness.trf"
+    event.write_text(trf(people, games), encoding="utf-8")
+    out = tmp_path / "out"
+    # Without a list the ratings written in the file are the Harkness ratings before it.
+    code, output = run("rate", event, "--rules", "harkness", "--out", out)
+    assert code == 0, output
+    assert players(out)["11"]["published"] == "1577"
+
+
+def test_ingo_example_through_a_list(tmp_path: Path) -> None:
+    people = [P(1, "Player One", None, 11, ADULT)] + [
+        P(r, f"Player {r}", None, 10 + r, ADULT) for r in range(2, 13)
+    ]
+    games = [(rnd, 1, rnd + 1, "1-0" if rnd <= 7 else "0-1") for rnd in range(1, 12)]
+    event = tmp_path / "ingo.trf"
+    event.write_text(trf(people, games), encoding="utf-8")
+    listed = write_list(tmp_path / "list.csv", "id,ingo",
+                        ["11,110", *(f"{10 + r},120" for r in range(2, 13))])  # fmt: skip
+    out = tmp_path / "out"
+    code, output = run("rate", event, "--rules", "ingo", "--list", listed, "--out", out)
+    assert code == 0, output
+    one = players(out)["11"]
+    assert (one["published"], one["elo_equivalent"]) == ("109", "1968")
+
+
+def test_a_rules_file_names_the_system_and_sets_its_constants(tmp_path: Path) -> None:
+    rules = tmp_path / "league.toml"
+    rules.write_text('system = "glicko2"\n[glicko2]\ntau = 0.3\nrd_max = 300\n', encoding="utf-8")
+    out = tmp_path / "out"
+    code, output = run("rate", paper_event(tmp_path), "--rules", rules, "--out", out)
+    assert code == 0, output
+    assert all(float(row["rd"]) <= 300.0 for row in players(out).values())
+    code, output = run("rules", rules)
+    assert code == 0 and "tau" in output and "0.3" in output
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('system = "glicko2"\n[glicko2]\ntua = 0.5\n', "unknown key 'tua' (did you mean 'tau'?)"),
+        ('system = "glicko2"\n[glicko2]\ntau = -1\n', "key 'tau' must be more than 0"),
+        ('system = "glicko3"\n', "key 'system' must be one of"),
+        ('system = "ingo"\n[ingo]\nrule = "half"\n', "key 'rule' must be one of quarter"),
+        ('system = "trueskill"\nbeta = 4\n', "unknown key(s) 'beta'"),
+    ],
+)
+def test_a_wrong_rules_file_names_the_file_and_the_key(
+    tmp_path: Path, text: str, message: str
+) -> None:
+    rules = tmp_path / "bad.toml"
+    rules.write_text(text, encoding="utf-8")
+    code, output = run("rate", paper_event(tmp_path), "--rules", rules, "--out", tmp_path / "o")
+    assert code == 1
+    assert str(rules) in output and message in output
+    assert not (tmp_path / "o").exists()
+
+
+def test_a_list_with_a_wrong_state_names_the_line(tmp_path: Path) -> None:
+    listed = write_list(tmp_path / "list.csv", "id,rating,rd,volatility",
+                        ["11,1500,200,0.06", "12,fast,30,0.06"])  # fmt: skip
+    code, output = run("rate", paper_event(tmp_path), "--rules", "glicko2", "--list", listed,
+                       "--out", tmp_path / "o")  # fmt: skip
+    assert code == 1 and f"{listed}:3: rating 'fast' is not a number" in output
+
+
+def test_the_database_follows_elo_only_for_now_and_says_so(tmp_path: Path) -> None:
+    listed = write_list(tmp_path / "list.csv", "id,rating", ["11,1500"])
+    db = tmp_path / "r.sqlite"
+    code, output = run("init", "--list", listed, "--period", "2026-01", "--db", db,
+                       "--rules", "glicko2")  # fmt: skip
+    assert code == 1 and "rating-batch rate FILES --rules glicko2" in output
+    assert not db.exists()
