@@ -71,15 +71,17 @@ class SystemRateResult:
             *([f"  {status}", count] for status, count in self.status_counts().items()),
             [],
             ["Constants"],
-            *([key, value, meaning] for key, value, meaning in described(self.system.params)),
+            *(
+                [key, f"{value}  ({meaning})"]
+                for key, value, meaning in described(self.system.params)
+            ),
             [],
             ["Events"],
-            ["event", "name", "file", "start", "end"],
+            ["event", "name", "start", "end"],
         ]
         for event in self.events:
             info = event.info
-            rows.append([info.key, info.name, info.source, str(info.start or ""),
-                         str(info.end or "")])  # fmt: skip
+            rows.append([info.key, info.name, str(info.start or ""), str(info.end or "")])
         rows += [[], ["Notes"], *(["", note] for note in self.notes)]
         rows += [[], ["Warnings"], *(["", str(issue)] for issue in self.warnings)]
         if not self.warnings:

@@ -37,6 +37,48 @@ NUMBER_FORMATS: dict[str, tuple[str, str]] = {
     "change": ("{:.2f}", "0.00"),
     "delta": ("{:.2f}", "0.00"),
     "k_delta": ("{:.2f}", "0.00"),
+    # The state of the other rating systems (docs/systems.md): floats kept in full in CSV
+    # (``write_csv(exact=True)``), shown rounded in a sheet.
+    **{
+        name: ("{:g}", "0.00")
+        for name in (
+            "rating",
+            "rating_before",
+            "new_rating",
+            "opponent_rating",
+            "rd",
+            "rd_before",
+            "new_rd",
+            "opponent_rd",
+            "ingo",
+            "ingo_before",
+            "average",
+            "percentage",
+            "performance",
+            "d2",
+        )
+    },
+    **{
+        name: ("{:g}", "0.000")
+        for name in (
+            "mu",
+            "sigma",
+            "mu_before",
+            "sigma_before",
+            "mu_after",
+            "sigma_after",
+            "g",
+            "v",
+        )
+    },
+    **{
+        name: ("{:g}", "0.000000")
+        for name in (
+            "volatility",
+            "volatility_before",
+            "new_volatility",
+        )
+    },
 }
 #: The date stamped into every workbook, so that the same content gives the same bytes.
 FIXED_TIMESTAMP = dt.datetime(2000, 1, 1)
