@@ -249,7 +249,7 @@ def rules_command(context: click.Context, name: str | None) -> None:
     "rules_names",
     multiple=True,
     required=True,
-    help="Two rule sets (edition names or .toml files): --rules A --rules B.",
+    help="Two rule sets (edition names, rating systems or .toml files): --rules A --rules B.",
 )
 @LIST_OPTION
 @KIND_OPTION

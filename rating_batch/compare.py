@@ -109,3 +109,63 @@ def compare_results(a: pd.DataFrame, b: pd.DataFrame, names: tuple[str, str]) ->
         {column: pd.Series([row[column] for row in rows], dtype=object) for column in rows[0]}
     )
     return Comparison(joined, summary)
+
+
+@dataclass(frozen=True)
+class ListComparison:
+    """Two systems' lists of the same events (docs/systems.md): per player each list's value
+    and rank; in aggregate how many each lists and how alike their orders are."""
+
+    players: pd.DataFrame
+    listed: tuple[int, int]
+    both: int
+    rank_correlation: float
+    """Spearman's, over the players both lists hold (NaN for fewer than two)."""
+
+
+def compare_lists(
+    a: pd.DataFrame, b: pd.DataFrame, names: tuple[str, str], lower_is_better: tuple[bool, bool]
+) -> ListComparison:
+    """``a`` and ``b``: ``id``, ``name``, ``value`` (the published rating) and ``listed``.
+    Ranks are 1 for the best (the lowest value where lower is better), ties sharing the
+    better rank; players held by one list only come first, then the largest rank changes."""
+    frames = []
+    for frame, name, lower in zip((a, b), names, lower_is_better, strict=True):
+        listed = frame[frame["listed"].to_numpy(bool)]
+        ranks = listed["value"].rank(method="min", ascending=lower).astype("Int64")
+        frames.append(
+            pd.DataFrame(
+                {"id": listed["id"].astype(str).to_numpy(), "name": listed["name"].to_numpy(),
+                 name: listed["value"].to_numpy(), f"rank {name}": ranks.to_numpy()}
+            )
+        )  # fmt: skip
+    merged = frames[0].merge(frames[1], on="id", how="outer", suffixes=("", " "))
+    merged["name"] = merged["name"].fillna(merged.pop("name "))
+    rank_a, rank_b = merged[f"rank {names[0]}"], merged[f"rank {names[1]}"]
+    merged["rank change"] = (rank_b - rank_a).astype("Int64")
+    held = rank_a.notna() & rank_b.notna()
+    merged["_one"] = ~held
+    merged["_size"] = merged["rank change"].abs().fillna(0)
+    merged = merged.sort_values(["_one", "_size", "id"], ascending=[False, False, True])
+    both = merged[held.reindex(merged.index).to_numpy(bool)]
+    correlation = _spearman(
+        both[f"rank {names[0]}"].to_numpy(np.float64), both[f"rank {names[1]}"].to_numpy(np.float64)
+    )
+    return ListComparison(
+        merged.drop(columns=["_one", "_size"]).reset_index(drop=True),
+        (int(rank_a.notna().sum()), int(rank_b.notna().sum())),
+        len(both),
+        correlation,
+    )
+
+
+def _spearman(a: np.ndarray, b: np.ndarray) -> float:
+    """Spearman's rank correlation: Pearson's over the values' average ranks (NaN for fewer
+    than two values, or when either side has one value only)."""
+    if len(a) < 2:
+        return float("nan")
+    ranks_a = pd.Series(a).rank(method="average").to_numpy()
+    ranks_b = pd.Series(b).rank(method="average").to_numpy()
+    if ranks_a.std() == 0 or ranks_b.std() == 0:
+        return float("nan")
+    return float(np.corrcoef(ranks_a, ranks_b)[0, 1])

@@ -22,7 +22,7 @@ from rating_batch.calculations import (
     individual_calculations,
     rating_distribution,
 )
-from rating_batch.compare import Comparison, compare_results
+from rating_batch.compare import Comparison, ListComparison, compare_lists, compare_results
 from rating_batch.engine import STATUSES, PeriodResult, rate_period
 from rating_batch.errors import (
     InputError,
@@ -49,7 +49,7 @@ from rating_batch.rules import FIDE_BY_DATE, KINDS, Kind, Rules, edition_in_forc
 from rating_batch.schema import Event, EventInfo, combined, one_batch
 from rating_batch.staging import OutputSet, staged_outputs
 from rating_batch.system_rating import SystemRateResult, rate_with_system, write_system_outputs
-from rating_batch.systems import elo_only, find_system
+from rating_batch.systems import find_system
 from rating_batch.validation import Purpose, validate_events
 from rating_batch.writers import (
     CALCULATION_LABELS,
@@ -683,10 +683,13 @@ def compare_rules(
     kind: str | None = None,
     out: Path | None = None,
     allow_overlap: bool = False,
-) -> RulesComparison:
-    """Rate the same events under two rule sets and compare them (``compare-rules``)."""
-    for name in rules_names:
-        elo_only(name, "compare-rules")
+) -> RulesComparison | SystemsComparison:
+    """Rate the same events under two rule sets and compare them (``compare-rules``). Two
+    rating systems (one of them maybe FIDE Elo) are compared by the lists they would publish
+    (``compare_systems``)."""
+    if any(find_system(name) is not None for name in rules_names):
+        return compare_systems(inputs, rules_names, list_path=list_path, kind=kind, out=out,
+                               allow_overlap=allow_overlap)  # fmt: skip
     events, issues = load_events(expand_inputs(inputs))
     a, b = (
         rate_loaded(events, issues, name, list_path, kind, allow_overlap) for name in rules_names
@@ -706,5 +709,92 @@ def compare_rules(
                 ],
                 outputs.path(paths[1]),
             )
+        compared.outputs = paths
+    return compared
+
+
+@dataclass
+class SystemsComparison:
+    """The same events under two rating systems: the lists each would publish."""
+
+    labels: tuple[str, str]
+    comparison: ListComparison
+    notes: list[str] = field(default_factory=list)
+    outputs: list[Path] = field(default_factory=list)
+
+    def summary(self) -> str:
+        c = self.comparison
+        correlation = "n/a" if c.rank_correlation != c.rank_correlation else (
+            f"{c.rank_correlation:.3f}"
+        )  # fmt: skip
+        lines = [
+            f"A: {self.labels[0]} lists {c.listed[0]} player(s); B: {self.labels[1]} lists "
+            f"{c.listed[1]}; both: {c.both}",
+            f"rank correlation (Spearman) over the players both list: {correlation}",
+            "compare.csv: players listed by one only first, then the largest rank changes",
+            *self.notes,
+        ]
+        lines.extend(f"wrote {path}" for path in self.outputs)
+        return "\n".join(lines)
+
+
+def compare_systems(
+    inputs: Sequence[Path],
+    rules_names: tuple[str, str],
+    *,
+    list_path: Path | None = None,
+    kind: str | None = None,
+    out: Path | None = None,
+    allow_overlap: bool = False,
+) -> SystemsComparison:
+    """The same events under two rating systems, compared by rank (``--list`` is FIDE Elo's
+    previous list; another system starts from its defaults or the files' ratings)."""
+    events, issues = load_events(expand_inputs(inputs))
+    frames, labels, lower, notes = [], [], [], []
+    for name in rules_names:
+        system = find_system(name)
+        if system is None:
+            elo = rate_loaded(events, issues, name, list_path, kind, allow_overlap)
+            players = elo.players
+            frames.append(pd.DataFrame({
+                "id": players["id"], "name": players["name"], "value": players["new_rating"],
+                "listed": players["status"].isin(["rated", "new"]),
+            }))  # fmt: skip
+            labels.append(elo.rules.edition)
+            lower.append(False)
+            continue
+        other = rate_with_system(
+            events, issues, system, None, overlap_issues(events, allow_overlap)
+        )
+        players = other.players
+        frames.append(pd.DataFrame({
+            "id": players["id"], "name": players["name"], "value": players["published"],
+            "listed": players["status"].isin(["rated", "new"]),
+        }))  # fmt: skip
+        labels.append(system.name)
+        lower.append(system.lower_is_better)
+        if list_path is not None:
+            notes.append(f"{system.name} ignores --list (an Elo list): {other.notes[0]}")
+    if labels[0] == labels[1]:
+        labels = [f"A: {labels[0]}", f"B: {labels[1]}"]
+    pair = (labels[0], labels[1])
+    compared = SystemsComparison(pair, compare_lists(frames[0], frames[1], pair,
+                                                     (lower[0], lower[1])), notes)  # fmt: skip
+    if out is not None:
+        paths = [out / "compare.csv", out / "compare.xlsx"]
+        summary = pd.DataFrame(
+            {"metric": ["players listed", "players both list", "rank correlation (Spearman)"],
+             pair[0]: [compared.comparison.listed[0], compared.comparison.both,
+                       compared.comparison.rank_correlation],
+             pair[1]: [compared.comparison.listed[1], compared.comparison.both,
+                       compared.comparison.rank_correlation]}
+        ).astype({pair[0]: object, pair[1]: object})  # fmt: skip
+        with staged_outputs(out) as outputs:
+            write_csv(compared.comparison.players, outputs.path(paths[0]))
+            write_workbook(
+                [Sheet("Summary", frame=summary),
+                 Sheet("Players", frame=compared.comparison.players)],
+                outputs.path(paths[1]),
+            )  # fmt: skip
         compared.outputs = paths
     return compared

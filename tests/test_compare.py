@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pandas as pd
+import pytest
 
 from rating_batch.compare import compare_results
 
@@ -53,3 +54,35 @@ def test_the_change_of_the_list_average_splits_into_its_three_causes() -> None:
     # Players listed by one rule set only come first, then the largest differences.
     assert compared.players["id"].tolist() == ["3", "4", "1", "2"]
     assert compared.players["difference"].tolist() == [12, -20, 2, 0]
+
+
+def test_two_systems_lists_compared_by_rank() -> None:
+    from rating_batch.compare import compare_lists
+
+    a = pd.DataFrame(
+        {
+            "id": ["1", "2", "3", "4"],
+            "name": ["A", "B", "C", "D"],
+            "value": [2000, 1900, 1800, 1700],
+            "listed": [True, True, True, False],
+        }
+    )
+    # Ingo-like: lower is better. 1 best, then 2, then 3: the same order; 4 listed here only.
+    same = pd.DataFrame(
+        {
+            "id": ["1", "2", "3", "4"],
+            "name": ["A", "B", "C", "D"],
+            "value": [100, 110, 120, 130],
+            "listed": [True, True, True, True],
+        }
+    )
+    compared = compare_lists(a, same, ("elo", "ingo"), (False, True))
+    assert compared.listed == (3, 4) and compared.both == 3
+    assert compared.rank_correlation == pytest.approx(1.0)
+    assert compared.players["id"].tolist()[0] == "4"  # held by one list only: first
+    # Reversed order: ranks 1, 2, 3 against 3, 2, 1: Spearman −1; C moves up 2 places.
+    reverse = same.assign(value=[120, 110, 100, 130])
+    compared = compare_lists(a, reverse, ("elo", "ingo"), (False, True))
+    assert compared.rank_correlation == pytest.approx(-1.0)
+    changes = dict(zip(compared.players["id"], compared.players["rank change"], strict=True))
+    assert (changes["1"], changes["2"], changes["3"]) == (2, 0, -2)

@@ -169,3 +169,14 @@ def test_the_database_follows_elo_only_for_now_and_says_so(tmp_path: Path) -> No
                        "--rules", "glicko2")  # fmt: skip
     assert code == 1 and "rating-batch rate FILES --rules glicko2" in output
     assert not db.exists()
+
+
+def test_compare_rules_across_systems(tmp_path: Path) -> None:
+    code, output = run("compare-rules", paper_event(tmp_path), "--rules", "fide-2025",
+                       "--rules", "glicko2", "--out", tmp_path / "cmp")  # fmt: skip
+    assert code == 0, output
+    assert "A: fide-2025 lists" in output and "rank correlation (Spearman)" in output
+    with (tmp_path / "cmp" / "compare.csv").open(encoding="utf-8-sig") as handle:
+        header = handle.readline().strip().split(",")
+    assert header == ["id", "name", "fide-2025", "rank fide-2025", "glicko2", "rank glicko2",
+                      "rank change"]  # fmt: skip

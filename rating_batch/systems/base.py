@@ -61,6 +61,7 @@ class RatingSystem(Protocol):
     title: ClassVar[str]
     state: ClassVar[dict[str, str]]
     published: ClassVar[str]
+    lower_is_better: ClassVar[bool]
     seed_note: ClassVar[str]
     """How ``seed`` turns a file's Elo rating into a state ("" when it does not)."""
 
@@ -84,6 +85,7 @@ class SystemBase(Generic[C]):
 
     constants: ClassVar[type[Any]]
     seed_note: ClassVar[str] = ""
+    lower_is_better: ClassVar[bool] = False
 
     def __init__(self, params: C | None = None) -> None:
         self._params: C = params if params is not None else self.constants()

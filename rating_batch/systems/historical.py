@@ -209,6 +209,7 @@ class IngoSystem(SystemBase[Ingo]):
     title: ClassVar[str] = "Ingo (West Germany 1948-1992), per event; lower is better"
     state: ClassVar[dict[str, str]] = {"ingo": "Float64"}
     published: ClassVar[str] = "ingo"
+    lower_is_better: ClassVar[bool] = True
     seed_note: ClassVar[str] = "as an Ingo by the Elo equivalent: (2840 − Elo) / 8"
 
     def seed(self, elo: pd.Series) -> pd.DataFrame | None:
