@@ -26,6 +26,7 @@ from rating_batch.systems.base import SYSTEM_STATUSES
 from rating_batch.systems.games import PlayedGames
 from rating_batch.systems.params import described
 from rating_batch.writers import Sheet, write_csv, write_workbook
+from rating_batch.writers.system_page import SystemPage, write_system_html
 
 
 @dataclass
@@ -191,7 +192,10 @@ def rate_with_system(
 
 def write_system_outputs(rated: SystemRateResult, out: Path) -> list[Path]:
     """players.csv, games.csv, calculations.csv and report.xlsx, all or none."""
-    paths = [out / "players.csv", out / "games.csv", out / "calculations.csv", out / "report.xlsx"]
+    paths = [
+        out / "players.csv", out / "games.csv", out / "calculations.csv", out / "report.xlsx",
+        out / "index.html",
+    ]  # fmt: skip
     players, calculations = rated.outcome.players, rated.outcome.calculations
     games = rated.games.drop(columns=["pidx", "oidx", "event_order"], errors="ignore")
     title = f"{rated.system.title}: {', '.join(e.info.name for e in rated.events[:3])}"
@@ -216,4 +220,13 @@ def write_system_outputs(rated: SystemRateResult, out: Path) -> list[Path]:
             write_csv(players, outputs.path(paths[0]), exact=True)
             write_csv(games, outputs.path(paths[1]))
             write_csv(calculations, outputs.path(paths[2]), exact=True)
+            page = SystemPage(
+                title=f"Rating report: {title}",
+                facts=[("system", rated.system.name), ("events", str(len(rated.events))),
+                       ("players", str(len(players)))],
+                constants=described(rated.system.params),
+                explanation=rated.system.explained,
+                notes=rated.notes + [str(issue) for issue in rated.warnings],
+            )  # fmt: skip
+            write_system_html(players, calculations, page, outputs.path(paths[4]))
     return paths

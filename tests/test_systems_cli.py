@@ -180,3 +180,19 @@ def test_compare_rules_across_systems(tmp_path: Path) -> None:
         header = handle.readline().strip().split(",")
     assert header == ["id", "name", "fide-2025", "rank fide-2025", "glicko2", "rank glicko2",
                       "rank change"]  # fmt: skip
+
+
+def test_the_page_shows_constants_players_and_each_calculation(tmp_path: Path) -> None:
+    people = [P(1, "Smith & Sons, A", 1500, 11, ADULT), P(2, "<b>Two</b>", 1500, 12, ADULT)]
+    event = tmp_path / "two.trf"
+    event.write_text(trf(people, [(1, 1, 2, "1-0")]), encoding="utf-8")
+    out = tmp_path / "out"
+    code, output = run("rate", event, "--rules", "glicko2", "--out", out)
+    assert code == 0, output
+    page = (out / "index.html").read_text(encoding="utf-8")
+    assert "<td class=\"text\">tau</td><td>0.5</td>" in page
+    assert 'id="p-11"' in page and 'href="#p-11"' in page
+    assert "Smith &amp; Sons, A" in page and "&lt;b&gt;Two&lt;/b&gt;" in page
+    assert "<b>Two</b>" not in page
+    # The winner's calculation: both unrated (1500/350): g(350/173.7178) = 0.6690, E 0.50.
+    assert "<td>0.669</td>" in page

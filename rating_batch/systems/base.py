@@ -61,6 +61,8 @@ class RatingSystem(Protocol):
     title: ClassVar[str]
     state: ClassVar[dict[str, str]]
     published: ClassVar[str]
+    explained: ClassVar[str]
+    """What calculations.csv's columns are, for the reports."""
     lower_is_better: ClassVar[bool]
     seed_note: ClassVar[str]
     """How ``seed`` turns a file's Elo rating into a state ("" when it does not)."""

@@ -101,6 +101,10 @@ class GlickoSystem(SystemBase[Glicko]):
         "rd": "Float64",
         "last_period": "string",
     }
+    explained: ClassVar[str] = (
+        "Per game: the player's r, RD grown for the idle periods, the opponent's r and RD, g, "
+        "the expected score E and d²; then the new r and RD (docs/systems.md §3)."
+    )
     published: ClassVar[str] = "rating"
 
     def rate(self, period: SystemInput) -> SystemOutcome:

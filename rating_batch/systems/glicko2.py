@@ -174,6 +174,12 @@ class Glicko2System(SystemBase[Glicko2]):
         "rd": "Float64",
         "volatility": "Float64",
     }
+    explained: ClassVar[str] = (
+        "Per game: the player's r, RD and σ before the period, the opponent's r and RD, g of "
+        "the opponent's RD, the expected score E; per player v (the estimated variance from the"
+        " period's games) and Δ (the estimated improvement); then the new r, RD and σ "
+        "(docs/systems.md §2)."
+    )
     published: ClassVar[str] = "rating"
 
     def rate(self, period: SystemInput) -> SystemOutcome:

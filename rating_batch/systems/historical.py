@@ -182,6 +182,11 @@ class HarknessSystem(SystemBase[Harkness]):
     name: ClassVar[str] = "harkness"
     title: ClassVar[str] = "Harkness (US Chess 1950-1960), per event"
     state: ClassVar[dict[str, str]] = {"rating": "Float64"}
+    explained: ClassVar[str] = (
+        "Per event, in the order rated: the rated opponents' average, the percentage scored "
+        "against them, the performance (average + 10 × (percentage − 50)) and the rating before"
+        " and after (docs/systems.md §5)."
+    )
     published: ClassVar[str] = "rating"
     seed_note: ClassVar[str] = "taken as a Harkness rating"
 
@@ -208,6 +213,11 @@ class IngoSystem(SystemBase[Ingo]):
     name: ClassVar[str] = "ingo"
     title: ClassVar[str] = "Ingo (West Germany 1948-1992), per event; lower is better"
     state: ClassVar[dict[str, str]] = {"ingo": "Float64"}
+    explained: ClassVar[str] = (
+        "Per event, in the order rated: the Niveau (the rated opponents' average Ingo, each "
+        "within the gap cap), the percentage, the performance (Niveau − (percentage − 50)) and "
+        "the Ingo before and after; lower is better (docs/systems.md §6)."
+    )
     published: ClassVar[str] = "ingo"
     lower_is_better: ClassVar[bool] = True
     seed_note: ClassVar[str] = "as an Ingo by the Elo equivalent: (2840 − Elo) / 8"

@@ -160,6 +160,9 @@ class TrueSkillSystem(SystemBase[TrueSkill]):
     name: ClassVar[str] = "trueskill"
     title: ClassVar[str] = "TrueSkill (Herbrich, Minka, Graepel 2006), games in order"
     state: ClassVar[dict[str, str]] = {"mu": "Float64", "sigma": "Float64"}
+    explained: ClassVar[str] = (
+        "Per game, in the order rated: μ and σ before and after it (docs/systems.md §4)."
+    )
     published: ClassVar[str] = "displayed"
 
     def rate(self, period: SystemInput) -> SystemOutcome:
