@@ -190,7 +190,7 @@ def test_the_page_shows_constants_players_and_each_calculation(tmp_path: Path) -
     code, output = run("rate", event, "--rules", "glicko2", "--out", out)
     assert code == 0, output
     page = (out / "index.html").read_text(encoding="utf-8")
-    assert "<td class=\"text\">tau</td><td>0.5</td>" in page
+    assert '<td class="text">tau</td><td>0.5</td>' in page
     assert 'id="p-11"' in page and 'href="#p-11"' in page
     assert "Smith &amp; Sons, A" in page and "&lt;b&gt;Two&lt;/b&gt;" in page
     assert "<b>Two</b>" not in page
