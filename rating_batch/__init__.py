@@ -26,7 +26,7 @@ _HOMES = {
     "RatingBatchError": "rating_batch.errors",
     "RulesError": "rating_batch.errors",
     "check_files": "rating_batch.pipeline",
-    "compare_rules": "rating_batch.pipeline",
+    "compare_rules": "rating_batch.comparing",
     "rate_events": "rating_batch.pipeline",
     "AddOptions": "rating_batch.production",
     "PublishOptions": "rating_batch.production",
@@ -47,8 +47,9 @@ _HOMES = {
 }
 
 if TYPE_CHECKING:
+    from rating_batch.comparing import compare_rules
     from rating_batch.errors import InputError, Issue, RatingBatchError, RulesError
-    from rating_batch.pipeline import check_files, compare_rules, rate_events
+    from rating_batch.pipeline import check_files, rate_events
     from rating_batch.production import (
         AddOptions,
         PublishOptions,

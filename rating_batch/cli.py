@@ -277,12 +277,12 @@ def compare_rules(
         rating-batch compare-rules sample_data/events --rules fide \
             --rules sample_data/rules/fexerj-2027.toml
     """
-    from rating_batch import pipeline
+    from rating_batch import comparing
 
     if len(rules_names) != 2:
         raise click.UsageError("give --rules exactly twice: --rules A --rules B")
     with user_errors(context.obj["debug"]):
-        compared = pipeline.compare_rules(
+        compared = comparing.compare_rules(
             events,
             (rules_names[0], rules_names[1]),
             list_path=list_path,

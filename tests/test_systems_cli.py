@@ -196,3 +196,12 @@ def test_the_page_shows_constants_players_and_each_calculation(tmp_path: Path) -
     assert "<b>Two</b>" not in page
     # The winner's calculation: both unrated (1500/350): g(350/173.7178) = 0.6690, E 0.50.
     assert "<td>0.669</td>" in page
+
+
+def test_compare_rules_gives_the_elo_list_to_elo_only(tmp_path: Path) -> None:
+    listed = write_list(tmp_path / "list.csv", "id,rating",
+                        ["11,1500", "12,1400", "13,1550", "14,1700"])  # fmt: skip
+    code, output = run("compare-rules", paper_event(tmp_path), "--rules", "fide-2025",
+                       "--rules", "glicko2", "--list", listed)  # fmt: skip
+    assert code == 0, output
+    assert "glicko2 does not use --list (FIDE Elo's previous list)" in output
