@@ -76,11 +76,7 @@ class EloRater:
         return rated.rules.edition
 
     def listing(self, rated: Rated) -> pd.DataFrame:
-        players = rated.players
-        return pd.DataFrame({
-            "id": players["id"], "name": players["name"], "value": players["new_rating"],
-            "listed": players["status"].isin(LISTED),
-        })  # fmt: skip
+        return _listing(rated.players, "new_rating")
 
 
 class SystemRater:
@@ -111,11 +107,19 @@ class SystemRater:
         return self.system.name
 
     def listing(self, rated: Rated) -> pd.DataFrame:
-        players = rated.players
-        return pd.DataFrame({
-            "id": players["id"], "name": players["name"], "value": players["published"],
+        return _listing(rated.players, "published")
+
+
+def _listing(players: pd.DataFrame, value: str) -> pd.DataFrame:
+    """The list a rated period would publish: each player's ``value`` and whether listed."""
+    return pd.DataFrame(
+        {
+            "id": players["id"],
+            "name": players["name"],
+            "value": players[value],
             "listed": players["status"].isin(LISTED),
-        })  # fmt: skip
+        }
+    )
 
 
 def find_rater(rules: str) -> Rater:
