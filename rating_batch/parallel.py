@@ -16,8 +16,11 @@ import os
 import pickle
 from collections.abc import Callable, Iterator
 from multiprocessing.connection import Connection
+from typing import Generic, TypeVar
 
 from rating_batch.errors import RatingBatchError
+
+T = TypeVar("T")
 
 
 def _parallel() -> bool:
@@ -28,45 +31,65 @@ def _parallel() -> bool:
     )
 
 
-def _child(work: Callable[[], None], results: Connection) -> None:
+def _child(work: Callable[[], object], results: Connection) -> None:
     try:
-        work()
-        results.send(None)
+        results.send(("done", work()))
     except BaseException as error:  # everything goes back to the command, to be raised there
         try:
             pickle.dumps(error)
-            results.send(error)
+            results.send(("error", error))
         except Exception:
-            results.send(RatingBatchError(f"{type(error).__name__}: {error}"))
+            results.send(("error", RatingBatchError(f"{type(error).__name__}: {error}")))
     finally:
         results.close()
+
+
+class Started(Generic[T]):
+    """Work started in a forked child (or done already, serial): ``result`` waits for it and
+    gives its result, or raises its error here; ``stop`` ends it unfinished."""
+
+    def __init__(self, work: Callable[[], T]) -> None:
+        self._child: multiprocessing.process.BaseProcess | None = None
+        if not _parallel():
+            self._done: tuple[str, object] = ("done", work())
+            return
+        context = multiprocessing.get_context("fork")
+        self._received, sent = context.Pipe(duplex=False)
+        self._child = context.Process(target=_child, args=(work, sent), daemon=True)
+        self._child.start()
+        sent.close()
+
+    def result(self) -> T:
+        if self._child is not None:
+            try:
+                self._done = self._received.recv()
+            except EOFError:  # the child died without a word (killed)
+                self._done = ("error", RatingBatchError("a worker process stopped unexpectedly"))
+            finally:
+                self._received.close()
+                self._child.join()
+                self._child = None
+        kind, value = self._done
+        if kind == "error":
+            raise value  # type: ignore[misc]
+        return value  # type: ignore[return-value]
+
+    def stop(self) -> None:
+        if self._child is not None:
+            self._child.terminate()
+            self._child.join()
+            self._received.close()
+            self._child = None
 
 
 @contextlib.contextmanager
 def beside(work: Callable[[], None]) -> Iterator[None]:
     """Run ``work`` in a forked child while the body of the ``with`` runs; at its end wait for
     the child and raise its error, if any, here. If the body fails, the child is stopped."""
-    if not _parallel():
-        work()
-        yield
-        return
-    context = multiprocessing.get_context("fork")
-    received, sent = context.Pipe(duplex=False)
-    child = context.Process(target=_child, args=(work, sent), daemon=True)
-    child.start()
-    sent.close()
+    started = Started(work)
     try:
         yield
     except BaseException:
-        child.terminate()
-        child.join()
+        started.stop()
         raise
-    try:
-        error = received.recv()
-    except EOFError:  # the child died without a word (killed)
-        error = RatingBatchError("the process writing an output stopped unexpectedly")
-    finally:
-        received.close()
-        child.join()
-    if error is not None:
-        raise error
+    started.result()

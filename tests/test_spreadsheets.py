@@ -87,3 +87,24 @@ def test_libreoffice_reads_our_numbers_and_no_formulas(tmp_path: Path) -> None:
     # The names a spreadsheet would evaluate come back as the text we wrote.
     assert seen["101"]["name"] == "=1+1" and seen["103"]["name"] == "@SUM(1;2)"
     assert ours["101"]["name"] == "'=1+1"  # CSV: quoted with an apostrophe
+
+
+def test_whole_numbers_show_as_whole_numbers_and_fractions_to_their_decimals(
+    tmp_path: Path,
+) -> None:
+    # A rating is a whole number in the Players sheet (no "0.00" format, though other systems'
+    # fractional ratings share the column name); a score shows one decimal, a change two.
+    from openpyxl import load_workbook
+
+    people = [P(1, "One", 1800, 11, 1980), P(2, "Two", 1700, 12, 1980)]
+    event = tmp_path / "e.trf"
+    event.write_text(trf(people, [(1, 1, 2, "1-0")]), encoding="utf-8")
+    rate_events([event], rules_name="fide-2025", out=tmp_path / "out")
+    sheet = load_workbook(tmp_path / "out" / "report.xlsx")["Players"]
+    top = header_row(sheet)
+    columns = {name(cell.value): cell.column for cell in sheet[top]}
+    first = top + 1
+    assert sheet.cell(first, columns["rating"]).number_format == "General"
+    assert sheet.cell(first, columns["new_rating"]).number_format == "General"
+    assert sheet.cell(first, columns["score"]).number_format == "0.0"
+    assert sheet.cell(first, columns["change"]).number_format == "0.00"

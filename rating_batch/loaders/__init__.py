@@ -15,6 +15,7 @@ from rating_batch.loaders.common import check_size, check_xlsx
 from rating_batch.loaders.ratinglist import read_rating_list
 from rating_batch.loaders.tabular import read_crosstable
 from rating_batch.loaders.trf import TrfText, decode_trf, parse_trfs, read_trf
+from rating_batch.parallel import Started
 from rating_batch.schema import Event
 
 EventReader = Callable[..., Event]
@@ -85,6 +86,8 @@ def read_event(path: Path, *, key: str | None = None) -> Event:
 
 #: TRF files parsed together by ``read_events`` (bounds the batch's arrays to ~100 MB).
 TRF_BATCH = 2_000
+#: A batch of at least this many TRF files is parsed in two halves, one on another core.
+PARALLEL_TRFS = 400
 
 
 def read_events(
@@ -97,9 +100,16 @@ def read_events(
     waiting: list[tuple[int, TrfText]] = []
 
     def parse_waiting() -> None:
-        for (index, _), event in zip(
-            waiting, parse_trfs([text for _, text in waiting]), strict=True
-        ):
+        texts = [text for _, text in waiting]
+        if len(texts) >= PARALLEL_TRFS:
+            # Half the batch on the second core (parallel.Started): its events come back
+            # pickled, their frames a batch of their own.
+            half = len(texts) // 2
+            later = Started(lambda: parse_trfs(texts[half:]))
+            events = parse_trfs(texts[:half]) + later.result()
+        else:
+            events = parse_trfs(texts)
+        for (index, _), event in zip(waiting, events, strict=True):
             read[index] = event
         waiting.clear()
 

@@ -402,7 +402,10 @@ def _table_rows_xml(
         if pd.api.types.is_bool_dtype(dtype):
             continue
         if pd.api.types.is_numeric_dtype(dtype):
-            form = NUMBER_FORMATS.get(str(name), ("", ""))[1]
+            # Number formats are for fractions: a whole-number column (an Elo rating) is shown
+            # as it is whatever its name.
+            fractional = pd.api.types.is_float_dtype(dtype)
+            form = NUMBER_FORMATS.get(str(name), ("", ""))[1] if fractional else ""
             numbers[str(name)] = f' s="{_style_id(worksheet, number_format=form)}"' if form else ""
         else:
             quoted = _style_id(worksheet, quote=True)
