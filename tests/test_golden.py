@@ -64,6 +64,14 @@ def pinned_workbook(path: Path) -> str:
         )
         widths = [f"{k}={d.width:g}" for k, d in sorted(sheet.column_dimensions.items()) if d.width]
         out.append("widths " + " ".join(widths))
+        # How numbers show (a whole-number column must not get a fraction's format).
+        formats: dict[str, set[str]] = {}
+        for line in sheet.iter_rows():
+            for cell in line:
+                if cell.number_format != "General" and cell.value is not None:
+                    formats.setdefault(cell.column_letter, set()).add(cell.number_format)
+        out.append("formats " + " ".join(f"{k}={'|'.join(sorted(v))}" for k, v in
+                                         sorted(formats.items())))  # fmt: skip
         rows = [
             "\t".join("" if v is None else str(v) for v in row)
             for row in sheet.iter_rows(values_only=True)
