@@ -12,7 +12,13 @@ from typing import Protocol
 import pandas as pd
 
 from rating_batch.errors import Issue
-from rating_batch.pipeline import RateResult, overlap_issues, rate_loaded, write_rate_outputs
+from rating_batch.pipeline import (
+    RateResult,
+    choose_kind,
+    overlap_issues,
+    rate_loaded,
+    write_rate_outputs,
+)
 from rating_batch.schema import Event
 from rating_batch.system_rating import SystemRateResult, rate_with_system, write_system_outputs
 from rating_batch.systems import RatingSystem, find_system
@@ -96,8 +102,12 @@ class SystemRater:
         kind: str | None,
         allow_overlap: bool,
     ) -> SystemRateResult:
+        # One list kind at a time, as under Elo: mixed kinds are refused unless --kind.
+        _, kind_notes = choose_kind(events, kind)
         overlaps = overlap_issues(events, allow_overlap)
-        return rate_with_system(events, issues, self.system, list_path, overlaps)
+        rated = rate_with_system(events, issues, self.system, list_path, overlaps)
+        rated.notes[:0] = kind_notes
+        return rated
 
     def write(self, rated: Rated, out: Path) -> list[Path]:
         assert isinstance(rated, SystemRateResult)

@@ -205,3 +205,17 @@ def test_compare_rules_gives_the_elo_list_to_elo_only(tmp_path: Path) -> None:
                        "--rules", "glicko2", "--list", listed)  # fmt: skip
     assert code == 0, output
     assert "glicko2 does not use --list (FIDE Elo's previous list)" in output
+
+
+def test_one_list_kind_at_a_time_as_under_elo(tmp_path: Path) -> None:
+    people = [P(1, "One", 1500, 11, ADULT), P(2, "Two", 1500, 12, ADULT)]
+    standard, rapid = tmp_path / "standard.trf", tmp_path / "rapid.trf"
+    standard.write_text(trf(people, [(1, 1, 2, "1-0")], extra=("122 90 minutes + 30 seconds",)),
+                        encoding="utf-8")  # fmt: skip
+    rapid.write_text(trf(people, [(1, 2, 1, "1-0")], name="Rapid",
+                         extra=("122 15 minutes + 10 seconds",)), encoding="utf-8")  # fmt: skip
+    code, output = run("rate", standard, rapid, "--rules", "glicko2", "--out", tmp_path / "o")
+    assert code == 1 and "the events are of different kinds" in output
+    code, output = run("rate", standard, rapid, "--rules", "glicko2", "--kind", "rapid",
+                       "--allow-overlap", "--out", tmp_path / "o")  # fmt: skip
+    assert code == 0, output
