@@ -104,7 +104,9 @@ def read_state_list(path: Path, system: RatingSystem) -> pd.DataFrame:
     Problems name the file and line."""
     try:
         frame = pd.read_csv(path, dtype=str, keep_default_na=False, encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError, pd.errors.ParserError) as error:
+    except pd.errors.EmptyDataError:
+        raise InputError([Issue(str(path), None, "the list is empty")]) from None
+    except (OSError, UnicodeDecodeError, pd.errors.ParserError, ValueError) as error:
         raise InputError([Issue(str(path), None, f"cannot read the list: {error}")]) from None
     wanted = ["id", *system.state]
     missing = [c for c in wanted if c not in frame.columns and c != "last_period"]

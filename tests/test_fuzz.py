@@ -196,3 +196,45 @@ def test_fuzz_xlsx_bytes(data: bytes, tmp_path_factory: object) -> None:
             reader(path)
         except InputError as error:
             assert_clean_or_located(path, error.issues)
+
+
+STATE_SEEDS = [
+    b"id,name,rating,rd,volatility\n11,One,1500,200,0.06\n12,Two,1400,30,0.06\n",
+    b"id,rating,rd,last_period\n11,1500,200,2026-02\n12,1400,30,\n",
+    b"id,ingo\n11,110\n12,120\n",
+]
+
+
+@settings(SETTINGS, max_examples=600)
+@given(data=mutated(STATE_SEEDS), system=st.sampled_from(["glicko2", "glicko", "ingo"]))
+def test_fuzz_state_lists(data: bytes, system: str, tmp_path_factory: object) -> None:
+    # A previous list for another rating system (docs/systems.md): read, or refused with
+    # messages that name the file; never anything else.
+    from rating_batch.system_rating import read_state_list
+    from rating_batch.systems import find_system
+
+    path = Path(tmp_path_factory.mktemp("state")) / "list.csv"
+    path.write_bytes(data)
+    chosen = find_system(system)
+    assert chosen is not None
+    try:
+        read_state_list(path, chosen)
+    except InputError as error:
+        assert error.issues
+        assert_clean_or_located(path, error.issues)
+
+
+@settings(SETTINGS, max_examples=600)
+@given(data=mutated([b'system = "glicko2"\n[glicko2]\ntau = 0.5\nrd_max = 350\n',
+                     b'system = "ingo"\n[ingo]\nrule = "quarter"\ngap_cap = 40\n']))  # fmt: skip
+def test_fuzz_system_rules_files(data: bytes, tmp_path_factory: object) -> None:
+    # A rules file naming a system: its system, or a RulesError naming the file.
+    from rating_batch.errors import RulesError
+    from rating_batch.systems import find_system
+
+    path = Path(tmp_path_factory.mktemp("rules")) / "rules.toml"
+    path.write_bytes(data)
+    try:
+        find_system(str(path))
+    except RulesError as error:
+        assert str(path) in str(error)
