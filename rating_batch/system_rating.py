@@ -17,7 +17,7 @@ import pandas as pd
 from rating_batch.errors import InputError, Issue, raise_if_errors
 from rating_batch.parallel import beside
 from rating_batch.period import assemble_period
-from rating_batch.periods import period_of
+from rating_batch.periods import PeriodError, canonical_period, period_of
 from rating_batch.rules import LATEST, named_rules
 from rating_batch.schema import Event
 from rating_batch.staging import staged_outputs
@@ -119,6 +119,14 @@ def read_state_list(path: Path, system: RatingSystem) -> pd.DataFrame:
     for column, dtype in system.state.items():
         text = frame[column].str.strip() if column in frame else pd.Series("", index=frame.index)
         if dtype == "string":
+            # A list period (Glicko's last_period): written YYYY-MM, or empty.
+            wrong = []
+            for line in np.flatnonzero(text.ne("").to_numpy()):
+                try:
+                    canonical_period(str(text.iloc[line]))
+                except PeriodError as error:
+                    wrong.append(Issue(str(path), int(line) + 2, f"{column}: {error}"))
+            issues += wrong[:20]
             state[column] = text.astype("string").where(text.ne(""))
             continue
         values = pd.to_numeric(text.where(text.ne("")), errors="coerce")

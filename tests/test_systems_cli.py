@@ -219,3 +219,13 @@ def test_one_list_kind_at_a_time_as_under_elo(tmp_path: Path) -> None:
     code, output = run("rate", standard, rapid, "--rules", "glicko2", "--kind", "rapid",
                        "--allow-overlap", "--out", tmp_path / "o")  # fmt: skip
     assert code == 0, output
+
+
+def test_a_malformed_last_period_names_the_line(tmp_path: Path) -> None:
+    listed = write_list(tmp_path / "list.csv", "id,rating,rd,last_period",
+                        ["11,1500,200,2026-02", "12,1400,30,2026-13"])  # fmt: skip
+    code, output = run("rate", paper_event(tmp_path), "--rules", "glicko", "--list", listed,
+                       "--out", tmp_path / "o")  # fmt: skip
+    assert (
+        code == 1 and f"{listed}:3: last_period: period '2026-13': there is no month 13" in output
+    )

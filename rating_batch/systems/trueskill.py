@@ -11,6 +11,7 @@ from typing import ClassVar
 
 import numpy as np
 
+from rating_batch.errors import RatingBatchError
 from rating_batch.systems.base import (
     SystemBase,
     SystemInput,
@@ -146,8 +147,8 @@ def _partner_rows(games: PlayedGames, first: np.ndarray) -> np.ndarray:
     key = (games.event, games.round, games.pidx, games.oidx)
     mine = np.lexsort([k[first] for k in (key[3], key[2], key[1], key[0])])
     theirs = np.lexsort([k[second] for k in (key[2], key[3], key[1], key[0])])
-    if len(mine) != len(theirs):
-        raise ValueError("a game is given from one side only")
+    if len(mine) != len(theirs):  # the loaders check both sides of every game
+        raise RatingBatchError("a game of the period is given from one side only")
     result = np.empty(len(first), dtype=np.int64)
     result[mine] = second[theirs]
     return result
