@@ -136,6 +136,14 @@ def read_state_list(path: Path, system: RatingSystem) -> pd.DataFrame:
             for line in np.flatnonzero(bad.to_numpy())[:20]
         ]
         state[column] = values.astype("Float64")
+    numbers = [c for c, dtype in system.state.items() if dtype != "string"]
+    given = state[numbers].notna()
+    partly = given.any(axis=1) & ~given.all(axis=1)
+    issues += [
+        Issue(str(path), int(line) + 2, f"{', '.join(numbers)}: give all of them or none "
+              "(none: the player starts as unrated)")
+        for line in np.flatnonzero(partly.to_numpy())[:20]
+    ]  # fmt: skip
     twice = state["id"].duplicated(keep=False) & state["id"].ne("")
     issues += [
         Issue(str(path), int(line) + 2, f"id {state['id'][line]} is listed twice")

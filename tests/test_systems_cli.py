@@ -229,3 +229,13 @@ def test_a_malformed_last_period_names_the_line(tmp_path: Path) -> None:
     assert (
         code == 1 and f"{listed}:3: last_period: period '2026-13': there is no month 13" in output
     )
+
+
+def test_a_state_given_in_part_is_an_error(tmp_path: Path) -> None:
+    listed = write_list(tmp_path / "list.csv", "id,rating,rd,volatility",
+                        ["11,1500,200,0.06", "12,1400,,0.06", "13,,,"])  # fmt: skip
+    code, output = run("rate", paper_event(tmp_path), "--rules", "glicko2", "--list", listed,
+                       "--out", tmp_path / "o")  # fmt: skip
+    assert code == 1
+    assert f"{listed}:3: rating, rd, volatility: give all of them or none" in output
+    assert f"{listed}:4:" not in output  # none given: an unrated player
