@@ -120,13 +120,13 @@ def read_state_list(path: Path, system: RatingSystem) -> pd.DataFrame:
         text = frame[column].str.strip() if column in frame else pd.Series("", index=frame.index)
         if dtype == "string":
             # A list period (Glicko's last_period): written YYYY-MM, or empty.
-            wrong = []
+            misdated: list[Issue] = []
             for line in np.flatnonzero(text.ne("").to_numpy()):
                 try:
                     canonical_period(str(text.iloc[line]))
                 except PeriodError as error:
-                    wrong.append(Issue(str(path), int(line) + 2, f"{column}: {error}"))
-            issues += wrong[:20]
+                    misdated.append(Issue(str(path), int(line) + 2, f"{column}: {error}"))
+            issues += misdated[:20]
             state[column] = text.astype("string").where(text.ne(""))
             continue
         values = pd.to_numeric(text.where(text.ne("")), errors="coerce")
