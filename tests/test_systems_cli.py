@@ -239,3 +239,14 @@ def test_a_state_given_in_part_is_an_error(tmp_path: Path) -> None:
     assert code == 1
     assert f"{listed}:3: rating, rd, volatility: give all of them or none" in output
     assert f"{listed}:4:" not in output  # none given: an unrated player
+
+
+SAMPLE_RULES = sorted((Path(__file__).parent.parent / "sample_data" / "rules").glob("*.toml"))
+
+
+@pytest.mark.parametrize("rules", SAMPLE_RULES, ids=[p.stem for p in SAMPLE_RULES])
+def test_every_sample_rules_file_loads_and_rates(rules: Path, tmp_path: Path) -> None:
+    code, output = run("rules", rules)
+    assert code == 0, output
+    code, output = run("rate", paper_event(tmp_path), "--rules", rules, "--out", tmp_path / "o")
+    assert code == 0, output
