@@ -134,6 +134,9 @@ class EventPages:
     games: pd.DataFrame
     pooled: frozenset[str] = frozenset()
     """The ids of the players with games toward a first rating (``EventPage.firsts``)."""
+    pools: pd.DataFrame | None = None
+    """Their pooled games (the calculations' ``first_rating`` rows), with ``score_text``."""
+    period: str = ""
 
 
 @dataclass
@@ -210,7 +213,9 @@ def event_pages(
             )
         )
     crosstable = crosstable.rename(columns={"_event": "event"})
-    return EventPages(pages, crosstable, changes, frozenset(firsts))
+    pooled = pools[pools["calculation"].eq("first_rating").to_numpy()]
+    pooled = displayed(pooled, {"score": "points"})
+    return EventPages(pages, crosstable, changes, frozenset(firsts), pooled, period)
 
 
 def _crosstables(

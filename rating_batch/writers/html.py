@@ -156,6 +156,8 @@ class EventRows:
     crosstable: str = ""
     sections: list[tuple[str, str | None]] = dataclass_field(default_factory=list)
     """Per crosstable row: the section's start (anchor and heading) and its body."""
+    pools: dict[str, str] = dataclass_field(default_factory=dict)
+    """Per unrated player id: the pooled games' rows toward a first rating."""
 
 
 def event_rows(pages: EventPages) -> dict[str, EventRows]:
@@ -198,13 +200,30 @@ def event_rows(pages: EventPages) -> dict[str, EventRows]:
     bodies = np.where(played, fill_rows("played_section", table), np.array(None, dtype=object))
     none = ~played & ~ids.isin(list(pages.pooled)).to_numpy(bool)
     bodies = np.where(none, fill_rows("no_game_section", table), bodies)
+    pools = _pool_rows(pages.pools, bool(pages.period))
     rows: dict[str, EventRows] = {}
     for event, positions in table.groupby("event", sort=False).indices.items():
         rows[str(event)] = EventRows(
             "".join(crosstable[positions].tolist()),
             list(zip(heads[positions].tolist(), bodies[positions].tolist(), strict=True)),
+            pools,
         )
     return rows
+
+
+def _pool_rows(pools: pd.DataFrame | None, periods: bool) -> dict[str, str]:
+    """Each unrated player's pooled games as table rows (rows.html ``pool_row``), by id."""
+    if pools is None or not len(pools):
+        return {}
+    hypothetical = pools["event"].astype("string").eq("hypothetical").fillna(False).to_numpy()
+    laid = pools.assign(
+        event_text=pools["event"].astype("string").where(~hypothetical, "(rules)"),
+        class_html=np.where(hypothetical, fill_rows("hypothetical_class", pools), ""),
+        period_html=fill_rows("period_cell", pools) if periods else "",
+    )
+    text = pd.Series(fill_rows("pool_row", laid), index=pools.index, dtype=object)
+    joined = text.groupby(pools["id"].astype(str).to_numpy(), sort=False).agg("".join)
+    return {str(key): str(value) for key, value in joined.items()}
 
 
 def _truthy(values: pd.Series) -> np.ndarray:
@@ -250,7 +269,9 @@ def write_event_html(
     sections = []
     for row, (head, body) in zip(page.crosstable, rows.sections, strict=True):
         if body is None:
-            body = str(first_section(page.firsts.get(str(row["id"]), []), page.period != ""))
+            key = str(row["id"])
+            pool = Markup(rows.pools.get(key, ""))
+            body = str(first_section(page.firsts.get(key, []), page.period != "", pool))
         sections.append(head + body + "</section>\n")
     text = render(
         "event.html",
