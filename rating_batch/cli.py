@@ -233,7 +233,8 @@ def rules_command(context: click.Context, name: str | None) -> None:
             constants = described(system.params)
             width = max(len(key) for key, _, _ in constants)
             for key, value, meaning in constants:
-                click.echo(f"{key:{width}}  {value}  ({meaning})")
+                origin = system.sources.get(key, f"{system.name} default")
+                click.echo(f"{key:{width}}  {value}  [{origin}]  ({meaning})")
             return
         rows = describe(named_rules(LATEST if name == FIDE_BY_DATE else name))
     width = max(len(key) for key, _, _, _ in rows)

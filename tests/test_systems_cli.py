@@ -130,7 +130,10 @@ def test_a_rules_file_names_the_system_and_sets_its_constants(tmp_path: Path) ->
     assert code == 0, output
     assert all(float(row["rd"]) <= 300.0 for row in players(out).values())
     code, output = run("rules", rules)
-    assert code == 0 and "tau" in output and "0.3" in output
+    assert code == 0
+    # Each constant with where it comes from: the file, or the system's default.
+    assert f"tau                 0.3  [{rules}]" in output
+    assert "epsilon             1e-06  [glicko2 default]" in output
 
 
 @pytest.mark.parametrize(

@@ -26,8 +26,9 @@ from rating_batch.systems.trueskill import TrueSkill, TrueSkillSystem
 #: The value of a rules file's ``system`` key for FIDE Elo (the default).
 ELO = "fide-elo"
 
-#: Each system: its name, its constants' class and how it is made from them.
-SYSTEMS: dict[str, tuple[type[Any], Callable[[Any], RatingSystem]]] = {
+#: Each system: its name, its constants' class and how it is made from them (and where the
+#: constants not left at their defaults come from).
+SYSTEMS: dict[str, tuple[type[Any], Callable[..., RatingSystem]]] = {
     "glicko2": (Glicko2, Glicko2System),
     "glicko": (Glicko, GlickoSystem),
     "trueskill": (TrueSkill, TrueSkillSystem),
@@ -55,7 +56,8 @@ def system_from_table(table: Mapping[str, Any], where: str) -> RatingSystem | No
     if not isinstance(section, Mapping):
         raise RulesError(f"{where}: [{name}] must be a table of constants")
     kind, make = SYSTEMS[name]
-    return make(from_section(kind, section, f"{where} [{name}]"))
+    params = from_section(kind, section, f"{where} [{name}]")
+    return make(params, {key: where for key in section})
 
 
 def find_system(rules: str) -> RatingSystem | None:

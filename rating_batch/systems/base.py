@@ -70,6 +70,11 @@ class RatingSystem(Protocol):
     @property
     def params(self) -> object: ...
 
+    @property
+    def sources(self) -> dict[str, str]:
+        """Where each constant not left at its default comes from (a rules file)."""
+        ...
+
     def seed(self, elo: pd.Series) -> pd.DataFrame | None:
         """Without a previous list: each player's state from the Elo rating in their event
         file (NA: unrated), or None when the system starts everyone from its defaults."""
@@ -89,8 +94,10 @@ class SystemBase(Generic[C]):
     seed_note: ClassVar[str] = ""
     lower_is_better: ClassVar[bool] = False
 
-    def __init__(self, params: C | None = None) -> None:
+    def __init__(self, params: C | None = None, sources: dict[str, str] | None = None) -> None:
         self._params: C = params if params is not None else self.constants()
+        self.sources: dict[str, str] = sources or {}
+        """Where each constant not left at its default comes from (a rules file)."""
 
     @property
     def params(self) -> C:

@@ -85,7 +85,8 @@ def field(default: Any, check: Check, doc: str) -> Any:
 
 
 def described(params: object) -> list[tuple[str, str, str]]:
-    """(key, value, what it means) for each constant of a system."""
+    """(key, value, what it means) for each constant of a system (``rules NAME`` adds where
+    each comes from: ``RatingSystem.sources``, else the system's default)."""
     rows = []
     for f in dataclasses.fields(params):  # type: ignore[arg-type]
         value = getattr(params, f.name)
