@@ -253,3 +253,23 @@ def test_every_sample_rules_file_loads_and_rates(rules: Path, tmp_path: Path) ->
     assert code == 0, output
     code, output = run("rate", paper_event(tmp_path), "--rules", rules, "--out", tmp_path / "o")
     assert code == 0, output
+
+
+def test_players_csv_is_the_next_periods_list(tmp_path: Path) -> None:
+    # Period 1: the paper's games from the paper's states; period 2: the same event again,
+    # its list being period 1's players.csv: player 1 starts from 1464.05 / 151.52 / 0.059996.
+    listed = write_list(
+        tmp_path / "list.csv", "id,rating,rd,volatility",
+        ["11,1500,200,0.06", "12,1400,30,0.06", "13,1550,100,0.06", "14,1700,300,0.06"],
+    )  # fmt: skip
+    first, second = tmp_path / "first", tmp_path / "second"
+    event = paper_event(tmp_path)
+    assert run("rate", event, "--rules", "glicko2", "--list", listed, "--out", first)[0] == 0
+    code, output = run("rate", event, "--rules", "glicko2", "--list", first / "players.csv",
+                       "--out", second)  # fmt: skip
+    assert code == 0, output
+    before = players(second)["11"]
+    after_first = players(first)["11"]
+    assert before["rating_before"] == after_first["rating"]  # read back exactly
+    assert before["rd_before"] == after_first["rd"]
+    assert before["volatility_before"] == after_first["volatility"]
