@@ -32,7 +32,8 @@ run: $(STAMP)
 test: $(STAMP)
 	$(BIN)/pytest -q -n auto
 
-# The edit-test loop: everything but the kill, concurrency, fuzz and printing tests.
+# The edit-test loop: everything but the kill, concurrency, fault-injection, fuzz and printing
+# tests (the whole suite runs in CI).
 test-fast: $(STAMP)
 	$(BIN)/pytest -q -n auto -m "not slow"
 

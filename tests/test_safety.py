@@ -19,6 +19,10 @@ from trf_text import P
 
 FAULTS = Path(__file__).parent / "faults"
 
+#: Left out of ``make test-fast`` (every test runs the command line as real processes, with
+#: injected faults; the same rules are tested in process by tests/store and tests/production).
+pytestmark = pytest.mark.slow
+
 
 def process(
     *args: object, cwd: Path | None = None, fault: str | None = None
