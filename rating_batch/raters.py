@@ -117,7 +117,7 @@ class SystemRater:
         return self.system.name
 
     def listing(self, rated: Rated) -> pd.DataFrame:
-        return _listing(rated.players, "published")
+        return _listing(rated.players, self.system.published)
 
 
 def _listing(players: pd.DataFrame, value: str) -> pd.DataFrame:

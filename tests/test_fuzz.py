@@ -201,7 +201,7 @@ def test_fuzz_xlsx_bytes(data: bytes, tmp_path_factory: object) -> None:
 STATE_SEEDS = [
     b"id,name,rating,rd,volatility\n11,One,1500,200,0.06\n12,Two,1400,30,0.06\n",
     b"id,rating,rd,last_period\n11,1500,200,2026-02\n12,1400,30,\n",
-    b"id,ingo\n11,110\n12,120\n",
+    b"id,rating\n11,110\n12,120\n",
 ]
 
 

@@ -51,12 +51,13 @@ def test_glicko2_papers_example_through_the_cli(tmp_path: Path) -> None:
                        "--out", out)  # fmt: skip
     assert code == 0, output
     one = players(out)["11"]
-    assert abs(float(one["rating"]) - 1464.05) <= 0.011
-    assert abs(float(one["rd"]) - 151.52) <= 0.005
-    assert abs(float(one["volatility"]) - 0.059996) <= 1e-6
-    assert (one["published"], one["rd_published"], one["status"]) == ("1464", "152", "rated")
-    # The state is written in full, to be read back as the next list.
-    assert len(one["rating"]) > 12
+    # outputs.md: the state before under its own name, after it as new_…, unrounded.
+    assert (one["rating"], one["rd"], one["volatility"]) == ("1500.0", "200.0", "0.06")
+    assert abs(float(one["new_rating"]) - 1464.05) <= 0.011
+    assert abs(float(one["new_rd"]) - 151.52) <= 0.005
+    assert abs(float(one["new_volatility"]) - 0.059996) <= 1e-6
+    assert one["status"] == "rated"
+    assert len(one["new_rating"]) > 12  # in full: at least 4 decimals, here all of them
 
 
 def test_glicko_example_with_last_period(tmp_path: Path) -> None:
@@ -72,9 +73,9 @@ def test_glicko_example_with_last_period(tmp_path: Path) -> None:
                        "--out", out)  # fmt: skip
     assert code == 0, output
     one = players(out)["11"]
-    assert abs(float(one["rating"]) - 1464.11) <= 0.5
-    assert abs(float(one["rd"]) - 151.40) <= 0.05
-    assert one["last_period"] == "2026-02"
+    assert abs(float(one["new_rating"]) - 1464.11) <= 0.5
+    assert abs(float(one["new_rd"]) - 151.40) <= 0.05
+    assert one["last_period"] == one["new_last_period"] == "2026-02"
 
 
 def test_trueskill_examples_through_the_cli(tmp_path: Path) -> None:
@@ -86,8 +87,12 @@ def test_trueskill_examples_through_the_cli(tmp_path: Path) -> None:
         code, output = run("rate", event, "--rules", "trueskill", "--out", out)
         assert code == 0, output
         rows = players(out)
-        assert float(rows["11"]["mu"]) == pytest.approx(first, abs=0.001)
-        assert float(rows["12"]["mu"]) == pytest.approx(second, abs=0.001)
+        assert float(rows["11"]["new_mu"]) == pytest.approx(first, abs=0.001)
+        assert float(rows["12"]["new_mu"]) == pytest.approx(second, abs=0.001)
+        # conservative = new_mu − 3·new_sigma (display scale 1, offset 0 by default).
+        one = rows["11"]
+        conservative = float(one["new_mu"]) - 3 * float(one["new_sigma"])
+        assert float(one["conservative"]) == pytest.approx(conservative)
 
 
 def test_harkness_example_through_the_cli(tmp_path: Path) -> None:
@@ -103,7 +108,9 @@ def test_harkness_example_through_the_cli(tmp_path: Path) -> None:
     # Without a list the ratings written in the file are the Harkness ratings before it.
     code, output = run("rate", event, "--rules", "harkness", "--out", out)
     assert code == 0, output
-    assert players(out)["11"]["published"] == "1577"
+    one = players(out)["11"]
+    assert one["new_rating"] == "1577.0"
+    assert float(one["performance"]) == pytest.approx(1577.27, abs=0.01)
 
 
 def test_ingo_example_through_a_list(tmp_path: Path) -> None:
@@ -113,13 +120,15 @@ def test_ingo_example_through_a_list(tmp_path: Path) -> None:
     games = [(rnd, 1, rnd + 1, "1-0" if rnd <= 7 else "0-1") for rnd in range(1, 12)]
     event = tmp_path / "ingo.trf"
     event.write_text(trf(people, games), encoding="utf-8")
-    listed = write_list(tmp_path / "list.csv", "id,ingo",
+    # The Ingo number is the list's ``rating`` column (outputs.md).
+    listed = write_list(tmp_path / "list.csv", "id,rating",
                         ["11,110", *(f"{10 + r},120" for r in range(2, 13))])  # fmt: skip
     out = tmp_path / "out"
     code, output = run("rate", event, "--rules", "ingo", "--list", listed, "--out", out)
     assert code == 0, output
     one = players(out)["11"]
-    assert (one["published"], one["elo_equivalent"]) == ("109", "1968")
+    assert (one["new_rating"], one["elo_equivalent"]) == ("109.0", "1968.0")
+    assert float(one["performance"]) == pytest.approx(106.36, abs=0.01)
 
 
 def test_a_rules_file_names_the_system_and_sets_its_constants(tmp_path: Path) -> None:
@@ -128,7 +137,7 @@ def test_a_rules_file_names_the_system_and_sets_its_constants(tmp_path: Path) ->
     out = tmp_path / "out"
     code, output = run("rate", paper_event(tmp_path), "--rules", rules, "--out", out)
     assert code == 0, output
-    assert all(float(row["rd"]) <= 300.0 for row in players(out).values())
+    assert all(float(row["new_rd"]) <= 300.0 for row in players(out).values())
     code, output = run("rules", rules)
     assert code == 0
     # Each constant with where it comes from: the file, or the system's default.
@@ -255,9 +264,9 @@ def test_every_sample_rules_file_loads_and_rates(rules: Path, tmp_path: Path) ->
     assert code == 0, output
 
 
-def test_players_csv_is_the_next_periods_list(tmp_path: Path) -> None:
-    # Period 1: the paper's games from the paper's states; period 2: the same event again,
-    # its list being period 1's players.csv: player 1 starts from 1464.05 / 151.52 / 0.059996.
+def test_players_csv_new_states_make_the_next_periods_list(tmp_path: Path) -> None:
+    # Period 1: the paper's games from the paper's states; period 2: the same event again, its
+    # list made of period 1's new_… columns: read back to the last digit.
     listed = write_list(
         tmp_path / "list.csv", "id,rating,rd,volatility",
         ["11,1500,200,0.06", "12,1400,30,0.06", "13,1550,100,0.06", "14,1700,300,0.06"],
@@ -265,11 +274,22 @@ def test_players_csv_is_the_next_periods_list(tmp_path: Path) -> None:
     first, second = tmp_path / "first", tmp_path / "second"
     event = paper_event(tmp_path)
     assert run("rate", event, "--rules", "glicko2", "--list", listed, "--out", first)[0] == 0
-    code, output = run("rate", event, "--rules", "glicko2", "--list", first / "players.csv",
-                       "--out", second)  # fmt: skip
+    rows = players(first)
+    following = write_list(
+        tmp_path / "next.csv", "id,rating,rd,volatility",
+        [f"{i},{r['new_rating']},{r['new_rd']},{r['new_volatility']}" for i, r in rows.items()],
+    )  # fmt: skip
+    code, output = run("rate", event, "--rules", "glicko2", "--list", following, "--out", second)
     assert code == 0, output
-    before = players(second)["11"]
-    after_first = players(first)["11"]
-    assert before["rating_before"] == after_first["rating"]  # read back exactly
-    assert before["rd_before"] == after_first["rd"]
-    assert before["volatility_before"] == after_first["volatility"]
+    again = players(second)["11"]
+    assert (again["rating"], again["rd"], again["volatility"]) == (
+        rows["11"]["new_rating"], rows["11"]["new_rd"], rows["11"]["new_volatility"],
+    )  # fmt: skip
+
+
+def test_a_list_row_of_another_length_than_the_header_names_its_line(tmp_path: Path) -> None:
+    listed = write_list(tmp_path / "list.csv", "id,rating,rd,volatility",
+                        ["11,1500,200,0.06", "12,1400,30,0.06,extra"])  # fmt: skip
+    code, output = run("rate", paper_event(tmp_path), "--rules", "glicko2", "--list", listed,
+                       "--out", tmp_path / "o")  # fmt: skip
+    assert code == 1 and f"{listed}:3: 5 fields where the header has 4" in output

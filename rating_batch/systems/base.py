@@ -61,6 +61,7 @@ class RatingSystem(Protocol):
     title: ClassVar[str]
     state: ClassVar[dict[str, str]]
     published: ClassVar[str]
+    """The players.csv column a list ranks players by (``new_rating``, ``conservative``)."""
     explained: ClassVar[str]
     """What calculations.csv's columns are, for the reports."""
     lower_is_better: ClassVar[bool]
@@ -107,12 +108,6 @@ class SystemBase(Generic[C]):
         return None  # everyone starts from the defaults
 
 
-def with_published_rd(players: pd.DataFrame) -> pd.DataFrame:
-    """players.csv's RD as a list shows it: rounded half away from zero."""
-    rounded = half_away(players["rd"].to_numpy(np.float64))
-    return players.assign(rd_published=pd.Series(rounded).astype("Float64").astype("Int64"))
-
-
 def half_away(values: np.ndarray) -> np.ndarray:
     """Rounded half away from zero (not numpy's half to even)."""
     rounded: np.ndarray = np.sign(values) * np.floor(np.abs(values) + 0.5)
@@ -122,28 +117,32 @@ def half_away(values: np.ndarray) -> np.ndarray:
 def outcome_players(
     period: SystemInput,
     after: dict[str, np.ndarray],
-    published: np.ndarray,
+    extra: dict[str, np.ndarray] | None = None,
     *,
     rated_now: np.ndarray | None = None,
 ) -> pd.DataFrame:
-    """players.csv under a system: identity, counted games and score, each state column
-    before (``<name>_before``) and after, the published value and the status."""
+    """players.csv under a system (the columns of outputs.md, "Other rating systems"):
+    identity, counted games and score, each state column before the period under its own
+    name and after it as ``new_<name>``, then ``extra`` (the system's own) and the status.
+    Values unrounded."""
     games = period.games
     count = len(period.players)
     played = np.bincount(games.pidx, minlength=count)
     score = np.bincount(games.pidx, weights=games.score, minlength=count)
-    had = period.state.notna().all(axis=1).to_numpy(bool)
+    numbers = [c for c in period.state.columns if str(period.state[c].dtype) != "string"]
+    had = period.state[numbers].notna().all(axis=1).to_numpy(bool)
     has = np.ones(count, dtype=bool) if rated_now is None else rated_now
     status = np.where(had, "rated", np.where(has, "new", "unrated"))
     frame = period.players[["id", "name", "federation"]].reset_index(drop=True).copy()
     frame["games"] = played
     frame["score"] = score
     for column in period.state.columns:
-        frame[f"{column}_before"] = period.state[column].to_numpy()
+        frame[column] = period.state[column].to_numpy()
     for column, values in after.items():
+        kept = np.asarray(values)
+        frame[f"new_{column}"] = np.where(has, kept, np.nan) if kept.dtype.kind == "f" else kept
+    for column, values in (extra or {}).items():
         frame[column] = np.where(has, values, np.nan)
-    shown = half_away(np.where(has, np.asarray(published, np.float64), np.nan))
-    frame["published"] = pd.Series(shown).astype("Float64").astype("Int64")
     frame["status"] = pd.Categorical(status, categories=list(SYSTEM_STATUSES))
     return frame[(played > 0) | had].reset_index(drop=True)
 

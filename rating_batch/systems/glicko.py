@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 import numpy as np
-import pandas as pd
 
 from rating_batch.periods import months_between
 from rating_batch.systems.base import (
@@ -16,7 +15,6 @@ from rating_batch.systems.base import (
     SystemInput,
     SystemOutcome,
     game_rows,
-    half_away,
     outcome_players,
 )
 from rating_batch.systems.games import PlayedGames
@@ -105,7 +103,7 @@ class GlickoSystem(SystemBase[Glicko]):
         "Per game: the player's r, RD grown for the idle periods, the opponent's r and RD, g, "
         "the expected score E and d²; then the new r and RD (docs/systems.md §3)."
     )
-    published: ClassVar[str] = "rating"
+    published: ClassVar[str] = "new_rating"
 
     def rate(self, period: SystemInput) -> SystemOutcome:
         p = self._params
@@ -122,14 +120,11 @@ class GlickoSystem(SystemBase[Glicko]):
         played = np.bincount(period.games.pidx, minlength=len(rating)) > 0
         new_last = last.copy()
         new_last[played] = period.period
-        after = {"rating": done.rating, "rd": done.rd}
-        players = outcome_players(period, after, half_away(done.rating))
-        shown = period.players["id"].isin(players["id"]).to_numpy(bool)
-        players["last_period"] = new_last.to_numpy()[shown]
-        players["rd_published"] = pd.array(half_away(players["rd"].to_numpy(float))).astype("Int64")
+        after = {"rating": done.rating, "rd": done.rd, "last_period": new_last.to_numpy()}
+        players = outcome_players(period, after)
         own, other = period.games.pidx, period.games.oidx
         calculations = game_rows(period).assign(
-            rating=rating[own], rd_before=done.rd_before[own],
+            rating=rating[own], rd=rd[own], rd_grown=done.rd_before[own],
             opponent_rating=rating[other], opponent_rd=done.rd_before[other],
             g=done.g, expected=done.expected, d2=done.d2[own],
             new_rating=done.rating[own], new_rd=done.rd[own],

@@ -9,14 +9,12 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 import numpy as np
-import pandas as pd
 
 from rating_batch.systems.base import (
     SystemBase,
     SystemInput,
     SystemOutcome,
     game_rows,
-    half_away,
     outcome_players,
 )
 from rating_batch.systems.games import PlayedGames
@@ -180,7 +178,7 @@ class Glicko2System(SystemBase[Glicko2]):
         " period's games) and Δ (the estimated improvement); then the new r, RD and σ "
         "(docs/systems.md §2)."
     )
-    published: ClassVar[str] = "rating"
+    published: ClassVar[str] = "new_rating"
 
     def rate(self, period: SystemInput) -> SystemOutcome:
         p = self._params
@@ -189,8 +187,7 @@ class Glicko2System(SystemBase[Glicko2]):
         volatility = period.initial("volatility", p.initial_volatility)
         done = rate_glicko2(rating, rd, volatility, period.games, p)
         after = {"rating": done.rating, "rd": done.rd, "volatility": done.volatility}
-        players = outcome_players(period, after, half_away(done.rating))
-        players["rd_published"] = pd.array(half_away(players["rd"].to_numpy(float))).astype("Int64")
+        players = outcome_players(period, after)
         own, other = period.games.pidx, period.games.oidx
         calculations = game_rows(period).assign(
             rating=rating[own], rd=rd[own], volatility=volatility[own],

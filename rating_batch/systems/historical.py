@@ -155,6 +155,16 @@ def elo_equivalent(ingo: np.ndarray) -> np.ndarray:
     return 2840.0 - 8.0 * np.asarray(ingo, np.float64)
 
 
+def _last_performance(done: EventRatings) -> np.ndarray:
+    """Each player's performance in their last event of the period (NaN: none)."""
+    parts = done.parts
+    last = np.full(len(done.rating), np.nan)
+    order = np.argsort(parts["event"], kind="stable")  # later events overwrite earlier ones
+    players = parts["player"].astype(np.int64)[order]
+    last[players] = parts["performance"][order]
+    return last
+
+
 def _event_calculations(period: SystemInput, done: EventRatings, value: str) -> pd.DataFrame:
     """calculations.csv of a per-event system: one row per player and event."""
     parts = done.parts
@@ -166,11 +176,11 @@ def _event_calculations(period: SystemInput, done: EventRatings, value: str) -> 
             "name": period.players["name"].to_numpy()[players],
             "event": keys[np.minimum(parts["event"].astype(np.int64), len(keys) - 1)],
             "games": parts["games"].astype(np.int64),
-            f"{value}_before": parts["before"],
+            value: parts["before"],
             "average": parts["average"],
             "percentage": parts["percentage"],
             "performance": parts["performance"],
-            value: parts["after"],
+            f"new_{value}": parts["after"],
         }
     )
 
@@ -197,7 +207,8 @@ class HarknessSystem(SystemBase[Harkness]):
         before = period.initial("rating", np.nan)
         done = rate_harkness(before, period.games, self._params)
         rated = ~np.isnan(done.rating)
-        players = outcome_players(period, {"rating": done.rating}, done.rating, rated_now=rated)
+        extra = {"performance": _last_performance(done)}
+        players = outcome_players(period, {"rating": done.rating}, extra, rated_now=rated)
         notes = [
             f"Harkness (docs/systems.md §5): performance = opponents' average + "
             f"{self._params.points_per_percent:g} × (percentage − 50), the new rating; "
@@ -212,21 +223,22 @@ class IngoSystem(SystemBase[Ingo]):
     constants = Ingo
     name: ClassVar[str] = "ingo"
     title: ClassVar[str] = "Ingo (West Germany 1948-1992), per event; lower is better"
-    state: ClassVar[dict[str, str]] = {"ingo": "Float64"}
+    # The Ingo number, under the name outputs.md gives it (lower is better).
+    state: ClassVar[dict[str, str]] = {"rating": "Float64"}
     explained: ClassVar[str] = (
         "Per event, in the order rated: the Niveau (the rated opponents' average Ingo, each "
         "within the gap cap), the percentage, the performance (Niveau − (percentage − 50)) and "
         "the Ingo before and after; lower is better (docs/systems.md §6)."
     )
-    published: ClassVar[str] = "ingo"
+    published: ClassVar[str] = "new_rating"
     lower_is_better: ClassVar[bool] = True
     seed_note: ClassVar[str] = "as an Ingo by the Elo equivalent: (2840 − Elo) / 8"
 
     def seed(self, elo: pd.Series) -> pd.DataFrame | None:
-        return pd.DataFrame({"ingo": (2840.0 - elo.astype("Float64")).to_numpy() / 8.0})
+        return pd.DataFrame({"rating": (2840.0 - elo.astype("Float64")).to_numpy() / 8.0})
 
     def rate(self, period: SystemInput) -> SystemOutcome:
-        before = period.initial("ingo", np.nan)
+        before = period.initial("rating", np.nan)
         births = (
             period.players["birth_year"].astype("Float64").to_numpy(np.float64, na_value=np.nan)
         )
@@ -235,15 +247,13 @@ class IngoSystem(SystemBase[Ingo]):
             ages = np.where(np.isnan(ages), 99.0, ages)
         done = rate_ingo(before, period.games, self._params, ages)
         rated = ~np.isnan(done.rating)
-        players = outcome_players(period, {"ingo": done.rating}, done.rating, rated_now=rated)
-        players["elo_equivalent"] = (
-            pd.array(elo_equivalent(players["ingo"].to_numpy(float)))
-            .astype("Float64")
-            .round(0)
-            .astype("Int64")
-        )
+        extra = {
+            "performance": _last_performance(done),
+            "elo_equivalent": elo_equivalent(done.rating),
+        }
+        players = outcome_players(period, {"rating": done.rating}, extra, rated_now=rated)
         notes = [
             f"Ingo (docs/systems.md §6): rule {self._params.rule}, gap cap "
             f"{self._params.gap_cap:g}; lower is better; Elo equivalent 2840 − 8 × Ingo"
         ]
-        return SystemOutcome(players, _event_calculations(period, done, "ingo"), notes)
+        return SystemOutcome(players, _event_calculations(period, done, "rating"), notes)

@@ -79,8 +79,11 @@ def win_factors(t: np.ndarray, e: float | np.ndarray) -> tuple[np.ndarray, np.nd
 
 
 def draw_factors(t: np.ndarray, e: float | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """V and W of a draw (t: player 1's lead over player 2 in c units)."""
-    mass = cdf(e - t) - cdf(-e - t)
+    """V and W of a draw (t: player 1's lead over player 2 in c units). The probability
+    mass Φ(e − t) − Φ(−e − t) is taken on the side where Φ is small (for t < 0 it equals
+    Φ(t + e) − Φ(t − e)): two numbers near 1 would cancel, for a draw with a large upset."""
+    t = np.asarray(t, np.float64)
+    mass = np.where(t < 0, cdf(t + e) - cdf(t - e), cdf(e - t) - cdf(-e - t))
     mass = np.where(mass > 0, mass, np.finfo(np.float64).tiny)
     v = (pdf(-e - t) - pdf(e - t)) / mass
     w = v**2 + ((e - t) * pdf(e - t) + (e + t) * pdf(e + t)) / mass
@@ -164,14 +167,16 @@ class TrueSkillSystem(SystemBase[TrueSkill]):
     explained: ClassVar[str] = (
         "Per game, in the order rated: μ and σ before and after it (docs/systems.md §4)."
     )
-    published: ClassVar[str] = "displayed"
+    published: ClassVar[str] = "conservative"
 
     def rate(self, period: SystemInput) -> SystemOutcome:
         p = self._params
         mu, sigma = period.initial("mu", p.mu), period.initial("sigma", p.sigma)
         done = rate_trueskill(mu, sigma, period.games, p)
+        # outputs.md: conservative = new_mu − 3·new_sigma, on the rules' display scale.
         shown = p.display_scale * (done.mu - 3.0 * done.sigma) + p.display_offset
-        players = outcome_players(period, {"mu": done.mu, "sigma": done.sigma}, shown)
+        after = {"mu": done.mu, "sigma": done.sigma}
+        players = outcome_players(period, after, {"conservative": shown})
         calculations = game_rows(period).assign(
             mu_before=done.mu_before, sigma_before=done.sigma_before,
             mu_after=done.mu_after, sigma_after=done.sigma_after,
