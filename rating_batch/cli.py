@@ -176,8 +176,14 @@ def rate(
 
 @cli.command()
 @click.argument("files", nargs=-1, required=True, type=EXISTING)
+@click.option(
+    "--rules",
+    "rules_name",
+    help="Another rating system (glicko2, …, or its rules file): CSV lists are checked as its "
+    "state lists (docs/formats.md §11).",
+)
 @click.pass_context
-def check(context: click.Context, files: tuple[Path, ...]) -> None:
+def check(context: click.Context, files: tuple[Path, ...], rules_name: str | None) -> None:
     """Validate tournament files and rating lists; print every problem as file:line: message.
 
     Exit status 0 when there is no error (warnings allowed), 1 otherwise. Writes nothing.
@@ -190,7 +196,7 @@ def check(context: click.Context, files: tuple[Path, ...]) -> None:
     from rating_batch import pipeline
 
     with user_errors(context.obj["debug"]):
-        issues = pipeline.check_files(files)
+        issues = pipeline.check_files(files, rules_name)
     for issue in issues:
         click.echo(str(issue))
     errors = sum(issue.severity == "error" for issue in issues)

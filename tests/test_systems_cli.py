@@ -293,3 +293,12 @@ def test_a_list_row_of_another_length_than_the_header_names_its_line(tmp_path: P
     code, output = run("rate", paper_event(tmp_path), "--rules", "glicko2", "--list", listed,
                        "--out", tmp_path / "o")  # fmt: skip
     assert code == 1 and f"{listed}:3: 5 fields where the header has 4" in output
+
+
+def test_check_reads_a_state_list_as_the_systems_list(tmp_path: Path) -> None:
+    good = write_list(tmp_path / "good.csv", "id,mu,sigma", ["11,25,8.3", "12,27.5,4"])
+    bad = write_list(tmp_path / "bad.csv", "id,mu,sigma", ["11,25,8.3", "12,strong,4"])
+    code, output = run("check", good, "--rules", "trueskill")
+    assert code == 0, output
+    code, output = run("check", bad, paper_event(tmp_path), "--rules", "trueskill")
+    assert code == 1 and f"{bad}:3: mu 'strong' is not a number" in output
