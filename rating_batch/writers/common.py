@@ -38,47 +38,41 @@ NUMBER_FORMATS: dict[str, tuple[str, str]] = {
     "delta": ("{:.2f}", "0.00"),
     "k_delta": ("{:.2f}", "0.00"),
     # The state of the other rating systems (docs/systems.md): floats kept in full in CSV
-    # (``write_csv(exact=True)``), shown rounded in a sheet.
-    **{
-        name: ("{:g}", "0.00")
-        for name in (
+    # (``write_csv(exact=True)``), shown rounded in a sheet and on a page.
+    **dict.fromkeys(
+        (
             "rating",
-            "rating_before",
             "new_rating",
             "opponent_rating",
             "rd",
-            "rd_before",
             "new_rd",
+            "rd_grown",
             "opponent_rd",
-            "ingo",
-            "ingo_before",
             "average",
             "percentage",
             "performance",
             "d2",
-        )
-    },
-    **{
-        name: ("{:g}", "0.000")
-        for name in (
+            "conservative",
+            "elo_equivalent",
+        ),
+        ("{:g}", "0.00"),
+    ),
+    **dict.fromkeys(
+        (
             "mu",
             "sigma",
+            "new_mu",
+            "new_sigma",
             "mu_before",
             "sigma_before",
             "mu_after",
             "sigma_after",
             "g",
             "v",
-        )
-    },
-    **{
-        name: ("{:g}", "0.000000")
-        for name in (
-            "volatility",
-            "volatility_before",
-            "new_volatility",
-        )
-    },
+        ),
+        ("{:g}", "0.000"),
+    ),
+    **dict.fromkeys(("volatility", "new_volatility"), ("{:g}", "0.000000")),
 }
 #: The date stamped into every workbook, so that the same content gives the same bytes.
 FIXED_TIMESTAMP = dt.datetime(2000, 1, 1)
