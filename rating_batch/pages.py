@@ -49,40 +49,6 @@ def records(frame: pd.DataFrame) -> list[Record]:
     return [dict(zip(names, values, strict=True)) for values in zip(*columns, strict=True)]
 
 
-def _points_text(value: float) -> str:
-    """A score as a crosstable writes it: 1, ½, 3½."""
-    whole, half = int(value), value % 1 >= 0.5
-    return "½" if whole == 0 and half else f"{whole}{'½' if half else ''}"
-
-
-def _signed_text(value: float) -> str:
-    text = f"{value:+.2f}"
-    return text[1:] if text[1:].strip("0.") == "" else text  # 0.00, never +0.00
-
-
-#: How the pages show a number: each distinct value formatted once (``displayed``).
-FORMS = {
-    "whole": lambda v: str(int(v)),
-    "points": _points_text,
-    "decimal": lambda v: f"{float(v):.2f}",
-    "signed": _signed_text,
-}
-
-
-def displayed(frame: pd.DataFrame, forms: Mapping[str, str]) -> pd.DataFrame:
-    """``frame`` with a text column ``<name>_text`` per column of ``forms`` (``FORMS``
-    kind): what the page prints, made once per distinct value, "" for a missing one (the
-    templates print text, they do not format numbers one by one)."""
-    texts = {}
-    for column, kind in forms.items():
-        values = frame[column]
-        known = values.dropna().unique()
-        form = FORMS[kind]
-        mapping = {value: form(value) for value in known.tolist()}
-        texts[f"{column}_text"] = values.map(mapping).astype(object).where(values.notna(), "")
-    return frame.assign(**texts)
-
-
 def split_records(frame: pd.DataFrame, by: pd.Series | np.ndarray) -> dict[str, list[Record]]:
     """A frame's rows (``records``, made once) per value of ``by``, in their order."""
     rows = records(frame)
@@ -126,8 +92,7 @@ class EventPages:
     ``crosstable``: ``EventPage.crosstable``'s rows of every event with its ``event``, per
     round ``cell_<r>`` and ``mark_<r>`` (a footnote mark when the game does not count), and
     ``rounds`` (the event's). ``games``: the counted games of each player's calculation
-    (``event``, ``id``, the calculation's columns and the opponent's title and federation).
-    Number columns shown on the pages have a ``<name>_text`` twin (``displayed``)."""
+    (``event``, ``id``, the calculation's columns and the opponent's title and federation)."""
 
     pages: list[EventPage]
     crosstable: pd.DataFrame
@@ -135,7 +100,7 @@ class EventPages:
     pooled: frozenset[str] = frozenset()
     """The ids of the players with games toward a first rating (``EventPage.firsts``)."""
     pools: pd.DataFrame | None = None
-    """Their pooled games (the calculations' ``first_rating`` rows), with ``score_text``."""
+    """Their pooled games (the calculations' ``first_rating`` rows)."""
     period: str = ""
 
 
@@ -214,7 +179,6 @@ def event_pages(
         )
     crosstable = crosstable.rename(columns={"_event": "event"})
     pooled = pools[pools["calculation"].eq("first_rating").to_numpy()]
-    pooled = displayed(pooled, {"score": "points"})
     return EventPages(pages, crosstable, changes, frozenset(firsts), pooled, period)
 
 
@@ -330,14 +294,6 @@ def _crosstables(
     table["_event_order"] = table["event"].map(order)
     table = table.sort_values(["_event_order", "rank", "player"], kind="stable")
     table = table.drop(columns=["_event_order", "rp_n", "rp_half", "rp_sum", "rc_sum"])
-    table = displayed(
-        table,
-        {
-            "rank": "whole", "fide_id": "whole", "rating": "whole", "points": "points",
-            "games": "whole", "change": "signed", "new_rating": "whole",
-            "performance": "whole",
-        },
-    )  # fmt: skip
     return table.rename(columns={"event": "_event"}).reset_index(drop=True)
 
 
@@ -393,16 +349,7 @@ def _with_opponents(changes: pd.DataFrame, crosstable: pd.DataFrame) -> pd.DataF
         people.drop_duplicates(["event", "opponent_id"]), on=["event", "opponent_id"], how="left"
     )
     raw = merged["rating"].astype("Int64") - merged["opponent_rating"].astype("Int64")
-    shown = displayed(
-        merged.assign(raw_diff=raw),
-        {
-            "round": "whole", "opponent_rating": "whole", "score": "points",
-            "raw_diff": "whole", "diff": "whole", "expected": "decimal", "delta": "signed",
-            "k": "whole", "k_delta": "signed",
-        },
-    )  # fmt: skip
-    star = np.where(merged["capped"].fillna(False).to_numpy(bool), "*", "")
-    return shown.assign(diff_text=shown["diff_text"] + star)
+    return merged.assign(raw_diff=raw)
 
 
 def index_page(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
 from functools import cache
@@ -14,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from rating_batch.pages import EventPage, EventPages, IndexPage, displayed
+from rating_batch.pages import EventPage, EventPages, IndexPage
 
 if TYPE_CHECKING:
     from jinja2 import Environment
@@ -73,6 +74,42 @@ def _points(value: object) -> str:
 
 #: What an element id for a player may not hold (``_anchor``).
 NOT_IN_ANCHOR = r"[^A-Za-z0-9]+"
+
+
+#: How the pages show a number, by kind (``displayed``): the filters' own functions.
+FORMS: dict[str, Callable[[Any], str]] = {
+    "whole": lambda v: str(int(v)),
+    "points": _points,
+    "decimal": lambda v: _number(v, 2),
+    "signed": lambda v: _signed(v, 2),
+}
+
+
+def displayed(frame: pd.DataFrame, forms: Mapping[str, str]) -> pd.DataFrame:
+    """``frame`` with a text column ``<name>_text`` per column of ``forms`` (a ``FORMS``
+    kind): what the page prints, made once per distinct value, "" for a missing one (the row
+    macros print text, they do not format numbers one by one)."""
+    texts = {}
+    for column, kind in forms.items():
+        values = frame[column]
+        form = FORMS[kind]
+        mapping = {value: form(value) for value in values.dropna().unique().tolist()}
+        texts[f"{column}_text"] = values.map(mapping).astype(object).where(values.notna(), "")
+    return frame.assign(**texts)
+
+
+#: The crosstable's numbers and each player's totals (``event_rows``).
+CROSSTABLE_FORMS = {
+    "rank": "whole", "fide_id": "whole", "rating": "whole", "points": "points",
+    "games": "whole", "change": "signed", "new_rating": "whole", "performance": "whole",
+    "rc": "whole", "w": "points", "n_scoring": "whole", "expected": "decimal", "k": "whole",
+}  # fmt: skip
+#: The numbers of a game of a player's calculation (``game_row``).
+GAME_FORMS = {
+    "round": "whole", "opponent_rating": "whole", "score": "points", "raw_diff": "whole",
+    "diff": "whole", "expected": "decimal", "delta": "signed", "k": "whole",
+    "k_delta": "signed",
+}  # fmt: skip
 
 
 def _anchor(value: object) -> str:
@@ -165,14 +202,7 @@ def event_rows(pages: EventPages) -> dict[str, EventRows]:
     table = pages.crosstable
     ids = table["id"].astype("string")
     games_html = _games_html(pages.games, table["event"].astype(str), ids)
-    forms = {
-        "rc": "whole",
-        "w": "points",
-        "n_scoring": "whole",
-        "expected": "decimal",
-        "k": "whole",
-    }
-    table = displayed(table, forms).assign(
+    table = displayed(table, CROSSTABLE_FORMS).assign(
         anchor="p-" + ids.str.replace(NOT_IN_ANCHOR, "-", regex=True),
         cells_html=_round_cells(table),
         games_html=games_html,
@@ -216,7 +246,7 @@ def _pool_rows(pools: pd.DataFrame | None, periods: bool) -> dict[str, str]:
     if pools is None or not len(pools):
         return {}
     hypothetical = pools["event"].astype("string").eq("hypothetical").fillna(False).to_numpy()
-    laid = pools.assign(
+    laid = displayed(pools, {"score": "points"}).assign(
         event_text=pools["event"].astype("string").where(~hypothetical, "(rules)"),
         class_html=np.where(hypothetical, fill_rows("hypothetical_class", pools), ""),
         period_html=fill_rows("period_cell", pools) if periods else "",
@@ -251,7 +281,10 @@ def _round_cells(table: pd.DataFrame) -> np.ndarray:
 
 def _games_html(games: pd.DataFrame, events: pd.Series, ids: pd.Series) -> pd.Series:
     """The games of each crosstable row's calculation as table rows (missing: none)."""
-    laid = pd.Series(fill_rows("game_row", games), dtype=object)
+    shown = displayed(games, GAME_FORMS)
+    star = np.where(games["capped"].fillna(False).to_numpy(bool), "*", "")  # D changed by the cap
+    shown = shown.assign(diff_text=shown["diff_text"] + star)
+    laid = pd.Series(fill_rows("game_row", shown), dtype=object)
     keys = [games["event"].astype(str).to_numpy(), games["id"].astype("string").to_numpy()]
     joined = laid.groupby(keys, sort=False).agg("".join)
     wanted = pd.MultiIndex.from_arrays([events.to_numpy(), ids.to_numpy()])
