@@ -13,10 +13,10 @@ import pandas as pd
 
 from rating_batch.writers.common import (
     CODE_COLUMNS,
-    FORMULA_STARTS,
     NUMBER_FORMATS,
     ColumnKind,
     distinct,
+    neutralise,
 )
 
 
@@ -43,16 +43,9 @@ def _csv_column(series: pd.Series, name: str, exact: bool = False) -> tuple[np.n
 def _text_fields(texts: list[object], free: bool) -> np.ndarray:
     """Distinct texts as fields: ``neutralise`` (free text) and ``_csv_field``."""
     fields = [str(text) for text in texts]
-    if free:
-        fields = ["'" + text if text.startswith(FORMULA_STARTS) else text for text in fields]
     return np.array(
-        ['"' + t.replace('"', '""') + '"' if _QUOTED.search(t) else t for t in fields],
-        dtype=object,
+        [_csv_field(neutralise(text) if free else text) for text in fields], dtype=object
     )
-
-
-#: What makes a CSV field need quotes (``_csv_field``).
-_QUOTED = re.compile(r'[,"\r\n]')
 
 
 def write_csv(frame: pd.DataFrame, path: Path, *, exact: bool = False) -> None:
@@ -77,10 +70,14 @@ def write_csv(frame: pd.DataFrame, path: Path, *, exact: bool = False) -> None:
 CSV_BLOCK = 100_000
 
 
+#: What makes a CSV field need quotes (``_csv_field``).
+_QUOTED = re.compile(r'[,"\r\n]')
+
+
 def _csv_field(text: str) -> str:
     """A field with minimal quoting (RFC 4180): quoted, quotes doubled, when it holds a comma,
     a quote or a line break, a lone CR included (which ``csv.writer`` leaves bare, and a
     spreadsheet would read as the end of the row)."""
-    if not any(mark in text for mark in ',"\r\n'):
+    if not _QUOTED.search(text):
         return text
     return '"' + text.replace('"', '""') + '"'
