@@ -39,6 +39,7 @@ from rating_batch.loaders import (
     read_events,
     read_rating_list,
 )
+from rating_batch.loaders.statelist import is_state_list, read_state_list
 from rating_batch.names import name_key
 from rating_batch.overlap import overlapping_events
 from rating_batch.pages import entrants_of, event_pages, index_page
@@ -47,8 +48,7 @@ from rating_batch.period import assemble_period, order_events
 from rating_batch.rules import FIDE_BY_DATE, KINDS, Kind, Rules, edition_in_force, named_rules
 from rating_batch.schema import Event, EventInfo, combined, one_batch
 from rating_batch.staging import OutputSet, staged_outputs
-from rating_batch.system_rating import SystemRateResult, read_state_list
-from rating_batch.systems.base import RatingSystem
+from rating_batch.system_rating import SystemRateResult
 from rating_batch.validation import Purpose, validate_events
 from rating_batch.writers import (
     CALCULATION_LABELS,
@@ -622,14 +622,15 @@ def check_files(paths: Sequence[Path], rules_name: str | None = None) -> list[Is
         return [Issue("check", None, "no files given (or none in the folders given)")]
     system = find_system(rules_name) if rules_name is not None else None
     lists = [
-        _is_state_list(path, system) if system is not None else _is_list(path) for path in files
+        is_state_list(path, system.state) if system is not None else _is_list(path)
+        for path in files
     ]
     events = [path for path, is_list in zip(files, lists, strict=True) if not is_list]
     _, issues = read_and_validate(events, "check")
     for path in (path for path, is_list in zip(files, lists, strict=True) if is_list):
         try:
             if system is not None:
-                read_state_list(path, system)
+                read_state_list(path, system.state, system.name)
             else:
                 issues.extend(read_rating_list(path).issues)
         except InputError as error:
@@ -638,19 +639,6 @@ def check_files(paths: Sequence[Path], rules_name: str | None = None) -> list[Is
     given = {str(path): number for number, path in enumerate(files)}
     issues.sort(key=lambda issue: given.get(re.sub(r"\[[^\]]*\]$", "", issue.source), -1))
     return ordered_issues(issues)
-
-
-def _is_state_list(path: Path, system: RatingSystem) -> bool:
-    """A CSV whose header holds ``id`` and the system's number columns."""
-    if path.suffix.lower() != ".csv":
-        return False
-    try:
-        with path.open(encoding="utf-8-sig", errors="replace") as handle:
-            header = {name.strip() for name in handle.readline().split(",")}
-    except OSError:
-        return False
-    numbers = {c for c, dtype in system.state.items() if dtype != "string"}
-    return "id" in header and numbers <= header
 
 
 def _is_list(path: Path) -> bool:

@@ -11,6 +11,7 @@ from typing import Protocol
 
 import pandas as pd
 
+from rating_batch.compare import LISTED
 from rating_batch.errors import Issue
 from rating_batch.pipeline import (
     RateResult,
@@ -22,9 +23,6 @@ from rating_batch.pipeline import (
 from rating_batch.schema import Event
 from rating_batch.system_rating import SystemRateResult, rate_with_system, write_system_outputs
 from rating_batch.systems import RatingSystem, find_system
-
-#: Statuses of players a published list holds, under every rater.
-LISTED = ["rated", "new"]
 
 Rated = RateResult | SystemRateResult
 
@@ -127,7 +125,7 @@ def _listing(players: pd.DataFrame, value: str) -> pd.DataFrame:
             "id": players["id"],
             "name": players["name"],
             "value": players[value],
-            "listed": players["status"].isin(LISTED),
+            "listed": players["status"].isin(list(LISTED)),
         }
     )
 

@@ -6,20 +6,18 @@ outputs are players.csv, games.csv, calculations.csv and report.xlsx."""
 
 from __future__ import annotations
 
-import csv
 import datetime as dt
-import io
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
-from rating_batch.errors import InputError, Issue, raise_if_errors
+from rating_batch.errors import Issue, raise_if_errors
+from rating_batch.loaders.statelist import read_state_list
 from rating_batch.parallel import beside
 from rating_batch.period import assemble_period
-from rating_batch.periods import PeriodError, canonical_period, period_of
+from rating_batch.periods import period_of
 from rating_batch.rules import LATEST, named_rules
 from rating_batch.schema import Event
 from rating_batch.staging import staged_outputs
@@ -101,89 +99,6 @@ def rating_order(events: Sequence[Event]) -> list[Event]:
     )
 
 
-def _csv_rows(path: Path) -> tuple[pd.DataFrame, np.ndarray]:
-    """A CSV's rows as text by its header's names, and each row's line in the file; a row
-    of another length than the header is an error naming its line (not silently cut)."""
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except OSError as error:
-        raise InputError(
-            [Issue(str(path), None, f"cannot read the list: {error.strerror}")]
-        ) from None
-    except UnicodeDecodeError as error:
-        raise InputError([Issue(str(path), None, f"not UTF-8 text: {error.reason}")]) from None
-    reader = csv.reader(io.StringIO(text, newline=""))
-    rows: list[list[str]] = []
-    lines: list[int] = []
-    issues: list[Issue] = []
-    try:
-        header = [name.strip() for name in next(reader, [])]
-        for row in reader:
-            if not any(field.strip() for field in row):
-                continue
-            if len(row) != len(header):
-                issues.append(Issue(str(path), reader.line_num, f"{len(row)} fields where the "
-                                    f"header has {len(header)}"))  # fmt: skip
-                continue
-            rows.append(row)
-            lines.append(reader.line_num)
-    except csv.Error as error:
-        issues.append(Issue(str(path), reader.line_num, f"not a readable CSV line: {error}"))
-    if not header:
-        issues.append(Issue(str(path), None, "the list is empty"))
-    raise_if_errors(issues[:20])
-    return pd.DataFrame(rows, columns=header, dtype=str), np.asarray(lines, dtype=np.int64)
-
-
-def read_state_list(path: Path, system: RatingSystem) -> pd.DataFrame:
-    """A previous list for ``system``: a CSV with ``id`` and the system's state columns.
-    Problems name the file and line."""
-    frame, lines = _csv_rows(path)
-    wanted = ["id", *system.state]
-    missing = [c for c in wanted if c not in frame.columns and c != "last_period"]
-    if missing:
-        columns = ", ".join(system.state)
-        wrong = f"no column {', '.join(missing)} for {system.name} (a list has id, {columns})"
-        raise InputError([Issue(str(path), 1, wrong)])
-    issues: list[Issue] = []
-    state = pd.DataFrame({"id": frame["id"].str.strip()})
-    for column, dtype in system.state.items():
-        text = frame[column].str.strip() if column in frame else pd.Series("", index=frame.index)
-        if dtype == "string":
-            # A list period (Glicko's last_period): written YYYY-MM, or empty.
-            misdated: list[Issue] = []
-            for line in np.flatnonzero(text.ne("").to_numpy()):
-                try:
-                    canonical_period(str(text.iloc[line]))
-                except PeriodError as error:
-                    misdated.append(Issue(str(path), int(lines[line]), f"{column}: {error}"))
-            issues += misdated[:20]
-            state[column] = text.astype("string").where(text.ne(""))
-            continue
-        values = pd.to_numeric(text.where(text.ne("")), errors="coerce")
-        bad = values.isna() & text.ne("")
-        issues += [
-            Issue(str(path), int(lines[line]), f"{column} {text.iloc[line]!r} is not a number")
-            for line in np.flatnonzero(bad.to_numpy())[:20]
-        ]
-        state[column] = values.astype("Float64")
-    numbers = [c for c, dtype in system.state.items() if dtype != "string"]
-    given = state[numbers].notna()
-    partly = given.any(axis=1) & ~given.all(axis=1)
-    issues += [
-        Issue(str(path), int(lines[line]), f"{', '.join(numbers)}: give all of them or none "
-              "(none: the player starts as unrated)")
-        for line in np.flatnonzero(partly.to_numpy())[:20]
-    ]  # fmt: skip
-    twice = state["id"].duplicated(keep=False) & state["id"].ne("")
-    issues += [
-        Issue(str(path), int(lines[line]), f"id {state['id'].iloc[line]} is listed twice")
-        for line in np.flatnonzero(twice.to_numpy())[:20]
-    ]
-    raise_if_errors(issues)
-    return state[state["id"].ne("")].drop_duplicates("id")
-
-
 def rate_with_system(
     events: list[Event],
     issues: list[Issue],
@@ -203,7 +118,7 @@ def rate_with_system(
                           for c, d in system.state.items()})  # fmt: skip
     notes: list[str] = []
     if list_path is not None:
-        listed = read_state_list(list_path, system).set_index("id")
+        listed = read_state_list(list_path, system.state, system.name).set_index("id")
         found = listed.reindex(players["id"].astype(str).to_numpy())
         for column in system.state:
             state[column] = found[column].to_numpy()

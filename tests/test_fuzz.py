@@ -210,7 +210,7 @@ STATE_SEEDS = [
 def test_fuzz_state_lists(data: bytes, system: str, tmp_path_factory: object) -> None:
     # A previous list for another rating system (docs/systems.md): read, or refused with
     # messages that name the file; never anything else.
-    from rating_batch.system_rating import read_state_list
+    from rating_batch.loaders.statelist import read_state_list
     from rating_batch.systems import find_system
 
     path = Path(tmp_path_factory.mktemp("state")) / "list.csv"
@@ -218,7 +218,7 @@ def test_fuzz_state_lists(data: bytes, system: str, tmp_path_factory: object) ->
     chosen = find_system(system)
     assert chosen is not None
     try:
-        read_state_list(path, chosen)
+        read_state_list(path, chosen.state, chosen.name)
     except InputError as error:
         assert error.issues
         assert_clean_or_located(path, error.issues)

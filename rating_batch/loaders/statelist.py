@@ -1,0 +1,112 @@
+"""The lists of the rating systems other than FIDE Elo (docs/formats.md §11): a CSV of ``id``
+and a system's state columns, read line by line; every problem names the file and line."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Mapping
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from rating_batch.errors import InputError, Issue, raise_if_errors
+from rating_batch.periods import PeriodError, canonical_period
+
+
+def is_state_list(path: Path, state_columns: Mapping[str, str]) -> bool:
+    """A CSV whose header holds ``id`` and the system's number columns."""
+    if path.suffix.lower() != ".csv":
+        return False
+    try:
+        with path.open(encoding="utf-8-sig", errors="replace") as handle:
+            header = {name.strip() for name in handle.readline().split(",")}
+    except OSError:
+        return False
+    numbers = {c for c, dtype in state_columns.items() if dtype != "string"}
+    return "id" in header and numbers <= header
+
+
+def _csv_rows(path: Path) -> tuple[pd.DataFrame, np.ndarray]:
+    """A CSV's rows as text by its header's names, and each row's line in the file; a row
+    of another length than the header is an error naming its line (not silently cut)."""
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except OSError as error:
+        raise InputError(
+            [Issue(str(path), None, f"cannot read the list: {error.strerror}")]
+        ) from None
+    except UnicodeDecodeError as error:
+        raise InputError([Issue(str(path), None, f"not UTF-8 text: {error.reason}")]) from None
+    reader = csv.reader(io.StringIO(text, newline=""))
+    rows: list[list[str]] = []
+    lines: list[int] = []
+    issues: list[Issue] = []
+    try:
+        header = [name.strip() for name in next(reader, [])]
+        for row in reader:
+            if not any(field.strip() for field in row):
+                continue
+            if len(row) != len(header):
+                issues.append(Issue(str(path), reader.line_num, f"{len(row)} fields where the "
+                                    f"header has {len(header)}"))  # fmt: skip
+                continue
+            rows.append(row)
+            lines.append(reader.line_num)
+    except csv.Error as error:
+        issues.append(Issue(str(path), reader.line_num, f"not a readable CSV line: {error}"))
+    if not header:
+        issues.append(Issue(str(path), None, "the list is empty"))
+    raise_if_errors(issues[:20])
+    return pd.DataFrame(rows, columns=header, dtype=str), np.asarray(lines, dtype=np.int64)
+
+
+def read_state_list(path: Path, state_columns: Mapping[str, str], system: str) -> pd.DataFrame:
+    """A previous list for a rating system (docs/formats.md §11): a CSV with ``id`` and the
+    system's ``state_columns`` (name → dtype; a "string" column, a list period, may be left
+    out). Problems name the file and line."""
+    frame, lines = _csv_rows(path)
+    wanted = ["id", *(c for c, dtype in state_columns.items() if dtype != "string")]
+    missing = [c for c in wanted if c not in frame.columns]
+    if missing:
+        columns = ", ".join(state_columns)
+        wrong = f"no column {', '.join(missing)} for {system} (a list has id, {columns})"
+        raise InputError([Issue(str(path), 1, wrong)])
+    issues: list[Issue] = []
+    state = pd.DataFrame({"id": frame["id"].str.strip()})
+    for column, dtype in state_columns.items():
+        text = frame[column].str.strip() if column in frame else pd.Series("", index=frame.index)
+        if dtype == "string":
+            # A list period (Glicko's last_period): written YYYY-MM, or empty.
+            misdated: list[Issue] = []
+            for line in np.flatnonzero(text.ne("").to_numpy()):
+                try:
+                    canonical_period(str(text.iloc[line]))
+                except PeriodError as error:
+                    misdated.append(Issue(str(path), int(lines[line]), f"{column}: {error}"))
+            issues += misdated[:20]
+            state[column] = text.astype("string").where(text.ne(""))
+            continue
+        values = pd.to_numeric(text.where(text.ne("")), errors="coerce")
+        bad = values.isna() & text.ne("")
+        issues += [
+            Issue(str(path), int(lines[line]), f"{column} {text.iloc[line]!r} is not a number")
+            for line in np.flatnonzero(bad.to_numpy())[:20]
+        ]
+        state[column] = values.astype("Float64")
+    numbers = [c for c, dtype in state_columns.items() if dtype != "string"]
+    given = state[numbers].notna()
+    partly = given.any(axis=1) & ~given.all(axis=1)
+    issues += [
+        Issue(str(path), int(lines[line]), f"{', '.join(numbers)}: give all of them or none "
+              "(none: the player starts as unrated)")
+        for line in np.flatnonzero(partly.to_numpy())[:20]
+    ]  # fmt: skip
+    twice = state["id"].duplicated(keep=False) & state["id"].ne("")
+    issues += [
+        Issue(str(path), int(lines[line]), f"id {state['id'].iloc[line]} is listed twice")
+        for line in np.flatnonzero(twice.to_numpy())[:20]
+    ]
+    raise_if_errors(issues)
+    return state[state["id"].ne("")].drop_duplicates("id")
