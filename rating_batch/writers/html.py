@@ -72,7 +72,7 @@ def _points(value: object) -> str:
     return f"{whole}{'½' if half else ''}"
 
 
-#: What an element id for a player may not hold (``_anchor``).
+#: What an element id for a player may not hold (``anchor``).
 NOT_IN_ANCHOR = r"[^A-Za-z0-9]+"
 
 
@@ -112,9 +112,14 @@ GAME_FORMS = {
 }  # fmt: skip
 
 
-def _anchor(value: object) -> str:
+def anchor(value: object) -> str:
     """An element id for a player: letters, digits and '-' only."""
     return "p-" + re.sub(NOT_IN_ANCHOR, "-", str(value))
+
+
+def anchors(values: pd.Series) -> pd.Series:
+    """``anchor`` of a whole column."""
+    return "p-" + values.astype("string").str.replace(NOT_IN_ANCHOR, "-", regex=True)
 
 
 @cache
@@ -134,7 +139,7 @@ def _environment() -> Environment:
         num=_number,
         signed=_signed,
         points=_points,
-        anchor=_anchor,
+        anchor=anchor,
         status=lambda value: STATUS_TEXT.get(str(value), _blank(value)),
     )
     return environment
@@ -203,7 +208,7 @@ def event_rows(pages: EventPages) -> dict[str, EventRows]:
     ids = table["id"].astype("string")
     games_html = _games_html(pages.games, table["event"].astype(str), ids)
     table = displayed(table, CROSSTABLE_FORMS).assign(
-        anchor="p-" + ids.str.replace(NOT_IN_ANCHOR, "-", regex=True),
+        anchor=anchors(ids),
         cells_html=_round_cells(table),
         games_html=games_html,
         title_part=(" " + table["title"].astype("string")).where(_truthy(table["title"]), ""),

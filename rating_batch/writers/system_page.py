@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from rating_batch.writers.common import NUMBER_FORMATS, distinct, formatted
-from rating_batch.writers.html import NOT_IN_ANCHOR, fill_rows, render
+from rating_batch.writers.html import anchor, anchors, fill_rows, render
 
 #: Players listed on the page (the CSVs and the workbook hold them all).
 MAX_PAGE_PLAYERS = 5_000
@@ -48,10 +48,6 @@ def _texts(values: pd.Series, name: str) -> list[str]:
     return formatted(codes, distinct_values, str)
 
 
-def _anchors(ids: pd.Series) -> pd.Series:
-    return "p-" + ids.astype("string").str.replace(NOT_IN_ANCHOR, "-", regex=True)
-
-
 def _headers(frame: pd.DataFrame) -> list[tuple[str, str]]:
     return [
         (str(c), "" if pd.api.types.is_numeric_dtype(frame[c].dtype) else "text")
@@ -66,7 +62,7 @@ def table_rows(frame: pd.DataFrame, link: str | None = None) -> np.ndarray:
         texts = pd.DataFrame({"text": _texts(frame[name], str(name))}, index=frame.index)
         if name == link:
             macro = "linked_cell"
-            texts["anchor"] = _anchors(frame["id"]).to_numpy()
+            texts["anchor"] = anchors(frame["id"]).to_numpy()
         elif pd.api.types.is_numeric_dtype(frame[name].dtype):
             macro = "number_cell"
         else:
@@ -92,7 +88,7 @@ def write_system_html(
         {
             "id": key,
             "name": names.get(str(key), ""),
-            "anchor": _anchors(pd.Series([key])).iloc[0],
+            "anchor": anchor(key),
             # Made by fill_rows from escaped texts.
             "rows": Markup("".join(laid[positions].tolist())),
         }
