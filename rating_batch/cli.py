@@ -67,6 +67,9 @@ def describe_os_error(error: OSError) -> str:
     return f"{where}: {reason}" if where else reason
 
 
+#: The width the command line's own output keeps within.
+TERMINAL_WIDTH = 100
+
 #: Warnings printed by default (``-v`` prints them all, ``--quiet`` none).
 SHOWN_WARNINGS = 20
 
@@ -240,7 +243,12 @@ def rules_command(context: click.Context, name: str | None) -> None:
             width = max(len(key) for key, _, _ in constants)
             for key, value, meaning in constants:
                 origin = system.sources.get(key, f"{system.name} default")
-                click.echo(f"{key:{width}}  {value}  [{origin}]  ({meaning})")
+                line = f"{key:{width}}  {value}  [{origin}]"
+                # What it is, on the line when it fits in 100 columns, else below it.
+                if len(line) + len(meaning) + 4 <= TERMINAL_WIDTH:
+                    click.echo(f"{line}  ({meaning})")
+                else:
+                    click.echo(f"{line}\n{'':{width}}  ({meaning})")
             return
         rows = describe(named_rules(LATEST if name == FIDE_BY_DATE else name))
     width = max(len(key) for key, _, _, _ in rows)

@@ -31,6 +31,18 @@ def write_list(path: Path, header: str, rows: list[str]) -> Path:
     return path
 
 
+def files(folder: Path) -> dict[str, bytes]:
+    """Every file under ``folder`` and its bytes (a refused command changes none of them)."""
+    return {str(f.relative_to(folder)): f.read_bytes() for f in folder.rglob("*") if f.is_file()}
+
+
+def earlier_outputs(tmp_path: Path) -> Path:
+    """``tmp_path/o`` holding the outputs of an earlier, good run."""
+    out = tmp_path / "o"
+    assert run("rate", paper_event(tmp_path), "--rules", "glicko2", "--out", out)[0] == 0
+    return out
+
+
 def paper_event(tmp_path: Path) -> Path:
     # Player 1 beats 2, loses to 3 and 4 (one game a round; the others have no other game).
     people = [P(r, f"Player {r}", 1500, 10 + r, ADULT) for r in range(1, 5)]
@@ -169,18 +181,22 @@ def test_a_wrong_rules_file_names_the_file_and_the_key(
 def test_a_list_with_a_wrong_state_names_the_line(tmp_path: Path) -> None:
     listed = write_list(tmp_path / "list.csv", "id,rating,rd,volatility",
                         ["11,1500,200,0.06", "12,fast,30,0.06"])  # fmt: skip
+    out = earlier_outputs(tmp_path)
+    before = files(tmp_path)
     code, output = run("rate", paper_event(tmp_path), "--rules", "glicko2", "--list", listed,
-                       "--out", tmp_path / "o")  # fmt: skip
+                       "--out", out)  # fmt: skip
     assert code == 1 and f"{listed}:3: rating 'fast' is not a number" in output
+    assert files(tmp_path) == before  # the list and the earlier outputs as they were
 
 
 def test_the_database_follows_elo_only_for_now_and_says_so(tmp_path: Path) -> None:
     listed = write_list(tmp_path / "list.csv", "id,rating", ["11,1500"])
     db = tmp_path / "r.sqlite"
+    before = files(tmp_path)
     code, output = run("init", "--list", listed, "--period", "2026-01", "--db", db,
                        "--rules", "glicko2")  # fmt: skip
     assert code == 1 and "rating-batch rate FILES --rules glicko2" in output
-    assert not db.exists()
+    assert not db.exists() and files(tmp_path) == before
 
 
 def test_compare_rules_across_systems(tmp_path: Path) -> None:
@@ -226,8 +242,11 @@ def test_one_list_kind_at_a_time_as_under_elo(tmp_path: Path) -> None:
                         encoding="utf-8")  # fmt: skip
     rapid.write_text(trf(people, [(1, 2, 1, "1-0")], name="Rapid",
                          extra=("122 15 minutes + 10 seconds",)), encoding="utf-8")  # fmt: skip
-    code, output = run("rate", standard, rapid, "--rules", "glicko2", "--out", tmp_path / "o")
+    out = earlier_outputs(tmp_path)
+    before = files(tmp_path)
+    code, output = run("rate", standard, rapid, "--rules", "glicko2", "--out", out)
     assert code == 1 and "the events are of different kinds" in output
+    assert files(tmp_path) == before
     code, output = run("rate", standard, rapid, "--rules", "glicko2", "--kind", "rapid",
                        "--allow-overlap", "--out", tmp_path / "o")  # fmt: skip
     assert code == 0, output
@@ -236,19 +255,24 @@ def test_one_list_kind_at_a_time_as_under_elo(tmp_path: Path) -> None:
 def test_a_malformed_last_period_names_the_line(tmp_path: Path) -> None:
     listed = write_list(tmp_path / "list.csv", "id,rating,rd,last_period",
                         ["11,1500,200,2026-02", "12,1400,30,2026-13"])  # fmt: skip
+    out = earlier_outputs(tmp_path)
+    before = files(tmp_path)
     code, output = run("rate", paper_event(tmp_path), "--rules", "glicko", "--list", listed,
-                       "--out", tmp_path / "o")  # fmt: skip
+                       "--out", out)  # fmt: skip
     assert (
         code == 1 and f"{listed}:3: last_period: period '2026-13': there is no month 13" in output
     )
+    assert files(tmp_path) == before
 
 
 def test_a_state_given_in_part_is_an_error(tmp_path: Path) -> None:
     listed = write_list(tmp_path / "list.csv", "id,rating,rd,volatility",
                         ["11,1500,200,0.06", "12,1400,,0.06", "13,,,"])  # fmt: skip
+    out = earlier_outputs(tmp_path)
+    before = files(tmp_path)
     code, output = run("rate", paper_event(tmp_path), "--rules", "glicko2", "--list", listed,
-                       "--out", tmp_path / "o")  # fmt: skip
-    assert code == 1
+                       "--out", out)  # fmt: skip
+    assert code == 1 and files(tmp_path) == before
     assert f"{listed}:3: rating, rd, volatility: give all of them or none" in output
     assert f"{listed}:4:" not in output  # none given: an unrated player
 
@@ -290,9 +314,12 @@ def test_players_csv_new_states_make_the_next_periods_list(tmp_path: Path) -> No
 def test_a_list_row_of_another_length_than_the_header_names_its_line(tmp_path: Path) -> None:
     listed = write_list(tmp_path / "list.csv", "id,rating,rd,volatility",
                         ["11,1500,200,0.06", "12,1400,30,0.06,extra"])  # fmt: skip
+    out = earlier_outputs(tmp_path)
+    before = files(tmp_path)
     code, output = run("rate", paper_event(tmp_path), "--rules", "glicko2", "--list", listed,
-                       "--out", tmp_path / "o")  # fmt: skip
+                       "--out", out)  # fmt: skip
     assert code == 1 and f"{listed}:3: 5 fields where the header has 4" in output
+    assert files(tmp_path) == before
 
 
 def test_check_reads_a_state_list_as_the_systems_list(tmp_path: Path) -> None:
@@ -300,5 +327,8 @@ def test_check_reads_a_state_list_as_the_systems_list(tmp_path: Path) -> None:
     bad = write_list(tmp_path / "bad.csv", "id,mu,sigma", ["11,25,8.3", "12,strong,4"])
     code, output = run("check", good, "--rules", "trueskill")
     assert code == 0, output
-    code, output = run("check", bad, paper_event(tmp_path), "--rules", "trueskill")
+    event = paper_event(tmp_path)
+    before = files(tmp_path)
+    code, output = run("check", bad, event, "--rules", "trueskill")
     assert code == 1 and f"{bad}:3: mu 'strong' is not a number" in output
+    assert files(tmp_path) == before  # check writes nothing
