@@ -334,8 +334,15 @@ DB_OPTION = click.option(
     "rules_name",
     default=FIDE_BY_DATE,
     show_default=True,
-    help="The rules this database follows: 'fide' (by date), an edition, or a .toml file "
-    "(its text is kept in the database).",
+    help="The rules this database follows: 'fide' (by date), an edition, a .toml file "
+    "(its text is kept in the database), or another rating system: glicko2, glicko, "
+    "trueskill, harkness, ingo (docs/systems.md §7).",
+)
+@click.option(
+    "--from-elo",
+    is_flag=True,
+    help="Under another system: read --list as a FIDE Elo list and make each state from the "
+    "Elo rating (a CSV with the system's state columns is otherwise the system's own list).",
 )
 @DB_OPTION
 @click.pass_context
@@ -345,6 +352,7 @@ def init(
     kind: str | None,
     period: str | None,
     rules_name: str,
+    from_elo: bool,
     db: Path,
 ) -> None:
     """Create the rating database from an existing rating list.
@@ -355,12 +363,14 @@ def init(
 
     \b
         rating-batch init --list sample_data/monthly/list-2026-01.csv --period 2026-01
+        rating-batch init --list sample_data/monthly/list-2026-01.csv --period 2026-01
+            --rules glicko2 --from-elo --db glicko2.sqlite
     """
     from rating_batch import production
 
     with user_errors(context.obj["debug"]):
         result = production.init_database(
-            list_path, db=db, kind=kind, period=period, rules_name=rules_name
+            list_path, db=db, kind=kind, period=period, rules_name=rules_name, from_elo=from_elo
         )
     report(context, result.summary(), result.warnings)
 

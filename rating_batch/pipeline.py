@@ -630,7 +630,7 @@ def check_files(paths: Sequence[Path], rules_name: str | None = None) -> list[Is
     for path in (path for path, is_list in zip(files, lists, strict=True) if is_list):
         try:
             if system is not None:
-                read_state_list(path, system.state, system.name)
+                read_state_list(path, system.state, system.name, system.bounds)
             else:
                 issues.extend(read_rating_list(path).issues)
         except InputError as error:

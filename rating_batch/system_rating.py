@@ -19,8 +19,8 @@ from rating_batch.parallel import beside
 from rating_batch.period import assemble_period
 from rating_batch.periods import period_of
 from rating_batch.rules import LATEST, named_rules
-from rating_batch.schema import Event
-from rating_batch.staging import staged_outputs
+from rating_batch.schema import Event, EventInfo
+from rating_batch.staging import OutputSet, staged_outputs
 from rating_batch.systems import RatingSystem, SystemInput, SystemOutcome
 from rating_batch.systems.base import SYSTEM_STATUSES
 from rating_batch.systems.games import PlayedGames
@@ -36,7 +36,8 @@ class SystemRateResult:
     system: RatingSystem
     outcome: SystemOutcome
     games: pd.DataFrame
-    events: list[Event]
+    events: list[EventInfo]
+    """The events, as the files were given."""
     notes: list[str] = field(default_factory=list)
     warnings: list[Issue] = field(default_factory=list)
     outputs: list[Path] = field(default_factory=list)
@@ -80,8 +81,7 @@ class SystemRateResult:
             ["Events"],
             ["event", "name", "start", "end"],
         ]
-        for event in self.events:
-            info = event.info
+        for info in self.events:
             rows.append([info.key, info.name, str(info.start or ""), str(info.end or "")])
         rows += [[], ["Notes"], *(["", note] for note in self.notes)]
         rows += [[], ["Warnings"], *(["", str(issue)] for issue in self.warnings)]
@@ -118,7 +118,9 @@ def rate_with_system(
                           for c, d in system.state.items()})  # fmt: skip
     notes: list[str] = []
     if list_path is not None:
-        listed = read_state_list(list_path, system.state, system.name).set_index("id")
+        listed = read_state_list(list_path, system.state, system.name, system.bounds).set_index(
+            "id"
+        )
         found = listed.reindex(players["id"].astype(str).to_numpy())
         for column in system.state:
             state[column] = found[column].to_numpy()
@@ -151,46 +153,59 @@ def rate_with_system(
     if label:
         notes.append(f"the games go into the list of {label}")
     warnings = [*issues, *overlaps, *period.issues]
-    return SystemRateResult(system, outcome, period.games, period.events, notes, warnings)
+    infos = [event.info for event in period.events]
+    return SystemRateResult(system, outcome, period.games, infos, notes, warnings)
 
 
 def write_system_outputs(rated: SystemRateResult, out: Path) -> list[Path]:
-    """players.csv, games.csv, calculations.csv and report.xlsx, all or none."""
+    """players.csv, games.csv, calculations.csv, report.xlsx and index.html, all or none."""
+    with staged_outputs(out) as outputs:
+        return write_system_files(rated, out, outputs)
+
+
+def write_system_files(
+    rated: SystemRateResult,
+    folder: Path,
+    outputs: OutputSet,
+    extra_sheets: Sequence[Sheet] = (),
+) -> list[Path]:
+    """The run's files under ``folder``, staged in ``outputs`` (``extra_sheets`` go into
+    report.xlsx after the others: a publish's list)."""
     paths = [
-        out / "players.csv", out / "games.csv", out / "calculations.csv", out / "report.xlsx",
-        out / "index.html",
+        folder / "players.csv", folder / "games.csv", folder / "calculations.csv",
+        folder / "report.xlsx", folder / "index.html",
     ]  # fmt: skip
     players, calculations = rated.outcome.players, rated.outcome.calculations
     games = rated.games.drop(columns=["pidx", "oidx", "event_order"], errors="ignore")
-    title = f"{rated.system.title}: {', '.join(e.info.name for e in rated.events[:3])}"
-    with staged_outputs(out) as outputs:
-        book = outputs.path(paths[3])
+    title = f"{rated.system.title}: {', '.join(e.name for e in rated.events[:3])}"
+    book = outputs.path(paths[3])
 
-        def workbook() -> None:
-            write_workbook(
-                [
-                    Sheet("Summary", rows=rated.summary_rows()),
-                    Sheet("Players", frame=players, heading=[f"Players — {title}"]),
-                    Sheet(
-                        "Calculations",
-                        frame=calculations.head(100_000),
-                        heading=[f"Calculations — {title}"],
-                    ),
-                ],
-                book,
-            )
+    def workbook() -> None:
+        write_workbook(
+            [
+                Sheet("Summary", rows=rated.summary_rows()),
+                Sheet("Players", frame=players, heading=[f"Players — {title}"]),
+                Sheet(
+                    "Calculations",
+                    frame=calculations.head(100_000),
+                    heading=[f"Calculations — {title}"],
+                ),
+                *extra_sheets,
+            ],
+            book,
+        )
 
-        with beside(workbook):
-            write_csv(players, outputs.path(paths[0]), exact=True)
-            write_csv(games, outputs.path(paths[1]))
-            write_csv(calculations, outputs.path(paths[2]), exact=True)
-            page = SystemPage(
-                title=f"Rating report: {title}",
-                facts=[("system", rated.system.name), ("events", str(len(rated.events))),
-                       ("players", str(len(players)))],
-                constants=described(rated.system.params),
-                explanation=rated.system.explained,
-                notes=rated.notes + [str(issue) for issue in rated.warnings],
-            )  # fmt: skip
-            write_system_html(players, calculations, page, outputs.path(paths[4]))
+    with beside(workbook):
+        write_csv(players, outputs.path(paths[0]), exact=True)
+        write_csv(games, outputs.path(paths[1]))
+        write_csv(calculations, outputs.path(paths[2]), exact=True)
+        page = SystemPage(
+            title=f"Rating report: {title}",
+            facts=[("system", rated.system.name), ("events", str(len(rated.events))),
+                   ("players", str(len(players)))],
+            constants=described(rated.system.params),
+            explanation=rated.system.explained,
+            notes=rated.notes + [str(issue) for issue in rated.warnings],
+        )  # fmt: skip
+        write_system_html(players, calculations, page, outputs.path(paths[4]))
     return paths

@@ -16,6 +16,7 @@ from rating_batch.cli import cli
 ADULT = 1980
 SCHEMA_1 = Path(__file__).parent / "data" / "db" / "schema-1.sqlite"
 SCHEMA_2 = Path(__file__).parent / "data" / "db" / "schema-2.sqlite"
+SCHEMA_3 = Path(__file__).parent / "data" / "db" / "schema-3.sqlite"
 COMMAND = [sys.executable, "-m", "rating_batch"]
 
 

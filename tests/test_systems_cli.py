@@ -1,6 +1,7 @@
 """Other rating systems through the command line (docs/systems.md): each published example as
 a TRF file and a previous list, rated by ``rate --rules SYSTEM``; rules files naming a system;
-the commands that follow FIDE Elo only say so."""
+lists that are not the system's. The database under a system: tests/production/test_system_db.py.
+"""
 
 from __future__ import annotations
 
@@ -189,16 +190,6 @@ def test_a_list_with_a_wrong_state_names_the_line(tmp_path: Path) -> None:
     assert files(tmp_path) == before  # the list and the earlier outputs as they were
 
 
-def test_the_database_follows_elo_only_for_now_and_says_so(tmp_path: Path) -> None:
-    listed = write_list(tmp_path / "list.csv", "id,rating", ["11,1500"])
-    db = tmp_path / "r.sqlite"
-    before = files(tmp_path)
-    code, output = run("init", "--list", listed, "--period", "2026-01", "--db", db,
-                       "--rules", "glicko2")  # fmt: skip
-    assert code == 1 and "rating-batch rate FILES --rules glicko2" in output
-    assert not db.exists() and files(tmp_path) == before
-
-
 def test_compare_rules_across_systems(tmp_path: Path) -> None:
     code, output = run("compare-rules", paper_event(tmp_path), "--rules", "fide-2025",
                        "--rules", "glicko2", "--out", tmp_path / "cmp")  # fmt: skip
@@ -332,3 +323,29 @@ def test_check_reads_a_state_list_as_the_systems_list(tmp_path: Path) -> None:
     code, output = run("check", bad, event, "--rules", "trueskill")
     assert code == 1 and f"{bad}:3: mu 'strong' is not a number" in output
     assert files(tmp_path) == before  # check writes nothing
+
+
+def test_an_elo_list_given_as_an_ingo_list_is_refused_naming_the_line(tmp_path: Path) -> None:
+    # Ingo's list has id and rating, as an Elo list has: 1900 would be a dreadful Ingo.
+    listed = write_list(tmp_path / "list.csv", "id,rating", ["11,110", "12,1900"])
+    before = files(tmp_path)
+    code, output = run("rate", paper_event(tmp_path), "--rules", "ingo", "--list", listed,
+                       "--out", tmp_path / "out")  # fmt: skip
+    assert code == 1
+    assert f"{listed}:3: rating 1900 is out of range for ingo (-100 to 400); an Elo rating?" in (
+        output
+    )
+    assert files(tmp_path) == before | {"paper.trf": (tmp_path / "paper.trf").read_bytes()}
+
+
+def test_compare_rules_compares_harkness_new_ratings_not_the_old_ones(tmp_path: Path) -> None:
+    people = [P(1, "One", 1500, 11, ADULT), P(2, "Two", 1500, 12, ADULT)]
+    event = tmp_path / "two.trf"
+    event.write_text(trf(people, [(1, 1, 2, "1-0")]), encoding="utf-8")
+    code, output = run("compare-rules", event, "--rules", "fide-2025", "--rules", "harkness",
+                       "--out", tmp_path / "cmp")  # fmt: skip
+    assert code == 0, output
+    with (tmp_path / "cmp" / "compare.csv").open(encoding="utf-8-sig", newline="") as handle:
+        rows = {row["id"]: row for row in csv.DictReader(handle)}
+    # docs/systems.md §5: 1500 + 10 × (100 − 50) = 2000 for the winner, 1000 for the loser.
+    assert float(rows["11"]["harkness"]) == 2000 and float(rows["12"]["harkness"]) == 1000

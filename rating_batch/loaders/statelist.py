@@ -14,6 +14,9 @@ import pandas as pd
 from rating_batch.errors import InputError, Issue, raise_if_errors
 from rating_batch.periods import PeriodError, canonical_period
 
+#: Columns of a state list kept as they are, when given (``init`` registers the players).
+IDENTITY = ("name", "federation", "sex", "title", "birth_year")
+
 
 def is_state_list(path: Path, state_columns: Mapping[str, str]) -> bool:
     """A CSV whose header holds ``id`` and the system's number columns."""
@@ -62,10 +65,16 @@ def _csv_rows(path: Path) -> tuple[pd.DataFrame, np.ndarray]:
     return pd.DataFrame(rows, columns=header, dtype=str), np.asarray(lines, dtype=np.int64)
 
 
-def read_state_list(path: Path, state_columns: Mapping[str, str], system: str) -> pd.DataFrame:
+def read_state_list(
+    path: Path,
+    state_columns: Mapping[str, str],
+    system: str,
+    bounds: Mapping[str, tuple[float, float, str]] | None = None,
+) -> pd.DataFrame:
     """A previous list for a rating system (docs/formats.md §11): a CSV with ``id`` and the
     system's ``state_columns`` (name → dtype; a "string" column, a list period, may be left
-    out). Problems name the file and line."""
+    out), with the ``IDENTITY`` columns given and each row's ``line``. A number outside its
+    column's ``bounds`` (low, high, hint) is an error. Problems name the file and line."""
     frame, lines = _csv_rows(path)
     wanted = ["id", *(c for c, dtype in state_columns.items() if dtype != "string")]
     missing = [c for c in wanted if c not in frame.columns]
@@ -95,6 +104,14 @@ def read_state_list(path: Path, state_columns: Mapping[str, str], system: str) -
             for line in np.flatnonzero(bad.to_numpy())[:20]
         ]
         state[column] = values.astype("Float64")
+        if bounds and column in bounds:
+            low, high, hint = bounds[column]
+            outside = (values < low) | (values > high)
+            issues += [
+                Issue(str(path), int(lines[line]), f"{column} {text.iloc[line]} is out of range "
+                      f"for {system} ({low:g} to {high:g}){'; ' + hint if hint else ''}")
+                for line in np.flatnonzero(outside.fillna(False).to_numpy())[:20]
+            ]  # fmt: skip
     numbers = [c for c, dtype in state_columns.items() if dtype != "string"]
     given = state[numbers].notna()
     partly = given.any(axis=1) & ~given.all(axis=1)
@@ -109,4 +126,9 @@ def read_state_list(path: Path, state_columns: Mapping[str, str], system: str) -
         for line in np.flatnonzero(twice.to_numpy())[:20]
     ]
     raise_if_errors(issues)
+    for column in IDENTITY:
+        if column in frame.columns:
+            text = frame[column].str.strip()
+            state[column] = text.astype("string").where(text.ne(""))
+    state["line"] = lines
     return state[state["id"].ne("")].drop_duplicates("id")

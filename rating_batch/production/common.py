@@ -10,16 +10,18 @@ from pathlib import Path
 import pandas as pd
 
 from rating_batch.engine import k_factors
-from rating_batch.errors import Issue, RulesError
+from rating_batch.errors import InputError, Issue, RulesError
 from rating_batch.periods import INITIAL, Period, list_date
 from rating_batch.rules import (
     FIDE_BY_DATE,
+    LATEST,
     Rules,
     edition_in_force,
     named_rules,
     parse_rules_text,
 )
 from rating_batch.store import Store
+from rating_batch.systems import RatingSystem, stored_system
 
 LIST_COLUMNS = [
     "id", "name", "federation", "sex", "title", "w_title", "o_title", "foa_title",
@@ -38,10 +40,12 @@ EMPTY_STATE = pd.DataFrame({name: pd.Series(dtype=dtype) for name, dtype in STAT
 
 @dataclass(frozen=True)
 class RuleBook:
-    """The rules of a database: FIDE's editions by date, or one fixed rule set."""
+    """The rules of a database: FIDE's editions by date, or one fixed rule set; or another
+    rating system (``system``), whose periods are FIDE's current monthly lists."""
 
     name: str
     fixed: Rules | None
+    system: RatingSystem | None = None
 
     def for_date(self, on: dt.date | None) -> Rules:
         return self.fixed or edition_in_force(on)
@@ -54,6 +58,10 @@ class RuleBook:
 def book_from(name: str, text: str | None) -> RuleBook:
     if name == FIDE_BY_DATE:
         return RuleBook(name, None)
+    system = stored_system(name, text)
+    if system is not None:
+        # Periods, list months and kinds as for a rate under the system (system_rating).
+        return RuleBook(name, named_rules(LATEST), system)
     if text is not None:
         return RuleBook(name, parse_rules_text(text, Path(name)))
     return RuleBook(name, named_rules(name))
@@ -116,6 +124,17 @@ def list_k(
 def player_ids(people: pd.DataFrame) -> pd.Series:
     """Each player's public id: the FIDE ID, else ``<event>#<start rank>``."""
     return people["fide_id"].astype("Int64").astype("string").fillna(people["created_by"])
+
+
+def refuse_repeated_ids(frame: pd.DataFrame, source: str) -> None:
+    """A rating list (``id``, ``line``) where a FIDE ID appears twice is an error naming
+    each line: which of the two rows is the player cannot be guessed."""
+    twice = frame[frame["id"].duplicated(keep=False) & frame["id"].notna()]
+    if len(twice):
+        raise InputError(
+            Issue(source, int(line), f"FIDE ID {fide_id} appears more than once")
+            for fide_id, line in zip(twice["id"], twice["line"], strict=True)
+        )
 
 
 def iso(date: dt.date | None) -> str | None:

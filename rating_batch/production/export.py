@@ -7,15 +7,20 @@ from __future__ import annotations
 from pathlib import Path
 
 from rating_batch.errors import RatingBatchError
-from rating_batch.periods import INITIAL, canonical_period, shown
+from rating_batch.periods import INITIAL, Period, canonical_period, shown
 from rating_batch.production.common import player_ids, read_state, rule_book
 from rating_batch.production.outputs import list_sheets, list_title
 from rating_batch.production.rate_list import _listing
+from rating_batch.production.system_states import state_list
 from rating_batch.staging import staged_outputs
-from rating_batch.store import open_store
+from rating_batch.store import Store, open_store
+from rating_batch.systems import RatingSystem
 from rating_batch.writers import write_csv, write_list_txt, write_workbook
 
 LIST_FILES = ("list.csv", "list.xlsx", "list.txt")
+
+#: The list files a publish under another system writes.
+SYSTEM_LIST_FILES = ("list.csv", "list.xlsx")
 
 
 def export_list(period: str, *, db: Path, out: Path, kind: str | None = None) -> list[Path]:
@@ -39,6 +44,8 @@ def export_list(period: str, *, db: Path, out: Path, kind: str | None = None) ->
         book = rule_book(store)
         people = store.players()
         paths: list[Path] = []
+        if book.system is not None:
+            return _export_system(store, book.system, label, list(chosen["kind"]), stored, out)
         with staged_outputs(out) as outputs:
             for each in chosen["kind"]:
                 folder = out / ("initial" if label == INITIAL else label) / each
@@ -60,4 +67,30 @@ def export_list(period: str, *, db: Path, out: Path, kind: str | None = None) ->
                     )
                     write_list_txt(listing, outputs.path(folder / "list.txt"), period=label)
                 paths.extend(folder / name for name in LIST_FILES)
+    return paths
+
+
+def _export_system(
+    store: Store,
+    system: RatingSystem,
+    label: Period,
+    kinds: list[str],
+    stored: dict[str, bytes],
+    out: Path,
+) -> list[Path]:
+    """Under another system: a published list's list.csv and list.xlsx as published, and
+    for every list state.csv, the unrounded states that ``rate --list`` and ``init`` read
+    (docs/formats.md §11)."""
+    paths: list[Path] = []
+    with staged_outputs(out) as outputs:
+        for each in kinds:
+            folder = out / ("initial" if label == INITIAL else label) / each
+            for name in SYSTEM_LIST_FILES:
+                data = stored.get(f"{each}/{name}")
+                if data is not None:
+                    outputs.write_bytes(folder / name, data)
+                    paths.append(folder / name)
+            write_csv(state_list(store, system, each, label), outputs.path(folder / "state.csv"),
+                      exact=True)  # fmt: skip
+            paths.append(folder / "state.csv")
     return paths

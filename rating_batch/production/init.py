@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from rating_batch.errors import InputError, Issue
+from rating_batch.errors import InputError, Issue, RulesError
 from rating_batch.loaders import read_rating_list
 from rating_batch.periods import INITIAL, Period, canonical_period, list_date, period_name, shown
 from rating_batch.production.common import (
@@ -19,10 +19,11 @@ from rating_batch.production.common import (
     book_from,
     list_k,
     read_rules_file,
+    refuse_repeated_ids,
 )
+from rating_batch.production.system_init import init_system_database
 from rating_batch.rules import FIDE_BY_DATE, Rules
 from rating_batch.store import create_store, ensure_new
-from rating_batch.systems import elo_only
 
 
 def init_database(
@@ -32,13 +33,26 @@ def init_database(
     kind: str | None = None,
     period: str | None = None,
     rules_name: str = FIDE_BY_DATE,
+    from_elo: bool = False,
 ) -> Outcome:
     """Create the database from a rating list (a combined FIDE list fills all three kinds)."""
     label = canonical_period(period) if period is not None else None
     ensure_new(db)  # before the list is even read: nothing at ``db`` is ever touched
-    elo_only(rules_name, "a rating database")
     text = read_rules_file(rules_name)
     book = book_from(rules_name, text)
+    if book.system is not None:
+        return init_system_database(
+            list_path,
+            db=db,
+            kind=kind or "standard",
+            label=label or INITIAL,
+            rules_name=rules_name,
+            rules_text=text,
+            system=book.system,
+            from_elo=from_elo,
+        )
+    if from_elo:
+        raise RulesError(f"--from-elo: {rules_name} is FIDE Elo; the list is an Elo list already")
     rating_list = read_rating_list(list_path, kind=kind or "standard")
     kinds = (kind,) if kind else rating_list.kinds
     if kind and kind not in rating_list.kinds:
@@ -46,12 +60,7 @@ def init_database(
     if label is None:
         label = period_name(*rating_list.month) if rating_list.month is not None else INITIAL
     frame = rating_list.frame
-    twice = frame[frame["id"].duplicated(keep=False) & frame["id"].notna()]
-    if len(twice):
-        raise InputError(
-            Issue(rating_list.source, int(line), f"FIDE ID {fide_id} appears more than once")
-            for fide_id, line in zip(twice["id"], twice["line"], strict=True)
-        )
+    refuse_repeated_ids(frame, rating_list.source)
     notes: list[str] = []
     with create_store(db) as store:
         store.create_tables_content(rules_name, text)

@@ -47,10 +47,12 @@ PERIOD_FILES = (
 )
 
 
-def list_sheets(listing: pd.DataFrame, title: str, details: str = "") -> list[Sheet]:
+def list_sheets(
+    listing: pd.DataFrame, title: str, details: str = "", *, lower_is_better: bool = False
+) -> list[Sheet]:
     """A list workbook: the list with each player's rank (equal ratings, equal rank) under
     its title, and its rating distribution as a chart."""
-    rank = listing["rating"].rank(method="min", ascending=False).astype("Int64")
+    rank = listing["rating"].rank(method="min", ascending=lower_is_better).astype("Int64")
     ranked = pd.concat([rank.rename("rank"), listing], axis=1)
     heading = [title, details] if details else [title]
     return [

@@ -22,6 +22,7 @@ from rating_batch.errors import RatingBatchError
 from rating_batch.explain import PeriodPart, PlayerReport, period_part
 from rating_batch.names import name_key
 from rating_batch.production.common import number, player_ids, rule_book
+from rating_batch.production.system_player import system_player_report
 from rating_batch.staging import staged_outputs
 from rating_batch.store import Store, open_store
 from rating_batch.writers import player_text, write_player_html, write_player_workbook
@@ -75,6 +76,11 @@ def find_players(text: str, *, db: Path, out: Path | None = None) -> str:
 
 
 def _report(store: Store, person: dict[str, Any], out: Path | None) -> str:
+    system = rule_book(store).system
+    if system is not None:
+        fide = person["fide_id"]
+        label = str(int(fide)) if pd.notna(fide) else str(person["created_by"])
+        return system_player_report(store, system, person, label, _rows_of, out)
     report = gather(store, person)
     if out is not None:
         stem = f"player-{report.label.replace('#', '-')}"

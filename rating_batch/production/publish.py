@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, Protocol
 
 import pandas as pd
 
@@ -34,9 +35,15 @@ from rating_batch.production.changes import change_summary
 from rating_batch.production.common import STATE_FIELDS, Outcome, RuleBook, read_state, rule_book
 from rating_batch.production.outputs import PERIOD_FILES, write_period
 from rating_batch.production.rate_list import KindOutcome, _previous, rate_list
+from rating_batch.production.system_publish import (
+    SystemKindOutcome,
+    rate_system_kind,
+    write_system_kind,
+)
 from rating_batch.rules import KINDS
 from rating_batch.staging import OutputProblem, OutputSet, staged_outputs
 from rating_batch.store import DEFAULT_WAIT, Store, open_store
+from rating_batch.systems import RatingSystem
 
 POOL_COLUMNS = [
     "period", "kind", "player_id", "event_id", "round", "opponent_rating", "half", "game_period",
@@ -74,30 +81,130 @@ def publish_period(
         if store.last_published() == period:
             return _republish(store, period, out, options)
         _check_order(store, book, period, options)  # before a backup is taken for nothing
+        publisher = _publisher(book)
         if options.dry_run:
             with store.writing(dry_run=True):
                 _check_order(store, book, period, options)
                 kinds = _kinds(store, book, period)
-                outcomes = [rate_list(store, book, period, kind) for kind in kinds]
-            return _result(period, outcomes, [], dry_run=True)
+                outcomes = [publisher.rate(store, period, kind) for kind in kinds]
+            return publisher.result(period, outcomes, [], dry_run=True)
         with staged_outputs(out) as outputs:
             with store.writing():
                 # Checked holding the write lock: two publishes at once cannot both pass.
                 _check_order(store, book, period, options)
                 kinds = _kinds(store, book, period)
-                outcomes = [rate_list(store, book, period, kind) for kind in kinds]
-                paths = write_period(outcomes, period, out, outputs, progress)
+                outcomes = [publisher.rate(store, period, kind) for kind in kinds]
+                paths = publisher.write(outcomes, period, out, outputs, progress)
                 _store_files(store, period, out, outputs)
                 for outcome in outcomes:
-                    _store_outcome(store, period, outcome, book.name)
-            try:
-                outputs.switch()
-            except OutputProblem as problem:
-                raise RatingBatchError(
-                    f"published {period} in {db}, but its files could not be put in place: "
-                    f"{problem}; 'rating-batch publish {period} --out {out}' writes them"
-                ) from None
-    return _result(period, outcomes, paths, dry_run=False)
+                    publisher.keep(store, period, outcome)
+            _switch(outputs, period, db, out)
+    return publisher.result(period, outcomes, paths, dry_run=False)
+
+
+class _Publisher(Protocol):
+    """How a period's list kinds are rated, written and kept: FIDE Elo's way (``rate_list``,
+    ``write_period``) or another system's (``system_publish``). The order of periods, the
+    transaction, the staged files and the stored copies are publish's own."""
+
+    def rate(self, store: Store, period: Period, kind: str) -> Any: ...
+
+    def write(
+        self, outcomes: list[Any], period: Period, out: Path, outputs: OutputSet,
+        progress: Progress,
+    ) -> list[Path]: ...  # fmt: skip
+
+    def keep(self, store: Store, period: Period, outcome: Any) -> None: ...
+
+    def result(
+        self, period: Period, outcomes: list[Any], paths: list[Path], *, dry_run: bool
+    ) -> PublishResult: ...
+
+
+@dataclass(frozen=True)
+class _EloPublisher:
+    book: RuleBook
+
+    def rate(self, store: Store, period: Period, kind: str) -> KindOutcome:
+        return rate_list(store, self.book, period, kind)
+
+    def write(
+        self, outcomes: list[KindOutcome], period: Period, out: Path, outputs: OutputSet,
+        progress: Progress,
+    ) -> list[Path]:  # fmt: skip
+        return write_period(outcomes, period, out, outputs, progress)
+
+    def keep(self, store: Store, period: Period, outcome: KindOutcome) -> None:
+        _store_outcome(store, period, outcome, self.book.name)
+
+    def result(
+        self, period: Period, outcomes: list[KindOutcome], paths: list[Path], *, dry_run: bool
+    ) -> PublishResult:
+        return _result(period, outcomes, paths, dry_run=dry_run)
+
+
+@dataclass(frozen=True)
+class _SystemPublisher:
+    book: RuleBook
+    system: RatingSystem
+
+    def rate(self, store: Store, period: Period, kind: str) -> SystemKindOutcome:
+        return rate_system_kind(store, self.system, period, kind)
+
+    def write(
+        self, outcomes: list[SystemKindOutcome], period: Period, out: Path, outputs: OutputSet,
+        progress: Progress,
+    ) -> list[Path]:  # fmt: skip
+        outputs.own(out / period, PERIOD_FILES)
+        return [path for each in outcomes for path in write_system_kind(each, period, out, outputs)]
+
+    def keep(self, store: Store, period: Period, outcome: SystemKindOutcome) -> None:
+        store.insert_system_states(outcome.state)
+        store.add_list(period, outcome.kind, "publish", self.book.name)
+
+    def result(
+        self,
+        period: Period,
+        outcomes: list[SystemKindOutcome],
+        paths: list[Path],
+        *,
+        dry_run: bool,
+    ) -> PublishResult:
+        return _system_result(period, outcomes, paths, dry_run=dry_run)
+
+
+def _publisher(book: RuleBook) -> _Publisher:
+    return _EloPublisher(book) if book.system is None else _SystemPublisher(book, book.system)
+
+
+def _system_result(
+    period: Period, outcomes: list[SystemKindOutcome], paths: list[Path], *, dry_run: bool
+) -> PublishResult:
+    lines = [f"{'would publish' if dry_run else 'published'} {period}"]
+    for outcome in outcomes:
+        rated = outcome.rated
+        counts = rated.status_counts()
+        against = "no earlier list" if outcome.previous is None else shown(outcome.previous)
+        lines.append(
+            f"{outcome.kind}: {len(rated.events)} event(s) under {rated.system.name}; list of "
+            f"{len(outcome.listing)} players ({counts['rated']} rated before, {counts['new']} "
+            f"new); {counts['unrated']} played but are still unrated; previous list: {against}"
+        )
+    if dry_run:
+        lines.append("dry run: nothing was changed or written")
+    return PublishResult(lines, [], paths, period=period)
+
+
+def _switch(outputs: OutputSet, period: Period, db: Path, out: Path) -> None:
+    """The staged files into place, after the commit (a failure leaves the period
+    published: a plain re-run writes its files)."""
+    try:
+        outputs.switch()
+    except OutputProblem as problem:
+        raise RatingBatchError(
+            f"published {period} in {db}, but its files could not be put in place: "
+            f"{problem}; 'rating-batch publish {period} --out {out}' writes them"
+        ) from None
 
 
 def _result(

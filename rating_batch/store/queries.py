@@ -142,8 +142,46 @@ class Store(Connection):
         for table in ("ratings", "pending", "published_files", "lists"):
             cursor = self.execute(f"DELETE FROM {table} WHERE period = ?", (period,))
             removed[table] = cursor.rowcount
+        # A system's state is a row per column: counted as the players' states it held.
+        states = self.execute(
+            "SELECT COUNT(*) FROM (SELECT DISTINCT player_id, kind FROM system_states "
+            "WHERE period = ?)",
+            (period,),
+        ).fetchone()[0]
+        self.execute("DELETE FROM system_states WHERE period = ?", (period,))
+        removed["ratings"] += int(states)
         self._states.clear()
         return removed
+
+    # -- the other rating systems' states -------------------------------------------------------
+
+    def system_state(self, kind: str, period: Period) -> pd.DataFrame:
+        """Every player's state under a rating system in ``kind`` as of ``period``, long:
+        player_id, name (the state column), value (each player's latest rows ≤ period)."""
+        return self.frame(
+            """
+            SELECT s.player_id, s.name, s.value FROM system_states s
+            JOIN (SELECT player_id, MAX(period) AS period FROM system_states
+                  WHERE kind = ? AND period <= ? GROUP BY player_id) latest
+              ON s.player_id = latest.player_id AND s.period = latest.period
+            WHERE s.kind = ?
+            ORDER BY s.player_id, s.name
+            """,
+            (kind, period, kind),
+        )
+
+    def player_system_periods(self, player_id: int) -> pd.DataFrame:
+        """The published lists (kind, period) where a player's system state was set."""
+        return self.frame(
+            "SELECT DISTINCT s.kind, s.period FROM system_states s JOIN lists l "
+            "ON l.period = s.period AND l.kind = s.kind AND l.origin = 'publish' "
+            "WHERE s.player_id = ? ORDER BY s.period, s.kind",
+            (player_id,),
+        )
+
+    def insert_system_states(self, rows: pd.DataFrame) -> None:
+        """Rows of player_id, kind, period, name, value."""
+        self._insert("system_states", rows)
 
     # -- published files ------------------------------------------------------------------------
 

@@ -20,7 +20,12 @@ Tables (schema version in ``meta``):
   gave them;
 * ``pending``: the first-rating pool after each published period;
 * ``published_files``: every file a publish wrote, as it wrote it (re-publishing writes these
-  bytes again: a published list never changes).
+  bytes again: a published list never changes);
+* ``system_states``: under a rating system other than FIDE Elo (docs/systems.md), a player's
+  state per kind from a period on, one row per state column (``name``: ``rating``, ``rd``,
+  ``volatility``, ``mu``, ``sigma``, ``last_period``, as the system declares them; ``value``:
+  the unrounded number, or the text of a period). Read like ``ratings``: the state as of
+  period P is each player's latest rows with period ≤ P.
 
 Periods are canonical ``YYYY-MM`` text (``0000-00`` for an initial list of unknown month),
 kept so by CHECK constraints: text order is date order.
@@ -31,7 +36,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 #: ``PRAGMA application_id`` of our databases ("RBAT"): a file without it is not ours.
 APPLICATION_ID = 0x52424154
@@ -45,6 +50,18 @@ _PERIOD_CHECK = (
 def _period(column: str) -> str:
     return _PERIOD_CHECK.format(column=column)
 
+
+SYSTEM_STATES = f"""
+CREATE TABLE system_states (
+    player_id INTEGER NOT NULL REFERENCES players,
+    kind TEXT NOT NULL,
+    period TEXT NOT NULL {_period("period")},
+    name TEXT NOT NULL,
+    value,
+    PRIMARY KEY (player_id, kind, period, name)
+);
+CREATE INDEX system_states_period ON system_states (kind, period);
+"""
 
 SCHEMA = f"""
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -149,7 +166,7 @@ CREATE TABLE published_files (
     size INTEGER NOT NULL,
     PRIMARY KEY (period, path)
 );
-"""
+{SYSTEM_STATES}"""
 
 #: Tables and their columns whose values are periods (made canonical by the migration to 2).
 PERIOD_COLUMNS = {
@@ -246,6 +263,18 @@ def _to_version_3(connection: sqlite3.Connection) -> None:
         connection.execute("ALTER TABLE event_players ADD COLUMN final_rank INTEGER")
 
 
+def _to_version_4(connection: sqlite3.Connection) -> None:
+    """Version 3 → 4: the states of the rating systems other than FIDE Elo (an Elo database
+    leaves the table empty)."""
+    tables = {row[0] for row in connection.execute("SELECT name FROM sqlite_master")}
+    if "system_states" not in tables:  # an older file was rebuilt with the current tables
+        run_script(connection, SYSTEM_STATES)
+
+
 #: Schema version → the step that brings a database from the previous version to it. Each
 #: runs inside the migration's transaction, with foreign keys off (tables are rebuilt).
-MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {2: _to_version_2, 3: _to_version_3}
+MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {
+    2: _to_version_2,
+    3: _to_version_3,
+    4: _to_version_4,
+}

@@ -4,8 +4,9 @@ A system is a ``RatingSystem`` (``base.py``): its state columns, its constants a
 is rated. ``find_system`` gives the one a ``--rules`` value names: a built-in name
 (``glicko2``, ``glicko``, ``trueskill``, ``harkness``, ``ingo``: the defaults) or a rules file
 whose top level says ``system = "…"`` and whose section of that name sets the constants.
-FIDE Elo (its editions and federation rules files) is not one of these yet: ``find_system``
-gives None for it and the Elo pipeline rates it.
+FIDE Elo (its editions and federation rules files) is not one of these: ``find_system`` gives
+None for it and the Elo pipeline rates it (``raters.find_rater`` for ``rate`` and
+``compare-rules``, ``RuleBook.system`` for the database's commands).
 """
 
 from __future__ import annotations
@@ -76,15 +77,16 @@ def find_system(rules: str) -> RatingSystem | None:
     return None
 
 
-def elo_only(rules: str, command: str) -> None:
-    """Refuse a system other than FIDE Elo where only Elo is built yet (``command``)."""
-    system = find_system(rules)
-    if system is not None:
-        raise RulesError(
-            f"{rules}: {command} works with FIDE Elo only for now (an edition, 'fide', or an "
-            f"Elo rules file); rate event files under {system.name} with: rating-batch rate "
-            f"FILES --rules {rules}"
-        )
+def stored_system(name: str, text: str | None) -> RatingSystem | None:
+    """The system a database's rules name (its ``rules`` and the rules file's text kept with
+    it), or None for FIDE Elo."""
+    if text is None:
+        return find_system(name)
+    try:
+        table = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        return None  # the Elo rules loader names the problem
+    return system_from_table(table, name)
 
 
 __all__ = [
@@ -93,7 +95,7 @@ __all__ = [
     "RatingSystem",
     "SystemInput",
     "SystemOutcome",
-    "elo_only",
     "find_system",
+    "stored_system",
     "system_from_table",
 ]

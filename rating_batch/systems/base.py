@@ -62,10 +62,17 @@ class RatingSystem(Protocol):
     state: ClassVar[dict[str, str]]
     published: ClassVar[str]
     """The players.csv column a list ranks players by (``new_rating``, ``conservative``)."""
+    list_digits: ClassVar[dict[str, int]]
+    """Decimals a published list rounds to (half away from zero): ``rating`` for the
+    published value, and each numeric state column (the database keeps them unrounded)."""
     explained: ClassVar[str]
     """What calculations.csv's columns are, for the reports."""
     lower_is_better: ClassVar[bool]
     seed_note: ClassVar[str]
+    bounds: ClassVar[dict[str, tuple[float, float, str]]]
+    """Where each numeric state column of a list can lie (low, high, a hint for a value
+    outside): a value outside is an error naming the line, not a state (an Elo list given
+    as an Ingo list would otherwise rate 2000 as an Ingo number)."""
     """How ``seed`` turns a file's Elo rating into a state ("" when it does not)."""
 
     @property
@@ -94,6 +101,7 @@ class SystemBase(Generic[C]):
     constants: ClassVar[type[Any]]
     seed_note: ClassVar[str] = ""
     lower_is_better: ClassVar[bool] = False
+    bounds: ClassVar[dict[str, tuple[float, float, str]]] = {}
 
     def __init__(self, params: C | None = None, sources: dict[str, str] | None = None) -> None:
         self._params: C = params if params is not None else self.constants()

@@ -104,6 +104,11 @@ class GlickoSystem(SystemBase[Glicko]):
         "the expected score E and d²; then the new r and RD (docs/systems.md §3)."
     )
     published: ClassVar[str] = "new_rating"
+    list_digits: ClassVar[dict[str, int]] = {"rating": 0, "rd": 0}
+    bounds: ClassVar[dict[str, tuple[float, float, str]]] = {
+        "rating": (-5000.0, 10000.0, ""),
+        "rd": (1e-9, 10000.0, "a rating deviation is above 0"),
+    }
 
     def rate(self, period: SystemInput) -> SystemOutcome:
         p = self._params

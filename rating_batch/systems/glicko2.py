@@ -179,6 +179,12 @@ class Glicko2System(SystemBase[Glicko2]):
         "(docs/systems.md §2)."
     )
     published: ClassVar[str] = "new_rating"
+    list_digits: ClassVar[dict[str, int]] = {"rating": 0, "rd": 0, "volatility": 6}
+    bounds: ClassVar[dict[str, tuple[float, float, str]]] = {
+        "rating": (-5000.0, 10000.0, ""),
+        "rd": (1e-9, 10000.0, "a rating deviation is above 0"),
+        "volatility": (1e-9, 10.0, "a volatility is above 0, typically near 0.06"),
+    }
 
     def rate(self, period: SystemInput) -> SystemOutcome:
         p = self._params

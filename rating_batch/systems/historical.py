@@ -197,7 +197,9 @@ class HarknessSystem(SystemBase[Harkness]):
         "against them, the performance (average + 10 × (percentage − 50)) and the rating before"
         " and after (docs/systems.md §5)."
     )
-    published: ClassVar[str] = "rating"
+    published: ClassVar[str] = "new_rating"
+    list_digits: ClassVar[dict[str, int]] = {"rating": 0}
+    bounds: ClassVar[dict[str, tuple[float, float, str]]] = {"rating": (0.0, 4000.0, "")}
     seed_note: ClassVar[str] = "taken as a Harkness rating"
 
     def seed(self, elo: pd.Series) -> pd.DataFrame | None:
@@ -231,6 +233,11 @@ class IngoSystem(SystemBase[Ingo]):
         "the Ingo before and after; lower is better (docs/systems.md §6)."
     )
     published: ClassVar[str] = "new_rating"
+    list_digits: ClassVar[dict[str, int]] = {"rating": 0}
+    # Elo 2840 is Ingo 0 and Elo 0 is Ingo 355: a number far above is an Elo rating.
+    bounds: ClassVar[dict[str, tuple[float, float, str]]] = {
+        "rating": (-100.0, 400.0, "an Elo rating? as an Ingo number it is (2840 − Elo)/8"),
+    }
     lower_is_better: ClassVar[bool] = True
     seed_note: ClassVar[str] = "as an Ingo by the Elo equivalent: (2840 − Elo) / 8"
 

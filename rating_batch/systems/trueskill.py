@@ -168,6 +168,11 @@ class TrueSkillSystem(SystemBase[TrueSkill]):
         "Per game, in the order rated: μ and σ before and after it (docs/systems.md §4)."
     )
     published: ClassVar[str] = "conservative"
+    list_digits: ClassVar[dict[str, int]] = {"rating": 2, "mu": 3, "sigma": 3}
+    bounds: ClassVar[dict[str, tuple[float, float, str]]] = {
+        "mu": (-1000.0, 1000.0, "μ is near 25 on TrueSkill's own scale (an Elo rating?)"),
+        "sigma": (1e-9, 1000.0, "σ is above 0, 25/3 for a new player"),
+    }
 
     def rate(self, period: SystemInput) -> SystemOutcome:
         p = self._params

@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
-from db_helpers import SCHEMA_1, SCHEMA_2, copy_of, database, dump, event_file, query, run
+from db_helpers import SCHEMA_1, SCHEMA_2, SCHEMA_3, copy_of, database, dump, event_file, query, run
 from trf_text import P
 
 from rating_batch.store import DatabaseProblem, create_store, open_store
@@ -249,3 +249,19 @@ def test_a_version_2_database_is_upgraded_and_its_published_files_kept(tmp_path:
         "WHERE e.key = 'march' ORDER BY start_rank",
     )
     assert ranks == [(1, 2), (2, 2)]
+
+
+def test_a_version_3_database_is_upgraded_with_an_empty_table_of_system_states(
+    tmp_path: Path,
+) -> None:
+    # schema-3.sqlite: January Open added and 2026-02 published (tests/data/db/SOURCES.md).
+    db = copy_of(SCHEMA_3, tmp_path / "old.sqlite")
+    before = {table: query(db, f"SELECT * FROM {table}") for table in ("players", "ratings")}
+    code, out, _ = run("upgrade", "--db", db)
+    assert code == 0 and out.startswith(f"upgraded {db} from schema 3 to {SCHEMA_VERSION}")
+    assert query(db, "SELECT COUNT(*) FROM system_states") == [(0,)]
+    assert {table: query(db, f"SELECT * FROM {table}") for table in before} == before
+    # Its rules are FIDE's: the published period is written again as it was.
+    stored = query(db, "SELECT path, data FROM published_files")
+    assert run("publish", "2026-02", "--db", db, "--out", tmp_path / "out")[0] == 0
+    assert query(db, "SELECT path, data FROM published_files") == stored

@@ -1,0 +1,216 @@
+"""A rating database under another system (docs/systems.md §7): init from the system's list or
+from an Elo list, add, publish with the list rounded as the system publishes it, the unrounded
+states kept, re-publish, unpublish, player and export-list. Expected numbers come from the
+published examples and the formulas of docs/systems.md."""
+
+from __future__ import annotations
+
+import csv
+import math
+from pathlib import Path
+
+import pytest
+from db_helpers import query, run
+from trf_text import P, trf
+
+from rating_batch.systems import SYSTEMS
+
+ADULT = 1980
+SCALE = 173.7178
+
+PAPER_LIST = [
+    "id,name,federation,birth_year,rating,rd,volatility",
+    '11,"One, Ann",ESP,1980,1500,200,0.06',
+    '12,"Two, Bea",ESP,1981,1400,30,0.06',
+    '13,"Three, Cy",FRA,1982,1550,100,0.06',
+    '14,"Four, Di",FRA,1983,1700,300,0.06',
+    '15,"Five, Ed",ITA,1984,1600,200,0.06',
+]
+
+
+def write(path: Path, lines: list[str]) -> Path:
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def read(path: Path) -> list[dict[str, str]]:
+    with path.open(encoding="utf-8-sig", newline="") as handle:
+        return list(csv.DictReader(handle))
+
+
+def by_id(path: Path) -> dict[str, dict[str, str]]:
+    return {row["id"]: row for row in read(path)}
+
+
+def paper_event(folder: Path, start: str = "2026/01/10", end: str = "2026/01/12") -> Path:
+    """One beats Two, loses to Three and to Four (Glickman's example); Five plays no game."""
+    people = [P(r, name, None, 10 + r, ADULT) for r, name in
+              enumerate(["One, Ann", "Two, Bea", "Three, Cy", "Four, Di"], start=1)]  # fmt: skip
+    games = [(1, 1, 2, "1-0"), (2, 1, 3, "0-1"), (3, 1, 4, "0-1")]
+    path = folder / f"paper-{start[5:7]}.trf"
+    path.write_text(trf(people, games, name=f"Paper {start}", start=start, end=end))
+    return path
+
+
+def glicko2_db(folder: Path) -> Path:
+    db = folder / "g.sqlite"
+    listed = write(folder / "state.csv", PAPER_LIST)
+    code, out, err = run("init", "--list", listed, "--period", "2026-01", "--db", db,
+                         "--rules", "glicko2")  # fmt: skip
+    assert code == 0, out + err
+    assert "5 players with a state under glicko2, read from the list" in out
+    code, out, err = run("add", paper_event(folder), "--db", db)
+    assert code == 0, out + err
+    return db
+
+
+def test_glicko2_papers_example_published_from_the_database(tmp_path: Path) -> None:
+    db = glicko2_db(tmp_path)
+    out = tmp_path / "out"
+    code, printed, err = run("publish", "2026-02", "--db", db, "--out", out)
+    assert code == 0, printed + err
+    folder = out / "2026-02" / "standard"
+    one = by_id(folder / "players.csv")["11"]
+    assert abs(float(one["new_rating"]) - 1464.05) <= 0.011
+    assert abs(float(one["new_rd"]) - 151.52) <= 0.005
+    assert abs(float(one["new_volatility"]) - 0.059996) <= 1e-6
+    listed = by_id(folder / "list.csv")
+    # The list rounds half away from zero: rating and RD whole, volatility to 6 decimals.
+    assert (listed["11"]["rating"], listed["11"]["rd"], listed["11"]["volatility"]) == (
+        "1464", "152", "0.059996",
+    )  # fmt: skip
+    assert listed["11"]["name"] == "One, Ann" and listed["11"]["games"] == "3"
+    # Five played no game: rating and volatility kept, φ' = √(φ² + σ²) (docs/systems.md §2).
+    five = by_id(folder / "players.csv")["15"]
+    grown = SCALE * math.sqrt((200 / SCALE) ** 2 + 0.06**2)
+    assert float(five["new_rating"]) == 1600 and abs(float(five["new_rd"]) - grown) < 1e-9
+    assert listed["15"]["rd"] == str(round(grown))
+    # Best first.
+    ratings = [int(row["rating"]) for row in read(folder / "list.csv")]
+    assert ratings == sorted(ratings, reverse=True)
+    # The database keeps the state unrounded: exactly the number players.csv shows.
+    kept = query(db, "SELECT value FROM system_states s JOIN players p USING (player_id) "
+                 "WHERE p.fide_id = 11 AND s.period = '2026-02' AND s.name = 'rating'")  # fmt: skip
+    assert kept == [(float(one["new_rating"]),)]
+    assert set(p.name for p in folder.iterdir()) == {
+        "list.csv", "list.xlsx", "players.csv", "games.csv", "calculations.csv", "report.xlsx",
+        "index.html",
+    }  # fmt: skip
+
+
+def test_a_publish_rates_as_rate_does_with_the_exported_state(tmp_path: Path) -> None:
+    db = glicko2_db(tmp_path)
+    out = tmp_path / "out"
+    assert run("publish", "2026-02", "--db", db, "--out", out)[0] == 0
+    february = paper_event(tmp_path, "2026/02/07", "2026/02/08")
+    assert run("add", february, "--db", db)[0] == 0
+    assert run("publish", "2026-03", "--db", db, "--out", out)[0] == 0
+    code, printed, _ = run("export-list", "2026-02", "--db", db, "--out", tmp_path / "x")
+    assert code == 0, printed
+    state = tmp_path / "x" / "2026-02" / "standard" / "state.csv"
+    assert len(by_id(state)["11"]["rating"]) > 12  # unrounded
+    rated = tmp_path / "rated"
+    code, printed, _ = run("rate", february, "--rules", "glicko2", "--list", state, "--out", rated)
+    assert code == 0, printed
+    published = by_id(out / "2026-03" / "standard" / "players.csv")
+    for player, row in by_id(rated / "players.csv").items():
+        for column in ("rating", "rd", "volatility", "new_rating", "new_rd", "new_volatility"):
+            assert published[player][column] == row[column], (player, column)
+
+
+def test_publishing_again_writes_the_same_bytes_and_unpublish_takes_it_back(
+    tmp_path: Path,
+) -> None:
+    db = glicko2_db(tmp_path)
+    first, second, third = tmp_path / "a", tmp_path / "b", tmp_path / "c"
+    assert run("publish", "2026-02", "--db", db, "--out", first)[0] == 0
+    assert run("publish", "2026-02", "--db", db, "--out", second)[0] == 0
+
+    def contents(out: Path) -> dict[str, bytes]:
+        return {str(f.relative_to(out)): f.read_bytes() for f in out.rglob("*") if f.is_file()}
+
+    assert contents(first) == contents(second)
+    code, printed, _ = run("unpublish", "2026-02", "--db", db)
+    assert code == 0 and "unpublished 2026-02 (standard): 5 rating states" in printed
+    assert query(db, "SELECT COUNT(*) FROM system_states WHERE period = '2026-02'") == [(0,)]
+    assert query(db, "SELECT COUNT(*) FROM system_states WHERE period = '2026-01'") == [(15,)]
+    assert run("publish", "2026-02", "--db", db, "--out", third)[0] == 0
+    assert contents(third) == contents(first)
+
+
+def test_the_player_report_shows_the_state_and_each_game(tmp_path: Path) -> None:
+    db = glicko2_db(tmp_path)
+    assert run("publish", "2026-02", "--db", db, "--out", tmp_path / "out")[0] == 0
+    code, printed, _ = run("player", "11", "--db", db, "--out", tmp_path / "p")
+    assert code == 0, printed
+    assert printed.startswith("One, Ann (11), ESP, born 1980\nrated under glicko2")
+    headline = "2026-02 standard (rated): 3 games, 1 points; rating 1500 → 1464.05, rd 200 → 151.52"
+    assert headline in printed.replace("\n  ", " ")
+    # The games: One's opponents with their RDs, g(φ_j) and E_j of the paper (g 0.9955 for RD 30).
+    assert "Two, Bea" in printed and "0.995498" in printed
+    assert all(len(line) <= 100 for line in printed.splitlines())
+    assert (tmp_path / "p" / "player-11.xlsx").is_file()
+
+
+def test_an_ingo_database_is_seeded_from_an_elo_list_and_lists_lowest_first(
+    tmp_path: Path,
+) -> None:
+    listed = write(tmp_path / "elo.csv", ["id,name,rating", "11,One,2000", "12,Two,1600",
+                                          "13,Three,1800", "14,Four,1700"])  # fmt: skip
+    db = tmp_path / "i.sqlite"
+    # Its header is an Ingo list's too (id, rating): read as one, 2000 is no Ingo number.
+    code, _, err = run("init", "--list", listed, "--period", "2026-01", "--db", db,
+                       "--rules", "ingo")  # fmt: skip
+    assert code == 1 and not db.exists()
+    assert f"{listed}:2: rating 2000 is out of range for ingo (-100 to 400); an Elo rating?" in err
+    code, printed, err = run("init", "--list", listed, "--period", "2026-01", "--db", db,
+                             "--rules", "ingo", "--from-elo")  # fmt: skip
+    assert code == 0, printed + err
+    assert "4 players with a state under ingo, from the Elo ratings" in printed
+    assert run("export-list", "initial", "--db", db, "--out", tmp_path / "x")[0] == 0
+    state = by_id(tmp_path / "x" / "2026-01" / "standard" / "state.csv")
+    # Seeded as Ingo by the Elo equivalent: (2840 − Elo)/8 (docs/systems.md §6).
+    assert {k: float(v["rating"]) for k, v in state.items()} == {
+        "11": 105.0, "12": 155.0, "13": 130.0, "14": 142.5,
+    }  # fmt: skip
+    assert run("add", paper_event(tmp_path), "--db", db)[0] == 0
+    out = tmp_path / "out"
+    assert run("publish", "2026-02", "--db", db, "--out", out)[0] == 0
+    ingos = [int(row["rating"]) for row in read(out / "2026-02" / "standard" / "list.csv")]
+    assert ingos == sorted(ingos) and len(ingos) == 4
+
+
+def test_a_bad_state_list_is_refused_naming_the_line_and_creates_nothing(
+    tmp_path: Path,
+) -> None:
+    listed = write(tmp_path / "state.csv", [*PAPER_LIST[:3], '13,"Three",FRA,1982,fast,100,0.06'])
+    db = tmp_path / "g.sqlite"
+    before = listed.read_bytes()
+    code, _, err = run("init", "--list", listed, "--db", db, "--rules", "glicko2")
+    assert code == 1 and f"{listed}:4: rating 'fast' is not a number" in err
+    assert not db.exists() and listed.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["state.csv"]
+
+
+@pytest.mark.parametrize("system", sorted(SYSTEMS))
+def test_every_system_keeps_a_database(system: str, tmp_path: Path) -> None:
+    listed = write(tmp_path / "elo.csv", ["id,name,rating", "11,One,1500", "12,Two,1400",
+                                          "13,Three,1550", "14,Four,1700"])  # fmt: skip
+    db = tmp_path / "s.sqlite"
+    code, printed, err = run("init", "--list", listed, "--period", "2026-01", "--db", db,
+                             "--rules", system, "--from-elo")  # fmt: skip
+    assert code == 0, printed + err
+    assert run("add", paper_event(tmp_path), "--db", db)[0] == 0
+    out = tmp_path / "out"
+    code, printed, err = run("publish", "2026-02", "--db", db, "--out", out)
+    assert code == 0, printed + err
+    players = by_id(out / "2026-02" / "standard" / "players.csv")
+    listing = by_id(out / "2026-02" / "standard" / "list.csv")
+    # One played three games: a state after the period in the list, and the same published
+    # value as players.csv, rounded.
+    assert players["11"]["games"] == "3" and "11" in listing
+    published = next(iter(SYSTEMS[system][1](SYSTEMS[system][0]()).published.split()))
+    value = float(players["11"][published])
+    assert abs(float(listing["11"]["rating"]) - value) <= 0.5
+    code, printed, _ = run("player", "11", "--db", db)
+    assert code == 0 and f"rated under {system}" in printed
