@@ -168,16 +168,18 @@ def write_system_files(
     folder: Path,
     outputs: OutputSet,
     extra_sheets: Sequence[Sheet] = (),
+    heading: str | None = None,
 ) -> list[Path]:
     """The run's files under ``folder``, staged in ``outputs`` (``extra_sheets`` go into
-    report.xlsx after the others: a publish's list)."""
+    report.xlsx after the others: a publish's list; ``heading`` names the run instead of
+    its first events: a publish's list)."""
     paths = [
         folder / "players.csv", folder / "games.csv", folder / "calculations.csv",
         folder / "report.xlsx", folder / "index.html",
     ]  # fmt: skip
     players, calculations = rated.outcome.players, rated.outcome.calculations
     games = rated.games.drop(columns=["pidx", "oidx", "event_order"], errors="ignore")
-    title = f"{rated.system.title}: {', '.join(e.name for e in rated.events[:3])}"
+    title = heading or f"{rated.system.title}: {', '.join(e.name for e in rated.events[:3])}"
     book = outputs.path(paths[3])
 
     def workbook() -> None:

@@ -209,5 +209,6 @@ def write_system_kind(
     sheets = list_sheets(outcome.listing, title, details, lower_is_better=system.lower_is_better)
     write_csv(outcome.listing, outputs.path(folder / "list.csv"))
     write_workbook(sheets, outputs.path(folder / "list.xlsx"))
-    files = write_system_files(outcome.rated, folder, outputs, sheets[:1])
+    heading = f"{system.title}: {outcome.kind}, list of {shown(period)}"
+    files = write_system_files(outcome.rated, folder, outputs, sheets[:1], heading)
     return [folder / "list.csv", folder / "list.xlsx", *files]
