@@ -186,7 +186,7 @@ def system_listing(
     for column in system.state:
         if column == "rating":
             continue
-        values = listed[f"new_{column}"].reset_index(drop=True)
+        values = listed[system.listed_as.get(column, f"new_{column}")].reset_index(drop=True)
         frame[column] = (
             rounded(values, digits[column]).to_numpy() if column in digits else values.to_numpy()
         )

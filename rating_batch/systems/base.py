@@ -69,6 +69,10 @@ class RatingSystem(Protocol):
     """What calculations.csv's columns are, for the reports."""
     lower_is_better: ClassVar[bool]
     seed_note: ClassVar[str]
+    listed_as: ClassVar[dict[str, str]]
+    """The players.csv column a list shows for a state column, where not ``new_<column>``
+    (Glicko's list shows the RD as of the list, ``rd_now``; its state keeps the RD of the
+    last games)."""
     bounds: ClassVar[dict[str, tuple[float, float, str]]]
     """Where each numeric state column of a list can lie (low, high, a hint for a value
     outside): a value outside is an error naming the line, not a state (an Elo list given
@@ -102,6 +106,7 @@ class SystemBase(Generic[C]):
     seed_note: ClassVar[str] = ""
     lower_is_better: ClassVar[bool] = False
     bounds: ClassVar[dict[str, tuple[float, float, str]]] = {}
+    listed_as: ClassVar[dict[str, str]] = {}
 
     def __init__(self, params: C | None = None, sources: dict[str, str] | None = None) -> None:
         self._params: C = params if params is not None else self.constants()

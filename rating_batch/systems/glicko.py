@@ -9,7 +9,6 @@ from typing import ClassVar
 
 import numpy as np
 
-from rating_batch.periods import months_between
 from rating_batch.systems.base import (
     SystemBase,
     SystemInput,
@@ -105,6 +104,7 @@ class GlickoSystem(SystemBase[Glicko]):
     )
     published: ClassVar[str] = "new_rating"
     list_digits: ClassVar[dict[str, int]] = {"rating": 0, "rd": 0}
+    listed_as: ClassVar[dict[str, str]] = {"rd": "rd_now"}
     bounds: ClassVar[dict[str, tuple[float, float, str]]] = {
         "rating": (-5000.0, 10000.0, ""),
         "rd": (1e-9, 10000.0, "a rating deviation is above 0"),
@@ -115,18 +115,25 @@ class GlickoSystem(SystemBase[Glicko]):
         rating = period.initial("rating", p.initial_rating)
         rd = period.initial("rd", p.initial_rd)
         last = period.state["last_period"].astype("string")
+        known = last.notna().to_numpy(bool)
         idle = np.ones(len(rating))
-        if period.period is not None:
-            known = last.notna().to_numpy(bool)
-            idle[known] = [
-                max(0, months_between(str(value), period.period)) for value in last[known].tolist()
-            ]
+        if period.period is not None and known.any():
+            # t: the periods from the list's last_period to the period rated (0 when equal).
+            year = last.str.slice(0, 4).astype("Int64").to_numpy(np.float64, na_value=np.nan)
+            month = last.str.slice(5, 7).astype("Int64").to_numpy(np.float64, na_value=np.nan)
+            now = int(period.period[:4]) * 12 + int(period.period[5:7])
+            idle[known] = np.maximum(0.0, now - (year * 12 + month))[known]
         done = rate_glicko(rating, rd, idle, period.games, p)
         played = np.bincount(period.games.pidx, minlength=len(rating)) > 0
         new_last = last.copy()
         new_last[played] = period.period
-        after = {"rating": done.rating, "rd": done.rd, "last_period": new_last.to_numpy()}
-        players = outcome_players(period, after)
+        # What the next list carries (docs/systems.md §3): after games, the new RD; without
+        # games, the RD of the last games while last_period says when they were (the growth
+        # is counted from it next time), or, where the list gave no last_period, the RD grown
+        # by this one period. rd_now is the RD as of this list either way.
+        carried = np.where(played | ~known, done.rd, rd)
+        after = {"rating": done.rating, "rd": carried, "last_period": new_last.to_numpy()}
+        players = outcome_players(period, after, {"rd_now": done.rd})
         own, other = period.games.pidx, period.games.oidx
         calculations = game_rows(period).assign(
             rating=rating[own], rd=rd[own], rd_grown=done.rd_before[own],

@@ -214,3 +214,44 @@ def test_every_system_keeps_a_database(system: str, tmp_path: Path) -> None:
     assert abs(float(listing["11"]["rating"]) - value) <= 0.5
     code, printed, _ = run("player", "11", "--db", db)
     assert code == 0 and f"rated under {system}" in printed
+
+
+def test_glicko_rd_grows_once_per_idle_period_over_published_lists(tmp_path: Path) -> None:
+    # Five has RD 100 after games in the list of 2026-01; Six has RD 100 and no last_period.
+    # Neither plays: docs/systems.md §3 grows RD by c²·t, t counted from last_period (for Six,
+    # one period per list, each list carrying the RD grown so far).
+    listed = write(tmp_path / "state.csv", [
+        "id,name,rating,rd,last_period", "11,One,1500,200,2026-02", "12,Two,1400,30,2026-02",
+        "13,Three,1550,100,2026-02", "14,Four,1700,300,2026-02", "15,Five,1600,100,2026-01",
+        "16,Six,1600,100,",
+    ])  # fmt: skip
+    db = tmp_path / "g.sqlite"
+    code, out, err = run("init", "--list", listed, "--period", "2026-01", "--db", db,
+                         "--rules", "glicko")  # fmt: skip
+    assert code == 0, out + err
+    assert run("add", paper_event(tmp_path), "--db", db)[0] == 0
+    out = tmp_path / "out"
+    for month in ("2026-02", "2026-03", "2026-04"):
+        code, printed, err = run("publish", month, "--db", db, "--out", out)
+        assert code == 0, printed + err
+    c = 34.6
+    for months, month in enumerate(("2026-02", "2026-03", "2026-04"), start=1):
+        players = by_id(out / month / "standard" / "players.csv")
+        assert float(players["15"]["rd_now"]) == pytest.approx(math.sqrt(100**2 + months * c**2))
+        assert float(players["16"]["rd_now"]) == pytest.approx(math.sqrt(100**2 + months * c**2))
+        listing = by_id(out / month / "standard" / "list.csv")
+        assert listing["15"]["rd"] == str(round(math.sqrt(100**2 + months * c**2)))
+        assert listing["15"]["last_period"] == "2026-01"
+    # One played in 2026-02 (t = 0, the published example: 1464.11 / 151.40) and then idled.
+    one = by_id(out / "2026-02" / "standard" / "players.csv")["11"]
+    assert abs(float(one["new_rating"]) - 1464.11) <= 0.5
+    assert abs(float(one["new_rd"]) - 151.40) <= 0.05
+    april = by_id(out / "2026-04" / "standard" / "players.csv")["11"]
+    assert float(april["rd_now"]) == pytest.approx(math.sqrt(float(one["new_rd"]) ** 2 + 2 * c**2))
+    # The state carried: Five's RD of her last games with when they were; Six's grown RD.
+    assert run("export-list", "2026-04", "--db", db, "--out", tmp_path / "x")[0] == 0
+    state = by_id(tmp_path / "x" / "2026-04" / "standard" / "state.csv")
+    assert (float(state["15"]["rd"]), state["15"]["last_period"]) == (100.0, "2026-01")
+    assert float(state["16"]["rd"]) == pytest.approx(math.sqrt(100**2 + 3 * c**2))
+    assert state["16"]["last_period"] == ""
+    assert state["11"]["last_period"] == "2026-02"
