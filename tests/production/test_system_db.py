@@ -255,3 +255,13 @@ def test_glicko_rd_grows_once_per_idle_period_over_published_lists(tmp_path: Pat
     assert float(state["16"]["rd"]) == pytest.approx(math.sqrt(100**2 + 3 * c**2))
     assert state["16"]["last_period"] == ""
     assert state["11"]["last_period"] == "2026-02"
+
+
+def test_init_refuses_a_misspelt_system_and_from_elo_under_elo(tmp_path: Path) -> None:
+    listed = write(tmp_path / "elo.csv", ["id,name,rating", "11,One,2000"])
+    db = tmp_path / "s.sqlite"
+    code, _, err = run("init", "--list", listed, "--db", db, "--rules", "glicko3")
+    assert code == 1 and "unknown rules 'glicko3'" in err and "glicko2, glicko," in err
+    code, _, err = run("init", "--list", listed, "--db", db, "--from-elo")
+    assert code == 1 and "--from-elo: fide is FIDE Elo" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["elo.csv"]
