@@ -83,7 +83,7 @@ def report(rows: list[dict[str, float | str]], games: int) -> None:
         f"machine: {platform.machine()}, {os.cpu_count()} cores, python "
         f"{platform.python_version()}; {len(rows)} months of {games:,} player-games"
     )
-    shown = sorted({1, 2, 3, *range(12, len(rows) + 1, 12), len(rows)} - {0})
+    shown = sorted({1, 2, 3, *range(12, len(rows) + 1, 12), len(rows)} & {*range(1, len(rows) + 1)})
     print(f"{'month':>5}  {'add s':>7}  {'publish s':>9}  {'database MB':>11}")
     for number in shown:
         row = rows[number - 1]

@@ -23,12 +23,25 @@ from rating_batch.errors import RatingBatchError
 T = TypeVar("T")
 
 
-def _parallel() -> bool:
+def available() -> bool:
+    """Whether work may go to a second process: a second core, and not
+    ``RATING_BATCH_SERIAL=1``."""
     return (
         "fork" in multiprocessing.get_all_start_methods()
         and (os.cpu_count() or 1) > 1
         and os.environ.get("RATING_BATCH_SERIAL", "") in ("", "0")
     )
+
+
+def alive(pid: int) -> bool:
+    """Whether process ``pid`` is still running (on this machine)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def _child(work: Callable[[], object], results: Connection) -> None:
@@ -50,7 +63,7 @@ class Started(Generic[T]):
 
     def __init__(self, work: Callable[[], T]) -> None:
         self._child: multiprocessing.process.BaseProcess | None = None
-        if not _parallel():
+        if not available():
             self._done: tuple[str, object] = ("done", work())
             return
         context = multiprocessing.get_context("fork")

@@ -26,6 +26,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from rating_batch.errors import RatingBatchError
+from rating_batch.parallel import alive
 
 _STAGING_PREFIX = ".rating-batch-staging-"
 
@@ -158,18 +159,8 @@ def _remove_stale_staging(root: Path) -> None:
     """Staging folders left by a killed run (its process is gone)."""
     for folder in root.glob(f"{_STAGING_PREFIX}*"):
         pid = folder.name[len(_STAGING_PREFIX) :].split("-")[0]
-        if pid.isdigit() and not _alive(int(pid)):
+        if pid.isdigit() and not alive(int(pid)):
             shutil.rmtree(folder, ignore_errors=True)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 @contextlib.contextmanager

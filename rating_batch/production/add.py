@@ -71,12 +71,16 @@ def add_events(
     The events of one ``add`` are stored together: players are identified for all of them at
     once and each table gets one bulk insert."""
     files = expand_inputs(paths)
-    events, issues = load_events(files, progress, purpose="add", accept_dates=options.accept_dates)
-    warnings = list(issues)
+    # The transaction (and so the backup of the state before it, copied by a process of its
+    # own) starts before the files are read: the copy is made while they are parsed.
     with (
         open_store(db, write=True, command="add", wait=options.wait) as store,
         store.writing(dry_run=options.dry_run),
     ):
+        events, issues = load_events(
+            files, progress, purpose="add", accept_dates=options.accept_dates
+        )
+        warnings = list(issues)
         book = rule_book(store)
         digests = [hashlib.sha256(path.read_bytes()).hexdigest() for path in files]
         problems = _refused(store, events, digests)

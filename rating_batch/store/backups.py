@@ -2,7 +2,10 @@
 
 A backup is an SQLite online backup (a consistent copy even while others read) saved as
 ``<db>.backups/<UTC time>-<command>.sqlite`` in rollback-journal mode, so each is one
-self-contained file. The newest ``BACKUPS_KEPT`` are kept; only files of that name pattern
+self-contained file. It is copied by a process of its own while the command works
+(``PendingBackup``): the command holds the write lock, WAL shows that reader the committed
+state, and the command commits only once the copy is saved, so the copy is the state before
+the command whatever it has written meanwhile. The newest ``BACKUPS_KEPT`` are kept; only files of that name pattern
 are ever removed from the folder.
 
 ``restore`` puts a backup back in one transaction (after backing up the current state), so a
@@ -17,9 +20,12 @@ import datetime as dt
 import os
 import re
 import sqlite3
+import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from rating_batch.parallel import alive
 from rating_batch.store.database import (
     DEFAULT_WAIT,
     Connection,
@@ -60,23 +66,96 @@ def save_backup(db: Path, command: str) -> Path:
     """An online backup of ``db`` as it is committed now (``prune_backups`` removes the oldest
     once the command has committed). Any failure (disk full, read-only folder) is a
     DatabaseProblem and leaves no partial file: the command then changes nothing."""
-    folder = backup_folder(db)
-    final = folder / f"{_stamp()}-{_label(command)}.sqlite"
-    temporary = folder / f".{final.name}.tmp"
+    pending = PendingBackup(db, command, beside=False)
+    return pending.finish()
+
+
+#: The copy a backup's own process makes (the standard library only: it starts in a few
+#: milliseconds): argv = source URI (read-only), target file, the target's journal mode.
+_COPY = """
+import sqlite3, sys
+reader = sqlite3.connect(sys.argv[1], uri=True)
+try:
+    writer = sqlite3.connect(sys.argv[2])
     try:
-        folder.mkdir(exist_ok=True)
-        _copy(db, temporary, "DELETE")
-        os.replace(temporary, final)
-    except (OSError, sqlite3.Error) as error:
-        for leftover in (temporary, Path(f"{temporary}-journal")):
+        reader.backup(writer)
+        writer.execute("PRAGMA journal_mode = " + sys.argv[3])
+    finally:
+        writer.close()
+finally:
+    reader.close()
+"""
+
+
+class PendingBackup:
+    """A backup of ``db`` as committed when it starts, under way.
+
+    With ``beside`` (the command holds the write lock, the database is in WAL mode and the
+    machine has a second core), a process of its own copies the database while the command
+    works: WAL gives that reader the committed state, whatever the command writes meanwhile,
+    as long as the command does not commit before ``finish`` (which it never does: it
+    commits only after the backup is saved). Otherwise the copy is made here, at once.
+    ``finish`` waits and gives the saved file, or raises DatabaseProblem (nothing saved);
+    ``cancel`` stops it and removes what it wrote."""
+
+    def __init__(self, db: Path, command: str, *, beside: bool) -> None:
+        self.db = db
+        self.folder = backup_folder(db)
+        self.final = self.folder / f"{_stamp()}-{_label(command)}.sqlite"
+        self.temporary = self.folder / f".{self.final.name}.{os.getpid()}.tmp"
+        self._process: subprocess.Popen[bytes] | None = None
+        self._error: BaseException | None = None
+        try:
+            self.folder.mkdir(exist_ok=True)
+            _remove_stale(self.folder)
+            if beside:
+                self._process = subprocess.Popen(
+                    [sys.executable, "-I", "-c", _COPY, read_only_uri(db),
+                     str(self.temporary), "DELETE"],
+                    stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                )  # fmt: skip
+            else:
+                _copy(db, self.temporary, "DELETE")
+        except (OSError, sqlite3.Error) as error:
+            self._error = error
+
+    def finish(self) -> Path:
+        try:
+            if self._error is not None:
+                raise self._error
+            if self._process is not None:
+                _, err = self._process.communicate()
+                if self._process.returncode != 0:
+                    lines = err.decode("utf-8", "replace").strip().splitlines()
+                    raise OSError(0, lines[-1] if lines else "the copy stopped")
+            os.replace(self.temporary, self.final)
+        except (OSError, sqlite3.Error) as error:
+            self.cancel()
+            reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+            raise DatabaseProblem(
+                f"{self.db}: cannot save the backup taken before every change ({self.folder}: "
+                f"{reason}); nothing was changed"
+            ) from None
+        return self.final
+
+    def cancel(self) -> None:
+        if self._process is not None and self._process.poll() is None:
+            self._process.kill()
+            self._process.wait()
+        for leftover in (self.temporary, Path(f"{self.temporary}-journal")):
             with contextlib.suppress(OSError):
                 leftover.unlink(missing_ok=True)
-        reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
-        raise DatabaseProblem(
-            f"{db}: cannot save the backup taken before every change ({folder}: {reason}); "
-            "nothing was changed"
-        ) from None
-    return final
+
+
+def _remove_stale(folder: Path) -> None:
+    """Copies left by a command that was killed while its backup was being made (their
+    process is gone): never one of a command still running."""
+    for path in folder.glob(".*.tmp*"):
+        match = re.fullmatch(r"\..+\.(\d+)\.tmp(-journal)?", path.name)
+        if match is None or alive(int(match[1])):
+            continue
+        with contextlib.suppress(OSError):
+            path.unlink()
 
 
 def _copy(source: Path, target: Path, journal_mode: str) -> None:

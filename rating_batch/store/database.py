@@ -193,24 +193,34 @@ class Connection:
         """The command's one transaction. Takes the write lock (waiting at most ``wait``
         seconds), saves a backup of the state before it (unless ``dry_run``), and commits when
         the block ends; any exception, or ``dry_run``, rolls everything back."""
-        from rating_batch.store.backups import prune_backups, save_backup
+        from rating_batch.parallel import available
+        from rating_batch.store.backups import PendingBackup, prune_backups
 
         if self.read_only:
             raise RuntimeError("writing on a read-only connection")
         self._begin()
         owner = owner_file(self.path)
+        pending: PendingBackup | None = None
         try:
             if not dry_run:
                 with contextlib.suppress(OSError):
                     owner.write_text(_owner_text(self.command), encoding="utf-8")
                 if backup:
-                    self.backup = save_backup(self.path, self.command)
+                    # Copied beside the command's work in WAL mode (store/backups.py): the
+                    # copy sees the committed state, and the commit waits for it.
+                    wal = self.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+                    pending = PendingBackup(self.path, self.command, beside=wal and available())
             yield
             if dry_run:
                 self.connection.execute("ROLLBACK")
             else:
+                if pending is not None:
+                    self.backup = pending.finish()
+                    pending = None
                 self.connection.execute("COMMIT")
         except BaseException:
+            if pending is not None:
+                pending.cancel()
             if self.connection.in_transaction:
                 self.connection.execute("ROLLBACK")
             # A command that changed nothing keeps no backup (it would push out a useful one).

@@ -151,3 +151,41 @@ def test_a_backup_from_a_newer_version_is_not_restored(tmp_path: Path) -> None:
     code, _, err = run("restore", newer.name, "--db", db)
     assert code == 1 and "made by a newer rating_batch (schema 99" in err
     assert dump(db) == before
+
+
+def test_a_backup_copied_beside_the_command_holds_none_of_its_uncommitted_changes(
+    tmp_path: Path,
+) -> None:
+    # The command writes first and the copy starts afterwards (the worst order): WAL shows
+    # the copy the committed state only, so the backup is the state before the command.
+    import sqlite3
+
+    from rating_batch.store.backups import PendingBackup
+
+    db = database(tmp_path)
+    before = dump(db)
+    writer = sqlite3.connect(db, isolation_level=None)
+    writer.execute("BEGIN IMMEDIATE")
+    writer.execute("UPDATE players SET name = 'Changed' WHERE fide_id = 11")
+    writer.execute("INSERT INTO meta (key, value) VALUES ('uncommitted', 'yes')")
+    saved = PendingBackup(db, "test", beside=True).finish()
+    writer.execute("COMMIT")
+    writer.close()
+    assert dump(saved) == before and dump(db) != before
+    assert saved.parent == Path(f"{db}.backups") and saved.name.endswith("-test.sqlite")
+    assert [p.name for p in saved.parent.iterdir() if p.name.endswith(".tmp")] == []
+
+
+def test_a_backup_that_cannot_be_saved_changes_nothing_and_leaves_no_file(
+    tmp_path: Path,
+) -> None:
+    from rating_batch.store import DatabaseProblem
+    from rating_batch.store.backups import PendingBackup
+
+    db = database(tmp_path)
+    folder = Path(f"{db}.backups")
+    folder.mkdir()
+    pending = PendingBackup(tmp_path / "missing.sqlite", "test", beside=True)
+    with pytest.raises(DatabaseProblem, match="cannot save the backup"):
+        pending.finish()
+    assert list(Path(f"{tmp_path / 'missing.sqlite'}.backups").iterdir()) == []
