@@ -5,8 +5,8 @@ A backup is an SQLite online backup (a consistent copy even while others read) s
 self-contained file. It is copied by a process of its own while the command works
 (``PendingBackup``): the command holds the write lock, WAL shows that reader the committed
 state, and the command commits only once the copy is saved, so the copy is the state before
-the command whatever it has written meanwhile. The newest ``BACKUPS_KEPT`` are kept; only files of that name pattern
-are ever removed from the folder.
+the command whatever it has written meanwhile. The newest ``BACKUPS_KEPT`` are kept; only
+files of that name pattern are ever removed from the folder.
 
 ``restore`` puts a backup back in one transaction (after backing up the current state), so a
 crash leaves the database as it was or as the backup; a database too damaged to be read is
