@@ -75,6 +75,16 @@ def run(months: int, games: int, players: int, root: Path) -> list[dict[str, flo
             file=sys.stderr,
             flush=True,
         )
+    # Beside the database: the published files (each once) and the backups (twins of the
+    # published files are hard links: counted once, in the files folder).
+    seen: set[int] = set()
+    for name, folder in (("files", Path(f"{db}.files")), ("backups", Path(f"{db}.backups"))):
+        total = 0
+        for path in folder.rglob("*"):
+            if path.is_file() and path.stat().st_ino not in seen:
+                seen.add(path.stat().st_ino)
+                total += path.stat().st_size
+        rows[-1][f"{name}_mb"] = total / 1e6
     return rows
 
 
@@ -96,6 +106,11 @@ def report(rows: list[dict[str, float | str]], games: int) -> None:
             f"publish {float(last['publish']) / float(second['publish']):.2f}x; database growth "
             f"per month {min(growth):.1f}-{max(growth):.1f} MB"
         )
+    last = rows[-1]
+    print(
+        f"after month {len(rows)}: database {float(last['mb']):.0f} MB, published files "
+        f"{float(last['files_mb']):.0f} MB (kept once), backups {float(last['backups_mb']):.0f} MB"
+    )
 
 
 def main() -> None:

@@ -7,7 +7,6 @@ give it frames to keep. Writing methods run inside the command's transaction
 
 from __future__ import annotations
 
-import zlib
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -17,9 +16,7 @@ import pandas as pd
 from rating_batch.names import name_keys
 from rating_batch.periods import INITIAL, Period
 from rating_batch.store.database import Connection
-
-#: Files stored as they are (already compressed): everything else is deflated.
-_STORED_AS_IS = (".xlsx", ".zip")
+from rating_batch.store.files import get_file, put_file
 
 
 class Store(Connection):
@@ -186,33 +183,33 @@ class Store(Connection):
     # -- published files ------------------------------------------------------------------------
 
     def store_file(self, period: Period, path: str, data: bytes) -> None:
-        as_is = path.endswith(_STORED_AS_IS)
-        stored = data if as_is else zlib.compress(data, 1)
+        """A file the publish of ``period`` wrote: its bytes kept beside the database
+        (``store/files.py``), its row here."""
+        digest, compressed = put_file(self.path, path, data)
         self.execute(
-            "INSERT INTO published_files (period, path, data, compressed, size) "
+            "INSERT INTO published_files (period, path, digest, compressed, size) "
             "VALUES (?, ?, ?, ?, ?)",
-            (period, path, stored, int(not as_is), len(data)),
+            (period, path, digest, int(compressed), len(data)),
         )
 
     def published_files(self, period: Period) -> Iterator[tuple[str, bytes]]:
         """The files a publish of ``period`` wrote, by path within the period's folder."""
-        cursor = self.execute(
-            "SELECT path, data, compressed FROM published_files WHERE period = ? ORDER BY path",
+        rows = self.execute(
+            "SELECT path, digest, compressed FROM published_files WHERE period = ? ORDER BY path",
             (period,),
-        )
-        for path, data, compressed in cursor:
-            yield str(path), zlib.decompress(data) if compressed else bytes(data)
+        ).fetchall()
+        for path, digest, compressed in rows:
+            yield str(path), get_file(self.path, str(digest), bool(compressed))
 
     def published_file(self, period: Period, path: str) -> bytes | None:
         """One file a publish of ``period`` wrote (None if it is not stored)."""
         row = self.execute(
-            "SELECT data, compressed FROM published_files WHERE period = ? AND path = ?",
+            "SELECT digest, compressed FROM published_files WHERE period = ? AND path = ?",
             (period, path),
         ).fetchone()
         if row is None:
             return None
-        data, compressed = row
-        return zlib.decompress(data) if compressed else bytes(data)
+        return get_file(self.path, str(row[0]), bool(row[1]))
 
     def has_published_files(self, period: Period) -> bool:
         row = self.execute(

@@ -19,8 +19,10 @@ Tables (schema version in ``meta``):
   games frame, with file and line, and each player's identity and final rank as the file
   gave them;
 * ``pending``: the first-rating pool after each published period;
-* ``published_files``: every file a publish wrote, as it wrote it (re-publishing writes these
-  bytes again: a published list never changes);
+* ``published_files``: every file a publish wrote: its path in the period's folder, the
+  SHA-256 of its bytes and its size; the bytes themselves are kept beside the database
+  (``store/files.py``: ``<db>.files/``), written once and never changed (re-publishing writes
+  them again: a published list never changes);
 * ``system_states``: under a rating system other than FIDE Elo (docs/systems.md), a player's
   state per kind from a period on, one row per state column (``name``: ``rating``, ``rd``,
   ``volatility``, ``mu``, ``sigma``, ``last_period``, as the system declares them; ``value``:
@@ -35,8 +37,9 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable
+from pathlib import Path
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 #: ``PRAGMA application_id`` of our databases ("RBAT"): a file without it is not ours.
 APPLICATION_ID = 0x52424154
@@ -161,7 +164,7 @@ CREATE TABLE pending (
 CREATE TABLE published_files (
     period TEXT NOT NULL {_period("period")},
     path TEXT NOT NULL,
-    data BLOB NOT NULL,
+    digest TEXT NOT NULL,
     compressed INTEGER NOT NULL,
     size INTEGER NOT NULL,
     PRIMARY KEY (period, path)
@@ -271,10 +274,42 @@ def _to_version_4(connection: sqlite3.Connection) -> None:
         run_script(connection, SYSTEM_STATES)
 
 
+def _to_version_5(connection: sqlite3.Connection) -> None:
+    """Version 4 → 5: the published files' bytes move out of the database into the files
+    folder beside it (``store/files.py``), each row keeping its digest."""
+    columns = {row[1] for row in connection.execute("PRAGMA table_info(published_files)")}
+    if "data" not in columns:  # an older file was rebuilt with the current tables
+        return
+    import zlib
+
+    from rating_batch.store.files import put_file
+
+    main = next(row[2] for row in connection.execute("PRAGMA database_list") if row[1] == "main")
+    connection.execute("ALTER TABLE published_files RENAME TO v4_published_files")
+    connection.execute(
+        "CREATE TABLE published_files (period TEXT NOT NULL "
+        + _period("period")
+        + ", path TEXT NOT NULL, digest TEXT NOT NULL, compressed INTEGER NOT NULL, "
+        "size INTEGER NOT NULL, PRIMARY KEY (period, path))"
+    )
+    for period, path, data, compressed in connection.execute(
+        "SELECT period, path, data, compressed FROM v4_published_files ORDER BY period, path"
+    ).fetchall():
+        content = zlib.decompress(data) if compressed else bytes(data)
+        digest, kept = put_file(Path(main), str(path), content)
+        connection.execute(
+            "INSERT INTO published_files (period, path, digest, compressed, size) "
+            "VALUES (?, ?, ?, ?, ?)",
+            (period, path, digest, int(kept), len(content)),
+        )
+    connection.execute("DROP TABLE v4_published_files")
+
+
 #: Schema version → the step that brings a database from the previous version to it. Each
 #: runs inside the migration's transaction, with foreign keys off (tables are rebuilt).
 MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {
     2: _to_version_2,
     3: _to_version_3,
     4: _to_version_4,
+    5: _to_version_5,
 }

@@ -7,6 +7,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+import zlib
 from pathlib import Path
 
 import pytest
@@ -224,21 +225,37 @@ def test_a_damaged_database_is_a_message_naming_the_way_back(tmp_path: Path) -> 
     )
 
 
+def files_in_the_database(db: Path) -> dict[str, bytes]:
+    """The published files an older database holds in itself (before schema 5)."""
+    return {
+        str(path): zlib.decompress(data) if compressed else bytes(data)
+        for path, data, compressed in query(
+            db, "SELECT path, data, compressed FROM published_files"
+        )
+    }
+
+
+def written(folder: Path) -> dict[str, bytes]:
+    return {
+        f.relative_to(folder).as_posix(): f.read_bytes() for f in folder.rglob("*") if f.is_file()
+    }
+
+
 def test_a_version_2_database_is_upgraded_and_its_published_files_kept(tmp_path: Path) -> None:
     # schema-2.sqlite: January Open added and 2026-02 published (tests/data/db/SOURCES.md).
     db = copy_of(SCHEMA_2, tmp_path / "old.sqlite")
+    stored = files_in_the_database(db)
+    assert len(stored) == 9
     code, out, _ = run("upgrade", "--db", db)
     assert code == 0 and out.startswith(f"upgraded {db} from schema 2 to {SCHEMA_VERSION}")
     with sqlite3.connect(db) as connection:
         ranks = connection.execute("SELECT final_rank FROM event_players").fetchall()
-        stored = connection.execute("SELECT path, data FROM published_files").fetchall()
     connection.close()
     assert ranks == [(None,)] * 4  # version 2 kept no final ranking
-    # The published period's files are written again as they were (nothing re-rated).
+    # The published period's files are written again as they were (nothing re-rated), from
+    # the files folder the upgrade moved them to.
     assert run("publish", "2026-02", "--db", db, "--out", tmp_path / "out")[0] == 0
-    with sqlite3.connect(db) as connection:
-        assert connection.execute("SELECT path, data FROM published_files").fetchall() == stored
-    connection.close()
+    assert written(tmp_path / "out" / "2026-02") == stored
     # An event added now keeps its file's final ranking.
     players = [P(1, "Alpha, Ann", 1613, 11, 1980, final=2), P(2, "Bravo, Bob", 1500, 12, 1985)]
     event = event_file(tmp_path, "march", [(1, 2, 1, "1-0")], players=players, day="2026/02/10")
@@ -257,11 +274,11 @@ def test_a_version_3_database_is_upgraded_with_an_empty_table_of_system_states(
     # schema-3.sqlite: January Open added and 2026-02 published (tests/data/db/SOURCES.md).
     db = copy_of(SCHEMA_3, tmp_path / "old.sqlite")
     before = {table: query(db, f"SELECT * FROM {table}") for table in ("players", "ratings")}
+    stored = files_in_the_database(db)
     code, out, _ = run("upgrade", "--db", db)
     assert code == 0 and out.startswith(f"upgraded {db} from schema 3 to {SCHEMA_VERSION}")
     assert query(db, "SELECT COUNT(*) FROM system_states") == [(0,)]
     assert {table: query(db, f"SELECT * FROM {table}") for table in before} == before
     # Its rules are FIDE's: the published period is written again as it was.
-    stored = query(db, "SELECT path, data FROM published_files")
     assert run("publish", "2026-02", "--db", db, "--out", tmp_path / "out")[0] == 0
-    assert query(db, "SELECT path, data FROM published_files") == stored
+    assert written(tmp_path / "out" / "2026-02") == stored

@@ -1,0 +1,89 @@
+"""Published files kept beside the database (store/files.py): written once by their SHA-256,
+twinned in the backups folder, read back checked; the database keeps their names only."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from db_helpers import database, event_file, query, run
+
+
+def published(tmp_path: Path) -> tuple[Path, Path]:
+    db = database(tmp_path)
+    assert run("add", event_file(tmp_path, "open", [(1, 1, 2, "1-0")]), "--db", db)[0] == 0
+    out = tmp_path / "out"
+    assert run("publish", "2026-02", "--db", db, "--out", out)[0] == 0
+    return db, out / "2026-02"
+
+
+def contents(folder: Path) -> dict[str, bytes]:
+    return {
+        f.relative_to(folder).as_posix(): f.read_bytes() for f in folder.rglob("*") if f.is_file()
+    }
+
+
+def test_a_publish_keeps_its_files_beside_the_database_and_twins_them(tmp_path: Path) -> None:
+    db, period = published(tmp_path)
+    rows = query(db, "SELECT path, digest, size FROM published_files ORDER BY path")
+    assert [path for path, _, _ in rows] == sorted(contents(period))
+    columns = [row[1] for row in query(db, "PRAGMA table_info(published_files)")]
+    assert "data" not in columns  # the bytes are not in the database
+    kept = sorted(p for p in Path(f"{db}.files").rglob("*") if p.is_file())
+    twins = sorted(p for p in (Path(f"{db}.backups") / "files").rglob("*") if p.is_file())
+    assert len(kept) == len(rows) and len(twins) == len(rows)
+    for mine, twin in zip(kept, twins, strict=True):
+        assert mine.name == twin.name and mine.stat().st_ino == twin.stat().st_ino  # one file
+    # Each is named by the SHA-256 of the bytes published.
+    import hashlib
+
+    digests = {hashlib.sha256(data).hexdigest() for data in contents(period).values()}
+    assert {digest for _, digest, _ in rows} == digests
+
+
+def test_the_files_are_written_again_from_the_backups_folder_when_theirs_is_gone(
+    tmp_path: Path,
+) -> None:
+    db, period = published(tmp_path)
+    first = contents(period)
+    shutil.rmtree(Path(f"{db}.files"))
+    again = tmp_path / "again"
+    code, out, err = run("publish", "2026-02", "--db", db, "--out", again)
+    assert code == 0, out + err
+    assert contents(again / "2026-02") == first
+
+
+def test_a_damaged_file_is_read_from_its_twin_and_both_damaged_is_a_message(
+    tmp_path: Path,
+) -> None:
+    db, period = published(tmp_path)
+    first = contents(period)
+    kept = next(p for p in Path(f"{db}.files").rglob("*") if p.is_file() and p.suffix != ".z")
+    # Hard links share the bytes: damage one copy only by replacing the file.
+    damaged = kept.read_bytes()[:-1] + b"!"
+    kept.unlink()
+    kept.write_bytes(damaged)
+    again = tmp_path / "again"
+    assert run("publish", "2026-02", "--db", db, "--out", again)[0] == 0
+    assert contents(again / "2026-02") == first
+    twin = Path(f"{db}.backups") / "files" / kept.parent.name / kept.name
+    twin.unlink()
+    twin.write_bytes(damaged)
+    third = tmp_path / "third"
+    code, _, err = run("publish", "2026-02", "--db", db, "--out", third)
+    assert code == 1 and "a published file cannot be read" in err
+    assert f"{kept} (damaged: not the bytes published)" in err
+    assert not third.exists()  # nothing half-written
+
+
+def test_the_files_of_a_refused_or_undone_publish_are_never_a_problem(tmp_path: Path) -> None:
+    db, period = published(tmp_path)
+    first = contents(period)
+    assert run("unpublish", "2026-02", "--db", db)[0] == 0
+    assert query(db, "SELECT COUNT(*) FROM published_files") == [(0,)]
+    # Publishing again writes the same bytes: the kept files are the same, nothing twice.
+    before = sorted(p.name for p in Path(f"{db}.files").rglob("*") if p.is_file())
+    again = tmp_path / "again"
+    assert run("publish", "2026-02", "--db", db, "--out", again)[0] == 0
+    assert contents(again / "2026-02") == first
+    assert sorted(p.name for p in Path(f"{db}.files").rglob("*") if p.is_file()) == before
