@@ -182,7 +182,16 @@ def _batch(
 def _refused(store: Store, events: Sequence[Event], digests: Sequence[str]) -> list[Issue]:
     """Events that cannot be added: already in the database (same content, or same name and
     dates), given twice, or without any date to put them in a period."""
-    stored = store.event_identities()
+    stored = store.event_identities(
+        pd.DataFrame(
+            {
+                "content_hash": list(digests),
+                "name": [event.info.name for event in events],
+                "start": [iso(event.info.start) for event in events],
+                "end": [iso(event.info.end) for event in events],
+            }
+        )
+    )
     by_hash = {
         h: (k, p)
         for h, k, p in zip(stored["content_hash"], stored["key"], stored["period"], strict=True)

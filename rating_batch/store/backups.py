@@ -86,6 +86,33 @@ finally:
     reader.close()
 """
 
+#: The same copy of a database file that holds the whole committed state (``settled``): the
+#: file copied by the operating system (about twice as fast as page by page), then marked
+#: as a rollback-journal database (header bytes 18 and 19: 1, where WAL has 2). argv =
+#: source file, target file.
+_COPY_FILE = """
+import shutil, sys
+shutil.copyfile(sys.argv[1], sys.argv[2])
+with open(sys.argv[2], "r+b") as copy:
+    copy.seek(18)
+    copy.write(bytes([1, 1]))
+"""
+
+
+def settle(connection: sqlite3.Connection) -> int | None:
+    """Before a writing command takes its lock: move the WAL's committed pages into the
+    database file (a passive checkpoint, waiting for nobody). The database's change counter
+    when that left the file holding every committed page, else None. If the counter is the
+    same once the command holds the write lock, nobody has committed in between and nobody
+    can until the command commits, so the file is the committed state while the command
+    works (its own pages go to the WAL, never to the file, before it commits)."""
+    try:
+        version = int(connection.execute("PRAGMA data_version").fetchone()[0])
+        busy, frames, copied = connection.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+    except sqlite3.Error:
+        return None
+    return version if busy == 0 and frames == copied else None
+
 
 class PendingBackup:
     """A backup of ``db`` as committed when it starts, under way.
@@ -94,11 +121,13 @@ class PendingBackup:
     machine has a second core), a process of its own copies the database while the command
     works: WAL gives that reader the committed state, whatever the command writes meanwhile,
     as long as the command does not commit before ``finish`` (which it never does: it
-    commits only after the backup is saved). Otherwise the copy is made here, at once.
+    commits only after the backup is saved); ``settled`` (``settle``): the database file
+    itself holds that state, and is copied as a file. Otherwise the copy is made here, at
+    once.
     ``finish`` waits and gives the saved file, or raises DatabaseProblem (nothing saved);
     ``cancel`` stops it and removes what it wrote."""
 
-    def __init__(self, db: Path, command: str, *, beside: bool) -> None:
+    def __init__(self, db: Path, command: str, *, beside: bool, settled: bool = False) -> None:
         self.db = db
         self.folder = backup_folder(db)
         self.final = self.folder / f"{_stamp()}-{_label(command)}.sqlite"
@@ -109,9 +138,13 @@ class PendingBackup:
             self.folder.mkdir(exist_ok=True)
             _remove_stale(self.folder)
             if beside:
+                arguments = (
+                    [_COPY_FILE, str(db), str(self.temporary)]
+                    if settled
+                    else [_COPY, read_only_uri(db), str(self.temporary), "DELETE"]
+                )
                 self._process = subprocess.Popen(
-                    [sys.executable, "-I", "-c", _COPY, read_only_uri(db),
-                     str(self.temporary), "DELETE"],
+                    [sys.executable, "-I", "-c", *arguments],
                     stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                 )  # fmt: skip
             else:

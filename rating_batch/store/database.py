@@ -194,10 +194,14 @@ class Connection:
         seconds), saves a backup of the state before it (unless ``dry_run``), and commits when
         the block ends; any exception, or ``dry_run``, rolls everything back."""
         from rating_batch.parallel import available
-        from rating_batch.store.backups import PendingBackup, prune_backups
+        from rating_batch.store.backups import PendingBackup, prune_backups, settle
 
         if self.read_only:
             raise RuntimeError("writing on a read-only connection")
+        keep = backup and not dry_run
+        wal = keep and self.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        beside = wal and available()
+        settled = settle(self.connection) if beside else None
         self._begin()
         owner = owner_file(self.path)
         pending: PendingBackup | None = None
@@ -205,11 +209,15 @@ class Connection:
             if not dry_run:
                 with contextlib.suppress(OSError):
                     owner.write_text(_owner_text(self.command), encoding="utf-8")
-                if backup:
+                if keep:
                     # Copied beside the command's work in WAL mode (store/backups.py): the
-                    # copy sees the committed state, and the commit waits for it.
-                    wal = self.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-                    pending = PendingBackup(self.path, self.command, beside=wal and available())
+                    # copy sees the committed state, and the commit waits for it; when the
+                    # database file alone holds that state, the file is copied.
+                    now = int(self.execute("PRAGMA data_version").fetchone()[0])
+                    pending = PendingBackup(
+                        self.path, self.command, beside=beside,
+                        settled=settled is not None and settled == now,
+                    )  # fmt: skip
             yield
             if dry_run:
                 self.connection.execute("ROLLBACK")

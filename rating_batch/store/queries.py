@@ -326,9 +326,20 @@ class Store(Connection):
     def next_event_id(self) -> int:
         return int(self.execute("SELECT COALESCE(MAX(event_id), 0) + 1 FROM events").fetchone()[0])
 
-    def event_identities(self) -> pd.DataFrame:
-        """What makes an event the same as another: its content, or its name and dates."""
-        return self.frame('SELECT key, period, content_hash, name, start, "end" FROM events')
+    def event_identities(self, wanted: pd.DataFrame) -> pd.DataFrame:
+        """The stored events that are the same as one of ``wanted`` (content_hash, name,
+        start, end): the same content, or the same name and dates. Looked up by the indexes,
+        so the cost does not grow with the database's history."""
+        self.execute('CREATE TEMP TABLE IF NOT EXISTS wanted (content_hash, name, start, "end")')
+        self.execute("DELETE FROM temp.wanted")
+        self._insert("temp.wanted", wanted[["content_hash", "name", "start", "end"]])
+        columns = 'e.key, e.period, e.content_hash, e.name, e.start, e."end"'
+        return self.frame(
+            f"SELECT {columns} FROM temp.wanted w CROSS JOIN events e "
+            "ON e.content_hash = w.content_hash UNION "
+            f"SELECT {columns} FROM temp.wanted w CROSS JOIN events e ON e.name = w.name "
+            'AND e.start IS w.start AND e."end" IS w."end"'
+        )
 
     def events_during(self, first: str, last: str) -> pd.DataFrame:
         """Stored events whose dates overlap ``first``…``last`` (ISO dates)."""

@@ -189,3 +189,35 @@ def test_a_backup_that_cannot_be_saved_changes_nothing_and_leaves_no_file(
     with pytest.raises(DatabaseProblem, match="cannot save the backup"):
         pending.finish()
     assert list(Path(f"{tmp_path / 'missing.sqlite'}.backups").iterdir()) == []
+
+
+def test_a_settled_database_file_is_copied_as_a_file_and_only_then(tmp_path: Path) -> None:
+    # settle(): the WAL's committed pages moved into the file; the change counter it gives
+    # matches once the lock is held only if nobody committed in between.
+    import sqlite3
+
+    from rating_batch.store.backups import PendingBackup, settle
+
+    db = database(tmp_path)
+    assert run("add", event_file(tmp_path, "open", [(1, 1, 2, "1-0")]), "--db", db)[0] == 0
+    before = dump(db)
+    mine = sqlite3.connect(db, isolation_level=None)
+    other = sqlite3.connect(db, isolation_level=None)
+    version = settle(mine)
+    assert version is not None
+    other.execute("UPDATE players SET name = 'Other' WHERE fide_id = 12")  # commits
+    mine.execute("BEGIN IMMEDIATE")
+    assert int(mine.execute("PRAGMA data_version").fetchone()[0]) != version
+    mine.execute("ROLLBACK")
+    committed = dump(db)
+    version = settle(mine)
+    mine.execute("BEGIN IMMEDIATE")
+    assert int(mine.execute("PRAGMA data_version").fetchone()[0]) == version
+    mine.execute("UPDATE players SET name = 'Mine' WHERE fide_id = 11")  # not committed
+    saved = PendingBackup(db, "test", beside=True, settled=True).finish()
+    mine.execute("COMMIT")
+    for connection in (mine, other):
+        connection.close()
+    assert dump(saved) == committed != before and dump(db) != committed
+    assert saved.read_bytes()[18:20] == b"\x01\x01"  # a rollback-journal file of its own
+    assert list(Path(f"{saved}-wal").parent.glob(f"{saved.name}-wal")) == []
