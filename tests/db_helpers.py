@@ -17,6 +17,7 @@ ADULT = 1980
 SCHEMA_1 = Path(__file__).parent / "data" / "db" / "schema-1.sqlite"
 SCHEMA_2 = Path(__file__).parent / "data" / "db" / "schema-2.sqlite"
 SCHEMA_3 = Path(__file__).parent / "data" / "db" / "schema-3.sqlite"
+SCHEMA_5 = Path(__file__).parent / "data" / "db" / "schema-5.sqlite"
 COMMAND = [sys.executable, "-m", "rating_batch"]
 
 

@@ -318,6 +318,15 @@ def _migrate(opened: Connection, version: int) -> None:
             connection.execute(f"PRAGMA application_id = {APPLICATION_ID}")
     finally:
         connection.execute("PRAGMA foreign_keys = ON")
+    free, pages = (
+        connection.execute(f"PRAGMA {name}").fetchone()[0]
+        for name in ("freelist_count", "page_count")
+    )
+    if free > pages // 4:
+        # The rebuilt tables left their old pages free: give them back, once (a failure,
+        # a full disk, leaves the upgraded database as it is, only larger).
+        with contextlib.suppress(sqlite3.Error):
+            connection.execute("VACUUM")
 
 
 def ensure_new(path: Path) -> None:

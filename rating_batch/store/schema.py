@@ -39,7 +39,7 @@ import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 
 #: ``PRAGMA application_id`` of our databases ("RBAT"): a file without it is not ours.
 APPLICATION_ID = 0x52424154
@@ -62,7 +62,7 @@ CREATE TABLE system_states (
     name TEXT NOT NULL,
     value,
     PRIMARY KEY (player_id, kind, period, name)
-);
+) WITHOUT ROWID;
 CREATE INDEX system_states_period ON system_states (kind, period);
 """
 
@@ -111,7 +111,7 @@ CREATE TABLE ratings (
     first_event_done INTEGER NOT NULL DEFAULT 0,
     pool_start TEXT {_period("pool_start")},
     PRIMARY KEY (player_id, kind, period)
-);
+) WITHOUT ROWID;
 CREATE INDEX ratings_period ON ratings (kind, period);
 CREATE TABLE events (
     event_id INTEGER PRIMARY KEY,
@@ -136,7 +136,7 @@ CREATE TABLE event_players (
     name TEXT, federation TEXT, sex TEXT, title TEXT, birth_year INTEGER,
     final_rank INTEGER,
     PRIMARY KEY (event_id, start_rank)
-);
+) WITHOUT ROWID;
 CREATE INDEX event_players_player ON event_players (player_id);
 CREATE TABLE games (
     event_id INTEGER NOT NULL REFERENCES events,
@@ -149,7 +149,7 @@ CREATE TABLE games (
     reason TEXT,
     line INTEGER NOT NULL,
     PRIMARY KEY (event_id, round, start_rank)
-);
+) WITHOUT ROWID;
 CREATE TABLE pending (
     period TEXT NOT NULL {_period("period")},
     kind TEXT NOT NULL,
@@ -305,6 +305,39 @@ def _to_version_5(connection: sqlite3.Connection) -> None:
     connection.execute("DROP TABLE v4_published_files")
 
 
+#: The tables kept in their primary key's order, without a rowid (schema 6): the largest ones,
+#: whose rows were each stored twice (in the table and in the primary key's index).
+CLUSTERED = ("games", "event_players", "ratings", "system_states")
+
+
+def _to_version_6(connection: sqlite3.Connection) -> None:
+    """Version 5 → 6: the largest tables kept in their primary key's order (``WITHOUT
+    ROWID``): the key's index no longer repeats every row (games: a third of the database
+    less), so the backup before every command copies less. Rows and indexes as they were."""
+    # SCHEMA holds SYSTEM_STATES: each statement once.
+    statements = list(dict.fromkeys(part.strip() for part in SCHEMA.split(";") if part.strip()))
+    for table in CLUSTERED:
+        row = connection.execute(
+            "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", (table,)
+        ).fetchone()
+        if row is None or "WITHOUT ROWID" in str(row[0]).upper():
+            continue
+        create = next(s for s in statements if s.startswith(f"CREATE TABLE {table} ("))
+        indexes = [s for s in statements if s.startswith("CREATE INDEX") and f" ON {table} (" in s]
+        connection.execute(f'ALTER TABLE "{table}" RENAME TO "v5_{table}"')
+        for (index,) in connection.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? "
+            "AND sql IS NOT NULL",
+            (f"v5_{table}",),
+        ).fetchall():
+            connection.execute(f'DROP INDEX "{index}"')
+        connection.execute(create)
+        connection.execute(f'INSERT INTO "{table}" SELECT * FROM "v5_{table}"')
+        connection.execute(f'DROP TABLE "v5_{table}"')
+        for index in indexes:
+            connection.execute(index)
+
+
 #: Schema version → the step that brings a database from the previous version to it. Each
 #: runs inside the migration's transaction, with foreign keys off (tables are rebuilt).
 MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {
@@ -312,4 +345,5 @@ MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {
     3: _to_version_3,
     4: _to_version_4,
     5: _to_version_5,
+    6: _to_version_6,
 }

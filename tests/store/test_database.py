@@ -3,6 +3,7 @@ only commands change nothing, older databases are upgraded, a busy one names its
 
 from __future__ import annotations
 
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -11,7 +12,18 @@ import zlib
 from pathlib import Path
 
 import pytest
-from db_helpers import SCHEMA_1, SCHEMA_2, SCHEMA_3, copy_of, database, dump, event_file, query, run
+from db_helpers import (
+    SCHEMA_1,
+    SCHEMA_2,
+    SCHEMA_3,
+    SCHEMA_5,
+    copy_of,
+    database,
+    dump,
+    event_file,
+    query,
+    run,
+)
 from trf_text import P
 
 from rating_batch.store import DatabaseProblem, create_store, open_store
@@ -273,12 +285,49 @@ def test_a_version_3_database_is_upgraded_with_an_empty_table_of_system_states(
 ) -> None:
     # schema-3.sqlite: January Open added and 2026-02 published (tests/data/db/SOURCES.md).
     db = copy_of(SCHEMA_3, tmp_path / "old.sqlite")
-    before = {table: query(db, f"SELECT * FROM {table}") for table in ("players", "ratings")}
+    before = {t: sorted(query(db, f"SELECT * FROM {t}")) for t in ("players", "ratings")}
     stored = files_in_the_database(db)
     code, out, _ = run("upgrade", "--db", db)
     assert code == 0 and out.startswith(f"upgraded {db} from schema 3 to {SCHEMA_VERSION}")
     assert query(db, "SELECT COUNT(*) FROM system_states") == [(0,)]
-    assert {table: query(db, f"SELECT * FROM {table}") for table in before} == before
+    assert {t: sorted(query(db, f"SELECT * FROM {t}")) for t in before} == before
+    # Schema 6: the largest tables in their key's order, their indexes as before.
+    tables = dict(query(db, "SELECT name, sql FROM sqlite_master WHERE type = 'table'"))
+    for table in ("games", "event_players", "ratings", "system_states"):
+        assert str(tables[table]).endswith("WITHOUT ROWID"), table
+    indexes = {name for (name,) in query(db, "SELECT name FROM sqlite_master WHERE type = 'index'")}
+    assert {"ratings_period", "event_players_player", "system_states_period"} <= indexes
     # Its rules are FIDE's: the published period is written again as it was.
     assert run("publish", "2026-02", "--db", db, "--out", tmp_path / "out")[0] == 0
     assert written(tmp_path / "out" / "2026-02") == stored
+
+
+def test_a_version_5_database_is_upgraded_with_its_largest_tables_in_key_order(
+    tmp_path: Path,
+) -> None:
+    # schema-5.sqlite: a Glicko-2 database, 2026-02 published (tests/data/db/SOURCES.md).
+    db = copy_of(SCHEMA_5, tmp_path / "old.sqlite")
+    shutil.copytree(f"{SCHEMA_5}.files", f"{db}.files")
+    tables = ("games", "event_players", "ratings", "system_states", "players", "events")
+    before = {t: sorted(query(db, f"SELECT * FROM {t}")) for t in tables}
+    kept = Path(f"{db}.files")
+    stored = {
+        str(path): (zlib.decompress if compressed else bytes)(
+            (kept / str(digest)[:2] / f"{digest}{'.z' if compressed else ''}").read_bytes()
+        )
+        for path, digest, compressed in query(
+            db, "SELECT path, digest, compressed FROM published_files"
+        )
+    }
+    code, out, _ = run("upgrade", "--db", db)
+    assert code == 0 and out.startswith(f"upgraded {db} from schema 5 to {SCHEMA_VERSION}")
+    assert {t: sorted(query(db, f"SELECT * FROM {t}")) for t in tables} == before
+    assert len(before["system_states"]) == 24  # four players, three state columns, two lists
+    sql = dict(query(db, "SELECT name, sql FROM sqlite_master WHERE type = 'table'"))
+    assert all(str(sql[t]).endswith("WITHOUT ROWID") for t in tables[:4])
+    indexes = {name for (name,) in query(db, "SELECT name FROM sqlite_master WHERE type = 'index'")}
+    assert {"ratings_period", "event_players_player", "system_states_period"} <= indexes
+    # The published period is written again as it was.
+    assert run("publish", "2026-02", "--db", db, "--out", tmp_path / "out")[0] == 0
+    assert written(tmp_path / "out" / "2026-02") == stored and len(stored) == 7
+    assert run("player", "11", "--db", db)[0] == 0
