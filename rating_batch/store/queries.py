@@ -296,12 +296,15 @@ class Store(Connection):
         )
 
     def player_published_periods(self, player_id: int) -> pd.DataFrame:
-        """The published lists (kind, period) whose events the player played in."""
+        """The published lists (kind, period) whose events the player played in: the
+        periods of the player's state rows (kept in the player's order), each checked
+        against that period's events (by their key, not by a search of every entry)."""
         return self.frame(
-            "SELECT DISTINCT e.kind, e.period FROM event_players ep "
-            "JOIN events e USING (event_id) "
-            "JOIN lists l ON l.kind = e.kind AND l.period = e.period AND l.origin = 'publish' "
-            "WHERE ep.player_id = ? ORDER BY e.kind, e.period",
+            "SELECT DISTINCT e.kind, e.period FROM ratings r "
+            "JOIN lists l ON l.kind = r.kind AND l.period = r.period AND l.origin = 'publish' "
+            "JOIN events e ON e.kind = r.kind AND e.period = r.period "
+            "JOIN event_players ep ON ep.event_id = e.event_id AND ep.player_id = r.player_id "
+            "WHERE r.player_id = ? ORDER BY e.kind, e.period",
             (player_id,),
         )
 
@@ -440,29 +443,47 @@ class Store(Connection):
             f"DELETE FROM players WHERE created_event = ? AND player_id NOT IN ({referenced})",
             (event_id,),
         ).rowcount
-        # A player it created whom another event also names: now made by the first of those.
+        # A player it created whom another event also names: now made by the first of those
+        # (one pass over the entries for all of them).
         self.execute(
-            "UPDATE players SET created_event = (SELECT MIN(event_id) FROM event_players ep "
-            "WHERE ep.player_id = players.player_id) WHERE created_event = ?",
-            (event_id,),
+            "UPDATE players SET created_event = (SELECT first FROM (SELECT player_id, "
+            "MIN(event_id) AS first FROM event_players WHERE player_id IN (SELECT player_id "
+            "FROM players WHERE created_event = ?) GROUP BY player_id) f "
+            "WHERE f.player_id = players.player_id) WHERE created_event = ?",
+            (event_id, event_id),
         )
         self.execute("DELETE FROM events WHERE event_id = ?", (event_id,))
+        entries = self._entries_of(sorted({player_id for player_id, _ in reverted}))
         for player_id, field in reverted:
-            self._refill(player_id, field)
+            self._refill(player_id, field, entries)
         return removed
 
-    def _refill(self, player_id: int, field: str) -> None:
+    def _entries_of(self, player_ids: Sequence[int]) -> pd.DataFrame:
+        """Every stored entry of these players, in one pass over the entries."""
+        if not player_ids:
+            return pd.DataFrame()
+        marks = ",".join("?" * len(player_ids))
+        return self.frame(
+            f"SELECT * FROM event_players WHERE player_id IN ({marks}) "
+            "ORDER BY player_id, event_id, line",
+            tuple(int(p) for p in player_ids),
+        )
+
+    def _refill(self, player_id: int, field: str, entries: pd.DataFrame) -> None:
         """Fill a field another stored event gives, as its ``add`` would have done."""
         current = self.execute(
             f"SELECT {field} FROM players WHERE player_id = ?", (player_id,)
         ).fetchone()
         if current is None or (current[0] is not None and current[0] != ""):
             return
-        given = self.execute(
-            f"SELECT {field}, event_id FROM event_players WHERE player_id = ? "
-            f"AND {field} IS NOT NULL AND {field} <> '' ORDER BY event_id, line LIMIT 1",
-            (player_id,),
-        ).fetchone()
+        mine = entries[entries["player_id"] == player_id]
+        values = mine[field]
+        filled = mine[values.notna() & (values.astype(str) != "")]
+        given = (
+            None
+            if filled.empty
+            else (_plain(filled[field].iloc[0]), int(filled["event_id"].iloc[0]))
+        )
         if given is not None:
             self.fill_player_fields(
                 pd.DataFrame(

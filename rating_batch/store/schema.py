@@ -39,7 +39,7 @@ import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 
 #: ``PRAGMA application_id`` of our databases ("RBAT"): a file without it is not ours.
 APPLICATION_ID = 0x52424154
@@ -137,7 +137,6 @@ CREATE TABLE event_players (
     final_rank INTEGER,
     PRIMARY KEY (event_id, start_rank)
 ) WITHOUT ROWID;
-CREATE INDEX event_players_player ON event_players (player_id);
 CREATE TABLE games (
     event_id INTEGER NOT NULL REFERENCES events,
     round INTEGER NOT NULL,
@@ -338,6 +337,14 @@ def _to_version_6(connection: sqlite3.Connection) -> None:
             connection.execute(index)
 
 
+def _to_version_7(connection: sqlite3.Connection) -> None:
+    """Version 6 → 7: no index of every event entry by player. Each month's entries landed all
+    over it (its cost grew with the history: docs of ``make bench-history``); the few
+    questions by player (a player's report, ``remove``) find the entries by the player's
+    ratings rows, or in one pass."""
+    connection.execute("DROP INDEX IF EXISTS event_players_player")
+
+
 #: Schema version → the step that brings a database from the previous version to it. Each
 #: runs inside the migration's transaction, with foreign keys off (tables are rebuilt).
 MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {
@@ -346,4 +353,5 @@ MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {
     4: _to_version_4,
     5: _to_version_5,
     6: _to_version_6,
+    7: _to_version_7,
 }

@@ -203,3 +203,27 @@ def test_identity_does_not_depend_on_the_order_of_the_files(
 @pytest.fixture
 def folder(tmp_path: Path) -> Path:
     return tmp_path
+
+
+def test_a_removed_events_fields_are_filled_again_from_another_stored_event(
+    tmp_path: Path,
+) -> None:
+    # Both events give 11's name and birth year; the first filled them. Removing it fills
+    # them again from the second, as its add would have done (and logs that as the second's).
+    db = database(tmp_path)
+    first = event_file(tmp_path, "first", [(1, 1, 2, "1-0")], day="2026/01/05")
+    second = event_file(tmp_path, "second", [(1, 2, 1, "1-0")], day="2026/01/12")
+    assert run("add", first, "--db", db)[0] == 0
+    assert run("add", second, "--db", db)[0] == 0
+    assert run("remove", "first", "--db", db)[0] == 0
+    assert query(db, "SELECT fide_id, name, birth_year FROM players ORDER BY fide_id") == [
+        (11, "A", 1980), (12, "B", 1980),
+    ]  # fmt: skip
+    assert query(
+        db,
+        "SELECT p.fide_id, e.field, e.new_value, ev.key FROM player_edits e "
+        "JOIN players p USING (player_id) JOIN events ev USING (event_id) ORDER BY 1, 2",
+    ) == [
+        (11, "birth_year", 1980, "second"), (11, "name", "A", "second"),
+        (12, "birth_year", 1980, "second"), (12, "name", "B", "second"),
+    ]  # fmt: skip
