@@ -90,13 +90,16 @@ class SystemRateResult:
         return rows
 
 
-def rating_order(events: Sequence[Event]) -> list[Event]:
-    """Events as the systems rate them: by end date, then start date, then key."""
+def rating_key(info: EventInfo) -> tuple[dt.date, dt.date, str]:
+    """An event's place as the systems rate them (docs/systems.md §1): by end date, then
+    start date, then key; undated last."""
     far = dt.date.max
-    return sorted(
-        events,
-        key=lambda e: (e.info.end or e.info.start or far, e.info.start or far, e.info.key),
-    )
+    return (info.end or info.start or far, info.start or far, info.key)
+
+
+def rating_order(events: Sequence[Event]) -> list[Event]:
+    """Events as the systems rate them (``rating_key``)."""
+    return sorted(events, key=lambda event: rating_key(event.info))
 
 
 def rate_with_system(

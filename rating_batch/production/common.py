@@ -7,6 +7,7 @@ import datetime as dt
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from rating_batch.engine import k_factors
@@ -119,6 +120,13 @@ def list_k(
         }
     )
     return pd.Series(k_factors(frame, rules, year)["k"].to_numpy(), index=index, dtype="Int64")
+
+
+def differs(now: pd.Series, before: pd.Series) -> np.ndarray:
+    """Row by row, whether a value changed (missing before and after is no change)."""
+    same = (now == before) | (now.isna() & before.isna())
+    changed: np.ndarray = ~same.fillna(False).to_numpy(bool)
+    return changed
 
 
 def player_ids(people: pd.DataFrame) -> pd.Series:

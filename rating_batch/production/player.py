@@ -75,15 +75,26 @@ def find_players(text: str, *, db: Path, out: Path | None = None) -> str:
     return "\n".join(lines)
 
 
+def _label(person: dict[str, Any]) -> str:
+    """The player's public id: the FIDE ID, else ``<event>#<start rank>``."""
+    fide = person["fide_id"]
+    return str(int(fide)) if pd.notna(fide) else str(person["created_by"])
+
+
+def _stem(label: str) -> str:
+    """The name of the player's report files (``player-<id>``)."""
+    return f"player-{label.replace('#', '-')}"
+
+
 def _report(store: Store, person: dict[str, Any], out: Path | None) -> str:
     system = rule_book(store).system
     if system is not None:
-        fide = person["fide_id"]
-        label = str(int(fide)) if pd.notna(fide) else str(person["created_by"])
-        return system_player_report(store, system, person, label, _rows_of, out)
+        label = _label(person)
+        files = None if out is None else out / _stem(label)
+        return system_player_report(store, system, person, label, _rows_of, files)
     report = gather(store, person)
     if out is not None:
-        stem = f"player-{report.label.replace('#', '-')}"
+        stem = _stem(report.label)
         with staged_outputs(out) as outputs:
             write_player_workbook(report, outputs.path(out / f"{stem}.xlsx"))
             write_player_html(report, outputs.path(out / f"{stem}.html"))
@@ -94,7 +105,7 @@ def gather(store: Store, person: dict[str, Any]) -> PlayerReport:
     """Everything the report shows, read from the database."""
     player_id = int(person["player_id"])
     fide = person["fide_id"]
-    label = str(int(fide)) if pd.notna(fide) else str(person["created_by"])
+    label = _label(person)
     history = store.player_history(player_id)
     pending = store.player_pending(player_id).merge(
         store.last_published_by_kind(), on=["kind", "period"]

@@ -32,7 +32,14 @@ from rating_batch.periods import (
     shown,
 )
 from rating_batch.production.changes import change_summary
-from rating_batch.production.common import STATE_FIELDS, Outcome, RuleBook, read_state, rule_book
+from rating_batch.production.common import (
+    STATE_FIELDS,
+    Outcome,
+    RuleBook,
+    differs,
+    read_state,
+    rule_book,
+)
 from rating_batch.production.outputs import PERIOD_FILES, write_period
 from rating_batch.production.rate_list import KindOutcome, _previous, rate_list
 from rating_batch.production.system_publish import (
@@ -326,8 +333,7 @@ def _store_outcome(store: Store, period: Period, outcome: KindOutcome, rules_nam
     for name in STATE_FIELDS:
         if name == "games":
             continue
-        now, before = merged[name], merged[f"{name}_before"]
-        changed |= ~((now == before) | (now.isna() & before.isna())).fillna(False)
+        changed |= differs(merged[name], merged[f"{name}_before"])
     pool = outcome.pending
     rows = pool.assign(period=period, kind=kind)[POOL_COLUMNS] if len(pool) else pd.DataFrame()
     store.store_publication(period, kind, state[changed.to_numpy(bool)], rows, rules_name)

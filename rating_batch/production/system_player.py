@@ -28,9 +28,9 @@ def system_player_report(
     person: dict[str, Any],
     label: str,
     read_rows: Callable[[bytes | None, set[str]], pd.DataFrame | None],
-    out: Path | None,
+    files: Path | None,
 ) -> str:
-    """The player's text report; with ``out``, ``player-<id>.xlsx`` too."""
+    """The player's text report; with ``files`` (``OUT/player-<id>``), that .xlsx too."""
     player_id = int(person["player_id"])
     federation = person["federation"] if pd.notna(person["federation"]) else "-"
     born = number(person["birth_year"]) or "?"
@@ -55,16 +55,15 @@ def system_player_report(
         if rows is not None and len(rows):
             lines += _calculation_lines(rows)
             details.append(rows.assign(list=period, kind=kind))
-    if out is not None:
-        stem = f"player-{label.replace('#', '-')}"
-        with staged_outputs(out) as outputs:
+    if files is not None:
+        with staged_outputs(files.parent) as outputs:
             write_workbook(
                 [
                     Sheet("Player", rows=[[line] for line in lines]),
                     Sheet("Lists", frame=_joined(summaries), heading=[lines[0]]),
                     Sheet("Calculations", frame=_joined(details), heading=[lines[0]]),
                 ],
-                outputs.path(out / f"{stem}.xlsx"),
+                outputs.path(files.parent / f"{files.name}.xlsx"),
             )
     return "\n".join(lines)
 

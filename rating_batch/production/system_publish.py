@@ -18,7 +18,7 @@ import pandas as pd
 
 from rating_batch.errors import RatingBatchError
 from rating_batch.periods import Period, shown
-from rating_batch.production.common import player_ids
+from rating_batch.production.common import differs, player_ids
 from rating_batch.production.outputs import list_sheets
 from rating_batch.production.rate_list import _previous
 from rating_batch.production.system_states import (
@@ -31,7 +31,7 @@ from rating_batch.production.system_states import (
 from rating_batch.schema import EventInfo
 from rating_batch.staging import OutputSet
 from rating_batch.store import Store
-from rating_batch.system_rating import SystemRateResult, write_system_files
+from rating_batch.system_rating import SystemRateResult, rating_key, write_system_files
 from rating_batch.systems import RatingSystem, SystemInput
 from rating_batch.systems.games import PlayedGames
 from rating_batch.systems.params import described
@@ -61,7 +61,7 @@ def rate_system_kind(
     """Rate ``kind``'s events of ``period`` from the previous list's states."""
     previous = _previous(store.lists(), kind, period)
     before = read_system_state(store, system, kind, previous)
-    events = _events(store, period, kind)
+    events, infos = _events(store, period, kind)
     entries = store.period_entries(period, kind)
     stored = store.period_games(period, kind)
     ids = sorted(set(before["player_id"]) | set(entries["player_id"]))
@@ -91,37 +91,36 @@ def rate_system_kind(
     new = pd.DataFrame({c: players[f"new_{c}"] for c in system.state})
     changed = players["games"].to_numpy() > 0
     for column in system.state:
-        now, then = players[f"new_{column}"], players[column]
-        changed |= ~((now == then) | (now.isna() & then.isna())).fillna(False).to_numpy(bool)
+        changed |= differs(players[f"new_{column}"], players[column])
     rows = state_rows(system, player_id[changed], new[changed], kind, period)
     notes = [*outcome.notes, f"previous list: {shown(previous) if previous else 'none'}"]
-    infos = [_info(row) for row in events.itertuples()]
     rated = SystemRateResult(system, outcome, games[GAME_COLUMNS], infos, notes)
     listing = system_listing(system, players, table)
     return SystemKindOutcome(kind, rated, rows, listing, previous)
 
 
-def _events(store: Store, period: Period, kind: str) -> pd.DataFrame:
-    """The period's events of ``kind`` in rating order (docs/systems.md §1: end date, start
-    date, event key)."""
+def _events(store: Store, period: Period, kind: str) -> tuple[pd.DataFrame, list[EventInfo]]:
+    """The period's events of ``kind`` in rating order (``system_rating.rating_key``), as
+    rows and as the events' facts."""
     events = store.events(period)
-    events = events[events["kind"] == kind].copy()
-    events["last"] = events["end"].fillna(events["start"]).fillna("9999-12-31")
-    events["first"] = events["start"].fillna("9999-12-31")
-    return events.sort_values(["last", "first", "key"], kind="stable").reset_index(drop=True)
+    events = events[events["kind"] == kind]
 
-
-def _info(row: object) -> EventInfo:
     def date(text: object) -> dt.date | None:
-        return dt.date.fromisoformat(str(text)) if isinstance(text, str) and text else None
+        return dt.date.fromisoformat(text) if isinstance(text, str) and text else None
 
-    return EventInfo(
-        key=str(row.key),  # type: ignore[attr-defined]
-        name=str(row.name),  # type: ignore[attr-defined]
-        source=str(row.source),  # type: ignore[attr-defined]
-        start=date(row.start),  # type: ignore[attr-defined]
-        end=date(row.end),  # type: ignore[attr-defined]
-    )
+    infos = sorted(
+        (
+            EventInfo(key=str(key), name=str(name), source=str(source), start=date(start),
+                      end=date(end))
+            for key, name, source, start, end in zip(
+                events["key"], events["name"], events["source"], events["start"],
+                events["end"], strict=True,
+            )
+        ),
+        key=rating_key,
+    )  # fmt: skip
+    ordered = events.set_index("key").loc[[info.key for info in infos]].reset_index()
+    return ordered, infos
 
 
 def _games(

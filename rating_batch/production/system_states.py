@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 
 from rating_batch.periods import Period
+from rating_batch.production.common import player_ids
 from rating_batch.store import Store
 from rating_batch.systems import RatingSystem
 from rating_batch.systems.base import half_away
@@ -93,8 +94,7 @@ def state_list(store: Store, system: RatingSystem, kind: str, period: Period) ->
     people = store.players(list(state["player_id"]))
     frame = pd.DataFrame(
         {
-            "id": people["fide_id"].astype("Int64").astype("string")
-            .fillna(people["created_by"]).to_numpy(),
+            "id": player_ids(people).to_numpy(),
             **{c: people[c].to_numpy() for c in IDENTITY_COLUMNS[1:]},
         }
     )  # fmt: skip

@@ -47,16 +47,7 @@ def put_file(db: Path, path: str, data: bytes) -> tuple[str, bool]:
     final = files_folder(db) / name
     try:
         if not final.is_file():
-            final.parent.mkdir(parents=True, exist_ok=True)
-            temporary = final.parent / f".{final.name}.{os.getpid()}.tmp"
-            try:
-                with temporary.open("wb") as handle:
-                    handle.write(zlib.compress(data, 1) if compressed else data)
-                    handle.flush()
-                    os.fsync(handle.fileno())
-                os.replace(temporary, final)
-            finally:
-                temporary.unlink(missing_ok=True)
+            _write_whole(final, zlib.compress(data, 1) if compressed else data)
         spare = spare_folder(db) / name
         if not spare.is_file():
             spare.parent.mkdir(parents=True, exist_ok=True)
@@ -65,18 +56,27 @@ def put_file(db: Path, path: str, data: bytes) -> tuple[str, bool]:
             except FileExistsError:
                 pass
             except OSError:  # a file system without hard links: a copy
-                temporary = spare.parent / f".{spare.name}.{os.getpid()}.tmp"
-                try:
-                    temporary.write_bytes(final.read_bytes())
-                    os.replace(temporary, spare)
-                finally:
-                    temporary.unlink(missing_ok=True)
+                _write_whole(spare, final.read_bytes())
     except OSError as error:
         raise RatingBatchError(
             f"{final.parent}: cannot keep the published file {path} ({error.strerror}); "
             "nothing was changed"
         ) from None
     return digest, compressed
+
+
+def _write_whole(final: Path, data: bytes) -> None:
+    """``data`` at ``final``: written to a temporary file beside it, synced, renamed."""
+    final.parent.mkdir(parents=True, exist_ok=True)
+    temporary = final.parent / f".{final.name}.{os.getpid()}.tmp"
+    try:
+        with temporary.open("wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temporary, final)
+    finally:
+        temporary.unlink(missing_ok=True)
 
 
 def get_file(db: Path, digest: str, compressed: bool) -> bytes:

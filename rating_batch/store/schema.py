@@ -273,6 +273,13 @@ def _to_version_4(connection: sqlite3.Connection) -> None:
         run_script(connection, SYSTEM_STATES)
 
 
+def _statements(start: str) -> list[str]:
+    """The current schema's statements that begin with ``start`` (for a migration that
+    rebuilds a table as it is now)."""
+    parts = dict.fromkeys(part.strip() for part in SCHEMA.split(";"))  # SYSTEM_STATES once
+    return [part for part in parts if part.startswith(start)]
+
+
 def _to_version_5(connection: sqlite3.Connection) -> None:
     """Version 4 → 5: the published files' bytes move out of the database into the files
     folder beside it (``store/files.py``), each row keeping its digest."""
@@ -285,12 +292,7 @@ def _to_version_5(connection: sqlite3.Connection) -> None:
 
     main = next(row[2] for row in connection.execute("PRAGMA database_list") if row[1] == "main")
     connection.execute("ALTER TABLE published_files RENAME TO v4_published_files")
-    connection.execute(
-        "CREATE TABLE published_files (period TEXT NOT NULL "
-        + _period("period")
-        + ", path TEXT NOT NULL, digest TEXT NOT NULL, compressed INTEGER NOT NULL, "
-        "size INTEGER NOT NULL, PRIMARY KEY (period, path))"
-    )
+    connection.execute(_statements("CREATE TABLE published_files (")[0])
     for period, path, data, compressed in connection.execute(
         "SELECT period, path, data, compressed FROM v4_published_files ORDER BY period, path"
     ).fetchall():
@@ -313,16 +315,14 @@ def _to_version_6(connection: sqlite3.Connection) -> None:
     """Version 5 → 6: the largest tables kept in their primary key's order (``WITHOUT
     ROWID``): the key's index no longer repeats every row (games: a third of the database
     less), so the backup before every command copies less. Rows and indexes as they were."""
-    # SCHEMA holds SYSTEM_STATES: each statement once.
-    statements = list(dict.fromkeys(part.strip() for part in SCHEMA.split(";") if part.strip()))
     for table in CLUSTERED:
         row = connection.execute(
             "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", (table,)
         ).fetchone()
         if row is None or "WITHOUT ROWID" in str(row[0]).upper():
             continue
-        create = next(s for s in statements if s.startswith(f"CREATE TABLE {table} ("))
-        indexes = [s for s in statements if s.startswith("CREATE INDEX") and f" ON {table} (" in s]
+        create = _statements(f"CREATE TABLE {table} (")[0]
+        indexes = [s for s in _statements("CREATE INDEX") if f" ON {table} (" in s]
         connection.execute(f'ALTER TABLE "{table}" RENAME TO "v5_{table}"')
         for (index,) in connection.execute(
             "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? "

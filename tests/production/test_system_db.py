@@ -38,6 +38,11 @@ def read(path: Path) -> list[dict[str, str]]:
         return list(csv.DictReader(handle))
 
 
+def folder_bytes(folder: Path) -> dict[str, bytes]:
+    """Every file under ``folder`` and its bytes (a refused command changes none of them)."""
+    return {str(f.relative_to(folder)): f.read_bytes() for f in folder.rglob("*") if f.is_file()}
+
+
 def by_id(path: Path) -> dict[str, dict[str, str]]:
     return {row["id"]: row for row in read(path)}
 
@@ -159,9 +164,10 @@ def test_an_ingo_database_is_seeded_from_an_elo_list_and_lists_lowest_first(
                                           "13,Three,1800", "14,Four,1700"])  # fmt: skip
     db = tmp_path / "i.sqlite"
     # Its header is an Ingo list's too (id, rating): read as one, 2000 is no Ingo number.
+    before = folder_bytes(tmp_path)
     code, _, err = run("init", "--list", listed, "--period", "2026-01", "--db", db,
                        "--rules", "ingo")  # fmt: skip
-    assert code == 1 and not db.exists()
+    assert code == 1 and not db.exists() and folder_bytes(tmp_path) == before
     assert f"{listed}:2: rating 2000 is out of range for ingo (-100 to 400); an Elo rating?" in err
     code, printed, err = run("init", "--list", listed, "--period", "2026-01", "--db", db,
                              "--rules", "ingo", "--from-elo")  # fmt: skip
@@ -260,8 +266,9 @@ def test_glicko_rd_grows_once_per_idle_period_over_published_lists(tmp_path: Pat
 def test_init_refuses_a_misspelt_system_and_from_elo_under_elo(tmp_path: Path) -> None:
     listed = write(tmp_path / "elo.csv", ["id,name,rating", "11,One,2000"])
     db = tmp_path / "s.sqlite"
+    before = folder_bytes(tmp_path)
     code, _, err = run("init", "--list", listed, "--db", db, "--rules", "glicko3")
     assert code == 1 and "unknown rules 'glicko3'" in err and "glicko2, glicko," in err
     code, _, err = run("init", "--list", listed, "--db", db, "--from-elo")
     assert code == 1 and "--from-elo: fide is FIDE Elo" in err
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["elo.csv"]
+    assert folder_bytes(tmp_path) == before

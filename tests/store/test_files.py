@@ -6,7 +6,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from db_helpers import database, event_file, query, run
+from db_helpers import database, dump, event_file, query, run
 
 
 def published(tmp_path: Path) -> tuple[Path, Path]:
@@ -70,10 +70,11 @@ def test_a_damaged_file_is_read_from_its_twin_and_both_damaged_is_a_message(
     twin.unlink()
     twin.write_bytes(damaged)
     third = tmp_path / "third"
+    before = dump(db)
     code, _, err = run("publish", "2026-02", "--db", db, "--out", third)
     assert code == 1 and "a published file cannot be read" in err
     assert f"{kept} (damaged: not the bytes published)" in err
-    assert not third.exists()  # nothing half-written
+    assert not third.exists() and dump(db) == before  # nothing half-written or changed
 
 
 def test_the_files_of_a_refused_or_undone_publish_are_never_a_problem(tmp_path: Path) -> None:
