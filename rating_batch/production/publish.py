@@ -102,9 +102,19 @@ def publish_period(
                 kinds = _kinds(store, book, period)
                 outcomes = [publisher.rate(store, period, kind) for kind in kinds]
                 paths = publisher.write(outcomes, period, out, outputs, progress)
-                _store_files(store, period, out, outputs)
-                for outcome in outcomes:
-                    publisher.keep(store, period, outcome)
+
+                def keep() -> None:
+                    for outcome in outcomes:
+                        publisher.keep(store, period, outcome)
+
+                # Every staged file kept as written (re-publishing writes them again).
+                folder = out / period
+                store.store_files(
+                    period,
+                    [(final.relative_to(folder).as_posix(), staged)
+                     for final, staged in outputs.staged()],
+                    meanwhile=keep,
+                )  # fmt: skip
             _switch(outputs, period, db, out)
     return publisher.result(period, outcomes, paths, dry_run=False)
 
@@ -313,13 +323,6 @@ def _republish(store: Store, period: Period, out: Path, options: PublishOptions)
         outputs=written,
         period=period,
     )
-
-
-def _store_files(store: Store, period: Period, out: Path, outputs: OutputSet) -> None:
-    """Every staged file of the period, kept as written (re-publishing writes them again)."""
-    folder = out / period
-    for final, staged in outputs.staged():
-        store.store_file(period, final.relative_to(folder).as_posix(), staged.read_bytes())
 
 
 def _store_outcome(store: Store, period: Period, outcome: KindOutcome, rules_name: str) -> None:

@@ -188,6 +188,17 @@ class Connection:
 
         return pd.DataFrame.from_records(cursor.fetchall(), columns=columns, coerce_float=True)
 
+    def table_frame(
+        self, table: str, sql: str, parameters: tuple[object, ...] = ()
+    ) -> pd.DataFrame:
+        """The rows of ``sql``, whose columns are those of ``table`` (``SELECT t.* …``), as
+        ``frame`` gives them, read a column at a time (``columnar.py``): for large results."""
+        from rating_batch.store.columnar import declared_kinds, read_columns
+
+        kinds = declared_kinds(self.connection, table)
+        read = read_columns(self.connection, sql, parameters, kinds)
+        return self.frame(sql, parameters) if read is None else read
+
     @contextlib.contextmanager
     def writing(self, *, backup: bool = True, dry_run: bool = False) -> Iterator[None]:
         """The command's one transaction. Takes the write lock (waiting at most ``wait``

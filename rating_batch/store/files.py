@@ -65,6 +65,19 @@ def put_file(db: Path, path: str, data: bytes) -> tuple[str, bool]:
     return digest, compressed
 
 
+def keep_file(db: Path, path: str, where: Path) -> tuple[str, bool, int]:
+    """``put_file`` of the file lying at ``where``: its digest, whether it is kept deflated,
+    and its size."""
+    try:
+        data = where.read_bytes()
+    except OSError as error:
+        raise RatingBatchError(
+            f"{where}: cannot read the published file {path} back ({error.strerror}); "
+            "nothing was changed"
+        ) from None
+    return (*put_file(db, path, data), len(data))
+
+
 def _write_whole(final: Path, data: bytes) -> None:
     """``data`` at ``final``: written to a temporary file beside it, synced, renamed."""
     final.parent.mkdir(parents=True, exist_ok=True)

@@ -7,7 +7,9 @@ give it frames to keep. Writing methods run inside the command's transaction
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -16,7 +18,7 @@ import pandas as pd
 from rating_batch.names import name_keys
 from rating_batch.periods import INITIAL, Period
 from rating_batch.store.database import Connection
-from rating_batch.store.files import get_file, put_file
+from rating_batch.store.files import get_file, keep_file
 
 
 class Store(Connection):
@@ -182,14 +184,29 @@ class Store(Connection):
 
     # -- published files ------------------------------------------------------------------------
 
-    def store_file(self, period: Period, path: str, data: bytes) -> None:
-        """A file the publish of ``period`` wrote: its bytes kept beside the database
-        (``store/files.py``), its row here."""
-        digest, compressed = put_file(self.path, path, data)
-        self.execute(
+    def store_files(
+        self,
+        period: Period,
+        files: Sequence[tuple[str, Path]],
+        meanwhile: Callable[[], None] = lambda: None,
+    ) -> None:
+        """The files the publish of ``period`` wrote (each path within the period's folder,
+        and where it lies now): their bytes kept beside the database (``store/files.py``) by
+        two threads, which SHA-256 and deflate leave free to run at once, while ``meanwhile``
+        runs here; then a row each."""
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            kept = [pool.submit(keep_file, self.path, path, where) for path, where in files]
+            meanwhile()
+            rows = [
+                (period, path, digest, int(compressed), size)
+                for (path, _), (digest, compressed, size) in zip(
+                    files, (each.result() for each in kept), strict=True
+                )
+            ]
+        self.connection.executemany(
             "INSERT INTO published_files (period, path, digest, compressed, size) "
             "VALUES (?, ?, ?, ?, ?)",
-            (period, path, digest, int(compressed), len(data)),
+            rows,
         )
 
     def published_files(self, period: Period) -> Iterator[tuple[str, bytes]]:
@@ -385,14 +402,16 @@ class Store(Connection):
 
     def period_entries(self, period: Period, kind: str) -> pd.DataFrame:
         """The players of the period's events of ``kind`` (event_players rows)."""
-        return self.frame(
+        return self.table_frame(
+            "event_players",
             "SELECT ep.* FROM event_players ep JOIN events e USING (event_id) "
             "WHERE e.period = ? AND e.kind = ?",
             (period, kind),
         )
 
     def period_games(self, period: Period, kind: str) -> pd.DataFrame:
-        return self.frame(
+        return self.table_frame(
+            "games",
             "SELECT g.* FROM games g JOIN events e USING (event_id) "
             "WHERE e.period = ? AND e.kind = ?",
             (period, kind),

@@ -88,3 +88,20 @@ def test_the_files_of_a_refused_or_undone_publish_are_never_a_problem(tmp_path: 
     assert run("publish", "2026-02", "--db", db, "--out", again)[0] == 0
     assert contents(again / "2026-02") == first
     assert sorted(p.name for p in Path(f"{db}.files").rglob("*") if p.is_file()) == before
+
+
+def test_a_file_that_cannot_be_kept_refuses_the_publish_changing_nothing(tmp_path: Path) -> None:
+    """The files are kept by threads beside the rest of the publish (the states are stored
+    meanwhile): one that cannot be written is the command's error, named, and the whole
+    transaction is rolled back; no output folder appears."""
+    db = database(tmp_path)
+    assert run("add", event_file(tmp_path, "open", [(1, 1, 2, "1-0")]), "--db", db)[0] == 0
+    Path(f"{db}.files").write_text("not a folder", encoding="utf-8")
+    before = dump(db)
+    out = tmp_path / "out"
+    code, stdout, stderr = run("publish", "2026-02", "--db", db, "--out", out)
+    assert code == 1
+    assert f"{db}.files" in stderr and "cannot keep the published file" in stderr
+    assert "nothing was changed" in stderr and "Traceback" not in stdout + stderr
+    assert dump(db) == before and not out.exists()
+    assert query(db, "SELECT COUNT(*) FROM lists WHERE period = '2026-02'") == [(0,)]
