@@ -7,6 +7,7 @@ give it frames to keep. Writing methods run inside the command's transaction
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -524,12 +525,30 @@ class Store(Connection):
         become NULL."""
         if frame.empty:
             return
+        width, length = len(frame.columns), len(frame)
+        flat: list[object] = [None] * (width * length)  # row by row
+        for number, name in enumerate(frame.columns):
+            flat[number::width] = _sql_values(frame[name])
         columns = ", ".join(f'"{name}"' for name in frame.columns)
-        marks = ", ".join("?" for _ in frame.columns)
-        values = [_sql_values(frame[name]) for name in frame.columns]
-        self.connection.executemany(
-            f"INSERT INTO {table} ({columns}) VALUES ({marks})", zip(*values, strict=True)
-        )
+        row = f"({', '.join('?' * width)})"
+
+        def statement(rows: int) -> str:
+            return f"INSERT INTO {table} ({columns}) VALUES {', '.join([row] * rows)}"
+
+        # Many rows a statement: a quarter faster than a statement a row for 10^6 games.
+        per = max(1, min(ROWS_PER_INSERT, self.connection.getlimit(VARIABLES) // width))
+        whole, step = length // per * per, per * width
+        if whole:
+            self.connection.executemany(
+                statement(per), (flat[at : at + step] for at in range(0, whole * width, step))
+            )
+        if whole < length:
+            self.connection.execute(statement(length - whole), flat[whole * width :])
+
+
+#: Rows inserted by one statement (``_insert``), within SQLite's limit of bound values.
+ROWS_PER_INSERT = 200
+VARIABLES = sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER
 
 
 def _first(frame: pd.DataFrame) -> dict[str, Any] | None:
