@@ -115,6 +115,12 @@ def distinct(series: pd.Series) -> tuple[ColumnKind, np.ndarray, Iterable[Any]]:
     if pd.api.types.is_numeric_dtype(dtype):
         codes, whole = pd.factorize(series)
         return "int", codes, list(whole)
+    if isinstance(dtype, pd.StringDtype) or (
+        isinstance(dtype, pd.CategoricalDtype)
+        and all(isinstance(category, str) for category in dtype.categories)
+    ):
+        codes, texts = pd.factorize(series)  # already text: missing values are code -1
+        return "text", codes, list(texts)
     codes, texts = pd.factorize(series.astype("string").astype(object).where(series.notna(), None))
     return "text", codes, list(texts)
 

@@ -32,6 +32,7 @@ from rating_batch.writers.common import (
     distinct,
     formatted,
 )
+from rating_batch.writers.summary_rows import SummaryRows, summary_rows
 
 # The stubs omit what write-only sheets really have (column_dimensions, auto_filter,
 # freeze_panes: openpyxl copies them from Worksheet), so the sheets are typed loosely.
@@ -76,7 +77,7 @@ def write_workbook(sheets: Sequence[Sheet], path: Path) -> None:
     book = Workbook(write_only=True)
     book.properties.created = FIXED_TIMESTAMP
     book.properties.modified = FIXED_TIMESTAMP
-    fast_rows: dict[int, SheetRows] = {}
+    fast_rows: dict[int, SheetRows | SummaryRows] = {}
     for number, sheet in enumerate(_within_sheet_limits(sheets), start=1):
         worksheet = book.create_sheet(sheet.title[:31])
         if sheet.frame is not None:
@@ -84,7 +85,9 @@ def write_workbook(sheets: Sequence[Sheet], path: Path) -> None:
             if rows:
                 fast_rows[number] = rows
         else:
-            _write_rows(worksheet, sheet.rows)
+            summary = _write_rows(worksheet, sheet.rows)
+            if summary:
+                fast_rows[number] = summary
         _page_setup(worksheet, sheet)
     try:
         book.save(path)
@@ -205,7 +208,7 @@ def write_chart_sheet(worksheet: WriteOnlyWorksheet, sheet: Sheet) -> SheetRows:
     return rows_xml
 
 
-def _fix_zip_times(path: Path, rows: dict[int, SheetRows] | None = None) -> None:
+def _fix_zip_times(path: Path, rows: dict[int, SheetRows | SummaryRows] | None = None) -> None:
     """Rewrite the zip with fixed entry times and the fixed modification date, and write the
     data rows made by ``_table_rows_xml`` into their sheets, block by block."""
     with zipfile.ZipFile(path) as archive:
@@ -222,7 +225,7 @@ def _fix_zip_times(path: Path, rows: dict[int, SheetRows] | None = None) -> None
             setattr(info, _COMPRESS_LEVEL, 1)
             sheet = re.fullmatch(r"xl/worksheets/sheet(\d+)\.xml", name)
             body = rows.get(int(sheet.group(1))) if sheet and rows else None
-            huge = body is not None and len(body.frame) * len(body.frame.columns) > 10**7
+            huge = body is not None and body.cells > 10**7
             with archive.open(info, "w", force_zip64=huge) as entry:
                 if body is None:
                     entry.write(data)
@@ -378,6 +381,10 @@ class SheetRows:
     first: int = 2
     """The sheet row of the first data row."""
 
+    @property
+    def cells(self) -> int:
+        return len(self.frame) * len(self.frame.columns)
+
     def blocks(self) -> Iterator[str]:
         for start in range(0, len(self.frame), ROW_BLOCK):
             levels = None if self.levels is None else self.levels[start : start + ROW_BLOCK]
@@ -493,11 +500,12 @@ def _inline_text(value: str, style: str) -> str:
     return f' t="inlineStr"{style}><is><t{keep}>{text}</t></is></c>'
 
 
-def _write_rows(worksheet: WriteOnlyWorksheet, rows: list[Sequence[object]]) -> None:
+def _write_rows(worksheet: WriteOnlyWorksheet, rows: list[Sequence[object]]) -> SummaryRows | None:
     """Key-value rows (a Summary): every column as wide as its longest cell, at most
     ``SUMMARY_WIDTH`` (longer text, such as a note, goes on over the next rows of its
     column); a heading of one cell, in bold, spreads over the row and does not widen its
-    column."""
+    column. The first row is appended here, the others made as XML (``summary_rows``:
+    the same bytes) and returned, or appended here too when they hold other values."""
     rows = [line for row in rows for line in _folded(row)]
     widths: dict[int, int] = {}
     for row in rows:
@@ -509,14 +517,27 @@ def _write_rows(worksheet: WriteOnlyWorksheet, rows: list[Sequence[object]]) -> 
     for position, width in widths.items():
         worksheet.column_dimensions[get_column_letter(position + 1)].width = width
     _fit_to_pages(worksheet)
-    for row in rows:
-        cells: list[object] = []
-        for position, value in enumerate(row):
-            if isinstance(value, str):
-                cells.append(_text_cell(worksheet, value, bold=position == 0 and len(row) == 1))
-            else:
-                cells.append(_xlsx_value(worksheet, value, ""))
-        worksheet.append(cells)
+    for row in rows[:1]:
+        _append_row(worksheet, row)
+    made = summary_rows(
+        rows[1:], 2, lambda style: _style_id(worksheet, bold=style[0], quote=style[1])
+    )
+    if made is not None or not rows:
+        return made
+    for row in rows[1:]:
+        _append_row(worksheet, row)
+    return None
+
+
+def _append_row(worksheet: WriteOnlyWorksheet, row: Sequence[object]) -> None:
+    """A key-value row appended through openpyxl."""
+    cells: list[object] = []
+    for position, value in enumerate(row):
+        if isinstance(value, str):
+            cells.append(_text_cell(worksheet, value, bold=position == 0 and len(row) == 1))
+        else:
+            cells.append(_xlsx_value(worksheet, value, ""))
+    worksheet.append(cells)
 
 
 def _folded(row: Sequence[object]) -> list[Sequence[object]]:
