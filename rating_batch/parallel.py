@@ -96,13 +96,22 @@ class Started(Generic[T]):
 
 
 @contextlib.contextmanager
-def beside(work: Callable[[], None]) -> Iterator[None]:
-    """Run ``work`` in a forked child while the body of the ``with`` runs; at its end wait for
-    the child and raise its error, if any, here. If the body fails, the child is stopped."""
+def alongside(work: Callable[[], T]) -> Iterator[Started[T]]:
+    """``work`` started in a forked child for the body of the ``with``, which takes its result
+    (``result()``: small, it comes back pickled). If the body fails, the child is stopped."""
     started = Started(work)
     try:
-        yield
+        yield started
     except BaseException:
         started.stop()
         raise
-    started.result()
+    started.stop()  # taken already, or no longer wanted
+
+
+@contextlib.contextmanager
+def beside(work: Callable[[], None]) -> Iterator[None]:
+    """Run ``work`` in a forked child while the body of the ``with`` runs; at its end wait for
+    the child and raise its error, if any, here. If the body fails, the child is stopped."""
+    with alongside(work) as started:
+        yield
+        started.result()

@@ -486,25 +486,7 @@ def write_rate_outputs(rated: RateResult, out: Path) -> list[Path]:
             write_workbook(
                 [
                     Sheet("Summary", rows=rated.summary_rows()),
-                    Sheet(
-                        "Players",
-                        frame=players,
-                        heading=[f"Players — {heading}"],
-                        labels=PLAYER_LABELS,
-                    ),
-                    Sheet(
-                        "Games",
-                        frame=games.head(MAX_DETAIL_ROWS),
-                        heading=[f"Games — {heading}"],
-                        labels=GAME_LABELS,
-                    ),
-                    Sheet(
-                        "Calculations",
-                        frame=calculation_rows(calculations.head(MAX_DETAIL_ROWS)),
-                        writer=write_calculations_sheet,
-                        heading=[f"Individual calculations — {heading}"],
-                        labels=CALCULATION_LABELS,
-                    ),
+                    *detail_sheets(players, games, calculations, heading),
                     Sheet(
                         "Player events",
                         frame=events,
@@ -596,6 +578,29 @@ def write_pages(
         index_page(title, facts, pages, played, source.infos), outputs.path(written[0])
     )
     return written
+
+
+def detail_sheets(
+    players: pd.DataFrame, games: pd.DataFrame, calculations: pd.DataFrame, heading: str
+) -> list[Sheet]:
+    """A report's Players, Games and Calculations sheets (the per-game ones cut at
+    ``MAX_DETAIL_ROWS``: the CSVs hold every row)."""
+    return [
+        Sheet("Players", frame=players, heading=[f"Players — {heading}"], labels=PLAYER_LABELS),
+        Sheet(
+            "Games",
+            frame=games.head(MAX_DETAIL_ROWS),
+            heading=[f"Games — {heading}"],
+            labels=GAME_LABELS,
+        ),
+        Sheet(
+            "Calculations",
+            frame=calculation_rows(calculations.head(MAX_DETAIL_ROWS)),
+            writer=write_calculations_sheet,
+            heading=[f"Individual calculations — {heading}"],
+            labels=CALCULATION_LABELS,
+        ),
+    ]
 
 
 def charts_sheet(ratings: pd.Series) -> Sheet:

@@ -148,3 +148,28 @@ def test_result_codes_are_written_as_they_are_and_free_text_is_neutralised(
         "-,'-C",
         "1,'@D",
     ]
+
+
+def test_each_text_quoted_and_neutralised_as_on_its_own(tmp_path: Path) -> None:
+    """Texts are checked all at once (in their concatenation): each one still gets exactly
+    what RFC 4180 and the formula rule give it alone, wherever it sits among the others."""
+    texts = [
+        "plain", "", "Smith, John", 'say "hi"', "two\nlines", "lone\rCR", "=SUM(A1)", "+1",
+        "-3", "@x", "\ttab", "\rstart", "ends,", ",", '"', "Ünal, Ömer", "☃=", "a=b", "x" * 50,
+        "'quoted already", "=,both", "", "tail ",
+    ]  # fmt: skip
+    rows = texts * 3 + list(reversed(texts))
+    path = tmp_path / "t.csv"
+    write_csv(pd.DataFrame({"name": rows, "result": rows}), path)
+    import csv
+
+    with path.open(encoding="utf-8-sig", newline="") as handle:
+        read = list(csv.reader(handle))
+    formula = ("=", "+", "-", "@", "\t", "\r")
+    assert read[0] == ["name", "result"]
+    # Free text: formula-like ones prefixed with an apostrophe; codes (result) as written.
+    assert [row[0] for row in read[1:]] == [("'" + t if t.startswith(formula) else t) for t in rows]
+    assert [row[1] for row in read[1:]] == rows
+    text = path.read_bytes().decode("utf-8-sig")
+    assert '"Smith, John"' in text and '"say ""hi"""' in text and '"lone\rCR"' in text
+    assert "\nplain," in text and '"\'=,both"' in text

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from rating_batch.parallel import beside
+from rating_batch.parallel import alongside, beside
 
 
 @pytest.fixture(params=["0", "1"], ids=["forked", "serial"])
@@ -57,4 +57,32 @@ def test_when_the_command_fails_its_error_wins_and_the_work_is_stopped(serial: s
     start = time.monotonic()
     with pytest.raises(ValueError, match="bad input"), beside(slow):
         raise ValueError("bad input")
+    assert time.monotonic() - start < 30
+
+
+def test_a_result_comes_back_from_the_work_alongside(serial: str) -> None:
+    """``alongside``: the child's result (small, pickled) taken in the body, computed from what
+    the command had when it started the work (a fork sees the frames as they were)."""
+    numbers = list(range(1000))
+    with alongside(lambda: (sum(numbers), os.getpid())) as started:
+        numbers.append(10**6)  # the command goes on; the work's copy is the one it was given
+        total, pid = started.result()
+    assert total == 499500  # serial, the work is done before the body starts
+    assert (pid != os.getpid()) == (serial == "0" and (os.cpu_count() or 1) > 1)
+
+
+def test_a_result_never_taken_is_not_waited_for_and_errors_go_with_the_body(
+    serial: str,
+) -> None:
+    import time
+
+    def slow() -> int:
+        time.sleep(0 if serial == "1" else 60)
+        return 1
+
+    start = time.monotonic()
+    with pytest.raises(ValueError, match="bad input"), alongside(slow):
+        raise ValueError("bad input")
+    with alongside(slow):
+        pass  # no longer wanted: stopped, not waited for
     assert time.monotonic() - start < 30

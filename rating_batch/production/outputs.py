@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pandas as pd
 
-from rating_batch.calculations import calculation_rows
 from rating_batch.engine import STATUSES
 from rating_batch.loaders import Progress, no_progress
 from rating_batch.parallel import beside
@@ -21,6 +20,7 @@ from rating_batch.pipeline import (
     PageSource,
     changes_chart_sheet,
     charts_sheet,
+    detail_sheets,
     write_pages,
 )
 from rating_batch.production.rate_list import KindOutcome
@@ -28,13 +28,8 @@ from rating_batch.rules import Rules
 from rating_batch.schema import EventInfo
 from rating_batch.staging import OutputSet
 from rating_batch.writers import (
-    CALCULATION_LABELS,
-    GAME_LABELS,
-    MAX_DETAIL_ROWS,
-    PLAYER_LABELS,
     Sheet,
     detail_notes,
-    write_calculations_sheet,
     write_csv,
     write_list_txt,
     write_workbook,
@@ -84,8 +79,9 @@ def write_period(
 def _write_kind(
     outcome: KindOutcome, period: Period, out: Path, outputs: OutputSet, progress: Progress
 ) -> list[Path]:
-    """One list's files: the workbooks are written beside the others (``parallel.beside``)."""
-    paths: list[Path] = []
+    """One list's files, on two cores (``parallel.beside``): the list's files and the period's
+    players and games are written while the individual calculations are made; then the
+    report workbook while the calculations, the changes and the pages are written."""
     folder = out / period / outcome.kind
     result = outcome.result
     # The period's players, as ``rate`` shows them: those of its events, and any whose
@@ -107,6 +103,61 @@ def _write_kind(
             "report.xlsx",
         )
     }
+    # Staged paths are taken here: the output set records them, and a child's copy of it is
+    # not the command's.
+    staged = {name: outputs.path(target) for name, target in targets.items()}
+
+    def list_files() -> None:
+        """What does not need the individual calculations."""
+        write_workbook(
+            list_sheets(outcome.listing, *list_title(outcome.kind, period, outcome.rules)),
+            staged["list.xlsx"],
+        )
+        write_csv(outcome.listing, staged["list.csv"])
+        write_list_txt(outcome.listing, staged["list.txt"], period=period)
+        write_csv(players, staged["players.csv"])
+        write_csv(result.games, staged["games.csv"])
+
+    with beside(list_files):
+        calculations = outcome.calculations
+
+        def report() -> None:
+            sheets = _report_sheets(outcome, period, players, calculations)
+            write_workbook(sheets, staged["report.xlsx"])
+
+        with beside(report):
+            write_csv(calculations, staged["calculations.csv"])
+            write_csv(outcome.changes, staged["changes.csv"])
+            infos = [_event_info(row) for row in outcome.events.to_dict("records")]
+            pages = write_pages(
+                outputs,
+                folder,
+                PageSource(
+                    result,
+                    infos,
+                    {info.key: outcome.rules for info in infos},
+                    outcome.entrants,
+                    calculations,
+                    period,
+                ),
+                f"{list_title(outcome.kind, period, outcome.rules)[0]}: events and players",
+                [
+                    ("rules", f"{outcome.rules.edition}: {outcome.rules.title}"),
+                    ("events", str(len(outcome.events))),
+                    ("players on the list", str(len(outcome.listing))),
+                ],
+                progress,
+                f"{outcome.kind} event pages",
+            )
+    return [*targets.values(), *pages]
+
+
+def _report_sheets(
+    outcome: KindOutcome, period: Period, players: pd.DataFrame, calculations: pd.DataFrame
+) -> list[Sheet]:
+    """report.xlsx: the Summary (counts, events, notes, warnings), the period's players,
+    games, calculations and changes, and the charts."""
+    result = outcome.result
     counts = result.players["status"].value_counts()
     summary: list[Sequence[object]] = [
         [f"{list_title(outcome.kind, period, outcome.rules)[0]}: period report"],
@@ -129,7 +180,7 @@ def _write_kind(
     notes = [
         *outcome.notes,
         *detail_notes("Games", len(result.games)),
-        *detail_notes("Calculations", len(outcome.calculations)),
+        *detail_notes("Calculations", len(calculations)),
     ]
     if len(outcome.events) > MAX_EVENT_PAGES:
         notes.append(
@@ -141,80 +192,17 @@ def _write_kind(
     warned = [[key_of.get(w.source, ""), w.message] for w in outcome.warnings]
     summary += [[], ["Warnings"], *(warned or [["", "none"]])]
     heading = f"{outcome.kind} list {period}"
-
-    # Staged paths are taken here: the output set records them, and the child's copy of it
-    # is not the command's.
-    list_book, report_book = (
-        outputs.path(targets["list.xlsx"]),
-        outputs.path(targets["report.xlsx"]),
-    )
-
-    def workbooks() -> None:
-        """list.xlsx and report.xlsx: the slowest outputs, written beside the others."""
-        write_workbook(
-            list_sheets(outcome.listing, *list_title(outcome.kind, period, outcome.rules)),
-            list_book,
-        )
-        write_workbook(
-            [
-                Sheet("Summary", rows=summary),
-                Sheet(
-                    "Players", frame=players, heading=[f"Players — {heading}"], labels=PLAYER_LABELS
-                ),
-                Sheet(
-                    "Games",
-                    frame=result.games.head(MAX_DETAIL_ROWS),
-                    heading=[f"Games — {heading}"],
-                    labels=GAME_LABELS,
-                ),
-                Sheet(
-                    "Calculations",
-                    frame=calculation_rows(outcome.calculations.head(MAX_DETAIL_ROWS)),
-                    writer=write_calculations_sheet,
-                    heading=[f"Individual calculations — {heading}"],
-                    labels=CALCULATION_LABELS,
-                ),
-                Sheet(
-                    "Changes",
-                    frame=outcome.changes,
-                    heading=[f"Changes against the previous list — {heading}"],
-                ),
-                replace(charts_sheet(outcome.listing["rating"]), heading=[heading]),
-                replace(changes_chart_sheet(result.players), heading=[heading]),
-            ],
-            report_book,
-        )
-
-    with beside(workbooks):
-        write_csv(outcome.listing, outputs.path(targets["list.csv"]))
-        write_list_txt(outcome.listing, outputs.path(targets["list.txt"]), period=period)
-        write_csv(players, outputs.path(targets["players.csv"]))
-        write_csv(result.games, outputs.path(targets["games.csv"]))
-        write_csv(outcome.calculations, outputs.path(targets["calculations.csv"]))
-        write_csv(outcome.changes, outputs.path(targets["changes.csv"]))
-        paths.extend(targets.values())
-        infos = [_event_info(row) for row in outcome.events.to_dict("records")]
-        paths += write_pages(
-            outputs,
-            folder,
-            PageSource(
-                result,
-                infos,
-                {info.key: outcome.rules for info in infos},
-                outcome.entrants,
-                outcome.calculations,
-                period,
-            ),
-            f"{list_title(outcome.kind, period, outcome.rules)[0]}: events and players",
-            [
-                ("rules", f"{outcome.rules.edition}: {outcome.rules.title}"),
-                ("events", str(len(outcome.events))),
-                ("players on the list", str(len(outcome.listing))),
-            ],
-            progress,
-            f"{outcome.kind} event pages",
-        )
-    return paths
+    return [
+        Sheet("Summary", rows=summary),
+        *detail_sheets(players, result.games, calculations, heading),
+        Sheet(
+            "Changes",
+            frame=outcome.changes,
+            heading=[f"Changes against the previous list — {heading}"],
+        ),
+        replace(charts_sheet(outcome.listing["rating"]), heading=[heading]),
+        replace(changes_chart_sheet(result.players), heading=[heading]),
+    ]
 
 
 def _event_info(row: Mapping[Hashable, object]) -> EventInfo:

@@ -6,6 +6,7 @@ earlier periods (§4, §8), the floor and inactivity, and each player's state fo
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,6 +22,7 @@ from rating_batch.engine import (
 )
 from rating_batch.errors import Issue
 from rating_batch.overlap import overlapping_events
+from rating_batch.parallel import alongside
 from rating_batch.periods import (
     INITIAL,
     Period,
@@ -56,7 +58,8 @@ class KindOutcome:
     state: pd.DataFrame
     pending: pd.DataFrame
     listing: pd.DataFrame
-    calculations: pd.DataFrame
+    pooled: pd.DataFrame | None
+    """The earlier periods' games still in the pools (for ``calculations``)."""
     events: pd.DataFrame
     notes: list[str]
     changes: pd.DataFrame
@@ -67,6 +70,13 @@ class KindOutcome:
     """The list the new one follows (None: no earlier list of this kind)."""
     entrants: pd.DataFrame
     """Every event's players as its file lists them (``pages.ENTRANT_COLUMNS``)."""
+    period: Period
+
+    @functools.cached_property
+    def calculations(self) -> pd.DataFrame:
+        """Every counted game and first-rating pool explained (``individual_calculations``):
+        made when first asked for, by the files that show them (a dry run never does)."""
+        return individual_calculations(self.result, self.rules, self.pooled, self.period)
 
 
 def _previous(lists: pd.DataFrame, kind: str, period: Period) -> Period | None:
@@ -165,41 +175,41 @@ def rate_list(store: Store, book: RuleBook, period: Period, kind: str) -> KindOu
     frame = _period_games(
         store, events, entries, games, lists, kind, period, table, pidx, from_standard
     )
-    prior, pool_reset = _prior_pool(store, kind, previous, period, rules, table, pidx)
-    event_rules = {
-        key: book.for_date(start).for_kind(kind)
-        for key, start in zip(events["key"], events["start_date"], strict=True)
-    }
-    event_starts = dict(zip(events["key"], events["start_date"], strict=True))
-    # Juniors are judged by the year in which the events end (§3): the period's closing year.
-    year = closing_date(rules, period).year
-    result = rate_period(
-        players, frame, rules, event_rules=event_rules, event_starts=event_starts,
-        period_year=year, prior=prior,
-    )  # fmt: skip
-    event_ids = dict(zip(events["key"], events["event_id"], strict=True))
-    new_state, pending, state_notes = _next_state(
-        Publication(result, table, prior, frame, rules, period, kind, pool_reset, event_ids)
-    )
-    listing = _listing(new_state, table, rules)
-    changes = list_changes(
-        state,
-        new_state,
-        table,
-        pd.DataFrame(
-            {
-                "player_id": table["player_id"].to_numpy(),
-                "status": result.players["status"].to_numpy(),
-                "new_rating": result.players["new_rating"].to_numpy(),
-            }
-        ),
-        edits_since(store, previous, kind),
-    )
-    calculations = individual_calculations(
-        result, rules, _pooled_games(store, kind, previous, prior, table), period
-    )
-    notes = [*notes, *state_notes, *result.notes, *uncertain_notes(rules)]
-    disagreements = consistency_notes(entries, frame, table, events)
+    # What the files say that disagrees is looked for on the second core meanwhile.
+    with alongside(lambda: consistency_notes(entries, frame, table, events)) as checking:
+        prior, pool_reset = _prior_pool(store, kind, previous, period, rules, table, pidx)
+        event_rules = {
+            key: book.for_date(start).for_kind(kind)
+            for key, start in zip(events["key"], events["start_date"], strict=True)
+        }
+        event_starts = dict(zip(events["key"], events["start_date"], strict=True))
+        # Juniors are judged by the year in which the events end (§3): the period's closing year.
+        year = closing_date(rules, period).year
+        result = rate_period(
+            players, frame, rules, event_rules=event_rules, event_starts=event_starts,
+            period_year=year, prior=prior,
+        )  # fmt: skip
+        event_ids = dict(zip(events["key"], events["event_id"], strict=True))
+        new_state, pending, state_notes = _next_state(
+            Publication(result, table, prior, frame, rules, period, kind, pool_reset, event_ids)
+        )
+        listing = _listing(new_state, table, rules)
+        changes = list_changes(
+            state,
+            new_state,
+            table,
+            pd.DataFrame(
+                {
+                    "player_id": table["player_id"].to_numpy(),
+                    "status": result.players["status"].to_numpy(),
+                    "new_rating": result.players["new_rating"].to_numpy(),
+                }
+            ),
+            edits_since(store, previous, kind),
+        )
+        pooled = _pooled_games(store, kind, previous, prior, table)
+        notes = [*notes, *state_notes, *result.notes, *uncertain_notes(rules)]
+        disagreements = checking.result()
     if previous is None:
         notes.append(f"no earlier {kind} list: every player starts unrated")
     source_of = dict(zip(events["key"], events["source"], strict=True))
@@ -213,8 +223,8 @@ def rate_list(store: Store, book: RuleBook, period: Period, kind: str) -> KindOu
         for key, note in disagreements
     ]
     return KindOutcome(
-        kind, rules, result, new_state, pending, listing, calculations, events, notes, changes,
-        warnings, previous, _entrants(entries, events, table),
+        kind, rules, result, new_state, pending, listing, pooled, events, notes, changes,
+        warnings, previous, _entrants(entries, events, table), period,
     )  # fmt: skip
 
 
