@@ -49,10 +49,14 @@ def individual_calculations(
     firsts = _first_rating_rows(pools, players, rules)
     frame = pd.concat([changes, pools, firsts], ignore_index=True)
     frame = frame.reindex(columns=[*COLUMNS, "_order", "_kind"])
-    position = pd.Series(np.arange(len(players)), index=players["id"])
-    frame["_player"] = frame["id"].map(position)
-    frame = frame.sort_values(["_player", "_kind", "_order"], kind="stable")
-    return _typed(frame[COLUMNS].reset_index(drop=True))
+    # Player by player (anyone not in ``players`` last), then kind, then order: one stable
+    # sort of integer keys.
+    position = pd.Index(players["id"]).get_indexer(frame["id"])
+    position = np.where(position < 0, len(players), position)
+    order = np.lexsort(
+        (frame["_order"].to_numpy(np.int64), frame["_kind"].to_numpy(np.int64), position)
+    )
+    return _typed(frame[COLUMNS].take(order).reset_index(drop=True))
 
 
 def _rating_changes(result: PeriodResult, players: pd.DataFrame, period: str) -> pd.DataFrame:

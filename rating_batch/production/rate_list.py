@@ -412,10 +412,14 @@ def _period_games(
             "line": mine["line"],
         }
     )
-    frame = frame.sort_values(["event_order", "pidx", "round"], kind="stable").reset_index(
-        drop=True
+    rows = np.lexsort(
+        (
+            frame["round"].to_numpy(np.int64),
+            frame["pidx"].to_numpy(np.int64),
+            frame["event_order"].to_numpy(np.int64),
+        )
     )
-    return conform(frame, PERIOD_GAMES)
+    return conform(frame.take(rows).reset_index(drop=True), PERIOD_GAMES)
 
 
 def _pooled_games(
