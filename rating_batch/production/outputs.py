@@ -5,15 +5,15 @@ the previous list, the report workbook and one HTML page per event."""
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Hashable, Mapping, Sequence
-from dataclasses import replace
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import pandas as pd
 
 from rating_batch.engine import STATUSES
 from rating_batch.loaders import Progress, no_progress
-from rating_batch.parallel import beside
+from rating_batch.parallel import alongside
 from rating_batch.periods import Period, shown
 from rating_batch.pipeline import (
     MAX_EVENT_PAGES,
@@ -61,27 +61,60 @@ def list_title(kind: str, period: Period, rules: Rules) -> tuple[str, str]:
     return f"Rating list: {kind}, {shown(period)}", f"rules {rules.edition}: {rules.title}"
 
 
+KeptFile = tuple[str, str, bool, int]
+"""A written file kept beside the database: its path in the period's folder, its digest,
+whether it is kept deflated, its size (``Store.store_files``)."""
+
+
+@dataclass
+class Keeping:
+    """What publish does while the period's files are written: each process keeps the files
+    it wrote (``keep``: a path in the period's folder and where the file lies now), as soon as
+    they are written, and the command's own work (``meanwhile``: the new states stored) is
+    done while the children write."""
+
+    keep: Callable[[str, Path], tuple[str, bool, int]]
+    meanwhile: Callable[[], None] = lambda: None
+    kept: list[KeptFile] = field(default_factory=list)
+
+    def files(self, files: Sequence[tuple[str, Path]]) -> list[KeptFile]:
+        return [(path, *self.keep(path, where)) for path, where in files]
+
+    def run_meanwhile(self) -> None:
+        """``meanwhile``, once."""
+        work, self.meanwhile = self.meanwhile, lambda: None
+        work()
+
+
 def write_period(
     outcomes: list[KindOutcome],
     period: Period,
     out: Path,
     outputs: OutputSet,
     progress: Progress = no_progress,
+    keeping: Keeping | None = None,
 ) -> list[Path]:
-    """Every file of the period into ``outputs`` (the period's folder is replaced whole)."""
+    """Every file of the period into ``outputs`` (the period's folder is replaced whole);
+    with ``keeping``, the files kept as they are written (``Keeping``)."""
     outputs.own(out / period, PERIOD_FILES)
     paths: list[Path] = []
     for outcome in outcomes:
-        paths += _write_kind(outcome, period, out, outputs, progress)
+        paths += _write_kind(outcome, period, out, outputs, progress, keeping)
     return paths
 
 
 def _write_kind(
-    outcome: KindOutcome, period: Period, out: Path, outputs: OutputSet, progress: Progress
+    outcome: KindOutcome,
+    period: Period,
+    out: Path,
+    outputs: OutputSet,
+    progress: Progress,
+    keeping: Keeping | None,
 ) -> list[Path]:
-    """One list's files, on two cores (``parallel.beside``): the list's files and the period's
-    players and games are written while the individual calculations are made; then the
-    report workbook while the calculations, the changes and the pages are written."""
+    """One list's files, on two cores (``parallel.alongside``): the list's files and the
+    period's players and games are written while the individual calculations are made; then
+    the report workbook while the calculations, the changes and the pages are written, and
+    ``keeping.meanwhile`` is done."""
     folder = out / period / outcome.kind
     result = outcome.result
     # The period's players, as ``rate`` shows them: those of its events, and any whose
@@ -107,7 +140,13 @@ def _write_kind(
     # not the command's.
     staged = {name: outputs.path(target) for name, target in targets.items()}
 
-    def list_files() -> None:
+    def kept(*names: str) -> list[KeptFile]:
+        """The files ``names``, kept beside the database by the process that wrote them."""
+        if keeping is None:
+            return []
+        return keeping.files([(f"{outcome.kind}/{name}", staged[name]) for name in names])
+
+    def list_files() -> list[KeptFile]:
         """What does not need the individual calculations."""
         write_workbook(
             list_sheets(outcome.listing, *list_title(outcome.kind, period, outcome.rules)),
@@ -117,17 +156,22 @@ def _write_kind(
         write_list_txt(outcome.listing, staged["list.txt"], period=period)
         write_csv(players, staged["players.csv"])
         write_csv(result.games, staged["games.csv"])
+        return kept("list.xlsx", "list.csv", "list.txt", "players.csv", "games.csv")
 
-    with beside(list_files):
+    with alongside(list_files) as listed:
         calculations = outcome.calculations
 
-        def report() -> None:
+        def report() -> list[KeptFile]:
             sheets = _report_sheets(outcome, period, players, calculations)
             write_workbook(sheets, staged["report.xlsx"])
+            return kept("report.xlsx")
 
-        with beside(report):
+        with alongside(report) as reported:
+            if keeping is not None:
+                keeping.run_meanwhile()
             write_csv(calculations, staged["calculations.csv"])
             write_csv(outcome.changes, staged["changes.csv"])
+            mine = kept("calculations.csv", "changes.csv")
             infos = [_event_info(row) for row in outcome.events.to_dict("records")]
             pages = write_pages(
                 outputs,
@@ -149,6 +193,9 @@ def _write_kind(
                 progress,
                 f"{outcome.kind} event pages",
             )
+            theirs = listed.result() + reported.result()
+    if keeping is not None:
+        keeping.kept += [*theirs, *mine]
     return [*targets.values(), *pages]
 
 

@@ -40,7 +40,7 @@ from rating_batch.production.common import (
     read_state,
     rule_book,
 )
-from rating_batch.production.outputs import PERIOD_FILES, write_period
+from rating_batch.production.outputs import PERIOD_FILES, Keeping, write_period
 from rating_batch.production.rate_list import KindOutcome, _previous, rate_list
 from rating_batch.production.system_publish import (
     SystemKindOutcome,
@@ -101,19 +101,25 @@ def publish_period(
                 _check_order(store, book, period, options)
                 kinds = _kinds(store, book, period)
                 outcomes = [publisher.rate(store, period, kind) for kind in kinds]
-                paths = publisher.write(outcomes, period, out, outputs, progress)
 
                 def keep() -> None:
                     for outcome in outcomes:
                         publisher.keep(store, period, outcome)
 
-                # Every staged file kept as written (re-publishing writes them again).
+                # Every staged file kept as written (re-publishing writes them again): by the
+                # process that wrote it, as soon as it is written, the rest at the end.
+                keeping = Keeping(store.keep_file, meanwhile=keep)
+                paths = publisher.write(outcomes, period, out, outputs, progress, keeping)
                 folder = out / period
+                done = {path for path, *_ in keeping.kept}
                 store.store_files(
                     period,
-                    [(final.relative_to(folder).as_posix(), staged)
-                     for final, staged in outputs.staged()],
-                    meanwhile=keep,
+                    [(path, staged) for path, staged in (
+                        (final.relative_to(folder).as_posix(), staged)
+                        for final, staged in outputs.staged()
+                    ) if path not in done],
+                    meanwhile=keeping.run_meanwhile,
+                    kept=keeping.kept,
                 )  # fmt: skip
             _switch(outputs, period, db, out)
     return publisher.result(period, outcomes, paths, dry_run=False)
@@ -128,7 +134,7 @@ class _Publisher(Protocol):
 
     def write(
         self, outcomes: list[Any], period: Period, out: Path, outputs: OutputSet,
-        progress: Progress,
+        progress: Progress, keeping: Keeping,
     ) -> list[Path]: ...  # fmt: skip
 
     def keep(self, store: Store, period: Period, outcome: Any) -> None: ...
@@ -147,9 +153,9 @@ class _EloPublisher:
 
     def write(
         self, outcomes: list[KindOutcome], period: Period, out: Path, outputs: OutputSet,
-        progress: Progress,
+        progress: Progress, keeping: Keeping,
     ) -> list[Path]:  # fmt: skip
-        return write_period(outcomes, period, out, outputs, progress)
+        return write_period(outcomes, period, out, outputs, progress, keeping)
 
     def keep(self, store: Store, period: Period, outcome: KindOutcome) -> None:
         _store_outcome(store, period, outcome, self.book.name)
@@ -170,7 +176,7 @@ class _SystemPublisher:
 
     def write(
         self, outcomes: list[SystemKindOutcome], period: Period, out: Path, outputs: OutputSet,
-        progress: Progress,
+        progress: Progress, keeping: Keeping,
     ) -> list[Path]:  # fmt: skip
         outputs.own(out / period, PERIOD_FILES)
         return [path for each in outcomes for path in write_system_kind(each, period, out, outputs)]

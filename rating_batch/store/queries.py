@@ -185,25 +185,35 @@ class Store(Connection):
 
     # -- published files ------------------------------------------------------------------------
 
+    def keep_file(self, path: str, where: Path) -> tuple[str, bool, int]:
+        """A published file (``path`` within the period's folder, lying at ``where``) kept
+        beside the database (``store/files.py``): its digest, whether it is kept deflated, its
+        size. No SQL: a forked child may call it for the files it wrote."""
+        return keep_file(self.path, path, where)
+
     def store_files(
         self,
         period: Period,
         files: Sequence[tuple[str, Path]],
         meanwhile: Callable[[], None] = lambda: None,
+        kept: Sequence[tuple[str, str, bool, int]] = (),
     ) -> None:
         """The files the publish of ``period`` wrote (each path within the period's folder,
-        and where it lies now): their bytes kept beside the database (``store/files.py``) by
-        two threads, which SHA-256 and deflate leave free to run at once, while ``meanwhile``
-        runs here; then a row each."""
+        and where it lies now): their bytes kept beside the database by two threads, which
+        SHA-256 and deflate leave free to run at once, while ``meanwhile`` runs here; then a
+        row for each, and for the files ``kept`` already (path, digest, deflated, size)."""
         with ThreadPoolExecutor(max_workers=2) as pool:
-            kept = [pool.submit(keep_file, self.path, path, where) for path, where in files]
+            keeping = [pool.submit(self.keep_file, path, where) for path, where in files]
             meanwhile()
             rows = [
                 (period, path, digest, int(compressed), size)
                 for (path, _), (digest, compressed, size) in zip(
-                    files, (each.result() for each in kept), strict=True
+                    files, (each.result() for each in keeping), strict=True
                 )
             ]
+        rows += [
+            (period, path, digest, int(compressed), size) for path, digest, compressed, size in kept
+        ]
         self.connection.executemany(
             "INSERT INTO published_files (period, path, digest, compressed, size) "
             "VALUES (?, ?, ?, ?, ?)",
