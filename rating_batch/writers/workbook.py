@@ -432,10 +432,21 @@ def _rows_xml(frame: pd.DataFrame, levels: np.ndarray | None, first: int, styles
         outline = np.where(levels > 0, ' outlineLevel="' + level + '"', "")
         starts = '<row r="' + numbers + '"' + outline + ">"
     parts = [starts.tolist()]
+    # Each cell as three pieces joined with the row (no string made per cell here): its
+    # column's '<c r="B', the row's number and quote, its tail; all three "" when missing.
+    quoted = numbers + '"'
     for index, name in enumerate(frame.columns, start=1):
         tails = np.array(_cell_tails(frame[name], str(name), heading, styles), dtype=object)
-        cells = f'<c r="{get_column_letter(index)}' + numbers + '"' + tails
-        parts.append(np.where(tails != "", cells, "").tolist())
+        start = f'<c r="{get_column_letter(index)}'
+        present = tails != ""
+        if present.all():
+            parts += [[start] * len(frame), quoted.tolist(), tails.tolist()]
+        else:
+            parts += [
+                np.where(present, start, "").tolist(),
+                np.where(present, quoted, "").tolist(),
+                tails.tolist(),
+            ]
     return "</row>".join(map("".join, zip(*parts, strict=True))) + ("</row>" if len(frame) else "")
 
 
