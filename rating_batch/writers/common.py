@@ -120,7 +120,7 @@ def distinct(series: pd.Series) -> tuple[ColumnKind, np.ndarray, Iterable[Any]]:
         and all(isinstance(category, str) for category in dtype.categories)
     ):
         codes, texts = pd.factorize(series)  # already text: missing values are code -1
-        return "text", codes, list(texts)
+        return "text", codes, np.asarray(texts, dtype=object).tolist()
     codes, texts = pd.factorize(series.astype("string").astype(object).where(series.notna(), None))
     return "text", codes, list(texts)
 
