@@ -8,8 +8,8 @@ paper and on phones, explained under the crosstable."""
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Collection, Hashable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -102,6 +102,20 @@ class EventPages:
     pools: pd.DataFrame | None = None
     """Their pooled games (the calculations' ``first_rating`` rows)."""
     period: str = ""
+
+    def subset(self, keys: Collection[str]) -> EventPages:
+        """The pages of the events ``keys`` alone, with their rows (the pools are shared)."""
+        wanted = set(keys)
+
+        def rows(frame: pd.DataFrame) -> pd.DataFrame:
+            return frame[frame["event"].astype(str).isin(wanted).to_numpy()].reset_index(drop=True)
+
+        return replace(
+            self,
+            pages=[page for page in self.pages if page.key in wanted],
+            crosstable=rows(self.crosstable),
+            games=rows(self.games),
+        )
 
 
 @dataclass

@@ -11,6 +11,7 @@ import hashlib
 import logging
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -42,7 +43,7 @@ from rating_batch.loaders import (
 from rating_batch.loaders.statelist import is_state_list, read_state_list
 from rating_batch.names import name_key
 from rating_batch.overlap import overlapping_events
-from rating_batch.pages import entrants_of, event_pages, index_page
+from rating_batch.pages import EventPages, entrants_of, event_pages, index_page
 from rating_batch.parallel import beside
 from rating_batch.period import assemble_period, order_events
 from rating_batch.rules import FIDE_BY_DATE, KINDS, Kind, Rules, edition_in_force, named_rules
@@ -560,24 +561,46 @@ def write_pages(
     """``folder/index.html`` and one page per event in ``folder/events`` (none past
     ``MAX_EVENT_PAGES`` events: the index then lists the events without links)."""
     written = [folder / "index.html"]
+    pages = []
     if len(source.infos) <= MAX_EVENT_PAGES:
         prepared = event_pages(
             source.result, source.infos, source.event_rules, source.entrants,
             source.calculations, source.period,
         )  # fmt: skip
-        pages, rows = prepared.pages, event_rows(prepared)
-    else:
-        pages, rows = [], {}
-    for page in progress(pages, label):
-        path = folder / "events" / f"{page.key}.html"
-        page_rows = rows.get(page.key, EventRows())
-        write_event_html(page, outputs.path(path), page_rows, index_link="../index.html")
-        written.append(path)
+        pages = prepared.pages
+        written += [folder / "events" / f"{page.key}.html" for page in pages]
+        # Staged paths are taken here (the output set is the command's): the later pages
+        # are laid out and written by a child (``parallel.beside``) from PARALLEL_PAGES on.
+        staged = dict(
+            zip([page.key for page in pages], map(outputs.path, written[1:]), strict=True)
+        )
+        keys = list(staged)
+        half = len(keys) // 2 if len(keys) >= PARALLEL_PAGES else len(keys)
+        later = prepared.subset(keys[half:])
+        with beside(lambda: _write_event_pages(later, staged)) if later.pages else nullcontext():
+            _write_event_pages(prepared.subset(keys[:half]), staged, progress, label)
     played = source.result.players[source.result.players["events"].to_numpy() > 0]
     write_index_html(
         index_page(title, facts, pages, played, source.infos), outputs.path(written[0])
     )
     return written
+
+
+#: Event pages of a run are laid out and written on two cores from this many.
+PARALLEL_PAGES = 50
+
+
+def _write_event_pages(
+    prepared: EventPages,
+    staged: Mapping[str, Path],
+    progress: Progress = no_progress,
+    label: str = "event pages",
+) -> None:
+    """The pages ``prepared``, each at its staged path."""
+    rows = event_rows(prepared)
+    for page in progress(prepared.pages, label):
+        page_rows = rows.get(page.key, EventRows())
+        write_event_html(page, staged[page.key], page_rows, index_link="../index.html")
 
 
 def detail_sheets(

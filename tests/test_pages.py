@@ -4,10 +4,15 @@ count, first ratings with their derivation, and the index."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
 from conftest import RateTexts
 from trf_text import P, trf
 
 from rating_batch.calculations import individual_calculations
+from rating_batch.cli import cli
 from rating_batch.pages import REASON_MARKS, EventPages, entrants_of, event_pages, index_page
 from rating_batch.pipeline import RateResult
 from rating_batch.schema import combined
@@ -137,3 +142,36 @@ def test_the_index_lists_events_and_players_by_name(rate_texts: RateTexts) -> No
     assert [e["players"] for e in index.events] == [4]
     assert [p["name"] for p in index.players] == ["Four", "One", "Three", "Two"]
     assert {p["event"] for p in index.players} == {pages[0].key}
+
+
+def test_pages_written_on_two_cores_are_those_written_on_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """From PARALLEL_PAGES events on, a child lays out and writes the later half of the pages:
+    every page, and the index, byte for byte as written all by the command."""
+    from rating_batch.pipeline import PARALLEL_PAGES
+
+    events = tmp_path / "events"
+    events.mkdir()
+    for number in range(PARALLEL_PAGES + 3):
+        players = [
+            P(1, f"Alpha{number}, A", 1900 + number, 100 + 4 * number, ADULT),
+            P(2, f"Beta{number}, B", 1800, 101 + 4 * number, ADULT),
+            P(3, f"Gamma{number}, C", None, 102 + 4 * number, ADULT),
+            P(4, f"Delta & <{number}>", 1700, 103 + 4 * number, ADULT),
+        ]
+        (events / f"e{number:03d}.trf").write_text(
+            trf(players, GAMES, name=f"Open {number}"), encoding="utf-8"
+        )
+    written = {}
+    for serial in ("1", "0"):
+        monkeypatch.setenv("RATING_BATCH_SERIAL", serial)
+        out = tmp_path / f"out-{serial}"
+        result = CliRunner().invoke(cli, ["-q", "rate", str(events), "--out", str(out)])
+        assert result.exit_code == 0, result.output
+        written[serial] = {
+            path.relative_to(out).as_posix(): path.read_bytes()
+            for path in sorted(out.rglob("*.html"))
+        }
+    assert len(written["1"]) == PARALLEL_PAGES + 3 + 1  # every event's page and the index
+    assert written["0"] == written["1"]
