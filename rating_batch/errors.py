@@ -65,6 +65,11 @@ class InputError(RatingBatchError):
     def __str__(self) -> str:
         return self._render()
 
+    def __reduce__(self) -> tuple[type[InputError], tuple[list[Issue]]]:
+        # Made again from its issues (not its message) where it is unpickled: an error
+        # found in a forked child travels to the command (parallel.py).
+        return (InputError, (self.issues,))
+
 
 class RulesError(RatingBatchError):
     """Unknown edition, a rules file that cannot be read, or values that are inconsistent.
@@ -76,6 +81,9 @@ class RulesError(RatingBatchError):
     def __init__(self, message: str, problems: Iterable[tuple[str, str]] = ()) -> None:
         super().__init__(message)
         self.problems = list(problems)
+
+    def __reduce__(self) -> tuple[type[RulesError], tuple[str, list[tuple[str, str]]]]:
+        return (RulesError, (str(self.args[0]), self.problems))
 
 
 def raise_if_errors(issues: Iterable[Issue]) -> None:

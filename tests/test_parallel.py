@@ -86,3 +86,26 @@ def test_a_result_never_taken_is_not_waited_for_and_errors_go_with_the_body(
     with alongside(slow):
         pass  # no longer wanted: stopped, not waited for
     assert time.monotonic() - start < 30
+
+
+def test_input_and_rules_errors_arrive_whole_from_the_work(serial: str) -> None:
+    """The project's errors travel with what they carry (an InputError its issues, made
+    again from them; a RulesError its problems), not only their text."""
+    from rating_batch.errors import InputError, Issue, RulesError
+
+    issues = [Issue("a.trf", 7, "round 3: no opponent 99"), Issue("b.trf", None, "empty", "error")]
+
+    def bad_input() -> None:
+        raise InputError(issues)
+
+    with pytest.raises(InputError) as raised, beside(bad_input):
+        pass
+    assert raised.value.issues == issues and "a.trf" in str(raised.value)
+
+    def bad_rules() -> None:
+        raise RulesError("k_new is not a number", [("k_new", "not a number")])
+
+    with pytest.raises(RulesError) as rules, beside(bad_rules):
+        pass
+    assert rules.value.problems == [("k_new", "not a number")]
+    assert str(rules.value) == "k_new is not a number"

@@ -94,42 +94,65 @@ def read_events(
     paths: Sequence[Path], keys: Sequence[str], progress: Progress = no_progress
 ) -> list[Event | InputError]:
     """Read many event files, in order: each becomes its Event, or the InputError that
-    stopped it. TRF files are decoded one by one and parsed ``TRF_BATCH`` at a time; ``keys``
-    (one per file, distinct) name the events in their frames."""
+    stopped it. TRF files are decoded one by one and parsed ``TRF_BATCH`` at a time (half of
+    a large batch, decoded and parsed, on the second core); ``keys`` (one per file,
+    distinct) name the events in their frames."""
     read: list[Event | InputError | None] = [None] * len(paths)
-    waiting: list[tuple[int, TrfText]] = []
+    waiting: list[int] = []  # the TRF files not read yet
 
-    def parse_waiting() -> None:
-        texts = [text for _, text in waiting]
-        if len(texts) >= PARALLEL_TRFS:
-            # Half the batch on the second core (parallel.Started): its events come back
+    def read_waiting() -> None:
+        if len(waiting) >= PARALLEL_TRFS:
+            # The later half on the second core (parallel.Started): its events come back
             # pickled, their frames a batch of their own.
-            half = len(texts) // 2
-            later = Started(lambda: parse_trfs(texts[half:]))
-            events = parse_trfs(texts[:half]) + later.result()
+            half = len(waiting) // 2
+            later = Started(lambda: _read_trfs(paths, keys, waiting[half:]))
+            results = _read_trfs(paths, keys, waiting[:half]) + later.result()
         else:
-            events = parse_trfs(texts)
-        for (index, _), event in zip(waiting, events, strict=True):
-            read[index] = event
+            results = _read_trfs(paths, keys, waiting)
+        for index, result in zip(waiting, results, strict=True):
+            read[index] = result
         waiting.clear()
 
     for index, path in enumerate(progress(paths, "reading events")):
         try:
-            reader = _checked_reader(path)
-            if reader is read_trf:
-                waiting.append((index, decode_trf(path, key=keys[index])))
+            if EVENT_READERS.get(path.suffix.lower()) is read_trf:
+                waiting.append(index)  # checked where it is read
                 if len(waiting) >= TRF_BATCH:
-                    parse_waiting()
+                    read_waiting()
             else:
-                read[index] = reader(path, key=keys[index])
+                read[index] = _checked_reader(path)(path, key=keys[index])
         except InputError as error:
             read[index] = error
         except OSError as error:
-            read[index] = InputError(
-                [Issue(str(path), None, f"cannot read the file: {error.strerror}")]
-            )
-    parse_waiting()
+            read[index] = _unreadable(path, error)
+    read_waiting()
     return [item for item in read if item is not None]
+
+
+def _read_trfs(
+    paths: Sequence[Path], keys: Sequence[str], indexes: Sequence[int]
+) -> list[Event | InputError]:
+    """The TRF files ``indexes`` of ``paths``: each decoded on its own, then all parsed
+    together."""
+    results: list[Event | InputError | None] = [None] * len(indexes)
+    texts: list[TrfText] = []
+    decoded: list[int] = []
+    for number, index in enumerate(indexes):
+        try:
+            _checked_reader(paths[index])
+            texts.append(decode_trf(paths[index], key=keys[index]))
+            decoded.append(number)
+        except InputError as error:
+            results[number] = error
+        except OSError as error:
+            results[number] = _unreadable(paths[index], error)
+    for number, event in zip(decoded, parse_trfs(texts), strict=True):
+        results[number] = event
+    return [result for result in results if result is not None]
+
+
+def _unreadable(path: Path, error: OSError) -> InputError:
+    return InputError([Issue(str(path), None, f"cannot read the file: {error.strerror}")])
 
 
 def _checked_reader(path: Path) -> EventReader:
@@ -151,9 +174,7 @@ def _checked_reader(path: Path) -> EventReader:
         with path.open("rb") as handle:
             data_check = handle.read(4096)
     except OSError as error:
-        raise InputError(
-            [Issue(str(path), None, f"cannot read the file: {error.strerror}")]
-        ) from None
+        raise _unreadable(path, error) from None
     binary = path.suffix.lower() == ".xlsx"
     if (
         not binary

@@ -28,6 +28,7 @@ import pandas as pd
 from rating_batch.errors import Issue, Severity, raise_if_errors
 from rating_batch.loaders import Progress, no_progress
 from rating_batch.overlap import overlapping_events
+from rating_batch.parallel import alongside
 from rating_batch.periods import (
     FIRST_YEAR,
     INITIAL,
@@ -115,39 +116,16 @@ def add_events(
         games = _batch(events, "games", event_ids, keys)
         identified = identify_players(store, players)
         warnings += identified.warnings
-        overlaps = _overlaps(store, events, keys, players, games, identified.ids, options)
+        stored = _stored_games(store, events, keys)
+        # Events that repeat others are looked for on the second core while the new rows are
+        # inserted: an error there rolls the whole add back.
+        with alongside(
+            lambda: _overlaps(events, keys, players, games, identified.ids, stored, options)
+        ) as checking:
+            _insert_entries(store, players, games, identified.ids)
+            overlaps = checking.result()
         raise_if_errors(overlaps)
         warnings += overlaps
-        store.insert_event_players(
-            pd.DataFrame(
-                {
-                    "event_id": players["event_id"],
-                    "start_rank": players["player"],
-                    "player_id": identified.ids,
-                    "rating_in_file": players["rating"],
-                    "line": players["line"],
-                    **{c: players[c] for c in ("name", "federation", "sex", "title")},
-                    "birth_year": players["birth_year"],
-                    "final_rank": players["rank"],
-                }
-            )
-        )
-        store.insert_games(
-            pd.DataFrame(
-                {
-                    "event_id": games["event_id"],
-                    "round": games["round"],
-                    "start_rank": games["player"],
-                    "opponent_rank": games["opponent"],
-                    "colour": games["colour"],
-                    "result": games["result"],
-                    "score": games["score"],
-                    "rated": games["rated"].astype(np.int64),
-                    "reason": games["reason"].astype("string"),
-                    "line": games["line"],
-                }
-            )
-        )
     created = identified.created.groupby("event_index")["label"].agg(list).to_dict()
     sizes = np.bincount(players["event_index"].to_numpy(np.int64), minlength=len(events))
     verb = "would add" if options.dry_run else "added"
@@ -322,17 +300,70 @@ def _placements(
     return placed
 
 
+def _insert_entries(
+    store: Store, players: pd.DataFrame, games: pd.DataFrame, ids: np.ndarray
+) -> None:
+    """The new events' players (as identified: ``ids``) and games."""
+    store.insert_event_players(
+        pd.DataFrame(
+            {
+                "event_id": players["event_id"],
+                "start_rank": players["player"],
+                "player_id": ids,
+                "rating_in_file": players["rating"],
+                "line": players["line"],
+                **{c: players[c] for c in ("name", "federation", "sex", "title")},
+                "birth_year": players["birth_year"],
+                "final_rank": players["rank"],
+            }
+        )
+    )
+    store.insert_games(
+        pd.DataFrame(
+            {
+                "event_id": games["event_id"],
+                "round": games["round"],
+                "start_rank": games["player"],
+                "opponent_rank": games["opponent"],
+                "colour": games["colour"],
+                "result": games["result"],
+                "score": games["score"],
+                "rated": games["rated"].astype(np.int64),
+                "reason": games["reason"].astype("string"),
+                "line": games["line"],
+            }
+        )
+    )
+
+
+@dataclass(frozen=True)
+class _StoredGames:
+    """The stored events whose dates meet the new ones' (``events_during``) and their games
+    played over the board (``played_games``)."""
+
+    events: pd.DataFrame
+    games: pd.DataFrame
+
+
+def _stored_games(store: Store, events: Sequence[Event], keys: Sequence[str]) -> _StoredGames:
+    starts = [iso(e.info.start or e.info.end) for e in events]
+    ends = [iso(e.info.end or e.info.start) for e in events]
+    stored = store.events_during(min(s for s in starts if s), max(e for e in ends if e))
+    stored = stored[~stored["key"].isin(keys)]  # the new events are stored already
+    return _StoredGames(stored, store.played_games(stored["event_id"].tolist()))
+
+
 def _overlaps(
-    store: Store,
     events: Sequence[Event],
     keys: Sequence[str],
     players: pd.DataFrame,
     games: pd.DataFrame,
     ids: np.ndarray,
+    known: _StoredGames,
     options: AddOptions,
 ) -> list[Issue]:
     """New events that share half or more of their played games with a stored event whose
-    dates overlap theirs, or with another event of this ``add``."""
+    dates overlap theirs, or with another event of this ``add``. Pure: no database."""
     who = pd.Series(ids, index=pd.MultiIndex.from_arrays([players["event_id"], players["player"]]))
     played = games[games["rated"].to_numpy(bool) & games["opponent"].notna().to_numpy()]
     mine = who.reindex(pd.MultiIndex.from_arrays([played["event_id"], played["player"]]))
@@ -350,9 +381,7 @@ def _overlaps(
     )
     starts = [iso(e.info.start or e.info.end) for e in events]
     ends = [iso(e.info.end or e.info.start) for e in events]
-    stored = store.events_during(min(s for s in starts if s), max(e for e in ends if e))
-    stored = stored[~stored["key"].isin(keys)]  # the new events are stored already
-    old = store.played_games(stored["event_id"].tolist())
+    stored, old = known.events, known.games
     key_of = dict(zip(stored["event_id"], stored["key"], strict=True))
     old_frame = pd.DataFrame(
         {

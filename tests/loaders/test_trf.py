@@ -441,3 +441,26 @@ def test_a_batch_is_read_in_parts_when_large(
     assert [event.info.key for event in events] == keys
     for path, event in zip(paths, events, strict=True):
         pd.testing.assert_frame_equal(event.players, read_trf(path, key=path.stem).players)
+
+
+def test_a_batch_read_on_two_cores_is_the_batch_read_on_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Half of a large batch is checked, decoded and parsed by a child: the same events, the
+    same refusals (a binary file, one missing), each in its file's place."""
+    malformed = sorted((Path(__file__).parents[1] / "malformed").glob("*.trf"))
+    paths = [*malformed, *TRF_CORPUS, tmp_path / "gone.trf", *TRF_CORPUS[:2]]
+    keys = [f"{path.stem}-{index}" for index, path in enumerate(paths)]
+    one = read_events(paths, keys)
+    monkeypatch.setattr("rating_batch.loaders.PARALLEL_TRFS", 2)
+    two = read_events(paths, keys)
+    assert len(one) == len(two) == len(paths)
+    for path, first, second in zip(paths, one, two, strict=True):
+        assert type(first) is type(second), path
+        if isinstance(first, InputError):
+            assert str(first) == str(second)
+            continue
+        assert first.info == second.info and first.issues == second.issues, path
+        pd.testing.assert_frame_equal(first.players, second.players)
+        pd.testing.assert_frame_equal(first.games, second.games)
+    assert "gone.trf: cannot read the file" in str(one[len(malformed) + len(TRF_CORPUS)])
