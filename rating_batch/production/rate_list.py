@@ -124,16 +124,18 @@ def rate_list(store: Store, book: RuleBook, period: Period, kind: str) -> KindOu
     rules = book.for_period(period).for_kind(kind)
     lists = store.lists()
     previous = _previous(lists, kind, period)
-    state = read_state(store, kind, previous)
-    events = store.events(period)
-    events = events[events["kind"] == kind].copy()
-    events["start_date"] = [dt.date.fromisoformat(s) if s else None for s in events["start"]]
-    events = events.sort_values(
-        ["start", "event_id"], na_position="last", kind="stable"
-    ).reset_index(drop=True)
-    people = store.players()
-    entries = store.period_entries(period, kind)
-    games = store.period_games(period, kind)
+    # The period's games (the largest read) are read beside the others.
+    with store.reading_aside(lambda other: other.period_games(period, kind)) as stored:
+        state = read_state(store, kind, previous)
+        events = store.events(period)
+        events = events[events["kind"] == kind].copy()
+        events["start_date"] = [dt.date.fromisoformat(s) if s else None for s in events["start"]]
+        events = events.sort_values(
+            ["start", "event_id"], na_position="last", kind="stable"
+        ).reset_index(drop=True)
+        people = store.players()
+        entries = store.period_entries(period, kind)
+        games = stored.result()
     # Everyone with a state or a game this period.
     ids = sorted(set(state["player_id"]) | set(entries["player_id"]))
     table = pd.DataFrame({"player_id": ids}).merge(people, on="player_id", how="left")

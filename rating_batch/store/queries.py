@@ -7,11 +7,12 @@ give it frames to keep. Writing methods run inside the command's transaction
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import pandas as pd
@@ -420,6 +421,22 @@ class Store(Connection):
             (period, kind),
         )
 
+    @contextlib.contextmanager
+    def reading_aside(self, work: Callable[[Store], T]) -> Iterator[Future[T]]:
+        """``work`` run by a thread of its own on a second, read-only connection, while the
+        block reads the rest (SQLite reads without holding Python's lock): its result is the
+        future's. It sees what is committed, so it is for reads made before the command
+        writes anything."""
+
+        def read() -> T:
+            from rating_batch.store import open_store
+
+            with open_store(self.path) as other:
+                return work(other)
+
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            yield pool.submit(read)
+
     def period_games(self, period: Period, kind: str) -> pd.DataFrame:
         return self.table_frame(
             "games",
@@ -555,6 +572,8 @@ class Store(Connection):
         if whole < length:
             self.connection.execute(statement(length - whole), flat[whole * width :])
 
+
+T = TypeVar("T")
 
 #: Rows inserted by one statement (``_insert``), within SQLite's limit of bound values.
 ROWS_PER_INSERT = 200

@@ -36,3 +36,23 @@ def test_every_row_once_in_order(tmp_path: Path, count: int) -> None:
     stored = connection.execute("SELECT * FROM published_files ORDER BY rowid").fetchall()
     connection.close()
     assert stored == list(rows.itertuples(index=False, name=None))
+
+
+def test_a_read_aside_gives_what_the_command_reads_itself(tmp_path: Path) -> None:
+    """``reading_aside``: the period's games read by a thread on a second connection while
+    the command holds its write transaction (nothing written yet): the very same frame."""
+    from db_helpers import database, event_file, run
+
+    db = database(tmp_path)
+    games = [(1, 1, 2, "1-0"), (2, 2, 1, "=-=")]
+    assert run("add", event_file(tmp_path, "open", games), "--db", db)[0] == 0
+    period = ("2026-02", "standard")
+    with (
+        open_store(db, write=True, command="test") as store,
+        store.writing(backup=False),
+        store.reading_aside(lambda other: other.period_games(*period)) as future,
+    ):
+        mine = store.period_games(*period)
+        aside = future.result()
+    assert len(mine) == 4  # two games, a row per player
+    pd.testing.assert_frame_equal(aside, mine)
