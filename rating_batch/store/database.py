@@ -171,6 +171,7 @@ class Connection:
         self.command = command
         self.wait = wait
         self.read_only = read_only
+        self._changes_at_begin = connection.total_changes
         self.backup: Path | None = None
         """The backup saved by ``writing()`` (None before, or without one)."""
         self.migrated_from: int | None = None
@@ -253,7 +254,13 @@ class Connection:
         if self.backup is not None:
             prune_backups(self.path)
 
+    def unwritten(self) -> bool:
+        """Whether this connection has changed nothing that others cannot see yet: a second
+        connection reads what this one would."""
+        return self.connection.total_changes == self._changes_at_begin
+
     def _begin(self) -> None:
+        self._changes_at_begin = self.connection.total_changes
         try:
             self.connection.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as error:

@@ -425,8 +425,8 @@ class Store(Connection):
     def reading_aside(self, work: Callable[[Store], T]) -> Iterator[Future[T]]:
         """``work`` run by a thread of its own on a second, read-only connection, while the
         block reads the rest (SQLite reads without holding Python's lock): its result is the
-        future's. It sees what is committed, so it is for reads made before the command
-        writes anything."""
+        future's. The second connection sees what is committed: once this command has
+        written anything, ``work`` is done here instead, before the block."""
 
         def read() -> T:
             from rating_batch.store import open_store
@@ -434,6 +434,11 @@ class Store(Connection):
             with open_store(self.path) as other:
                 return work(other)
 
+        if not self.unwritten():
+            done: Future[T] = Future()
+            done.set_result(work(self))
+            yield done
+            return
         with ThreadPoolExecutor(max_workers=1) as pool:
             yield pool.submit(read)
 

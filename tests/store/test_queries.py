@@ -9,7 +9,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from rating_batch.store import create_store, open_store
+from rating_batch.store import Store, create_store, open_store
 from rating_batch.store.queries import ROWS_PER_INSERT
 
 
@@ -56,3 +56,25 @@ def test_a_read_aside_gives_what_the_command_reads_itself(tmp_path: Path) -> Non
         aside = future.result()
     assert len(mine) == 4  # two games, a row per player
     pd.testing.assert_frame_equal(aside, mine)
+
+
+def test_once_the_command_has_written_a_read_aside_is_its_own(tmp_path: Path) -> None:
+    """A second connection cannot see this command's uncommitted rows: after a write, the
+    read is done by the command's own connection (and sees them)."""
+    db = tmp_path / "r.sqlite"
+    with create_store(db):
+        pass
+    row = pd.DataFrame(
+        {"period": ["2026-02"], "path": ["standard/list.csv"], "digest": ["0" * 64],
+         "compressed": [1], "size": [10]}
+    )  # fmt: skip
+
+    def count(store: Store) -> int:
+        return int(store.frame("SELECT COUNT(*) AS n FROM published_files")["n"][0])
+
+    with open_store(db, write=True, command="test") as store, store.writing(backup=False):
+        with store.reading_aside(count) as before:
+            assert before.result() == 0
+        store._insert("published_files", row)
+        with store.reading_aside(count) as after:
+            assert after.result() == 1
