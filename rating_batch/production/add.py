@@ -40,7 +40,7 @@ from rating_batch.periods import (
 )
 from rating_batch.pipeline import distinct_keys, expand_inputs, load_events
 from rating_batch.production.common import Outcome, RuleBook, iso, rule_book
-from rating_batch.production.identify import identify_players
+from rating_batch.production.identify import IdentityPlan, plan_identities, store_identities
 from rating_batch.schema import Event, combined
 from rating_batch.store import DEFAULT_WAIT, Store, open_store
 
@@ -114,18 +114,24 @@ def add_events(
         )
         players = _batch(events, "players", event_ids, keys)
         games = _batch(events, "games", event_ids, keys)
-        identified = identify_players(store, players)
-        warnings += identified.warnings
+        people, next_id = store.players(), store.next_player_id()
         stored = _stored_games(store, events, keys)
-        # Events that repeat others are looked for on the second core while the new rows are
-        # inserted: an error there rolls the whole add back.
-        with alongside(
-            lambda: _overlaps(events, keys, players, games, identified.ids, stored, options)
-        ) as checking:
-            _insert_entries(store, players, games, identified.ids)
-            overlaps = checking.result()
+
+        def identities_and_repeats() -> tuple[IdentityPlan, list[Issue]]:
+            plan = plan_identities(people, players, next_id)
+            repeats = _overlaps(events, keys, players, games, plan.identified.ids, stored, options)
+            return plan, repeats
+
+        # Who is who, and which events repeat others, are worked out on the second core while
+        # the games (which need neither) are inserted: an error there rolls the add back.
+        with alongside(identities_and_repeats) as checking:
+            _insert_games(store, games)
+            plan, overlaps = checking.result()
+        identified = store_identities(store, plan)
+        warnings += identified.warnings
         raise_if_errors(overlaps)
         warnings += overlaps
+        _insert_entries(store, players, identified.ids)
     created = identified.created.groupby("event_index")["label"].agg(list).to_dict()
     sizes = np.bincount(players["event_index"].to_numpy(np.int64), minlength=len(events))
     verb = "would add" if options.dry_run else "added"
@@ -300,10 +306,8 @@ def _placements(
     return placed
 
 
-def _insert_entries(
-    store: Store, players: pd.DataFrame, games: pd.DataFrame, ids: np.ndarray
-) -> None:
-    """The new events' players (as identified: ``ids``) and games."""
+def _insert_entries(store: Store, players: pd.DataFrame, ids: np.ndarray) -> None:
+    """The new events' players, as identified (``ids``)."""
     store.insert_event_players(
         pd.DataFrame(
             {
@@ -318,6 +322,10 @@ def _insert_entries(
             }
         )
     )
+
+
+def _insert_games(store: Store, games: pd.DataFrame) -> None:
+    """The new events' games (by start rank: they need no identities)."""
     store.insert_games(
         pd.DataFrame(
             {

@@ -45,13 +45,39 @@ class Identified:
     warnings: list[Issue]
 
 
+@dataclass
+class IdentityPlan:
+    """``plan_identities``: who is who, and what the database is to be given: the new
+    players (``Store.insert_players``) and the fields to fill in (``fill_player_fields``)."""
+
+    identified: Identified
+    new_players: pd.DataFrame
+    fills: pd.DataFrame | None
+
+
 def identify_players(store: Store, players: pd.DataFrame) -> Identified:
-    """Each player row's database id, for all the events of an ``add`` at once.
+    """Each player row's database id, for all the events of an ``add`` at once; the new
+    players and the fields filled in stored (``plan_identities``, ``store_identities``)."""
+    return store_identities(
+        store, plan_identities(store.players(), players, store.next_player_id())
+    )
+
+
+def store_identities(store: Store, plan: IdentityPlan) -> Identified:
+    """What ``plan`` gives the database: the new players, the fields filled in."""
+    store.insert_players(plan.new_players)
+    if plan.fills is not None:
+        store.fill_player_fields(plan.fills)
+    return plan.identified
+
+
+def plan_identities(people: pd.DataFrame, players: pd.DataFrame, next_id: int) -> IdentityPlan:
+    """Each player row's database id, for all the events of an ``add`` at once, against the
+    database's players ``people`` (new players numbered from ``next_id``). Pure: no
+    database (``add`` works it out on the second core).
 
     Expects the players frames of the events (``schema.PLAYERS_DTYPES``) with ``event_index``,
-    ``event_id`` and ``key``. Stores the new players and the fields filled in. The result
-    does not depend on the order of the files."""
-    people = store.players()
+    ``event_id`` and ``key``. The result does not depend on the order of the files."""
     rows = players.reset_index(drop=True).copy()
     rows["position"] = np.arange(len(rows))
     fide = rows["fide_id"]
@@ -100,7 +126,6 @@ def identify_players(store: Store, players: pd.DataFrame) -> Identified:
     unmatched = singles[~singles["position"].isin(single.index)]
     identity_creators = unmatched.drop_duplicates(IDENTITY_KEY)
     creators = pd.concat([fide_creators, identity_creators, twins]).sort_values("position")
-    next_id = store.next_player_id()
     creators["player_id"] = np.arange(next_id, next_id + len(creators), dtype=np.int64)
     new_of_fide = creators.dropna(subset=["fide_id"]).set_index("fide_id")["player_id"]
     ids = ids.fillna(pd.Series(new_of_fide.reindex(fide).to_numpy(), dtype="Int64"))
@@ -125,8 +150,6 @@ def identify_players(store: Store, players: pd.DataFrame) -> Identified:
     given["name"] = given["name"].mask(given["name"] == "")  # a blank name is no name
     first = given.groupby(resolved).first()  # each player's first value given, per column
     warnings += _birth_year_conflicts(people, rows, resolved, first["birth_year"])
-    _store_new_players(store, first, creators)
-    _fill_known_players(store, people, rows, given, resolved)
     created = pd.DataFrame(
         {
             "event_index": creators["event_index"].to_numpy(),
@@ -140,7 +163,11 @@ def identify_players(store: Store, players: pd.DataFrame) -> Identified:
             ).to_numpy(),
         }
     )
-    return Identified(resolved, created, warnings)
+    return IdentityPlan(
+        Identified(resolved, created, warnings),
+        _new_players(first, creators),
+        _fills(people, rows, given, resolved),
+    )
 
 
 def _where(row: pd.Series) -> tuple[str, int]:
@@ -265,30 +292,29 @@ def _birth_year_conflicts(
     ]
 
 
-def _store_new_players(store: Store, first: pd.DataFrame, creators: pd.DataFrame) -> None:
-    """Insert the new players, completed from the first file that gives each field."""
+def _new_players(first: pd.DataFrame, creators: pd.DataFrame) -> pd.DataFrame:
+    """The new players, completed from the first file that gives each field."""
     new = creators.set_index("player_id")
     for column in IDENTITY:
         new[column] = new[column].fillna(first[column].reindex(new.index))
     new["name"] = new["name"].fillna("")
-    store.insert_players(
-        pd.DataFrame(
-            {
-                "player_id": new.index.to_numpy(),
-                "fide_id": new["fide_id"].to_numpy(),
-                **{column: new[column].to_numpy() for column in IDENTITY},
-                "created_by": (new["key"].astype(str) + "#" + new["player"].astype(str)).to_numpy(),
-                "created_event": new["event_id"].to_numpy(),
-            }
-        )
+    return pd.DataFrame(
+        {
+            "player_id": new.index.to_numpy(),
+            "fide_id": new["fide_id"].to_numpy(),
+            **{column: new[column].to_numpy() for column in IDENTITY},
+            "created_by": (new["key"].astype(str) + "#" + new["player"].astype(str)).to_numpy(),
+            "created_event": new["event_id"].to_numpy(),
+        }
     )
 
 
-def _fill_known_players(
-    store: Store, people: pd.DataFrame, rows: pd.DataFrame, given: pd.DataFrame, ids: np.ndarray
-) -> None:
-    """Fill what the database does not know of its players from the first row that gives
-    it; what it knows is never overwritten. Each fill is logged with the event that gave it."""
+def _fills(
+    people: pd.DataFrame, rows: pd.DataFrame, given: pd.DataFrame, ids: np.ndarray
+) -> pd.DataFrame | None:
+    """What the database does not know of its players, from the first row that gives it
+    (what it knows is never overwritten), each fill with the event that gave it: the rows of
+    ``fill_player_fields`` (None: nothing to fill)."""
     stored = people.set_index("player_id")
     fills = []
     for column in IDENTITY:
@@ -306,5 +332,4 @@ def _fill_known_players(
                     field=column, old_value=current[missing.fillna(True).to_numpy(bool)].to_numpy()
                 )
             )
-    if fills:
-        store.fill_player_fields(pd.concat(fills, ignore_index=True))
+    return pd.concat(fills, ignore_index=True) if fills else None
