@@ -61,9 +61,9 @@ class Started(Generic[T]):
     """Work started in a forked child (or done already, serial): ``result`` waits for it and
     gives its result, or raises its error here; ``stop`` ends it unfinished."""
 
-    def __init__(self, work: Callable[[], T]) -> None:
+    def __init__(self, work: Callable[[], T], *, worth: bool = True) -> None:
         self._child: multiprocessing.process.BaseProcess | None = None
-        if not available():
+        if not (worth and available()):
             self._done: tuple[str, object] = ("done", work())
             return
         context = multiprocessing.get_context("fork")
@@ -95,11 +95,22 @@ class Started(Generic[T]):
             self._child = None
 
 
+#: Rows (games) from which work is worth a child of its own: below, starting one costs about
+#: as much as it saves.
+PARALLEL_ROWS = 2_000
+
+
+def worth(rows: int) -> bool:
+    """Whether work over ``rows`` rows is worth a child of its own (``PARALLEL_ROWS``)."""
+    return rows >= PARALLEL_ROWS
+
+
 @contextlib.contextmanager
-def alongside(work: Callable[[], T]) -> Iterator[Started[T]]:
+def alongside(work: Callable[[], T], *, worth: bool = True) -> Iterator[Started[T]]:
     """``work`` started in a forked child for the body of the ``with``, which takes its result
-    (``result()``: small, it comes back pickled). If the body fails, the child is stopped."""
-    started = Started(work)
+    (``result()``: small, it comes back pickled). If the body fails, the child is stopped.
+    Not ``worth`` a child (small work): done first, here."""
+    started = Started(work, worth=worth)
     try:
         yield started
     except BaseException:

@@ -28,7 +28,7 @@ import pandas as pd
 from rating_batch.errors import Issue, Severity, raise_if_errors
 from rating_batch.loaders import Progress, no_progress
 from rating_batch.overlap import overlapping_events
-from rating_batch.parallel import alongside
+from rating_batch.parallel import alongside, worth
 from rating_batch.periods import (
     FIRST_YEAR,
     INITIAL,
@@ -124,7 +124,7 @@ def add_events(
 
         # Who is who, and which events repeat others, are worked out on the second core while
         # the games (which need neither) are inserted: an error there rolls the add back.
-        with alongside(identities_and_repeats) as checking:
+        with alongside(identities_and_repeats, worth=worth(len(games))) as checking:
             _insert_games(store, games)
             plan, overlaps = checking.result()
         identified = store_identities(store, plan)

@@ -13,7 +13,7 @@ import pandas as pd
 
 from rating_batch.engine import STATUSES
 from rating_batch.loaders import Progress, no_progress
-from rating_batch.parallel import alongside
+from rating_batch.parallel import alongside, worth
 from rating_batch.periods import Period, shown
 from rating_batch.pipeline import (
     MAX_EVENT_PAGES,
@@ -158,7 +158,8 @@ def _write_kind(
         write_csv(result.games, staged["games.csv"])
         return kept("list.xlsx", "list.csv", "list.txt", "players.csv", "games.csv")
 
-    with alongside(list_files) as listed:
+    parallel = worth(len(result.games))
+    with alongside(list_files, worth=parallel) as listed:
         calculations = outcome.calculations
 
         def report() -> list[KeptFile]:
@@ -166,7 +167,7 @@ def _write_kind(
             write_workbook(sheets, staged["report.xlsx"])
             return kept("report.xlsx")
 
-        with alongside(report) as reported:
+        with alongside(report, worth=parallel) as reported:
             if keeping is not None:
                 keeping.run_meanwhile()
             write_csv(calculations, staged["calculations.csv"])

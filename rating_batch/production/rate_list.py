@@ -22,7 +22,7 @@ from rating_batch.engine import (
 )
 from rating_batch.errors import Issue
 from rating_batch.overlap import overlapping_events
-from rating_batch.parallel import alongside
+from rating_batch.parallel import alongside, worth
 from rating_batch.periods import (
     INITIAL,
     Period,
@@ -178,7 +178,9 @@ def rate_list(store: Store, book: RuleBook, period: Period, kind: str) -> KindOu
         store, events, entries, games, lists, kind, period, table, pidx, from_standard
     )
     # What the files say that disagrees is looked for on the second core meanwhile.
-    with alongside(lambda: consistency_notes(entries, frame, table, events)) as checking:
+    with alongside(
+        lambda: consistency_notes(entries, frame, table, events), worth=worth(len(frame))
+    ) as checking:
         prior, pool_reset = _prior_pool(store, kind, previous, period, rules, table, pidx)
         event_rules = {
             key: book.for_date(start).for_kind(kind)

@@ -41,3 +41,41 @@ def test_calculations_sheet_groups_players_and_events(folder: Path) -> None:
         20,
         7.2,
     )
+
+
+def test_two_cores_write_and_store_what_one_core_does(
+    folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Small periods are written by the command alone; from PARALLEL_ROWS games, children
+    write and keep files, and work out the disagreements (publish) and who is who and the
+    repeats (add). Forced here for a small month: every file, every stored row the same."""
+    import shutil
+
+    from db_helpers import ADULT, dump, event_file
+    from trf_text import P
+
+    from rating_batch import parallel
+
+    games = [(1, 1, 2, "1-0"), (2, 3, 1, "=-="), (3, 2, 3, "0-1")]
+    people = [P(1, "A", 1600, 11, ADULT), P(2, "B", 1500, 12, ADULT), P(3, "C", None, 13, ADULT)]
+    made = {}
+    for label, rows in (("one", 10**9), ("two", 0)):
+        monkeypatch.setattr(parallel, "PARALLEL_ROWS", rows)
+        place = folder / "month"  # the same paths both times (files name their source)
+        shutil.rmtree(place, ignore_errors=True)
+        place.mkdir()
+        db = database(place, "11,1600", "12,1500", "13,1400")
+        events = place / "events"
+        events.mkdir()
+        for number in range(3):  # a week apart: not the same games reported twice
+            day = f"2026/01/{10 + 7 * number}"
+            shutil.copy(event_file(place, f"e{number}", games, players=people, day=day), events)
+        assert run("add", events, "--db", db)[0] == 0
+        assert run("publish", "2026-02", "--db", db, "--out", place / "out")[0] == 0
+        out = place / "out" / "2026-02"
+        made[label] = (
+            {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*") if p.is_file()},
+            dump(db),
+        )
+    assert made["two"][0] == made["one"][0]
+    assert made["two"][1] == made["one"][1]

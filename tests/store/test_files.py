@@ -6,6 +6,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
 from db_helpers import database, dump, event_file, query, run
 
 
@@ -90,10 +91,16 @@ def test_the_files_of_a_refused_or_undone_publish_are_never_a_problem(tmp_path: 
     assert sorted(p.name for p in Path(f"{db}.files").rglob("*") if p.is_file()) == before
 
 
-def test_a_file_that_cannot_be_kept_refuses_the_publish_changing_nothing(tmp_path: Path) -> None:
-    """The files are kept by threads beside the rest of the publish (the states are stored
-    meanwhile): one that cannot be written is the command's error, named, and the whole
-    transaction is rolled back; no output folder appears."""
+@pytest.mark.parametrize("rows", [10**9, 0], ids=["one core", "two cores"])
+def test_a_file_that_cannot_be_kept_refuses_the_publish_changing_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, rows: int
+) -> None:
+    """The files are kept by the processes that write them, and by threads (the states are
+    stored meanwhile): one that cannot be written is the command's error, named, and the
+    whole transaction is rolled back; no output folder appears."""
+    from rating_batch import parallel
+
+    monkeypatch.setattr(parallel, "PARALLEL_ROWS", rows)
     db = database(tmp_path)
     assert run("add", event_file(tmp_path, "open", [(1, 1, 2, "1-0")]), "--db", db)[0] == 0
     Path(f"{db}.files").write_text("not a folder", encoding="utf-8")
