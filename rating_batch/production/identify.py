@@ -37,7 +37,7 @@ IDENTITY = ("name", "federation", "sex", "title", "birth_year")
 
 @dataclass
 class Identified:
-    """``identify_players``: each row's database id, the players created (event index and
+    """``plan_identities``: each row's database id, the players created (event index and
     label) and the warnings about identity."""
 
     ids: np.ndarray
@@ -53,14 +53,6 @@ class IdentityPlan:
     identified: Identified
     new_players: pd.DataFrame
     fills: pd.DataFrame | None
-
-
-def identify_players(store: Store, players: pd.DataFrame) -> Identified:
-    """Each player row's database id, for all the events of an ``add`` at once; the new
-    players and the fields filled in stored (``plan_identities``, ``store_identities``)."""
-    return store_identities(
-        store, plan_identities(store.players(), players, store.next_player_id())
-    )
 
 
 def store_identities(store: Store, plan: IdentityPlan) -> Identified:
