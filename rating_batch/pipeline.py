@@ -568,13 +568,12 @@ def write_pages(
             source.calculations, source.period,
         )  # fmt: skip
         pages = prepared.pages
-        written += [folder / "events" / f"{page.key}.html" for page in pages]
+        places = {page.key: folder / "events" / f"{page.key}.html" for page in pages}
+        written += places.values()
         # Staged paths are taken here (the output set is the command's): the later pages
         # are laid out and written by a child (``parallel.beside``) from PARALLEL_PAGES on.
-        staged = dict(
-            zip([page.key for page in pages], map(outputs.path, written[1:]), strict=True)
-        )
-        keys = list(staged)
+        staged = {key: outputs.path(place) for key, place in places.items()}
+        keys = list(places)
         half = len(keys) // 2 if len(keys) >= PARALLEL_PAGES else len(keys)
         later = prepared.subset(keys[half:])
         with beside(lambda: _write_event_pages(later, staged)) if later.pages else nullcontext():

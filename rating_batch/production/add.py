@@ -353,9 +353,15 @@ class _StoredGames:
     games: pd.DataFrame
 
 
-def _stored_games(store: Store, events: Sequence[Event], keys: Sequence[str]) -> _StoredGames:
+def _spans(events: Sequence[Event]) -> tuple[list[str | None], list[str | None]]:
+    """Each event's first and last day (ISO; either one for both when only one is known)."""
     starts = [iso(e.info.start or e.info.end) for e in events]
     ends = [iso(e.info.end or e.info.start) for e in events]
+    return starts, ends
+
+
+def _stored_games(store: Store, events: Sequence[Event], keys: Sequence[str]) -> _StoredGames:
+    starts, ends = _spans(events)
     stored = store.events_during(min(s for s in starts if s), max(e for e in ends if e))
     stored = stored[~stored["key"].isin(keys)]  # the new events are stored already
     return _StoredGames(stored, store.played_games(stored["event_id"].tolist()))
@@ -387,8 +393,7 @@ def _overlaps(
             "score": played["score"].to_numpy(),
         }
     )
-    starts = [iso(e.info.start or e.info.end) for e in events]
-    ends = [iso(e.info.end or e.info.start) for e in events]
+    starts, ends = _spans(events)
     stored, old = known.events, known.games
     key_of = dict(zip(stored["event_id"], stored["key"], strict=True))
     old_frame = pd.DataFrame(

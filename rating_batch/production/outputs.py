@@ -73,11 +73,14 @@ class Keeping:
     they are written, and the command's own work (``meanwhile``: the new states stored) is
     done while the children write."""
 
-    keep: Callable[[str, Path], tuple[str, bool, int]]
+    keep: Callable[[str, Path], tuple[str, bool, int]] | None = None
+    """None: the files are not kept (no database)."""
     meanwhile: Callable[[], None] = lambda: None
     kept: list[KeptFile] = field(default_factory=list)
 
     def files(self, files: Sequence[tuple[str, Path]]) -> list[KeptFile]:
+        if self.keep is None:
+            return []
         return [(path, *self.keep(path, where)) for path, where in files]
 
     def run_meanwhile(self) -> None:
@@ -97,6 +100,7 @@ def write_period(
     """Every file of the period into ``outputs`` (the period's folder is replaced whole);
     with ``keeping``, the files kept as they are written (``Keeping``)."""
     outputs.own(out / period, PERIOD_FILES)
+    keeping = keeping or Keeping()
     paths: list[Path] = []
     for outcome in outcomes:
         paths += _write_kind(outcome, period, out, outputs, progress, keeping)
@@ -109,7 +113,7 @@ def _write_kind(
     out: Path,
     outputs: OutputSet,
     progress: Progress,
-    keeping: Keeping | None,
+    keeping: Keeping,
 ) -> list[Path]:
     """One list's files, on two cores (``parallel.alongside``): the list's files and the
     period's players and games are written while the individual calculations are made; then
@@ -142,8 +146,6 @@ def _write_kind(
 
     def kept(*names: str) -> list[KeptFile]:
         """The files ``names``, kept beside the database by the process that wrote them."""
-        if keeping is None:
-            return []
         return keeping.files([(f"{outcome.kind}/{name}", staged[name]) for name in names])
 
     def list_files() -> list[KeptFile]:
@@ -168,8 +170,7 @@ def _write_kind(
             return kept("report.xlsx")
 
         with alongside(report, worth=parallel) as reported:
-            if keeping is not None:
-                keeping.run_meanwhile()
+            keeping.run_meanwhile()
             write_csv(calculations, staged["calculations.csv"])
             write_csv(outcome.changes, staged["changes.csv"])
             mine = kept("calculations.csv", "changes.csv")
@@ -195,8 +196,7 @@ def _write_kind(
                 f"{outcome.kind} event pages",
             )
             theirs = listed.result() + reported.result()
-    if keeping is not None:
-        keeping.kept += [*theirs, *mine]
+    keeping.kept += [*theirs, *mine]
     return [*targets.values(), *pages]
 
 

@@ -112,15 +112,16 @@ def publish_period(
                 paths = publisher.write(outcomes, period, out, outputs, progress, keeping)
                 folder = out / period
                 done = {path for path, *_ in keeping.kept}
+                written = [
+                    (final.relative_to(folder).as_posix(), staged)
+                    for final, staged in outputs.staged()
+                ]
                 store.store_files(
                     period,
-                    [(path, staged) for path, staged in (
-                        (final.relative_to(folder).as_posix(), staged)
-                        for final, staged in outputs.staged()
-                    ) if path not in done],
+                    [(path, staged) for path, staged in written if path not in done],
                     meanwhile=keeping.run_meanwhile,
                     kept=keeping.kept,
-                )  # fmt: skip
+                )
             _switch(outputs, period, db, out)
     return publisher.result(period, outcomes, paths, dry_run=False)
 

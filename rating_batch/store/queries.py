@@ -22,6 +22,8 @@ from rating_batch.periods import INITIAL, Period
 from rating_batch.store.database import Connection
 from rating_batch.store.files import get_file, keep_file
 
+T = TypeVar("T")
+
 
 class Store(Connection):
     """An open rating database (``open_store``/``create_store``)."""
@@ -577,8 +579,6 @@ class Store(Connection):
         if whole < length:
             self.connection.execute(statement(length - whole), flat[whole * width :])
 
-
-T = TypeVar("T")
 
 #: Rows inserted by one statement (``_insert``), within SQLite's limit of bound values.
 ROWS_PER_INSERT = 200
