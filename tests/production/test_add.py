@@ -84,9 +84,16 @@ def test_a_late_event_is_moved_to_the_next_list_and_says_so(tmp_path: Path) -> N
     )
 
 
-def test_a_retitled_copy_of_a_stored_event_is_refused(tmp_path: Path) -> None:
+@pytest.mark.parametrize("rows", [10**9, 0], ids=["one core", "two cores"])
+def test_a_retitled_copy_of_a_stored_event_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, rows: int
+) -> None:
     # The arbiter resends the event under another title, one result corrected: 2 of its 3
-    # games are the stored ones, so it is the same event reported twice.
+    # games are the stored ones, so it is the same event reported twice. Two cores: the
+    # repeat is found while the games are inserted; the refusal rolls those back too.
+    from rating_batch import parallel
+
+    monkeypatch.setattr(parallel, "PARALLEL_ROWS", rows)
     db = database(tmp_path, "11,1600", "12,1500", "13,1400")
     players = None
     from trf_text import P

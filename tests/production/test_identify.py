@@ -6,7 +6,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from db_helpers import ADULT, database, event_file, query, run, write_list
+from db_helpers import ADULT, database, dump, event_file, query, run, write_list
 from trf_text import P, trf
 
 
@@ -139,7 +139,15 @@ def test_players_are_found_by_name_birth_year_and_federation(folder: Path) -> No
     assert code == 0 and "new player" not in out
 
 
-def test_an_ambiguous_match_names_the_candidates(folder: Path) -> None:
+@pytest.mark.parametrize("rows", [10**9, 0], ids=["one core", "two cores"])
+def test_an_ambiguous_match_names_the_candidates(
+    folder: Path, monkeypatch: pytest.MonkeyPatch, rows: int
+) -> None:
+    # Two cores: identities are worked out while the games are inserted; the refusal rolls
+    # those back too.
+    from rating_batch import parallel
+
+    monkeypatch.setattr(parallel, "PARALLEL_ROWS", rows)
     db = database(folder, "11,1600")
     for number in (1, 2):  # two different people of the same name, both created by events
         event = folder / f"e{number}.trf"
@@ -158,12 +166,14 @@ def test_an_ambiguous_match_names_the_candidates(folder: Path) -> None:
             "INSERT INTO players (player_id, name, birth_year, created_by) "
             "VALUES (99, 'Same, Sam', 1999, 'x#1')"
         )
+    before = dump(db)
     code, _, err = run("add", folder / "e2.trf", "--db", db)
     assert code == 1
     assert (
         "'Same, Sam' matches several players: #2 Same, Sam (FIDE ID none), "
         "#99 Same, Sam (FIDE ID none)" in err
     )
+    assert dump(db) == before
 
 
 @pytest.mark.parametrize("order", [("a", "b"), ("b", "a")])

@@ -105,10 +105,13 @@ def test_a_file_that_cannot_be_kept_refuses_the_publish_changing_nothing(
     assert run("add", event_file(tmp_path, "open", [(1, 1, 2, "1-0")]), "--db", db)[0] == 0
     Path(f"{db}.files").write_text("not a folder", encoding="utf-8")
     before = dump(db)
+    backups = sorted(p.name for p in Path(f"{db}.backups").iterdir())
     out = tmp_path / "out"
     code, stdout, stderr = run("publish", "2026-02", "--db", db, "--out", out)
     assert code == 1
     assert f"{db}.files" in stderr and "cannot keep the published file" in stderr
     assert "nothing was changed" in stderr and "Traceback" not in stdout + stderr
     assert dump(db) == before and not out.exists()
+    assert Path(f"{db}.files").read_text(encoding="utf-8") == "not a folder"
+    assert sorted(p.name for p in Path(f"{db}.backups").iterdir()) == backups  # none kept
     assert query(db, "SELECT COUNT(*) FROM lists WHERE period = '2026-02'") == [(0,)]
