@@ -204,9 +204,10 @@ def _crosstables(
 ) -> pd.DataFrame:
     """Every event's crosstable rows, events in turn, each in final-ranking order."""
     games = result.games
+    # Mapped once per distinct reason (the column is categorical), not once per game.
     mark = (
         games["reason"]
-        .astype("string")
+        .astype("category")
         .map({reason: m for reason, (m, _) in REASON_MARKS.items()})
         .astype("string")
     )
@@ -296,14 +297,16 @@ def _crosstables(
     table["change"] = table["change"].astype("Float64").round(2)
     # The file's final ranking when it gives one for every player; else by points (then the
     # start number), ranks shared by equal points.
-    given = table.groupby("event", sort=False)["rank"].transform(lambda r: r.notna().all())
-    table["_by_points"] = ~given.astype(bool)
+    given = (
+        table["rank"].notna().groupby(table["event"], sort=False).transform("all").to_numpy(bool)
+    )
+    table["_by_points"] = ~given
     by_points = (
         table.groupby("event", sort=False)["points"]
         .rank(method="min", ascending=False)
         .astype("Int64")
     )
-    table["rank"] = table["rank"].astype("Int64").where(given.astype(bool), by_points)
+    table["rank"] = table["rank"].astype("Int64").where(given, by_points)
     order = {key: n for n, key in enumerate(pd.unique(table["event"]))}
     table["_event_order"] = table["event"].map(order)
     table = table.sort_values(["_event_order", "rank", "player"], kind="stable")

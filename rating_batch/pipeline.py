@@ -44,7 +44,7 @@ from rating_batch.loaders.statelist import is_state_list, read_state_list
 from rating_batch.names import name_key
 from rating_batch.overlap import overlapping_events
 from rating_batch.pages import EventPages, entrants_of, event_pages, index_page
-from rating_batch.parallel import beside
+from rating_batch.parallel import alongside, beside, worth
 from rating_batch.period import assemble_period, order_events
 from rating_batch.rules import FIDE_BY_DATE, KINDS, Kind, Rules, edition_in_force, named_rules
 from rating_batch.schema import Event, EventInfo, combined, one_batch
@@ -411,14 +411,22 @@ def rate_loaded(
 ) -> RateResult:
     """Rate loaded events as one period (``rate`` and ``compare-rules`` share this)."""
     chosen_kind, notes = choose_kind(events, kind)
-    overlaps = overlap_issues(events, allow_overlap)
-    raise_if_errors(overlaps)
-    issues = [*issues, *overlaps]
-    rules, event_rules, rule_notes = resolve_rules(rules_name, events, chosen_kind)
-    rating_list = None
-    if list_path is not None:
+
+    def read_list() -> pd.DataFrame | None:
+        if list_path is None:
+            return None
         # Unprefixed columns of a CSV list (rating, k …) belong to the list being rated.
-        rating_list = read_rating_list(list_path, kind=chosen_kind).for_kind(chosen_kind)
+        return read_rating_list(list_path, kind=chosen_kind).for_kind(chosen_kind)
+
+    # A child reads the list while the files are compared; the errors come in the same order
+    # as one after the other: the files' overlaps, the rules, then the list.
+    games = len(combined(events, "games"))
+    with alongside(read_list, worth=list_path is not None and worth(games)) as listing:
+        overlaps = overlap_issues(events, allow_overlap)
+        raise_if_errors(overlaps)
+        issues = [*issues, *overlaps]
+        rules, event_rules, rule_notes = resolve_rules(rules_name, events, chosen_kind)
+        rating_list = listing.result()
     period = assemble_period(events, rules, rating_list)
     raise_if_errors(period.issues)
     result = rate_period(

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
 from functools import cache
+from itertools import pairwise
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -16,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from rating_batch.pages import EventPage, EventPages, IndexPage
+from rating_batch.writers.common import each_at_once
 
 if TYPE_CHECKING:
     from jinja2 import Environment
@@ -174,9 +176,11 @@ def _texts(values: pd.Series, escape: bool) -> np.ndarray:
     from markupsafe import escape as escaped
 
     codes, uniques = pd.factorize(values)
-    texts = [str(_blank(value)) for value in uniques.tolist()]
+    texts = uniques.tolist()
+    if not all(type(text) is str for text in texts):
+        texts = [str(_blank(value)) for value in texts]
     if escape:
-        texts = [str(escaped(text)) for text in texts]
+        texts = each_at_once(texts, lambda text: str(escaped(text)))
     return np.array([*texts, ""], dtype=object)[codes]  # code -1 (missing): the last, ""
 
 
@@ -261,9 +265,8 @@ def _pool_rows(pools: pd.DataFrame | None, periods: bool) -> dict[str, str]:
         class_html=np.where(hypothetical, fill_rows("hypothetical_class", pools), ""),
         period_html=fill_rows("period_cell", pools) if periods else "",
     )
-    text = pd.Series(fill_rows("pool_row", laid), index=pools.index, dtype=object)
-    joined = text.groupby(pools["id"].astype(str).to_numpy(), sort=False).agg("".join)
-    return {str(key): str(value) for key, value in joined.items()}
+    joined = joined_by(fill_rows("pool_row", laid), pools["id"].astype(str).to_numpy())
+    return {str(key): value for (key,), value in joined.items()}
 
 
 def _truthy(values: pd.Series) -> np.ndarray:
@@ -276,16 +279,20 @@ def _truthy(values: pd.Series) -> np.ndarray:
 def _round_cells(table: pd.DataFrame) -> np.ndarray:
     """Each crosstable row's round cells as markup, up to its event's last round."""
     rounds = table["rounds"].to_numpy()
-    cells = np.full(len(table), "", dtype=object)
+    parts = []
     for number in range(1, int(rounds.max(initial=0)) + 1):
         cell = table.get(f"cell_{number}", pd.Series(pd.NA, index=table.index))
         mark = table.get(f"mark_{number}", pd.Series(pd.NA, index=table.index))
         part = pd.DataFrame({"cell": cell, "mark": mark})
-        laid = np.where(
-            mark.notna().to_numpy(), fill_rows("marked_round_cell", part),
-            fill_rows("round_cell", part),
-        )  # fmt: skip
-        cells = cells + np.where(rounds >= number, laid, "")
+        marked = mark.notna().to_numpy()
+        played = rounds >= number  # no cell past the event's last round
+        laid = np.full(len(table), "", dtype=object)
+        laid[played & marked] = fill_rows("marked_round_cell", part[played & marked])
+        laid[played & ~marked] = fill_rows("round_cell", part[played & ~marked])
+        parts.append(laid.tolist())
+    cells = np.full(len(table), "", dtype=object)
+    if parts:  # each row's cells joined once
+        cells[:] = list(map("".join, zip(*parts, strict=True)))
     return cells
 
 
@@ -294,11 +301,34 @@ def _games_html(games: pd.DataFrame, events: pd.Series, ids: pd.Series) -> pd.Se
     shown = displayed(games, GAME_FORMS)
     star = np.where(games["capped"].fillna(False).to_numpy(bool), "*", "")  # D changed by the cap
     shown = shown.assign(diff_text=shown["diff_text"] + star)
-    laid = pd.Series(fill_rows("game_row", shown), dtype=object)
-    keys = [games["event"].astype(str).to_numpy(), games["id"].astype("string").to_numpy()]
-    joined = laid.groupby(keys, sort=False).agg("".join)
-    wanted = pd.MultiIndex.from_arrays([events.to_numpy(), ids.to_numpy()])
-    return pd.Series(joined.reindex(wanted).to_numpy(), index=events.index, dtype=object)
+    joined = joined_by(
+        fill_rows("game_row", shown),
+        games["event"].astype(str).to_numpy(),
+        games["id"].astype("string").to_numpy(),
+    )
+    wanted = zip(events.to_numpy().tolist(), ids.to_numpy().tolist(), strict=True)
+    return pd.Series([joined.get(key) for key in wanted], index=events.index, dtype=object)
+
+
+def joined_by(texts: np.ndarray, *keys: np.ndarray) -> dict[tuple[Hashable, ...], str]:
+    """Each key's texts (a key: a row's values of ``keys``) joined in row order, rows with a
+    missing key value left out: ``groupby(keys).agg("".join)`` without a pandas group per
+    key (~10 µs each, 10^4 keys and more on a period's pages)."""
+    combined = np.zeros(len(texts), dtype=np.int64)
+    for key in keys:
+        codes, uniques = pd.factorize(key)  # missing: -1
+        combined = np.where((codes < 0) | (combined < 0), -1, combined * (len(uniques) + 1) + codes)
+    present = np.flatnonzero(combined >= 0)
+    groups = pd.factorize(combined[present])[0]  # numbered as they first appear
+    order = np.argsort(groups, kind="stable")
+    rows = present[order]
+    starts = np.flatnonzero(np.diff(groups[order], prepend=-1))
+    bounds = [*starts.tolist(), len(rows)]
+    ordered = np.asarray(texts, dtype=object)[rows].tolist()
+    pieces = ("".join(ordered[start:end]) for start, end in pairwise(bounds))
+    firsts = rows[starts]
+    names = zip(*(np.asarray(key, dtype=object)[firsts].tolist() for key in keys), strict=True)
+    return dict(zip(names, pieces, strict=True))
 
 
 def write_event_html(

@@ -30,6 +30,7 @@ from rating_batch.writers.common import (
     MAX_SHEET_ROWS,
     NUMBER_FORMATS,
     distinct,
+    each_at_once,
     formatted,
 )
 from rating_batch.writers.summary_rows import SummaryRows, summary_rows
@@ -489,18 +490,11 @@ def _text_tails(texts: list[str], free: bool, style: int | None, styles: _Styles
     )
 
 
-#: Joins texts for ``_escaped_all`` (a character no name holds; checked).
-_SEPARATOR = "\uffff"
-
-
 def _escaped_all(texts: list[str]) -> list[str]:
-    """Each text as ``_inline_text`` escapes it (control characters as '?', then &, <, >),
-    made as one string and split again: the substitutions run once, not once per text."""
-    joined = _SEPARATOR.join(texts)
-    if joined.count(_SEPARATOR) != max(len(texts) - 1, 0):
-        return [html.escape(ILLEGAL_CHARACTERS_RE.sub("?", text), quote=False) for text in texts]
-    escaped = html.escape(ILLEGAL_CHARACTERS_RE.sub("?", joined), quote=False)
-    return escaped.split(_SEPARATOR) if texts else []
+    """Each text as ``_inline_text`` escapes it (control characters as '?', then &, <, >)."""
+    return each_at_once(
+        texts, lambda text: html.escape(ILLEGAL_CHARACTERS_RE.sub("?", text), quote=False)
+    )
 
 
 def _inline_text(value: str, style: str) -> str:
