@@ -61,9 +61,13 @@ class Started(Generic[T]):
     """Work started in a forked child (or done already, serial): ``result`` waits for it and
     gives its result, or raises its error here; ``stop`` ends it unfinished."""
 
-    def __init__(self, work: Callable[[], T], *, worth: bool = True) -> None:
+    def __init__(self, work: Callable[[], T], *, worth: bool = True, lazily: bool = False) -> None:
         self._child: multiprocessing.process.BaseProcess | None = None
+        self._later: Callable[[], T] | None = None
         if not (worth and available()):
+            if lazily:
+                self._later = work
+                return
             self._done: tuple[str, object] = ("done", work())
             return
         context = multiprocessing.get_context("fork")
@@ -73,6 +77,9 @@ class Started(Generic[T]):
         sent.close()
 
     def result(self) -> T:
+        if self._later is not None:
+            work, self._later = self._later, None
+            return work()
         if self._child is not None:
             try:
                 self._done = self._received.recv()
@@ -106,11 +113,14 @@ def worth(rows: int) -> bool:
 
 
 @contextlib.contextmanager
-def alongside(work: Callable[[], T], *, worth: bool = True) -> Iterator[Started[T]]:
+def alongside(
+    work: Callable[[], T], *, worth: bool = True, lazily: bool = False
+) -> Iterator[Started[T]]:
     """``work`` started in a forked child for the body of the ``with``, which takes its result
     (``result()``: small, it comes back pickled). If the body fails, the child is stopped.
-    Not ``worth`` a child (small work): done first, here."""
-    started = Started(work, worth=worth)
+    Not ``worth`` a child (small work): done first, here; ``lazily``, when its result is
+    taken (its error then comes where it would come from the child)."""
+    started = Started(work, worth=worth, lazily=lazily)
     try:
         yield started
     except BaseException:

@@ -421,7 +421,7 @@ def rate_loaded(
     # A child reads the list while the files are compared; the errors come in the same order
     # as one after the other: the files' overlaps, the rules, then the list.
     games = len(combined(events, "games"))
-    with alongside(read_list, worth=list_path is not None and worth(games)) as listing:
+    with alongside(read_list, worth=list_path is not None and worth(games), lazily=True) as listing:
         overlaps = overlap_issues(events, allow_overlap)
         raise_if_errors(overlaps)
         issues = [*issues, *overlaps]

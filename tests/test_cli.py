@@ -489,3 +489,31 @@ def test_help_and_version_load_no_heavy_library() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip().splitlines()[-1] == "[]"
+
+
+@pytest.mark.parametrize("rows", [0, 10**9], ids=["list-read-by-a-child", "list-read-here"])
+def test_the_list_is_read_beside_the_overlap_check_and_errs_after_it(
+    rows: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from rating_batch import parallel
+
+    monkeypatch.setattr(parallel, "PARALLEL_ROWS", rows)
+    listing = tmp_path / "list.csv"
+    listing.write_text("id,rating\n6897,2200\n5226,1650\n6409,1500\n")
+    code, _, err = run("rate", U19, "--list", listing, "--rules", "fide-2025", "--out",
+                       tmp_path / "out")  # fmt: skip
+    assert code == 0, err
+    ratings = {row["id"]: row["rating"] for row in read_csv(tmp_path / "out" / "players.csv")}
+    assert ratings["6897"] == "2200" and ratings["5226"] == "1650" and ratings["6409"] == "1500"
+    # The same file twice and a list that cannot be read: the overlap is the error reported,
+    # as when the list was read only after the files were compared.
+    copy = tmp_path / "copy.trf"
+    copy.write_bytes(U19.read_bytes())
+    broken = tmp_path / "broken.csv"
+    broken.write_text("rating\n2200\n")  # no id column
+    code, _, err = run("rate", U19, copy, "--list", broken, "--out", tmp_path / "again")
+    assert code == 1
+    assert "the same results reported twice?" in err and "broken.csv" not in err
+    code, _, err = run("rate", U19, "--list", broken, "--out", tmp_path / "again")
+    assert code == 1 and "broken.csv" in err
+    assert not (tmp_path / "again").exists()

@@ -109,3 +109,24 @@ def test_input_and_rules_errors_arrive_whole_from_the_work(serial: str) -> None:
         pass
     assert rules.value.problems == [("k_new", "not a number")]
     assert str(rules.value) == "k_new is not a number"
+
+
+def test_small_work_done_lazily_errs_where_its_result_is_taken(serial: str) -> None:
+    """Not worth a child and ``lazily``: done when its result is taken, so that an error of
+    the body before that point comes first, as it does when the work is in a child."""
+    done: list[str] = []
+
+    def work() -> int:
+        done.append("work")
+        raise ValueError("the list is unreadable")
+
+    with pytest.raises(KeyError), alongside(work, worth=False, lazily=True):
+        raise KeyError("the files overlap")  # the body's error: the work never ran
+    assert done == []
+    with alongside(work, worth=False, lazily=True) as started:
+        done.append("body")
+        with pytest.raises(ValueError, match="the list is unreadable"):
+            started.result()
+    assert done == ["body", "work"]
+    with alongside(lambda: 7, worth=False, lazily=True) as started:
+        assert started.result() == 7
