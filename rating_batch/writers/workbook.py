@@ -12,6 +12,7 @@ import textwrap
 import zipfile
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -423,7 +424,9 @@ def _table_rows_xml(
 
 def _rows_xml(frame: pd.DataFrame, levels: np.ndarray | None, first: int, styles: _Styles) -> str:
     """The ``<row>`` elements of a block of rows, the first being sheet row ``first``: each
-    column's cells made at once (object arrays), then each row's joined."""
+    column's cells made at once (object arrays), then the rows joined, those with the same
+    cells present together, of those cells' pieces only (no string made per cell here: each
+    cell is its column's '<c r="B', the row's number and quote, and its tail)."""
     numbers = np.arange(first, len(frame) + first).astype(str).astype(object)
     heading = [False] * len(frame) if levels is None else (levels == 0).tolist()
     if levels is None:
@@ -432,23 +435,40 @@ def _rows_xml(frame: pd.DataFrame, levels: np.ndarray | None, first: int, styles
         level = levels.astype(str).astype(object)
         outline = np.where(levels > 0, ' outlineLevel="' + level + '"', "")
         starts = '<row r="' + numbers + '"' + outline + ">"
-    parts = [starts.tolist()]
-    # Each cell as three pieces joined with the row (no string made per cell here): its
-    # column's '<c r="B', the row's number and quote, its tail; all three "" when missing.
     quoted = numbers + '"'
-    for index, name in enumerate(frame.columns, start=1):
-        tails = np.array(_cell_tails(frame[name], str(name), heading, styles), dtype=object)
-        start = f'<c r="{get_column_letter(index)}'
-        present = tails != ""
-        if present.all():
-            parts += [[start] * len(frame), quoted.tolist(), tails.tolist()]
-        else:
-            parts += [
-                np.where(present, start, "").tolist(),
-                np.where(present, quoted, "").tolist(),
-                tails.tolist(),
-            ]
-    return "</row>".join(map("".join, zip(*parts, strict=True))) + ("</row>" if len(frame) else "")
+    tails = [
+        np.array(_cell_tails(frame[name], str(name), heading, styles), dtype=object)
+        for name in frame.columns
+    ]
+    rows_xml = np.empty(len(frame), dtype=object)
+    for rows, columns in _same_cells(tails, len(frame)):
+        count = len(rows)
+        shown = quoted[rows].tolist()
+        parts = [starts[rows].tolist()]
+        for index in columns:
+            start = f'<c r="{get_column_letter(index + 1)}'
+            parts += [[start] * count, shown, tails[index][rows].tolist()]
+        parts.append(["</row>"] * count)
+        rows_xml[rows] = list(map("".join, zip(*parts, strict=True)))
+    return "".join(rows_xml.tolist())
+
+
+def _same_cells(tails: list[np.ndarray], rows: int) -> Iterator[tuple[np.ndarray, list[int]]]:
+    """The rows (positions) that have the same cells present ("" is a missing cell), with the
+    columns of those cells: a few such sets in a table, however sparse."""
+    present = np.zeros((rows, len(tails)), dtype=bool)
+    for index, tail in enumerate(tails):
+        present[:, index] = tail != ""
+    packed = np.packbits(present, axis=1, bitorder="little")
+    if not rows:
+        return
+    _, kinds = np.unique(packed, axis=0, return_inverse=True)
+    kinds = kinds.ravel()
+    order = np.argsort(kinds, kind="stable")
+    bounds = [*np.flatnonzero(np.diff(kinds[order], prepend=-1)).tolist(), rows]
+    for start, end in pairwise(bounds):
+        positions = order[start:end]
+        yield positions, np.flatnonzero(present[positions[0]]).tolist()
 
 
 def _cell_tails(series: pd.Series, name: str, heading: list[bool], styles: _Styles) -> list[str]:
