@@ -241,3 +241,17 @@ def test_publishing_a_month_without_a_list_is_refused(folder: Path) -> None:
 @pytest.fixture
 def folder(tmp_path: Path) -> Path:
     return tmp_path
+
+
+def test_games_left_without_their_entry_are_refused_not_rated(tmp_path: Path) -> None:
+    # A database changed by hand (an entry deleted, its games left): the games cannot be
+    # given a player, and publishing them anyway would rate a game nobody played.
+    db = database(tmp_path)
+    add_one_game(tmp_path, db)
+    with sqlite3.connect(db) as connection:
+        connection.execute("DELETE FROM event_players WHERE start_rank = 2")
+    connection.close()
+    before = dump(db)
+    code, _, err = run("publish", "2026-02", "--db", db, "--out", tmp_path / "out")
+    assert (code, err) == (1, "Error: the database holds games of 2026-02 without their entry\n")
+    assert dump(db) == before and not (tmp_path / "out").exists()
