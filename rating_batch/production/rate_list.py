@@ -174,7 +174,9 @@ def rate_list(store: Store, book: RuleBook, period: Period, kind: str) -> KindOu
     players = conform(table.assign(fide_id=table["fide_id"].astype("Int64")), PERIOD_PLAYERS)
     players["first_event_done"] = table["first_event_done"].to_numpy()
 
-    frame = _period_games(store, events, entries, games, lists, kind, period, table, from_standard)
+    frame = _period_games(
+        store, events, entries, games, lists, kind, period, table, pidx, from_standard
+    )
     # What the files say that disagrees is looked for on the second core meanwhile.
     with alongside(
         lambda: consistency_notes(entries, frame, table, events), worth=worth(len(frame))
@@ -346,10 +348,14 @@ def _period_games(
     kind: str,
     period: Period,
     table: pd.DataFrame,
+    pidx: pd.Series,
     from_standard: bool,
 ) -> pd.DataFrame:
     """The engine's games frame: each event's games with the ratings of the list in force at
     its start date (§1), the rows in (event, player) order."""
+    order = {int(e): i for i, e in enumerate(events["event_id"])}
+    key_of = dict(zip(events["event_id"], events["key"], strict=True))
+    source_of = dict(zip(events["event_id"], events["source"], strict=True))
     # Events share the lists in force (one per start date at most): each is read once, and
     # the entries of all the events using it get their ratings together.
     in_force = {
@@ -387,24 +393,18 @@ def _period_games(
         }
     )
     mine = mine.merge(theirs, on=["event_id", "opponent_rank"], how="left")
-    # Each game's event (its place in the period's order) and players (their place in the
-    # table, ``pidx``) by one lookup per column; keys, sources and ids taken by place.
-    event_at = pd.Index(events["event_id"]).get_indexer(mine["event_id"])
-    people = pd.Index(table["player_id"])
-    player_at = people.get_indexer(mine["player_id"])
-    opponent_at = people.get_indexer(mine["opponent_player"])  # -1: no opponent
-    if (player_at < 0).any() or (event_at < 0).any():
+    if mine["player_id"].isna().any():
         raise RatingBatchError(f"the database holds games of {period} without their entry")
-    ids = table["id"].to_numpy(dtype=object)
+    ids = table.set_index("player_id")["id"]
     frame = pd.DataFrame(
         {
-            "event": events["key"].to_numpy(dtype=object)[event_at],
-            "event_order": event_at.astype("int64"),
+            "event": mine["event_id"].map(key_of),
+            "event_order": mine["event_id"].map(order).astype("int64"),
             "round": mine["round"],
-            "id": ids[player_at],
-            "opponent_id": np.where(opponent_at >= 0, ids[opponent_at], None),
-            "pidx": player_at.astype("int64"),
-            "oidx": opponent_at.astype("int64"),
+            "id": mine["player_id"].map(ids),
+            "opponent_id": mine["opponent_player"].map(ids),
+            "pidx": mine["player_id"].map(pidx).astype("int64"),
+            "oidx": mine["opponent_player"].map(pidx).fillna(-1).astype("int64"),
             "player": mine["start_rank"],
             "opponent": mine["opponent_rank"].astype("Int64"),
             "colour": mine["colour"],
@@ -414,7 +414,7 @@ def _period_games(
             "reason": pd.Categorical(mine["reason"], dtype=REASON_DTYPE),
             "rating": mine["rating"].astype("Int64"),
             "opponent_rating": mine["opponent_rating"].astype("Int64"),
-            "source": events["source"].to_numpy(dtype=object)[event_at],
+            "source": mine["event_id"].map(source_of),
             "line": mine["line"],
         }
     )
