@@ -58,8 +58,9 @@ def _child(work: Callable[[], object], results: Connection) -> None:
 
 
 class Started(Generic[T]):
-    """Work started in a forked child (or done already, serial): ``result`` waits for it and
-    gives its result, or raises its error here; ``stop`` ends it unfinished."""
+    """Work started in a forked child (or done already, serial, or ``lazily`` when its result
+    is taken): ``result`` waits for it and gives its result, or raises its error here;
+    ``stop`` ends it unfinished."""
 
     def __init__(self, work: Callable[[], T], *, worth: bool = True, lazily: bool = False) -> None:
         self._child: multiprocessing.process.BaseProcess | None = None

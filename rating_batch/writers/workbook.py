@@ -456,12 +456,12 @@ def _rows_xml(frame: pd.DataFrame, levels: np.ndarray | None, first: int, styles
 def _same_cells(tails: list[np.ndarray], rows: int) -> Iterator[tuple[np.ndarray, list[int]]]:
     """The rows (positions) that have the same cells present ("" is a missing cell), with the
     columns of those cells: a few such sets in a table, however sparse."""
+    if not rows:
+        return
     present = np.zeros((rows, len(tails)), dtype=bool)
     for index, tail in enumerate(tails):
         present[:, index] = tail != ""
     packed = np.packbits(present, axis=1, bitorder="little")
-    if not rows:
-        return
     _, kinds = np.unique(packed, axis=0, return_inverse=True)
     kinds = kinds.ravel()
     order = np.argsort(kinds, kind="stable")
