@@ -10,10 +10,10 @@ import datetime as dt
 import hashlib
 import logging
 import re
-from collections.abc import Iterable, Mapping, Sequence
-from contextlib import nullcontext
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
@@ -536,7 +536,7 @@ def write_rate_outputs(rated: RateResult, out: Path) -> list[Path]:
                     ("players", str(len(rated.players))),
                     ("counted games", str(int(games["counted"].sum()))),
                 ],
-            )
+            ).paths
     return paths
 
 
@@ -557,6 +557,19 @@ class PageSource:
     period: str = ""
 
 
+Keep = Callable[[Sequence[tuple[Path, Path]]], list[Any]]
+"""Keeps files as soon as they are written (publish keeps each beside its database): given
+each file's final and staged path, keeps them and returns what it kept."""
+
+
+@dataclass(frozen=True)
+class WrittenPages:
+    """The pages written (their final paths) and what ``keep`` kept of them."""
+
+    paths: list[Path]
+    kept: list[Any]
+
+
 def write_pages(
     outputs: OutputSet,
     folder: Path,
@@ -565,11 +578,14 @@ def write_pages(
     facts: list[tuple[str, str]],
     progress: Progress = no_progress,
     label: str = "event pages",
-) -> list[Path]:
+    keep: Keep | None = None,
+) -> WrittenPages:
     """``folder/index.html`` and one page per event in ``folder/events`` (none past
-    ``MAX_EVENT_PAGES`` events: the index then lists the events without links)."""
+    ``MAX_EVENT_PAGES`` events: the index then lists the events without links); with
+    ``keep``, each process keeps the pages it wrote as soon as they are written."""
     written = [folder / "index.html"]
     pages = []
+    kept: list[Any] = []
     if len(source.infos) <= MAX_EVENT_PAGES:
         prepared = event_pages(
             source.result, source.infos, source.event_rules, source.entrants,
@@ -579,18 +595,22 @@ def write_pages(
         places = {page.key: folder / "events" / f"{page.key}.html" for page in pages}
         written += places.values()
         # Staged paths are taken here (the output set is the command's): the later pages
-        # are laid out and written by a child (``parallel.beside``) from PARALLEL_PAGES on.
-        staged = {key: outputs.path(place) for key, place in places.items()}
+        # are laid out and written by a child (``parallel.alongside``) from PARALLEL_PAGES on.
+        staged = {key: (place, outputs.path(place)) for key, place in places.items()}
         keys = list(places)
         half = len(keys) // 2 if len(keys) >= PARALLEL_PAGES else len(keys)
         later = prepared.subset(keys[half:])
-        with beside(lambda: _write_event_pages(later, staged)) if later.pages else nullcontext():
-            _write_event_pages(prepared.subset(keys[:half]), staged, progress, label)
+        with alongside(
+            lambda: _write_event_pages(later, staged, keep), worth=bool(later.pages)
+        ) as child:
+            kept += _write_event_pages(prepared.subset(keys[:half]), staged, keep, progress, label)
+            kept += child.result()
     played = source.result.players[source.result.players["events"].to_numpy() > 0]
-    write_index_html(
-        index_page(title, facts, pages, played, source.infos), outputs.path(written[0])
-    )
-    return written
+    index = outputs.path(written[0])
+    write_index_html(index_page(title, facts, pages, played, source.infos), index)
+    if keep is not None:
+        kept += keep([(written[0], index)])
+    return WrittenPages(written, kept)
 
 
 #: Event pages of a run are laid out and written on two cores from this many.
@@ -599,15 +619,18 @@ PARALLEL_PAGES = 50
 
 def _write_event_pages(
     prepared: EventPages,
-    staged: Mapping[str, Path],
+    staged: Mapping[str, tuple[Path, Path]],
+    keep: Keep | None = None,
     progress: Progress = no_progress,
     label: str = "event pages",
-) -> None:
-    """The pages ``prepared``, each at its staged path."""
+) -> list[Any]:
+    """The pages ``prepared``, each at its staged path (``staged``: each page's final and
+    staged path); what ``keep`` kept of them."""
     rows = event_rows(prepared)
     for page in progress(prepared.pages, label):
         page_rows = rows.get(page.key, EventRows())
-        write_event_html(page, staged[page.key], page_rows, index_link="../index.html")
+        write_event_html(page, staged[page.key][1], page_rows, index_link="../index.html")
+    return [] if keep is None else keep([staged[page.key] for page in prepared.pages])
 
 
 def detail_sheets(

@@ -175,6 +175,13 @@ def _write_kind(
             write_csv(outcome.changes, staged["changes.csv"])
             mine = kept("calculations.csv", "changes.csv")
             infos = [_event_info(row) for row in outcome.events.to_dict("records")]
+
+            def keep_pages(written: Sequence[tuple[Path, Path]]) -> list[KeptFile]:
+                """The pages, kept by the process that wrote them (``write_pages``)."""
+                return keeping.files(
+                    [(final.relative_to(out / period).as_posix(), at) for final, at in written]
+                )
+
             pages = write_pages(
                 outputs,
                 folder,
@@ -194,10 +201,11 @@ def _write_kind(
                 ],
                 progress,
                 f"{outcome.kind} event pages",
+                keep_pages,
             )
             theirs = listed.result() + reported.result()
-    keeping.kept += [*theirs, *mine]
-    return [*targets.values(), *pages]
+    keeping.kept += [*theirs, *mine, *pages.kept]
+    return [*targets.values(), *pages.paths]
 
 
 def _report_sheets(

@@ -48,19 +48,21 @@ def test_two_cores_write_and_store_what_one_core_does(
 ) -> None:
     """Small periods are written by the command alone; from PARALLEL_ROWS games, children
     write and keep files, and work out the disagreements (publish) and who is who and the
-    repeats (add). Forced here for a small month: every file, every stored row the same."""
+    repeats (add); from PARALLEL_PAGES events, a child writes and keeps half the pages.
+    Forced here for a small month: every file, every stored row, every kept file the same."""
     import shutil
 
     from db_helpers import ADULT, dump, event_file
     from trf_text import P
 
-    from rating_batch import parallel
+    from rating_batch import parallel, pipeline
 
     games = [(1, 1, 2, "1-0"), (2, 3, 1, "=-="), (3, 2, 3, "0-1")]
     people = [P(1, "A", 1600, 11, ADULT), P(2, "B", 1500, 12, ADULT), P(3, "C", None, 13, ADULT)]
     made = {}
-    for label, rows in (("one", 10**9), ("two", 0)):
+    for label, rows, pages in (("one", 10**9, 10**9), ("two", 0, 2)):
         monkeypatch.setattr(parallel, "PARALLEL_ROWS", rows)
+        monkeypatch.setattr(pipeline, "PARALLEL_PAGES", pages)
         place = folder / "month"  # the same paths both times (files name their source)
         shutil.rmtree(place, ignore_errors=True)
         place.mkdir()
@@ -73,9 +75,13 @@ def test_two_cores_write_and_store_what_one_core_does(
         assert run("add", events, "--db", db)[0] == 0
         assert run("publish", "2026-02", "--db", db, "--out", place / "out")[0] == 0
         out = place / "out" / "2026-02"
+        kept = place / "r.sqlite.files"
         made[label] = (
             {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*") if p.is_file()},
             dump(db),
+            sorted(p.relative_to(kept).as_posix() for p in kept.rglob("*") if p.is_file()),
         )
     assert made["two"][0] == made["one"][0]
+    assert len([name for name in made["one"][0] if name.startswith("standard/events/")]) == 3
     assert made["two"][1] == made["one"][1]
+    assert made["two"][2] == made["one"][2]
