@@ -77,11 +77,18 @@ class Keeping:
     """None: the files are not kept (no database)."""
     meanwhile: Callable[[], None] = lambda: None
     kept: list[KeptFile] = field(default_factory=list)
+    folder: Path = Path()
+    """The period's folder: a file is kept under its path within it (``name``)."""
 
-    def files(self, files: Sequence[tuple[str, Path]]) -> list[KeptFile]:
+    def name(self, final: Path) -> str:
+        """A file's path within the period's folder, as it is kept."""
+        return final.relative_to(self.folder).as_posix()
+
+    def files(self, files: Sequence[tuple[Path, Path]]) -> list[KeptFile]:
+        """The files (each one's final path and where it lies now) kept: what was kept."""
         if self.keep is None:
             return []
-        return [(path, *self.keep(path, where)) for path, where in files]
+        return [(self.name(final), *self.keep(self.name(final), at)) for final, at in files]
 
     def run_meanwhile(self) -> None:
         """``meanwhile``, once."""
@@ -146,7 +153,7 @@ def _write_kind(
 
     def kept(*names: str) -> list[KeptFile]:
         """The files ``names``, kept beside the database by the process that wrote them."""
-        return keeping.files([(f"{outcome.kind}/{name}", staged[name]) for name in names])
+        return keeping.files([(targets[name], staged[name]) for name in names])
 
     def list_files() -> list[KeptFile]:
         """What does not need the individual calculations."""
@@ -176,12 +183,6 @@ def _write_kind(
             mine = kept("calculations.csv", "changes.csv")
             infos = [_event_info(row) for row in outcome.events.to_dict("records")]
 
-            def keep_pages(written: Sequence[tuple[Path, Path]]) -> list[KeptFile]:
-                """The pages, kept by the process that wrote them (``write_pages``)."""
-                return keeping.files(
-                    [(final.relative_to(out / period).as_posix(), at) for final, at in written]
-                )
-
             pages = write_pages(
                 outputs,
                 folder,
@@ -201,7 +202,7 @@ def _write_kind(
                 ],
                 progress,
                 f"{outcome.kind} event pages",
-                keep_pages,
+                keeping.files,  # each page kept by the process that wrote it
             )
             theirs = listed.result() + reported.result()
     keeping.kept += [*theirs, *mine, *pages.kept]

@@ -108,14 +108,10 @@ def publish_period(
 
                 # Every staged file kept as written (re-publishing writes them again): by the
                 # process that wrote it, as soon as it is written, the rest at the end.
-                keeping = Keeping(store.keep_file, meanwhile=keep)
+                keeping = Keeping(store.keep_file, meanwhile=keep, folder=out / period)
                 paths = publisher.write(outcomes, period, out, outputs, progress, keeping)
-                folder = out / period
                 done = {path for path, *_ in keeping.kept}
-                written = [
-                    (final.relative_to(folder).as_posix(), staged)
-                    for final, staged in outputs.staged()
-                ]
+                written = [(keeping.name(final), staged) for final, staged in outputs.staged()]
                 store.store_files(
                     period,
                     [(path, staged) for path, staged in written if path not in done],

@@ -252,6 +252,9 @@ def test_games_left_without_their_entry_are_refused_not_rated(tmp_path: Path) ->
         connection.execute("DELETE FROM event_players WHERE start_rank = 2")
     connection.close()
     before = dump(db)
+    kept = tmp_path / "r.sqlite.files"
+    files = sorted(kept.rglob("*")) if kept.exists() else []
     code, _, err = run("publish", "2026-02", "--db", db, "--out", tmp_path / "out")
     assert (code, err) == (1, "Error: the database holds games of 2026-02 without their entry\n")
     assert dump(db) == before and not (tmp_path / "out").exists()
+    assert (sorted(kept.rglob("*")) if kept.exists() else []) == files  # nothing kept
