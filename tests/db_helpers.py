@@ -28,10 +28,19 @@ def run(*args: object) -> tuple[int, str, str]:
 
 
 def process(
-    *args: object, cwd: Path | None = None, env: dict[str, str] | None = None
+    *args: object,
+    cwd: Path | None = None,
+    env: dict[str, str] | None = None,
+    memory: int | None = None,
 ) -> tuple[int, str, str]:
-    """The command line as a real process."""
+    """The command line as a real process; with ``memory``, its address space capped at
+    that many bytes (a command that would use more fails with MemoryError, instead of making
+    the machine swap)."""
     import os
+    import resource
+
+    def cap() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
 
     done = subprocess.run(
         [*COMMAND, *map(str, args)],
@@ -39,6 +48,7 @@ def process(
         text=True,
         cwd=cwd,
         env={**os.environ, **(env or {})},
+        preexec_fn=None if memory is None else cap,
         timeout=300,
     )
     return done.returncode, done.stdout, done.stderr

@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from conftest import read_csv
+from db_helpers import database, dump, process
 from openpyxl import load_workbook
 from trf_text import P, trf
-from workbooks import header_row, name
+from workbooks import header_row, name, raw_workbook
 
 from rating_batch.cli import cli
 from rating_batch.errors import InputError
@@ -80,6 +81,69 @@ def test_huge_files_are_refused_before_reading(tmp_path: Path) -> None:
         handle.truncate(MAX_EVENT_BYTES + 1)
     with pytest.raises(InputError, match=rf"huge.trf: the file is {MAX_EVENT_BYTES + 1:,} bytes"):
         read_event(path)
+
+
+#: The address space of a command reading a hostile sheet: a reader that pads a sheet to its
+#: declared dimension fails within it.
+MEMORY = 1_500_000 * 1024
+
+
+#: What a sheet too large to read is told to do (loaders.common.read_sheet).
+BEYOND = (
+    "delete what lies beyond the table (cells or their formatting), or copy the table to a new "
+    "sheet"
+)
+
+
+def test_a_sheet_declaring_the_whole_grid_is_refused_by_row_in_every_command(
+    tmp_path: Path,
+) -> None:
+    # 1.5 kB: a header and one number in the sheet's last cell, XFD1048576, under a declared
+    # dimension of the whole grid (16,384 columns × 1,048,576 rows).
+    raw_workbook(
+        tmp_path / "dim_huge.xlsx",
+        {"A1": "id", "B1": "rating", "XFD1048576": 1},
+        "A1:XFD1048576",
+    )
+    db = database(tmp_path)
+    before = dump(db)
+    # As an event: rows 2 to 1,048,575 are empty, so the sheet is 2 columns wide until its
+    # last row; 500,001 rows × 2 columns are the first count over 1,000,000 cells.
+    event = (
+        "dim_huge.xlsx[Sheet1]:500001: the sheet reaches row 500,001 and column B: 1,000,002 "
+        f"cells; at most 1,000,000 are read: {BEYOND}"
+    )
+    # As a list: 1,048,576 × 24 = 25,165,824 cells are read at most; the last row is 16,384
+    # columns wide (XFD), and 1,048,576 × 16,384 = 17,179,869,184.
+    listing = (
+        "dim_huge.xlsx[Sheet1]:1048576: the sheet reaches row 1,048,576 and column XFD: "
+        f"17,179,869,184 cells; at most 25,165,824 are read: {BEYOND}"
+    )
+    commands = [
+        (["check", "dim_huge.xlsx"], event + "\n", "1 error(s), 0 warning(s)\n"),
+        (["rate", "dim_huge.xlsx", "--out", "out"], "", f"Error: {event}\n"),
+        (["add", "dim_huge.xlsx", "--db", db], "", f"Error: {event}\n"),
+        (["init", "--list", "dim_huge.xlsx", "--db", "x.sqlite"], "", f"Error: {listing}\n"),
+    ]
+    for args, out, err in commands:
+        assert process(*args, cwd=tmp_path, memory=MEMORY) == (1, out, err), args
+    assert not (tmp_path / "out").exists()
+    assert dump(db) == before
+    assert not (tmp_path / "x.sqlite").exists()
+
+
+def test_check_reads_a_list_sheet_over_an_events_bound_as_a_list(tmp_path: Path) -> None:
+    # A header reaching column NTP (10,000 columns) over 101 rows: 1,010,000 cells, over an
+    # event sheet's 1,000,000 but within a list's 25,165,824, so check reads it as the list
+    # init would read.
+    players = {
+        cell: value for n in range(2, 102) for cell, value in ((f"A{n}", n), (f"B{n}", 1500))
+    }
+    path = raw_workbook(
+        tmp_path / "wide.xlsx", {"A1": "id", "B1": "rating", "NTP1": "note", **players}
+    )
+    result = CliRunner().invoke(cli, ["check", str(path)])
+    assert (result.exit_code, result.stdout, result.stderr) == (0, "", "0 error(s), 0 warning(s)\n")
 
 
 HOSTILE = ['=HYPERLINK("http://x","y")', "+cmd|' /C calc'!A0", "@SUM(1+1)", "-2+3"]

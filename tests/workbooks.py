@@ -1,9 +1,13 @@
 """Reading our workbooks back as a reader of the sheet sees them: the table's header row is
-the one printed at the top of every page (``print_title_rows``), below the sheet's heading."""
+the one printed at the top of every page (``print_title_rows``), below the sheet's heading.
+And ``raw_workbook``: a one-sheet workbook written by hand, its XML exactly as given."""
 
 from __future__ import annotations
 
+import zipfile
+from pathlib import Path
 from typing import Any
+from xml.sax.saxutils import escape
 
 
 def header_row(sheet: Any) -> int:
@@ -48,3 +52,64 @@ def summary(sheet: Any) -> list[tuple[Any, ...]]:
         else:
             rows.append(cells)
     return [tuple(row) for row in rows]
+
+
+_RAW_PARTS = {
+    "[Content_Types].xml": (
+        '<?xml version="1.0" encoding="UTF-8"?>'
+        '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
+        '<Default Extension="rels" '
+        'ContentType="application/vnd.openxmlformats-package.relationships+xml"/>'
+        '<Default Extension="xml" ContentType="application/xml"/>'
+        '<Override PartName="/xl/workbook.xml" '
+        'ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/>'
+        '<Override PartName="/xl/worksheets/sheet1.xml" '
+        'ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>'
+        "</Types>"
+    ),
+    "_rels/.rels": (
+        '<?xml version="1.0" encoding="UTF-8"?>'
+        '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
+        '<Relationship Id="rId1" Target="xl/workbook.xml" Type="http://schemas.openxmlformats.org/'
+        'officeDocument/2006/relationships/officeDocument"/></Relationships>'
+    ),
+    "xl/workbook.xml": (
+        '<?xml version="1.0" encoding="UTF-8"?>'
+        '<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" '
+        'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">'
+        '<sheets><sheet name="Sheet1" sheetId="1" r:id="rId1"/></sheets></workbook>'
+    ),
+    "xl/_rels/workbook.xml.rels": (
+        '<?xml version="1.0" encoding="UTF-8"?>'
+        '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
+        '<Relationship Id="rId1" Target="worksheets/sheet1.xml" Type="http://schemas.'
+        'openxmlformats.org/officeDocument/2006/relationships/worksheet"/></Relationships>'
+    ),
+}
+
+
+def raw_workbook(path: Path, cells: dict[str, object], dimension: str | None = None) -> Path:
+    """A workbook of one sheet ``Sheet1`` holding ``cells`` (``{"A1": "id", "B2": 1500}``, in
+    the order given, grouped into rows by their number) and, when given, the ``<dimension
+    ref=...>`` the sheet declares, whatever its cells: as a hostile or careless program would
+    write it."""
+    rows: dict[int, list[str]] = {}
+    for ref, value in cells.items():
+        number = int(ref.lstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ"))
+        if isinstance(value, str):
+            cell = f'<c r="{ref}" t="inlineStr"><is><t>{escape(value)}</t></is></c>'
+        else:
+            cell = f'<c r="{ref}"><v>{value}</v></c>'
+        rows.setdefault(number, []).append(cell)
+    sheet = (
+        '<?xml version="1.0" encoding="UTF-8"?>'
+        '<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">'
+        + (f'<dimension ref="{dimension}"/>' if dimension else "")
+        + "<sheetData>"
+        + "".join(f'<row r="{n}">{"".join(row)}</row>' for n, row in rows.items())
+        + "</sheetData></worksheet>"
+    )
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        for part, text in {**_RAW_PARTS, "xl/worksheets/sheet1.xml": sheet}.items():
+            archive.writestr(part, text)
+    return path

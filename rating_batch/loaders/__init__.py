@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from rating_batch.errors import InputError, Issue, errors_only
-from rating_batch.loaders.common import check_size, check_xlsx
+from rating_batch.loaders.common import MAX_LIST_CELLS, check_size, check_xlsx
 from rating_batch.loaders.ratinglist import read_rating_list
 from rating_batch.loaders.tabular import read_crosstable
 from rating_batch.loaders.trf import TrfText, decode_trf, parse_trfs, read_trf
@@ -68,8 +68,10 @@ def is_rating_list(path: Path) -> bool:
         return False
     from rating_batch.loaders.tabular import RawTable, _find_header, _read_csv, _read_xlsx
 
-    try:
-        raw: RawTable = _read_xlsx(path, None) if suffix == ".xlsx" else _read_csv(path)
+    try:  # read as a list would be, within a list's bound
+        raw: RawTable = (
+            _read_xlsx(path, None, MAX_LIST_CELLS) if suffix == ".xlsx" else _read_csv(path)
+        )
     except InputError:
         return False
     if _find_header(raw) is not None:

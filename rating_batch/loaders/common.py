@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from rating_batch.errors import InputError, Issue
 from rating_batch.schema import CONTROL_CHARACTERS
 
 UTF8_BOM = b"\xef\xbb\xbf"
@@ -367,6 +368,64 @@ def check_xlsx(path: Path) -> str | None:
             ratio = entry.file_size // max(entry.compress_size, 1)
             return f"{entry.filename} is compressed {ratio:,} times (a zip bomb?)"
     return None
+
+
+#: Cells read from one XLSX sheet at most, counted as its rows × its widest row (every row is
+#: as wide as the widest): an event's crosstable (1,000 players × 40 columns is 40,000 cells)…
+MAX_EVENT_CELLS = 1_000_000
+#: … and a rating list's (a whole sheet of 1,048,576 rows × 24 columns).
+MAX_LIST_CELLS = 1_048_576 * 24
+
+
+def read_sheet(
+    path: Path, sheet: str | None, text: Callable[[object], str], most_cells: int
+) -> tuple[str, list[list[str]]]:
+    """The sheet ``sheet`` of an XLSX file (the first when None) as a source name
+    (``book.xlsx[Sheet1]``) and its rows of ``text(value)`` (empty cells ""), each as wide
+    as the widest, row n of the sheet at index n - 1.
+
+    The ``<dimension>`` a sheet declares is ignored: openpyxl would pad every row to it,
+    and a file of 2 kB can declare 16,384 columns × 1,048,576 rows. What is read instead is
+    bounded: an InputError names the row at which rows × columns pass ``most_cells``.
+    """
+    from openpyxl import load_workbook
+
+    try:
+        book = load_workbook(path, read_only=True, data_only=True)
+    except Exception as error:  # damaged zip or XML of any kind
+        raise InputError([Issue(str(path), None, f"not a readable XLSX file: {error}")]) from None
+    try:
+        found = [ws for ws in book.worksheets if not sheet or ws.title == sheet]
+        if not found:
+            names = ", ".join(book.sheetnames)
+            wanted = f"sheet {sheet!r}" if sheet else "worksheet"
+            raise InputError([Issue(str(path), None, f"no {wanted} (sheets: {names})")])
+        chosen = found[0]
+        source = f"{path}[{chosen.title}]"
+        chosen.reset_dimensions()
+        rows: list[list[str]] = []
+        widest = 0
+        for number, values in enumerate(chosen.iter_rows(values_only=True), start=1):
+            widest = max(widest, len(values))
+            columns = max(widest, 1)  # an empty row counts as one cell
+            if number * columns > most_cells:
+                raise InputError([Issue(source, number, _too_large(number, columns, most_cells))])
+            rows.append(["" if value is None else text(value) for value in values])
+    finally:
+        book.close()
+    for row in rows:
+        row.extend([""] * (widest - len(row)))
+    return source, rows
+
+
+def _too_large(rows: int, columns: int, most_cells: int) -> str:
+    from openpyxl.utils import get_column_letter
+
+    return (
+        f"the sheet reaches row {rows:,} and column {get_column_letter(columns)}: "
+        f"{rows * columns:,} cells; at most {most_cells:,} are read: delete what lies "
+        "beyond the table (cells or their formatting), or copy the table to a new sheet"
+    )
 
 
 def long_lines(lines: list[str], source: str) -> list[tuple[int, str]]:

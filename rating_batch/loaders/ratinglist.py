@@ -25,6 +25,7 @@ from defusedxml import ElementTree
 
 from rating_batch.errors import InputError, Issue
 from rating_batch.loaders.common import (
+    MAX_LIST_CELLS,
     DecodingError,
     check_size,
     check_xlsx,
@@ -35,6 +36,7 @@ from rating_batch.loaders.common import (
     map_distinct,
     normalise_title,
     parse_birth_year,
+    read_sheet,
 )
 from rating_batch.rules import FIDE_LIST_K, Rules
 
@@ -506,16 +508,8 @@ def parse_rating_list_csv(text: str, *, source: str, kind: str = "standard") -> 
 
 
 def _read_xlsx(path: Path, kind: str) -> RatingList:
-    from openpyxl import load_workbook
-
-    try:
-        book = load_workbook(path, read_only=True, data_only=True)
-    except Exception as error:  # zip or XML damage of any kind
-        raise InputError([Issue(str(path), None, f"not a readable XLSX file: {error}")]) from None
-    sheet = book.worksheets[0]
-    rows = [["" if v is None else str(v) for v in row] for row in sheet.iter_rows(values_only=True)]
-    book.close()
-    return _parse_table(rows, f"{path}[{sheet.title}]", kind, "xlsx", lambda index: index + 1)
+    source, rows = read_sheet(path, None, str, MAX_LIST_CELLS)
+    return _parse_table(rows, source, kind, "xlsx", lambda index: index + 1)
 
 
 def _parse_table(

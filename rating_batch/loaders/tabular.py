@@ -32,6 +32,7 @@ import pandas as pd
 
 from rating_batch.errors import InputError, Issue
 from rating_batch.loaders.common import (
+    MAX_EVENT_CELLS,
     DecodingError,
     clean_text,
     date_order,
@@ -43,6 +44,7 @@ from rating_batch.loaders.common import (
     normalise_title,
     parse_birth_year,
     parse_date,
+    read_sheet,
     split_lines,
 )
 from rating_batch.schema import (
@@ -106,22 +108,9 @@ def read_crosstable(path: Path, *, key: str | None = None, sheet: str | None = N
     )
 
 
-def _read_xlsx(path: Path, sheet: str | None) -> RawTable:
-    from openpyxl import load_workbook
-
-    try:
-        book = load_workbook(path, read_only=True, data_only=True)
-    except Exception as error:  # damaged zip or XML of any kind
-        raise InputError([Issue(str(path), None, f"not a readable XLSX file: {error}")]) from None
-    try:
-        chosen = book[sheet] if sheet else book.worksheets[0]
-    except KeyError:
-        raise InputError(
-            [Issue(str(path), None, f"no sheet {sheet!r} (sheets: {', '.join(book.sheetnames)})")]
-        ) from None
-    rows = [[_cell_text(v) for v in row] for row in chosen.iter_rows(values_only=True)]
-    book.close()
-    return RawTable(rows, list(range(1, len(rows) + 1)), f"{path}[{chosen.title}]")
+def _read_xlsx(path: Path, sheet: str | None, most_cells: int = MAX_EVENT_CELLS) -> RawTable:
+    source, rows = read_sheet(path, sheet, _cell_text, most_cells)
+    return RawTable(rows, list(range(1, len(rows) + 1)), source)
 
 
 def _read_csv(path: Path) -> RawTable:
