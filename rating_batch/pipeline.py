@@ -10,6 +10,7 @@ import datetime as dt
 import hashlib
 import logging
 import re
+import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -47,7 +48,7 @@ from rating_batch.pages import EventPages, entrants_of, event_pages, index_page
 from rating_batch.parallel import alongside, beside, worth
 from rating_batch.period import assemble_period, order_events
 from rating_batch.rules import FIDE_BY_DATE, KINDS, Kind, Rules, edition_in_force, named_rules
-from rating_batch.schema import Event, EventInfo, combined, one_batch
+from rating_batch.schema import CONTROL_CHARACTERS, Event, EventInfo, combined, one_batch
 from rating_batch.staging import OutputSet, staged_outputs
 from rating_batch.system_rating import SystemRateResult
 from rating_batch.validation import Purpose, validate_events
@@ -232,17 +233,29 @@ def load_events(
 #: shortened, with a hash of the whole name so that two long names stay apart.
 MAX_KEY_LENGTH = 80
 
+#: What a key never holds, whatever its file's name: control characters (schema's: C0, DEL,
+#: C1, line and paragraph separators), which would reach the officer's terminal as escape
+#: sequences or split a CSV record, and the bidi controls (U+061C, U+200E-F, U+202A-E,
+#: U+2066-9), which would show a key in another order than it is typed.
+_NOT_IN_KEYS = re.compile(
+    rf"{CONTROL_CHARACTERS.pattern}|[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]"
+)
+
 
 def safe_key(name: str) -> str:
-    """A file stem as an event key that every file system can name a page after: at most
-    ``MAX_KEY_LENGTH`` characters (and 160 bytes), else cut with an 8-character hash suffix."""
-    if len(name) <= MAX_KEY_LENGTH and len(name.encode("utf-8")) <= 2 * MAX_KEY_LENGTH:
-        return name
-    digest = hashlib.sha1(name.encode("utf-8")).hexdigest()[:8]
-    head = name[: MAX_KEY_LENGTH - 9]
-    while len(head.encode("utf-8")) > 2 * MAX_KEY_LENGTH - 9:
-        head = head[:-1]
-    return f"{head.rstrip(' .-')}-{digest}"
+    """A file stem as an event key that prints as it is and that every file system can name a
+    page after: in NFC (the two spellings of ``café`` are one key), every control or bidi
+    character replaced by ``_``, at most ``MAX_KEY_LENGTH`` characters (and 160 bytes), else
+    cut with an 8-character hash suffix, and not starting with ``-`` (``remove -rf`` would
+    read it as an option). Keys are made again from keys, so ``safe_key`` of a key is itself."""
+    name = _NOT_IN_KEYS.sub("_", unicodedata.normalize("NFC", name))
+    if len(name) > MAX_KEY_LENGTH or len(name.encode("utf-8")) > 2 * MAX_KEY_LENGTH:
+        digest = hashlib.sha1(name.encode("utf-8")).hexdigest()[:8]
+        head = name[: MAX_KEY_LENGTH - 9]
+        while len(head.encode("utf-8")) > 2 * MAX_KEY_LENGTH - 9:
+            head = head[:-1]
+        name = f"{head.rstrip(' .-')}-{digest}"
+    return f"_{name[1:]}" if name.startswith("-") else name
 
 
 def distinct_keys(names: Sequence[str], taken: Iterable[str] = ()) -> list[str]:

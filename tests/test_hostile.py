@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from conftest import read_csv
-from db_helpers import database, dump, process
+from db_helpers import database, dump, event_file, process, query, run
 from openpyxl import load_workbook
 from trf_text import P, trf
 from workbooks import header_row, name, raw_workbook
@@ -144,6 +144,53 @@ def test_check_reads_a_list_sheet_over_an_events_bound_as_a_list(tmp_path: Path)
     )
     result = CliRunner().invoke(cli, ["check", str(path)])
     assert (result.exit_code, result.stdout, result.stderr) == (0, "", "0 error(s), 0 warning(s)\n")
+
+
+#: File names (stems) an officer may be sent, and the event keys they get: control and bidi
+#: characters replaced by "_", NFC, no leading "-" (pipeline.safe_key).
+HOSTILE_STEMS = {
+    "esc\x1b[31mRED\x1b]0;PWNED\x07": "esc_[31mRED_]0;PWNED_",
+    "ev\nline": "ev_line",
+    "rlo\u202egpj": "rlo_gpj",
+    "-rf": "_rf",
+    "caf\u00e9": "caf\u00e9",
+    "cafe\u0301": "caf\u00e9-2",  # the same name in NFD: the same key, made distinct
+}
+#: What must never reach a terminal or a file name from a key.
+UNSAFE = re.compile(r"[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]")
+
+
+def test_event_keys_of_hostile_file_names_are_safe_everywhere(tmp_path: Path) -> None:
+    db = database(tmp_path)
+    files = [
+        event_file(tmp_path, stem, [(1, 1, 2, "1-0")], title=f"Event {number}")
+        for number, stem in enumerate(HOSTILE_STEMS, start=1)
+    ]
+    code, out, err = run("add", *files, "--allow-overlap", "--db", db)
+    assert code == 0, err
+    keys = list(HOSTILE_STEMS.values())
+    assert not UNSAFE.search(out.replace("\n", ""))
+    assert [line.split(" (")[0] for line in out.splitlines() if line.startswith("added ")] == [
+        f"added {key}" for key in keys
+    ]
+    assert query(db, "SELECT key FROM events ORDER BY event_id") == [(key,) for key in keys]
+    # A key never reads as an option of the command that takes it.
+    code, out, err = run("remove", "_rf", "--db", db)
+    assert (code, out.splitlines()[0]) == (
+        0,
+        f"removed _rf (Event 4, file {files[3]}, period 2026-02): 2 game rows, 2 player "
+        "entries, 0 player(s) only it had created",
+    )
+    code, out, err = run("-v", "publish", "2026-02", "--db", db, "--out", tmp_path / "out")
+    assert code == 0, err
+    assert not UNSAFE.search(out.replace("\n", ""))
+    published = [key for key in keys if key != "_rf"]
+    folder = tmp_path / "out" / "2026-02" / "standard"
+    assert sorted(page.name for page in (folder / "events").iterdir()) == sorted(
+        f"{key}.html" for key in published
+    )
+    for output in ("games.csv", "calculations.csv"):
+        assert {row["event"] for row in read_csv(folder / output)} == set(published), output
 
 
 HOSTILE = ['=HYPERLINK("http://x","y")', "+cmd|' /C calc'!A0", "@SUM(1+1)", "-2+3"]
