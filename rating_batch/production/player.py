@@ -10,6 +10,7 @@ typed number can show somebody else); players without one are found with ``--nam
 
 from __future__ import annotations
 
+import codecs
 import io
 import re
 from collections.abc import Hashable
@@ -150,19 +151,42 @@ def _period(store: Store, rules: Any, kind: str, period: str, label: str) -> Per
     return period_part(kind, period, rules, row, calculations, people)
 
 
+#: A CSV file's bytes in which no quoted field holds a line break (each quote opens or closes
+#: a field on its own line), so that its records are its lines.
+_ONE_LINE_RECORDS = re.compile(rb'(?:[^"]*+"[^"\n]*+")*+[^"]*+\Z')
+#: One CSV record: plain bytes and quoted fields (which may hold line breaks) up to a line end.
+_RECORD = re.compile(rb'(?:[^"\n]++|"[^"]*+")*+(?:\n|\Z)')
+
+
 def _rows_of(data: bytes | None, ids: set[str]) -> pd.DataFrame | None:
     """The rows of one of our CSV files (UTF-8 with BOM, ``id`` first) whose id is one of
-    ``ids``: the lines are picked out of the file's bytes before any parsing (a national
-    period's calculations.csv holds millions of rows; a player has a few dozen)."""
+    ``ids``: the records are picked out of the file's bytes before any parsing (a national
+    period's calculations.csv holds millions of rows; a player has a few dozen). A record is
+    a line unless a quoted field holds a line break: an event key made from a file name by
+    a version that kept its newlines; then the records are found field by field."""
     if data is None:
         return None
-    text = data.decode("utf-8-sig")
-    header, _, body = text.partition("\n")
-    plain = "|".join(re.escape(i) for i in sorted(ids))
-    quoted = "|".join(re.escape('"' + i.replace('"', '""') + '"') for i in sorted(ids))
-    lines = re.findall(rf"^(?:{plain}|{quoted}),.*$", body, flags=re.M) if ids else []
+    header, _, body = data.removeprefix(codecs.BOM_UTF8).partition(b"\n")
+    starts = tuple(
+        start.encode("utf-8")
+        for i in sorted(ids)
+        for start in (f"{i},", '"' + i.replace('"', '""') + '",')
+    )
+    if not ids:
+        records = []
+    elif _ONE_LINE_RECORDS.match(body):
+        pattern = b"|".join(re.escape(start) for start in starts)
+        records = re.findall(rb"^(?:" + pattern + rb").*$", body, flags=re.M)
+    else:
+        records = [
+            found.group().removesuffix(b"\n")
+            for found in _RECORD.finditer(body)
+            if body.startswith(starts, found.start())
+        ]
     frame = pd.read_csv(
-        io.StringIO("\n".join([header, *lines])),
+        io.BytesIO(b"\n".join([header, *records])),
+        encoding="utf-8",
+        lineterminator="\n",  # a lone CR is part of a field (csv.writer left it bare)
         dtype={"id": "string", "opponent_id": "string", "name": "string"},
         keep_default_na=False,
         na_values=[""],

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import codecs
+import sqlite3
 from pathlib import Path
 
+import pandas as pd
 import pytest
 from conftest import DATA
 from db_helpers import ADULT, add_one_game, database, event_file, run
 from trf_text import P, trf
 from workbooks import table
+
+from rating_batch.production.player import _rows_of
 
 
 def test_a_number_that_is_no_fide_id_shows_nobody(tmp_path: Path) -> None:
@@ -205,3 +210,81 @@ def test_the_explanation_is_written_as_a_workbook_and_a_page(history: Path) -> N
     assert (derivation["n"], derivation["W"], derivation["Ra"], derivation["Ru"]) == (
         5, 3, 1637.86, 1688,
     )  # fmt: skip
+
+
+# -- event keys holding a line break, as versions that kept a file name's newline stored them --
+
+
+def test_a_key_with_a_newline_loses_none_of_the_players_games(tmp_path: Path) -> None:
+    db = database(tmp_path)  # 11 at 1600, 12 at 1500; K 20 (adults, 30+ games assumed)
+    two = event_file(tmp_path, "e2", [(1, 1, 2, "=-=")], day="2026/01/17", title="Event Two")
+    one = event_file(tmp_path, "ev_line", [(1, 1, 2, "1-0"), (2, 2, 1, "=-=")], title="Event One")
+    assert run("add", two, one, "--db", db)[0] == 0
+    connection = sqlite3.connect(db)
+    with connection:
+        connection.execute(
+            "UPDATE events SET key = 'ev' || char(10) || 'line' WHERE key = 'ev_line'"
+        )
+    connection.close()
+    assert run("publish", "2026-02", "--db", db, "--out", tmp_path / "out")[0] == 0
+    code, out, err = run("player", "11", "--db", db)
+    assert code == 0, err
+    lines = out.splitlines()
+    # D = 1600 - 1500 = 100 in every game: PD 0.64. Event Two: a draw, ΔR -0.14, K·ΔR -2.80.
+    # Event One: a win (+0.36, +7.20) and a draw: ΣΔR +0.22, K·ΣΔR +4.40.
+    assert (
+        "    Ro 1600 · Rc 1500 · W 0.5 of n 1 · We 0.64 · K 20 · ΣΔR -0.14 · K·ΣΔR -2.80" in lines
+    )
+    assert (
+        "    Ro 1600 · Rc 1500 · W 1.5 of n 2 · We 1.28 · K 20 · ΣΔR +0.22 · K·ΣΔR +4.40" in lines
+    )
+    games = sorted(line.split() for line in lines if line.split()[1:2] == ["B"])
+    assert games == [
+        ["1", "B", "1500", "0.5", "100", "100", "0.64", "-0.14", "-2.80"],
+        ["1", "B", "1500", "1", "100", "100", "0.64", "+0.36", "+7.20"],
+        ["2", "B", "1500", "0.5", "100", "100", "0.64", "-0.14", "-2.80"],
+    ]
+    assert "  Rn = Ro 1600 + change +1.60 = 1601.60 → 1602" in lines
+
+
+def picked(rows: list[tuple[str, str, str, str]]) -> pd.DataFrame:
+    """The frame ``_rows_of`` gives for rows of (id, event, opponent_id, name)."""
+    ids, events, opponents, names = (list(column) for column in zip(*rows, strict=True))
+    return pd.DataFrame(
+        {
+            "id": pd.array(ids, dtype="string"),
+            "event": events,
+            "opponent_id": pd.array(opponents, dtype="string"),
+            "name": pd.array(names, dtype="string"),
+        }
+    )
+
+
+def test_rows_are_picked_by_record_not_by_line() -> None:
+    # Event keys holding a line break that starts a line like a record of player 12, and a
+    # lone CR that an earlier writer left unquoted.
+    data = codecs.BOM_UTF8 + (
+        b"id,event,opponent_id,name\n"
+        b'11,"ev\n12,forged",12,B\n'
+        b'12,"ev\n12,forged",11,A\n'
+        b"11,plain,12,'=B\n"
+        b"12,bare\rcr,11,A\n"
+    )
+    pd.testing.assert_frame_equal(
+        _rows_of(data, {"12"}),
+        picked([("12", "ev\n12,forged", "11", "A"), ("12", "bare\rcr", "11", "A")]),
+    )
+    pd.testing.assert_frame_equal(
+        _rows_of(data, {"11"}),
+        picked([("11", "ev\n12,forged", "12", "B"), ("11", "plain", "12", "=B")]),
+    )
+
+
+def test_rows_of_a_file_of_one_line_records_are_its_lines() -> None:
+    data = codecs.BOM_UTF8 + (
+        b'id,event,opponent_id,name\n11,"a, b",12,"B, b"\n"x#1",e,11,"say ""hi"""\n12,e,11,A\n'
+    )
+    pd.testing.assert_frame_equal(
+        _rows_of(data, {"11", "x#1"}),
+        picked([("11", "a, b", "12", "B, b"), ("x#1", "e", "11", 'say "hi"')]),
+    )
