@@ -437,6 +437,10 @@ def long_lines(lines: list[str], source: str) -> list[tuple[int, str]]:
     ]
 
 
+#: A FIDE ID has at most this many digits.
+MAX_ID_DIGITS = 10
+
+
 def is_digits(text: str, most: int = 12) -> bool:
     """ASCII digits only, at most ``most`` of them (``"¹".isdigit()`` is True in Python)."""
     return text.isascii() and text.isdigit() and len(text) <= most

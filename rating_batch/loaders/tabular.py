@@ -33,6 +33,7 @@ import pandas as pd
 from rating_batch.errors import InputError, Issue
 from rating_batch.loaders.common import (
     MAX_EVENT_CELLS,
+    MAX_ID_DIGITS,
     DecodingError,
     clean_text,
     date_order,
@@ -279,8 +280,6 @@ def _value(row: list[str], columns: dict[str, int], name: str) -> str:
 
 #: The most digits a number of a crosstable may have (an 11-digit FIDE ID fits).
 MAX_DIGITS = 12
-#: A FIDE ID has at most this many digits.
-MAX_ID_DIGITS = 10
 MAX_RATING = 4000
 
 

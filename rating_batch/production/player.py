@@ -21,6 +21,7 @@ import pandas as pd
 
 from rating_batch.errors import RatingBatchError
 from rating_batch.explain import PeriodPart, PlayerReport, period_part
+from rating_batch.loaders.common import MAX_ID_DIGITS, is_digits
 from rating_batch.names import name_key
 from rating_batch.production.common import number, player_ids, rule_book
 from rating_batch.production.system_player import system_player_report
@@ -35,7 +36,7 @@ MAX_FOUND = 50
 def player_report(fide_id: str, *, db: Path, out: Path | None = None) -> str:
     """The player with this FIDE ID, as text; with ``out``, also ``player-<FIDE ID>.xlsx``
     and ``player-<FIDE ID>.html``."""
-    if not fide_id.isdigit():
+    if not is_digits(fide_id, MAX_ID_DIGITS):  # "¹²".isdigit() is True; 10**23 overflows SQLite
         raise RatingBatchError(
             f"{fide_id!r} is not a FIDE ID (digits only); 'rating-batch player --name TEXT' "
             "finds players by name, with or without a FIDE ID"

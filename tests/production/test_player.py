@@ -30,6 +30,33 @@ def test_a_number_that_is_no_fide_id_shows_nobody(tmp_path: Path) -> None:
     assert code == 2 and "give a FIDE ID, or --name TEXT" in err
 
 
+@pytest.mark.parametrize(
+    "typed",
+    ["99999999999999999999999", "9223372036854775808", "12345678901", "¹²", "٩٠٠٠٠٠٠٠١"],
+    ids=["23-digits", "2-to-the-63", "11-digits", "superscripts", "arabic-indic-900000001"],
+)
+def test_an_over_long_or_non_ascii_number_is_no_fide_id(typed: str, tmp_path: Path) -> None:
+    db = database(tmp_path, "11,1600", "900000001,1500")
+    assert run("player", typed, "--db", db) == (
+        1,
+        "",
+        f"Error: {typed!r} is not a FIDE ID (digits only); 'rating-batch player --name TEXT' "
+        "finds players by name, with or without a FIDE ID\n",
+    )
+
+
+def test_a_fide_id_has_up_to_ten_digits(tmp_path: Path) -> None:
+    db = database(tmp_path, "11,1600", "900000001,1500")
+    assert run("player", "9999999999", "--db", db) == (
+        1,
+        "",
+        f"Error: no player with FIDE ID 9999999999 in {db} ('rating-batch player --name TEXT' "
+        "searches by name)\n",
+    )
+    code, out, _ = run("player", "0900000001", "--db", db)  # ten digits, a leading zero
+    assert code == 0 and "(FIDE ID 900000001, " in out.splitlines()[0]
+
+
 def test_players_are_found_by_name_accents_and_order_aside(tmp_path: Path) -> None:
     db = database(tmp_path)
     players = [
