@@ -405,12 +405,20 @@ def read_sheet(
         chosen.reset_dimensions()
         rows: list[list[str]] = []
         widest = 0
-        for number, values in enumerate(chosen.iter_rows(values_only=True), start=1):
-            widest = max(widest, len(values))
-            columns = max(widest, 1)  # an empty row counts as one cell
-            if number * columns > most_cells:
-                raise InputError([Issue(source, number, _too_large(number, columns, most_cells))])
-            rows.append(["" if value is None else text(value) for value in values])
+        try:
+            for number, values in enumerate(chosen.iter_rows(values_only=True), start=1):
+                widest = max(widest, len(values))
+                columns = max(widest, 1)  # an empty row counts as one cell
+                if number * columns > most_cells:
+                    problem = _too_large(number, columns, most_cells)
+                    raise InputError([Issue(source, number, problem)])
+                rows.append(["" if value is None else text(value) for value in values])
+        except (ValueError, OverflowError, SyntaxError) as error:  # a cell openpyxl cannot read
+            problem = (
+                f"a cell after row {len(rows):,} cannot be read ({error}): a damaged file? "
+                "open it in a spreadsheet and save it again"
+            )
+            raise InputError([Issue(source, None, problem)]) from None
     finally:
         book.close()
     for row in rows:

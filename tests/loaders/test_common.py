@@ -87,3 +87,16 @@ def test_trailing_empty_cells_read_as_empty_cells(tmp_path: Path) -> None:
     assert read_sheet(tmp_path / "list.xlsx", None, str, MAX_LIST_CELLS)[1][1] == [
         "11", "1600", "", "", "", "", "", "",
     ]  # fmt: skip
+
+
+def test_a_cell_that_cannot_be_read_is_a_message(tmp_path: Path) -> None:
+    # B2 is written <v>nan</v>: a number cell holding no number.
+    path = raw_workbook(tmp_path / "damaged.xlsx", {**LIST_CELLS, "B2": float("nan")})
+    message = (
+        "a cell after row 1 cannot be read (invalid literal for int() with base 10: 'nan'): a "
+        "damaged file? open it in a spreadsheet and save it again"
+    )
+    for read in (read_event, read_rating_list):
+        with pytest.raises(InputError) as raised:
+            read(path)
+        assert raised.value.issues == [Issue(f"{path}[Sheet1]", None, message)]
