@@ -10,7 +10,7 @@ Rate event files as one period (no database)::
 
 Monthly production with the rating database: ``init_database``, ``add_events``,
 ``publish_period``, ``unpublish_period``, ``remove_event``, ``player_report``, ``find_players``,
-``export_list``; ``list_backups`` and ``restore_backup`` for its backups.
+``export_list``; ``backups_report``, ``restore`` and ``backup`` to undo and to keep whole copies.
 """
 
 from __future__ import annotations
@@ -42,8 +42,9 @@ _HOMES = {
     "Rules": "rating_batch.rules",
     "load_rules_file": "rating_batch.rules",
     "named_rules": "rating_batch.rules",
-    "list_backups": "rating_batch.store",
-    "restore_backup": "rating_batch.store",
+    "backup": "rating_batch.production",
+    "backups_report": "rating_batch.production",
+    "restore": "rating_batch.production",
 }
 
 if TYPE_CHECKING:
@@ -54,16 +55,18 @@ if TYPE_CHECKING:
         AddOptions,
         PublishOptions,
         add_events,
+        backup,
+        backups_report,
         export_list,
         find_players,
         init_database,
         player_report,
         publish_period,
         remove_event,
+        restore,
         unpublish_period,
     )
     from rating_batch.rules import EDITIONS, Rules, load_rules_file, named_rules
-    from rating_batch.store import list_backups, restore_backup
 
 
 def __getattr__(name: str) -> object:
@@ -89,18 +92,19 @@ __all__ = [
     "Rules",
     "RulesError",
     "add_events",
+    "backup",
+    "backups_report",
     "check_files",
     "compare_rules",
     "export_list",
     "find_players",
     "init_database",
-    "list_backups",
     "load_rules_file",
     "named_rules",
     "player_report",
     "publish_period",
     "rate_events",
     "remove_event",
-    "restore_backup",
+    "restore",
     "unpublish_period",
 ]

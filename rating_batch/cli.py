@@ -401,7 +401,7 @@ def add(
 
     The same event twice is refused, never counted twice, and so is an event sharing half
     of its games with another. Players are found by FIDE ID, else by exact name, birth year
-    and federation; a player found nowhere is created. A backup is saved first.
+    and federation; a player found nowhere is created. 'restore latest' takes it back.
 
     Example:
 
@@ -465,7 +465,7 @@ def publish(
 @click.pass_context
 def unpublish(context: click.Context, period: str, db: Path) -> None:
     """Withdraw PERIOD, the last published period: the database returns to its state before
-    that publish (its events stay added, pending again). A backup is saved first.
+    that publish (its events stay added, pending again). 'restore latest' takes it back.
 
     Example:
 
@@ -485,7 +485,7 @@ def unpublish(context: click.Context, period: str, db: Path) -> None:
 @click.pass_context
 def remove(context: click.Context, event_key: str, db: Path) -> None:
     """Remove the event EVENT_KEY of a period not yet published: its games, and the players
-    only it created. A backup is saved first.
+    only it created. 'restore latest' takes it back.
 
     Example:
 
@@ -503,7 +503,11 @@ def remove(context: click.Context, event_key: str, db: Path) -> None:
 @DB_OPTION
 @click.pass_context
 def backups(context: click.Context, db: Path) -> None:
-    """List the backups saved before every command that changed the database.
+    """List the commands that can be undone and the whole copies kept.
+
+    Every command that changes the database records what it changed (the undo journal,
+    inside the database); whole copies are taken by 'backup', before an upgrade and before a
+    restore of a whole copy.
 
     Example:
 
@@ -518,23 +522,60 @@ def backups(context: click.Context, db: Path) -> None:
 
 
 @cli.command()
-@click.argument("backup")
+@click.argument("point")
 @DB_OPTION
 @click.pass_context
-def restore(context: click.Context, backup: str, db: Path) -> None:
-    """Put BACKUP (a name that 'backups' lists, or 'latest': the state before the last
-    command that changed the database) back as the database; the current state is backed up
-    first, so a restore can be undone the same way.
+def restore(context: click.Context, point: str, db: Path) -> None:
+    """Go back to POINT: 'latest' undoes the last command that changed the database; a
+    number that 'backups' lists goes back to the state before that command (undoing every
+    later one); a whole copy's name puts that copy back.
+
+    A restore is itself a command: 'restore latest' right after it takes it back. It never
+    moves or deletes the database: it changes it in one transaction, or not at all. A whole
+    copy is named as 'backups' lists it (20261201T204259.742113Z-backup.sqlite).
 
     Example:
 
     \b
         rating-batch restore latest
+        rating-batch restore 2
     """
     from rating_batch import production
 
     with user_errors(context.obj["debug"]):
-        result = production.restore(backup, db=db, wait=context.obj["wait"])
+        result = production.restore(point, db=db, wait=context.obj["wait"])
+    report(context, result.summary())
+
+
+@cli.command()
+@click.option(
+    "--after",
+    "after",
+    multiple=True,
+    type=click.Choice(["add", "publish", "unpublish", "remove", "restore", "every", "none"]),
+    help="From now on, also take a whole copy after every such command (repeatable; "
+    "'none' stops it).",
+)
+@DB_OPTION
+@click.pass_context
+def backup(context: click.Context, after: tuple[str, ...], db: Path) -> None:
+    """Save a whole copy of the database in its backups folder, and make sure every
+    published file has its second copy there.
+
+    The undo journal inside the database undoes commands; a whole copy also survives a
+    damaged or lost database file. The newest 5 are kept ($RATING_BATCH_BACKUPS), within
+    $RATING_BATCH_BACKUP_SPACE bytes if set (e.g. 20G).
+
+    Example:
+
+    \b
+        rating-batch backup
+        rating-batch backup --after publish
+    """
+    from rating_batch import production
+
+    with user_errors(context.obj["debug"]):
+        result = production.backup(db, after=after, wait=context.obj["wait"])
     report(context, result.summary())
 
 
@@ -542,7 +583,7 @@ def restore(context: click.Context, backup: str, db: Path) -> None:
 @DB_OPTION
 @click.pass_context
 def upgrade(context: click.Context, db: Path) -> None:
-    """Bring a database made by an older rating_batch up to date (after a backup).
+    """Bring a database made by an older rating_batch up to date (after a whole copy).
 
     Commands that write do this by themselves; read-only ones ask for it.
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import sqlite3
 import subprocess
@@ -64,12 +65,37 @@ def query(db: Path, sql: str, *parameters: object) -> list[tuple[object, ...]]:
 
 
 def dump(db: Path) -> list[str]:
-    """Everything a database holds, as SQL (to compare two states)."""
+    """Everything a database holds, as SQL (to compare two states): for a command that must
+    change nothing at all, not even the undo journal."""
     connection = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
     try:
         return list(connection.iterdump())
     finally:
         connection.close()
+
+
+def data_dump(db: Path) -> list[str]:
+    """What a database holds but its undo journal (the ``undo_*`` tables: the history of the
+    commands, which an undo adds to) and its random id, as SQL: the state an undo must bring
+    back exactly, and what two databases made by the same commands hold alike."""
+    journal = re.compile(
+        r"""(CREATE TABLE|INSERT INTO|CREATE INDEX) "?undo_"""
+        r"""|INSERT INTO "meta" VALUES\('database_id'"""
+    )
+    return [line for line in dump(db) if journal.match(line) is None]
+
+
+def companions(db: Path) -> dict[str, str]:
+    """Every file in the database's folder and below but the database and its ``-wal`` and
+    ``-shm`` (the files folder, the backups folder, anything else), by path: its SHA-256."""
+    import hashlib
+
+    live = {db.name, f"{db.name}-wal", f"{db.name}-shm"}
+    return {
+        path.relative_to(db.parent).as_posix(): hashlib.sha256(path.read_bytes()).hexdigest()
+        for path in sorted(db.parent.rglob("*"))
+        if path.is_file() and path.relative_to(db.parent).as_posix() not in live
+    }
 
 
 def write_list(folder: Path, lines: list[str], name: str = "list.csv") -> Path:

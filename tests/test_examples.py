@@ -56,6 +56,7 @@ STATE_OF = {
     "player": "march published",
     "backups": "march published",
     "restore": "march published",
+    "backup": "march published",
     "upgrade": "march published",
 }
 

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from db_helpers import COMMAND, dump, event_file
+from db_helpers import COMMAND, data_dump, dump, event_file
 from trf_text import P
 
 FAULTS = Path(__file__).parent / "faults"
@@ -137,11 +137,11 @@ def test_a_publish_can_be_undone(folder: Path) -> None:
     db = init(folder)
     event = event_file(folder, "jan", [(1, 1, 2, "1-0")], day="2026/01/10")
     assert process("add", event, cwd=folder)[0] == 0
-    before = dump(db)
+    before = data_dump(db)
     assert process("publish", "2026-02", "--out", "lists", cwd=folder)[0] == 0
     code, out, _ = process("unpublish", "2026-02", cwd=folder)
     assert code == 0 and out.startswith("unpublished 2026-02")
-    assert dump(db) == before
+    assert data_dump(db) == before
 
 
 # -- "a re-titled copy of an event is added and rated twice; rate of two copies double-counts" --
@@ -275,16 +275,19 @@ def test_a_read_only_out_folder_is_a_message(folder: Path) -> None:
     assert list((folder / "shared").iterdir()) == []
 
 
-def test_a_read_only_database_folder_refuses_the_backup_and_changes_nothing(folder: Path) -> None:
+def test_a_read_only_backups_folder_refuses_a_whole_copy_and_changes_nothing(
+    folder: Path,
+) -> None:
     db = init(folder)
-    state = dump(db)
     event = event_file(folder, "jan", [(1, 1, 2, "1-0")], day="2026/01/10")
-    code, _, err = process("add", event, cwd=folder, fault=f"readonly:{db.name}.backups")
+    # The undo journal is inside the database: changing it needs no backups folder.
+    assert process("add", event, cwd=folder, fault=f"readonly:{db.name}.backups")[0] == 0
+    state = dump(db)
+    code, _, err = process("backup", cwd=folder, fault=f"readonly:{db.name}.backups")
     line = one_line_error(code, err)
-    assert (
-        "cannot save the backup taken before every change" in line and "nothing was changed" in line
-    )
-    assert dump(db) == state
+    real = os.path.realpath(db)
+    assert f"cannot save a whole copy in {real}.backups (Read-only file system)" in line
+    assert dump(db) == state and not Path(f"{db}.backups").exists()
 
 
 def test_missing_folders_and_a_file_in_the_way_are_messages(folder: Path) -> None:
@@ -318,20 +321,32 @@ def test_a_locked_database_waits_then_names_the_holder(folder: Path) -> None:
     )
 
 
-def test_a_damaged_database_is_a_message_and_a_backup_restores_it(folder: Path) -> None:
+def test_a_damaged_database_is_a_message_and_a_whole_copy_restores_it(folder: Path) -> None:
     db = published(folder)
-    backups = sorted(Path(f"{db}.backups").glob("*-publish-2026-02.sqlite"))
+    whole = data_dump(db)
+    assert process("backup", cwd=folder)[0] == 0
+    backups = sorted(Path(f"{db}.backups").glob("*-backup.sqlite"))
     with sqlite3.connect(db) as connection:
         connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     connection.close()
     data = bytearray(db.read_bytes())
     data[4096 : 3 * 4096] = b"\x00\xff" * 4096
     db.write_bytes(bytes(data))
+    damaged = bytes(data)
     for command in (["player", "11"], ["publish", "2026-03", "--out", "lists"]):
         code, _, err = process(*command, cwd=folder)
-        assert "the database is damaged or not a database" in one_line_error(code, err)
-    code, out, _ = process("restore", backups[0].name, cwd=folder)
-    assert code == 0 and "could not be read: moved to" in out
+        line = one_line_error(code, err)
+        assert "the database is damaged (database disk image is malformed)" in line
+        assert "lists the whole copies that 'rating-batch restore' can put back" in line
+    code, out, err = process("restore", backups[0].name, cwd=folder)
+    assert code == 0, err
+    aside = sorted(Path(f"{db}.backups").glob("damaged-*.sqlite"))
+    assert len(aside) == 1 and aside[0].read_bytes() == damaged  # copied aside, not lost
+    assert out.splitlines()[:2] == [
+        f"{db.name} was damaged: its copy is {aside[0]}",
+        f"restored {db.name} from the whole copy {backups[0].name}",
+    ]
+    assert data_dump(db) == whole
     assert process("publish", "2026-02", "--out", "lists", cwd=folder)[0] == 0
 
 

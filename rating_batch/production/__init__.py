@@ -1,6 +1,6 @@
 """Monthly list production over the rating database, one module per command or concern:
 ``init``, ``add`` (with ``identify``), ``publish`` (with ``rate_list``, ``changes`` and
-``outputs``), ``undo`` (unpublish, remove, backups, restore, upgrade), ``player`` and
+``outputs``), ``undo`` (unpublish, remove, backups, restore, backup, upgrade), ``player`` and
 ``export``."""
 
 from rating_batch.production.add import AddOptions, add_events
@@ -9,6 +9,7 @@ from rating_batch.production.init import init_database
 from rating_batch.production.player import find_players, player_report
 from rating_batch.production.publish import PublishOptions, PublishResult, publish_period
 from rating_batch.production.undo import (
+    backup,
     backups_report,
     remove_event,
     restore,
@@ -21,6 +22,7 @@ __all__ = [
     "PublishOptions",
     "PublishResult",
     "add_events",
+    "backup",
     "backups_report",
     "export_list",
     "find_players",

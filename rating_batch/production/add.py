@@ -72,10 +72,12 @@ def add_events(
     The events of one ``add`` are stored together: players are identified for all of them at
     once and each table gets one bulk insert."""
     files = expand_inputs(paths)
-    # The transaction (and so the backup of the state before it, copied by a process of its
-    # own) starts before the files are read: the copy is made while they are parsed.
+    # The transaction (holding the write lock, recording what it changes) starts before the
+    # files are read: two adds at once see each other's events.
     with (
-        open_store(db, write=True, command="add", wait=options.wait) as store,
+        open_store(
+            db, write=True, command="add", wait=options.wait, dry_run=options.dry_run
+        ) as store,
         store.writing(dry_run=options.dry_run),
     ):
         events, issues = load_events(
@@ -145,6 +147,11 @@ def add_events(
         lines.extend(f"  new player: {label}" for label in created.get(index, []))
     if options.dry_run:
         lines.append("dry run: nothing was changed")
+    elif store.undo_point is not None:
+        lines.append(
+            f"'rating-batch restore latest' takes this add back (journal entry {store.undo_point})"
+        )
+    lines += store.notes
     return Outcome(lines, warnings)
 
 

@@ -83,11 +83,13 @@ def publish_period(
     or, for the last published period, write its stored files again."""
     period = canonical_period(period)
     command = f"publish {period}"
-    with open_store(db, write=True, command=command, wait=options.wait) as store:
+    with open_store(
+        db, write=True, command=command, wait=options.wait, dry_run=options.dry_run
+    ) as store:
         book = rule_book(store)
         if store.last_published() == period:
             return _republish(store, period, out, options)
-        _check_order(store, book, period, options)  # before a backup is taken for nothing
+        _check_order(store, book, period, options)  # before the write lock is taken
         publisher = _publisher(book)
         if options.dry_run:
             with store.writing(dry_run=True):
@@ -119,7 +121,9 @@ def publish_period(
                     kept=keeping.kept,
                 )
             _switch(outputs, period, db, out)
-    return publisher.result(period, outcomes, paths, dry_run=False)
+    result = publisher.result(period, outcomes, paths, dry_run=False)
+    result.lines.extend(store.notes)
+    return result
 
 
 class _Publisher(Protocol):

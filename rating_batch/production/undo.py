@@ -1,8 +1,9 @@
 """Undoing an officer's mistakes: ``unpublish`` the last period, ``remove`` an event of a
-period not yet published, ``backups`` and ``restore``, and ``upgrade`` of an older database.
+period not yet published, ``backups`` and ``restore``, ``backup`` (a whole copy), and
+``upgrade`` of an older database.
 
-Each is one transaction after a backup of the state before it, and says what it did and where
-that backup is (``restore`` of it takes the change back).
+Each change is one transaction recorded in the undo journal, and says what it did and how to
+take it back (``restore latest``).
 """
 
 from __future__ import annotations
@@ -13,12 +14,30 @@ from pathlib import Path
 from rating_batch.errors import RatingBatchError
 from rating_batch.periods import canonical_period
 from rating_batch.production.common import Outcome
-from rating_batch.store import DEFAULT_WAIT, Store, list_backups, open_store, restore_backup
+from rating_batch.store import (
+    DEFAULT_WAIT,
+    Damaged,
+    Store,
+    list_copies,
+    open_store,
+    places_of,
+    take_copy,
+)
+from rating_batch.store.copies import kept_copies, prune_copies, space
+from rating_batch.store.journal import kept_commands, points
+from rating_batch.store.opening import COPIES_AFTER, needed_copies
+from rating_batch.store.restore import LATEST, restore_into, restore_missing, restore_over_damaged
 from rating_batch.store.schema import SCHEMA_VERSION
 
 
 def _saved(store: Store) -> str:
-    return f"the state before it is saved as {store.backup.name}" if store.backup else ""
+    """How the officer takes the command back, and what the database did besides."""
+    undo = (
+        f"'rating-batch restore latest' takes it back (journal entry {store.undo_point})"
+        if store.undo_point is not None
+        else ""
+    )
+    return "\n".join(line for line in (undo, *store.notes) if line)
 
 
 def unpublish_period(period: str, *, db: Path, wait: float = DEFAULT_WAIT) -> Outcome:
@@ -82,30 +101,103 @@ def remove_event(key: str, *, db: Path, wait: float = DEFAULT_WAIT) -> Outcome:
     )
 
 
+def _size(size: int) -> str:
+    return f"{size / 1_000_000:.1f} MB" if size >= 100_000 else f"{size / 1000:.0f} kB"
+
+
 def backups_report(db: Path) -> Outcome:
-    """The backups kept beside the database, oldest first."""
-    found = list_backups(db)
-    if not found:
-        return Outcome([f"no backups of {db} yet (one is saved before every command that writes)"])
-    return Outcome(
-        [
-            f"{len(found)} backup(s) of {db}, oldest first "
-            "('rating-batch restore NAME' puts one back):",
-            *(f"  {backup.line()}" for backup in found),
+    """The commands the journal can undo and the whole copies kept, oldest first."""
+    with open_store(db) as store:
+        journal = points(store.connection)
+        places = store.places
+        after = store.meta(COPIES_AFTER)
+    copies = list_copies(places)
+    lines = []
+    if journal:
+        lines += [
+            f"{len(journal)} command(s) of {db} can be undone, oldest first ('rating-batch "
+            "restore N' goes back to the state before command N, 'restore latest' undoes the "
+            f"last; the newest {kept_commands()} are kept):",
+            *(
+                f"  {point.name:>6}  {point.taken:%Y-%m-%d %H:%M:%S} UTC  "
+                f"{point.label:<28}  {point.changes:>9,} row(s)"
+                + ("  (undone by a whole copy)" if point.copy else "")
+                for point in journal
+            ),
         ]
-    )
+    else:
+        lines.append(f"no command of {db} to undo yet (each command that changes it is recorded)")
+    bound = space()
+    kept = f"the newest {kept_copies()}" + (f" within {_size(bound)}" if bound else "")
+    if copies:
+        lines += [
+            f"{len(copies)} whole cop(y/ies) in {places.backups} ('rating-batch restore NAME' "
+            f"puts one back; {kept} are kept):",
+            *(
+                f"  {copy.name}  {copy.taken:%Y-%m-%d %H:%M:%S} UTC  {copy.label:<24}  "
+                f"{_size(copy.size):>9}  last list {copy.last_list}, {copy.events} event(s)"
+                for copy in copies
+            ),
+        ]
+    else:
+        lines.append(
+            f"no whole copy of {db} yet: 'rating-batch backup' takes one (it protects against "
+            "a damaged or lost database file, which the journal inside it cannot)"
+        )
+    if after:
+        lines.append(f"a whole copy is taken after every {after.replace(',', ', ')}")
+    return Outcome(lines)
 
 
 def restore(name: str, *, db: Path, wait: float = DEFAULT_WAIT) -> Outcome:
-    """Put a backup back as the database (after backing up the current state)."""
-    return Outcome(restore_backup(db, name, wait=wait))
+    """Go back: undo the last command (``latest``), go back to the state before a command of
+    the journal (its number), or put a whole copy back (its name)."""
+    places = places_of(db)
+    if not db.exists() and not db.is_symlink():
+        return Outcome(restore_missing(places, name))
+    try:
+        with open_store(db, write=True, command=f"restore {name}", wait=wait) as store:
+            return Outcome(restore_into(store, name) + store.notes)
+    except Damaged:
+        if name == LATEST or name.isdigit():
+            raise
+        return Outcome(restore_over_damaged(places, name))
+
+
+def backup(db: Path, *, after: tuple[str, ...] = (), wait: float = DEFAULT_WAIT) -> Outcome:
+    """A whole copy of the database now, with a second copy of every published file checked;
+    with ``after``, the commands after which one is taken from now on (``none``: none)."""
+    lines = []
+    if after:
+        wanted = "" if "none" in after else ",".join(sorted(set(after)))
+        with (
+            open_store(db, write=True, command="backup --after", wait=wait) as store,
+            store.writing(),
+        ):
+            store.set_meta(COPIES_AFTER, wanted)
+        lines.append(
+            f"a whole copy will be taken after every {wanted.replace(',', ', ')}"
+            if wanted
+            else "no whole copy will be taken after any command (only by 'rating-batch backup')"
+        )
+    with open_store(db) as store:
+        places = store.places
+        written = store.files.twins(store.kept_files())
+        copy = take_copy(places, "backup")
+        removed = prune_copies(places, needed_copies(store.connection))
+    lines.append(f"saved a whole copy of {db} as {copy} ({_size(copy.stat().st_size)})")
+    if written:
+        lines.append(f"made {written} missing second cop(y/ies) of published files")
+    if removed:
+        lines.append(f"removed the oldest whole cop(y/ies): {', '.join(p.name for p in removed)}")
+    return Outcome(lines)
 
 
 def upgrade(db: Path, *, wait: float = DEFAULT_WAIT) -> Outcome:
-    """Bring a database made by an older rating_batch up to date (after a backup)."""
+    """Bring a database made by an older rating_batch up to date (after a whole copy)."""
     with open_store(db, write=True, command="upgrade", wait=wait) as store:
         if store.migrated_from is None:
             return Outcome([f"{db} is up to date (schema {SCHEMA_VERSION})"])
         return Outcome(
-            [f"upgraded {db} from schema {store.migrated_from} to {SCHEMA_VERSION}", _saved(store)]
+            [f"upgraded {db} from schema {store.migrated_from} to {SCHEMA_VERSION}", *store.notes]
         )

@@ -1,7 +1,8 @@
 """The rating database: SQLite from the standard library, one file, no server.
 
 ``open_store`` opens it (read-only unless a command writes), ``create_store`` makes a new one,
-``Store`` holds every SQL statement; ``backups`` saves, lists and restores copies of it.
+``Store`` holds every SQL statement; ``journal`` records what each command changed so that it
+can be undone, ``copies`` keeps whole copies, ``restore`` goes back to either.
 """
 
 from __future__ import annotations
@@ -11,14 +12,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rating_batch.store.backups import Backup, list_backups, restore_backup, save_backup
-from rating_batch.store.database import (
-    DEFAULT_WAIT,
-    DatabaseProblem,
-    create_database,
-    ensure_new,
-    open_database,
-)
+from rating_batch.store.copies import Copy, list_copies, take_copy
+from rating_batch.store.database import DEFAULT_WAIT, Damaged, DatabaseProblem
+from rating_batch.store.journal import Point
+from rating_batch.store.opening import create_database, ensure_new, open_database
+from rating_batch.store.places import Places, places_of
 
 if TYPE_CHECKING:
     from rating_batch.store.queries import Store
@@ -36,13 +34,20 @@ def __getattr__(name: str) -> object:
 
 @contextlib.contextmanager
 def open_store(
-    path: Path, *, write: bool = False, command: str = "", wait: float = DEFAULT_WAIT
+    path: Path,
+    *,
+    write: bool = False,
+    command: str = "",
+    wait: float = DEFAULT_WAIT,
+    dry_run: bool = False,
 ) -> Iterator[Store]:
     """Our database at ``path``: read-only unless ``write`` (then ``store.writing()`` is the
-    command's one transaction, after a backup labelled ``command``)."""
+    command's one transaction, recorded in the undo journal as ``command``)."""
     from rating_batch.store.queries import Store
 
-    with open_database(path, Store, write=write, command=command, wait=wait) as store:
+    with open_database(
+        path, Store, write=write, command=command, wait=wait, dry_run=dry_run
+    ) as store:
         yield store
 
 
@@ -57,13 +62,16 @@ def create_store(path: Path) -> Iterator[Store]:
 
 __all__ = [
     "DEFAULT_WAIT",
-    "Backup",
+    "Copy",
+    "Damaged",
     "DatabaseProblem",
+    "Places",
+    "Point",
     "Store",
     "create_store",
     "ensure_new",
-    "list_backups",
+    "list_copies",
     "open_store",
-    "restore_backup",
-    "save_backup",
+    "places_of",
+    "take_copy",
 ]

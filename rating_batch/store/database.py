@@ -1,18 +1,19 @@
-"""Opening the rating database: created atomically, recognised before anything is changed,
-read-only for commands that only read, one locked transaction with a backup for those that
-write.
+"""The rating database's connection: recognised before anything is changed, read-only for
+commands that only read, one locked, journaled transaction for those that write.
 
-* ``create_database(path)``: a new database is built in a temporary file beside ``path`` and
-  linked into place only when complete; an existing ``path`` (a database, a list, anything)
-  is refused untouched.
-* ``open_database(path, write=False)``: read-only (``mode=ro``), no migration, no journal-mode
-  change; a file that is not one of our databases is refused unchanged.
-* ``open_database(path, write=True, command=…)``: migrates an older database (after a
-  backup), and ``Store.writing()`` is the command's one transaction: it waits a bounded time
-  for the write lock (naming the command that holds it), saves an online backup first
-  (``backups.py``) and commits only when the block ends without error.
+* ``check_file``/``check_tables``: a file that is not one of our databases is refused
+  unchanged, before SQLite opens it for writing.
+* ``Connection.writing()``: the command's one transaction. It waits a bounded time for the
+  write lock (naming the command that holds it), records in the undo journal what the
+  command changes (``journal.py``), and commits only when the block ends without error; a
+  failure rolls everything back and removes the published files the command had kept.
+* Read-only commands open the database for reading and writing but with ``query_only``: SQLite
+  refuses any change, and the last connection to close removes the ``-wal`` and ``-shm``
+  files as usual (a read-only open would leave them behind).
 
-Every SQLite error inside is reported as ``DatabaseProblem`` naming the file.
+Opening, creating and upgrading are ``opening.py``'s; every SQLite error is reported as
+``DatabaseProblem`` naming the file: the machine's refusals (full disk, busy, read-only,
+permissions) as that, and only a file SQLite finds damaged as damaged (``Damaged``).
 """
 
 from __future__ import annotations
@@ -22,19 +23,16 @@ import datetime as dt
 import os
 import socket
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from rating_batch.errors import RatingBatchError
-from rating_batch.store.schema import (
-    APPLICATION_ID,
-    MIGRATIONS,
-    SCHEMA,
-    SCHEMA_VERSION,
-    run_script,
-)
+from rating_batch.store.files import FileStore, kept_name
+from rating_batch.store.journal import Recording, has_journal
+from rating_batch.store.places import Places, remove_stale_beside
+from rating_batch.store.schema import APPLICATION_ID, SCHEMA_VERSION
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -49,13 +47,16 @@ class DatabaseProblem(RatingBatchError):
     """The database cannot be used: missing, foreign, damaged, busy, or the disk is full."""
 
 
+class Damaged(DatabaseProblem):
+    """SQLite found the file damaged (not the machine refusing it)."""
+
+
+#: SQLite's result codes of a damaged file.
+_DAMAGE_CODES = (11, 26)  # SQLITE_CORRUPT, SQLITE_NOTADB
+
+
 def _fail(path: Path, message: str) -> DatabaseProblem:
     return DatabaseProblem(f"{path}: {message}")
-
-
-def owner_file(path: Path) -> Path:
-    """Where the command holding the write lock says who it is (read by one that waits)."""
-    return Path(f"{path}.writer")
 
 
 #: The schema version from which our databases carry APPLICATION_ID.
@@ -121,16 +122,30 @@ def reported(path: Path) -> Iterator[None]:
             raise _fail(path, f"cannot write: {text}; nothing was changed") from None
         if "readonly" in text or "read-only" in text:
             raise _fail(path, f"cannot write: {text} (a read-only file or folder?)") from None
+        if "unable to open" in text:
+            raise _fail(
+                path, f"cannot be opened: {text} (a folder that cannot be written, or a full "
+                "disk?); nothing was changed"
+            ) from None  # fmt: skip
         raise _fail(path, f"cannot be used: {text}") from None
     except sqlite3.IntegrityError as error:
         raise _fail(
             path, f"the database refused the change ({error}); nothing was changed"
         ) from None
     except sqlite3.DatabaseError as error:
-        raise _fail(
-            path, f"the database is damaged or not a database ({error}); 'rating-batch backups' "
-            "lists the backups that 'rating-batch restore' can put back"
-        ) from None  # fmt: skip
+        if getattr(error, "sqlite_errorcode", None) in _DAMAGE_CODES:
+            raise Damaged(
+                f"{path}: the database is damaged ({error}); 'rating-batch backups' lists the "
+                "whole copies that 'rating-batch restore' can put back"
+            ) from None
+        raise _fail(path, f"cannot be used: {error}") from None
+
+
+def environment_reason(error: BaseException) -> str:
+    """What the machine said, for a message."""
+    if isinstance(error, OSError) and error.strerror:
+        return error.strerror
+    return str(error)
 
 
 def read_only_uri(path: Path) -> str:
@@ -138,44 +153,68 @@ def read_only_uri(path: Path) -> str:
     return f"file:{quote(str(path.absolute()))}?mode=ro"
 
 
-def _connect(path: Path, *, read_only: bool, wait: float) -> sqlite3.Connection:
+def connect(path: Path, *, read_only: bool, wait: float) -> sqlite3.Connection:
+    """A connection to the database file ``path`` (the real file)."""
     if read_only:
-        uri = read_only_uri(path)
         try:
-            connection = sqlite3.connect(uri, uri=True, timeout=wait, isolation_level=None)
+            connection = sqlite3.connect(
+                f"file:{quote(str(path.absolute()))}?mode=rw", uri=True, timeout=wait,
+                isolation_level=None,
+            )  # fmt: skip
+            connection.execute("PRAGMA query_only = ON")
             connection.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall()
         except sqlite3.OperationalError:
-            if os.access(path.parent, os.W_OK):
-                raise
-            # A WAL database in a folder we cannot write: SQLite cannot make its shared-
-            # memory file, and nobody can be writing there either.
-            connection = sqlite3.connect(
-                f"{uri}&immutable=1", uri=True, timeout=wait, isolation_level=None
-            )
+            connection = _read_only(path, wait)
     else:
         connection = sqlite3.connect(path, timeout=wait, isolation_level=None)
     connection.execute("PRAGMA foreign_keys = ON")
+    # A REPLACE that deletes a row runs the delete triggers too (the journal records it).
+    connection.execute("PRAGMA recursive_triggers = ON")
+    return connection
+
+
+def _read_only(path: Path, wait: float) -> sqlite3.Connection:
+    """A database that cannot be opened for writing (a read-only file or medium)."""
+    uri = read_only_uri(path)
+    try:
+        connection = sqlite3.connect(uri, uri=True, timeout=wait, isolation_level=None)
+        connection.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall()
+    except sqlite3.OperationalError:
+        if os.access(path.parent, os.W_OK):
+            raise
+        # A WAL database in a folder we cannot write: SQLite cannot make its shared-memory
+        # file, and nobody can be writing there either.
+        connection = sqlite3.connect(
+            f"{uri}&immutable=1", uri=True, timeout=wait, isolation_level=None
+        )
     return connection
 
 
 class Connection:
-    """An open database and what a writing command needs: who it is, how long to wait, and
-    whether to keep a backup before its changes."""
+    """An open database and what a writing command needs: who it is, how long to wait,
+    where its companions lie, and the undo point its change made."""
 
     def __init__(
-        self, connection: sqlite3.Connection, path: Path, *, command: str, wait: float,
+        self, connection: sqlite3.Connection, places: Places, *, command: str, wait: float,
         read_only: bool,
     ) -> None:  # fmt: skip
         self.connection = connection
-        self.path = path
+        self.places = places
+        self.path = places.db
         self.command = command
         self.wait = wait
         self.read_only = read_only
+        self.files = FileStore(places.files, places.spare, os.getpid())
         self._changes_at_begin = connection.total_changes
-        self.backup: Path | None = None
-        """The backup saved by ``writing()`` (None before, or without one)."""
+        self.undo_point: int | None = None
+        """The journal's entry for the change ``writing()`` committed (None: it changed
+        nothing)."""
         self.migrated_from: int | None = None
-        """The schema version this database had before ``open_database`` upgraded it."""
+        """The schema version this database had before it was upgraded on opening."""
+        self.after_commit: list[Callable[[], None]] = []
+        """Run once a command's change is committed (a whole copy the officer asked for)."""
+        self.notes: list[str] = []
+        """What the officer should know of the database's own work (a copy taken)."""
 
     def execute(self, sql: str, parameters: tuple[object, ...] = ()) -> sqlite3.Cursor:
         return self.connection.execute(sql, parameters)
@@ -201,58 +240,62 @@ class Connection:
         return self.frame(sql, parameters) if read is None else read
 
     @contextlib.contextmanager
-    def writing(self, *, backup: bool = True, dry_run: bool = False) -> Iterator[None]:
+    def writing(self, *, dry_run: bool = False, record: bool = True) -> Iterator[None]:
         """The command's one transaction. Takes the write lock (waiting at most ``wait``
-        seconds), saves a backup of the state before it (unless ``dry_run``), and commits when
-        the block ends; any exception, or ``dry_run``, rolls everything back."""
-        from rating_batch.parallel import available
-        from rating_batch.store.backups import PendingBackup, prune_backups, settle
-
+        seconds), records what the command changes in the undo journal (unless ``record`` is
+        off: the command records itself), and commits when the block ends; any exception, or
+        ``dry_run``, rolls everything back (a dry run writes nothing at all, not even to the
+        database's journal files: its changes stay in memory)."""
         if self.read_only:
             raise RuntimeError("writing on a read-only connection")
-        keep = backup and not dry_run
-        wal = keep and self.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-        beside = wal and available()
-        settled = settle(self.connection) if beside else None
+        if dry_run:
+            self.execute("PRAGMA cache_spill = OFF")
         self._begin()
-        owner = owner_file(self.path)
-        pending: PendingBackup | None = None
+        owner = self.places.owner
+        recording: Recording | None = None
         try:
             if not dry_run:
                 with contextlib.suppress(OSError):
                     owner.write_text(_owner_text(self.command), encoding="utf-8")
-                if keep:
-                    # Copied beside the command's work in WAL mode (store/backups.py): the
-                    # copy sees the committed state, and the commit waits for it; when the
-                    # database file alone holds that state, the file is copied.
-                    now = int(self.execute("PRAGMA data_version").fetchone()[0])
-                    pending = PendingBackup(
-                        self.path, self.command, beside=beside,
-                        settled=settled is not None and settled == now,
-                    )  # fmt: skip
+                self.files.sweep(self._kept_names)
+                remove_stale_beside(self.places.real.parent)
+                if record and has_journal(self.connection):
+                    recording = Recording(self.connection, self.command)
             yield
             if dry_run:
                 self.connection.execute("ROLLBACK")
             else:
-                if pending is not None:
-                    self.backup = pending.finish()
-                    pending = None
+                if recording is not None:
+                    self.undo_point = recording.finish()
+                    recording = None
                 self.connection.execute("COMMIT")
+                self.files.forget_new()
         except BaseException:
-            if pending is not None:
-                pending.cancel()
+            if recording is not None:
+                with contextlib.suppress(sqlite3.Error):
+                    recording.close()
             if self.connection.in_transaction:
                 self.connection.execute("ROLLBACK")
-            # A command that changed nothing keeps no backup (it would push out a useful one).
-            if self.backup is not None:
-                self.backup.unlink(missing_ok=True)
-                self.backup = None
+            if not dry_run:
+                self.files.discard_new()
             raise
         finally:
-            if not dry_run:
+            if dry_run:
+                self.execute("PRAGMA cache_spill = ON")
+            else:
                 owner.unlink(missing_ok=True)
-        if self.backup is not None:
-            prune_backups(self.path)
+        if not dry_run:
+            for work in self.after_commit:
+                work()
+
+    def _kept_names(self) -> set[str]:
+        """The names of every published file the database names (``files.kept_name``)."""
+        return {
+            kept_name(str(digest), bool(compressed))
+            for digest, compressed in self.execute(
+                "SELECT DISTINCT digest, compressed FROM published_files"
+            )
+        }
 
     def unwritten(self) -> bool:
         """Whether this connection has changed nothing that others cannot see yet: a second
@@ -267,7 +310,7 @@ class Connection:
             if "locked" not in str(error) and "busy" not in str(error):
                 raise
             try:
-                holder = owner_file(self.path).read_text(encoding="utf-8").strip()
+                holder = self.places.owner.read_text(encoding="utf-8").strip()
             except OSError:
                 holder = "another program"
             raise _fail(
@@ -280,134 +323,3 @@ class Connection:
 def _owner_text(command: str) -> str:
     now = dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
     return f"'rating-batch {command}' (pid {os.getpid()} on {socket.gethostname()}, since {now})"
-
-
-C = TypeVar("C", bound=Connection)
-
-
-@contextlib.contextmanager
-def open_database(
-    path: Path,
-    factory: type[C],
-    *,
-    write: bool = False,
-    command: str = "",
-    wait: float = DEFAULT_WAIT,
-) -> Iterator[C]:
-    """Open our database at ``path`` (read-only unless ``write``); refuses anything else
-    without changing it. A writing open brings an older schema up to date first (one
-    transaction, after a backup); a read-only one asks for ``rating-batch upgrade``."""
-    current = check_file(path)
-    with reported(path):
-        connection = _connect(path, read_only=not write, wait=wait)
-        try:
-            version = check_tables(connection, path)
-            if current and version < MARKED_SINCE:
-                raise _fail(path, f"has our mark but schema {version}: it is damaged")
-            opened = factory(connection, path, command=command, wait=wait, read_only=not write)
-            if version < SCHEMA_VERSION:
-                if not write:
-                    raise _fail(
-                        path,
-                        f"made by an older rating_batch (schema {version}); 'rating-batch "
-                        f"upgrade --db {path}' brings it up to date (after a backup)",
-                    )
-                _migrate(opened, version)
-                opened.migrated_from = version
-            yield opened
-        finally:
-            connection.close()
-
-
-def _migrate(opened: Connection, version: int) -> None:
-    """Bring an older database up to date: one transaction, after a backup."""
-    connection = opened.connection
-    connection.execute("PRAGMA foreign_keys = OFF")
-    try:
-        with opened.writing():
-            for step in range(version + 1, SCHEMA_VERSION + 1):
-                MIGRATIONS[step](connection)
-            problems = connection.execute("PRAGMA foreign_key_check").fetchall()
-            if problems:
-                raise _fail(opened.path, f"cannot be upgraded: broken references {problems[:3]}")
-            connection.execute(
-                "UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(SCHEMA_VERSION),)
-            )
-            connection.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-    finally:
-        connection.execute("PRAGMA foreign_keys = ON")
-    free, pages = (
-        connection.execute(f"PRAGMA {name}").fetchone()[0]
-        for name in ("freelist_count", "page_count")
-    )
-    if free > pages // 4:
-        # The rebuilt tables left their old pages free: give them back, once (a failure,
-        # a full disk, leaves the upgraded database as it is, only larger).
-        with contextlib.suppress(sqlite3.Error):
-            connection.execute("VACUUM")
-
-
-def ensure_new(path: Path) -> None:
-    """Refuse a path where anything exists (a database, a list, a folder): never touched."""
-    if path.exists() or path.is_symlink():
-        raise _fail(
-            path,
-            "already exists; init never replaces a file: give another --db path (the file "
-            "was not changed)",
-        )
-
-
-@contextlib.contextmanager
-def create_database(path: Path, factory: type[C]) -> Iterator[C]:
-    """A new database at ``path``, made in a temporary file beside it and linked into place
-    only when the block ends without error (so no half-made database is ever at ``path``).
-    An existing ``path`` is refused, never touched."""
-    ensure_new(path)
-    folder = path.parent
-    if not folder.is_dir():
-        raise _fail(path, f"the folder {folder} does not exist")
-    temporary = folder / f".{path.name}.init-{os.getpid()}.tmp"
-    made = [Path(f"{temporary}{suffix}") for suffix in ("", "-wal", "-shm", "-journal")]
-    try:
-        with reported(path):
-            connection = sqlite3.connect(temporary, isolation_level=None)
-            try:
-                connection.execute("PRAGMA journal_mode = WAL")
-                connection.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-                connection.execute("PRAGMA foreign_keys = ON")
-                opened = factory(
-                    connection, path, command="init", wait=DEFAULT_WAIT, read_only=False
-                )
-                connection.execute("BEGIN IMMEDIATE")
-                try:
-                    run_script(connection, SCHEMA)
-                    connection.execute(
-                        "INSERT INTO meta (key, value) VALUES ('schema_version', ?)",
-                        (str(SCHEMA_VERSION),),
-                    )
-                    yield opened
-                except BaseException:
-                    connection.execute("ROLLBACK")
-                    raise
-                connection.execute("COMMIT")
-            finally:
-                connection.close()
-        _link(temporary, path)
-    finally:
-        for leftover in made:
-            leftover.unlink(missing_ok=True)
-
-
-def _link(temporary: Path, path: Path) -> None:
-    """Put the finished file at ``path`` unless something appeared there meanwhile."""
-    try:
-        os.link(temporary, path)
-    except FileExistsError:
-        raise _fail(
-            path, "appeared while the database was being made; it was not changed"
-        ) from None
-    except OSError:
-        # A file system without hard links: the small window between check and rename.
-        if path.exists():
-            raise _fail(path, "appeared while the database was being made") from None
-        os.replace(temporary, path)

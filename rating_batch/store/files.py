@@ -2,86 +2,194 @@
 
 A published file never changes, so it is kept once, by the SHA-256 of its bytes
 (``<db>.files/ab/ab…`` as written, ``ab…​.z`` deflated), and the database's
-``published_files`` rows name it. Written to a temporary file, synced and renamed: a file of
-that name is always whole. Each one is also hard-linked into ``<db>.backups/files/`` (copied
-where links are not possible), so deleting either folder loses nothing, and the backups folder
-alone holds everything a backup of the database names.
+``published_files`` rows name it. Each is written to a temporary file, synced and renamed: a
+file of that name is always whole. A second, real copy of each (never a second name for the
+same file: a change in place, bit rot or ``chmod``, would hit both) is kept in
+``<db>.backups/files/``, so a damaged or missing one is read from the other, and the backups
+folder alone holds everything a whole copy of the database names.
 
-This keeps the database small: the backup saved before every command copies the database,
-and the published files (most of its bytes, and never changed) are not copied again by every
-command. Reading checks the SHA-256: a damaged file is an error naming it (its twin in the
-backups folder is used when that one is whole).
+The files a command creates are listed, as it creates them (by every process it forks), in
+``.partial/<pid>.new`` in the files folder: a command that fails removes them (they are its
+own, and no stored row names them), one that commits forgets the list, and the next command
+removes those of a command that was killed before its commit, with its temporary files.
+Reading checks the SHA-256.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
+import re
+import uuid
 import zlib
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from pathlib import Path
 
 from rating_batch.errors import RatingBatchError
+from rating_batch.parallel import alive
 
 #: Files kept as they are (already compressed): everything else is deflated.
 STORED_AS_IS = (".xlsx", ".zip")
 
-
-def files_folder(db: Path) -> Path:
-    return Path(f"{db}.files")
-
-
-def spare_folder(db: Path) -> Path:
-    return Path(f"{db}.backups") / "files"
+#: The folder (inside each of the two folders) of temporary files and of the lists of files
+#: created by a command under way.
+PARTIAL = ".partial"
 
 
-def _name(digest: str, compressed: bool) -> str:
+def kept_name(digest: str, compressed: bool) -> str:
+    """Where a kept file lies within each folder."""
     return f"{digest[:2]}/{digest}{'.z' if compressed else ''}"
 
 
-def put_file(db: Path, path: str, data: bytes) -> tuple[str, bool]:
-    """Keep ``data`` (a published file at ``path``) beside ``db``; its digest and whether it
-    is kept deflated. Anything that cannot be written is an error naming the folder."""
-    digest = hashlib.sha256(data).hexdigest()
-    compressed = not path.endswith(STORED_AS_IS)
-    name = _name(digest, compressed)
-    final = files_folder(db) / name
-    try:
-        if not final.is_file():
-            _write_whole(final, zlib.compress(data, 1) if compressed else data)
-        spare = spare_folder(db) / name
-        if not spare.is_file():
-            spare.parent.mkdir(parents=True, exist_ok=True)
+@dataclass(frozen=True)
+class FileStore:
+    """The published files of one database: ``folder`` and its second copy ``spare``;
+    ``command``: the process id of the command whose new files are listed."""
+
+    folder: Path
+    spare: Path
+    command: int
+
+    @property
+    def _new_list(self) -> Path:
+        return self.folder / PARTIAL / f"{self.command}.new"
+
+    def put(self, path: str, data: bytes) -> tuple[str, bool]:
+        """Keep ``data`` (a published file at ``path``); its digest and whether it is kept
+        deflated. Anything that cannot be written is an error naming the folder."""
+        digest = hashlib.sha256(data).hexdigest()
+        compressed = not path.endswith(STORED_AS_IS)
+        name = kept_name(digest, compressed)
+        blob: bytes | None = None
+        try:
+            for mark, root in (("f", self.folder), ("s", self.spare)):
+                if (root / name).is_file():
+                    continue
+                blob = (
+                    blob if blob is not None else (zlib.compress(data, 1) if compressed else data)
+                )
+                self._note(f"{mark} {name}")
+                _write_whole(root, name, blob)
+        except OSError as error:
+            raise RatingBatchError(
+                f"{(self.folder / name).parent}: cannot keep the published file {path} "
+                f"({error.strerror}); nothing was changed"
+            ) from None
+        return digest, compressed
+
+    def keep(self, path: str, where: Path) -> tuple[str, bool, int]:
+        """``put`` of the file lying at ``where``: its digest, whether it is kept deflated,
+        and its size."""
+        try:
+            data = where.read_bytes()
+        except OSError as error:
+            raise RatingBatchError(
+                f"{where}: cannot read the published file {path} back ({error.strerror}); "
+                "nothing was changed"
+            ) from None
+        return (*self.put(path, data), len(data))
+
+    def _note(self, line: str) -> None:
+        """A file about to be created, listed first (a kill between the two leaves a line
+        without its file, which is harmless)."""
+        self._new_list.parent.mkdir(parents=True, exist_ok=True)
+        with self._new_list.open("a", encoding="utf-8") as listing:
+            listing.write(line + "\n")
+
+    def get(self, digest: str, compressed: bool) -> bytes:
+        """A kept file's bytes, checked against its digest: from the files folder, else from
+        its copy in the backups folder."""
+        name = kept_name(digest, compressed)
+        tried = []
+        for root in (self.folder, self.spare):
+            place = root / name
             try:
-                os.link(final, spare)
-            except FileExistsError:
-                pass
-            except OSError:  # a file system without hard links: a copy
-                _write_whole(spare, final.read_bytes())
-    except OSError as error:
+                stored = place.read_bytes()
+            except FileNotFoundError:
+                tried.append(f"{place} (missing)")
+                continue
+            except OSError as error:
+                tried.append(f"{place} (cannot be read: {error.strerror})")
+                continue
+            try:
+                data = zlib.decompress(stored) if compressed else stored
+            except zlib.error:
+                data = b""
+            if hashlib.sha256(data).hexdigest() == digest:
+                return data
+            tried.append(f"{place} (damaged: not the bytes published)")
         raise RatingBatchError(
-            f"{final.parent}: cannot keep the published file {path} ({error.strerror}); "
-            "nothing was changed"
-        ) from None
-    return digest, compressed
+            f"a published file cannot be read from either of its two copies: {'; '.join(tried)}. "
+            "Put back the folders beside the database from your own copies of them"
+        )
+
+    def whole(self, digest: str, compressed: bool) -> bool:
+        """Whether either copy of a kept file is there (not read)."""
+        name = kept_name(digest, compressed)
+        return (self.folder / name).is_file() or (self.spare / name).is_file()
+
+    def forget_new(self) -> None:
+        """The command committed: its new files are named by stored rows."""
+        with contextlib.suppress(OSError):
+            self._new_list.unlink(missing_ok=True)
+
+    def discard_new(self) -> None:
+        """The command failed: remove the files it created (no stored row names them)."""
+        _discard(self, self._new_list, lambda names: set())
+
+    def sweep(self, referenced: Callable[[], set[str]]) -> None:
+        """Remove what commands that were killed left: their temporary files, and the files
+        they created that no stored row names (``referenced``: the kept names the database
+        names, asked for only when there is something to check)."""
+        for root in (self.folder, self.spare):
+            for leftover in _stale(root / PARTIAL, r"(\d+)-[0-9a-f]+\.tmp"):
+                with contextlib.suppress(OSError):
+                    leftover.unlink()
+        lists = list(_stale(self.folder / PARTIAL, r"(\d+)\.new"))
+        if lists:
+            names = referenced()
+            for listing in lists:
+                _discard(self, listing, lambda _: names)
+
+    def twins(self, names: Iterable[tuple[str, bool]]) -> int:
+        """Make sure every kept file (digest, deflated) has its second copy, a real one:
+        missing copies written, copies that are the same file as the first (hard links made
+        by versions before schema 8) replaced by a copy. How many were written."""
+        written = 0
+        for digest, compressed in names:
+            name = kept_name(digest, compressed)
+            first, second = self.folder / name, self.spare / name
+            try:
+                same = second.is_file() and first.is_file() and os.path.samefile(first, second)
+            except OSError:
+                same = False
+            if second.is_file() and not same:
+                continue
+            data = self.get(digest, compressed)
+            blob = zlib.compress(data, 1) if compressed else data
+            try:
+                if not first.is_file():
+                    _write_whole(self.folder, name, blob)
+                _write_whole(self.spare, name, blob)  # replaces a second name of the first
+            except OSError as error:
+                raise RatingBatchError(
+                    f"{second.parent}: cannot write the second copy of a published file "
+                    f"({error.strerror})"
+                ) from None
+            written += 1
+        return written
 
 
-def keep_file(db: Path, path: str, where: Path) -> tuple[str, bool, int]:
-    """``put_file`` of the file lying at ``where``: its digest, whether it is kept deflated,
-    and its size."""
-    try:
-        data = where.read_bytes()
-    except OSError as error:
-        raise RatingBatchError(
-            f"{where}: cannot read the published file {path} back ({error.strerror}); "
-            "nothing was changed"
-        ) from None
-    return (*put_file(db, path, data), len(data))
-
-
-def _write_whole(final: Path, data: bytes) -> None:
-    """``data`` at ``final``: written to a temporary file beside it, synced, renamed."""
+def _write_whole(root: Path, name: str, data: bytes) -> None:
+    """``data`` at ``root/name``: written to a temporary file in ``root/.partial``, synced,
+    renamed."""
+    final = root / name
     final.parent.mkdir(parents=True, exist_ok=True)
-    temporary = final.parent / f".{final.name}.{os.getpid()}.tmp"
+    partial = root / PARTIAL
+    partial.mkdir(exist_ok=True)
+    temporary = partial / f"{os.getpid()}-{uuid.uuid4().hex[:12]}.tmp"
     try:
         with temporary.open("wb") as handle:
             handle.write(data)
@@ -92,26 +200,45 @@ def _write_whole(final: Path, data: bytes) -> None:
         temporary.unlink(missing_ok=True)
 
 
-def get_file(db: Path, digest: str, compressed: bool) -> bytes:
-    """A kept file's bytes, checked against its digest: from ``<db>.files``, else from its
-    twin in the backups folder."""
-    name = _name(digest, compressed)
-    tried = []
-    for folder in (files_folder(db), spare_folder(db)):
-        place = folder / name
-        try:
-            stored = place.read_bytes()
-        except OSError:
-            tried.append(f"{place} (missing)")
+def _stale(folder: Path, pattern: str) -> Iterable[Path]:
+    """The files of ``folder`` named by ``pattern`` whose process (its first group) is gone."""
+    if not folder.is_dir():
+        return []
+    found = []
+    for path in folder.iterdir():
+        match = re.fullmatch(pattern, path.name)
+        if match is not None and not alive(int(match[1])):
+            found.append(path)
+    return found
+
+
+def _discard(store: FileStore, listing: Path, keep: Callable[[set[str]], set[str]]) -> None:
+    """Remove the files ``listing`` names, but those ``keep`` says stored rows name; then the
+    listing, and the folders left empty."""
+    try:
+        lines = listing.read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return
+    names = {line[2:] for line in lines if line[:2] in ("f ", "s ")}
+    kept = keep(names)
+    for line in lines:
+        mark, _, name = line.partition(" ")
+        root = {"f": store.folder, "s": store.spare}.get(mark)
+        if (
+            root is None
+            or name in kept
+            or not re.fullmatch(r"[0-9a-f]{2}/[0-9a-f]{64}(\.z)?", name)
+        ):
             continue
-        try:
-            data = zlib.decompress(stored) if compressed else stored
-        except zlib.error:
-            data = b""
-        if hashlib.sha256(data).hexdigest() == digest:
-            return data
-        tried.append(f"{place} (damaged: not the bytes published)")
-    raise RatingBatchError(
-        f"{db}: a published file cannot be read: {'; '.join(tried)}. Put the folder "
-        f"{files_folder(db).name} back beside the database (or restore it from your copies)"
-    )
+        with contextlib.suppress(OSError):
+            (root / name).unlink(missing_ok=True)
+        with contextlib.suppress(OSError):
+            (root / name).parent.rmdir()  # only when empty
+    with contextlib.suppress(OSError):
+        listing.unlink(missing_ok=True)
+    for empty in (
+        store.folder / PARTIAL, store.folder, store.spare / PARTIAL, store.spare,
+        store.spare.parent,
+    ):  # fmt: skip
+        with contextlib.suppress(OSError):
+            empty.rmdir()  # only when empty

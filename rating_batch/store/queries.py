@@ -17,10 +17,10 @@ from typing import Any, TypeVar
 import numpy as np
 import pandas as pd
 
+from rating_batch.errors import RatingBatchError
 from rating_batch.names import name_keys
 from rating_batch.periods import INITIAL, Period
 from rating_batch.store.database import Connection
-from rating_batch.store.files import get_file, keep_file
 
 T = TypeVar("T")
 
@@ -192,7 +192,7 @@ class Store(Connection):
         """A published file (``path`` within the period's folder, lying at ``where``) kept
         beside the database (``store/files.py``): its digest, whether it is kept deflated, its
         size. No SQL: a forked child may call it for the files it wrote."""
-        return keep_file(self.path, path, where)
+        return self.files.keep(path, where)
 
     def store_files(
         self,
@@ -230,7 +230,7 @@ class Store(Connection):
             (period,),
         ).fetchall()
         for path, digest, compressed in rows:
-            yield str(path), get_file(self.path, str(digest), bool(compressed))
+            yield str(path), self._kept(str(digest), bool(compressed))
 
     def published_file(self, period: Period, path: str) -> bytes | None:
         """One file a publish of ``period`` wrote (None if it is not stored)."""
@@ -240,7 +240,22 @@ class Store(Connection):
         ).fetchone()
         if row is None:
             return None
-        return get_file(self.path, str(row[0]), bool(row[1]))
+        return self._kept(str(row[0]), bool(row[1]))
+
+    def _kept(self, digest: str, compressed: bool) -> bytes:
+        try:
+            return self.files.get(digest, compressed)
+        except RatingBatchError as error:
+            raise RatingBatchError(f"{self.path}: {error}") from None
+
+    def kept_files(self) -> list[tuple[str, bool]]:
+        """Every published file the database names (digest, deflated), once each."""
+        return [
+            (str(digest), bool(compressed))
+            for digest, compressed in self.execute(
+                "SELECT DISTINCT digest, compressed FROM published_files ORDER BY digest"
+            )
+        ]
 
     def has_published_files(self, period: Period) -> bool:
         row = self.execute(

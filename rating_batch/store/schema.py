@@ -29,6 +29,11 @@ Tables (schema version in ``meta``):
   the unrounded number, or the text of a period). Read like ``ratings``: the state as of
   period P is each player's latest rows with period ≤ P.
 
+Beside them, the undo journal (``journal.py``: ``undo_commands`` and an ``undo_<table>`` per
+table, made for the tables as they are by every upgrade), and in ``meta`` the database's own
+id (``database_id``: a whole copy of another database is never put back into it) and the names
+of the folders beside it (``places.py``).
+
 Periods are canonical ``YYYY-MM`` text (``0000-00`` for an initial list of unknown month),
 kept so by CHECK constraints: text order is date order.
 """
@@ -37,9 +42,12 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable
-from pathlib import Path
+from typing import TYPE_CHECKING
 
-SCHEMA_VERSION = 7
+if TYPE_CHECKING:
+    from rating_batch.store.places import Places
+
+SCHEMA_VERSION = 8
 
 #: ``PRAGMA application_id`` of our databases ("RBAT"): a file without it is not ours.
 APPLICATION_ID = 0x52424154
@@ -207,7 +215,7 @@ def lenient_period(text: object) -> str | None:
     return f"{whole:04d}-{number:02d}"
 
 
-def _to_version_2(connection: sqlite3.Connection) -> None:
+def _to_version_2(connection: sqlite3.Connection, places: Places) -> None:
     """Version 1 → 2: periods canonical and checked, the tables of undo, corrections and
     published files, each event player's identity as the file gave it.
 
@@ -257,7 +265,7 @@ def _to_version_2(connection: sqlite3.Connection) -> None:
     )
 
 
-def _to_version_3(connection: sqlite3.Connection) -> None:
+def _to_version_3(connection: sqlite3.Connection, places: Places) -> None:
     """Version 2 → 3: event players keep the file's final rank (the crosstable's order);
     events added before have none (their crosstables are ordered by points)."""
     columns = {row[1] for row in connection.execute("PRAGMA table_info(event_players)")}
@@ -265,7 +273,7 @@ def _to_version_3(connection: sqlite3.Connection) -> None:
         connection.execute("ALTER TABLE event_players ADD COLUMN final_rank INTEGER")
 
 
-def _to_version_4(connection: sqlite3.Connection) -> None:
+def _to_version_4(connection: sqlite3.Connection, places: Places) -> None:
     """Version 3 → 4: the states of the rating systems other than FIDE Elo (an Elo database
     leaves the table empty)."""
     tables = {row[0] for row in connection.execute("SELECT name FROM sqlite_master")}
@@ -280,24 +288,25 @@ def _statements(start: str) -> list[str]:
     return [part for part in parts if part.startswith(start)]
 
 
-def _to_version_5(connection: sqlite3.Connection) -> None:
+def _to_version_5(connection: sqlite3.Connection, places: Places) -> None:
     """Version 4 → 5: the published files' bytes move out of the database into the files
     folder beside it (``store/files.py``), each row keeping its digest."""
     columns = {row[1] for row in connection.execute("PRAGMA table_info(published_files)")}
     if "data" not in columns:  # an older file was rebuilt with the current tables
         return
+    import os
     import zlib
 
-    from rating_batch.store.files import put_file
+    from rating_batch.store.files import FileStore
 
-    main = next(row[2] for row in connection.execute("PRAGMA database_list") if row[1] == "main")
+    files = FileStore(places.files, places.spare, os.getpid())
     connection.execute("ALTER TABLE published_files RENAME TO v4_published_files")
     connection.execute(_statements("CREATE TABLE published_files (")[0])
     for period, path, data, compressed in connection.execute(
         "SELECT period, path, data, compressed FROM v4_published_files ORDER BY period, path"
     ).fetchall():
         content = zlib.decompress(data) if compressed else bytes(data)
-        digest, kept = put_file(Path(main), str(path), content)
+        digest, kept = files.put(str(path), content)
         connection.execute(
             "INSERT INTO published_files (period, path, digest, compressed, size) "
             "VALUES (?, ?, ?, ?, ?)",
@@ -311,7 +320,7 @@ def _to_version_5(connection: sqlite3.Connection) -> None:
 CLUSTERED = ("games", "event_players", "ratings", "system_states")
 
 
-def _to_version_6(connection: sqlite3.Connection) -> None:
+def _to_version_6(connection: sqlite3.Connection, places: Places) -> None:
     """Version 5 → 6: the largest tables kept in their primary key's order (``WITHOUT
     ROWID``): the key's index no longer repeats every row (games: a third of the database
     less), so the backup before every command copies less. Rows and indexes as they were."""
@@ -337,7 +346,7 @@ def _to_version_6(connection: sqlite3.Connection) -> None:
             connection.execute(index)
 
 
-def _to_version_7(connection: sqlite3.Connection) -> None:
+def _to_version_7(connection: sqlite3.Connection, places: Places) -> None:
     """Version 6 → 7: no index of every event entry by player. Each month's entries landed all
     over it (its cost grew with the history: docs of ``make bench-history``); the few
     questions by player (a player's report, ``remove``) find the entries by the player's
@@ -345,13 +354,28 @@ def _to_version_7(connection: sqlite3.Connection) -> None:
     connection.execute("DROP INDEX IF EXISTS event_players_player")
 
 
+def _to_version_8(connection: sqlite3.Connection, places: Places) -> None:
+    """Version 7 → 8: the database knows who it is (``database_id``: a whole copy of another
+    database is never put back into it) and where its companions lie (``places.py``); the
+    undo journal's tables are made by every upgrade (``journal.create_journal``)."""
+    import uuid
+
+    rows = {"database_id": uuid.uuid4().hex, **places.meta_rows()}
+    connection.executemany(
+        "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING",
+        list(rows.items()),
+    )
+
+
 #: Schema version → the step that brings a database from the previous version to it. Each
-#: runs inside the migration's transaction, with foreign keys off (tables are rebuilt).
-MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {
+#: runs inside the migration's transaction, with foreign keys off (tables are rebuilt), and
+#: is given the database's places (where its published files lie).
+MIGRATIONS: dict[int, Callable[[sqlite3.Connection, Places], None]] = {
     2: _to_version_2,
     3: _to_version_3,
     4: _to_version_4,
     5: _to_version_5,
     6: _to_version_6,
     7: _to_version_7,
+    8: _to_version_8,
 }

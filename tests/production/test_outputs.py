@@ -52,7 +52,7 @@ def test_two_cores_write_and_store_what_one_core_does(
     Forced here for a small month: every file, every stored row, every kept file the same."""
     import shutil
 
-    from db_helpers import ADULT, dump, event_file
+    from db_helpers import ADULT, data_dump, event_file
     from trf_text import P
 
     from rating_batch import parallel, pipeline
@@ -78,7 +78,7 @@ def test_two_cores_write_and_store_what_one_core_does(
         kept = place / "r.sqlite.files"
         made[label] = (
             {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*") if p.is_file()},
-            dump(db),
+            data_dump(db),
             sorted(p.relative_to(kept).as_posix() for p in kept.rglob("*") if p.is_file()),
         )
     assert made["two"][0] == made["one"][0]

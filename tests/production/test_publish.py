@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from conftest import read_csv
-from db_helpers import add_one_game, database, dump, event_file, run, write_list
+from db_helpers import add_one_game, companions, database, dump, event_file, run, write_list
 from trf_text import P
 
 from rating_batch import production
@@ -83,15 +83,14 @@ def test_with_an_unknown_initial_month_the_first_list_is_that_of_the_first_event
 def test_a_dry_run_changes_and_writes_nothing(tmp_path: Path) -> None:
     db = database(tmp_path)
     run("add", event_file(tmp_path, "open", [(1, 1, 2, "1-0")]), "--db", db)
-    before = dump(db)
-    backups = sorted(Path(f"{db}.backups").iterdir())
+    before, beside = dump(db), companions(db)
     code, out, _ = run("publish", "2026-02", "--dry-run", "--db", db, "--out", tmp_path / "out")
     assert code == 0
     assert out.splitlines()[0] == "would publish 2026-02"
     assert "changes against 2026-01: 0 new, 0 left, 2 ratings changed" in out
     assert out.endswith("dry run: nothing was changed or written\n")
     assert dump(db) == before and not (tmp_path / "out").exists()
-    assert sorted(Path(f"{db}.backups").iterdir()) == backups
+    assert companions(db) == beside
 
 
 def test_a_published_list_never_changes(tmp_path: Path) -> None:

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from db_helpers import database, dump, event_file, run
+from db_helpers import data_dump, database, dump, event_file, run
 from trf_text import P
 
 
 def test_unpublish_returns_exactly_to_the_state_before_the_publish(tmp_path: Path) -> None:
     db = database(tmp_path)
     run("add", event_file(tmp_path, "open", [(1, 1, 2, "1-0")]), "--db", db)
-    before = dump(db)
+    before = data_dump(db)
     assert run("publish", "2026-02", "--db", db, "--out", tmp_path / "out")[0] == 0
     code, out, _ = run("unpublish", "2026-02", "--db", db)
     assert code == 0
@@ -24,8 +24,9 @@ def test_unpublish_returns_exactly_to_the_state_before_the_publish(tmp_path: Pat
     assert lines[1] == (
         "its 1 event(s) are added and pending again; 'rating-batch publish 2026-02' rates them"
     )
-    assert lines[2].startswith("the state before it is saved as ")
-    assert dump(db) == before
+    # Journal entries: 1 the add, 2 the publish, 3 the unpublish.
+    assert lines[2] == "'rating-batch restore latest' takes it back (journal entry 3)"
+    assert data_dump(db) == before
     # And it can be published again, giving the same list.
     assert run("publish", "2026-02", "--db", db, "--out", tmp_path / "again")[0] == 0
     assert (tmp_path / "again/2026-02/standard/list.csv").read_bytes() == (
@@ -56,7 +57,7 @@ def test_remove_takes_an_event_back_exactly(tmp_path: Path) -> None:
     db = database(tmp_path)
     first = event_file(tmp_path, "first", [(1, 1, 2, "=-=")], day="2026/01/05")
     run("add", first, "--db", db)
-    before = dump(db)
+    before = data_dump(db)
     players = [
         P(1, "A", 1600, 11, 1980),
         P(2, "B", 1500, 12, 1980),
@@ -71,7 +72,7 @@ def test_remove_takes_an_event_back_exactly(tmp_path: Path) -> None:
         f"removed second (second, file {second}, period 2026-02): 6 game rows, 3 player "
         "entries, 1 player(s) only it had created"
     )
-    assert dump(db) == before
+    assert data_dump(db) == before
 
 
 def test_events_of_published_periods_are_not_removed(tmp_path: Path) -> None:

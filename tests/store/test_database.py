@@ -145,7 +145,16 @@ def test_a_version_1_database_is_upgraded_with_canonical_periods(tmp_path: Path)
     assert db.read_bytes() == SCHEMA_1.read_bytes()  # a read-only command changed nothing
     code, out, _ = run("upgrade", "--db", db)
     assert code == 0 and out.startswith(f"upgraded {db} from schema 1 to {SCHEMA_VERSION}")
-    assert "the state before it is saved as" in out
+    copies = sorted(Path(f"{db}.backups").glob("*-before-upgrade.sqlite"))
+    assert len(copies) == 1 and f"before the upgrade is saved whole as {copies[0].name}" in out
+    assert copies[0].read_bytes()[18:20] == b"\x01\x01"  # one self-contained file
+    with sqlite3.connect(copies[0]) as connection:  # the database as it was, whole
+        assert connection.execute("SELECT period FROM lists ORDER BY period").fetchall() == [
+            ("2026-01",),
+            ("2026-02",),
+            ("2026-3",),
+        ]
+    connection.close()
     with sqlite3.connect(db) as connection:
         lists = connection.execute("SELECT period, origin FROM lists ORDER BY period").fetchall()
         events = connection.execute("SELECT key, period FROM events ORDER BY key").fetchall()
@@ -231,9 +240,10 @@ def test_a_damaged_database_is_a_message_naming_the_way_back(tmp_path: Path) -> 
     db.write_bytes(bytes(data))
     code, _, err = run("player", "11", "--db", db)
     assert code == 1 and "Traceback" not in err
-    assert "the database is damaged or not a database" in err
+    assert f"{db}: the database is damaged (database disk image is malformed)" in err
     assert (
-        "'rating-batch backups' lists the backups that 'rating-batch restore' can put back" in err
+        "'rating-batch backups' lists the whole copies that 'rating-batch restore' can put back"
+        in err
     )
 
 

@@ -1,5 +1,6 @@
 """Published files kept beside the database (store/files.py): written once by their SHA-256,
-twinned in the backups folder, read back checked; the database keeps their names only."""
+with a second, real copy in the backups folder, read back checked; the database keeps their
+names only."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from db_helpers import database, dump, event_file, query, run
+from db_helpers import companions, database, dump, event_file, query, run
 
 
 def published(tmp_path: Path) -> tuple[Path, Path]:
@@ -34,7 +35,9 @@ def test_a_publish_keeps_its_files_beside_the_database_and_twins_them(tmp_path: 
     twins = sorted(p for p in (Path(f"{db}.backups") / "files").rglob("*") if p.is_file())
     assert len(kept) == len(rows) and len(twins) == len(rows)
     for mine, twin in zip(kept, twins, strict=True):
-        assert mine.name == twin.name and mine.stat().st_ino == twin.stat().st_ino  # one file
+        # Two files, not two names of one (R3-04): a change in place hits one of them only.
+        assert mine.name == twin.name and mine.read_bytes() == twin.read_bytes()
+        assert mine.stat().st_ino != twin.stat().st_ino and mine.stat().st_nlink == 1
     # Each is named by the SHA-256 of the bytes published.
     import hashlib
 
@@ -60,15 +63,17 @@ def test_a_damaged_file_is_read_from_its_twin_and_both_damaged_is_a_message(
     db, period = published(tmp_path)
     first = contents(period)
     kept = next(p for p in Path(f"{db}.files").rglob("*") if p.is_file() and p.suffix != ".z")
-    # Hard links share the bytes: damage one copy only by replacing the file.
+    # Damaged in place, as bit rot, an editor or a sync tool would (R3-04).
     damaged = kept.read_bytes()[:-1] + b"!"
-    kept.unlink()
-    kept.write_bytes(damaged)
+    with kept.open("r+b") as handle:
+        handle.seek(len(damaged) - 1)
+        handle.write(b"!")
+    assert kept.read_bytes() == damaged
     again = tmp_path / "again"
     assert run("publish", "2026-02", "--db", db, "--out", again)[0] == 0
     assert contents(again / "2026-02") == first
     twin = Path(f"{db}.backups") / "files" / kept.parent.name / kept.name
-    twin.unlink()
+    assert twin.read_bytes() != damaged  # the second copy was not touched
     twin.write_bytes(damaged)
     third = tmp_path / "third"
     before = dump(db)
@@ -104,8 +109,7 @@ def test_a_file_that_cannot_be_kept_refuses_the_publish_changing_nothing(
     db = database(tmp_path)
     assert run("add", event_file(tmp_path, "open", [(1, 1, 2, "1-0")]), "--db", db)[0] == 0
     Path(f"{db}.files").write_text("not a folder", encoding="utf-8")
-    before = dump(db)
-    backups = sorted(p.name for p in Path(f"{db}.backups").iterdir())
+    before, beside = dump(db), companions(db)
     out = tmp_path / "out"
     code, stdout, stderr = run("publish", "2026-02", "--db", db, "--out", out)
     assert code == 1
@@ -113,5 +117,5 @@ def test_a_file_that_cannot_be_kept_refuses_the_publish_changing_nothing(
     assert "nothing was changed" in stderr and "Traceback" not in stdout + stderr
     assert dump(db) == before and not out.exists()
     assert Path(f"{db}.files").read_text(encoding="utf-8") == "not a folder"
-    assert sorted(p.name for p in Path(f"{db}.backups").iterdir()) == backups  # none kept
+    assert companions(db) == beside  # no file kept, no folder left
     assert query(db, "SELECT COUNT(*) FROM lists WHERE period = '2026-02'") == [(0,)]

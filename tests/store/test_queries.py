@@ -30,7 +30,7 @@ def test_every_row_once_in_order(tmp_path: Path, count: int) -> None:
             "size": [n * 1000 for n in range(count)],
         }
     )
-    with open_store(db, write=True, command="test") as store, store.writing(backup=False):
+    with open_store(db, write=True, command="test") as store, store.writing():
         store._insert("published_files", rows)
     connection = sqlite3.connect(db)
     stored = connection.execute("SELECT * FROM published_files ORDER BY rowid").fetchall()
@@ -49,7 +49,7 @@ def test_a_read_aside_gives_what_the_command_reads_itself(tmp_path: Path) -> Non
     period = ("2026-02", "standard")
     with (
         open_store(db, write=True, command="test") as store,
-        store.writing(backup=False),
+        store.writing(),
         store.reading_aside(lambda other: other.period_games(*period)) as future,
     ):
         mine = store.period_games(*period)
@@ -72,7 +72,7 @@ def test_once_the_command_has_written_a_read_aside_is_its_own(tmp_path: Path) ->
     def count(store: Store) -> int:
         return int(store.frame("SELECT COUNT(*) AS n FROM published_files")["n"][0])
 
-    with open_store(db, write=True, command="test") as store, store.writing(backup=False):
+    with open_store(db, write=True, command="test") as store, store.writing():
         with store.reading_aside(count) as before:
             assert before.result() == 0
         store._insert("published_files", row)

@@ -1,0 +1,318 @@
+"""The undo journal: what every writing command changed, recorded in its own transaction, so
+that undoing a command costs about what the command changed (never a copy of the database).
+
+For each table of the database (``players``, ``games`` …) a journal table ``undo_<table>``
+holds, per command, the rows as they were before the command changed or removed them
+(``undo_op = 'd'``, with every column and, for a table with a hidden rowid, the rowid) and the
+keys of the rows it created (``undo_op = 'i'``). Temporary triggers, made by the command's
+connection for its transaction only, write them as the command changes rows, whatever code
+path changes them; nothing else (an officer's own SQL, another program) is recorded.
+``undo_commands`` names the commands: when each was run, its label, how many rows it changed,
+and, for a command whose state before is a whole copy (a restore of a whole copy), that
+copy's name.
+
+Undoing a command is set-based: every row with a key the command touched is deleted, then
+each key's first recorded image (its state before the command; a key first created by the
+command has none) is put back. Commands are undone newest first, each against the state the
+newer ones' undoing left, so the result is exactly the database before them, rowids
+included. The undo is itself a command, recorded the same way, so it can be undone.
+
+The journal of the newest ``kept_commands()`` commands is kept ($RATING_BATCH_UNDO).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import sqlite3
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+#: Journal tables are named after the tables they record, with this prefix.
+PREFIX = "undo_"
+COMMANDS = f"{PREFIX}commands"
+
+#: How many commands can be undone by default ($RATING_BATCH_UNDO changes it).
+COMMANDS_KEPT = 100
+
+COMMANDS_TABLE = f"""
+CREATE TABLE {COMMANDS} (
+    command_id INTEGER PRIMARY KEY,
+    taken TEXT NOT NULL,
+    label TEXT NOT NULL,
+    changes INTEGER NOT NULL DEFAULT 0,
+    copy TEXT
+)"""
+
+
+def kept_commands() -> int:
+    try:
+        return max(1, int(os.environ.get("RATING_BATCH_UNDO", COMMANDS_KEPT)))
+    except ValueError:
+        return COMMANDS_KEPT
+
+
+@dataclass(frozen=True)
+class Shape:
+    """A table as the journal sees it."""
+
+    name: str
+    columns: tuple[str, ...]
+    key: tuple[str, ...]
+    hidden_rowid: bool
+    """A rowid table whose rowid is none of its columns: the rowid is kept with its rows."""
+
+    @property
+    def journal(self) -> str:
+        return f'main."{PREFIX}{self.name}"'
+
+    @property
+    def journal_in_trigger(self) -> str:
+        """The journal table as a trigger names it (unqualified: a temporary trigger finds
+        it in the main database)."""
+        return f'"{PREFIX}{self.name}"'
+
+    @property
+    def table(self) -> str:
+        return f'main."{self.name}"'
+
+    def names(self, columns: tuple[str, ...], prefix: str = "") -> str:
+        return ", ".join(f'{prefix}"{name}"' for name in columns)
+
+    def image(self, prefix: str) -> str:
+        """The row's values (``OLD.`` or ``NEW.``), its rowid first when kept."""
+        rowid = f"{prefix}rowid, " if self.hidden_rowid else ""
+        return rowid + self.names(self.columns, prefix)
+
+    @property
+    def image_columns(self) -> str:
+        return ("undo_rowid, " if self.hidden_rowid else "") + self.names(self.columns)
+
+    def key_match(self) -> str:
+        return f"({self.names(self.key)})"
+
+
+def _quoted(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+def data_tables(connection: sqlite3.Connection) -> list[Shape]:
+    """Every table of the database but the journal's, in name order."""
+    shapes = []
+    for name, sql in connection.execute(
+        "SELECT name, sql FROM main.sqlite_master WHERE type = 'table' "
+        "AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name NOT LIKE ? ESCAPE '\\' "
+        "ORDER BY name",
+        (PREFIX.replace("_", "\\_") + "%",),
+    ).fetchall():
+        info = connection.execute(f"PRAGMA main.table_info({_quoted(name)})").fetchall()
+        columns = tuple(str(row[1]) for row in info)
+        keyed = sorted((row for row in info if row[5]), key=lambda row: row[5])
+        key = tuple(str(row[1]) for row in keyed)
+        if not key:
+            raise RuntimeError(f"table {name} has no primary key: the journal needs one")
+        without_rowid = "WITHOUT ROWID" in str(sql).upper()
+        alias = len(keyed) == 1 and str(keyed[0][2]).upper() == "INTEGER"
+        shapes.append(Shape(str(name), columns, key, not without_rowid and not alias))
+    return shapes
+
+
+def create_journal(connection: sqlite3.Connection) -> None:
+    """The journal's tables for the database's tables as they are now (a new database, or
+    after an upgrade changed the tables: the commands before it are then no longer kept)."""
+    for (name,) in connection.execute(
+        "SELECT name FROM main.sqlite_master WHERE type = 'table' AND name LIKE ? ESCAPE '\\'",
+        (PREFIX.replace("_", "\\_") + "%",),
+    ).fetchall():
+        connection.execute(f"DROP TABLE main.{_quoted(str(name))}")
+    connection.execute(COMMANDS_TABLE)
+    for shape in data_tables(connection):
+        rowid = "undo_rowid INTEGER, " if shape.hidden_rowid else ""
+        # Columns without a declared type keep every value as it was given (no affinity).
+        connection.execute(
+            f"CREATE TABLE {shape.journal} (undo_seq INTEGER PRIMARY KEY, "
+            f"undo_command INTEGER NOT NULL, undo_op TEXT NOT NULL, {rowid}"
+            f"{shape.names(shape.columns)})"
+        )
+        connection.execute(
+            f'CREATE INDEX main."{PREFIX}{shape.name}_command" ON "{PREFIX}{shape.name}" '
+            "(undo_command)"
+        )
+
+
+def has_journal(connection: sqlite3.Connection) -> bool:
+    row = connection.execute(
+        "SELECT 1 FROM main.sqlite_master WHERE type = 'table' AND name = ?", (COMMANDS,)
+    ).fetchone()
+    return row is not None
+
+
+@dataclass(frozen=True)
+class Point:
+    """A command the journal can undo: the state before it is a point to go back to."""
+
+    command_id: int
+    taken: dt.datetime
+    label: str
+    changes: int
+    copy: str | None
+    """The whole copy holding the state before the command, for one undone by a copy."""
+
+    @property
+    def name(self) -> str:
+        return str(self.command_id)
+
+
+def points(connection: sqlite3.Connection) -> list[Point]:
+    """The commands the journal can undo, oldest first."""
+    if not has_journal(connection):
+        return []
+    return [
+        Point(
+            int(command_id),
+            dt.datetime.fromisoformat(str(taken)).replace(tzinfo=dt.UTC),
+            str(label),
+            int(changes),
+            None if copy is None else str(copy),
+        )
+        for command_id, taken, label, changes, copy in connection.execute(
+            f"SELECT command_id, taken, label, changes, copy FROM main.{COMMANDS} "
+            "ORDER BY command_id"
+        )
+    ]
+
+
+def _now() -> str:
+    return dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M:%S.%f")
+
+
+class Recording:
+    """One command's journal, under way in its transaction: ``finish`` before the commit
+    (drops the command's entry when it changed nothing, and prunes the oldest), ``close``
+    in any case (the triggers are the connection's, not the transaction's, once committed).
+
+    ``copy``: the command's state before is that whole copy (nothing is recorded row by
+    row)."""
+
+    def __init__(
+        self, connection: sqlite3.Connection, label: str, *, copy: str | None = None
+    ) -> None:
+        self.connection = connection
+        self.copy = copy
+        cursor = connection.execute(
+            f"INSERT INTO main.{COMMANDS} (taken, label, copy) VALUES (?, ?, ?)",
+            (_now(), label, copy),
+        )
+        self.command_id = int(cursor.lastrowid or 0)
+        self.shapes = data_tables(connection)
+        self._triggers: list[str] = []
+        if copy is None:
+            self._record()
+
+    def _record(self) -> None:
+        command = self.command_id
+        for shape in self.shapes:
+            into = f"INSERT INTO {shape.journal_in_trigger} (undo_command, undo_op"
+            before = (
+                f"{into}, {shape.image_columns}) VALUES ({command}, 'd', {shape.image('OLD.')});"
+            )
+            created = (
+                f"{into}, {shape.names(shape.key)}) "
+                f"SELECT {command}, 'i', {shape.names(shape.key, 'NEW.')}"
+            )
+            moved = " OR ".join(f'NEW."{k}" IS NOT OLD."{k}"' for k in shape.key)
+            bodies = {
+                "INSERT": f"{created};",
+                "DELETE": before,
+                # An update is the old row's image, and the new key when the key changed.
+                "UPDATE": f"{before} {created} WHERE {moved};",
+            }
+            for event, body in bodies.items():
+                trigger = f'"{PREFIX}{shape.name}_{event.lower()}"'
+                self.connection.execute(
+                    f"CREATE TEMP TRIGGER {trigger} AFTER {event} ON {shape.table} BEGIN {body} END"
+                )
+                self._triggers.append(f"temp.{trigger}")
+
+    def finish(self) -> int | None:
+        """The command's entry made final; None when it changed nothing (no entry kept)."""
+        self.close()
+        changes = sum(
+            int(
+                self.connection.execute(
+                    f"SELECT COUNT(*) FROM {shape.journal} WHERE undo_command = ?",
+                    (self.command_id,),
+                ).fetchone()[0]
+            )
+            for shape in self.shapes
+        )
+        if changes == 0 and self.copy is None:
+            self.connection.execute(
+                f"DELETE FROM main.{COMMANDS} WHERE command_id = ?", (self.command_id,)
+            )
+            return None
+        self.connection.execute(
+            f"UPDATE main.{COMMANDS} SET changes = ? WHERE command_id = ?",
+            (changes, self.command_id),
+        )
+        prune(self.connection, self.shapes)
+        return self.command_id
+
+    def close(self) -> None:
+        for trigger in self._triggers:
+            self.connection.execute(f"DROP TRIGGER IF EXISTS {trigger}")
+        self._triggers = []
+
+
+def prune(connection: sqlite3.Connection, shapes: list[Shape]) -> list[str]:
+    """Forget all but the newest ``kept_commands()`` commands; the whole copies the
+    forgotten ones named (no longer needed by the journal)."""
+    row = connection.execute(
+        f"SELECT command_id FROM main.{COMMANDS} ORDER BY command_id DESC LIMIT 1 OFFSET ?",
+        (kept_commands() - 1,),
+    ).fetchone()
+    if row is None:
+        return []
+    oldest = int(row[0])
+    copies = [
+        str(name)
+        for (name,) in connection.execute(
+            f"SELECT copy FROM main.{COMMANDS} WHERE command_id < ? AND copy IS NOT NULL",
+            (oldest,),
+        )
+    ]
+    connection.execute(f"DELETE FROM main.{COMMANDS} WHERE command_id < ?", (oldest,))
+    for shape in shapes:
+        connection.execute(f"DELETE FROM {shape.journal} WHERE undo_command < ?", (oldest,))
+    return copies
+
+
+def undo_rows(connection: sqlite3.Connection, command_id: int) -> None:
+    """Put back every row the command changed as it was before it (inside the current
+    transaction; foreign keys checked at its commit). The command must be the newest not
+    undone yet: each row is as the command left it."""
+    shapes = data_tables(connection)
+    connection.execute("PRAGMA defer_foreign_keys = ON")
+    for shape in shapes:
+        connection.execute(
+            f"DELETE FROM {shape.table} WHERE {shape.key_match()} IN "
+            f"(SELECT {shape.names(shape.key)} FROM {shape.journal} WHERE undo_command = ?)",
+            (command_id,),
+        )
+    for shape in shapes:
+        target = ("rowid, " if shape.hidden_rowid else "") + shape.names(shape.columns)
+        connection.execute(
+            f"INSERT INTO {shape.table} ({target}) SELECT {shape.image_columns} FROM "
+            f"(SELECT *, ROW_NUMBER() OVER (PARTITION BY {shape.names(shape.key)} "
+            f"ORDER BY undo_seq) AS undo_first FROM {shape.journal} WHERE undo_command = ?) "
+            "WHERE undo_first = 1 AND undo_op = 'd' ORDER BY undo_seq",
+            (command_id,),
+        )
+
+
+def newer_than(connection: sqlite3.Connection, command_id: int) -> Iterator[Point]:
+    """The commands from the newest down to ``command_id`` (included)."""
+    for point in reversed(points(connection)):
+        if point.command_id < command_id:
+            break
+        yield point
