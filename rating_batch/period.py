@@ -1,6 +1,7 @@
 """Assemble one rating period from loaded events and an optional previous list (pure).
 
-Identity: a player is their FIDE ID when the file gives one, else ``<event>#<start rank>``.
+Identity: a player is their FIDE ID when the file gives one, else ``<event>#<start rank>``; a
+FIDE ID under two names (spelling aside) in two files is a warning naming both.
 Ratings (docs/rules.md §1, §2.6): with a list, every game uses the list's rating; without
 one, each game uses the rating written in its own event, and the rating the period change is
 added to is the one in the player's latest-starting event.
@@ -17,6 +18,7 @@ import pandas as pd
 
 from rating_batch.engine import PERIOD_GAMES, PERIOD_PLAYERS, in_run_order
 from rating_batch.errors import Issue
+from rating_batch.names import fide_id_conflicts
 from rating_batch.rules import Rules
 from rating_batch.schema import Event, combined, conform
 
@@ -82,6 +84,14 @@ def assemble_period(
         twice["source"].tolist(), twice["line"].tolist(), twice["fide_id"].tolist(), strict=True
     ):
         issues.append(Issue(source, line, f"FIDE ID {fide_id} appears more than once in this file"))
+    # One FIDE ID under two names in two files: one player, but perhaps two people (a typo
+    # in an ID): said, as ``add`` says it (production/identify.py).
+    with_id = players[players["fide_id"].notna()]
+    issues += fide_id_conflicts(
+        with_id,
+        with_id.drop_duplicates("fide_id", keep="last"),
+        "the latest-starting event's name is used",
+    )
 
     latest = players.drop_duplicates("id", keep="last")  # players are in event order
     people = latest.set_index("id")
