@@ -9,8 +9,10 @@ import csv
 import math
 from pathlib import Path
 
+import numpy as np
 import pytest
-from db_helpers import query, run
+from conftest import glicko2_giving
+from db_helpers import dump, query, run
 from trf_text import P, trf
 
 from rating_batch.systems import SYSTEMS
@@ -121,6 +123,22 @@ def test_a_publish_rates_as_rate_does_with_the_exported_state(tmp_path: Path) ->
     for player, row in by_id(rated / "players.csv").items():
         for column in ("rating", "rd", "volatility", "new_rating", "new_rd", "new_volatility"):
             assert published[player][column] == row[column], (player, column)
+
+
+def test_a_publish_whose_results_are_not_finite_is_refused_and_changes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = glicko2_db(tmp_path)
+    before = dump(db)
+    glicko2_giving(monkeypatch, rating=lambda rating: np.full(len(rating), np.nan))
+    code, _, err = run("publish", "2026-02", "--db", db, "--out", tmp_path / "out")
+    assert (code, err) == (
+        1,
+        "Error: glicko2: new_rating came out nan for 11, 12, 13 and 2 more: its default "
+        "constants or the states in the list are beyond what glicko2 can compute; nothing was "
+        "written\n",
+    )
+    assert dump(db) == before and not (tmp_path / "out").exists()
 
 
 def test_publishing_again_writes_the_same_bytes_and_unpublish_takes_it_back(
