@@ -70,6 +70,10 @@ PLAYERS_DTYPES: dict[str, str] = {
     "line": "int64",
 }
 
+#: How a player without a FIDE ID is recognised in a database or a rating list: exact name,
+#: birth year and federation (README, "Who is who").
+IDENTITY_KEY = ["name", "birth_year", "federation"]
+
 
 @dataclass(frozen=True, slots=True)
 class EventInfo:

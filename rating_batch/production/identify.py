@@ -27,10 +27,8 @@ import pandas as pd
 
 from rating_batch.errors import InputError, Issue
 from rating_batch.names import different_names, fide_id_conflicts, name_keys
+from rating_batch.schema import IDENTITY_KEY
 from rating_batch.store import Store
-
-IDENTITY_KEY = ["name", "birth_year", "federation"]
-"""Exact name, birth year and federation: how a player without a FIDE ID is recognised."""
 
 IDENTITY = ("name", "federation", "sex", "title", "birth_year")
 """What the database knows of a player and an event file may complete."""

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from conftest import glicko2_giving
-from db_helpers import dump, query, run
+from db_helpers import dump, newcomer_database, query, run
 from trf_text import P, trf
 
 from rating_batch.systems import SYSTEMS
@@ -202,6 +202,21 @@ def test_an_ingo_database_is_seeded_from_an_elo_list_and_lists_lowest_first(
     assert run("publish", "2026-02", "--db", db, "--out", out)[0] == 0
     ingos = [int(row["rating"]) for row in read(out / "2026-02" / "standard" / "list.csv")]
     assert ingos == sorted(ingos) and len(ingos) == 4
+
+
+def test_our_elo_list_seeds_a_player_without_fide_id_under_his_id(tmp_path: Path) -> None:
+    # Harkness takes the Elo rating as it is: Newbie, Sam (n1#7, 1749) stays n1#7.
+    _, lists = newcomer_database(tmp_path)
+    db = tmp_path / "h.sqlite"
+    code, printed, err = run("init", "--list", lists / "list.csv", "--period", "2026-02",
+                             "--db", db, "--rules", "harkness", "--from-elo")  # fmt: skip
+    assert code == 0, printed + err
+    assert query(db, "SELECT fide_id, created_by FROM players WHERE name = 'Newbie, Sam'") == [
+        (None, "n1#7")
+    ]
+    assert run("export-list", "2026-02", "--db", db, "--out", tmp_path / "x")[0] == 0
+    state = by_id(tmp_path / "x" / "2026-02" / "standard" / "state.csv")
+    assert float(state["n1#7"]["rating"]) == 1749.0
 
 
 def test_a_bad_state_list_is_refused_naming_the_line_and_creates_nothing(
