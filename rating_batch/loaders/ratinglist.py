@@ -42,6 +42,7 @@ from rating_batch.loaders.common import (
     parse_birth_year,
 )
 from rating_batch.rules import FIDE_LIST_K, Rules
+from rating_batch.schema import FORMULA_STARTS
 
 KINDS = ("standard", "rapid", "blitz")
 PER_KIND = ("rating", "games", "k", "games_total")
@@ -522,11 +523,17 @@ def parse_rating_list_csv(text: str, *, source: str, kind: str = "standard") -> 
     delimiter = ";" if sample.count(";") > sample.count(",") else ","
     reader = csv.reader(io.StringIO(text), delimiter=delimiter)
     try:
-        rows = list(reader)
+        rows = [[_formula_text(cell) for cell in row] for row in reader]
     except csv.Error as error:
         issue = Issue(source, reader.line_num, f"not readable as CSV: {error}")
         return RatingList(_finish(_empty(0)), (), source, "csv", issues=[issue])
     return _parse_table(rows, source, kind, "csv", lambda index: index + 1)
+
+
+def _formula_text(cell: str) -> str:
+    """A cell as written before our CSV writers neutralised it (``'=1+1`` is ``=1+1``), so
+    that a list.csv we wrote reads back as it was."""
+    return cell[1:] if cell.startswith("'") and cell[1:].startswith(FORMULA_STARTS) else cell
 
 
 def _read_xlsx(path: Path, kind: str) -> RatingList:

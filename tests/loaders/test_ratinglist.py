@@ -13,6 +13,7 @@ from openpyxl import Workbook
 from rating_batch.errors import InputError
 from rating_batch.loaders import is_rating_list
 from rating_batch.loaders.ratinglist import parse_fide_txt, parse_rating_list_csv, read_rating_list
+from rating_batch.writers import write_csv
 
 NOT_AN_ID = (
     "is neither a FIDE ID (digits) nor the id rating_batch gives a player without one "
@@ -115,3 +116,21 @@ def test_a_header_without_id_is_told_on_its_row(tmp_path: Path) -> None:
     assert [str(issue) for issue in raised.value.issues] == [
         f"{path}[List]:4: missing column 'id' (the header must name it)"
     ]
+
+
+def test_text_our_csv_writer_neutralised_reads_back_as_it_was(tmp_path: Path) -> None:
+    # A player without a FIDE ID from the file "-open.trf", named like a formula: list.csv
+    # writes '-open#3 and '=Plus, Pat (writers/csvfile.py); read back, they are as they were.
+    frame = pd.DataFrame(
+        {
+            "id": pd.array(["-open#3", "11"], dtype="string"),
+            "name": pd.array(["=Plus, Pat", "O'Hara, Ann"], dtype="string"),
+            "rating": [1500, 1600],
+        }
+    )
+    path = tmp_path / "list.csv"
+    write_csv(frame, path)
+    assert "'-open#3,\"'=Plus, Pat\"" in path.read_text(encoding="utf-8-sig")
+    back = read_rating_list(path).frame
+    assert back["own_id"].tolist() == ["-open#3", pd.NA]
+    assert back["name"].tolist() == ["=Plus, Pat", "O'Hara, Ann"]
