@@ -118,7 +118,7 @@ def add_one_game(folder: Path, db: Path) -> Path:
     return event
 
 
-#: The attack review's "Newbie, Sam" (Appendix A, n1.trf): no FIDE ID, ITA, born 2010.
+#: A newcomer without a FIDE ID: Newbie, Sam, ITA, born 2010.
 NEWBIE = {"name": "Newbie, Sam", "birth": 2010, "federation": "ITA"}
 #: list.csv, list.xlsx and list.txt: every list a publish writes.
 LIST_FILES = ("list.csv", "list.xlsx", "list.txt")

@@ -184,7 +184,7 @@ def test_a_wrong_rules_file_names_the_file_and_the_key(
     assert not (tmp_path / "o").exists()
 
 
-# attack review R3-11: each gave an OverflowError traceback or NaN/inf ratings with exit 0.
+# Without upper bounds, each gave an OverflowError traceback or NaN/inf ratings with exit 0.
 @pytest.mark.parametrize(
     ("system", "key", "value", "allowed"),
     [

@@ -141,8 +141,8 @@ STATES = (
 def test_a_published_list_with_a_player_without_fide_id_reads_back_as_it_was(
     tmp_path: Path, written: str
 ) -> None:
-    # attack review R3-35, officer review N1: each was refused ("'n1#7' is not a whole
-    # number"; list.xlsx: "missing column 'id'", its header being on row 4).
+    # Each was refused: for the id n1#7 ("'n1#7' is not a whole number"), list.xlsx also
+    # for its header on row 4, below the title ("missing column 'id'").
     db, lists = newcomer_database(tmp_path)
     published = lists / written
     assert run("check", published) == (0, "", "0 error(s), 0 warning(s)\n")
