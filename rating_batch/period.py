@@ -1,6 +1,7 @@
 """Assemble one rating period from loaded events and an optional previous list (pure).
 
-Identity: a player is their FIDE ID when the file gives one, else ``<event>#<start rank>``.
+Identity: a player is their FIDE ID when the file gives one, else ``<event>#<start rank>``; a
+FIDE ID under two names (spelling aside) in two files is a warning naming both.
 Ratings (docs/rules.md §1, §2.6): with a list, every game uses the list's rating; without
 one, each game uses the rating written in its own event, and the rating the period change is
 added to is the one in the player's latest-starting event.
@@ -17,8 +18,9 @@ import pandas as pd
 
 from rating_batch.engine import PERIOD_GAMES, PERIOD_PLAYERS, in_run_order
 from rating_batch.errors import Issue
+from rating_batch.names import fide_id_conflicts
 from rating_batch.rules import Rules
-from rating_batch.schema import Event, combined, conform
+from rating_batch.schema import IDENTITY_KEY, Event, combined, conform
 
 #: Columns a previous rating list may give (``id`` and ``rating`` required).
 LIST_COLUMNS: dict[str, str] = {
@@ -82,6 +84,14 @@ def assemble_period(
         twice["source"].tolist(), twice["line"].tolist(), twice["fide_id"].tolist(), strict=True
     ):
         issues.append(Issue(source, line, f"FIDE ID {fide_id} appears more than once in this file"))
+    # One FIDE ID under two names in two files: one player, but perhaps two people (a typo
+    # in an ID): said, as ``add`` says it (production/identify.py).
+    with_id = players[players["fide_id"].notna()]
+    issues += fide_id_conflicts(
+        with_id,
+        with_id.drop_duplicates("fide_id", keep="last"),
+        "the latest-starting event's name is used",
+    )
 
     latest = players.drop_duplicates("id", keep="last")  # players are in event order
     people = latest.set_index("id")
@@ -129,15 +139,69 @@ def in_event_order(frame: pd.DataFrame, order: dict[str, int]) -> pd.DataFrame:
     return frame
 
 
+def _list_rows(people: pd.DataFrame, listed: pd.DataFrame) -> tuple[np.ndarray, list[Issue]]:
+    """Each player's row of the list (-1: none): by FIDE ID; a player without one by exact
+    name, birth year and federation among the list's players without one, as ``add`` finds
+    them among the database's (the list of a database, read back, rates them as it would):
+    two such players of one event alike are two people and take no row; a player matching
+    two rows is an error naming them."""
+    by_fide = pd.Series(np.arange(len(listed)), index=listed["id"].astype("Int64"))
+    by_fide = by_fide[by_fide.index.notna() & ~by_fide.index.duplicated()]
+    rows = by_fide.reindex(people["fide_id"].astype("Int64")).fillna(-1).to_numpy(np.int64)
+    without = people["fide_id"].isna().to_numpy()
+    twins = np.zeros(len(people), dtype=bool)
+    twins[without] = people[without].duplicated(["event", *IDENTITY_KEY], keep=False)
+    unlisted = listed[listed["id"].isna()]
+    if unlisted.empty or not (without & ~twins).any():
+        return rows, []
+    seeking = people[without & ~twins].assign(position=np.flatnonzero(without & ~twins))
+    types = {"name": "string", "birth_year": "Int64", "federation": "string"}
+    found = (
+        seeking[["position", "source", "line", *IDENTITY_KEY]]
+        .astype(types)
+        .merge(
+            unlisted[[*IDENTITY_KEY, "own_id", "line"]].astype(types).reset_index(names="row"),
+            on=IDENTITY_KEY,
+            suffixes=("", "_list"),
+        )
+    )
+    count = found.groupby("position")["row"].transform("size").to_numpy()
+    single = found[count == 1]
+    rows[single["position"].to_numpy(np.int64)] = single["row"].to_numpy(np.int64)
+    return rows, [_ambiguous(group) for _, group in found[count > 1].groupby("position")]
+
+
+def _ambiguous(group: pd.DataFrame) -> Issue:
+    """A player without a FIDE ID matching several players of the list without one."""
+    first = group.iloc[0]
+    born = first["birth_year"] if pd.notna(first["birth_year"]) else "?"
+    federation = first["federation"] if pd.notna(first["federation"]) else "no federation"
+    rows = ", ".join(
+        f"{own} (line {line})"
+        for own, line in zip(group["own_id"].fillna("no id"), group["line_list"], strict=True)
+    )
+    return Issue(
+        str(first["source"]),
+        int(first["line"]),
+        f"{first['name']!r} (born {born}, {federation}) without a FIDE ID matches "
+        f"{len(group)} players of the list without one: {rows}; give the FIDE ID in the file",
+    )
+
+
 def _apply_list(
     people: pd.DataFrame, rating_list: pd.DataFrame, rules: Rules
 ) -> tuple[pd.DataFrame, list[Issue]]:
-    """Take rating, K, history and birth year from the previous list (matched by FIDE ID)."""
-    listed = rating_list.drop_duplicates("id", keep="first").set_index("id")
+    """Take rating, K, history and birth year from the previous list (``_list_rows``)."""
+    listed = rating_list.reset_index(drop=True)
+    rows, issues = _list_rows(people, listed)
+
+    def take(column: str) -> pd.Series:
+        """Each player's value of a list column (NA: not on the list)."""
+        return pd.Series(listed[column].reindex(rows).to_numpy(), index=people.index)
+
     file_rating = people["rating"]
     people = people.copy()
-    people["rating"] = people["fide_id"].map(listed["rating"]).astype("Int64")
-    issues: list[Issue] = []
+    people["rating"] = take("rating").astype("Int64")
     differs = file_rating.notna() & (file_rating != people["rating"]).fillna(True)
     if differs.any():
         examples = ", ".join(
@@ -165,14 +229,13 @@ def _apply_list(
         ("ever_junior_ceiling", f"ever_{rules.junior_ceiling}"),
     ):
         if source in listed:
-            people[column] = people["fide_id"].map(listed[source])
+            people[column] = take(source)
     if "birth_year" in listed:
-        from_list = people["fide_id"].map(listed["birth_year"])
-        people["birth_year"] = from_list.astype("Int64").fillna(people["birth_year"])
+        people["birth_year"] = take("birth_year").astype("Int64").fillna(people["birth_year"])
     if rules.kind != "standard" and rules.start_from_standard and "standard_rating" in listed:
         # §6: unrated in rapid/blitz but rated in standard: start from the standard rating,
         # with K as for a new player (rule 3.3, uncertain).
-        standard = people["fide_id"].map(listed["standard_rating"]).astype("Int64")
+        standard = take("standard_rating").astype("Int64")
         start = people["rating"].isna() & standard.notna() & (standard > 0)
         people.loc[start, "rating"] = standard[start]
         people.loc[start, "games_total"] = 0

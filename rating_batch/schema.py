@@ -24,6 +24,9 @@ from rating_batch.errors import Issue, Severity
 #: replace any left (a newline in a name would split a record, an escape sequence would reach
 #: the officer's terminal).
 CONTROL_CHARACTERS = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+#: What a spreadsheet would evaluate at the start of a text: writers neutralise such text (an
+#: apostrophe before it in a CSV), and the list reader reads our CSV lists back without it.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 #: Why a row is not a game played over the board with a rated result (loaders), and why a
 #: played game does not count for rating (engine). NA when the game counts.
@@ -69,6 +72,10 @@ PLAYERS_DTYPES: dict[str, str] = {
     "source": "string",
     "line": "int64",
 }
+
+#: How a player without a FIDE ID is recognised in a database or a rating list: exact name,
+#: birth year and federation (README, "Who is who").
+IDENTITY_KEY = ["name", "birth_year", "federation"]
 
 
 @dataclass(frozen=True, slots=True)

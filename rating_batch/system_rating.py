@@ -21,7 +21,7 @@ from rating_batch.periods import period_of
 from rating_batch.rules import LATEST, named_rules
 from rating_batch.schema import Event, EventInfo
 from rating_batch.staging import OutputSet, staged_outputs
-from rating_batch.systems import RatingSystem, SystemInput, SystemOutcome
+from rating_batch.systems import RatingSystem, SystemInput, SystemOutcome, rate_finite
 from rating_batch.systems.base import SYSTEM_STATUSES
 from rating_batch.systems.games import PlayedGames
 from rating_batch.systems.params import described
@@ -142,7 +142,8 @@ def rate_with_system(
     ends = [event.info.end or event.info.start for event in events]
     known = [date for date in ends if date is not None]
     label = period_of(elo, max(known)) if known else None
-    outcome = system.rate(
+    outcome = rate_finite(
+        system,
         SystemInput(
             players=players,
             state=state,
@@ -150,7 +151,7 @@ def rate_with_system(
             events=[event.info.key for event in ordered],
             period=label,
             year=int(label[:4]) if label else None,
-        )
+        ),
     )
     notes += outcome.notes
     if label:

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import csv
+import dataclasses
 import sys
 from collections.abc import Callable
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -60,3 +62,21 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         action="store_true",
         help="Rewrite tests/golden from the current outputs (then review the diff and commit).",
     )
+
+
+def glicko2_giving(
+    monkeypatch: pytest.MonkeyPatch, **spoil: Callable[[np.ndarray], np.ndarray]
+) -> None:
+    """Glicko-2's calculation made to give ``spoil[field](computed)`` for each field named
+    (``Glicko2Period``): a period beyond what can be computed, which no constant within its
+    range is known to reach."""
+    from rating_batch.systems import glicko2
+
+    real = glicko2.rate_glicko2
+
+    def spoilt(*args: object) -> glicko2.Glicko2Period:
+        done = real(*args)  # type: ignore[arg-type]
+        changed = {name: change(getattr(done, name)) for name, change in spoil.items()}
+        return dataclasses.replace(done, **changed)
+
+    monkeypatch.setattr(glicko2, "rate_glicko2", spoilt)

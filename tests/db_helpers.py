@@ -152,3 +152,54 @@ def add_one_game(folder: Path, db: Path) -> Path:
     )
     assert run("add", event, "--db", db)[0] == 0
     return event
+
+
+#: A newcomer without a FIDE ID: Newbie, Sam, ITA, born 2010.
+NEWBIE = {"name": "Newbie, Sam", "birth": 2010, "federation": "ITA"}
+#: list.csv, list.xlsx and list.txt: every list a publish writes.
+LIST_FILES = ("list.csv", "list.xlsx", "list.txt")
+
+
+def newcomer_database(folder: Path) -> tuple[Path, Path]:
+    """A database that published 2026-02 with a first rating for a player without a FIDE ID,
+    and where that list is: the database and the list's folder.
+
+    The initial list: 11 to 16 (Player, P01 … P06, ITA, born 1980) rated 1800 … 1550 and 17
+    (Idle, Ian) 1749, K 20 each. n1 (20-22 January): Newbie loses to 11 and 12, draws 13,
+    beats 14, 15 and 16: 3.5 of 6 against an average of 1675. Their games against him, still
+    unrated, do not count; his first rating (fide-2025) is Ra = (10050 + 2 × 1800) / 8 =
+    1706.25 with the two hypothetical draws, p = 4.5 / 8 = 0.5625 → 0.56, dp 43, Ru = 1749.25
+    → 1749, K 40 (a junior)."""
+    people = [(11 + n, f"Player, P0{n + 1}", 1800 - 50 * n) for n in range(6)]
+    listing = write_list(
+        folder,
+        ["id,name,federation,sex,birth_year,rating,k",
+         *(f'{fide},"{name}",ITA,M,1980,{rating},20' for fide, name, rating in people),
+         '17,"Idle, Ian",ITA,M,1980,1749,20'],
+        name="initial.csv",
+    )  # fmt: skip
+    db = folder / "r.sqlite"
+    code, out, err = run("init", "--list", listing, "--period", "2026-01", "--db", db)
+    assert code == 0, out + err
+    players = [P(n + 1, name, rating, fide, ADULT, sex="m", federation="ITA")
+               for n, (fide, name, rating) in enumerate(people)]  # fmt: skip
+    players.append(P(7, NEWBIE["name"], None, None, 2010, sex="m", federation="ITA"))
+    games = [(1, 1, 7, "1-0"), (2, 2, 7, "1-0"), (3, 3, 7, "=-="),
+             (4, 7, 4, "1-0"), (5, 7, 5, "1-0"), (6, 7, 6, "1-0")]  # fmt: skip
+    n1 = folder / "n1.trf"
+    n1.write_text(trf(players, games, name="Newbie Event", start="2026/01/20", end="2026/01/22"))
+    code, out, err = run("add", n1, "--db", db)
+    assert code == 0, out + err
+    code, out, err = run("publish", "2026-02", "--db", db, "--out", folder / "lists")
+    assert code == 0, out + err
+    return db, folder / "lists" / "2026-02" / "standard"
+
+
+def newcomer_plays(folder: Path) -> Path:
+    """February's event: Newbie, Sam (without a FIDE ID again) beats Idle, Ian (17)."""
+    players = [P(1, NEWBIE["name"], None, None, 2010, sex="m", federation="ITA"),
+               P(2, "Idle, Ian", 1749, 17, ADULT, sex="m", federation="ITA")]  # fmt: skip
+    path = folder / "g.trf"
+    path.write_text(trf(players, [(1, 1, 2, "1-0")], name="February", start="2026/02/10",
+                        end="2026/02/10"))  # fmt: skip
+    return path

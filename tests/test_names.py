@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import pandas as pd
 import pytest
 
-from rating_batch.names import name_key, same_name
+from rating_batch.names import different_names, name_key, same_name
 
 
 @pytest.mark.parametrize(
@@ -29,3 +30,9 @@ def test_different_names_stay_different() -> None:
 def test_key_is_ascii_words_sorted() -> None:
     assert name_key("Blübaum, Matthias") == "blubaum matthias"
     assert name_key("") == ""
+
+
+def test_different_names_compares_spellings_and_ignores_blanks() -> None:
+    names = pd.Series(["Blübaum, Matthias", "Smith, John", "", None, "Kim, Ann"])
+    others = pd.Series(["BLUEBAUM Matthias", "Smith, Joan", "Kim, Ann", "Kim, Ann", ""])
+    assert different_names(names, others).tolist() == [False, True, False, False, False]

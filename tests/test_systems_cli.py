@@ -8,8 +8,10 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
+from conftest import glicko2_giving
 from trf_text import P, trf
 
 from rating_batch.cli import cli
@@ -162,7 +164,10 @@ def test_a_rules_file_names_the_system_and_sets_its_constants(tmp_path: Path) ->
     ("text", "message"),
     [
         ('system = "glicko2"\n[glicko2]\ntua = 0.5\n', "unknown key 'tua' (did you mean 'tau'?)"),
-        ('system = "glicko2"\n[glicko2]\ntau = -1\n', "key 'tau' must be more than 0"),
+        (
+            'system = "glicko2"\n[glicko2]\ntau = -1\n',
+            "key 'tau' must be at least 0.01 and at most 10 (got -1)",
+        ),
         ('system = "glicko3"\n', "key 'system' must be one of"),
         ('system = "ingo"\n[ingo]\nrule = "half"\n', "key 'rule' must be one of quarter"),
         ('system = "trueskill"\nbeta = 4\n', "unknown key(s) 'beta'"),
@@ -177,6 +182,59 @@ def test_a_wrong_rules_file_names_the_file_and_the_key(
     assert code == 1
     assert str(rules) in output and message in output
     assert not (tmp_path / "o").exists()
+
+
+# Without upper bounds, each gave an OverflowError traceback or NaN/inf ratings with exit 0.
+@pytest.mark.parametrize(
+    ("system", "key", "value", "allowed"),
+    [
+        ("glicko2", "tau", "1e308", "at least 0.01 and at most 10"),
+        ("glicko2", "initial_rd", "1e308", "at least 1 and at most 10000"),
+        ("glicko2", "initial_volatility", "1e308", "at least 0.0001 and at most 1"),
+        ("glicko", "c", "1e308", "at least 0 and at most 10000"),
+        ("glicko", "rd_max", "1e308", "at least 1 and at most 10000"),
+        ("trueskill", "sigma", "1e300", "at least 0.001 and at most 1000"),
+        ("trueskill", "beta", "1e-300", "at least 0.001 and at most 1000"),
+        ("trueskill", "tau", "1e300", "at least 0 and at most 1000"),
+        ("trueskill", "display_scale", "1e308", "more than 0 and at most 1000"),
+        ("trueskill", "mu", "2000", "at least -1000 and at most 1000"),
+        ("harkness", "points_per_percent", "1e308", "more than 0 and at most 100"),
+        ("ingo", "gap_cap", "1e308", "more than 0 and at most 500"),
+    ],
+)
+def test_a_constant_beyond_its_range_is_refused_with_the_range(
+    tmp_path: Path, system: str, key: str, value: str, allowed: str
+) -> None:
+    rules = tmp_path / "x.toml"
+    rules.write_text(f'name = "x"\nsystem = "{system}"\n[{system}]\n{key} = {value}\n')
+    out = earlier_outputs(tmp_path)
+    before = files(tmp_path)
+    code, output = run("rate", paper_event(tmp_path), "--rules", rules, "--out", out)
+    shown = f"{float(value):g}" if "e" in value else value
+    assert (code, output) == (
+        1, f"Error: {rules} [{system}]: key {key!r} must be {allowed} (got {shown})\n"
+    )  # fmt: skip
+    assert files(tmp_path) == before  # the earlier outputs as they were
+
+
+def test_a_period_whose_results_are_not_finite_is_refused_and_writes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Within the constants' ranges no such period is known; the check stands behind them: a
+    # calculation giving an infinite RD (as tau 1e308 or initial_rd 1e308 did) is refused.
+    out = earlier_outputs(tmp_path)
+    rules = tmp_path / "x.toml"
+    rules.write_text('name = "x"\nsystem = "glicko2"\n[glicko2]\ntau = 0.3\n')
+    before = files(tmp_path)
+    glicko2_giving(monkeypatch, rd=lambda rd: np.full(len(rd), np.inf))
+    code, output = run("rate", paper_event(tmp_path), "--rules", rules, "--out", out)
+    assert (code, output) == (
+        1,
+        "Error: glicko2: new_rd came out inf for 11, 12, 13 and 1 more: the constants set (tau "
+        "0.3) or the states in the list are beyond what glicko2 can compute; nothing was "
+        "written\n",
+    )
+    assert files(tmp_path) == before
 
 
 def test_a_list_with_a_wrong_state_names_the_line(tmp_path: Path) -> None:

@@ -12,7 +12,7 @@ from typing import Any
 
 from rating_batch.errors import InputError, Issue, errors_only
 from rating_batch.loaders.common import MAX_LIST_CELLS, check_size, check_xlsx
-from rating_batch.loaders.ratinglist import read_rating_list
+from rating_batch.loaders.ratinglist import header_row, read_rating_list
 from rating_batch.loaders.tabular import read_crosstable
 from rating_batch.loaders.trf import TrfText, decode_trf, parse_trfs, read_trf
 from rating_batch.parallel import Started
@@ -55,7 +55,8 @@ __all__ = [
 
 def is_rating_list(path: Path) -> bool:
     """Whether a file holds a rating list rather than an event: XML and FIDE TXT lists by
-    their shape, CSV/XLSX by a header with ``id`` and ``rating`` but no ``name``+rounds."""
+    their shape, CSV/XLSX by a header with ``id`` (below a title, as in our list.xlsx) but no
+    ``name``+rounds."""
     suffix = path.suffix.lower()
     if suffix == ".xml":
         return True
@@ -66,7 +67,13 @@ def is_rating_list(path: Path) -> bool:
             return handle.read(10).lower().startswith(b"id number")
     if suffix == ".xlsx" and check_xlsx(path):
         return False
-    from rating_batch.loaders.tabular import RawTable, _find_header, _read_csv, _read_xlsx
+    from rating_batch.loaders.tabular import (
+        RawTable,
+        _find_header,
+        _is_round,
+        _read_csv,
+        _read_xlsx,
+    )
 
     try:  # read as a list would be, within a list's bound
         raw: RawTable = (
@@ -74,10 +81,14 @@ def is_rating_list(path: Path) -> bool:
         )
     except InputError:
         return False
-    if _find_header(raw) is not None:
+    if not raw.rows:
         return False
-    first = [c.strip().lower() for c in (raw.rows[0] if raw.rows else [])]
-    return "id" in first
+    header = raw.rows[header_row(raw.rows)]
+    names = {cell.strip().lower() for cell in header}
+    # Our list.xlsx has a rank and a name, as a crosstable has: an id, a rating and no round.
+    if "id" in names and "rating" in names and not any(map(_is_round, header)):
+        return True
+    return _find_header(raw) is None and "id" in names
 
 
 def read_event(path: Path, *, key: str | None = None) -> Event:

@@ -7,6 +7,11 @@ kind ``<kind>_rating``, ``<kind>_games``, ``<kind>_k`` and ``<kind>_games_total`
 files may add history flags ``ever_<rating>`` (true/false: a published rating of that list has
 reached it), per list kind like the ratings: ``<kind>_ever_<rating>``, or unprefixed for the
 list being read. Unrated is NA (FIDE writes 0).
+
+A player without a FIDE ID has the id rating_batch gives them in every list it writes
+(``<event key>#<start rank>``: the event that made them): ``own_id``, with ``id`` missing.
+The lists rating_batch publishes read back as they were: list.xlsx has its header below the
+list's title (``HEADER_WITHIN`` rows), and a ``rank`` column that is not read.
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ from defusedxml import ElementTree
 
 from rating_batch.errors import InputError, Issue
 from rating_batch.loaders.common import (
+    MAX_ID_DIGITS,
     MAX_LIST_CELLS,
     DecodingError,
     check_size,
@@ -39,12 +45,14 @@ from rating_batch.loaders.common import (
     read_sheet,
 )
 from rating_batch.rules import FIDE_LIST_K, Rules
+from rating_batch.schema import FORMULA_STARTS
 
 KINDS = ("standard", "rapid", "blitz")
 PER_KIND = ("rating", "games", "k", "games_total")
 
 LIST_DTYPES: dict[str, str] = {
     "id": "Int64",
+    "own_id": "string",
     "name": "string",
     "federation": "string",
     "sex": "string",
@@ -67,6 +75,16 @@ def is_number(text: str) -> bool:
     return is_digits(text, MAX_DIGITS)
 
 
+#: The id rating_batch gives a player without a FIDE ID: ``<event key>#<start rank>``
+#: (production/identify.py; ``list#<line>`` for one that came without any id in a list).
+OWN_ID = re.compile(r".+#[1-9][0-9]*")
+#: What an id that is neither a FIDE ID nor ``OWN_ID`` is told.
+NOT_AN_ID = (
+    "is neither a FIDE ID (digits) nor the id rating_batch gives a player without one "
+    "(<event>#<start rank>)"
+)
+
+
 _MONTH_TOKEN = re.compile(r"\b([A-Z]{3})(\d{2})\b")
 _MONTHS = ["JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"]
 FOA_TITLES = ("AGM", "AIM", "AFM", "ACM")
@@ -87,16 +105,21 @@ class RatingList:
     issues: list[Issue] = field(default_factory=list)
 
     def for_kind(self, kind: str) -> pd.DataFrame:
-        """The columns the engine uses for one list: id, rating, k, games_total, birth_year,
-        standard_rating and the history flags."""
+        """The columns the engine uses for one list: id (own_id, name and federation for a
+        player without one), rating, k, games_total, birth_year, standard_rating, the history
+        flags and the line."""
         frame = self.frame
         columns = {
             "id": frame["id"],
+            "own_id": frame["own_id"],
+            "name": frame["name"],
+            "federation": frame["federation"],
             "rating": frame[f"{kind}_rating"],
             "k": frame[f"{kind}_k"],
             "games_total": frame[f"{kind}_games_total"],
             "birth_year": frame["birth_year"],
             "standard_rating": frame["standard_rating"],
+            "line": frame["line"],
         }
         prefix = f"{kind}_"
         flags = {
@@ -151,8 +174,6 @@ def read_rating_list(
 #: A rating list larger than this is refused before it is read (FIDE's combined TXT list of
 #: 1.6 million players is about 250 MB).
 MAX_LIST_BYTES = 1024 * 1024 * 1024
-#: A FIDE ID has at most this many digits.
-MAX_ID_DIGITS = 10
 FIRST_BIRTH_YEAR = 1900
 
 
@@ -197,13 +218,14 @@ def list_issues(rating_list: RatingList, rules: Rules | None = None) -> list[Iss
     )
     ids = frame["id"]
     bad(ids >= 10**MAX_ID_DIGITS, ids, f"FIDE ID {{}} has more than {MAX_ID_DIGITS} digits")
-    first = pd.Series(lines, index=frame.index).groupby(ids.to_numpy()).transform("first")
-    twice = ids.duplicated(keep="first") & ids.notna()
-    bad(
-        twice,
-        ids.astype("string") + " is also on line " + first.astype("Int64").astype("string"),
-        "FIDE ID {}: one player, one row",
-    )
+    own = frame["own_id"]
+    for key, shown in ((ids, "FIDE ID " + ids.astype("string")), (own, "id '" + own + "'")):
+        first = pd.Series(lines, index=frame.index).groupby(key.to_numpy()).transform("first")
+        bad(
+            key.duplicated(keep="first") & key.notna(),
+            shown + " is also on line " + first.astype("Int64").astype("string"),
+            "{}: one player, one row",
+        )
     found.sort(key=lambda item: item[0])
     return [Issue(source, int(lines[position]), message) for position, message in found]
 
@@ -325,9 +347,11 @@ def parse_fide_txt(text: str, *, source: str, kind: str = "standard") -> RatingL
     ids = records["id"]
     for row, identifier in enumerate(ids):
         if identifier is not None and not is_number(str(identifier)):
-            found.append(
-                (row, 1, Issue(source, body[row][0], f"ID Number {identifier!r} is not a number"))
-            )
+            if OWN_ID.fullmatch(str(identifier)):
+                records["own_id"][row] = identifier
+            else:
+                message = f"ID Number {identifier!r} {NOT_AN_ID}"
+                found.append((row, 1, Issue(source, body[row][0], message)))
             ids[row] = None
     issues.extend(issue for _, _, issue in sorted(found, key=lambda item: item[:2]))
     for column in ("title", "w_title"):
@@ -500,16 +524,37 @@ def parse_rating_list_csv(text: str, *, source: str, kind: str = "standard") -> 
     delimiter = ";" if sample.count(";") > sample.count(",") else ","
     reader = csv.reader(io.StringIO(text), delimiter=delimiter)
     try:
-        rows = list(reader)
+        rows = [[_formula_text(cell) for cell in row] for row in reader]
     except csv.Error as error:
         issue = Issue(source, reader.line_num, f"not readable as CSV: {error}")
         return RatingList(_finish(_empty(0)), (), source, "csv", issues=[issue])
     return _parse_table(rows, source, kind, "csv", lambda index: index + 1)
 
 
+def _formula_text(cell: str) -> str:
+    """A cell as written before our CSV writers neutralised it (``'=1+1`` is ``=1+1``), so
+    that a list.csv we wrote reads back as it was."""
+    return cell[1:] if cell.startswith("'") and cell[1:].startswith(FORMULA_STARTS) else cell
+
+
 def _read_xlsx(path: Path, kind: str) -> RatingList:
     source, rows = read_sheet(path, None, str, MAX_LIST_CELLS)
     return _parse_table(rows, source, kind, "xlsx", lambda index: index + 1)
+
+
+#: A list's header row is the first of this many that names ``id`` or a rating (list.xlsx has
+#: its title, the rules and a blank row above it: production/outputs.py, ``list_sheets``).
+HEADER_WITHIN = 10
+_HEADING = re.compile(r"id|((standard|rapid|blitz)_)?rating")
+
+
+def header_row(rows: list[list[str]]) -> int:
+    """The index of a CSV or XLSX list's header row: the first of the first ``HEADER_WITHIN``
+    rows naming ``id`` or a rating column, else the first row (which then names neither)."""
+    for index, row in enumerate(rows[:HEADER_WITHIN]):
+        if any(_HEADING.fullmatch(cell.strip().lower()) for cell in row):
+            return index
+    return 0
 
 
 def _parse_table(
@@ -520,19 +565,22 @@ def _parse_table(
         return RatingList(
             _finish(_empty(0)), (), source, form, issues=[Issue(source, None, "the list is empty")]
         )
-    header = [name.strip().lower() for name in rows[0]]
+    top = header_row(rows)
+    header = [name.strip().lower() for name in rows[top]]
     renamed = [
         f"{kind}_{name}" if name in _UNPREFIXED or _FLAG.match(f"{kind}_{name}") else name
         for name in header
     ]
     if "id" not in renamed:
-        issues.append(Issue(source, 1, "missing column 'id' (the header must name it)"))
+        issues.append(Issue(source, top + 1, "missing column 'id' (the header must name it)"))
     if not any(name.endswith("_rating") for name in renamed):
-        issues.append(Issue(source, 1, "missing column 'rating' (the header must name it)"))
+        issues.append(Issue(source, top + 1, "missing column 'rating' (the header must name it)"))
     if issues:
         return RatingList(_finish(_empty(0)), (), source, form, issues=issues)
     body = [
-        (number, row) for number, row in enumerate(rows[1:], start=2) if any(c.strip() for c in row)
+        (number, row)
+        for number, row in enumerate(rows[top + 1 :], start=top + 2)
+        if any(c.strip() for c in row)
     ]
     records = _empty(len(body))
     flags: dict[str, list[object]] = {
@@ -542,7 +590,8 @@ def _parse_table(
         records["line"][index] = number
         for name, raw in zip(renamed, row, strict=False):
             _store(name, raw.strip(), records, flags, index, source, number, issues)
-        if records["id"][index] is None and not any(i.line == number for i in issues):
+        missing = records["id"][index] is None and records["own_id"][index] is None
+        if missing and not any(i.line == number for i in issues):
             issues.append(Issue(source, number, "column 'id': missing FIDE ID"))
     kinds = tuple(k for k in KINDS if f"{k}_rating" in renamed)
     return RatingList(_finish(records, flags), kinds, source, form, issues=issues)
@@ -577,9 +626,13 @@ def _store(
             records[name][index] = int(raw)
         elif raw.isascii() and raw.isdigit():
             issues.append(Issue(source, line, f"column {shown!r}: {raw!r} has too many digits"))
+        elif name == "id" and OWN_ID.fullmatch(raw):
+            records["own_id"][index] = raw
+        elif name == "id":
+            issues.append(Issue(source, line, f"column 'id': {raw!r} {NOT_AN_ID}"))
         else:
             issues.append(Issue(source, line, f"column {shown!r}: {raw!r} is not a whole number"))
     elif name == "inactive":
         records[name][index] = raw.lower() in _TRUE
-    elif name in records and name != "line":
+    elif name in records and name not in ("line", "own_id"):
         records[name][index] = raw or None

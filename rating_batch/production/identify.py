@@ -3,7 +3,8 @@
 Identity is never guessed silently (issue 12):
 
 * a line with a FIDE ID is that FIDE ID's player; when its name is not the stored one (accents,
-  case and word order aside) both names are printed;
+  case and word order aside) both names are printed, and so they are when the database has no
+  name for it and the files of the ``add`` give it two (the first file's is stored);
 * a line without one is the player with the same exact name, birth year and federation (among
   the database's players and those the same ``add`` creates), or a new player; two candidates
   are an error naming them;
@@ -25,11 +26,9 @@ import numpy as np
 import pandas as pd
 
 from rating_batch.errors import InputError, Issue
-from rating_batch.names import name_key, name_keys
+from rating_batch.names import different_names, fide_id_conflicts, name_keys
+from rating_batch.schema import IDENTITY_KEY
 from rating_batch.store import Store
-
-IDENTITY_KEY = ["name", "birth_year", "federation"]
-"""Exact name, birth year and federation: how a player without a FIDE ID is recognised."""
 
 IDENTITY = ("name", "federation", "sex", "title", "birth_year")
 """What the database knows of a player and an event file may complete."""
@@ -167,20 +166,13 @@ def _where(row: pd.Series) -> tuple[str, int]:
 
 
 def _name_mismatches(people: pd.DataFrame, rows: pd.DataFrame, ids: pd.Series) -> list[Issue]:
-    """A FIDE ID whose name in the file is not the stored one (spelling aside)."""
+    """A FIDE ID whose name in the file is not the stored one (spelling aside); where the
+    database has no name for it (a new FIDE ID), not the name of the first file giving one."""
     known = ids.notna().to_numpy()
-    if not known.any():
-        return []
     stored = people.set_index("player_id")["name"]
     found = rows[known].assign(stored=stored.reindex(ids[known].astype("int64")).to_numpy())
-    found = found[found["name"].notna() & (found["name"] != "") & (found["stored"] != "")]
-    # Only names not written exactly as stored are compared by key (most are the same).
-    found = found[(found["name"].astype(str) != found["stored"].astype(str)).to_numpy()]
-    differ = [
-        name_key(str(a)) != name_key(str(b))
-        for a, b in zip(found["name"], found["stored"], strict=True)
-    ]
-    return [
+    differ = different_names(found["name"], found["stored"])
+    warnings = [
         Issue(
             *_where(row),
             f"FIDE ID {row['fide_id']} is {row['name']!r} in this file but {row['stored']!r} "
@@ -189,6 +181,13 @@ def _name_mismatches(people: pd.DataFrame, rows: pd.DataFrame, ids: pd.Series) -
         )
         for _, row in found[differ].iterrows()
     ]
+    # The files of one add compared with each other, as a later add would compare them with
+    # the database (the first file's name is stored).
+    unnamed = ~known
+    unnamed[np.flatnonzero(known)] = found["stored"].fillna("").to_numpy() == ""
+    named = rows[unnamed & rows["fide_id"].notna().to_numpy() & rows["name"].notna().to_numpy()]
+    named = named[named["name"] != ""]
+    return warnings + fide_id_conflicts(named, named, "the first file's name is stored")
 
 
 def _possible_duplicates(people: pd.DataFrame, creators: pd.DataFrame) -> list[Issue]:

@@ -70,7 +70,7 @@ def init_database(
                 "fide_id": frame["id"],
                 **{c: frame[c] for c in ("name", "federation", "sex", "title", "w_title")},
                 **{c: frame[c] for c in ("o_title", "foa_title", "birth_year")},
-                "created_by": "list",
+                "created_by": _created_by(frame),
             }
         )
         players["name"] = players["name"].fillna("")
@@ -96,6 +96,16 @@ def init_database(
             *notes,
         ]
     )
+
+
+def _created_by(frame: pd.DataFrame) -> pd.Series:
+    """What made each player of a list (``players.created_by``, the public id of a player
+    without a FIDE ID): ``list``; for a player without one, the id our lists give them
+    (``<event key>#<start rank>``, so a list we published reads back as it was), else
+    ``list#<line>``."""
+    made = frame["own_id"].astype(object).where(frame["own_id"].notna())
+    made = made.fillna(("list#" + frame["line"].astype(str)).where(frame["id"].isna()))
+    return made.fillna("list")
 
 
 def _initial_ratings(

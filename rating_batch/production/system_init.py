@@ -101,8 +101,9 @@ def _from_elo_list(
         raise InputError([Issue(str(path), None, f"the list has no {kind} ratings")])
     frame = rating_list.frame
     refuse_repeated_ids(frame, rating_list.source)
-    # A player without a FIDE ID is known by the list's line (their public id).
-    ids = frame["id"].astype("Int64").astype("string")
+    # A player without a FIDE ID keeps the id our lists give them, else is known by the
+    # list's line (their public id).
+    ids = frame["id"].astype("Int64").astype("string").fillna(frame["own_id"])
     ids = ids.fillna("list#" + frame["line"].astype("string"))
     players = _registered(ids, frame)
     seeded = system.seed(rating_list.for_kind(kind)["rating"].reset_index(drop=True))

@@ -32,7 +32,7 @@ from rating_batch.schema import EventInfo
 from rating_batch.staging import OutputSet
 from rating_batch.store import Store
 from rating_batch.system_rating import SystemRateResult, rating_key, write_system_files
-from rating_batch.systems import RatingSystem, SystemInput
+from rating_batch.systems import RatingSystem, SystemInput, rate_finite
 from rating_batch.systems.games import PlayedGames
 from rating_batch.systems.params import described
 from rating_batch.writers import write_csv, write_workbook
@@ -76,7 +76,8 @@ def rate_system_kind(
     state = table[["player_id"]].merge(before, on="player_id", how="left")
     games = _games(stored, entries, events, table)
     rank = pd.Series(range(len(events)), index=events["key"].to_numpy())
-    outcome = system.rate(
+    outcome = rate_finite(
+        system,
         SystemInput(
             players=table[["id", "name", "federation", "birth_year"]],
             state=state[list(system.state)].reset_index(drop=True),
@@ -84,7 +85,7 @@ def rate_system_kind(
             events=list(events["key"]),
             period=period,
             year=int(period[:4]),
-        )
+        ),
     )
     players = outcome.players
     player_id = players["id"].map(pd.Series(table["player_id"].to_numpy(), index=table["id"]))

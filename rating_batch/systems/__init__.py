@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from rating_batch.errors import RulesError
-from rating_batch.systems.base import RatingSystem, SystemInput, SystemOutcome
+from rating_batch.systems.base import RatingSystem, SystemInput, SystemOutcome, rate_finite
 from rating_batch.systems.glicko import Glicko, GlickoSystem
 from rating_batch.systems.glicko2 import Glicko2, Glicko2System
 from rating_batch.systems.historical import Harkness, HarknessSystem, Ingo, IngoSystem
@@ -96,6 +96,7 @@ __all__ = [
     "SystemInput",
     "SystemOutcome",
     "find_system",
+    "rate_finite",
     "stored_system",
     "system_from_table",
 ]

@@ -10,7 +10,9 @@ from typing import Any, ClassVar, Generic, Protocol, TypeVar
 import numpy as np
 import pandas as pd
 
+from rating_batch.errors import RulesError
 from rating_batch.systems.games import PlayedGames
+from rating_batch.systems.params import described
 
 #: players.csv ``status`` under every system: rated before and after, a first rating now,
 #: still unrated (too few games).
@@ -119,6 +121,41 @@ class SystemBase(Generic[C]):
 
     def seed(self, elo: pd.Series) -> pd.DataFrame | None:
         return None  # everyone starts from the defaults
+
+
+def rate_finite(system: RatingSystem, period: SystemInput) -> SystemOutcome:
+    """``system.rate(period)``, refused (a RulesError naming the system and the constants the
+    rules set) when a value a list would carry or show is not a finite number for a player
+    with a state: constants or states beyond what the system can compute must not become a
+    list of NaN and inf. Callers write nothing before this returns."""
+    try:
+        with np.errstate(all="ignore"):  # what overflows is refused below, by value
+            outcome = system.rate(period)
+    except ArithmeticError as error:  # OverflowError of a Python float, a division by 0
+        raise _not_computable(system, f"the calculation failed ({error})") from None
+    players = outcome.players
+    numbers = [c for c, dtype in system.state.items() if dtype != "string"]
+    shown = [f"new_{c}" for c in numbers] + [system.published, *system.listed_as.values()]
+    listed = players["status"].isin(["rated", "new"]).to_numpy(bool)
+    for column in dict.fromkeys(shown):
+        values = players[column].to_numpy(np.float64, na_value=np.nan)
+        wrong = listed & ~np.isfinite(values)
+        if wrong.any():
+            who = ", ".join(players["id"].astype(str)[wrong].head(3))
+            more = f" and {int(wrong.sum()) - 3} more" if wrong.sum() > 3 else ""
+            raise _not_computable(system, f"{column} came out {values[wrong][0]:g} for {who}{more}")
+    return outcome
+
+
+def _not_computable(system: RatingSystem, what: str) -> RulesError:
+    given = [
+        f"{key} {value}" for key, value, _ in described(system.params) if key in system.sources
+    ]
+    constants = f"the constants set ({', '.join(given)})" if given else "its default constants"
+    return RulesError(
+        f"{system.name}: {what}: {constants} or the states in the list are beyond what "
+        f"{system.name} can compute; nothing was written"
+    )
 
 
 def half_away(values: np.ndarray) -> np.ndarray:

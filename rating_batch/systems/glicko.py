@@ -17,7 +17,7 @@ from rating_batch.systems.base import (
     outcome_players,
 )
 from rating_batch.systems.games import PlayedGames
-from rating_batch.systems.params import field, flag, number
+from rating_batch.systems.params import GLICKO_DEVIATIONS, GLICKO_RATINGS, field, flag, number
 
 #: q = ln 10 / 400.
 Q = math.log(10) / 400
@@ -27,12 +27,14 @@ Q = math.log(10) / 400
 class Glicko:
     """Glicko's constants (the ``[glicko]`` section of a rules file)."""
 
-    initial_rating: float = field(1500.0, number(), "rating of an unrated player")
-    initial_rd: float = field(350.0, number(0, above=True), "deviation of an unrated player")
+    initial_rating: float = field(1500.0, number(*GLICKO_RATINGS), "rating of an unrated player")
+    initial_rd: float = field(350.0, number(*GLICKO_DEVIATIONS), "deviation of an unrated player")
     c: float = field(
-        34.6, number(0), "RD growth per period without games (34.6: RD 50 back to 350 in 100)"
+        34.6,
+        number(0, GLICKO_DEVIATIONS[1]),
+        "RD growth per period without games (34.6: RD 50 back to 350 in 100)",
     )
-    rd_max: float = field(350.0, number(0, above=True), "largest RD")
+    rd_max: float = field(350.0, number(*GLICKO_DEVIATIONS), "largest RD")
     grow_before_rating: bool = field(
         True, flag, "grow RD for the periods since the last games before rating"
     )
@@ -106,8 +108,8 @@ class GlickoSystem(SystemBase[Glicko]):
     list_digits: ClassVar[dict[str, int]] = {"rating": 0, "rd": 0}
     listed_as: ClassVar[dict[str, str]] = {"rd": "rd_now"}
     bounds: ClassVar[dict[str, tuple[float, float, str]]] = {
-        "rating": (-5000.0, 10000.0, ""),
-        "rd": (1e-9, 10000.0, "a rating deviation is above 0"),
+        "rating": (*GLICKO_RATINGS, ""),
+        "rd": (1e-9, GLICKO_DEVIATIONS[1], "a rating deviation is above 0"),
     }
 
     def rate(self, period: SystemInput) -> SystemOutcome:

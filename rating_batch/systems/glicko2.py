@@ -18,7 +18,7 @@ from rating_batch.systems.base import (
     outcome_players,
 )
 from rating_batch.systems.games import PlayedGames
-from rating_batch.systems.params import field, number, optional
+from rating_batch.systems.params import GLICKO_DEVIATIONS, GLICKO_RATINGS, field, number, optional
 
 #: The Glicko-2 scale: 400 / ln 10.
 SCALE = 173.7178
@@ -30,15 +30,15 @@ MAX_STEPS = 100
 class Glicko2:
     """Glicko-2's constants (the ``[glicko2]`` section of a rules file)."""
 
-    initial_rating: float = field(1500.0, number(), "rating of an unrated player")
-    initial_rd: float = field(350.0, number(0, above=True), "deviation of an unrated player")
-    initial_volatility: float = field(
-        0.06, number(0, above=True), "volatility of an unrated player"
+    initial_rating: float = field(1500.0, number(*GLICKO_RATINGS), "rating of an unrated player")
+    initial_rd: float = field(350.0, number(*GLICKO_DEVIATIONS), "deviation of an unrated player")
+    initial_volatility: float = field(0.06, number(0.0001, 1), "volatility of an unrated player")
+    tau: float = field(0.5, number(0.01, 10), "system constant τ (sensible 0.3–1.2)")
+    epsilon: float = field(
+        1e-6, number(0, 0.01, above=True), "convergence of the volatility iteration"
     )
-    tau: float = field(0.5, number(0, above=True), "system constant τ (sensible 0.3–1.2)")
-    epsilon: float = field(1e-6, number(0, above=True), "convergence of the volatility iteration")
-    rd_max: float | None = field(None, optional(number(0, above=True)), "largest RD (none)")
-    rd_min: float | None = field(None, optional(number(0, above=True)), "smallest RD (none)")
+    rd_max: float | None = field(None, optional(number(*GLICKO_DEVIATIONS)), "largest RD (none)")
+    rd_min: float | None = field(None, optional(number(*GLICKO_DEVIATIONS)), "smallest RD (none)")
 
     def inconsistent(self) -> str:
         if self.rd_max is not None and self.rd_min is not None and self.rd_min > self.rd_max:
@@ -181,8 +181,8 @@ class Glicko2System(SystemBase[Glicko2]):
     published: ClassVar[str] = "new_rating"
     list_digits: ClassVar[dict[str, int]] = {"rating": 0, "rd": 0, "volatility": 6}
     bounds: ClassVar[dict[str, tuple[float, float, str]]] = {
-        "rating": (-5000.0, 10000.0, ""),
-        "rd": (1e-9, 10000.0, "a rating deviation is above 0"),
+        "rating": (*GLICKO_RATINGS, ""),
+        "rd": (1e-9, GLICKO_DEVIATIONS[1], "a rating deviation is above 0"),
         "volatility": (1e-9, 10.0, "a volatility is above 0, typically near 0.06"),
     }
 

@@ -22,23 +22,33 @@ from rating_batch.systems.base import (
 from rating_batch.systems.games import PlayedGames, waves
 from rating_batch.systems.params import field, number, one_of
 
+#: No event has more games for one player than this (``min_games`` at most).
+MAX_GAMES = 1000
+
 
 @dataclass(frozen=True)
 class Harkness:
     """Harkness's constants (the ``[harkness]`` section of a rules file)."""
 
-    points_per_percent: float = field(10.0, number(0, above=True), "rating points per % over 50")
+    points_per_percent: float = field(
+        10.0, number(0, 100, above=True), "rating points per % over 50"
+    )
     blend: str = field("none", one_of("none"), "performance is the new rating")
-    min_games: int = field(1, number(1), "counted games an unrated player needs in an event")
+    min_games: int = field(
+        1, number(1, MAX_GAMES), "counted games an unrated player needs in an event"
+    )
 
 
 @dataclass(frozen=True)
 class Ingo:
     """Ingo's constants (the ``[ingo]`` section of a rules file). Lower is better."""
 
-    gap_cap: float = field(40.0, number(0, above=True), "largest difference to an opponent")
+    # 500: the whole span of Ingo numbers (``IngoSystem.bounds``), i.e. no cap.
+    gap_cap: float = field(40.0, number(0, 500, above=True), "largest difference to an opponent")
     rule: str = field("quarter", one_of("quarter", "age_weighted"), "how the new Ingo is made")
-    min_games: int = field(1, number(1), "counted games an unrated player needs in an event")
+    min_games: int = field(
+        1, number(1, MAX_GAMES), "counted games an unrated player needs in an event"
+    )
 
 
 @dataclass(frozen=True)

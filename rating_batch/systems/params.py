@@ -16,19 +16,28 @@ P = TypeVar("P")
 #: A field's check: returns what is wrong with a value, or "" when it is fine.
 Check = Callable[[Any], str]
 
+#: Where a Glicko or Glicko-2 rating and rating deviation can lie: in a state list (the
+#: systems' ``bounds``) and as a rules constant (an RD below 1 point is no deviation an unrated
+#: player or a cap can have; a list's RD may shrink below it after many games).
+GLICKO_RATINGS = (-5000.0, 10000.0)
+GLICKO_DEVIATIONS = (1.0, 10000.0)
+
 
 def number(low: float | None = None, high: float | None = None, *, above: bool = False) -> Check:
-    """A finite number, at least ``low`` (more than it when ``above``), at most ``high``."""
+    """A finite number, at least ``low`` (more than it when ``above``), at most ``high``; a
+    value outside is refused with the whole range."""
+    bounds = [f"{'more than' if above else 'at least'} {low:g}"] if low is not None else []
+    bounds += [f"at most {high:g}"] if high is not None else []
+    allowed = " and ".join(bounds)
 
     def check(value: Any) -> str:
         if isinstance(value, bool) or not isinstance(value, int | float):
             return "must be a number"
         if not math.isfinite(value):
             return "must be a finite number"
-        if low is not None and (value <= low if above else value < low):
-            return f"must be {'more than' if above else 'at least'} {low:g}"
-        if high is not None and value > high:
-            return f"must be at most {high:g}"
+        too_low = low is not None and (value <= low if above else value < low)
+        if too_low or (high is not None and value > high):
+            return f"must be {allowed}"
         return ""
 
     return check

@@ -20,28 +20,34 @@ from rating_batch.systems.base import (
     outcome_players,
 )
 from rating_batch.systems.games import PlayedGames, waves
-from rating_batch.systems.params import field, number
+from rating_batch.systems.params import field, number, optional
 
 _ERFC = np.frompyfunc(math.erfc, 1, 1)
+#: Where μ can lie (a state list's ``bounds``, and the rules' ``mu``), and σ, β, τ: TrueSkill's
+#: own scale is μ 25, σ 25/3.
+MEANS = (-1000.0, 1000.0)
+SPREADS = (0.001, 1000.0)
 
 
 @dataclass(frozen=True)
 class TrueSkill:
     """TrueSkill's constants (the ``[trueskill]`` section of a rules file)."""
 
-    mu: float = field(25.0, number(), "μ of an unrated player")
-    sigma: float = field(25.0 / 3.0, number(0, above=True), "σ of an unrated player")
-    beta: float | None = field(None, lambda v: "" if v is None else number(0, above=True)(v),
+    mu: float = field(25.0, number(*MEANS), "μ of an unrated player")
+    sigma: float = field(25.0 / 3.0, number(*SPREADS), "σ of an unrated player")
+    beta: float | None = field(None, optional(number(*SPREADS)),
                                "performance spread β (default σ0/2)")  # fmt: skip
-    tau: float | None = field(None, lambda v: "" if v is None else number(0)(v),
+    tau: float | None = field(None, optional(number(0, SPREADS[1])),
                               "dynamics τ added before each game (default σ0/100)")  # fmt: skip
     draw_probability: float = field(
         0.10, number(0, 1), "probability of a draw between equal players (0 ≤ p < 1)"
     )
     display_scale: float = field(
-        1.0, number(0, above=True), "published = scale · (μ − 3σ) + offset"
+        1.0, number(0, 1000, above=True), "published = scale · (μ − 3σ) + offset"
     )
-    display_offset: float = field(0.0, number(), "published = scale · (μ − 3σ) + offset")
+    display_offset: float = field(
+        0.0, number(-10000, 10000), "published = scale · (μ − 3σ) + offset"
+    )
 
     def inconsistent(self) -> str:
         return "draw_probability must be less than 1" if self.draw_probability >= 1 else ""
@@ -170,8 +176,8 @@ class TrueSkillSystem(SystemBase[TrueSkill]):
     published: ClassVar[str] = "conservative"
     list_digits: ClassVar[dict[str, int]] = {"rating": 2, "mu": 3, "sigma": 3}
     bounds: ClassVar[dict[str, tuple[float, float, str]]] = {
-        "mu": (-1000.0, 1000.0, "μ is near 25 on TrueSkill's own scale (an Elo rating?)"),
-        "sigma": (1e-9, 1000.0, "σ is above 0, 25/3 for a new player"),
+        "mu": (*MEANS, "μ is near 25 on TrueSkill's own scale (an Elo rating?)"),
+        "sigma": (1e-9, SPREADS[1], "σ is above 0, 25/3 for a new player"),
     }
 
     def rate(self, period: SystemInput) -> SystemOutcome:

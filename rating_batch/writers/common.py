@@ -10,7 +10,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+from rating_batch.schema import FORMULA_STARTS as FORMULA_STARTS  # the writers' own
+
 #: Rows of a worksheet in Excel and LibreOffice (the header is one of them): a longer table
 #: goes on in the next sheet (``write_workbook``).
 MAX_SHEET_ROWS = 1_048_576

@@ -47,7 +47,8 @@ def write_list_txt(listing: pd.DataFrame, path: Path, *, period: str) -> None:
     downloads with the list's month token (``DEC25``), numbers left-aligned, 0 for none."""
     year, month = (int(part) for part in period.split("-"))
     token = f"{_MONTH_NAMES[month - 1]}{year % 100:02d}" if month else "Rtng"
-    header = "".join(label.format(month=token).ljust(width) for label, width, _ in TXT_LIST_LAYOUT)
+    layout = _widened(TXT_LIST_LAYOUT, listing)
+    header = "".join(label.format(month=token).ljust(width) for label, width, _ in layout)
     sex = listing["sex"].astype("string")
     flags = np.where(listing["inactive"].to_numpy(bool), "i", "")
     flags = np.where((sex == "F").fillna(False).to_numpy(bool), np.char.add("w", flags), flags)
@@ -62,11 +63,25 @@ def write_list_txt(listing: pd.DataFrame, path: Path, *, period: str) -> None:
                 for name, column in columns.items()
             }
             cells = [
-                _txt_column(parts[name], name, width, stop - start)
-                for _, width, name in TXT_LIST_LAYOUT
+                _txt_column(parts[name], name, width, stop - start) for _, width, name in layout
             ]
             rows = ("".join(row).rstrip() + "\r\n" for row in zip(*cells, strict=True))
             out.write("".join(rows).encode("ascii"))
+
+
+def _widened(
+    layout: tuple[tuple[str, int, str], ...], listing: pd.DataFrame
+) -> tuple[tuple[str, int, str], ...]:
+    """FIDE's layout, its ID column widened (by the header, which the reader follows) for an
+    id longer than FIDE IDs: that of a player without one (``<event key>#<start rank>``),
+    which would be cut and no longer name the player."""
+    ids = listing["id"].astype("string").dropna()
+    others = ids[~ids.str.isdigit().to_numpy(bool)].unique()  # FIDE IDs fit
+    longest = max((len(ascii_text(str(text))) for text in others), default=0)
+    return tuple(
+        (label, max(width, longest + 1) if name == "id" else width, name)
+        for label, width, name in layout
+    )
 
 
 def _txt_column(column: pd.Series | None, name: str, width: int, rows: int) -> list[str]:

@@ -37,6 +37,59 @@ def test_a_fide_id_under_another_name_is_a_printed_warning(tmp_path: Path) -> No
     assert players_named(db, "Smith, John") != []
 
 
+@pytest.mark.parametrize("order", [("a", "b"), ("b", "a")])
+def test_one_new_fide_id_as_two_people_in_one_add_is_a_printed_warning(
+    tmp_path: Path, order: tuple[str, str]
+) -> None:
+    # FIDE ID 77 is new: Alpha (ESP, M) in a, Omega (USA, F) in b, added by one command. As
+    # when they are added one after the other, the second file's line is compared with the
+    # first's name, which is the one stored. ALPHA, New in c is Alpha's spelling.
+    db = database(tmp_path)
+    alpha = P(1, "Alpha, New", None, 77, 2000, federation="ESP", sex="m")
+    omega = P(1, "Omega, Other", None, 77, 2000, federation="USA", sex="w")
+    spelt = P(1, "ALPHA, New", None, 77, 2000, federation="ESP", sex="m")
+    files = {
+        name: event_file(tmp_path, name, [(1, 1, 2, "1-0")], players=[who, P(2, "B", 1500, 12)],
+                         day=f"2026/01/0{day}")
+        for name, who, day in (("a", alpha, 5), ("b", omega, 6), ("c", spelt, 7))
+    }  # fmt: skip
+    first, second = (files[name] for name in order)
+    code, out, err = run("add", first, second, files["c"], "--db", db)
+    assert code == 0, err
+    kept = "Alpha, New" if order == ("a", "b") else "Omega, Other"
+    # Each later line is compared with the first file's name: c is Alpha written otherwise.
+    differ = [second] if order == ("a", "b") else [second, files["c"]]
+    names = {files["a"]: "Alpha, New", files["b"]: "Omega, Other", files["c"]: "ALPHA, New"}
+    assert err == "".join(
+        f"{path}:4: warning: FIDE ID 77 is {names[path]!r} in this file but {kept!r} in "
+        f"{first} (line 4; the first file's name is stored): is the FIDE ID right?\n"
+        for path in differ
+    )
+    assert out.count("new player:") == 1
+    # One player, as the FIDE ID says, under the first file's name, in all three events.
+    assert query(db, "SELECT fide_id, name FROM players WHERE fide_id = 77") == [(77, kept)]
+    assert query(
+        db,
+        "SELECT COUNT(DISTINCT ep.event_id) FROM event_players ep JOIN players p "
+        "USING (player_id) WHERE p.fide_id = 77",
+    ) == [(3,)]
+
+
+def test_a_known_fide_id_without_a_name_is_compared_across_the_files(tmp_path: Path) -> None:
+    # The list gives 11 no name: the first file of the add names it, the second another name.
+    db = database(tmp_path)
+    one = event_file(tmp_path, "one", [(1, 1, 2, "1-0")], day="2026/01/05")
+    other = [P(1, "Zed, Zoe", 1600, 11, ADULT), P(2, "B", 1500, 12, ADULT)]
+    two = event_file(tmp_path, "two", [(1, 1, 2, "1-0")], players=other, day="2026/01/06")
+    code, _, err = run("add", one, two, "--db", db)
+    assert code == 0
+    assert err == (
+        f"{two}:4: warning: FIDE ID 11 is 'Zed, Zoe' in this file but 'A' in {one} (line 4; "
+        "the first file's name is stored): is the FIDE ID right?\n"
+    )
+    assert query(db, "SELECT name FROM players WHERE fide_id = 11") == [("A",)]
+
+
 def test_a_new_fide_id_matching_a_known_player_is_a_possible_duplicate(tmp_path: Path) -> None:
     db = database(tmp_path)
     first = [P(1, "Kim, New", None, None, 2001, federation="IRL"), P(2, "B", 1500, 12, 1980)]

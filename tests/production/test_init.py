@@ -6,7 +6,15 @@ from pathlib import Path
 
 import pytest
 from conftest import DATA
-from db_helpers import rows, run, write_list
+from db_helpers import (
+    LIST_FILES,
+    newcomer_database,
+    newcomer_plays,
+    query,
+    rows,
+    run,
+    write_list,
+)
 
 from rating_batch.loaders.ratinglist import read_rating_list
 
@@ -112,3 +120,75 @@ def test_init_from_an_xlsx_list(folder: Path) -> None:
         ("A, Ann", "1600", "20"),
         ("B, Bob", "1500", "40"),
     ]
+
+
+#: Who the players are, as the database keeps them (a player without a FIDE ID by his id).
+IDENTITIES = (
+    "SELECT fide_id, name, federation, sex, title, w_title, o_title, foa_title, birth_year, "
+    "CASE WHEN fide_id IS NULL THEN created_by END FROM players ORDER BY fide_id, name"
+)
+#: Each player's standard state as of 2026-02: the latest ratings row of a period up to it.
+STATES = (
+    "SELECT p.fide_id, p.name, r.rating, r.k, r.games, r.games_total, r.peak, r.last_played, "
+    "r.inactive, r.first_event_done, r.pool_start FROM ratings r JOIN players p USING "
+    "(player_id) WHERE r.kind = 'standard' AND r.period = (SELECT MAX(period) FROM ratings x "
+    "WHERE x.player_id = r.player_id AND x.kind = 'standard' AND x.period <= '2026-02') "
+    "ORDER BY p.fide_id, p.name"
+)
+
+
+@pytest.mark.parametrize("written", LIST_FILES)
+def test_a_published_list_with_a_player_without_fide_id_reads_back_as_it_was(
+    tmp_path: Path, written: str
+) -> None:
+    # Each was refused: for the id n1#7 ("'n1#7' is not a whole number"), list.xlsx also
+    # for its header on row 4, below the title ("missing column 'id'").
+    db, lists = newcomer_database(tmp_path)
+    published = lists / written
+    assert run("check", published) == (0, "", "0 error(s), 0 warning(s)\n")
+    back = tmp_path / "back.sqlite"
+    code, out, err = run("init", "--list", published, "--period", "2026-02", "--db", back)
+    assert (code, err) == (0, ""), out
+    assert "8 players" in out
+    assert query(back, IDENTITIES) == query(db, IDENTITIES)
+    assert (None, "Newbie, Sam", "ITA", "M", None, None, None, None, 2010, "n1#7") in query(
+        back, IDENTITIES
+    )
+    expected = query(db, STATES)
+    if written == "list.txt":
+        # FIDE's layout has no total of games: Newbie's 6 are unknown, as on a FIDE list.
+        expected = [(*row[:5], None, *row[6:]) for row in expected]
+    assert query(back, STATES) == expected
+    assert query(back, STATES)[0][:5] == (None, "Newbie, Sam", 1749, 40, 6)
+    # A later event finds him by name, birth year and federation (no new player): he beats
+    # Idle (1749): D 0, PD 0.50, K 40: 1749 + 20 = 1769; Idle, K 20: 1749 - 10 = 1739.
+    event = newcomer_plays(tmp_path)
+    code, out, err = run("add", event, "--db", back)
+    assert (code, err) == (0, "") and "new player" not in out
+    code, out, err = run("publish", "2026-03", "--db", back, "--out", tmp_path / "again")
+    assert code == 0, out + err
+    listed = rows(tmp_path / "again" / "2026-03" / "standard" / "list.csv")
+    assert (listed["n1#7"]["rating"], listed["17"]["rating"]) == ("1769", "1739")
+
+
+def test_players_of_a_fide_list_without_any_id_get_one_that_reads_back(tmp_path: Path) -> None:
+    # A FIDE TXT row may have no ID at all: each such player is list#<line> (was "list" for
+    # all of them, which no list can hold twice).
+    header = "ID Number     Name          Fed Sex Tit WTit OTit FOA FEB26 Gms K B-day Flag"
+    people = [("11", "A, Ann", "1800 0 20 1980"), ("", "B, Bea", "1700 0 20 1980"),
+              ("", "C, Cy", "1600 0 20 1981")]  # fmt: skip
+    listing = write_list(
+        tmp_path,
+        [header, *(f"{i:<14}{name:<14}ITA M            {tail}" for i, name, tail in people)],
+        name="fide.txt",
+    )
+    db = tmp_path / "r.sqlite"
+    code, out, err = run("init", "--list", listing, "--db", db)
+    assert (code, err) == (0, ""), out
+    assert query(db, "SELECT name, fide_id, created_by FROM players ORDER BY name") == [
+        ("A, Ann", 11, "list"), ("B, Bea", None, "list#3"), ("C, Cy", None, "list#4"),
+    ]  # fmt: skip
+    assert run("export-list", "2026-02", "--db", db, "--out", tmp_path / "out")[0] == 0
+    written = tmp_path / "out" / "2026-02" / "standard" / "list.csv"
+    assert sorted(rows(written)) == ["11", "list#3", "list#4"]
+    assert run("check", written) == (0, "", "0 error(s), 0 warning(s)\n")

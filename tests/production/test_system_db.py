@@ -9,8 +9,10 @@ import csv
 import math
 from pathlib import Path
 
+import numpy as np
 import pytest
-from db_helpers import query, run
+from conftest import glicko2_giving
+from db_helpers import dump, newcomer_database, query, run
 from trf_text import P, trf
 
 from rating_batch.systems import SYSTEMS
@@ -123,6 +125,22 @@ def test_a_publish_rates_as_rate_does_with_the_exported_state(tmp_path: Path) ->
             assert published[player][column] == row[column], (player, column)
 
 
+def test_a_publish_whose_results_are_not_finite_is_refused_and_changes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = glicko2_db(tmp_path)
+    before = dump(db)
+    glicko2_giving(monkeypatch, rating=lambda rating: np.full(len(rating), np.nan))
+    code, _, err = run("publish", "2026-02", "--db", db, "--out", tmp_path / "out")
+    assert (code, err) == (
+        1,
+        "Error: glicko2: new_rating came out nan for 11, 12, 13 and 2 more: its default "
+        "constants or the states in the list are beyond what glicko2 can compute; nothing was "
+        "written\n",
+    )
+    assert dump(db) == before and not (tmp_path / "out").exists()
+
+
 def test_publishing_again_writes_the_same_bytes_and_unpublish_takes_it_back(
     tmp_path: Path,
 ) -> None:
@@ -184,6 +202,21 @@ def test_an_ingo_database_is_seeded_from_an_elo_list_and_lists_lowest_first(
     assert run("publish", "2026-02", "--db", db, "--out", out)[0] == 0
     ingos = [int(row["rating"]) for row in read(out / "2026-02" / "standard" / "list.csv")]
     assert ingos == sorted(ingos) and len(ingos) == 4
+
+
+def test_our_elo_list_seeds_a_player_without_fide_id_under_his_id(tmp_path: Path) -> None:
+    # Harkness takes the Elo rating as it is: Newbie, Sam (n1#7, 1749) stays n1#7.
+    _, lists = newcomer_database(tmp_path)
+    db = tmp_path / "h.sqlite"
+    code, printed, err = run("init", "--list", lists / "list.csv", "--period", "2026-02",
+                             "--db", db, "--rules", "harkness", "--from-elo")  # fmt: skip
+    assert code == 0, printed + err
+    assert query(db, "SELECT fide_id, created_by FROM players WHERE name = 'Newbie, Sam'") == [
+        (None, "n1#7")
+    ]
+    assert run("export-list", "2026-02", "--db", db, "--out", tmp_path / "x")[0] == 0
+    state = by_id(tmp_path / "x" / "2026-02" / "standard" / "state.csv")
+    assert float(state["n1#7"]["rating"]) == 1749.0
 
 
 def test_a_bad_state_list_is_refused_naming_the_line_and_creates_nothing(
