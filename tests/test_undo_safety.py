@@ -1,7 +1,6 @@
-"""Undo that can never lose data (issue 23), through the command line as real processes: one
-test per way the undo machinery itself lost data or misled (the attack review of 2026-12-01,
-R3-01 … R3-06, R3-16, R3-17, R3-38, R3-39, R3-41), each judging the bytes (the database's
-dump, every file beside it), not only the message.
+"""Undo that can never lose data, through the command line as real processes: one test per
+way the undo machinery itself once lost data or misled, each judging the bytes (the
+database's dump, every file beside it), not only the message.
 """
 
 from __future__ import annotations
@@ -60,7 +59,7 @@ def journal(db: Path) -> list[tuple[object, ...]]:
     return query(db, "SELECT command_id, label FROM undo_commands ORDER BY command_id")
 
 
-# -- R3-01: restore on a full disk moved the healthy database aside and left none ----------
+# -- restore on a full disk moved the healthy database aside and left none ----------
 
 
 def test_restore_on_a_full_disk_refuses_and_leaves_the_database_where_it_is(
@@ -115,12 +114,12 @@ cp {disk}/db.sqlite {tmp_path}/after.sqlite
     assert data_dump(tmp_path / "after.sqlite") == after_undo
 
 
-# -- R3-02: a database busy for more than 5 s was moved aside as "could not be read" -------
+# -- a database busy for more than 5 s was moved aside as "could not be read" -------
 
 
 def test_restore_of_a_busy_database_waits_then_refuses_and_moves_nothing(tmp_path: Path) -> None:
     db = month(tmp_path)
-    # A database in rollback-journal mode held by another program (the review's case).
+    # A database in rollback-journal mode held by another program (a copy put in place by hand).
     with sqlite3.connect(db) as connection:
         connection.execute("PRAGMA journal_mode = DELETE")
     connection.close()
@@ -149,7 +148,7 @@ def test_restore_of_a_busy_database_waits_then_refuses_and_moves_nothing(tmp_pat
     assert [label for _, label in journal(db)] == ["add", "publish 2026-02", "add"]
 
 
-# -- R3-03: "latest" was chosen before the lock: two commands undone without a word --------
+# -- "latest" was chosen before the lock: two commands undone without a word --------
 
 
 def test_restore_latest_undoes_the_command_that_finished_while_it_waited(tmp_path: Path) -> None:
@@ -184,7 +183,7 @@ def test_restore_latest_undoes_the_command_that_finished_while_it_waited(tmp_pat
     ]
 
 
-# -- R3-05: one database through two paths had two backups folders and two file stores -----
+# -- one database through two paths had two backups folders and two file stores -----
 
 
 def test_a_database_reached_through_a_link_has_one_place_for_everything(tmp_path: Path) -> None:
@@ -211,7 +210,7 @@ def test_a_database_reached_through_a_link_has_one_place_for_everything(tmp_path
     assert data_dump(db) == before_publish and link.is_symlink()
 
 
-# -- R3-06: a dry run upgraded an older database, took a backup and made a files folder ----
+# -- a dry run upgraded an older database, took a backup and made a files folder ----
 
 
 @pytest.mark.parametrize(
@@ -232,7 +231,7 @@ def test_a_dry_run_of_an_older_database_writes_nothing(tmp_path: Path, args: lis
     assert sorted(p.name for p in tmp_path.iterdir()) == ["db.sqlite", "db.sqlite.files", "feb.trf"]
 
 
-# -- R3-04 on a database made before: the second copies were the same files as the first ---
+# -- the second copies were the same files as the first ---
 
 
 def test_an_upgrade_makes_the_second_copies_real_files(tmp_path: Path) -> None:
@@ -268,7 +267,7 @@ def test_an_upgrade_makes_the_second_copies_real_files(tmp_path: Path) -> None:
     assert len(copies) == 1 and dump(copies[0]) == dump(SCHEMA_7)
 
 
-# -- R3-16, R3-17: any file was restored as a backup; the database itself deadlocked --------
+# -- any file was restored as a backup; the database itself deadlocked --------
 
 
 def test_restore_puts_back_only_this_databases_own_copies(tmp_path: Path) -> None:
@@ -292,7 +291,7 @@ def test_restore_puts_back_only_this_databases_own_copies(tmp_path: Path) -> Non
     assert state(db) == before
 
 
-# -- R3-38: killed commands left hidden temporary files that nothing removed ---------------
+# -- killed commands left hidden temporary files that nothing removed ---------------
 
 
 def test_the_next_command_removes_what_killed_commands_left(tmp_path: Path) -> None:
@@ -334,7 +333,7 @@ def test_the_next_command_removes_what_killed_commands_left(tmp_path: Path) -> N
             assert path.read_bytes() == data  # the published files are untouched
 
 
-# -- R3-39: a refused publish left the files it had kept, and an empty folder --------------
+# -- a refused publish left the files it had kept, and an empty folder --------------
 
 
 def test_a_publish_refused_for_a_full_disk_leaves_no_kept_file(tmp_path: Path) -> None:
@@ -356,7 +355,7 @@ def test_a_publish_refused_for_a_full_disk_leaves_no_kept_file(tmp_path: Path) -
     assert not (tmp_path / "out").exists()
 
 
-# -- R3-41: read-only commands left db-wal and db-shm beside the database ------------------
+# -- read-only commands left db-wal and db-shm beside the database ------------------
 
 
 def test_read_only_commands_leave_nothing_beside_the_database(tmp_path: Path) -> None:

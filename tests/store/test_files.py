@@ -35,7 +35,7 @@ def test_a_publish_keeps_its_files_beside_the_database_and_twins_them(tmp_path: 
     twins = sorted(p for p in (Path(f"{db}.backups") / "files").rglob("*") if p.is_file())
     assert len(kept) == len(rows) and len(twins) == len(rows)
     for mine, twin in zip(kept, twins, strict=True):
-        # Two files, not two names of one (R3-04): a change in place hits one of them only.
+        # Two files, not two names of one: a change in place hits one of them only.
         assert mine.name == twin.name and mine.read_bytes() == twin.read_bytes()
         assert mine.stat().st_ino != twin.stat().st_ino and mine.stat().st_nlink == 1
     # Each is named by the SHA-256 of the bytes published.
@@ -63,7 +63,7 @@ def test_a_damaged_file_is_read_from_its_twin_and_both_damaged_is_a_message(
     db, period = published(tmp_path)
     first = contents(period)
     kept = next(p for p in Path(f"{db}.files").rglob("*") if p.is_file() and p.suffix != ".z")
-    # Damaged in place, as bit rot, an editor or a sync tool would (R3-04).
+    # Damaged in place, as bit rot, an editor or a sync tool would.
     damaged = kept.read_bytes()[:-1] + b"!"
     with kept.open("r+b") as handle:
         handle.seek(len(damaged) - 1)
