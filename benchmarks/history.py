@@ -3,10 +3,12 @@
 
 Builds a seeded synthetic federation's database month after month, as an officer would:
 ``init`` from a list, then for each month ``add`` of that month's generated TRF files
-(``generate.py``, the default event shape) and ``publish`` of the next list, each command its
-own process, timed, with the database's size after it. Prints the figures of chosen months
-and the ratio of the last month's ``add`` and ``publish`` to the second's (the first month
-publishes from an initial list with no history at all).
+(``generate.py``, the default event shape), ``publish`` of the next list and a whole copy of
+the database (``backup``, as an officer's monthly schedule would; skipped by versions without
+the command), each command its own process, timed, with the database's size after it. Prints
+the figures of chosen months, the ratio of the last month's ``add`` and ``publish`` to the
+second's (the first month publishes from an initial list with no history at all), and what
+lies beside the database: the published files, their second copies and the whole copies.
 
     python benchmarks/history.py                           # 120 months of 10^5 player-games
     python benchmarks/history.py --months 24 --games 10000 # a quick look
@@ -39,14 +41,35 @@ def month_after(month: str, count: int = 1) -> str:
     return f"{index // 12:04d}-{index % 12 + 1:02d}"
 
 
-def command(db: Path, *args: object) -> float:
-    """Run one rating-batch command in its own process; its wall time in seconds."""
+def command(db: Path, *args: object, optional: bool = False) -> float:
+    """Run one rating-batch command in its own process; its wall time in seconds (NaN for an
+    ``optional`` command this version does not have)."""
     start = time.perf_counter()
-    subprocess.run(
+    done = subprocess.run(
         [sys.executable, "-m", "rating_batch", "--quiet", *map(str, args), "--db", str(db)],
-        check=True,
+        check=not optional,
+        stderr=subprocess.PIPE if optional else None,
     )
+    if optional and done.returncode == 2:  # a usage error: no such command
+        return float("nan")
+    done.check_returncode()
     return time.perf_counter() - start
+
+
+def journal_mb(db: Path) -> float:
+    """The undo journal's share of the database (its ``undo_*`` tables and indexes)."""
+    import sqlite3
+
+    connection = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        row = connection.execute(
+            "SELECT SUM(pgsize) FROM dbstat WHERE name LIKE 'undo%'"
+        ).fetchone()
+    except sqlite3.Error:
+        return float("nan")
+    finally:
+        connection.close()
+    return float(row[0] or 0) / 1e6
 
 
 def run(months: int, games: int, players: int, root: Path) -> list[dict[str, float | str]]:
@@ -67,20 +90,30 @@ def run(months: int, games: int, players: int, root: Path) -> list[dict[str, flo
         shutil.rmtree(root / month)
         publish = command(db, "publish", month_after(month), "--out", root / "lists")
         shutil.rmtree(root / "lists")
+        backup = command(db, "backup", optional=True)
         size = db.stat().st_size / 1e6
-        rows.append({"number": number, "month": month, "add": add, "publish": publish, "mb": size})
+        rows.append(
+            {"number": number, "month": month, "add": add, "publish": publish, "backup": backup,
+             "mb": size, "journal_mb": journal_mb(db)}
+        )  # fmt: skip
         print(
             f"month {number:3d} ({month}): add {add:6.2f} s  publish {publish:6.2f} s  "
-            f"database {size:8.1f} MB",
+            f"backup {backup:5.2f} s  database {size:8.1f} MB",
             file=sys.stderr,
             flush=True,
         )
-    # Beside the database: the published files (each once) and the backups (twins of the
-    # published files are hard links: counted once, in the files folder).
+    # Beside the database: the published files, their second copies (hard links before
+    # schema 8: counted once, in the files folder) and the whole copies.
     seen: set[int] = set()
-    for name, folder in (("files", Path(f"{db}.files")), ("backups", Path(f"{db}.backups"))):
+    folders = {
+        "files": Path(f"{db}.files"),
+        "spare": Path(f"{db}.backups") / "files",
+        "copies": Path(f"{db}.backups"),
+    }
+    for name, folder in folders.items():
         total = 0
-        for path in folder.rglob("*"):
+        found = folder.glob("*.sqlite") if name == "copies" else folder.rglob("*")
+        for path in found if folder.is_dir() else []:
             if path.is_file() and path.stat().st_ino not in seen:
                 seen.add(path.stat().st_ino)
                 total += path.stat().st_size
@@ -94,10 +127,16 @@ def report(rows: list[dict[str, float | str]], games: int) -> None:
         f"{platform.python_version()}; {len(rows)} months of {games:,} player-games"
     )
     shown = sorted({1, 2, 3, *range(12, len(rows) + 1, 12), len(rows)} & {*range(1, len(rows) + 1)})
-    print(f"{'month':>5}  {'add s':>7}  {'publish s':>9}  {'database MB':>11}")
+    print(
+        f"{'month':>5}  {'add s':>7}  {'publish s':>9}  {'backup s':>8}  {'database MB':>11}  "
+        f"{'of it journal':>13}"
+    )
     for number in shown:
         row = rows[number - 1]
-        print(f"{number:5d}  {row['add']:7.2f}  {row['publish']:9.2f}  {row['mb']:11.1f}")
+        print(
+            f"{number:5d}  {row['add']:7.2f}  {row['publish']:9.2f}  {row['backup']:8.2f}  "
+            f"{row['mb']:11.1f}  {row['journal_mb']:13.1f}"
+        )
     if len(rows) >= 3:
         second, last = rows[1], rows[-1]
         growth = [float(b["mb"]) - float(a["mb"]) for a, b in itertools.pairwise(rows)]
@@ -107,9 +146,13 @@ def report(rows: list[dict[str, float | str]], games: int) -> None:
             f"per month {min(growth):.1f}-{max(growth):.1f} MB"
         )
     last = rows[-1]
+    database = float(last["mb"])
     print(
-        f"after month {len(rows)}: database {float(last['mb']):.0f} MB, published files "
-        f"{float(last['files_mb']):.0f} MB (kept once), backups {float(last['backups_mb']):.0f} MB"
+        f"after month {len(rows)}: database {database:.0f} MB (of it the undo journal "
+        f"{float(last['journal_mb']):.0f} MB); published files {float(last['files_mb']):.0f} MB "
+        f"and their second copies {float(last['spare_mb']):.0f} MB; whole copies "
+        f"{float(last['copies_mb']):.0f} MB ({float(last['copies_mb']) / database:.1f}x the "
+        "database)"
     )
 
 

@@ -563,8 +563,8 @@ def backup(context: click.Context, after: tuple[str, ...], db: Path) -> None:
     published file has its second copy there.
 
     The undo journal inside the database undoes commands; a whole copy also survives a
-    damaged or lost database file. The newest 5 are kept ($RATING_BATCH_BACKUPS), within
-    $RATING_BATCH_BACKUP_SPACE bytes if set (e.g. 20G).
+    damaged or lost database file. The newest 5 are kept ($RATING_BATCH_BACKUPS), together
+    at most 3 times the database ($RATING_BATCH_BACKUP_SPACE: e.g. 20G, or 5x).
 
     Example:
 

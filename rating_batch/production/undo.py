@@ -119,16 +119,18 @@ def backups_report(db: Path) -> Outcome:
             "restore N' goes back to the state before command N, 'restore latest' undoes the "
             f"last; the newest {kept_commands()} are kept):",
             *(
-                f"  {point.name:>6}  {point.taken:%Y-%m-%d %H:%M:%S} UTC  "
-                f"{point.label:<28}  {point.changes:>9,} row(s)"
-                + ("  (undone by a whole copy)" if point.copy else "")
+                f"  {point.name:>6}  {point.taken:%Y-%m-%d %H:%M:%S} UTC  {point.label}"
+                + (" (undone by a whole copy)" if point.copy else "")
                 for point in journal
             ),
         ]
     else:
         lines.append(f"no command of {db} to undo yet (each command that changes it is recorded)")
-    bound = space()
-    kept = f"the newest {kept_copies()}" + (f" within {_size(bound)}" if bound else "")
+    try:
+        bound = space(places.real.stat().st_size)
+    except OSError:
+        bound = 0
+    kept = f"the newest {kept_copies()}, together at most {_size(bound)}"
     if copies:
         lines += [
             f"{len(copies)} whole cop(y/ies) in {places.backups} ('rating-batch restore NAME' "

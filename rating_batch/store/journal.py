@@ -35,6 +35,12 @@ COMMANDS = f"{PREFIX}commands"
 #: How many commands can be undone by default ($RATING_BATCH_UNDO changes it).
 COMMANDS_KEPT = 100
 
+#: Tables whose rows are parts of a row of another (child: parent and the column naming it,
+#: never changed once a row is written): the parts of a row a command created are not
+#: recorded one by one (an event's games: most of what an ``add`` writes); undoing the
+#: command removes them with their row.
+PARTS = {"games": ("events", "event_id"), "event_players": ("events", "event_id")}
+
 COMMANDS_TABLE = f"""
 CREATE TABLE {COMMANDS} (
     command_id INTEGER PRIMARY KEY,
@@ -114,7 +120,27 @@ def data_tables(connection: sqlite3.Connection) -> list[Shape]:
         without_rowid = "WITHOUT ROWID" in str(sql).upper()
         alias = len(keyed) == 1 and str(keyed[0][2]).upper() == "INTEGER"
         shapes.append(Shape(str(name), columns, key, not without_rowid and not alias))
-    return shapes
+    return _parents_first(connection, shapes)
+
+
+def _parents_first(connection: sqlite3.Connection, shapes: list[Shape]) -> list[Shape]:
+    """The tables with every table they refer to before them (rows put back in this order
+    meet their parents, which the parts of a created row need)."""
+    refers = {
+        shape.name: {
+            str(row[2])
+            for row in connection.execute(f"PRAGMA main.foreign_key_list({_quoted(shape.name)})")
+        }
+        - {shape.name}
+        for shape in shapes
+    }
+    ordered: list[Shape] = []
+    waiting = list(shapes)
+    while waiting:
+        ready = [shape for shape in waiting if refers[shape.name] <= {s.name for s in ordered}]
+        ordered += ready or waiting  # a cycle (none in our tables) keeps name order
+        waiting = [shape for shape in waiting if shape not in ordered]
+    return ordered
 
 
 def create_journal(connection: sqlite3.Connection) -> None:
@@ -211,6 +237,14 @@ class Recording:
 
     def _record(self) -> None:
         command = self.command_id
+        parents = {parent for parent, _ in PARTS.values()}
+        for parent in parents:
+            # The keys of the rows of ``parent`` this command created (the temporary schema is
+            # the connection's: emptied for each command).
+            self.connection.execute(
+                f'CREATE TEMP TABLE IF NOT EXISTS "{_created(parent)}" (key PRIMARY KEY)'
+            )
+            self.connection.execute(f'DELETE FROM temp."{_created(parent)}"')
         for shape in self.shapes:
             into = f"INSERT INTO {shape.journal_in_trigger} (undo_command, undo_op"
             before = (
@@ -227,10 +261,25 @@ class Recording:
                 # An update is the old row's image, and the new key when the key changed.
                 "UPDATE": f"{before} {created} WHERE {moved};",
             }
+            if shape.name in parents:
+                keep = (
+                    f'INSERT OR IGNORE INTO "{_created(shape.name)}" VALUES (NEW."{shape.key[0]}");'
+                )
+                bodies["INSERT"] += f" {keep}"
+            when = {"INSERT": "", "DELETE": "", "UPDATE": ""}
+            if shape.name in PARTS:
+                parent, column = PARTS[shape.name]
+                made = f'SELECT key FROM "{_created(parent)}"'
+                when = {
+                    "INSERT": f' WHEN NEW."{column}" NOT IN ({made})',
+                    "DELETE": f' WHEN OLD."{column}" NOT IN ({made})',
+                    "UPDATE": f' WHEN OLD."{column}" NOT IN ({made})',
+                }
             for event, body in bodies.items():
                 trigger = f'"{PREFIX}{shape.name}_{event.lower()}"'
                 self.connection.execute(
-                    f"CREATE TEMP TRIGGER {trigger} AFTER {event} ON {shape.table} BEGIN {body} END"
+                    f"CREATE TEMP TRIGGER {trigger} AFTER {event} ON {shape.table}{when[event]} "
+                    f"BEGIN {body} END"
                 )
                 self._triggers.append(f"temp.{trigger}")
 
@@ -287,12 +336,24 @@ def prune(connection: sqlite3.Connection, shapes: list[Shape]) -> list[str]:
     return copies
 
 
+def _created(parent: str) -> str:
+    return f"{PREFIX}created_{parent}"
+
+
 def undo_rows(connection: sqlite3.Connection, command_id: int) -> None:
     """Put back every row the command changed as it was before it (inside the current
     transaction; foreign keys checked at its commit). The command must be the newest not
     undone yet: each row is as the command left it."""
     shapes = data_tables(connection)
     connection.execute("PRAGMA defer_foreign_keys = ON")
+    for child, (parent, column) in PARTS.items():
+        # The parts of the rows the command created (not recorded one by one).
+        parent_shape = next(shape for shape in shapes if shape.name == parent)
+        connection.execute(
+            f'DELETE FROM main."{child}" WHERE "{column}" IN (SELECT "{parent_shape.key[0]}" '
+            f"FROM {parent_shape.journal} WHERE undo_command = ? AND undo_op = 'i')",
+            (command_id,),
+        )
     for shape in shapes:
         connection.execute(
             f"DELETE FROM {shape.table} WHERE {shape.key_match()} IN "

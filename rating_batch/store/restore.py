@@ -74,7 +74,7 @@ def _restore(opened: Connection, name: str, attached: list[tuple[str, Path | Non
         target = _resolve(opened, name)
         if isinstance(target, Point):
             chain = list(newer_than(connection, target.command_id))
-            label = f"restore: undid {_span(chain)}"
+            label = f"restore to before entry {target.name}"
             before = (
                 take_copy(opened.places, "before-restore")
                 if any(point.copy is not None for point in chain)
@@ -100,7 +100,9 @@ def _restore(opened: Connection, name: str, attached: list[tuple[str, Path | Non
             ]
         _check_whole_copy(opened, target)
         before = take_copy(opened.places, "before-restore")
-        recording = Recording(connection, f"restore: whole copy {target.name}", copy=before.name)
+        recording = Recording(
+            connection, f"restore of the whole copy {target.name}", copy=before.name
+        )
         try:
             _put_copy(opened, target, attached)
             opened.undo_point = recording.finish()
@@ -114,12 +116,6 @@ def _restore(opened: Connection, name: str, attached: list[tuple[str, Path | Non
 
 def _named(point: Point) -> str:
     return f"{point.label} (journal entry {point.name}, {_when(point.taken)})"
-
-
-def _span(chain: list[Point]) -> str:
-    """The journal entries a restore undid: ``7`` or ``4-7``."""
-    first, last = chain[-1].name, chain[0].name
-    return first if first == last else f"{first}-{last}"
 
 
 def _detach(connection: sqlite3.Connection, attached: list[tuple[str, Path | None]]) -> None:
@@ -285,8 +281,7 @@ def _named_copy(places: Places, name: str, why: str) -> Path:
     copy = find_copy(places, name)
     if copy is None:
         raise DatabaseProblem(
-            f"{places.db}: {why}: name a whole copy to put back ('rating-batch backups' "
-            "lists them)"
+            f"{places.db}: {why}: name a whole copy to put back ('rating-batch backups' lists them)"
         )
     check_copy(copy, None)
     return copy
