@@ -83,17 +83,20 @@ class Store(Connection):
     def state(self, kind: str, period: Period) -> pd.DataFrame:
         """Every player's rating state in ``kind`` as of ``period`` (latest row ≤ period).
 
-        Read once per command (a publish asks for the list in force for every event)."""
+        Read once per command (a publish asks for the list in force for every event). Each
+        player's latest row is found by his key (one look-up a player, in player order), not
+        by grouping every row of the history: a list of the tenth year costs what the first
+        one does."""
         if (kind, period) not in self._states:
             self._states[kind, period] = self.frame(
                 """
-                SELECT r.* FROM ratings r
-                JOIN (SELECT player_id, MAX(period) AS period FROM ratings
-                      WHERE kind = ? AND period <= ? GROUP BY player_id) latest
-                  ON r.player_id = latest.player_id AND r.period = latest.period
-                WHERE r.kind = ?
+                SELECT r.* FROM players p CROSS JOIN ratings r
+                WHERE r.player_id = p.player_id AND r.kind = ?1 AND r.period = (
+                    SELECT MAX(l.period) FROM ratings l
+                    WHERE l.player_id = p.player_id AND l.kind = ?1 AND l.period <= ?2)
+                ORDER BY p.player_id
                 """,
-                (kind, period, kind),
+                (kind, period),
             )
         return self._states[kind, period].copy()
 
@@ -142,16 +145,21 @@ class Store(Connection):
         """Everything a publish of ``period`` stored (its lists, states, pools and files);
         how many rows of each were removed."""
         removed = {}
+        # By kind and period (the tables' index), not by reading every row of the history.
+        kinds = [str(kind) for (kind,) in self.execute("SELECT DISTINCT kind FROM lists")]
+        of_period = f"kind IN ({', '.join('?' * len(kinds))}) AND period = ?"
         for table in ("ratings", "pending", "published_files", "lists"):
-            cursor = self.execute(f"DELETE FROM {table} WHERE period = ?", (period,))
+            where = of_period if table == "ratings" else "period = ?"
+            parameters = (*kinds, period) if table == "ratings" else (period,)
+            cursor = self.execute(f"DELETE FROM {table} WHERE {where}", parameters)
             removed[table] = cursor.rowcount
         # A system's state is a row per column: counted as the players' states it held.
         states = self.execute(
             "SELECT COUNT(*) FROM (SELECT DISTINCT player_id, kind FROM system_states "
-            "WHERE period = ?)",
-            (period,),
+            f"WHERE {of_period})",
+            (*kinds, period),
         ).fetchone()[0]
-        self.execute("DELETE FROM system_states WHERE period = ?", (period,))
+        self.execute(f"DELETE FROM system_states WHERE {of_period}", (*kinds, period))
         removed["ratings"] += int(states)
         self._states.clear()
         return removed
@@ -163,14 +171,13 @@ class Store(Connection):
         player_id, name (the state column), value (each player's latest rows ≤ period)."""
         return self.frame(
             """
-            SELECT s.player_id, s.name, s.value FROM system_states s
-            JOIN (SELECT player_id, MAX(period) AS period FROM system_states
-                  WHERE kind = ? AND period <= ? GROUP BY player_id) latest
-              ON s.player_id = latest.player_id AND s.period = latest.period
-            WHERE s.kind = ?
+            SELECT s.player_id, s.name, s.value FROM players p CROSS JOIN system_states s
+            WHERE s.player_id = p.player_id AND s.kind = ?1 AND s.period = (
+                SELECT MAX(l.period) FROM system_states l
+                WHERE l.player_id = p.player_id AND l.kind = ?1 AND l.period <= ?2)
             ORDER BY s.player_id, s.name
             """,
-            (kind, period, kind),
+            (kind, period),
         )
 
     def player_system_periods(self, player_id: int) -> pd.DataFrame:
