@@ -16,14 +16,16 @@ from rating_batch.periods import canonical_period
 from rating_batch.production.common import Outcome
 from rating_batch.store import (
     DEFAULT_WAIT,
+    Copy,
     Damaged,
+    Point,
     Store,
     list_copies,
     open_store,
     places_of,
     take_copy,
 )
-from rating_batch.store.copies import kept_copies, prune_copies, space
+from rating_batch.store.copies import kept_copies, prune_copies, shown_label, space
 from rating_batch.store.journal import kept_commands, points
 from rating_batch.store.opening import COPIES_AFTER, needed_copies
 from rating_batch.store.restore import LATEST, restore_into, restore_missing, restore_over_damaged
@@ -111,35 +113,27 @@ def backups_report(db: Path) -> Outcome:
         journal = points(store.connection)
         places = store.places
         after = store.meta(COPIES_AFTER)
-    copies = list_copies(places)
-    lines = []
-    if journal:
-        lines += [
-            f"{len(journal)} command(s) of {db} can be undone, oldest first ('rating-batch "
+    lines = (
+        [
+            f"{_count(len(journal), 'command')} of {db} can be undone, oldest first ('rating-batch "
             "restore N' goes back to the state before command N, 'restore latest' undoes the "
             f"last; the newest {kept_commands()} are kept):",
-            *(
-                f"  {point.name:>6}  {point.taken:%Y-%m-%d %H:%M:%S} UTC  {point.label}"
-                + (" (undone by a whole copy)" if point.copy else "")
-                for point in journal
-            ),
+            *(_point_line(point) for point in journal),
         ]
-    else:
-        lines.append(f"no command of {db} to undo yet (each command that changes it is recorded)")
+        if journal
+        else [f"no command of {db} to undo yet (each command that changes it is recorded)"]
+    )
+    copies = list_copies(places)
     try:
         bound = space(places.real.stat().st_size)
     except OSError:
         bound = 0
-    kept = f"the newest {kept_copies()}, together at most {_size(bound)}"
     if copies:
         lines += [
-            f"{len(copies)} whole cop(y/ies) in {places.backups} ('rating-batch restore NAME' "
-            f"puts one back; {kept} are kept):",
-            *(
-                f"  {copy.name}  {copy.taken:%Y-%m-%d %H:%M:%S} UTC  {copy.label:<24}  "
-                f"{_size(copy.size):>9}  last list {copy.last_list}, {copy.events} event(s)"
-                for copy in copies
-            ),
+            f"{_count(len(copies), 'whole copy', 'whole copies')} in {places.backups} "
+            f"('rating-batch restore NAME' puts one back; the newest {kept_copies()}, together "
+            f"at most {_size(bound)}, are kept):",
+            *(_copy_line(copy) for copy in copies),
         ]
     else:
         lines.append(
@@ -149,6 +143,22 @@ def backups_report(db: Path) -> Outcome:
     if after:
         lines.append(f"a whole copy is taken after every {after.replace(',', ', ')}")
     return Outcome(lines)
+
+
+def _count(number: int, one: str, many: str | None = None) -> str:
+    return f"{number} {one if number == 1 else many or one + 's'}"
+
+
+def _point_line(point: Point) -> str:
+    undone = " (undone by a whole copy)" if point.copy else ""
+    return f"  {point.name:>6}  {point.taken:%Y-%m-%d %H:%M:%S} UTC  {point.label}{undone}"
+
+
+def _copy_line(copy: Copy) -> str:
+    return (
+        f"  {copy.name}  {copy.taken:%Y-%m-%d %H:%M:%S} UTC  {shown_label(copy.label):<24}  "
+        f"{_size(copy.size):>9}  last list {copy.last_list}, {copy.events} event(s)"
+    )
 
 
 def restore(name: str, *, db: Path, wait: float = DEFAULT_WAIT) -> Outcome:
@@ -189,9 +199,12 @@ def backup(db: Path, *, after: tuple[str, ...] = (), wait: float = DEFAULT_WAIT)
         removed = prune_copies(places, needed_copies(store.connection))
     lines.append(f"saved a whole copy of {db} as {copy} ({_size(copy.stat().st_size)})")
     if written:
-        lines.append(f"made {written} missing second cop(y/ies) of published files")
+        lines.append(f"made {_count(written, 'second copy', 'second copies')} of published files")
     if removed:
-        lines.append(f"removed the oldest whole cop(y/ies): {', '.join(p.name for p in removed)}")
+        lines.append(
+            f"removed the oldest {_count(len(removed), 'whole copy', 'whole copies')}: "
+            f"{', '.join(p.name for p in removed)}"
+        )
     return Outcome(lines)
 
 

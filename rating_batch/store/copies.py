@@ -200,11 +200,25 @@ def prune_copies(places: Places, needed: set[str]) -> list[Path]:
 
 
 def find_copy(places: Places, name: str) -> Path | None:
-    """The whole copy of that name in the backups folder (None if there is none)."""
-    if COPY_NAME.fullmatch(name) is None:
+    """The whole copy of that name in the backups folder, named alone or by a path to it
+    (None if there is none)."""
+    given = Path(name)
+    if COPY_NAME.fullmatch(given.name) is None:
         return None
-    path = places.backups / name
+    path = places.backups / given.name
+    if given.name != name and (
+        not given.is_file() or os.path.realpath(given.parent) != os.path.realpath(places.backups)
+    ):
+        return None
     return path if path.is_file() else None
+
+
+def shown_label(label: str) -> str:
+    """A copy's label as the officer reads it: the copies of versions before schema 8 were
+    taken before the command they name."""
+    if label == "backup" or label.startswith(("before-", "after-")):
+        return label
+    return f"before-{label}"
 
 
 def check_copy(path: Path, database_id: str | None) -> int:
