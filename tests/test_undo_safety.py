@@ -11,6 +11,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -34,20 +35,33 @@ SCHEMA_7 = Path(__file__).parent / "data" / "db" / "schema-7.sqlite"
 pytestmark = pytest.mark.slow
 
 
-def month(folder: Path) -> Path:
+def build_month(folder: Path) -> Path:
     """A database of three players: January's event added and published on the February
     list, February's event added (journal entries 1 to 3)."""
     (folder / "list.csv").write_text("id,rating\n11,1600\n12,1500\n13,1450\n")
     db = folder / "db.sqlite"
-    assert (
-        process("init", "--list", "list.csv", "--period", "2026-01", "--db", db, cwd=folder)[0] == 0
+    code, _, err = process(
+        "init", "--list", "list.csv", "--period", "2026-01", "--db", db, cwd=folder
     )
+    assert code == 0, err
     event_file(folder, "jan", [(1, 1, 2, "1-0")], day="2026/01/10")
     event_file(folder, "feb", [(1, 2, 1, "1-0")], day="2026/02/07")
     for args in (["add", "jan.trf"], ["publish", "2026-02", "--out", "lists"], ["add", "feb.trf"]):
         code, _, err = process(*args, "--db", db, cwd=folder)
         assert code == 0, err
     return db
+
+
+_MONTH: list[Path] = []
+
+
+def month(folder: Path) -> Path:
+    """``build_month``'s database (made once, copied with its folders into ``folder``: the
+    same database, the same id)."""
+    if not _MONTH:
+        _MONTH.append(build_month(Path(tempfile.mkdtemp(prefix="undo-month-"))))
+    shutil.copytree(_MONTH[0].parent, folder, dirs_exist_ok=True)
+    return folder / _MONTH[0].name
 
 
 def state(db: Path) -> tuple[bytes, dict[str, str]]:
@@ -274,7 +288,7 @@ def test_restore_puts_back_only_this_databases_own_copies(tmp_path: Path) -> Non
     db = month(tmp_path)
     other_folder = tmp_path / "other"
     other_folder.mkdir()
-    other = month(other_folder)
+    other = build_month(other_folder)  # made anew: another database, with an id of its own
     assert process("backup", "--db", other)[0] == 0
     foreign = next(Path(f"{other}.backups").glob("*-backup.sqlite"))
     Path(f"{db}.backups").mkdir(exist_ok=True)
