@@ -71,10 +71,10 @@ class RatingSystem(Protocol):
     """What calculations.csv's columns are, for the reports."""
     lower_is_better: ClassVar[bool]
     seed_note: ClassVar[str]
-    listed_as: ClassVar[dict[str, str]]
-    """The players.csv column a list shows for a state column, where not ``new_<column>``
-    (Glicko's list shows the RD as of the list, ``rd_now``; its state keeps the RD of the
-    last games)."""
+    carried_as: ClassVar[dict[str, str]]
+    """The players.csv column holding what the next list carries for a state column, where
+    not ``new_<column>`` (Glicko: ``new_rd`` is the RD as of the list, ``carried_rd`` the RD
+    of the last games while ``last_period`` dates them, docs/systems.md §3)."""
     bounds: ClassVar[dict[str, tuple[float, float, str]]]
     """Where each numeric state column of a list can lie (low, high, a hint for a value
     outside): a value outside is an error naming the line, not a state (an Elo list given
@@ -108,7 +108,7 @@ class SystemBase(Generic[C]):
     seed_note: ClassVar[str] = ""
     lower_is_better: ClassVar[bool] = False
     bounds: ClassVar[dict[str, tuple[float, float, str]]] = {}
-    listed_as: ClassVar[dict[str, str]] = {}
+    carried_as: ClassVar[dict[str, str]] = {}
 
     def __init__(self, params: C | None = None, sources: dict[str, str] | None = None) -> None:
         self._params: C = params if params is not None else self.constants()
@@ -135,7 +135,7 @@ def rate_finite(system: RatingSystem, period: SystemInput) -> SystemOutcome:
         raise _not_computable(system, f"the calculation failed ({error})") from None
     players = outcome.players
     numbers = [c for c, dtype in system.state.items() if dtype != "string"]
-    shown = [f"new_{c}" for c in numbers] + [system.published, *system.listed_as.values()]
+    shown = [f"new_{c}" for c in numbers] + [system.published, *system.carried_as.values()]
     listed = players["status"].isin(["rated", "new"]).to_numpy(bool)
     for column in dict.fromkeys(shown):
         values = players[column].to_numpy(np.float64, na_value=np.nan)

@@ -106,7 +106,7 @@ class GlickoSystem(SystemBase[Glicko]):
     )
     published: ClassVar[str] = "new_rating"
     list_digits: ClassVar[dict[str, int]] = {"rating": 0, "rd": 0}
-    listed_as: ClassVar[dict[str, str]] = {"rd": "rd_now"}
+    carried_as: ClassVar[dict[str, str]] = {"rd": "carried_rd"}
     bounds: ClassVar[dict[str, tuple[float, float, str]]] = {
         "rating": (*GLICKO_RATINGS, ""),
         "rd": (1e-9, GLICKO_DEVIATIONS[1], "a rating deviation is above 0"),
@@ -129,13 +129,13 @@ class GlickoSystem(SystemBase[Glicko]):
         played = np.bincount(period.games.pidx, minlength=len(rating)) > 0
         new_last = last.copy()
         new_last[played] = period.period
-        # What the next list carries (docs/systems.md §3): after games, the new RD; without
-        # games, the RD of the last games while last_period says when they were (the growth
-        # is counted from it next time), or, where the list gave no last_period, the RD grown
-        # by this one period. rd_now is the RD as of this list either way.
+        # new_rd is the RD as of this list (grown for a player without games). What the next
+        # list carries (docs/systems.md §3): after games, that RD; without games, the RD of
+        # the last games while last_period says when they were (the growth is counted from it
+        # next time), or, where the list gave no last_period, the RD grown by this period.
         carried = np.where(played | ~known, done.rd, rd)
-        after = {"rating": done.rating, "rd": carried, "last_period": new_last.to_numpy()}
-        players = outcome_players(period, after, {"rd_now": done.rd})
+        after = {"rating": done.rating, "rd": done.rd, "last_period": new_last.to_numpy()}
+        players = outcome_players(period, after, {"carried_rd": carried})
         own, other = period.games.pidx, period.games.oidx
         calculations = game_rows(period).assign(
             rating=rating[own], rd=rd[own], rd_grown=done.rd_before[own],

@@ -276,8 +276,10 @@ def test_glicko_rd_grows_once_per_idle_period_over_published_lists(tmp_path: Pat
     c = 34.6
     for months, month in enumerate(("2026-02", "2026-03", "2026-04"), start=1):
         players = by_id(out / month / "standard" / "players.csv")
-        assert float(players["15"]["rd_now"]) == pytest.approx(math.sqrt(100**2 + months * c**2))
-        assert float(players["16"]["rd_now"]) == pytest.approx(math.sqrt(100**2 + months * c**2))
+        # new_rd is the RD as of the list; carried_rd what the next list starts from.
+        assert float(players["15"]["new_rd"]) == pytest.approx(math.sqrt(100**2 + months * c**2))
+        assert float(players["16"]["new_rd"]) == pytest.approx(math.sqrt(100**2 + months * c**2))
+        assert float(players["15"]["carried_rd"]) == 100.0
         listing = by_id(out / month / "standard" / "list.csv")
         assert listing["15"]["rd"] == str(round(math.sqrt(100**2 + months * c**2)))
         assert listing["15"]["last_period"] == "2026-01"
@@ -286,7 +288,7 @@ def test_glicko_rd_grows_once_per_idle_period_over_published_lists(tmp_path: Pat
     assert abs(float(one["new_rating"]) - 1464.11) <= 0.5
     assert abs(float(one["new_rd"]) - 151.40) <= 0.05
     april = by_id(out / "2026-04" / "standard" / "players.csv")["11"]
-    assert float(april["rd_now"]) == pytest.approx(math.sqrt(float(one["new_rd"]) ** 2 + 2 * c**2))
+    assert float(april["new_rd"]) == pytest.approx(math.sqrt(float(one["new_rd"]) ** 2 + 2 * c**2))
     # The state carried: Five's RD of her last games with when they were; Six's grown RD.
     assert run("export-list", "2026-04", "--db", db, "--out", tmp_path / "x")[0] == 0
     state = by_id(tmp_path / "x" / "2026-04" / "standard" / "state.csv")
