@@ -171,9 +171,11 @@ def outcome_players(
     *,
     rated_now: np.ndarray | None = None,
 ) -> pd.DataFrame:
-    """players.csv under a system (the columns of outputs.md, "Other rating systems"):
+    """players.csv under a system (the columns of outputs.md, "Other rating systems"): every
+    player of the period (a participant with only byes too, his state unchanged), with
     identity, counted games and score, each state column before the period under its own
     name and after it as ``new_<name>``, then ``extra`` (the system's own) and the status.
+    ``rated_now``: who has a state after the period (default: whoever had one or played).
     Values unrounded."""
     games = period.games
     count = len(period.players)
@@ -181,7 +183,7 @@ def outcome_players(
     score = np.bincount(games.pidx, weights=games.score, minlength=count)
     numbers = [c for c in period.state.columns if str(period.state[c].dtype) != "string"]
     had = period.state[numbers].notna().all(axis=1).to_numpy(bool)
-    has = np.ones(count, dtype=bool) if rated_now is None else rated_now
+    has = had | (played > 0) if rated_now is None else rated_now
     status = np.where(had, "rated", np.where(has, "new", "unrated"))
     frame = period.players[["id", "name", "federation"]].reset_index(drop=True).copy()
     frame["games"] = played
@@ -194,7 +196,7 @@ def outcome_players(
     for column, values in (extra or {}).items():
         frame[column] = np.where(has, values, np.nan)
     frame["status"] = pd.Categorical(status, categories=list(SYSTEM_STATUSES))
-    return frame[(played > 0) | had].reset_index(drop=True)
+    return frame
 
 
 def game_rows(period: SystemInput) -> pd.DataFrame:
