@@ -4,6 +4,7 @@ their new state and the calculations out (``SystemOutcome``)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
@@ -70,7 +71,9 @@ class RatingSystem(Protocol):
     explained: ClassVar[str]
     """What calculations.csv's columns are, for the reports."""
     lower_is_better: ClassVar[bool]
-    seed_note: ClassVar[str]
+    seeds_from_file: ClassVar[bool]
+    """Whether ``rate`` without a list starts each player from the Elo rating in their event
+    file (``from_elo``); otherwise everyone starts unrated."""
     carried_as: ClassVar[dict[str, str]]
     """The players.csv column holding what the next list carries for a state column, where
     not ``new_<column>`` (Glicko: ``new_rd`` is the RD as of the list, ``carried_rd`` the RD
@@ -79,7 +82,6 @@ class RatingSystem(Protocol):
     """Where each numeric state column of a list can lie (low, high, a hint for a value
     outside): a value outside is an error naming the line, not a state (an Elo list given
     as an Ingo list would otherwise rate 2000 as an Ingo number)."""
-    """How ``seed`` turns a file's Elo rating into a state ("" when it does not)."""
 
     @property
     def params(self) -> object: ...
@@ -89,9 +91,15 @@ class RatingSystem(Protocol):
         """Where each constant not left at its default comes from (a rules file)."""
         ...
 
-    def seed(self, elo: pd.Series) -> pd.DataFrame | None:
-        """Without a previous list: each player's state from the Elo rating in their event
-        file (NA: unrated), or None when the system starts everyone from its defaults."""
+    def from_elo(self, elo: pd.Series) -> pd.DataFrame:
+        """Each player's state (the ``state`` columns, in ``elo``'s order) made from an Elo
+        rating, NA where it is NA (unrated): ``init`` from an Elo list, and ``rate`` without
+        a list when ``seeds_from_file`` (docs/systems.md §7)."""
+        ...
+
+    @property
+    def from_elo_note(self) -> str:
+        """How ``from_elo`` makes a state, with the constants it uses."""
         ...
 
     def rate(self, period: SystemInput) -> SystemOutcome: ...
@@ -102,10 +110,10 @@ C = TypeVar("C")
 
 class SystemBase(Generic[C]):
     """What every system's class shares: its constants (``constants``' defaults unless given)
-    and, unless it says otherwise, no state made from a file's Elo ratings."""
+    and, unless it says otherwise, players of ``rate`` without a list starting unrated."""
 
     constants: ClassVar[type[Any]]
-    seed_note: ClassVar[str] = ""
+    seeds_from_file: ClassVar[bool] = False
     lower_is_better: ClassVar[bool] = False
     bounds: ClassVar[dict[str, tuple[float, float, str]]] = {}
     carried_as: ClassVar[dict[str, str]] = {}
@@ -119,8 +127,25 @@ class SystemBase(Generic[C]):
     def params(self) -> C:
         return self._params
 
-    def seed(self, elo: pd.Series) -> pd.DataFrame | None:
-        return None  # everyone starts from the defaults
+
+def seeded(elo: pd.Series, state: Mapping[str, str], **values: float | pd.Series) -> pd.DataFrame:
+    """States made from Elo ratings (``RatingSystem.from_elo``): each state column given in
+    ``values`` (a number for everyone, or a value per rating), NA where the rating is NA (an
+    unrated player); the columns not given NA."""
+    rated = elo.notna().to_numpy(bool)
+    frame = pd.DataFrame(index=range(len(elo)))
+    for column, dtype in state.items():
+        if column not in values:
+            frame[column] = pd.Series(pd.NA, index=frame.index, dtype=dtype)
+            continue
+        value = values[column]
+        numbers = (
+            value.astype("Float64").to_numpy(np.float64, na_value=np.nan)
+            if isinstance(value, pd.Series)
+            else np.full(len(elo), float(value))
+        )
+        frame[column] = pd.Series(np.where(rated, numbers, np.nan), dtype="Float64")
+    return frame
 
 
 def rate_finite(system: RatingSystem, period: SystemInput) -> SystemOutcome:

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 import numpy as np
+import pandas as pd
 
 from rating_batch.systems.base import (
     SystemBase,
@@ -15,9 +16,17 @@ from rating_batch.systems.base import (
     SystemOutcome,
     game_rows,
     outcome_players,
+    seeded,
 )
 from rating_batch.systems.games import PlayedGames
-from rating_batch.systems.params import GLICKO_DEVIATIONS, GLICKO_RATINGS, field, flag, number
+from rating_batch.systems.params import (
+    FROM_ELO_RD,
+    GLICKO_DEVIATIONS,
+    GLICKO_RATINGS,
+    field,
+    flag,
+    number,
+)
 
 #: q = ln 10 / 400.
 Q = math.log(10) / 400
@@ -38,9 +47,15 @@ class Glicko:
     grow_before_rating: bool = field(
         True, flag, "grow RD for the periods since the last games before rating"
     )
+    from_elo_rd: float = field(
+        FROM_ELO_RD, number(*GLICKO_DEVIATIONS), "RD of a state made from an Elo rating"
+    )
 
     def inconsistent(self) -> str:
-        return "initial_rd is more than rd_max" if self.initial_rd > self.rd_max else ""
+        for key in ("initial_rd", "from_elo_rd"):
+            if getattr(self, key) > self.rd_max:
+                return f"{key} is more than rd_max"
+        return ""
 
 
 @dataclass(frozen=True)
@@ -111,6 +126,14 @@ class GlickoSystem(SystemBase[Glicko]):
         "rating": (*GLICKO_RATINGS, ""),
         "rd": (1e-9, GLICKO_DEVIATIONS[1], "a rating deviation is above 0"),
     }
+
+    def from_elo(self, elo: pd.Series) -> pd.DataFrame:
+        # No last_period: when the player last played is not known (t = 1 per list).
+        return seeded(elo, self.state, rating=elo, rd=self._params.from_elo_rd)
+
+    @property
+    def from_elo_note(self) -> str:
+        return f"rating = Elo, RD {self._params.from_elo_rd:g}, no last_period"
 
     def rate(self, period: SystemInput) -> SystemOutcome:
         p = self._params

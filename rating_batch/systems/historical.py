@@ -18,6 +18,7 @@ from rating_batch.systems.base import (
     SystemOutcome,
     half_away,
     outcome_players,
+    seeded,
 )
 from rating_batch.systems.games import PlayedGames, waves
 from rating_batch.systems.params import field, number, one_of
@@ -210,10 +211,11 @@ class HarknessSystem(SystemBase[Harkness]):
     published: ClassVar[str] = "new_rating"
     list_digits: ClassVar[dict[str, int]] = {"rating": 0}
     bounds: ClassVar[dict[str, tuple[float, float, str]]] = {"rating": (0.0, 4000.0, "")}
-    seed_note: ClassVar[str] = "taken as a Harkness rating"
+    seeds_from_file: ClassVar[bool] = True
+    from_elo_note = "taken as a Harkness rating"
 
-    def seed(self, elo: pd.Series) -> pd.DataFrame | None:
-        return pd.DataFrame({"rating": elo.astype("Float64").to_numpy()})
+    def from_elo(self, elo: pd.Series) -> pd.DataFrame:
+        return seeded(elo, self.state, rating=elo)
 
     def rate(self, period: SystemInput) -> SystemOutcome:
         before = period.initial("rating", np.nan)
@@ -249,10 +251,11 @@ class IngoSystem(SystemBase[Ingo]):
         "rating": (-100.0, 400.0, "an Elo rating? as an Ingo number it is (2840 − Elo)/8"),
     }
     lower_is_better: ClassVar[bool] = True
-    seed_note: ClassVar[str] = "as an Ingo by the Elo equivalent: (2840 − Elo) / 8"
+    seeds_from_file: ClassVar[bool] = True
+    from_elo_note = "as an Ingo by the Elo equivalent: (2840 − Elo) / 8"
 
-    def seed(self, elo: pd.Series) -> pd.DataFrame | None:
-        return pd.DataFrame({"rating": (2840.0 - elo.astype("Float64")).to_numpy() / 8.0})
+    def from_elo(self, elo: pd.Series) -> pd.DataFrame:
+        return seeded(elo, self.state, rating=(2840.0 - elo.astype("Float64")) / 8.0)
 
     def rate(self, period: SystemInput) -> SystemOutcome:
         before = period.initial("rating", np.nan)

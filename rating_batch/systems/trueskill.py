@@ -10,6 +10,7 @@ from statistics import NormalDist
 from typing import ClassVar
 
 import numpy as np
+import pandas as pd
 
 from rating_batch.errors import RatingBatchError
 from rating_batch.systems.base import (
@@ -18,11 +19,16 @@ from rating_batch.systems.base import (
     SystemOutcome,
     game_rows,
     outcome_players,
+    seeded,
 )
 from rating_batch.systems.games import PlayedGames, waves
 from rating_batch.systems.params import field, number, optional
 
 _ERFC = np.frompyfunc(math.erfc, 1, 1)
+#: Elo's class width: FIDE's table is the normal model of 200 points per player (a difference
+#: of D scores Φ(D/(200√2))), as TrueSkill's is of β per player (Φ((μ1 − μ2)/(√2β))): an Elo
+#: difference D is a μ difference D·β/200 (docs/systems.md §4, from an Elo rating).
+ELO_CLASS = 200.0
 #: Where μ can lie (a state list's ``bounds``, and the rules' ``mu``), and σ, β, τ: TrueSkill's
 #: own scale is μ 25, σ 25/3.
 MEANS = (-1000.0, 1000.0)
@@ -48,6 +54,12 @@ class TrueSkill:
     display_offset: float = field(
         0.0, number(-10000, 10000), "published = scale · (μ − 3σ) + offset"
     )
+    from_elo_anchor: float = field(
+        1500.0, number(0, 4000), "the Elo rating whose state is μ0 (from an Elo rating)"
+    )
+    from_elo_sigma: float | None = field(
+        None, optional(number(*SPREADS)), "σ of a state made from an Elo rating (default β/4)"
+    )
 
     def inconsistent(self) -> str:
         return "draw_probability must be less than 1" if self.draw_probability >= 1 else ""
@@ -59,6 +71,11 @@ class TrueSkill:
     @property
     def dynamics(self) -> float:
         return self.tau if self.tau is not None else self.sigma / 100.0
+
+    @property
+    def elo_sigma(self) -> float:
+        """σ of a state made from an Elo rating: 50 Elo points (``ELO_CLASS``) on β's scale."""
+        return self.from_elo_sigma if self.from_elo_sigma is not None else self.spread / 4.0
 
     @property
     def draw_margin(self) -> float:
@@ -179,6 +196,19 @@ class TrueSkillSystem(SystemBase[TrueSkill]):
         "mu": (*MEANS, "μ is near 25 on TrueSkill's own scale (an Elo rating?)"),
         "sigma": (1e-9, SPREADS[1], "σ is above 0, 25/3 for a new player"),
     }
+
+    def from_elo(self, elo: pd.Series) -> pd.DataFrame:
+        p = self._params
+        mu = p.mu + (elo.astype("Float64") - p.from_elo_anchor) * p.spread / ELO_CLASS
+        return seeded(elo, self.state, mu=mu, sigma=p.elo_sigma)
+
+    @property
+    def from_elo_note(self) -> str:
+        p = self._params
+        return (
+            f"μ = {p.mu:g} + (Elo − {p.from_elo_anchor:g}) × β {p.spread:g} / {ELO_CLASS:g}, "
+            f"σ {p.elo_sigma:g}"
+        )
 
     def rate(self, period: SystemInput) -> SystemOutcome:
         p = self._params

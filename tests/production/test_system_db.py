@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from conftest import glicko2_giving
-from db_helpers import dump, newcomer_database, query, run
+from db_helpers import dump, newcomer_database, process, query, run
 from trf_text import P, trf
 
 from rating_batch.systems import SYSTEMS
@@ -307,3 +307,87 @@ def test_init_refuses_a_misspelt_system_and_from_elo_under_elo(tmp_path: Path) -
     code, _, err = run("init", "--list", listed, "--db", db, "--from-elo")
     assert code == 1 and "--from-elo: fide is FIDE Elo" in err
     assert folder_bytes(tmp_path) == before
+
+
+ELO_LIST = ["id,name,rating", "11,One,1500", "12,Two,1400", "13,Three,1550", "14,Four,1700",
+            "15,Five,1600", "16,Six,"]  # fmt: skip
+
+#: Per system: the state made from Five's Elo 1600 (docs/systems.md §7), and what the list of
+#: 2026-02 shows of her after a month without games (the state columns as list.csv rounds
+#: them). Glicko-2: RD 50 grown by σ: √(50² + (0.06 × 173.7178)²) = 51.07 → 51. Glicko: one
+#: period (no last_period), √(50² + 34.6²) = 60.80 → 61. TrueSkill: μ = 25 + 100 × (25/6)/200
+#: = 27.083, σ = β/4 = 25/24 = 1.042, unchanged; listed μ − 3σ = 23.958 → 23.96. Harkness: the
+#: Elo. Ingo: (2840 − 1600)/8 = 155.
+FROM_ELO = {
+    "glicko2": ({"rating": 1600.0, "rd": 50.0, "volatility": 0.06},
+                {"rating": "1600", "rd": "51", "volatility": "0.06"}),
+    "glicko": ({"rating": 1600.0, "rd": 50.0}, {"rating": "1600", "rd": "61", "last_period": ""}),
+    "trueskill": ({"mu": 27.0833333, "sigma": 1.0416667},
+                  {"rating": "23.96", "mu": "27.083", "sigma": "1.042"}),
+    "harkness": ({"rating": 1600.0}, {"rating": "1600"}),
+    "ingo": ({"rating": 155.0}, {"rating": "155"}),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("system", sorted(FROM_ELO))
+def test_from_elo_seeds_every_player_and_keeps_the_idle_on_the_list(
+    system: str, tmp_path: Path
+) -> None:
+    # One to Four play Glickman's games in January; Five plays none; Six is unrated in the
+    # Elo list. Every player with an Elo rating gets a state from it and stays on the list
+    # (none of these systems has an inactivity rule); Six stays unrated and unlisted.
+    listed = write(tmp_path / "elo.csv", ELO_LIST)
+    db = tmp_path / "s.sqlite"
+    code, printed, err = run("init", "--list", listed, "--period", "2026-01", "--db", db,
+                             "--rules", system, "--from-elo")  # fmt: skip
+    assert code == 0, printed + err
+    assert f"5 players with a state under {system}, from the Elo ratings (" in printed
+    assert run("export-list", "initial", "--db", db, "--out", tmp_path / "x")[0] == 0
+    state = by_id(tmp_path / "x" / "2026-01" / "standard" / "state.csv")
+    assert sorted(state) == ["11", "12", "13", "14", "15"]
+    seeded, shown = FROM_ELO[system]
+    for column, value in seeded.items():
+        assert float(state["15"][column]) == pytest.approx(value), column
+    assert run("add", paper_event(tmp_path), "--db", db)[0] == 0
+    out = tmp_path / "out"
+    code, printed, err = run("publish", "2026-02", "--db", db, "--out", out)
+    assert code == 0, printed + err
+    listing = by_id(out / "2026-02" / "standard" / "list.csv")
+    assert sorted(listing) == ["11", "12", "13", "14", "15"]
+    assert {column: listing["15"][column] for column in shown} == shown
+    assert listing["15"]["games"] == "0" and listing["11"]["games"] == "3"
+    players = by_id(out / "2026-02" / "standard" / "players.csv")
+    assert players["15"]["status"] == players["11"]["status"] == "rated"
+
+
+def test_from_elo_under_glicko2_starts_from_the_elo_and_the_rules_rd(tmp_path: Path) -> None:
+    # The review's commands as processes: the state before the period is the Elo rating with
+    # the rules' from_elo_rd (80 here) and the initial volatility; Five, idle, keeps her
+    # rating and her RD grows to √(80² + (0.06 × 173.7178)²) = 80.68 (docs/systems.md §2).
+    rules = tmp_path / "league.toml"
+    rules.write_text('name = "league"\nsystem = "glicko2"\n[glicko2]\nfrom_elo_rd = 80\n')
+    listed = write(tmp_path / "elo.csv", ELO_LIST)
+    db = tmp_path / "g.sqlite"
+    code, printed, err = process("init", "--list", listed, "--period", "2026-01", "--db", db,
+                                 "--rules", rules, "--from-elo")  # fmt: skip
+    assert code == 0, printed + err
+    assert printed.splitlines()[1] == (
+        "standard: 5 players with a state under glicko2, from the Elo ratings (rating = Elo, "
+        "RD 80, volatility 0.06)"
+    )
+    assert process("add", paper_event(tmp_path), "--db", db)[0] == 0
+    out = tmp_path / "out"
+    code, printed, err = process("publish", "2026-02", "--db", db, "--out", out)
+    assert code == 0, printed + err
+    assert "list of 5 players (5 rated before, 0 new)" in printed
+    players = by_id(out / "2026-02" / "standard" / "players.csv")
+    four = players["14"]
+    assert (four["rating"], four["rd"], four["volatility"]) == ("1700.0", "80.0", "0.06")
+    five = players["15"]
+    assert float(five["new_rating"]) == 1600.0
+    assert float(five["new_rd"]) == pytest.approx(80.6761448)
+    # The winner of January's top game is still near his Elo, not near 1500.
+    listing = by_id(out / "2026-02" / "standard" / "list.csv")
+    assert abs(int(listing["14"]["rating"]) - 1700) < 100
+    assert query(db, "SELECT COUNT(DISTINCT player_id) FROM system_states "
+                 "WHERE period = '2026-01'") == [(5,)]  # fmt: skip
