@@ -197,7 +197,7 @@ def test_a_wrong_rules_file_names_the_file_and_the_key(
         ("trueskill", "beta", "1e-300", "at least 0.001 and at most 1000"),
         ("trueskill", "tau", "1e300", "at least 0 and at most 1000"),
         ("trueskill", "display_scale", "1e308", "more than 0 and at most 1000"),
-        ("trueskill", "mu", "2000", "at least -1000 and at most 1000"),
+        ("trueskill", "mu", "1e308", "at least -10000 and at most 10000"),
         ("harkness", "points_per_percent", "1e308", "more than 0 and at most 100"),
         ("ingo", "gap_cap", "1e308", "more than 0 and at most 500"),
     ],
@@ -381,6 +381,23 @@ def test_check_reads_a_state_list_as_the_systems_list(tmp_path: Path) -> None:
     code, output = run("check", bad, event, "--rules", "trueskill")
     assert code == 1 and f"{bad}:3: mu 'strong' is not a number" in output
     assert files(tmp_path) == before  # check writes nothing
+
+
+def test_an_elo_rating_given_as_trueskills_mu_is_refused_on_its_own_scale(
+    tmp_path: Path,
+) -> None:
+    # TrueSkill's own scale (μ0 25, σ0 25/3): a list's μ lies within 120 σ0 = 1000 of μ0
+    # (docs/formats.md §11), σ up to 1000; 1500 is an Elo rating.
+    listed = write_list(tmp_path / "list.csv", "id,mu,sigma", ["11,1024,999", "12,1500,4"])
+    before = files(tmp_path)
+    code, output = run("rate", paper_event(tmp_path), "--rules", "trueskill", "--list", listed,
+                       "--out", tmp_path / "out")  # fmt: skip
+    assert (code, output) == (
+        1,
+        f"Error: {listed}:3: mu 1500 is out of range for trueskill (-975 to 1025); μ is near "
+        "25 on these rules' scale (an Elo rating? init --from-elo converts one)\n",
+    )
+    assert files(tmp_path) == before | {"paper.trf": (tmp_path / "paper.trf").read_bytes()}
 
 
 def test_an_elo_list_given_as_an_ingo_list_is_refused_naming_the_line(tmp_path: Path) -> None:

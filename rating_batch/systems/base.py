@@ -78,10 +78,14 @@ class RatingSystem(Protocol):
     """The players.csv column holding what the next list carries for a state column, where
     not ``new_<column>`` (Glicko: ``new_rd`` is the RD as of the list, ``carried_rd`` the RD
     of the last games while ``last_period`` dates them, docs/systems.md §3)."""
-    bounds: ClassVar[dict[str, tuple[float, float, str]]]
-    """Where each numeric state column of a list can lie (low, high, a hint for a value
-    outside): a value outside is an error naming the line, not a state (an Elo list given
-    as an Ingo list would otherwise rate 2000 as an Ingo number)."""
+
+    @property
+    def bounds(self) -> dict[str, tuple[float, float, str]]:
+        """Where each numeric state column of a list can lie under these constants (low,
+        high, a hint for a value outside): a value outside is an error naming the line, not
+        a state (an Elo list given as an Ingo list would otherwise rate 2000 as an Ingo
+        number). Every state the constants can make lies within (docs/formats.md §11)."""
+        ...
 
     @property
     def params(self) -> object: ...
@@ -115,7 +119,8 @@ class SystemBase(Generic[C]):
     constants: ClassVar[type[Any]]
     seeds_from_file: ClassVar[bool] = False
     lower_is_better: ClassVar[bool] = False
-    bounds: ClassVar[dict[str, tuple[float, float, str]]] = {}
+    limits: ClassVar[dict[str, tuple[float, float, str]]] = {}
+    """``bounds`` when they do not depend on the constants."""
     carried_as: ClassVar[dict[str, str]] = {}
 
     def __init__(self, params: C | None = None, sources: dict[str, str] | None = None) -> None:
@@ -126,6 +131,10 @@ class SystemBase(Generic[C]):
     @property
     def params(self) -> C:
         return self._params
+
+    @property
+    def bounds(self) -> dict[str, tuple[float, float, str]]:
+        return self.limits
 
 
 def seeded(elo: pd.Series, state: Mapping[str, str], **values: float | pd.Series) -> pd.DataFrame:

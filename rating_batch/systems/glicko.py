@@ -122,7 +122,7 @@ class GlickoSystem(SystemBase[Glicko]):
     published: ClassVar[str] = "new_rating"
     list_digits: ClassVar[dict[str, int]] = {"rating": 0, "rd": 0}
     carried_as: ClassVar[dict[str, str]] = {"rd": "carried_rd"}
-    bounds: ClassVar[dict[str, tuple[float, float, str]]] = {
+    limits: ClassVar[dict[str, tuple[float, float, str]]] = {
         "rating": (*GLICKO_RATINGS, ""),
         "rd": (1e-9, GLICKO_DEVIATIONS[1], "a rating deviation is above 0"),
     }

@@ -192,7 +192,7 @@ class Glicko2System(SystemBase[Glicko2]):
     )
     published: ClassVar[str] = "new_rating"
     list_digits: ClassVar[dict[str, int]] = {"rating": 0, "rd": 0, "volatility": 6}
-    bounds: ClassVar[dict[str, tuple[float, float, str]]] = {
+    limits: ClassVar[dict[str, tuple[float, float, str]]] = {
         "rating": (*GLICKO_RATINGS, ""),
         "rd": (1e-9, GLICKO_DEVIATIONS[1], "a rating deviation is above 0"),
         "volatility": (1e-9, 10.0, "a volatility is above 0, typically near 0.06"),

@@ -44,7 +44,7 @@ class Harkness:
 class Ingo:
     """Ingo's constants (the ``[ingo]`` section of a rules file). Lower is better."""
 
-    # 500: the whole span of Ingo numbers (``IngoSystem.bounds``), i.e. no cap.
+    # 500: the whole span of Ingo numbers (``IngoSystem.limits``), i.e. no cap.
     gap_cap: float = field(40.0, number(0, 500, above=True), "largest difference to an opponent")
     rule: str = field("quarter", one_of("quarter", "age_weighted"), "how the new Ingo is made")
     min_games: int = field(
@@ -210,7 +210,7 @@ class HarknessSystem(SystemBase[Harkness]):
     )
     published: ClassVar[str] = "new_rating"
     list_digits: ClassVar[dict[str, int]] = {"rating": 0}
-    bounds: ClassVar[dict[str, tuple[float, float, str]]] = {"rating": (0.0, 4000.0, "")}
+    limits: ClassVar[dict[str, tuple[float, float, str]]] = {"rating": (0.0, 4000.0, "")}
     seeds_from_file: ClassVar[bool] = True
     from_elo_note = "taken as a Harkness rating"
 
@@ -247,7 +247,7 @@ class IngoSystem(SystemBase[Ingo]):
     published: ClassVar[str] = "new_rating"
     list_digits: ClassVar[dict[str, int]] = {"rating": 0}
     # Elo 2840 is Ingo 0 and Elo 0 is Ingo 355: a number far above is an Elo rating.
-    bounds: ClassVar[dict[str, tuple[float, float, str]]] = {
+    limits: ClassVar[dict[str, tuple[float, float, str]]] = {
         "rating": (-100.0, 400.0, "an Elo rating? as an Ingo number it is (2840 − Elo)/8"),
     }
     lower_is_better: ClassVar[bool] = True

@@ -17,7 +17,7 @@ P = TypeVar("P")
 Check = Callable[[Any], str]
 
 #: Where a Glicko or Glicko-2 rating and rating deviation can lie: in a state list (the
-#: systems' ``bounds``) and as a rules constant (an RD below 1 point is no deviation an unrated
+#: systems' ``limits``) and as a rules constant (an RD below 1 point is no deviation an unrated
 #: player or a cap can have; a list's RD may shrink below it after many games).
 GLICKO_RATINGS = (-5000.0, 10000.0)
 GLICKO_DEVIATIONS = (1.0, 10000.0)

@@ -29,10 +29,16 @@ _ERFC = np.frompyfunc(math.erfc, 1, 1)
 #: of D scores Φ(D/(200√2))), as TrueSkill's is of β per player (Φ((μ1 − μ2)/(√2β))): an Elo
 #: difference D is a μ difference D·β/200 (docs/systems.md §4, from an Elo rating).
 ELO_CLASS = 200.0
-#: Where μ can lie (a state list's ``bounds``, and the rules' ``mu``), and σ, β, τ: TrueSkill's
-#: own scale is μ 25, σ 25/3.
-MEANS = (-1000.0, 1000.0)
+#: The rules' μ0 and σ0, β, τ: any scale, TrueSkill's own (μ 25, σ 25/3) or an Elo-like one
+#: (μ 2000, σ 300).
+MEANS = (-10000.0, 10000.0)
 SPREADS = (0.001, 1000.0)
+#: A list's μ lies within this many times the rules' largest spread (σ0, β, τ or the σ of a
+#: state from an Elo rating) of μ0, and its σ below as many: on TrueSkill's own scale, μ from
+#: −975 to 1025 and σ up to 1000, so that an Elo rating read as μ is refused, while on an
+#: Elo-like scale a state the rules made reads back (a state from an Elo rating lies within
+#: 20 β of μ0: ratings up to 4000, ``ELO_CLASS``).
+LIST_WIDTH = 120.0
 
 
 @dataclass(frozen=True)
@@ -71,6 +77,11 @@ class TrueSkill:
     @property
     def dynamics(self) -> float:
         return self.tau if self.tau is not None else self.sigma / 100.0
+
+    @property
+    def widest(self) -> float:
+        """The largest spread these constants give a state."""
+        return max(self.sigma, self.spread, self.dynamics, self.elo_sigma)
 
     @property
     def elo_sigma(self) -> float:
@@ -192,10 +203,18 @@ class TrueSkillSystem(SystemBase[TrueSkill]):
     )
     published: ClassVar[str] = "conservative"
     list_digits: ClassVar[dict[str, int]] = {"rating": 2, "mu": 3, "sigma": 3}
-    bounds: ClassVar[dict[str, tuple[float, float, str]]] = {
-        "mu": (*MEANS, "μ is near 25 on TrueSkill's own scale (an Elo rating?)"),
-        "sigma": (1e-9, SPREADS[1], "σ is above 0, 25/3 for a new player"),
-    }
+
+    @property
+    def bounds(self) -> dict[str, tuple[float, float, str]]:
+        # The rules' scale, not TrueSkill's own: a database on an Elo-like scale reads the
+        # states it exported (docs/formats.md §11).
+        p = self._params
+        width = LIST_WIDTH * p.widest
+        return {
+            "mu": (p.mu - width, p.mu + width, f"μ is near {p.mu:g} on these rules' scale (an "
+                   "Elo rating? init --from-elo converts one)"),
+            "sigma": (1e-9, width, f"σ is above 0, {p.sigma:g} for a new player"),
+        }  # fmt: skip
 
     def from_elo(self, elo: pd.Series) -> pd.DataFrame:
         p = self._params

@@ -391,3 +391,53 @@ def test_from_elo_under_glicko2_starts_from_the_elo_and_the_rules_rd(tmp_path: P
     assert abs(int(listing["14"]["rating"]) - 1700) < 100
     assert query(db, "SELECT COUNT(DISTINCT player_id) FROM system_states "
                  "WHERE period = '2026-01'") == [(5,)]  # fmt: skip
+
+
+ELO_LIKE = 'name = "ts2000"\nsystem = "trueskill"\n[trueskill]\nmu = 2000\nsigma = 300\n'
+
+
+def states(path: Path) -> dict[str, tuple[float, float]]:
+    return {key: (float(row["mu"]), float(row["sigma"])) for key, row in by_id(path).items()}
+
+
+@pytest.mark.parametrize("scale", ["elo-like", "own"])
+def test_a_trueskill_database_reads_its_own_exported_state_list(scale: str, tmp_path: Path) -> None:
+    # docs/formats.md §11: a list's μ lies within 120 times the rules' largest spread of μ0,
+    # so the states a database exports read back under its rules, on TrueSkill's own scale
+    # (μ0 25) and on an Elo-like one (μ0 2000, σ0 300, β 150), by rate --list and by init.
+    # Processes, as an officer runs them (the Elo-like case); the CLI in process otherwise.
+    command = process if scale == "elo-like" else run
+    rules: Path | str = "trueskill"
+    if scale == "elo-like":
+        rules = tmp_path / "ts2000.toml"
+        rules.write_text(ELO_LIKE)
+    listed = write(tmp_path / "elo.csv", [*ELO_LIST[:-1], "16,Six,2100"])
+    db = tmp_path / "t.sqlite"
+    code, printed, err = command("init", "--list", listed, "--period", "2026-01", "--db", db,
+                                 "--rules", rules, "--from-elo")  # fmt: skip
+    assert code == 0, printed + err
+    assert command("add", paper_event(tmp_path), "--db", db)[0] == 0
+    assert command("publish", "2026-02", "--db", db, "--out", tmp_path / "out")[0] == 0
+    assert command("export-list", "2026-02", "--db", db, "--out", tmp_path / "x")[0] == 0
+    exported = tmp_path / "x" / "2026-02" / "standard" / "state.csv"
+    kept = states(exported)
+    if scale == "elo-like":
+        # From the Elo ratings: μ = 2000 + (Elo − 1500) × 150/200, σ = β/4 = 37.5; Five and
+        # Six did not play.
+        assert kept["15"] == (2075.0, 37.5) and kept["16"] == (2450.0, 37.5)
+    february = paper_event(tmp_path, "2026/02/07", "2026/02/08")
+    code, printed, err = command("rate", february, "--rules", rules, "--list", exported,
+                                 "--out", tmp_path / "rated")  # fmt: skip
+    assert code == 0, printed + err
+    # Its players (One to Four) start from the exported states, to the last digit.
+    rated = by_id(tmp_path / "rated" / "players.csv")
+    assert {key: (float(row["mu"]), float(row["sigma"])) for key, row in rated.items()} == {
+        key: kept[key] for key in ("11", "12", "13", "14")
+    }
+    again = tmp_path / "again.sqlite"
+    code, printed, err = command("init", "--list", exported, "--period", "2026-02", "--db",
+                                 again, "--rules", rules)  # fmt: skip
+    assert code == 0, printed + err
+    assert "6 players with a state under trueskill, read from the list" in printed
+    assert command("export-list", "initial", "--db", again, "--out", tmp_path / "y")[0] == 0
+    assert states(tmp_path / "y" / "2026-02" / "standard" / "state.csv") == kept
