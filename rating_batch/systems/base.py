@@ -70,6 +70,13 @@ class RatingSystem(Protocol):
     published value, and each numeric state column (the database keeps them unrounded)."""
     explained: ClassVar[str]
     """What calculations.csv's columns are, for the reports."""
+    notation: ClassVar[dict[str, tuple[str, int]]]
+    """How a player's report heads and shows a numeric column of players.csv or
+    calculations.csv: the sources' symbol and the decimals shown (the CSVs keep every
+    digit). Columns not named keep their name, with 2 decimals."""
+    player_values: ClassVar[tuple[str, ...]]
+    """The calculations.csv columns that are the player's in the period (the same on each of
+    his rows): a player's report shows them once per list, the others per game or event."""
     lower_is_better: ClassVar[bool]
     seeds_from_file: ClassVar[bool]
     """Whether ``rate`` without a list starts each player from the Elo rating in their event
@@ -118,6 +125,8 @@ class SystemBase(Generic[C]):
 
     constants: ClassVar[type[Any]]
     seeds_from_file: ClassVar[bool] = False
+    notation: ClassVar[dict[str, tuple[str, int]]] = {}
+    player_values: ClassVar[tuple[str, ...]] = ()
     lower_is_better: ClassVar[bool] = False
     limits: ClassVar[dict[str, tuple[float, float, str]]] = {}
     """``bounds`` when they do not depend on the constants."""

@@ -121,6 +121,16 @@ class GlickoSystem(SystemBase[Glicko]):
     )
     published: ClassVar[str] = "new_rating"
     list_digits: ClassVar[dict[str, int]] = {"rating": 0, "rd": 0}
+    notation: ClassVar[dict[str, tuple[str, int]]] = {
+        "rating": ("r", 2), "rd": ("RD", 2), "rd_grown": ("RD grown", 2), "d2": ("d²", 2),
+        "opponent_rating": ("r_j", 2), "opponent_rd": ("RD_j", 2), "g": ("g", 4),
+        "expected": ("E", 4), "new_rating": ("r′", 2), "new_rd": ("RD′", 2),
+        "carried_rd": ("RD carried", 2), "last_period": ("last period", 0),
+        "new_last_period": ("last period′", 0),
+    }  # fmt: skip
+    player_values: ClassVar[tuple[str, ...]] = (
+        "rating", "rd", "rd_grown", "d2", "new_rating", "new_rd",
+    )  # fmt: skip
     carried_as: ClassVar[dict[str, str]] = {"rd": "carried_rd"}
     limits: ClassVar[dict[str, tuple[float, float, str]]] = {
         "rating": (*GLICKO_RATINGS, ""),

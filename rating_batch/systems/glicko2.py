@@ -192,6 +192,16 @@ class Glicko2System(SystemBase[Glicko2]):
     )
     published: ClassVar[str] = "new_rating"
     list_digits: ClassVar[dict[str, int]] = {"rating": 0, "rd": 0, "volatility": 6}
+    # docs/systems.md §2; the paper shows g and v to 4 decimals, σ' to 5.
+    notation: ClassVar[dict[str, tuple[str, int]]] = {
+        "rating": ("r", 2), "rd": ("RD", 2), "volatility": ("σ", 6),
+        "opponent_rating": ("r_j", 2), "opponent_rd": ("RD_j", 2), "g": ("g", 4),
+        "expected": ("E", 4), "v": ("v", 4), "delta": ("Δ", 4),
+        "new_rating": ("r′", 2), "new_rd": ("RD′", 2), "new_volatility": ("σ′", 6),
+    }  # fmt: skip
+    player_values: ClassVar[tuple[str, ...]] = (
+        "rating", "rd", "volatility", "v", "delta", "new_rating", "new_rd", "new_volatility",
+    )  # fmt: skip
     limits: ClassVar[dict[str, tuple[float, float, str]]] = {
         "rating": (*GLICKO_RATINGS, ""),
         "rd": (1e-9, GLICKO_DEVIATIONS[1], "a rating deviation is above 0"),

@@ -210,6 +210,10 @@ class HarknessSystem(SystemBase[Harkness]):
     )
     published: ClassVar[str] = "new_rating"
     list_digits: ClassVar[dict[str, int]] = {"rating": 0}
+    notation: ClassVar[dict[str, tuple[str, int]]] = {
+        "rating": ("rating", 0), "new_rating": ("new rating", 0), "games": ("n", 0),
+        "average": ("average", 2), "percentage": ("%", 2), "performance": ("performance", 2),
+    }  # fmt: skip
     limits: ClassVar[dict[str, tuple[float, float, str]]] = {"rating": (0.0, 4000.0, "")}
     seeds_from_file: ClassVar[bool] = True
     from_elo_note = "taken as a Harkness rating"
@@ -246,6 +250,12 @@ class IngoSystem(SystemBase[Ingo]):
     )
     published: ClassVar[str] = "new_rating"
     list_digits: ClassVar[dict[str, int]] = {"rating": 0}
+    # A state made from an Elo rating is (2840 − Elo)/8: to 3 decimals.
+    notation: ClassVar[dict[str, tuple[str, int]]] = {
+        "rating": ("Ingo", 3), "new_rating": ("new Ingo", 0), "games": ("n", 0),
+        "average": ("Niveau", 2), "percentage": ("%", 2), "performance": ("performance", 2),
+        "elo_equivalent": ("Elo equivalent", 0),
+    }  # fmt: skip
     # Elo 2840 is Ingo 0 and Elo 0 is Ingo 355: a number far above is an Elo rating.
     limits: ClassVar[dict[str, tuple[float, float, str]]] = {
         "rating": (-100.0, 400.0, "an Elo rating? as an Ingo number it is (2840 − Elo)/8"),

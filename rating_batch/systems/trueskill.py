@@ -203,6 +203,12 @@ class TrueSkillSystem(SystemBase[TrueSkill]):
     )
     published: ClassVar[str] = "conservative"
     list_digits: ClassVar[dict[str, int]] = {"rating": 2, "mu": 3, "sigma": 3}
+    notation: ClassVar[dict[str, tuple[str, int]]] = {
+        "mu": ("μ", 3), "sigma": ("σ", 3), "new_mu": ("μ′", 3), "new_sigma": ("σ′", 3),
+        "conservative": ("rating", 2), "mu_before": ("μ before", 3),
+        "sigma_before": ("σ before", 3), "mu_after": ("μ after", 3),
+        "sigma_after": ("σ after", 3),
+    }  # fmt: skip
 
     @property
     def bounds(self) -> dict[str, tuple[float, float, str]]:

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 from conftest import glicko2_giving
 from db_helpers import dump, newcomer_database, process, query, run
+from html_text import read_page
 from trf_text import P, trf
 
 from rating_batch.systems import SYSTEMS
@@ -167,10 +168,10 @@ def test_the_player_report_shows_the_state_and_each_game(tmp_path: Path) -> None
     code, printed, _ = run("player", "11", "--db", db, "--out", tmp_path / "p")
     assert code == 0, printed
     assert printed.startswith("One, Ann (11), ESP, born 1980\nrated under glicko2")
-    headline = "2026-02 standard (rated): 3 games, 1 points; rating 1500 → 1464.05, rd 200 → 151.52"
-    assert headline in printed.replace("\n  ", " ")
+    assert "\n2026-02 standard (rated): 3 games, 1 point\n  r 1500.00 · RD 200.00 · σ " in printed
+    assert "→ r′ 1464.05 · RD′ 151.52 · σ′ 0.059996" in printed.replace("\n    ", " ")
     # The games: One's opponents with their RDs, g(φ_j) and E_j of the paper (g 0.9955 for RD 30).
-    assert "Two, Bea" in printed and "0.995498" in printed
+    assert "Two, Bea" in printed and "0.9955" in printed
     assert all(len(line) <= 100 for line in printed.splitlines())
     assert (tmp_path / "p" / "player-11.xlsx").is_file()
 
@@ -251,8 +252,11 @@ def test_every_system_keeps_a_database(system: str, tmp_path: Path) -> None:
     published = next(iter(SYSTEMS[system][1](SYSTEMS[system][0]()).published.split()))
     value = float(players["11"][published])
     assert abs(float(listing["11"]["rating"]) - value) <= 0.5
-    code, printed, _ = run("player", "11", "--db", db)
+    code, printed, _ = run("player", "11", "--db", db, "--out", tmp_path / "p")
     assert code == 0 and f"rated under {system}" in printed
+    # A workbook and a page under every system, as under Elo.
+    assert (tmp_path / "p" / "player-11.html").is_file()
+    assert (tmp_path / "p" / "player-11.xlsx").is_file()
 
 
 def test_glicko_rd_grows_once_per_idle_period_over_published_lists(tmp_path: Path) -> None:
@@ -441,3 +445,77 @@ def test_a_trueskill_database_reads_its_own_exported_state_list(scale: str, tmp_
     assert "6 players with a state under trueskill, read from the list" in printed
     assert command("export-list", "initial", "--db", again, "--out", tmp_path / "y")[0] == 0
     assert states(tmp_path / "y" / "2026-02" / "standard" / "state.csv") == kept
+
+
+def test_a_players_report_under_glicko2_is_a_workbook_and_a_page_of_tables(
+    tmp_path: Path,
+) -> None:
+    # Glickman's example (docs/systems.md §2) from the database, as the officer runs it. The
+    # numbers in exact arithmetic (the paper rounds its intermediate values: v 1.7785,
+    # Δ −0.4834): g(φ_j) 0.995498, 0.953149, 0.724235; E 0.639468, 0.431842, 0.302841;
+    # v 1.778977, Δ −0.483933; r' 1464.05, RD' 151.52, σ' 0.059996.
+    from openpyxl import load_workbook
+    from workbooks import header_row, table
+
+    db = glicko2_db(tmp_path)
+    assert run("publish", "2026-02", "--db", db, "--out", tmp_path / "out")[0] == 0
+    out = tmp_path / "p"
+    code, printed, err = process("player", "11", "--db", db, "--out", out)
+    assert code == 0, printed + err
+    assert sorted(p.name for p in out.iterdir()) == ["player-11.html", "player-11.xlsx"]
+
+    book = load_workbook(out / "player-11.xlsx")
+    assert book.sheetnames == ["Summary", "History", "Chart standard", "Calculations"]
+    assert all(str(book[s].cell(1, 1).value).startswith("One, Ann (11), ESP, born 1980")
+               for s in book.sheetnames)  # fmt: skip
+    history = table(book["History"])
+    assert [list(row) for row in history[:1]] == [
+        ["list", "period", "status", "games", "points", "r", "RD", "σ"]
+    ]
+    assert history[0] == {
+        "list": "standard",
+        "period": "2026-01",
+        "status": None,
+        "games": None,
+        "points": None,
+        "r": 1500,
+        "RD": 200,
+        "σ": 0.06,
+    }
+    after = history[1]
+    assert (after["period"], after["status"], after["games"], after["points"]) == (
+        "2026-02", "rated", 3, 1,
+    )  # fmt: skip
+    assert abs(after["r"] - 1464.05) <= 0.011 and abs(after["RD"] - 151.52) <= 0.005
+    assert abs(after["σ"] - 0.059996) <= 1e-6
+    chart = book["Chart standard"]
+    assert len(chart._charts) == 1
+    assert [row["period"] for row in table(chart)] == ["2026-01", "2026-02"]
+    rows = table(book["Calculations"])
+    player, *games = rows
+    assert (player["period"], player["games"], player["points"]) == ("2026-02", 3, 1)
+    assert player["v"] == pytest.approx(1.778977, abs=1e-6)
+    assert player["Δ"] == pytest.approx(-0.483933, abs=1e-6)
+    assert [(g["opponent"], g["r_j"], g["RD_j"], g["points"]) for g in games] == [
+        ("Two, Bea", 1400, 30, 1), ("Three, Cy", 1550, 100, 0), ("Four, Di", 1700, 300, 0),
+    ]  # fmt: skip
+    assert [round(g["g"], 6) for g in games] == [0.995498, 0.953149, 0.724235]
+    assert [round(g["E"], 6) for g in games] == [0.639468, 0.431842, 0.302841]
+    # Shown as the terminal shows them: g, E, v and Δ to 4 decimals, σ to 6.
+    sheet = book["Calculations"]
+    head = header_row(sheet)  # then the list's row, then the first game's
+    formats = {sheet.cell(head, c).value: sheet.cell(head + 2, c).number_format
+               for c in range(1, sheet.max_column + 1)}  # fmt: skip
+    assert (formats["g"], formats["E"], formats["r_j"]) == ("0.0000", "0.0000", "0.00")
+
+    page = read_page((out / "player-11.html").read_text(encoding="utf-8"))
+    assert page.headings[:2] == ["One, Ann (11), ESP, born 1980", "Rating history"]
+    assert ["standard", "2026-02", "rated", "3", "1", "1464.05", "151.52", "0.059996"] in page.rows
+    assert ["r", "RD", "σ", "v", "Δ", "r′", "RD′", "σ′"] in page.rows
+    assert ["1500.00", "200.00", "0.060000", "1.7790", "-0.4839", "1464.05", "151.52",
+            "0.059996"] in page.rows  # fmt: skip
+    assert ["Rd", "opponent", "result", "r_j", "RD_j", "g", "E"] in page.rows
+    assert ["1", "Two, Bea", "1", "1400.00", "30.00", "0.9955", "0.6395"] in page.rows
+    assert ["3", "Four, Di", "0", "1700.00", "300.00", "0.7242", "0.3028"] in page.rows
+    # The terminal shows the same texts.
+    assert "v 1.7790 · Δ -0.4839" in printed and "0.7242  0.3028" in printed
