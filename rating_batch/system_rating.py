@@ -128,17 +128,16 @@ def rate_with_system(
         for column in system.state:
             state[column] = found[column].to_numpy()
         notes.append(f"states from the list {list_path}; players not on it start as unrated")
+    elif system.seeds_from_file:
+        seeded = system.from_elo(players["rating"].reset_index(drop=True))
+        for column in system.state:
+            state[column] = seeded[column].to_numpy()
+        notes.append(
+            "no previous list given: each player starts from the rating written in their "
+            f"event file ({system.from_elo_note})"
+        )
     else:
-        seeded = system.seed(players["rating"])
-        if seeded is None:
-            notes.append("no previous list given: every player starts as unrated")
-        else:
-            for column in system.state:
-                state[column] = seeded[column].to_numpy()
-            notes.append(
-                "no previous list given: each player starts from the rating written in their "
-                f"event file ({system.seed_note})"
-            )
+        notes.append("no previous list given: every player starts as unrated")
     ends = [event.info.end or event.info.start for event in events]
     known = [date for date in ends if date is not None]
     label = period_of(elo, max(known)) if known else None

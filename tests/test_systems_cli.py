@@ -197,7 +197,7 @@ def test_a_wrong_rules_file_names_the_file_and_the_key(
         ("trueskill", "beta", "1e-300", "at least 0.001 and at most 1000"),
         ("trueskill", "tau", "1e300", "at least 0 and at most 1000"),
         ("trueskill", "display_scale", "1e308", "more than 0 and at most 1000"),
-        ("trueskill", "mu", "2000", "at least -1000 and at most 1000"),
+        ("trueskill", "mu", "1e308", "at least -10000 and at most 10000"),
         ("harkness", "points_per_percent", "1e308", "more than 0 and at most 100"),
         ("ingo", "gap_cap", "1e308", "more than 0 and at most 500"),
     ],
@@ -383,6 +383,23 @@ def test_check_reads_a_state_list_as_the_systems_list(tmp_path: Path) -> None:
     assert files(tmp_path) == before  # check writes nothing
 
 
+def test_an_elo_rating_given_as_trueskills_mu_is_refused_on_its_own_scale(
+    tmp_path: Path,
+) -> None:
+    # TrueSkill's own scale (μ0 25, σ0 25/3): a list's μ lies within 120 σ0 = 1000 of μ0
+    # (docs/formats.md §11), σ up to 1000; 1500 is an Elo rating.
+    listed = write_list(tmp_path / "list.csv", "id,mu,sigma", ["11,1024,999", "12,1500,4"])
+    before = files(tmp_path)
+    code, output = run("rate", paper_event(tmp_path), "--rules", "trueskill", "--list", listed,
+                       "--out", tmp_path / "out")  # fmt: skip
+    assert (code, output) == (
+        1,
+        f"Error: {listed}:3: mu 1500 is out of range for trueskill (-975 to 1025); μ is near "
+        "25 on these rules' scale (an Elo rating? init --from-elo converts one)\n",
+    )
+    assert files(tmp_path) == before | {"paper.trf": (tmp_path / "paper.trf").read_bytes()}
+
+
 def test_an_elo_list_given_as_an_ingo_list_is_refused_naming_the_line(tmp_path: Path) -> None:
     # Ingo's list has id and rating, as an Elo list has: 1900 would be a dreadful Ingo.
     listed = write_list(tmp_path / "list.csv", "id,rating", ["11,110", "12,1900"])
@@ -407,3 +424,41 @@ def test_compare_rules_compares_harkness_new_ratings_not_the_old_ones(tmp_path: 
         rows = {row["id"]: row for row in csv.DictReader(handle)}
     # docs/systems.md §5: 1500 + 10 × (100 − 50) = 2000 for the winner, 1000 for the loser.
     assert float(rows["11"]["harkness"]) == 2000 and float(rows["12"]["harkness"]) == 1000
+
+
+#: Each system's list giving Three a state (docs/formats.md §11), and the column that holds
+#: the rating (TrueSkill: μ).
+BYE_LISTS = {
+    "glicko2": ("id,rating,rd,volatility", "13,1700,100,0.06", "rating"),
+    "glicko": ("id,rating,rd,last_period", "13,1700,100,2026-02", "rating"),
+    "trueskill": ("id,mu,sigma", "13,30,5", "mu"),
+    "harkness": ("id,rating", "13,1700", "rating"),
+    "ingo": ("id,rating", "13,142.5", "rating"),
+    "fide-2025": ("id,rating", "13,1700", "rating"),
+}
+
+
+@pytest.mark.parametrize("system", sorted(BYE_LISTS))
+def test_a_participant_with_only_byes_is_in_players_csv_unchanged(
+    system: str, tmp_path: Path
+) -> None:
+    # Three (on the list) and Four (unrated) have only byes (H, F; U, Z): no game counts for
+    # them (docs/systems.md §1), yet both took part: players.csv lists them, Three's rating
+    # as it was, Four still unrated.
+    people = [P(1, "One", None, 11, ADULT), P(2, "Two", None, 12, ADULT),
+              P(3, "Three", None, 13, ADULT), P(4, "Four", None, 14, ADULT)]  # fmt: skip
+    games = [(1, 1, 2, "1-0"), (1, 3, None, "H"), (1, 4, None, "U"),
+             (2, 2, 1, "=-="), (2, 3, None, "F"), (2, 4, None, "Z")]  # fmt: skip
+    event = tmp_path / "byes.trf"
+    event.write_text(trf(people, games), encoding="utf-8")
+    header, row, rating = BYE_LISTS[system]
+    listed = write_list(tmp_path / "list.csv", header, [row])
+    out = tmp_path / "out"
+    code, output = run("rate", event, "--rules", system, "--list", listed, "--out", out)
+    assert code == 0, output
+    rows = players(out)
+    assert set(rows) == {"11", "12", "13", "14"}
+    three, four = rows["13"], rows["14"]
+    assert (three["status"], three["games"]) == ("rated", "0")
+    assert float(three[f"new_{rating}"]) == float(three[rating]) == float(row.split(",")[1])
+    assert (four["status"], four["games"], four[f"new_{rating}"]) == ("unrated", "0", "")

@@ -1,9 +1,8 @@
 """``init`` under a rating system other than FIDE Elo (docs/systems.md §7): a new database from
 that system's list (docs/formats.md §11: ``id`` and the state columns, with the players'
 names), or from a FIDE Elo rating list (a list without the state columns, or ``--from-elo``),
-each player's state made from the Elo rating as ``rate`` does without a list
-(``RatingSystem.seed``; a system without one starts everybody unrated and the list only
-registers the players)."""
+each player's state made from the Elo rating by the system's conversion
+(``RatingSystem.from_elo``; a player unrated in the list stays unrated)."""
 
 from __future__ import annotations
 
@@ -106,13 +105,5 @@ def _from_elo_list(
     ids = frame["id"].astype("Int64").astype("string").fillna(frame["own_id"])
     ids = ids.fillna("list#" + frame["line"].astype("string"))
     players = _registered(ids, frame)
-    seeded = system.seed(rating_list.for_kind(kind)["rating"].reset_index(drop=True))
-    if seeded is None:
-        state = pd.DataFrame(
-            {c: pd.Series(pd.NA, index=range(len(frame)), dtype=d) for c, d in system.state.items()}
-        )
-        return players, state, "none from an Elo list: every player starts as unrated"
-    for column, dtype in system.state.items():
-        if column not in seeded:
-            seeded[column] = pd.Series(pd.NA, index=seeded.index, dtype=dtype)
-    return players, seeded[list(system.state)], f"from the Elo ratings ({system.seed_note})"
+    seeded = system.from_elo(rating_list.for_kind(kind)["rating"].reset_index(drop=True))
+    return players, seeded, f"from the Elo ratings ({system.from_elo_note})"

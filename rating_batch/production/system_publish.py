@@ -89,10 +89,10 @@ def rate_system_kind(
     )
     players = outcome.players
     player_id = players["id"].map(pd.Series(table["player_id"].to_numpy(), index=table["id"]))
-    new = pd.DataFrame({c: players[f"new_{c}"] for c in system.state})
+    new = pd.DataFrame({c: players[system.carried_as.get(c, f"new_{c}")] for c in system.state})
     changed = players["games"].to_numpy() > 0
     for column in system.state:
-        changed |= differs(players[f"new_{column}"], players[column])
+        changed |= differs(new[column], players[column])
     rows = state_rows(system, player_id[changed], new[changed], kind, period)
     notes = [*outcome.notes, f"previous list: {shown(previous) if previous else 'none'}"]
     rated = SystemRateResult(system, outcome, games[GAME_COLUMNS], infos, notes)
@@ -186,7 +186,7 @@ def system_listing(
     for column in system.state:
         if column == "rating":
             continue
-        values = listed[system.listed_as.get(column, f"new_{column}")].reset_index(drop=True)
+        values = listed[f"new_{column}"].reset_index(drop=True)
         frame[column] = (
             rounded(values, digits[column]).to_numpy() if column in digits else values.to_numpy()
         )

@@ -4,6 +4,7 @@ their new state and the calculations out (``SystemOutcome``)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
@@ -69,17 +70,29 @@ class RatingSystem(Protocol):
     published value, and each numeric state column (the database keeps them unrounded)."""
     explained: ClassVar[str]
     """What calculations.csv's columns are, for the reports."""
+    notation: ClassVar[dict[str, tuple[str, int]]]
+    """How a player's report heads and shows a numeric column of players.csv or
+    calculations.csv: the sources' symbol and the decimals shown (the CSVs keep every
+    digit). Columns not named keep their name, with 2 decimals."""
+    player_values: ClassVar[tuple[str, ...]]
+    """The calculations.csv columns that are the player's in the period (the same on each of
+    his rows): a player's report shows them once per list, the others per game or event."""
     lower_is_better: ClassVar[bool]
-    seed_note: ClassVar[str]
-    listed_as: ClassVar[dict[str, str]]
-    """The players.csv column a list shows for a state column, where not ``new_<column>``
-    (Glicko's list shows the RD as of the list, ``rd_now``; its state keeps the RD of the
-    last games)."""
-    bounds: ClassVar[dict[str, tuple[float, float, str]]]
-    """Where each numeric state column of a list can lie (low, high, a hint for a value
-    outside): a value outside is an error naming the line, not a state (an Elo list given
-    as an Ingo list would otherwise rate 2000 as an Ingo number)."""
-    """How ``seed`` turns a file's Elo rating into a state ("" when it does not)."""
+    seeds_from_file: ClassVar[bool]
+    """Whether ``rate`` without a list starts each player from the Elo rating in their event
+    file (``from_elo``); otherwise everyone starts unrated."""
+    carried_as: ClassVar[dict[str, str]]
+    """The players.csv column holding what the next list carries for a state column, where
+    not ``new_<column>`` (Glicko: ``new_rd`` is the RD as of the list, ``carried_rd`` the RD
+    of the last games while ``last_period`` dates them, docs/systems.md §3)."""
+
+    @property
+    def bounds(self) -> dict[str, tuple[float, float, str]]:
+        """Where each numeric state column of a list can lie under these constants (low,
+        high, a hint for a value outside): a value outside is an error naming the line, not
+        a state (an Elo list given as an Ingo list would otherwise rate 2000 as an Ingo
+        number). Every state the constants can make lies within (docs/formats.md §11)."""
+        ...
 
     @property
     def params(self) -> object: ...
@@ -89,9 +102,15 @@ class RatingSystem(Protocol):
         """Where each constant not left at its default comes from (a rules file)."""
         ...
 
-    def seed(self, elo: pd.Series) -> pd.DataFrame | None:
-        """Without a previous list: each player's state from the Elo rating in their event
-        file (NA: unrated), or None when the system starts everyone from its defaults."""
+    def from_elo(self, elo: pd.Series) -> pd.DataFrame:
+        """Each player's state (the ``state`` columns, in ``elo``'s order) made from an Elo
+        rating, NA where it is NA (unrated): ``init`` from an Elo list, and ``rate`` without
+        a list when ``seeds_from_file`` (docs/systems.md §7)."""
+        ...
+
+    @property
+    def from_elo_note(self) -> str:
+        """How ``from_elo`` makes a state, with the constants it uses."""
         ...
 
     def rate(self, period: SystemInput) -> SystemOutcome: ...
@@ -102,13 +121,16 @@ C = TypeVar("C")
 
 class SystemBase(Generic[C]):
     """What every system's class shares: its constants (``constants``' defaults unless given)
-    and, unless it says otherwise, no state made from a file's Elo ratings."""
+    and, unless it says otherwise, players of ``rate`` without a list starting unrated."""
 
     constants: ClassVar[type[Any]]
-    seed_note: ClassVar[str] = ""
+    seeds_from_file: ClassVar[bool] = False
+    notation: ClassVar[dict[str, tuple[str, int]]] = {}
+    player_values: ClassVar[tuple[str, ...]] = ()
     lower_is_better: ClassVar[bool] = False
-    bounds: ClassVar[dict[str, tuple[float, float, str]]] = {}
-    listed_as: ClassVar[dict[str, str]] = {}
+    limits: ClassVar[dict[str, tuple[float, float, str]]] = {}
+    """``bounds`` when they do not depend on the constants."""
+    carried_as: ClassVar[dict[str, str]] = {}
 
     def __init__(self, params: C | None = None, sources: dict[str, str] | None = None) -> None:
         self._params: C = params if params is not None else self.constants()
@@ -119,8 +141,29 @@ class SystemBase(Generic[C]):
     def params(self) -> C:
         return self._params
 
-    def seed(self, elo: pd.Series) -> pd.DataFrame | None:
-        return None  # everyone starts from the defaults
+    @property
+    def bounds(self) -> dict[str, tuple[float, float, str]]:
+        return self.limits
+
+
+def seeded(elo: pd.Series, state: Mapping[str, str], **values: float | pd.Series) -> pd.DataFrame:
+    """States made from Elo ratings (``RatingSystem.from_elo``): each state column given in
+    ``values`` (a number for everyone, or a value per rating), NA where the rating is NA (an
+    unrated player); the columns not given NA."""
+    rated = elo.notna().to_numpy(bool)
+    frame = pd.DataFrame(index=range(len(elo)))
+    for column, dtype in state.items():
+        if column not in values:
+            frame[column] = pd.Series(pd.NA, index=frame.index, dtype=dtype)
+            continue
+        value = values[column]
+        numbers = (
+            value.astype("Float64").to_numpy(np.float64, na_value=np.nan)
+            if isinstance(value, pd.Series)
+            else np.full(len(elo), float(value))
+        )
+        frame[column] = pd.Series(np.where(rated, numbers, np.nan), dtype="Float64")
+    return frame
 
 
 def rate_finite(system: RatingSystem, period: SystemInput) -> SystemOutcome:
@@ -135,7 +178,7 @@ def rate_finite(system: RatingSystem, period: SystemInput) -> SystemOutcome:
         raise _not_computable(system, f"the calculation failed ({error})") from None
     players = outcome.players
     numbers = [c for c, dtype in system.state.items() if dtype != "string"]
-    shown = [f"new_{c}" for c in numbers] + [system.published, *system.listed_as.values()]
+    shown = [f"new_{c}" for c in numbers] + [system.published, *system.carried_as.values()]
     listed = players["status"].isin(["rated", "new"]).to_numpy(bool)
     for column in dict.fromkeys(shown):
         values = players[column].to_numpy(np.float64, na_value=np.nan)
@@ -171,9 +214,11 @@ def outcome_players(
     *,
     rated_now: np.ndarray | None = None,
 ) -> pd.DataFrame:
-    """players.csv under a system (the columns of outputs.md, "Other rating systems"):
+    """players.csv under a system (the columns of outputs.md, "Other rating systems"): every
+    player of the period (a participant with only byes too, his state unchanged), with
     identity, counted games and score, each state column before the period under its own
     name and after it as ``new_<name>``, then ``extra`` (the system's own) and the status.
+    ``rated_now``: who has a state after the period (default: whoever had one or played).
     Values unrounded."""
     games = period.games
     count = len(period.players)
@@ -181,7 +226,7 @@ def outcome_players(
     score = np.bincount(games.pidx, weights=games.score, minlength=count)
     numbers = [c for c in period.state.columns if str(period.state[c].dtype) != "string"]
     had = period.state[numbers].notna().all(axis=1).to_numpy(bool)
-    has = np.ones(count, dtype=bool) if rated_now is None else rated_now
+    has = had | (played > 0) if rated_now is None else rated_now
     status = np.where(had, "rated", np.where(has, "new", "unrated"))
     frame = period.players[["id", "name", "federation"]].reset_index(drop=True).copy()
     frame["games"] = played
@@ -194,7 +239,7 @@ def outcome_players(
     for column, values in (extra or {}).items():
         frame[column] = np.where(has, values, np.nan)
     frame["status"] = pd.Categorical(status, categories=list(SYSTEM_STATUSES))
-    return frame[(played > 0) | had].reset_index(drop=True)
+    return frame
 
 
 def game_rows(period: SystemInput) -> pd.DataFrame:

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 import numpy as np
+import pandas as pd
 
 from rating_batch.systems.base import (
     SystemBase,
@@ -15,9 +16,17 @@ from rating_batch.systems.base import (
     SystemOutcome,
     game_rows,
     outcome_players,
+    seeded,
 )
 from rating_batch.systems.games import PlayedGames
-from rating_batch.systems.params import GLICKO_DEVIATIONS, GLICKO_RATINGS, field, flag, number
+from rating_batch.systems.params import (
+    FROM_ELO_RD,
+    GLICKO_DEVIATIONS,
+    GLICKO_RATINGS,
+    field,
+    flag,
+    number,
+)
 
 #: q = ln 10 / 400.
 Q = math.log(10) / 400
@@ -38,9 +47,15 @@ class Glicko:
     grow_before_rating: bool = field(
         True, flag, "grow RD for the periods since the last games before rating"
     )
+    from_elo_rd: float = field(
+        FROM_ELO_RD, number(*GLICKO_DEVIATIONS), "RD of a state made from an Elo rating"
+    )
 
     def inconsistent(self) -> str:
-        return "initial_rd is more than rd_max" if self.initial_rd > self.rd_max else ""
+        for key in ("initial_rd", "from_elo_rd"):
+            if getattr(self, key) > self.rd_max:
+                return f"{key} is more than rd_max"
+        return ""
 
 
 @dataclass(frozen=True)
@@ -106,11 +121,29 @@ class GlickoSystem(SystemBase[Glicko]):
     )
     published: ClassVar[str] = "new_rating"
     list_digits: ClassVar[dict[str, int]] = {"rating": 0, "rd": 0}
-    listed_as: ClassVar[dict[str, str]] = {"rd": "rd_now"}
-    bounds: ClassVar[dict[str, tuple[float, float, str]]] = {
+    notation: ClassVar[dict[str, tuple[str, int]]] = {
+        "rating": ("r", 2), "rd": ("RD", 2), "rd_grown": ("RD grown", 2), "d2": ("d²", 2),
+        "opponent_rating": ("r_j", 2), "opponent_rd": ("RD_j", 2), "g": ("g", 4),
+        "expected": ("E", 4), "new_rating": ("r′", 2), "new_rd": ("RD′", 2),
+        "carried_rd": ("RD carried", 2), "last_period": ("last period", 0),
+        "new_last_period": ("last period′", 0),
+    }  # fmt: skip
+    player_values: ClassVar[tuple[str, ...]] = (
+        "rating", "rd", "rd_grown", "d2", "new_rating", "new_rd",
+    )  # fmt: skip
+    carried_as: ClassVar[dict[str, str]] = {"rd": "carried_rd"}
+    limits: ClassVar[dict[str, tuple[float, float, str]]] = {
         "rating": (*GLICKO_RATINGS, ""),
         "rd": (1e-9, GLICKO_DEVIATIONS[1], "a rating deviation is above 0"),
     }
+
+    def from_elo(self, elo: pd.Series) -> pd.DataFrame:
+        # No last_period: when the player last played is not known (t = 1 per list).
+        return seeded(elo, self.state, rating=elo, rd=self._params.from_elo_rd)
+
+    @property
+    def from_elo_note(self) -> str:
+        return f"rating = Elo, RD {self._params.from_elo_rd:g}, no last_period"
 
     def rate(self, period: SystemInput) -> SystemOutcome:
         p = self._params
@@ -129,13 +162,13 @@ class GlickoSystem(SystemBase[Glicko]):
         played = np.bincount(period.games.pidx, minlength=len(rating)) > 0
         new_last = last.copy()
         new_last[played] = period.period
-        # What the next list carries (docs/systems.md §3): after games, the new RD; without
-        # games, the RD of the last games while last_period says when they were (the growth
-        # is counted from it next time), or, where the list gave no last_period, the RD grown
-        # by this one period. rd_now is the RD as of this list either way.
+        # new_rd is the RD as of this list (grown for a player without games). What the next
+        # list carries (docs/systems.md §3): after games, that RD; without games, the RD of
+        # the last games while last_period says when they were (the growth is counted from it
+        # next time), or, where the list gave no last_period, the RD grown by this period.
         carried = np.where(played | ~known, done.rd, rd)
-        after = {"rating": done.rating, "rd": carried, "last_period": new_last.to_numpy()}
-        players = outcome_players(period, after, {"rd_now": done.rd})
+        after = {"rating": done.rating, "rd": done.rd, "last_period": new_last.to_numpy()}
+        players = outcome_players(period, after, {"carried_rd": carried})
         own, other = period.games.pidx, period.games.oidx
         calculations = game_rows(period).assign(
             rating=rating[own], rd=rd[own], rd_grown=done.rd_before[own],

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 import numpy as np
+import pandas as pd
 
 from rating_batch.systems.base import (
     SystemBase,
@@ -16,9 +17,17 @@ from rating_batch.systems.base import (
     SystemOutcome,
     game_rows,
     outcome_players,
+    seeded,
 )
 from rating_batch.systems.games import PlayedGames
-from rating_batch.systems.params import GLICKO_DEVIATIONS, GLICKO_RATINGS, field, number, optional
+from rating_batch.systems.params import (
+    FROM_ELO_RD,
+    GLICKO_DEVIATIONS,
+    GLICKO_RATINGS,
+    field,
+    number,
+    optional,
+)
 
 #: The Glicko-2 scale: 400 / ln 10.
 SCALE = 173.7178
@@ -39,6 +48,9 @@ class Glicko2:
     )
     rd_max: float | None = field(None, optional(number(*GLICKO_DEVIATIONS)), "largest RD (none)")
     rd_min: float | None = field(None, optional(number(*GLICKO_DEVIATIONS)), "smallest RD (none)")
+    from_elo_rd: float = field(
+        FROM_ELO_RD, number(*GLICKO_DEVIATIONS), "RD of a state made from an Elo rating"
+    )
 
     def inconsistent(self) -> str:
         if self.rd_max is not None and self.rd_min is not None and self.rd_min > self.rd_max:
@@ -180,11 +192,32 @@ class Glicko2System(SystemBase[Glicko2]):
     )
     published: ClassVar[str] = "new_rating"
     list_digits: ClassVar[dict[str, int]] = {"rating": 0, "rd": 0, "volatility": 6}
-    bounds: ClassVar[dict[str, tuple[float, float, str]]] = {
+    # docs/systems.md §2; the paper shows g and v to 4 decimals, σ' to 5.
+    notation: ClassVar[dict[str, tuple[str, int]]] = {
+        "rating": ("r", 2), "rd": ("RD", 2), "volatility": ("σ", 6),
+        "opponent_rating": ("r_j", 2), "opponent_rd": ("RD_j", 2), "g": ("g", 4),
+        "expected": ("E", 4), "v": ("v", 4), "delta": ("Δ", 4),
+        "new_rating": ("r′", 2), "new_rd": ("RD′", 2), "new_volatility": ("σ′", 6),
+    }  # fmt: skip
+    player_values: ClassVar[tuple[str, ...]] = (
+        "rating", "rd", "volatility", "v", "delta", "new_rating", "new_rd", "new_volatility",
+    )  # fmt: skip
+    limits: ClassVar[dict[str, tuple[float, float, str]]] = {
         "rating": (*GLICKO_RATINGS, ""),
         "rd": (1e-9, GLICKO_DEVIATIONS[1], "a rating deviation is above 0"),
         "volatility": (1e-9, 10.0, "a volatility is above 0, typically near 0.06"),
     }
+
+    def from_elo(self, elo: pd.Series) -> pd.DataFrame:
+        p = self._params
+        return seeded(
+            elo, self.state, rating=elo, rd=p.from_elo_rd, volatility=p.initial_volatility
+        )
+
+    @property
+    def from_elo_note(self) -> str:
+        p = self._params
+        return f"rating = Elo, RD {p.from_elo_rd:g}, volatility {p.initial_volatility:g}"
 
     def rate(self, period: SystemInput) -> SystemOutcome:
         p = self._params

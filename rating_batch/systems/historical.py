@@ -18,6 +18,7 @@ from rating_batch.systems.base import (
     SystemOutcome,
     half_away,
     outcome_players,
+    seeded,
 )
 from rating_batch.systems.games import PlayedGames, waves
 from rating_batch.systems.params import field, number, one_of
@@ -43,7 +44,7 @@ class Harkness:
 class Ingo:
     """Ingo's constants (the ``[ingo]`` section of a rules file). Lower is better."""
 
-    # 500: the whole span of Ingo numbers (``IngoSystem.bounds``), i.e. no cap.
+    # 500: the whole span of Ingo numbers (``IngoSystem.limits``), i.e. no cap.
     gap_cap: float = field(40.0, number(0, 500, above=True), "largest difference to an opponent")
     rule: str = field("quarter", one_of("quarter", "age_weighted"), "how the new Ingo is made")
     min_games: int = field(
@@ -209,11 +210,16 @@ class HarknessSystem(SystemBase[Harkness]):
     )
     published: ClassVar[str] = "new_rating"
     list_digits: ClassVar[dict[str, int]] = {"rating": 0}
-    bounds: ClassVar[dict[str, tuple[float, float, str]]] = {"rating": (0.0, 4000.0, "")}
-    seed_note: ClassVar[str] = "taken as a Harkness rating"
+    notation: ClassVar[dict[str, tuple[str, int]]] = {
+        "rating": ("rating", 0), "new_rating": ("new rating", 0), "games": ("n", 0),
+        "average": ("average", 2), "percentage": ("%", 2), "performance": ("performance", 2),
+    }  # fmt: skip
+    limits: ClassVar[dict[str, tuple[float, float, str]]] = {"rating": (0.0, 4000.0, "")}
+    seeds_from_file: ClassVar[bool] = True
+    from_elo_note = "taken as a Harkness rating"
 
-    def seed(self, elo: pd.Series) -> pd.DataFrame | None:
-        return pd.DataFrame({"rating": elo.astype("Float64").to_numpy()})
+    def from_elo(self, elo: pd.Series) -> pd.DataFrame:
+        return seeded(elo, self.state, rating=elo)
 
     def rate(self, period: SystemInput) -> SystemOutcome:
         before = period.initial("rating", np.nan)
@@ -244,15 +250,22 @@ class IngoSystem(SystemBase[Ingo]):
     )
     published: ClassVar[str] = "new_rating"
     list_digits: ClassVar[dict[str, int]] = {"rating": 0}
+    # A state made from an Elo rating is (2840 − Elo)/8: to 3 decimals.
+    notation: ClassVar[dict[str, tuple[str, int]]] = {
+        "rating": ("Ingo", 3), "new_rating": ("new Ingo", 0), "games": ("n", 0),
+        "average": ("Niveau", 2), "percentage": ("%", 2), "performance": ("performance", 2),
+        "elo_equivalent": ("Elo equivalent", 0),
+    }  # fmt: skip
     # Elo 2840 is Ingo 0 and Elo 0 is Ingo 355: a number far above is an Elo rating.
-    bounds: ClassVar[dict[str, tuple[float, float, str]]] = {
+    limits: ClassVar[dict[str, tuple[float, float, str]]] = {
         "rating": (-100.0, 400.0, "an Elo rating? as an Ingo number it is (2840 − Elo)/8"),
     }
     lower_is_better: ClassVar[bool] = True
-    seed_note: ClassVar[str] = "as an Ingo by the Elo equivalent: (2840 − Elo) / 8"
+    seeds_from_file: ClassVar[bool] = True
+    from_elo_note = "as an Ingo by the Elo equivalent: (2840 − Elo) / 8"
 
-    def seed(self, elo: pd.Series) -> pd.DataFrame | None:
-        return pd.DataFrame({"rating": (2840.0 - elo.astype("Float64")).to_numpy() / 8.0})
+    def from_elo(self, elo: pd.Series) -> pd.DataFrame:
+        return seeded(elo, self.state, rating=(2840.0 - elo.astype("Float64")) / 8.0)
 
     def rate(self, period: SystemInput) -> SystemOutcome:
         before = period.initial("rating", np.nan)

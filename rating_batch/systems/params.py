@@ -17,10 +17,14 @@ P = TypeVar("P")
 Check = Callable[[Any], str]
 
 #: Where a Glicko or Glicko-2 rating and rating deviation can lie: in a state list (the
-#: systems' ``bounds``) and as a rules constant (an RD below 1 point is no deviation an unrated
+#: systems' ``limits``) and as a rules constant (an RD below 1 point is no deviation an unrated
 #: player or a cap can have; a list's RD may shrink below it after many games).
 GLICKO_RATINGS = (-5000.0, 10000.0)
 GLICKO_DEVIATIONS = (1.0, 10000.0)
+#: The RD a Glicko or Glicko-2 state made from an Elo rating starts with (``init
+#: --from-elo``): Glickman's typical established player, whose RD 50 grows back to an unrated
+#: player's 350 in 100 idle periods (docs/systems.md §3, the default of ``c``).
+FROM_ELO_RD = 50.0
 
 
 def number(low: float | None = None, high: float | None = None, *, above: bool = False) -> Check:

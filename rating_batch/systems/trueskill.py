@@ -10,6 +10,7 @@ from statistics import NormalDist
 from typing import ClassVar
 
 import numpy as np
+import pandas as pd
 
 from rating_batch.errors import RatingBatchError
 from rating_batch.systems.base import (
@@ -18,15 +19,26 @@ from rating_batch.systems.base import (
     SystemOutcome,
     game_rows,
     outcome_players,
+    seeded,
 )
 from rating_batch.systems.games import PlayedGames, waves
 from rating_batch.systems.params import field, number, optional
 
 _ERFC = np.frompyfunc(math.erfc, 1, 1)
-#: Where μ can lie (a state list's ``bounds``, and the rules' ``mu``), and σ, β, τ: TrueSkill's
-#: own scale is μ 25, σ 25/3.
-MEANS = (-1000.0, 1000.0)
+#: Elo's class width: FIDE's table is the normal model of 200 points per player (a difference
+#: of D scores Φ(D/(200√2))), as TrueSkill's is of β per player (Φ((μ1 − μ2)/(√2β))): an Elo
+#: difference D is a μ difference D·β/200 (docs/systems.md §4, from an Elo rating).
+ELO_CLASS = 200.0
+#: The rules' μ0 and σ0, β, τ: any scale, TrueSkill's own (μ 25, σ 25/3) or an Elo-like one
+#: (μ 2000, σ 300).
+MEANS = (-10000.0, 10000.0)
 SPREADS = (0.001, 1000.0)
+#: A list's μ lies within this many times the rules' largest spread (σ0, β, τ or the σ of a
+#: state from an Elo rating) of μ0, and its σ below as many: on TrueSkill's own scale, μ from
+#: −975 to 1025 and σ up to 1000, so that an Elo rating read as μ is refused, while on an
+#: Elo-like scale a state the rules made reads back (a state from an Elo rating lies within
+#: 20 β of μ0: ratings up to 4000, ``ELO_CLASS``).
+LIST_WIDTH = 120.0
 
 
 @dataclass(frozen=True)
@@ -48,6 +60,12 @@ class TrueSkill:
     display_offset: float = field(
         0.0, number(-10000, 10000), "published = scale · (μ − 3σ) + offset"
     )
+    from_elo_anchor: float = field(
+        1500.0, number(0, 4000), "the Elo rating whose state is μ0 (from an Elo rating)"
+    )
+    from_elo_sigma: float | None = field(
+        None, optional(number(*SPREADS)), "σ of a state made from an Elo rating (default β/4)"
+    )
 
     def inconsistent(self) -> str:
         return "draw_probability must be less than 1" if self.draw_probability >= 1 else ""
@@ -59,6 +77,16 @@ class TrueSkill:
     @property
     def dynamics(self) -> float:
         return self.tau if self.tau is not None else self.sigma / 100.0
+
+    @property
+    def widest(self) -> float:
+        """The largest spread these constants give a state."""
+        return max(self.sigma, self.spread, self.dynamics, self.elo_sigma)
+
+    @property
+    def elo_sigma(self) -> float:
+        """σ of a state made from an Elo rating: 50 Elo points (``ELO_CLASS``) on β's scale."""
+        return self.from_elo_sigma if self.from_elo_sigma is not None else self.spread / 4.0
 
     @property
     def draw_margin(self) -> float:
@@ -175,10 +203,37 @@ class TrueSkillSystem(SystemBase[TrueSkill]):
     )
     published: ClassVar[str] = "conservative"
     list_digits: ClassVar[dict[str, int]] = {"rating": 2, "mu": 3, "sigma": 3}
-    bounds: ClassVar[dict[str, tuple[float, float, str]]] = {
-        "mu": (*MEANS, "μ is near 25 on TrueSkill's own scale (an Elo rating?)"),
-        "sigma": (1e-9, SPREADS[1], "σ is above 0, 25/3 for a new player"),
-    }
+    notation: ClassVar[dict[str, tuple[str, int]]] = {
+        "mu": ("μ", 3), "sigma": ("σ", 3), "new_mu": ("μ′", 3), "new_sigma": ("σ′", 3),
+        "conservative": ("rating", 2), "mu_before": ("μ before", 3),
+        "sigma_before": ("σ before", 3), "mu_after": ("μ after", 3),
+        "sigma_after": ("σ after", 3),
+    }  # fmt: skip
+
+    @property
+    def bounds(self) -> dict[str, tuple[float, float, str]]:
+        # The rules' scale, not TrueSkill's own: a database on an Elo-like scale reads the
+        # states it exported (docs/formats.md §11).
+        p = self._params
+        width = LIST_WIDTH * p.widest
+        return {
+            "mu": (p.mu - width, p.mu + width, f"μ is near {p.mu:g} on these rules' scale (an "
+                   "Elo rating? init --from-elo converts one)"),
+            "sigma": (1e-9, width, f"σ is above 0, {p.sigma:g} for a new player"),
+        }  # fmt: skip
+
+    def from_elo(self, elo: pd.Series) -> pd.DataFrame:
+        p = self._params
+        mu = p.mu + (elo.astype("Float64") - p.from_elo_anchor) * p.spread / ELO_CLASS
+        return seeded(elo, self.state, mu=mu, sigma=p.elo_sigma)
+
+    @property
+    def from_elo_note(self) -> str:
+        p = self._params
+        return (
+            f"μ = {p.mu:g} + (Elo − {p.from_elo_anchor:g}) × β {p.spread:g} / {ELO_CLASS:g}, "
+            f"σ {p.elo_sigma:g}"
+        )
 
     def rate(self, period: SystemInput) -> SystemOutcome:
         p = self._params

@@ -16,8 +16,8 @@ from rating_batch.rules import KINDS
 from rating_batch.writers.html import STATUS_TEXT, render
 from rating_batch.writers.workbook import (
     Sheet,
+    history_charts,
     write_calculations_sheet,
-    write_chart_sheet,
     write_workbook,
 )
 
@@ -196,17 +196,7 @@ def write_player_workbook(report: PlayerReport, path: Path) -> None:
         ),
         Sheet("Pending", frame=pending, heading=[f"{heading} — games toward a first rating"]),
     ]
-    for kind in [k for k in KINDS if k in set(history["kind"])]:
-        rows = history[history["kind"] == kind]
-        chart = pd.DataFrame({"period": rows["period"], f"{kind} rating": rows["rating"]})
-        sheets.append(
-            Sheet(
-                f"Chart {kind}",
-                frame=chart.dropna().reset_index(drop=True),
-                writer=write_chart_sheet,
-                heading=[f"{heading} — {kind} rating after each list"],
-            )
-        )
+    sheets += history_charts(history, "rating", heading)
     write_workbook(sheets, path)
 
 

@@ -24,6 +24,7 @@ from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.properties import PageSetupProperties
 
+from rating_batch.rules import KINDS
 from rating_batch.writers.common import (
     CODE_COLUMNS,
     FIXED_TIMESTAMP,
@@ -56,6 +57,9 @@ class Sheet:
     at the top of every page."""
     labels: Mapping[str, str] = field(default_factory=dict)
     """Headings to show for some columns (FIDE's notation beside the name: ``rating (Ro)``)."""
+    formats: Mapping[str, str] = field(default_factory=dict)
+    """Number formats of some columns, in place of ``NUMBER_FORMATS``' (a system's own
+    quantities: docs/systems.md)."""
 
     def header_row(self) -> int:
         """The sheet row of the table's header (after the heading lines and a blank row)."""
@@ -210,6 +214,28 @@ def write_chart_sheet(worksheet: WriteOnlyWorksheet, sheet: Sheet) -> SheetRows:
     return rows_xml
 
 
+def history_charts(
+    history: pd.DataFrame, value: str, heading: str, number_format: str = ""
+) -> list[Sheet]:
+    """A ``Chart KIND`` sheet per list kind of a player's history (columns ``kind``,
+    ``period`` and ``value``): the rating after each list (``write_chart_sheet``)."""
+    sheets = []
+    for kind in [k for k in KINDS if k in set(history["kind"])]:
+        rows = history[history["kind"] == kind]
+        rating = f"{kind} rating"
+        chart = pd.DataFrame({"period": rows["period"], rating: rows[value]})
+        sheets.append(
+            Sheet(
+                f"Chart {kind}",
+                frame=chart.dropna().reset_index(drop=True),
+                writer=write_chart_sheet,
+                heading=[f"{heading} — {kind} rating after each list"],
+                formats={rating: number_format} if number_format else {},
+            )
+        )
+    return sheets
+
+
 def _fix_zip_times(path: Path, rows: dict[int, SheetRows | SummaryRows] | None = None) -> None:
     """Rewrite the zip with fixed entry times and the fixed modification date, and write the
     data rows made by ``_table_rows_xml`` into their sheets, block by block."""
@@ -292,14 +318,21 @@ def _xlsx_value(worksheet: WriteOnlyWorksheet, value: object, number_format: str
 MAX_WIDTH = 60
 
 
-def _widths(frame: pd.DataFrame, headings: Sequence[str]) -> list[int]:
-    """Each column as wide as its longest value (of the first 2,000 rows; numbers as written)
-    or its heading, so dates, keys and file names are never cut."""
+def _widths(
+    frame: pd.DataFrame, headings: Sequence[str], formats: Mapping[str, str] | None = None
+) -> list[int]:
+    """Each column as wide as its longest value (of the first 2,000 rows; numbers as written,
+    or in the sheet's own ``formats``) or its heading, so dates, keys and file names are never
+    cut."""
     sample = frame.head(2000)
     widths = []
     for column, heading in zip(frame.columns, headings, strict=True):
         values = sample[column]
-        if pd.api.types.is_float_dtype(values.dtype):
+        form = (formats or {}).get(str(column))
+        if form and pd.api.types.is_float_dtype(values.dtype):
+            places = len(form.partition(".")[2])
+            lengths = pd.Series([len(f"{v:.{places}f}") for v in values.dropna()], dtype="Int64")
+        elif pd.api.types.is_float_dtype(values.dtype):
             lengths = values.round(2).astype("string").str.len()
         else:
             lengths = values.astype("string").str.len()
@@ -323,7 +356,7 @@ def _write_table(
     assert frame is not None
     columns = [str(column) for column in frame.columns]
     headings = [sheet.labels.get(column, column) for column in columns]
-    for index, width in enumerate(_widths(frame, headings), start=1):
+    for index, width in enumerate(_widths(frame, headings, sheet.formats), start=1):
         worksheet.column_dimensions[get_column_letter(index)].width = width
     # A write-only sheet writes its views and columns with its first row: set them first.
     _fit_to_pages(worksheet)
@@ -337,7 +370,7 @@ def _write_table(
     if sheet.heading:
         worksheet.append([])
     worksheet.append([_text_cell(worksheet, heading, bold=True) for heading in headings])
-    return _table_rows_xml(worksheet, frame, levels=levels, first=row + 1)
+    return _table_rows_xml(worksheet, frame, levels=levels, first=row + 1, formats=sheet.formats)
 
 
 def _style_id(
@@ -399,11 +432,13 @@ def _table_rows_xml(
     frame: pd.DataFrame,
     levels: np.ndarray | None = None,
     first: int = 2,
+    formats: Mapping[str, str] | None = None,
 ) -> SheetRows:
     """Row elements for the frame's rows (from sheet row 2): numbers as numbers, booleans
     as booleans, text as inline strings (quote-prefixed when formula-like). With
     ``levels``, each row gets that outline level, and level-0 text is bold. The styles are
-    registered now, in the order of the columns; the XML is made when the book is written."""
+    registered now, in the order of the columns; the XML is made when the book is written.
+    ``formats``: number formats of some columns, over ``NUMBER_FORMATS``."""
     numbers: dict[str, str] = {}
     quoted = bold = -1
     for name in frame.columns:
@@ -414,7 +449,11 @@ def _table_rows_xml(
             # Number formats are for fractions: a whole-number column (an Elo rating) is shown
             # as it is whatever its name.
             fractional = pd.api.types.is_float_dtype(dtype)
-            form = NUMBER_FORMATS.get(str(name), ("", ""))[1] if fractional else ""
+            form = (
+                (formats or {}).get(str(name)) or NUMBER_FORMATS.get(str(name), ("", ""))[1]
+                if fractional
+                else ""
+            )
             numbers[str(name)] = f' s="{_style_id(worksheet, number_format=form)}"' if form else ""
         else:
             quoted = _style_id(worksheet, quote=True)

@@ -12,7 +12,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 from conftest import glicko2_giving
-from db_helpers import dump, newcomer_database, query, run
+from db_helpers import dump, newcomer_database, process, query, run
+from html_text import read_page
 from trf_text import P, trf
 
 from rating_batch.systems import SYSTEMS
@@ -167,10 +168,10 @@ def test_the_player_report_shows_the_state_and_each_game(tmp_path: Path) -> None
     code, printed, _ = run("player", "11", "--db", db, "--out", tmp_path / "p")
     assert code == 0, printed
     assert printed.startswith("One, Ann (11), ESP, born 1980\nrated under glicko2")
-    headline = "2026-02 standard (rated): 3 games, 1 points; rating 1500 → 1464.05, rd 200 → 151.52"
-    assert headline in printed.replace("\n  ", " ")
+    assert "\n2026-02 standard (rated): 3 games, 1 point\n  r 1500.00 · RD 200.00 · σ " in printed
+    assert "→ r′ 1464.05 · RD′ 151.52 · σ′ 0.059996" in printed.replace("\n    ", " ")
     # The games: One's opponents with their RDs, g(φ_j) and E_j of the paper (g 0.9955 for RD 30).
-    assert "Two, Bea" in printed and "0.995498" in printed
+    assert "Two, Bea" in printed and "0.9955" in printed
     assert all(len(line) <= 100 for line in printed.splitlines())
     assert (tmp_path / "p" / "player-11.xlsx").is_file()
 
@@ -251,8 +252,11 @@ def test_every_system_keeps_a_database(system: str, tmp_path: Path) -> None:
     published = next(iter(SYSTEMS[system][1](SYSTEMS[system][0]()).published.split()))
     value = float(players["11"][published])
     assert abs(float(listing["11"]["rating"]) - value) <= 0.5
-    code, printed, _ = run("player", "11", "--db", db)
+    code, printed, _ = run("player", "11", "--db", db, "--out", tmp_path / "p")
     assert code == 0 and f"rated under {system}" in printed
+    # A workbook and a page under every system, as under Elo.
+    assert (tmp_path / "p" / "player-11.html").is_file()
+    assert (tmp_path / "p" / "player-11.xlsx").is_file()
 
 
 def test_glicko_rd_grows_once_per_idle_period_over_published_lists(tmp_path: Path) -> None:
@@ -276,8 +280,10 @@ def test_glicko_rd_grows_once_per_idle_period_over_published_lists(tmp_path: Pat
     c = 34.6
     for months, month in enumerate(("2026-02", "2026-03", "2026-04"), start=1):
         players = by_id(out / month / "standard" / "players.csv")
-        assert float(players["15"]["rd_now"]) == pytest.approx(math.sqrt(100**2 + months * c**2))
-        assert float(players["16"]["rd_now"]) == pytest.approx(math.sqrt(100**2 + months * c**2))
+        # new_rd is the RD as of the list; carried_rd what the next list starts from.
+        assert float(players["15"]["new_rd"]) == pytest.approx(math.sqrt(100**2 + months * c**2))
+        assert float(players["16"]["new_rd"]) == pytest.approx(math.sqrt(100**2 + months * c**2))
+        assert float(players["15"]["carried_rd"]) == 100.0
         listing = by_id(out / month / "standard" / "list.csv")
         assert listing["15"]["rd"] == str(round(math.sqrt(100**2 + months * c**2)))
         assert listing["15"]["last_period"] == "2026-01"
@@ -286,7 +292,7 @@ def test_glicko_rd_grows_once_per_idle_period_over_published_lists(tmp_path: Pat
     assert abs(float(one["new_rating"]) - 1464.11) <= 0.5
     assert abs(float(one["new_rd"]) - 151.40) <= 0.05
     april = by_id(out / "2026-04" / "standard" / "players.csv")["11"]
-    assert float(april["rd_now"]) == pytest.approx(math.sqrt(float(one["new_rd"]) ** 2 + 2 * c**2))
+    assert float(april["new_rd"]) == pytest.approx(math.sqrt(float(one["new_rd"]) ** 2 + 2 * c**2))
     # The state carried: Five's RD of her last games with when they were; Six's grown RD.
     assert run("export-list", "2026-04", "--db", db, "--out", tmp_path / "x")[0] == 0
     state = by_id(tmp_path / "x" / "2026-04" / "standard" / "state.csv")
@@ -305,3 +311,211 @@ def test_init_refuses_a_misspelt_system_and_from_elo_under_elo(tmp_path: Path) -
     code, _, err = run("init", "--list", listed, "--db", db, "--from-elo")
     assert code == 1 and "--from-elo: fide is FIDE Elo" in err
     assert folder_bytes(tmp_path) == before
+
+
+ELO_LIST = ["id,name,rating", "11,One,1500", "12,Two,1400", "13,Three,1550", "14,Four,1700",
+            "15,Five,1600", "16,Six,"]  # fmt: skip
+
+#: Per system: the state made from Five's Elo 1600 (docs/systems.md §7), and what the list of
+#: 2026-02 shows of her after a month without games (the state columns as list.csv rounds
+#: them). Glicko-2: RD 50 grown by σ: √(50² + (0.06 × 173.7178)²) = 51.07 → 51. Glicko: one
+#: period (no last_period), √(50² + 34.6²) = 60.80 → 61. TrueSkill: μ = 25 + 100 × (25/6)/200
+#: = 27.083, σ = β/4 = 25/24 = 1.042, unchanged; listed μ − 3σ = 23.958 → 23.96. Harkness: the
+#: Elo. Ingo: (2840 − 1600)/8 = 155.
+FROM_ELO = {
+    "glicko2": ({"rating": 1600.0, "rd": 50.0, "volatility": 0.06},
+                {"rating": "1600", "rd": "51", "volatility": "0.06"}),
+    "glicko": ({"rating": 1600.0, "rd": 50.0}, {"rating": "1600", "rd": "61", "last_period": ""}),
+    "trueskill": ({"mu": 27.0833333, "sigma": 1.0416667},
+                  {"rating": "23.96", "mu": "27.083", "sigma": "1.042"}),
+    "harkness": ({"rating": 1600.0}, {"rating": "1600"}),
+    "ingo": ({"rating": 155.0}, {"rating": "155"}),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("system", sorted(FROM_ELO))
+def test_from_elo_seeds_every_player_and_keeps_the_idle_on_the_list(
+    system: str, tmp_path: Path
+) -> None:
+    # One to Four play Glickman's games in January; Five plays none; Six is unrated in the
+    # Elo list. Every player with an Elo rating gets a state from it and stays on the list
+    # (none of these systems has an inactivity rule); Six stays unrated and unlisted.
+    listed = write(tmp_path / "elo.csv", ELO_LIST)
+    db = tmp_path / "s.sqlite"
+    code, printed, err = run("init", "--list", listed, "--period", "2026-01", "--db", db,
+                             "--rules", system, "--from-elo")  # fmt: skip
+    assert code == 0, printed + err
+    assert f"5 players with a state under {system}, from the Elo ratings (" in printed
+    assert run("export-list", "initial", "--db", db, "--out", tmp_path / "x")[0] == 0
+    state = by_id(tmp_path / "x" / "2026-01" / "standard" / "state.csv")
+    assert sorted(state) == ["11", "12", "13", "14", "15"]
+    seeded, shown = FROM_ELO[system]
+    for column, value in seeded.items():
+        assert float(state["15"][column]) == pytest.approx(value), column
+    assert run("add", paper_event(tmp_path), "--db", db)[0] == 0
+    out = tmp_path / "out"
+    code, printed, err = run("publish", "2026-02", "--db", db, "--out", out)
+    assert code == 0, printed + err
+    listing = by_id(out / "2026-02" / "standard" / "list.csv")
+    assert sorted(listing) == ["11", "12", "13", "14", "15"]
+    assert {column: listing["15"][column] for column in shown} == shown
+    assert listing["15"]["games"] == "0" and listing["11"]["games"] == "3"
+    players = by_id(out / "2026-02" / "standard" / "players.csv")
+    assert players["15"]["status"] == players["11"]["status"] == "rated"
+
+
+def test_from_elo_under_glicko2_starts_from_the_elo_and_the_rules_rd(tmp_path: Path) -> None:
+    # The review's commands as processes: the state before the period is the Elo rating with
+    # the rules' from_elo_rd (80 here) and the initial volatility; Five, idle, keeps her
+    # rating and her RD grows to √(80² + (0.06 × 173.7178)²) = 80.68 (docs/systems.md §2).
+    rules = tmp_path / "league.toml"
+    rules.write_text('name = "league"\nsystem = "glicko2"\n[glicko2]\nfrom_elo_rd = 80\n')
+    listed = write(tmp_path / "elo.csv", ELO_LIST)
+    db = tmp_path / "g.sqlite"
+    code, printed, err = process("init", "--list", listed, "--period", "2026-01", "--db", db,
+                                 "--rules", rules, "--from-elo")  # fmt: skip
+    assert code == 0, printed + err
+    assert printed.splitlines()[1] == (
+        "standard: 5 players with a state under glicko2, from the Elo ratings (rating = Elo, "
+        "RD 80, volatility 0.06)"
+    )
+    assert process("add", paper_event(tmp_path), "--db", db)[0] == 0
+    out = tmp_path / "out"
+    code, printed, err = process("publish", "2026-02", "--db", db, "--out", out)
+    assert code == 0, printed + err
+    assert "list of 5 players (5 rated before, 0 new)" in printed
+    players = by_id(out / "2026-02" / "standard" / "players.csv")
+    four = players["14"]
+    assert (four["rating"], four["rd"], four["volatility"]) == ("1700.0", "80.0", "0.06")
+    five = players["15"]
+    assert float(five["new_rating"]) == 1600.0
+    assert float(five["new_rd"]) == pytest.approx(80.6761448)
+    # The winner of January's top game is still near his Elo, not near 1500.
+    listing = by_id(out / "2026-02" / "standard" / "list.csv")
+    assert abs(int(listing["14"]["rating"]) - 1700) < 100
+    assert query(db, "SELECT COUNT(DISTINCT player_id) FROM system_states "
+                 "WHERE period = '2026-01'") == [(5,)]  # fmt: skip
+
+
+ELO_LIKE = 'name = "ts2000"\nsystem = "trueskill"\n[trueskill]\nmu = 2000\nsigma = 300\n'
+
+
+def states(path: Path) -> dict[str, tuple[float, float]]:
+    return {key: (float(row["mu"]), float(row["sigma"])) for key, row in by_id(path).items()}
+
+
+@pytest.mark.parametrize("scale", ["elo-like", "own"])
+def test_a_trueskill_database_reads_its_own_exported_state_list(scale: str, tmp_path: Path) -> None:
+    # docs/formats.md §11: a list's μ lies within 120 times the rules' largest spread of μ0,
+    # so the states a database exports read back under its rules, on TrueSkill's own scale
+    # (μ0 25) and on an Elo-like one (μ0 2000, σ0 300, β 150), by rate --list and by init.
+    # Processes, as an officer runs them (the Elo-like case); the CLI in process otherwise.
+    command = process if scale == "elo-like" else run
+    rules: Path | str = "trueskill"
+    if scale == "elo-like":
+        rules = tmp_path / "ts2000.toml"
+        rules.write_text(ELO_LIKE)
+    listed = write(tmp_path / "elo.csv", [*ELO_LIST[:-1], "16,Six,2100"])
+    db = tmp_path / "t.sqlite"
+    code, printed, err = command("init", "--list", listed, "--period", "2026-01", "--db", db,
+                                 "--rules", rules, "--from-elo")  # fmt: skip
+    assert code == 0, printed + err
+    assert command("add", paper_event(tmp_path), "--db", db)[0] == 0
+    assert command("publish", "2026-02", "--db", db, "--out", tmp_path / "out")[0] == 0
+    assert command("export-list", "2026-02", "--db", db, "--out", tmp_path / "x")[0] == 0
+    exported = tmp_path / "x" / "2026-02" / "standard" / "state.csv"
+    kept = states(exported)
+    if scale == "elo-like":
+        # From the Elo ratings: μ = 2000 + (Elo − 1500) × 150/200, σ = β/4 = 37.5; Five and
+        # Six did not play.
+        assert kept["15"] == (2075.0, 37.5) and kept["16"] == (2450.0, 37.5)
+    february = paper_event(tmp_path, "2026/02/07", "2026/02/08")
+    code, printed, err = command("rate", february, "--rules", rules, "--list", exported,
+                                 "--out", tmp_path / "rated")  # fmt: skip
+    assert code == 0, printed + err
+    # Its players (One to Four) start from the exported states, to the last digit.
+    rated = by_id(tmp_path / "rated" / "players.csv")
+    assert {key: (float(row["mu"]), float(row["sigma"])) for key, row in rated.items()} == {
+        key: kept[key] for key in ("11", "12", "13", "14")
+    }
+    again = tmp_path / "again.sqlite"
+    code, printed, err = command("init", "--list", exported, "--period", "2026-02", "--db",
+                                 again, "--rules", rules)  # fmt: skip
+    assert code == 0, printed + err
+    assert "6 players with a state under trueskill, read from the list" in printed
+    assert command("export-list", "initial", "--db", again, "--out", tmp_path / "y")[0] == 0
+    assert states(tmp_path / "y" / "2026-02" / "standard" / "state.csv") == kept
+
+
+def test_a_players_report_under_glicko2_is_a_workbook_and_a_page_of_tables(
+    tmp_path: Path,
+) -> None:
+    # Glickman's example (docs/systems.md §2) from the database, as the officer runs it. The
+    # numbers in exact arithmetic (the paper rounds its intermediate values: v 1.7785,
+    # Δ −0.4834): g(φ_j) 0.995498, 0.953149, 0.724235; E 0.639468, 0.431842, 0.302841;
+    # v 1.778977, Δ −0.483933; r' 1464.05, RD' 151.52, σ' 0.059996.
+    from openpyxl import load_workbook
+    from workbooks import header_row, table
+
+    db = glicko2_db(tmp_path)
+    assert run("publish", "2026-02", "--db", db, "--out", tmp_path / "out")[0] == 0
+    out = tmp_path / "p"
+    code, printed, err = process("player", "11", "--db", db, "--out", out)
+    assert code == 0, printed + err
+    assert sorted(p.name for p in out.iterdir()) == ["player-11.html", "player-11.xlsx"]
+
+    book = load_workbook(out / "player-11.xlsx")
+    assert book.sheetnames == ["Summary", "History", "Chart standard", "Calculations"]
+    assert all(str(book[s].cell(1, 1).value).startswith("One, Ann (11), ESP, born 1980")
+               for s in book.sheetnames)  # fmt: skip
+    history = table(book["History"])
+    assert [list(row) for row in history[:1]] == [
+        ["list", "period", "status", "games", "points", "r", "RD", "σ"]
+    ]
+    assert history[0] == {
+        "list": "standard",
+        "period": "2026-01",
+        "status": None,
+        "games": None,
+        "points": None,
+        "r": 1500,
+        "RD": 200,
+        "σ": 0.06,
+    }
+    after = history[1]
+    assert (after["period"], after["status"], after["games"], after["points"]) == (
+        "2026-02", "rated", 3, 1,
+    )  # fmt: skip
+    assert abs(after["r"] - 1464.05) <= 0.011 and abs(after["RD"] - 151.52) <= 0.005
+    assert abs(after["σ"] - 0.059996) <= 1e-6
+    chart = book["Chart standard"]
+    assert len(chart._charts) == 1
+    assert [row["period"] for row in table(chart)] == ["2026-01", "2026-02"]
+    rows = table(book["Calculations"])
+    player, *games = rows
+    assert (player["period"], player["games"], player["points"]) == ("2026-02", 3, 1)
+    assert player["v"] == pytest.approx(1.778977, abs=1e-6)
+    assert player["Δ"] == pytest.approx(-0.483933, abs=1e-6)
+    assert [(g["opponent"], g["r_j"], g["RD_j"], g["points"]) for g in games] == [
+        ("Two, Bea", 1400, 30, 1), ("Three, Cy", 1550, 100, 0), ("Four, Di", 1700, 300, 0),
+    ]  # fmt: skip
+    assert [round(g["g"], 6) for g in games] == [0.995498, 0.953149, 0.724235]
+    assert [round(g["E"], 6) for g in games] == [0.639468, 0.431842, 0.302841]
+    # Shown as the terminal shows them: g, E, v and Δ to 4 decimals, σ to 6.
+    sheet = book["Calculations"]
+    head = header_row(sheet)  # then the list's row, then the first game's
+    formats = {sheet.cell(head, c).value: sheet.cell(head + 2, c).number_format
+               for c in range(1, sheet.max_column + 1)}  # fmt: skip
+    assert (formats["g"], formats["E"], formats["r_j"]) == ("0.0000", "0.0000", "0.00")
+
+    page = read_page((out / "player-11.html").read_text(encoding="utf-8"))
+    assert page.headings[:2] == ["One, Ann (11), ESP, born 1980", "Rating history"]
+    assert ["standard", "2026-02", "rated", "3", "1", "1464.05", "151.52", "0.059996"] in page.rows
+    assert ["r", "RD", "σ", "v", "Δ", "r′", "RD′", "σ′"] in page.rows
+    assert ["1500.00", "200.00", "0.060000", "1.7790", "-0.4839", "1464.05", "151.52",
+            "0.059996"] in page.rows  # fmt: skip
+    assert ["Rd", "opponent", "result", "r_j", "RD_j", "g", "E"] in page.rows
+    assert ["1", "Two, Bea", "1", "1400.00", "30.00", "0.9955", "0.6395"] in page.rows
+    assert ["3", "Four, Di", "0", "1700.00", "300.00", "0.7242", "0.3028"] in page.rows
+    # The terminal shows the same texts.
+    assert "v 1.7790 · Δ -0.4839" in printed and "0.7242  0.3028" in printed

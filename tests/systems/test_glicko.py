@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
+import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from rating_batch.systems import SystemInput
 from rating_batch.systems.games import PlayedGames
-from rating_batch.systems.glicko import Glicko, rate_glicko
+from rating_batch.systems.glicko import Glicko, GlickoSystem, rate_glicko
 
 PAPER = [(0, 1, 1.0), (0, 2, 0.0), (0, 3, 0.0)]
 RATINGS = np.array([1500.0, 1400.0, 1550.0, 1700.0])
@@ -54,3 +58,40 @@ def test_a_better_result_never_gives_a_worse_rating(scores: list[float], which: 
                             PlayedGames.from_pairs(pairs[::-1], 4), Glicko())  # fmt: skip
     assert np.allclose(reversed_.rating, rate_glicko(
         RATINGS, RDS, np.zeros(4), PlayedGames.from_pairs(pairs, 4), Glicko()).rating)  # fmt: skip
+
+
+def idle_period(rd: float, last_period: str | None, params: Glicko) -> pd.DataFrame:
+    """players.csv of the period 2026-02 for Idle (rating 1600, ``rd``, ``last_period``), who
+    plays no game, beside One and Two, who play one."""
+    players = pd.DataFrame({"id": ["11", "12", "13"], "name": ["One", "Two", "Idle"],
+                            "federation": [None] * 3, "birth_year": [1980] * 3})  # fmt: skip
+    state = pd.DataFrame(
+        {
+            "rating": pd.Series([1500.0, 1500.0, 1600.0], dtype="Float64"),
+            "rd": pd.Series([200.0, 200.0, rd], dtype="Float64"),
+            "last_period": pd.Series(["2026-01", "2026-01", last_period], dtype="string"),
+        }
+    )
+    games = PlayedGames.from_pairs([(0, 1, 1.0)], 3)
+    period = SystemInput(players, state, games, period="2026-02", year=2026)
+    return GlickoSystem(params).rate(period).players.set_index("id")
+
+
+def test_new_rd_is_the_rd_as_of_the_list_and_the_state_carries_the_last_games_rd() -> None:
+    # docs/systems.md §3, Glickman's c: RD 50 whose last games were 100 periods before the
+    # period rated (2017-10 → 2026-02) is √(50² + 100 · 34.6²) = √122216 = 349.59 as of the
+    # list; with c = √((350² − 50²)/100) = √1200 it is 350 exactly.
+    idle = idle_period(50.0, "2017-10", Glicko()).loc["13"]
+    assert idle["new_rd"] == pytest.approx(349.5940502)
+    assert idle["new_rating"] == 1600.0 and idle["status"] == "rated"
+    # The state the next list carries: the RD of the last games, dated by last_period.
+    assert (idle["carried_rd"], idle["new_last_period"]) == (50.0, "2017-10")
+    exact = idle_period(50.0, "2017-10", Glicko(c=math.sqrt(1200.0))).loc["13"]
+    assert exact["new_rd"] == pytest.approx(350.0)
+    # Without a last_period: one period, √(50² + 34.6²) = √3697.16 = 60.80, carried as such.
+    undated = idle_period(50.0, None, Glicko()).loc["13"]
+    assert undated["new_rd"] == pytest.approx(60.8042762)
+    assert undated["carried_rd"] == pytest.approx(60.8042762)
+    # A player with games carries the RD after them: the same number.
+    one = idle_period(50.0, None, Glicko()).loc["11"]
+    assert one["carried_rd"] == one["new_rd"] and one["new_last_period"] == "2026-02"

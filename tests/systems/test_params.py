@@ -103,3 +103,11 @@ def test_a_number_outside_its_range_is_told_the_whole_range(
     check: Any, value: object, message: str
 ) -> None:
     assert check(value) == message
+
+
+@pytest.mark.parametrize("key", ["initial_rd", "from_elo_rd"])
+def test_a_glicko_starting_rd_above_rd_max_is_refused(key: str) -> None:
+    # docs/systems.md §3: RD is at most rd_max; a state could not start above it.
+    section = {"initial_rd": 100, "from_elo_rd": 50, "rd_max": 200, key: 300}
+    with pytest.raises(RulesError, match=rf"^x.toml \[glicko\]: {key} is more than rd_max$"):
+        from_section(SYSTEMS["glicko"][0], section, "x.toml [glicko]")

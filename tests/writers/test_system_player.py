@@ -1,0 +1,111 @@
+"""A player's report under another system (writers/system_player.py): text, workbook and page
+show the same values under the system's own symbols (docs/systems.md), as tables. The rows
+are the published examples of docs/systems.md §4 and §5, as players.csv and calculations.csv
+hold them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from html_text import read_page
+from openpyxl import load_workbook
+from workbooks import header_row, table
+
+from rating_batch.system_explain import SystemListPart, SystemPlayerReport
+from rating_batch.systems import find_system
+from rating_batch.writers.system_player import (
+    system_player_text,
+    write_system_player_html,
+    write_system_player_workbook,
+)
+
+
+def harkness_report() -> SystemPlayerReport:
+    # §5: a 1600 player scores 2½/11 against opponents averaging 1850: percentage 22.73,
+    # performance 1850 + 10 × (22.73 − 50) = 1577.27, the new rating 1577.
+    player = {"id": "11", "name": "One", "federation": "ESP", "games": 11, "score": 2.5,
+              "rating": 1600.0, "new_rating": 1577.0, "performance": 1577.2727272727273,
+              "status": "rated"}  # fmt: skip
+    rows = pd.DataFrame(
+        {"id": ["11"], "name": ["One"], "event": ["open-2026"], "games": [11],
+         "rating": [1600.0], "average": [1850.0], "percentage": [22.727272727272727],
+         "performance": [1577.2727272727273], "new_rating": [1577.0]}
+    )  # fmt: skip
+    part = SystemListPart("standard", "2026-02", "2026-01", player, rows)
+    system = find_system("harkness")
+    assert system is not None
+    return SystemPlayerReport("11", "One", "ESP", "1980", system, [part])
+
+
+def trueskill_report() -> SystemPlayerReport:
+    # §4: equal players (25, 25/3), player 1 wins: 29.396/7.171; shown μ − 3σ = 7.883.
+    player = {"id": "11", "name": "One", "federation": "ESP", "games": 1, "score": 1.0,
+              "mu": 25.0, "sigma": 8.333333, "new_mu": 29.396, "new_sigma": 7.171,
+              "conservative": 7.883, "status": "rated"}  # fmt: skip
+    rows = pd.DataFrame(
+        {"id": ["11"], "name": ["One"], "event": ["duel"], "round": [1], "opponent_id": ["12"],
+         "opponent_name": ["Two"], "score": [1.0], "mu_before": [25.0],
+         "sigma_before": [8.333333], "mu_after": [29.396], "sigma_after": [7.171]}
+    )  # fmt: skip
+    part = SystemListPart("standard", "2026-02", "2026-01", player, rows)
+    system = find_system("trueskill")
+    assert system is not None
+    return SystemPlayerReport("11", "One", "ESP", "1980", system, [part])
+
+
+def test_a_per_event_system_shows_each_event_as_a_row(tmp_path: Path) -> None:
+    report = harkness_report()
+    text = system_player_text(report)
+    assert text.splitlines()[4:7] == [
+        "  period   status  games  points  rating  performance",
+        "  2026-01                           1600",
+        "  2026-02  rated      11      2½    1577      1577.27",
+    ]
+    assert "  rating 1600 → new rating 1577 · performance 1577.27" in text
+    assert text.splitlines()[-3:] == [
+        "  open-2026",
+        "     n  rating  average      %  performance  new rating",
+        "    11    1600  1850.00  22.73      1577.27        1577",
+    ]
+    write_system_player_html(report, tmp_path / "p.html")
+    page = read_page((tmp_path / "p.html").read_text(encoding="utf-8"))
+    assert ["n", "rating", "average", "%", "performance", "new rating"] in page.rows
+    assert ["11", "1600", "1850.00", "22.73", "1577.27", "1577"] in page.rows
+    write_system_player_workbook(report, tmp_path / "p.xlsx")
+    book = load_workbook(tmp_path / "p.xlsx")
+    player, event = table(book["Calculations"])
+    assert (player["rating"], player["new rating"], player["performance"]) == (
+        1600, 1577, pytest.approx(1577.2727, abs=1e-4),
+    )  # fmt: skip
+    assert (event["event"], event["n"], event["average"], event["%"]) == (
+        "open-2026", 11, 1850, pytest.approx(22.7273, abs=1e-4),
+    )  # fmt: skip
+    sheet = book["Calculations"]
+    head = header_row(sheet)
+    formats = {sheet.cell(head, c).value: sheet.cell(head + 2, c).number_format
+               for c in range(1, sheet.max_column + 1)}  # fmt: skip
+    assert (formats["average"], formats["%"], formats["new rating"]) == ("0.00", "0.00", "0")
+
+
+def test_a_per_game_system_shows_mu_and_sigma_around_each_game(tmp_path: Path) -> None:
+    report = trueskill_report()
+    text = system_player_text(report)
+    assert "  μ 25.000 · σ 8.333 → μ′ 29.396 · σ′ 7.171 · rating 7.88" in text
+    assert text.splitlines()[-2:] == [
+        "    Rd  opponent  result  μ before  σ before  μ after  σ after",
+        "     1  Two            1    25.000     8.333   29.396    7.171",
+    ]
+    write_system_player_html(report, tmp_path / "p.html")
+    page = read_page((tmp_path / "p.html").read_text(encoding="utf-8"))
+    assert ["μ", "σ", "μ′", "σ′", "rating"] in page.rows
+    assert ["25.000", "8.333", "29.396", "7.171", "7.88"] in page.rows
+    assert ["1", "Two", "1", "25.000", "8.333", "29.396", "7.171"] in page.rows
+    write_system_player_workbook(report, tmp_path / "p.xlsx")
+    book = load_workbook(tmp_path / "p.xlsx")
+    assert book.sheetnames == ["Summary", "History", "Chart standard", "Calculations"]
+    # The list's rating (μ − 3σ) after each list; none before the first (not published).
+    assert [(row["period"], row["standard rating"]) for row in table(book["Chart standard"])] == [
+        ("2026-02", 7.883)
+    ]
