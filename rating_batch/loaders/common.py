@@ -234,6 +234,23 @@ def normalise_title(text: str) -> str | None:
     return TITLE_LETTERS.get(text.lower(), text.upper())
 
 
+#: FIDE's titles (docs/formats.md §4.1): the only values an event's title field holds, with
+#: the Online Arena titles that chess-results' title column shows beside them.
+FIDE_TITLES = frozenset(TITLE_LETTERS.values()) | {"AGM", "AIM", "AFM", "ACM"}
+#: How a title field that holds something else is told.
+NOT_A_TITLE = (
+    "is not a FIDE title (GM, IM, FM, CM, WGM, WIM, WFM, WCM, or the letters g, m, f, c, wg, "
+    "wm, wf, wc): left out"
+)
+
+
+def fide_title(text: str) -> str | None:
+    """The FIDE title a title field names (``GM``, ``g``, `` wg``), else None: blank, or a
+    value that is no FIDE title (``=1+``, ``-GM``), which the reader reports."""
+    title = normalise_title(text)
+    return title if title in FIDE_TITLES else None
+
+
 def normalise_sex(text: str) -> str | None:
     """``m``/``M`` → ``M``; ``w``/``f``/``F`` → ``F``; anything else → ``None``."""
     text = text.strip().lower()

@@ -34,15 +34,16 @@ from rating_batch.errors import InputError, Issue
 from rating_batch.loaders.common import (
     MAX_EVENT_CELLS,
     MAX_ID_DIGITS,
+    NOT_A_TITLE,
     DecodingError,
     clean_text,
     date_order,
     decode_text,
+    fide_title,
     is_digits,
     kind_of_time_control,
     long_lines,
     normalise_sex,
-    normalise_title,
     parse_birth_year,
     parse_date,
     read_sheet,
@@ -352,7 +353,16 @@ def _normalise(
         players["name"].append(_value(row, columns, "name"))
         players["federation"].append(_value(row, columns, "federation").upper() or None)
         players["sex"].append(normalise_sex(_value(row, columns, "sex")))
-        players["title"].append(normalise_title(_value(row, columns, "title")))
+        title_text = _value(row, columns, "title")
+        title = fide_title(title_text)
+        if title_text and title is None:
+            where = f"column {get_column_letter(columns['title'] + 1)}"
+            issues.append(
+                Issue(
+                    raw.source, number, f"title {title_text!r} {NOT_A_TITLE} ({where})", "warning"
+                )
+            )
+        players["title"].append(title)
         players["birth_year"].append(born)
         players["rating"].append(rating if rating else None)
         players["points"].append(points)

@@ -24,16 +24,17 @@ import pandas as pd
 
 from rating_batch.errors import Issue, Severity
 from rating_batch.loaders.common import (
+    NOT_A_TITLE,
     DecodingError,
     clean_text,
     date_order,
     decode_text,
+    fide_title,
     is_digits,
     kind_of_time_control,
     long_lines,
     map_distinct,
     normalise_sex,
-    normalise_title,
     parse_birth_year,
     parse_date,
     split_lines,
@@ -485,6 +486,15 @@ def _parse_players(
         )
 
     text = {name: _text(codes[:, start:end]) for name, start, end in PLAYER_FIELDS}
+    titles = map_distinct(text["title"], fide_title)
+    files.add(
+        issue(
+            index, f"title {str(text['title'][index])!r} {NOT_A_TITLE} (columns 11-13)", "warning"
+        )
+        for index in np.flatnonzero(
+            (text["title"] != "") & pd.isna(np.array(titles, dtype=object))
+        ).tolist()
+    )
     rating, has_rating = numeric["rating"]
     fide_id, has_id = numeric["fide_id"]
     # The final ranking, for the crosstable's order only: unreadable is simply absent.
@@ -505,7 +515,7 @@ def _parse_players(
             "name": map_distinct(text["name"], clean_text),
             "federation": map_distinct(text["federation"], lambda t: t.upper() or None),
             "sex": map_distinct(text["sex"], normalise_sex),
-            "title": map_distinct(text["title"], normalise_title),
+            "title": titles,
             "birth_year": pd.array(map_distinct(text["birth"], parse_birth_year), dtype="Int64"),
             "rating": pd.array(np.where(has_rating, rating, 0), dtype="Int64"),
             "points": points.astype("Float64"),

@@ -250,3 +250,16 @@ def test_decimal_commas_and_halves_in_points() -> None:
         source="x.csv",
     )
     assert parse_crosstable(raw, key="x").players["points"].tolist() == [0.5, 0.5]
+
+
+def test_a_title_that_is_no_fide_title_is_left_out_with_its_row_and_column(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "titles.csv"
+    path.write_text(CSV_TEXT.replace("IRL,1990,F,WFM", "IRL,1990,F,=1+"), encoding="utf-8")
+    event = read_event(path)
+    assert event.players["title"].tolist() == [pd.NA, pd.NA, pd.NA]
+    letters = "GM, IM, FM, CM, WGM, WIM, WFM, WCM, or the letters g, m, f, c, wg, wm, wf, wc"
+    assert [str(issue) for issue in event.issues] == [
+        f"{path}:6: warning: title '=1+' is not a FIDE title ({letters}): left out (column H)"
+    ]
