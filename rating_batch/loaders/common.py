@@ -213,6 +213,16 @@ def parse_birth_year(text: str) -> int | None:
     return int(match.group(1)) if match else None
 
 
+#: What an unknown birth date is made of: ``0``, ``0000`` or ``0000/00/00``, as FIDE's lists
+#: and federations' data write it (docs/formats.md §4.1), as they write 0 for no rating.
+UNKNOWN_YEAR = "0./- "
+
+
+def is_unknown_year(text: str) -> bool:
+    """A birth date written as zeros (``UNKNOWN_YEAR``)."""
+    return bool(text.strip()) and not text.strip(UNKNOWN_YEAR)
+
+
 # docs/formats.md §4.1: FIDE-list letter codes for titles.
 TITLE_LETTERS = {
     "g": "GM",

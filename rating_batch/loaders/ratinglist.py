@@ -243,9 +243,9 @@ def _finish(
             frame[name] = clean_texts(frame[name])
     for name, values in (extra or {}).items():
         frame[name] = pd.Series(values, dtype="boolean")
-    for kind in KINDS:
-        for column in (f"{kind}_rating", f"{kind}_k"):  # FIDE writes 0 for none
-            frame[column] = frame[column].mask(frame[column] == 0)
+    zero = [f"{kind}_{column}" for kind in KINDS for column in ("rating", "k")]
+    for column in (*zero, "birth_year"):  # FIDE writes 0 for none, 0 or 0000 for no birth year
+        frame[column] = frame[column].mask(frame[column] == 0)
     return frame
 
 

@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 
 from rating_batch.errors import InputError, Issue, raise_if_errors
+from rating_batch.loaders.common import UNKNOWN_YEAR
 from rating_batch.periods import PeriodError, canonical_period
 
 #: Columns of a state list kept as they are, when given (``init`` registers the players).
@@ -129,6 +130,9 @@ def read_state_list(
     for column in IDENTITY:
         if column in frame.columns:
             text = frame[column].str.strip()
-            state[column] = text.astype("string").where(text.ne(""))
+            present = text.ne("")
+            if column == "birth_year":  # 0 or 0000: unknown (docs/formats.md §4.1)
+                present = present & text.str.strip(UNKNOWN_YEAR).ne("")
+            state[column] = text.astype("string").where(present)
     state["line"] = lines
     return state[state["id"].ne("")].drop_duplicates("id")

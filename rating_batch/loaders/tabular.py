@@ -41,6 +41,7 @@ from rating_batch.loaders.common import (
     decode_text,
     fide_title,
     is_digits,
+    is_unknown_year,
     kind_of_time_control,
     long_lines,
     normalise_sex,
@@ -342,7 +343,8 @@ def _normalise(
             fide = None
         born_text = _value(row, columns, "birth_year")
         born = parse_birth_year(born_text)
-        if born_text and (born is None or born > dt.date.today().year):
+        known = born_text and not is_unknown_year(born_text)
+        if known and (born is None or born > dt.date.today().year):
             issues.append(
                 Issue(raw.source, number, f"birth year {born_text!r} is not a year of birth")
             )

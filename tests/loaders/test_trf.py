@@ -497,3 +497,17 @@ def test_trf_titles_other_than_fides_are_left_out_with_a_located_warning(tmp_pat
     titles = {row["id"]: row["title"] for row in read_csv(tmp_path / "out" / "players.csv")}
     assert titles == {"1001": "", "1002": "", "1003": "", "1004": "GM", "1005": "WGM"}
     assert "titles.trf:4: warning: title '=1+' is not a FIDE title" in err
+
+
+def test_trf_birth_dates_of_zeros_are_unknown_without_a_word(tmp_path: Path) -> None:
+    """docs/formats.md §4.1: 0, 0000 and 0000/00/00 are an unknown birth date."""
+    from trf_text import P, trf
+
+    players = [P(1, "Alpha, Ann", 1800, 1001, 1990), P(2, "Beta, Bob", 1700, 1002, 1991),
+               P(3, "Gamma, Gus", 1600, 1003, 1992)]  # fmt: skip
+    text = trf(players, [(1, 1, 2, "1-0"), (1, 3, None, "U")])
+    lines = text.splitlines()
+    for index, written in ((3, "0000/00/00"), (4, "0000"), (5, "0")):
+        lines[index] = lines[index][:69] + f"{written:<10}" + lines[index][79:]
+    event = parse_trf(lines, source="zeros.trf")
+    assert (event.issues, event.players["birth_year"].tolist()) == ([], [pd.NA] * 3)
