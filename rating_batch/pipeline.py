@@ -51,7 +51,7 @@ from rating_batch.rules import FIDE_BY_DATE, KINDS, Kind, Rules, edition_in_forc
 from rating_batch.schema import CONTROL_CHARACTERS, Event, EventInfo, combined, one_batch
 from rating_batch.staging import OutputSet, staged_outputs
 from rating_batch.system_rating import SystemRateResult
-from rating_batch.validation import Purpose, validate_events
+from rating_batch.validation import LOWEST_RATING, Purpose, validate_events
 from rating_batch.writers import (
     CALCULATION_LABELS,
     GAME_LABELS,
@@ -193,9 +193,11 @@ def read_and_validate(
     progress: Progress = no_progress,
     *,
     accept_dates: bool = False,
+    lowest_rating: int = LOWEST_RATING,
 ) -> tuple[list[Event], list[Issue]]:
     """Read every file and validate every event read (the one pass ``check``, ``rate`` and
-    ``add`` share): the events, and every issue of every file, in the order given."""
+    ``add`` share): the events, and every issue of every file, in the order given;
+    ``lowest_rating`` is the rules' ``rating_min``."""
     keys = distinct_keys([path.stem for path in paths])
     events: list[Event] = []
     issues: list[Issue] = []
@@ -207,7 +209,9 @@ def read_and_validate(
             issues.extend(item.issues)
     events = one_batch(events)
     readable = [e for e in events if not any(i.severity == "error" for i in e.issues)]
-    issues.extend(validate_events(readable, purpose, accept_dates=accept_dates))
+    issues.extend(
+        validate_events(readable, purpose, accept_dates=accept_dates, lowest_rating=lowest_rating)
+    )
     return events, issues
 
 
@@ -217,6 +221,7 @@ def load_events(
     *,
     purpose: Purpose = "rate",
     accept_dates: bool = False,
+    lowest_rating: int = LOWEST_RATING,
 ) -> tuple[list[Event], list[Issue]]:
     """Load and validate every file, collecting every issue of every file before failing."""
     if not paths:
@@ -224,9 +229,21 @@ def load_events(
         raise InputError(
             [Issue(command, None, "no event files given (or none in the folders given)")]
         )
-    events, issues = read_and_validate(paths, purpose, progress, accept_dates=accept_dates)
+    events, issues = read_and_validate(
+        paths, purpose, progress, accept_dates=accept_dates, lowest_rating=lowest_rating
+    )
     raise_if_errors(issues)
     return events, issues
+
+
+def lowest_rating(rules_name: str) -> int:
+    """The lowest rating an event file may give under ``rules_name``: a rules file's
+    ``rating_min``, else FIDE's (also under another rating system)."""
+    from rating_batch.systems import find_system
+
+    if rules_name == FIDE_BY_DATE or find_system(rules_name) is not None:
+        return LOWEST_RATING
+    return named_rules(rules_name).rating_min
 
 
 #: An event key (and so an event page's file name) is at most this long: longer file names are
@@ -352,7 +369,9 @@ def rate_events(
     from rating_batch.raters import find_rater
 
     rater = find_rater(rules_name)
-    events, issues = load_events(expand_inputs(inputs), progress)
+    events, issues = load_events(
+        expand_inputs(inputs), progress, lowest_rating=lowest_rating(rules_name)
+    )
     rated = rater.rate(events, issues, list_path, kind, allow_overlap)
     if out is not None:
         rated.outputs = rater.write(rated, out)

@@ -80,11 +80,15 @@ def add_events(
         ) as store,
         store.writing(dry_run=options.dry_run),
     ):
+        book = rule_book(store)
         events, issues = load_events(
-            files, progress, purpose="add", accept_dates=options.accept_dates
+            files,
+            progress,
+            purpose="add",
+            accept_dates=options.accept_dates,
+            lowest_rating=(book.fixed or book.for_date(None)).rating_min,
         )
         warnings = list(issues)
-        book = rule_book(store)
         digests = [hashlib.sha256(path.read_bytes()).hexdigest() for path in files]
         problems = _refused(store, events, digests)
         raise_if_errors(problems)
