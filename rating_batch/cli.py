@@ -15,6 +15,7 @@ import click
 from rating_batch.errors import RatingBatchError
 from rating_batch.rules import EDITIONS, FIDE_BY_DATE, KINDS, LATEST, describe, named_rules
 from rating_batch.store import DEFAULT_WAIT
+from rating_batch.terminal import terminal_text
 
 EXISTING = click.Path(exists=True, path_type=Path)
 LIST_OPTION = click.option(
@@ -42,6 +43,11 @@ KIND_OPTION = click.option(
 )
 
 
+def echo(text: object, *, err: bool = False) -> None:
+    """Print a line, as every command prints: through ``terminal_text``."""
+    click.echo(terminal_text(str(text)), err=err)
+
+
 @contextlib.contextmanager
 def user_errors(debug: bool) -> Iterator[None]:
     """Turn RatingBatchError, and what the machine refuses (no space, no access, a file in the
@@ -51,11 +57,11 @@ def user_errors(debug: bool) -> Iterator[None]:
     except RatingBatchError as error:
         if debug:
             raise
-        raise click.ClickException(str(error)) from None
+        raise click.ClickException(terminal_text(str(error))) from None
     except OSError as error:
         if debug:
             raise
-        raise click.ClickException(describe_os_error(error)) from None
+        raise click.ClickException(terminal_text(describe_os_error(error))) from None
 
 
 def describe_os_error(error: OSError) -> str:
@@ -117,14 +123,12 @@ def report(context: click.Context, summary: str, warnings: Sequence[object] = ()
     default, all with --verbose; --quiet prints neither."""
     if context.obj["quiet"]:
         return
-    click.echo(summary)
+    echo(summary)
     shown = warnings if context.obj["verbose"] else warnings[:SHOWN_WARNINGS]
     for warning in shown:
-        click.echo(str(warning), err=True)
+        echo(str(warning), err=True)
     if len(shown) < len(warnings):
-        click.echo(
-            f"… and {len(warnings) - len(shown)} more warning(s) (-v prints them all)", err=True
-        )
+        echo(f"… and {len(warnings) - len(shown)} more warning(s) (-v prints them all)", err=True)
 
 
 @cli.command()
@@ -201,9 +205,9 @@ def check(context: click.Context, files: tuple[Path, ...], rules_name: str | Non
     with user_errors(context.obj["debug"]):
         issues = pipeline.check_files(files, rules_name)
     for issue in issues:
-        click.echo(str(issue))
+        echo(str(issue))
     errors = sum(issue.severity == "error" for issue in issues)
-    click.echo(f"{errors} error(s), {len(issues) - errors} warning(s)", err=True)
+    echo(f"{errors} error(s), {len(issues) - errors} warning(s)", err=True)
     if errors:
         sys.exit(1)
 
@@ -229,16 +233,14 @@ def rules_command(context: click.Context, name: str | None) -> None:
         if name is None:
             for edition in EDITIONS.values():
                 since = edition.in_force_from.isoformat() if edition.in_force_from else ""
-                click.echo(f"{edition.edition:10}  from {since:10}  {edition.title}")
-            click.echo(
-                f"{FIDE_BY_DATE:10}  {'(default)':15}  the edition in force at each event's start"
-            )
+                echo(f"{edition.edition:10}  from {since:10}  {edition.title}")
+            echo(f"{FIDE_BY_DATE:10}  {'(default)':15}  the edition in force at each event's start")
             for system_name, (params, make) in SYSTEMS.items():
-                click.echo(f"{system_name:10}  {'(system)':15}  {make(params()).title}")
+                echo(f"{system_name:10}  {'(system)':15}  {make(params()).title}")
             return
         system = find_system(name)
         if system is not None:
-            click.echo(f"system  {system.name}: {system.title}  (docs/systems.md)")
+            echo(f"system  {system.name}: {system.title}  (docs/systems.md)")
             constants = described(system.params)
             width = max(len(key) for key, _, _ in constants)
             for key, value, meaning in constants:
@@ -246,15 +248,15 @@ def rules_command(context: click.Context, name: str | None) -> None:
                 line = f"{key:{width}}  {value}  [{origin}]"
                 # What it is, on the line when it fits in 100 columns, else below it.
                 if len(line) + len(meaning) + 4 <= TERMINAL_WIDTH:
-                    click.echo(f"{line}  ({meaning})")
+                    echo(f"{line}  ({meaning})")
                 else:
-                    click.echo(f"{line}\n{'':{width}}  ({meaning})")
+                    echo(f"{line}\n{'':{width}}  ({meaning})")
             return
         rows = describe(named_rules(LATEST if name == FIDE_BY_DATE else name))
     width = max(len(key) for key, _, _, _ in rows)
     for key, value, origin, valid in rows:
         shown = f"{value}  [{origin}]" + (f"  (valid: {valid})" if valid else "")
-        click.echo(f"{key:{width}}  {shown}")
+        echo(f"{key:{width}}  {shown}")
 
 
 @cli.command("compare-rules")
@@ -305,7 +307,7 @@ def compare_rules(
             out=out,
             allow_overlap=allow_overlap,
         )
-    click.echo(compared.summary())
+    echo(compared.summary())
 
 
 DB_OPTION = click.option(
@@ -628,9 +630,9 @@ def player(
         raise click.UsageError("give a FIDE ID, or --name TEXT")
     with user_errors(context.obj["debug"]):
         if name is not None:
-            click.echo(production.find_players(name, db=db, out=out))
+            echo(production.find_players(name, db=db, out=out))
         else:
-            click.echo(production.player_report(str(fide_id), db=db, out=out))
+            echo(production.player_report(str(fide_id), db=db, out=out))
 
 
 @cli.command("export-list")
@@ -655,4 +657,4 @@ def export_list(context: click.Context, period: str, kind: str | None, db: Path,
         paths = production.export_list(period, db=db, out=out, kind=kind)
     if not context.obj["quiet"]:
         for path in paths:
-            click.echo(f"wrote {path}")
+            echo(f"wrote {path}")

@@ -51,6 +51,7 @@ from rating_batch.rules import FIDE_BY_DATE, KINDS, Kind, Rules, edition_in_forc
 from rating_batch.schema import CONTROL_CHARACTERS, Event, EventInfo, combined, one_batch
 from rating_batch.staging import OutputSet, staged_outputs
 from rating_batch.system_rating import SystemRateResult
+from rating_batch.terminal import BIDI_CONTROLS
 from rating_batch.validation import LOWEST_RATING, Purpose, validate_events
 from rating_batch.writers import (
     CALCULATION_LABELS,
@@ -254,9 +255,7 @@ MAX_KEY_LENGTH = 80
 #: C1, line and paragraph separators), which would reach the officer's terminal as escape
 #: sequences or split a CSV record, and the bidi controls (U+061C, U+200E-F, U+202A-E,
 #: U+2066-9), which would show a key in another order than it is typed.
-_NOT_IN_KEYS = re.compile(
-    rf"{CONTROL_CHARACTERS.pattern}|[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]"
-)
+_NOT_IN_KEYS = re.compile(rf"{CONTROL_CHARACTERS.pattern}|[{BIDI_CONTROLS}]")
 
 
 def safe_key(name: str) -> str:

@@ -341,7 +341,8 @@ def parse_fide_txt(text: str, *, source: str, kind: str = "standard") -> RatingL
         end = following[0] if following else None
         if tail_start is not None:
             end = tail_start if end is None else min(end, tail_start)
-        records[column] = [line[start:end].strip() or None for line in texts]
+        written = [line[start:end].strip() or None for line in texts]
+        records[column] = map_distinct(written, lambda t: None if t is None else _formula_text(t))
     found: list[tuple[int, int, Issue]] = []
     _read_tails(texts, tail_start, numeric, records, "flag" in names, source, found)
     ids = records["id"]
@@ -396,7 +397,9 @@ def _read_tails(
         message = f"expected {wanted} numbers after the titles, found {tails[row].strip()!r}"
         found.append((row, 0, Issue(source, int(str(records["line"][row])), message)))
     rows = np.flatnonzero(matched)
-    titles = map_distinct(parts[0].fillna("").tolist(), lambda t: _split_titles(t.split()))
+    titles = map_distinct(
+        parts[0].fillna("").tolist(), lambda t: _split_titles([*map(_formula_text, t.split())])
+    )
     for column, position in (("o_title", 0), ("foa_title", 1)):
         values = records[column]
         for row in rows.tolist():
