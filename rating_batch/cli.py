@@ -36,6 +36,29 @@ ALLOW_OVERLAP = click.option(
 DRY_RUN = click.option(
     "--dry-run", is_flag=True, help="Check and report everything; change and write nothing."
 )
+
+
+def _codec(context: click.Context, parameter: click.Parameter, name: str | None) -> str | None:
+    """An ``--encoding`` Python knows, else a usage error naming a few that it does."""
+    if name is None:
+        return None
+    import codecs
+
+    try:
+        codecs.lookup(name)
+    except LookupError:
+        raise click.BadParameter(
+            f"unknown encoding {name!r} (e.g. windows-1250, windows-1251, cp932, latin-1)"
+        ) from None
+    return name
+
+
+ENCODING_OPTION = click.option(
+    "--encoding",
+    callback=_codec,
+    help="The encoding of the files that are not UTF-8 (windows-1250, windows-1251, cp932 …); "
+    "default: found from each file's names and federations, with a warning when unsure.",
+)
 KIND_OPTION = click.option(
     "--kind",
     type=click.Choice(KINDS),
@@ -147,6 +170,7 @@ def report(context: click.Context, summary: str, warnings: Sequence[object] = ()
 @KIND_OPTION
 @OUT_OPTION
 @ALLOW_OVERLAP
+@ENCODING_OPTION
 @click.pass_context
 def rate(
     context: click.Context,
@@ -156,6 +180,7 @@ def rate(
     kind: str | None,
     out: Path,
     allow_overlap: bool,
+    encoding: str | None,
 ) -> None:
     """Rate EVENTS (files or folders) as one rating period, without a database.
 
@@ -177,6 +202,7 @@ def rate(
             out=out,
             progress=progress_bar(context),
             allow_overlap=allow_overlap,
+            encoding=encoding,
         )
     report(context, result.summary(), result.warnings)
 
@@ -189,8 +215,11 @@ def rate(
     help="Another rating system (glicko2, …, or its rules file): CSV lists are checked as its "
     "state lists (docs/formats.md §11).",
 )
+@ENCODING_OPTION
 @click.pass_context
-def check(context: click.Context, files: tuple[Path, ...], rules_name: str | None) -> None:
+def check(
+    context: click.Context, files: tuple[Path, ...], rules_name: str | None, encoding: str | None
+) -> None:
     """Validate tournament files and rating lists; print every problem as file:line: message.
 
     Exit status 0 when there is no error (warnings allowed), 1 otherwise. Writes nothing.
@@ -203,7 +232,7 @@ def check(context: click.Context, files: tuple[Path, ...], rules_name: str | Non
     from rating_batch import pipeline
 
     with user_errors(context.obj["debug"]):
-        issues = pipeline.check_files(files, rules_name)
+        issues = pipeline.check_files(files, rules_name, encoding)
     for issue in issues:
         echo(str(issue))
     errors = sum(issue.severity == "error" for issue in issues)
@@ -276,6 +305,7 @@ def rules_command(context: click.Context, name: str | None) -> None:
     help="Write compare.csv and compare.xlsx to this folder.",
 )
 @ALLOW_OVERLAP
+@ENCODING_OPTION
 @click.pass_context
 def compare_rules(
     context: click.Context,
@@ -285,6 +315,7 @@ def compare_rules(
     kind: str | None,
     out: Path | None,
     allow_overlap: bool,
+    encoding: str | None,
 ) -> None:
     """Rate EVENTS under two rule sets and show, player by player and in total, what changes.
 
@@ -306,8 +337,9 @@ def compare_rules(
             kind=kind,
             out=out,
             allow_overlap=allow_overlap,
+            encoding=encoding,
         )
-    echo(compared.summary())
+    report(context, compared.summary(), compared.warnings)
 
 
 DB_OPTION = click.option(
@@ -346,6 +378,7 @@ DB_OPTION = click.option(
     help="Under another system: read --list as a FIDE Elo list and make each state from the "
     "Elo rating (a CSV with the system's state columns is otherwise the system's own list).",
 )
+@ENCODING_OPTION
 @DB_OPTION
 @click.pass_context
 def init(
@@ -355,6 +388,7 @@ def init(
     period: str | None,
     rules_name: str,
     from_elo: bool,
+    encoding: str | None,
     db: Path,
 ) -> None:
     """Create the rating database from an existing rating list.
@@ -372,7 +406,13 @@ def init(
 
     with user_errors(context.obj["debug"]):
         result = production.init_database(
-            list_path, db=db, kind=kind, period=period, rules_name=rules_name, from_elo=from_elo
+            list_path,
+            db=db,
+            kind=kind,
+            period=period,
+            rules_name=rules_name,
+            from_elo=from_elo,
+            encoding=encoding,
         )
     report(context, result.summary(), result.warnings)
 
@@ -388,6 +428,7 @@ def init(
 )
 @ALLOW_OVERLAP
 @DRY_RUN
+@ENCODING_OPTION
 @DB_OPTION
 @click.pass_context
 def add(
@@ -397,6 +438,7 @@ def add(
     accept_dates: bool,
     allow_overlap: bool,
     dry_run: bool,
+    encoding: str | None,
     db: Path,
 ) -> None:
     """Validate and store EVENTS, each in the rating period of its end date.
@@ -418,6 +460,7 @@ def add(
         allow_overlap=allow_overlap,
         dry_run=dry_run,
         wait=context.obj["wait"],
+        encoding=encoding,
     )
     with user_errors(context.obj["debug"]):
         result = production.add_events(

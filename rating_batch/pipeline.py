@@ -195,14 +195,16 @@ def read_and_validate(
     *,
     accept_dates: bool = False,
     lowest_rating: int = LOWEST_RATING,
+    encoding: str | None = None,
 ) -> tuple[list[Event], list[Issue]]:
     """Read every file and validate every event read (the one pass ``check``, ``rate`` and
     ``add`` share): the events, and every issue of every file, in the order given;
-    ``lowest_rating`` is the rules' ``rating_min``."""
+    ``lowest_rating`` is the rules' ``rating_min``, ``encoding`` that of files that are not
+    UTF-8."""
     keys = distinct_keys([path.stem for path in paths])
     events: list[Event] = []
     issues: list[Issue] = []
-    for item in read_events(paths, keys, progress):
+    for item in read_events(paths, keys, progress, encoding):
         if isinstance(item, InputError):
             issues.extend(item.issues)
         else:
@@ -223,6 +225,7 @@ def load_events(
     purpose: Purpose = "rate",
     accept_dates: bool = False,
     lowest_rating: int = LOWEST_RATING,
+    encoding: str | None = None,
 ) -> tuple[list[Event], list[Issue]]:
     """Load and validate every file, collecting every issue of every file before failing."""
     if not paths:
@@ -231,7 +234,12 @@ def load_events(
             [Issue(command, None, "no event files given (or none in the folders given)")]
         )
     events, issues = read_and_validate(
-        paths, purpose, progress, accept_dates=accept_dates, lowest_rating=lowest_rating
+        paths,
+        purpose,
+        progress,
+        accept_dates=accept_dates,
+        lowest_rating=lowest_rating,
+        encoding=encoding,
     )
     raise_if_errors(issues)
     return events, issues
@@ -353,9 +361,11 @@ def rate_events(
     out: Path | None = None,
     progress: Progress = no_progress,
     allow_overlap: bool = False,
+    encoding: str | None = None,
 ) -> RateResult | SystemRateResult:
     """Rate event files as one period; write players.csv, games.csv and report.xlsx to ``out``.
-    A ``rules_name`` naming another rating system (docs/systems.md) rates them under it.
+    A ``rules_name`` naming another rating system (docs/systems.md) rates them under it;
+    ``encoding`` is that of the files (events and list) that are not UTF-8.
 
     Two files sharing half or more of their played games (the same results reported twice)
     are refused unless ``allow_overlap``.
@@ -369,9 +379,9 @@ def rate_events(
 
     rater = find_rater(rules_name)
     events, issues = load_events(
-        expand_inputs(inputs), progress, lowest_rating=lowest_rating(rules_name)
+        expand_inputs(inputs), progress, lowest_rating=lowest_rating(rules_name), encoding=encoding
     )
-    rated = rater.rate(events, issues, list_path, kind, allow_overlap)
+    rated = rater.rate(events, issues, list_path, kind, allow_overlap, encoding=encoding)
     if out is not None:
         rated.outputs = rater.write(rated, out)
     return rated
@@ -439,15 +449,17 @@ def rate_loaded(
     list_path: Path | None,
     kind: str | None,
     allow_overlap: bool = False,
+    encoding: str | None = None,
 ) -> RateResult:
     """Rate loaded events as one period (``rate`` and ``compare-rules`` share this)."""
     chosen_kind, notes = choose_kind(events, kind)
 
-    def read_list() -> pd.DataFrame | None:
+    def read_list() -> tuple[pd.DataFrame, list[Issue]] | None:
         if list_path is None:
             return None
         # Unprefixed columns of a CSV list (rating, k …) belong to the list being rated.
-        return read_rating_list(list_path, kind=chosen_kind).for_kind(chosen_kind)
+        listed = read_rating_list(list_path, kind=chosen_kind, encoding=encoding)
+        return listed.for_kind(chosen_kind), listed.issues
 
     # A child reads the list while the files are compared; the errors come in the same order
     # as one after the other: the files' overlaps, the rules, then the list.
@@ -457,7 +469,8 @@ def rate_loaded(
         raise_if_errors(overlaps)
         issues = [*issues, *overlaps]
         rules, event_rules, rule_notes = resolve_rules(rules_name, events, chosen_kind)
-        rating_list = listing.result()
+        read = listing.result()
+    rating_list, list_warnings = read if read is not None else (None, [])
     period = assemble_period(events, rules, rating_list)
     raise_if_errors(period.issues)
     result = rate_period(
@@ -480,7 +493,7 @@ def rate_loaded(
         notes.append("no event gives a date: juniors cannot be recognised for K")
     else:
         notes.append(f"juniors for K: judged by birth year against the period year {period.year}")
-    warnings = [*issues, *period.issues]  # no errors are left at this point
+    warnings = [*issues, *list_warnings, *period.issues]  # no errors are left at this point
     return RateResult(result, period.events, rules, event_rules, notes, warnings)
 
 
@@ -699,11 +712,14 @@ def changes_chart_sheet(players: pd.DataFrame) -> Sheet:
     return Sheet("Changes chart", frame=change_distribution(changes), writer=write_chart_sheet)
 
 
-def check_files(paths: Sequence[Path], rules_name: str | None = None) -> list[Issue]:
+def check_files(
+    paths: Sequence[Path], rules_name: str | None = None, encoding: str | None = None
+) -> list[Issue]:
     """Every problem of every file (tournament files and rating lists), as ``add`` (and
     ``init`` for lists) would find it; writes nothing. Errors first, then warnings, each
     file's in line order. With ``rules_name`` naming another rating system, a CSV with
-    ``id`` and that system's state columns is checked as its list (docs/formats.md §11)."""
+    ``id`` and that system's state columns is checked as its list (docs/formats.md §11);
+    ``encoding`` is that of the files that are not UTF-8."""
     from rating_batch.systems import find_system
 
     files = expand_inputs(paths)
@@ -715,13 +731,13 @@ def check_files(paths: Sequence[Path], rules_name: str | None = None) -> list[Is
         for path in files
     ]
     events = [path for path, is_list in zip(files, lists, strict=True) if not is_list]
-    _, issues = read_and_validate(events, "check")
+    _, issues = read_and_validate(events, "check", encoding=encoding)
     for path in (path for path, is_list in zip(files, lists, strict=True) if is_list):
         try:
             if system is not None:
-                read_state_list(path, system.state, system.name, system.bounds)
+                read_state_list(path, system.state, system.name, system.bounds, encoding)
             else:
-                issues.extend(read_rating_list(path).issues)
+                issues.extend(read_rating_list(path, encoding=encoding).issues)
         except InputError as error:
             issues.extend(error.issues)
     # Files in the order given (a sheet's issues are its workbook's).

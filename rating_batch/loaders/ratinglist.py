@@ -32,11 +32,9 @@ from rating_batch.errors import InputError, Issue
 from rating_batch.loaders.common import (
     MAX_ID_DIGITS,
     MAX_LIST_CELLS,
-    DecodingError,
     check_size,
     check_xlsx,
     clean_texts,
-    decode_text,
     is_digits,
     long_lines,
     map_distinct,
@@ -44,6 +42,7 @@ from rating_batch.loaders.common import (
     parse_birth_year,
     read_sheet,
 )
+from rating_batch.loaders.encoding import DecodingError, decode, table_evidence
 from rating_batch.rules import FIDE_LIST_K, Rules
 from rating_batch.schema import FORMULA_STARTS
 
@@ -131,11 +130,13 @@ class RatingList:
 
 
 def read_rating_list(
-    path: Path, *, kind: str = "standard", rules: Rules | None = None
+    path: Path, *, kind: str = "standard", rules: Rules | None = None, encoding: str | None = None
 ) -> RatingList:
     """Read a rating list of any supported format; ``kind`` is the list a single-kind CSV or
-    XLSX file belongs to. Raises InputError naming file and line for every bad value, and for
-    every implausible one (``list_issues``, against ``rules``: any FIDE edition's by default)."""
+    XLSX file belongs to, ``encoding`` that of a TXT or CSV list that is not UTF-8 (else the
+    code page its evidence points to). Raises InputError naming file and line for every bad
+    value, and for every implausible one (``list_issues``, against ``rules``: any FIDE
+    edition's by default); warnings stay in ``issues``."""
     suffix = path.suffix.lower()
     refused = check_size(path, MAX_LIST_BYTES)
     if refused:
@@ -149,10 +150,12 @@ def read_rating_list(
                 raise InputError([Issue(str(path), None, refused)])
             result = _read_xlsx(path, kind)
         else:
+            data = path.read_bytes()
             try:
-                text, _ = decode_text(path.read_bytes())
+                decoded = decode(data, encoding, table_evidence(data))
             except DecodingError as error:
                 raise InputError([Issue(str(path), error.line, str(error))]) from None
+            text, warning = decoded.text, decoded.warning()
             too_long = long_lines(text.splitlines(), str(path))
             if too_long:
                 raise InputError([Issue(str(path), n, message) for n, message in too_long[:20]])
@@ -160,6 +163,8 @@ def read_rating_list(
                 result = parse_fide_txt(text, source=str(path), kind=kind)
             else:
                 result = parse_rating_list_csv(text, source=str(path), kind=kind)
+            if warning:
+                result.issues.append(Issue(str(path), None, warning, "warning"))
     except OSError as error:
         raise InputError(
             [Issue(str(path), None, f"cannot read the list: {error.strerror}")]

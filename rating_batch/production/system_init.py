@@ -34,13 +34,16 @@ def init_system_database(
     rules_text: str | None,
     system: RatingSystem,
     from_elo: bool = False,
+    encoding: str | None = None,
 ) -> Outcome:
     """Create a database that rates under ``system`` from a list of one kind: the system's
-    own list, or (``from_elo``, or a list without the state columns) an Elo list."""
+    own list, or (``from_elo``, or a list without the state columns) an Elo list
+    (``encoding``: the list's, when it is not UTF-8)."""
+    warnings: list[Issue] = []
     if not from_elo and is_state_list(list_path, system.state):
-        players, state, how = _from_state_list(list_path, system)
+        players, state, how = _from_state_list(list_path, system, encoding)
     else:
-        players, state, how = _from_elo_list(list_path, system, kind)
+        players, state, how, warnings = _from_elo_list(list_path, system, kind, encoding)
     with create_store(db) as store:
         store.create_tables_content(rules_name, rules_text)
         store.insert_players(players)
@@ -52,7 +55,8 @@ def init_system_database(
             f"created {db} from {list_path}: {len(players)} players, list {label}, "
             f"rules {rules_name}" + (f" ({system.name})" if rules_name != system.name else ""),
             f"{kind}: {rated} players with a state under {system.name}, {how}",
-        ]
+        ],
+        warnings,
     )
 
 
@@ -76,8 +80,11 @@ def _registered(ids: pd.Series, identity: pd.DataFrame) -> pd.DataFrame:
     return frame
 
 
-def _from_state_list(path: Path, system: RatingSystem) -> tuple[pd.DataFrame, pd.DataFrame, str]:
-    listed = read_state_list(path, system.state, system.name, system.bounds).reset_index(drop=True)
+def _from_state_list(
+    path: Path, system: RatingSystem, encoding: str | None
+) -> tuple[pd.DataFrame, pd.DataFrame, str]:
+    listed = read_state_list(path, system.state, system.name, system.bounds, encoding)
+    listed = listed.reset_index(drop=True)
     issues: list[Issue] = []
     if "birth_year" in listed:
         text = listed["birth_year"]
@@ -94,9 +101,10 @@ def _from_state_list(path: Path, system: RatingSystem) -> tuple[pd.DataFrame, pd
 
 
 def _from_elo_list(
-    path: Path, system: RatingSystem, kind: str
-) -> tuple[pd.DataFrame, pd.DataFrame, str]:
-    rating_list = read_rating_list(path, kind=kind)
+    path: Path, system: RatingSystem, kind: str, encoding: str | None
+) -> tuple[pd.DataFrame, pd.DataFrame, str, list[Issue]]:
+    rating_list = read_rating_list(path, kind=kind, encoding=encoding)
+    warnings = rating_list.issues
     if kind not in rating_list.kinds:
         raise InputError([Issue(str(path), None, f"the list has no {kind} ratings")])
     frame = rating_list.frame
@@ -111,8 +119,9 @@ def _from_elo_list(
         state = pd.DataFrame(
             {c: pd.Series(pd.NA, index=range(len(frame)), dtype=d) for c, d in system.state.items()}
         )
-        return players, state, "none from an Elo list: every player starts as unrated"
+        return players, state, "none from an Elo list: every player starts as unrated", warnings
     for column, dtype in system.state.items():
         if column not in seeded:
             seeded[column] = pd.Series(pd.NA, index=seeded.index, dtype=dtype)
-    return players, seeded[list(system.state)], f"from the Elo ratings ({system.seed_note})"
+    how = f"from the Elo ratings ({system.seed_note})"
+    return players, seeded[list(system.state)], how, warnings

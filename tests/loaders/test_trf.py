@@ -14,7 +14,7 @@ from conftest import DATA, TRF_CORPUS
 
 from rating_batch.errors import InputError
 from rating_batch.loaders import load_event, read_event, read_events
-from rating_batch.loaders.common import decode_text, parse_date
+from rating_batch.loaders.common import parse_date
 from rating_batch.loaders.trf import parse_trf, read_trf
 from rating_batch.schema import combined, one_batch
 
@@ -349,21 +349,7 @@ def test_unknown_suffix_names_the_supported_ones(tmp_path: Path) -> None:
         read_event(path)
 
 
-# -- decoding and dates --------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    ("data", "text", "encoding"),
-    [
-        ("Hülleman".encode(), "Hülleman", "utf-8"),
-        (b"\xef\xbb\xbf012 x", "012 x", "utf-8-sig"),
-        ("Mícheál".encode("cp1252"), "Mícheál", "windows-1252"),
-        (b"\x81\x8d", "\x81\x8d", "windows-1252"),  # undefined in cp1252: read as Latin-1
-    ],
-    ids=["utf8", "bom", "cp1252", "latin1-fallback"],
-)
-def test_decode_text(data: bytes, text: str, encoding: str) -> None:
-    assert decode_text(data) == (text, encoding)
+# -- dates (decoding: test_encoding.py) ---------------------------------------------------------
 
 
 @pytest.mark.parametrize(
