@@ -15,6 +15,7 @@ import click
 from rating_batch.errors import RatingBatchError
 from rating_batch.rules import EDITIONS, FIDE_BY_DATE, KINDS, LATEST, describe, named_rules
 from rating_batch.store import DEFAULT_WAIT
+from rating_batch.terminal import terminal_text
 
 EXISTING = click.Path(exists=True, path_type=Path)
 LIST_OPTION = click.option(
@@ -35,11 +36,39 @@ ALLOW_OVERLAP = click.option(
 DRY_RUN = click.option(
     "--dry-run", is_flag=True, help="Check and report everything; change and write nothing."
 )
+
+
+def _codec(context: click.Context, parameter: click.Parameter, name: str | None) -> str | None:
+    """An ``--encoding`` Python knows, else a usage error naming a few that it does."""
+    if name is None:
+        return None
+    import codecs
+
+    try:
+        codecs.lookup(name)
+    except LookupError:
+        raise click.BadParameter(
+            f"unknown encoding {name!r} (e.g. windows-1250, windows-1251, cp932, latin-1)"
+        ) from None
+    return name
+
+
+ENCODING_OPTION = click.option(
+    "--encoding",
+    callback=_codec,
+    help="The encoding of the files that are not UTF-8 (windows-1250, windows-1251, cp932 …); "
+    "default: found from each file's names and federations, with a warning when unsure.",
+)
 KIND_OPTION = click.option(
     "--kind",
     type=click.Choice(KINDS),
     help="The list to rate for; default: read from the events' time controls, else standard.",
 )
+
+
+def echo(text: object, *, err: bool = False) -> None:
+    """Print a line, as every command prints: through ``terminal_text``."""
+    click.echo(terminal_text(str(text)), err=err)
 
 
 @contextlib.contextmanager
@@ -51,11 +80,11 @@ def user_errors(debug: bool) -> Iterator[None]:
     except RatingBatchError as error:
         if debug:
             raise
-        raise click.ClickException(str(error)) from None
+        raise click.ClickException(terminal_text(str(error))) from None
     except OSError as error:
         if debug:
             raise
-        raise click.ClickException(describe_os_error(error)) from None
+        raise click.ClickException(terminal_text(describe_os_error(error))) from None
 
 
 def describe_os_error(error: OSError) -> str:
@@ -117,14 +146,12 @@ def report(context: click.Context, summary: str, warnings: Sequence[object] = ()
     default, all with --verbose; --quiet prints neither."""
     if context.obj["quiet"]:
         return
-    click.echo(summary)
+    echo(summary)
     shown = warnings if context.obj["verbose"] else warnings[:SHOWN_WARNINGS]
     for warning in shown:
-        click.echo(str(warning), err=True)
+        echo(str(warning), err=True)
     if len(shown) < len(warnings):
-        click.echo(
-            f"… and {len(warnings) - len(shown)} more warning(s) (-v prints them all)", err=True
-        )
+        echo(f"… and {len(warnings) - len(shown)} more warning(s) (-v prints them all)", err=True)
 
 
 @cli.command()
@@ -143,6 +170,7 @@ def report(context: click.Context, summary: str, warnings: Sequence[object] = ()
 @KIND_OPTION
 @OUT_OPTION
 @ALLOW_OVERLAP
+@ENCODING_OPTION
 @click.pass_context
 def rate(
     context: click.Context,
@@ -152,6 +180,7 @@ def rate(
     kind: str | None,
     out: Path,
     allow_overlap: bool,
+    encoding: str | None,
 ) -> None:
     """Rate EVENTS (files or folders) as one rating period, without a database.
 
@@ -173,6 +202,7 @@ def rate(
             out=out,
             progress=progress_bar(context),
             allow_overlap=allow_overlap,
+            encoding=encoding,
         )
     report(context, result.summary(), result.warnings)
 
@@ -185,8 +215,11 @@ def rate(
     help="Another rating system (glicko2, …, or its rules file): CSV lists are checked as its "
     "state lists (docs/formats.md §11).",
 )
+@ENCODING_OPTION
 @click.pass_context
-def check(context: click.Context, files: tuple[Path, ...], rules_name: str | None) -> None:
+def check(
+    context: click.Context, files: tuple[Path, ...], rules_name: str | None, encoding: str | None
+) -> None:
     """Validate tournament files and rating lists; print every problem as file:line: message.
 
     Exit status 0 when there is no error (warnings allowed), 1 otherwise. Writes nothing.
@@ -199,11 +232,11 @@ def check(context: click.Context, files: tuple[Path, ...], rules_name: str | Non
     from rating_batch import pipeline
 
     with user_errors(context.obj["debug"]):
-        issues = pipeline.check_files(files, rules_name)
+        issues = pipeline.check_files(files, rules_name, encoding)
     for issue in issues:
-        click.echo(str(issue))
+        echo(str(issue))
     errors = sum(issue.severity == "error" for issue in issues)
-    click.echo(f"{errors} error(s), {len(issues) - errors} warning(s)", err=True)
+    echo(f"{errors} error(s), {len(issues) - errors} warning(s)", err=True)
     if errors:
         sys.exit(1)
 
@@ -229,16 +262,14 @@ def rules_command(context: click.Context, name: str | None) -> None:
         if name is None:
             for edition in EDITIONS.values():
                 since = edition.in_force_from.isoformat() if edition.in_force_from else ""
-                click.echo(f"{edition.edition:10}  from {since:10}  {edition.title}")
-            click.echo(
-                f"{FIDE_BY_DATE:10}  {'(default)':15}  the edition in force at each event's start"
-            )
+                echo(f"{edition.edition:10}  from {since:10}  {edition.title}")
+            echo(f"{FIDE_BY_DATE:10}  {'(default)':15}  the edition in force at each event's start")
             for system_name, (params, make) in SYSTEMS.items():
-                click.echo(f"{system_name:10}  {'(system)':15}  {make(params()).title}")
+                echo(f"{system_name:10}  {'(system)':15}  {make(params()).title}")
             return
         system = find_system(name)
         if system is not None:
-            click.echo(f"system  {system.name}: {system.title}  (docs/systems.md)")
+            echo(f"system  {system.name}: {system.title}  (docs/systems.md)")
             constants = described(system.params)
             width = max(len(key) for key, _, _ in constants)
             for key, value, meaning in constants:
@@ -246,15 +277,15 @@ def rules_command(context: click.Context, name: str | None) -> None:
                 line = f"{key:{width}}  {value}  [{origin}]"
                 # What it is, on the line when it fits in 100 columns, else below it.
                 if len(line) + len(meaning) + 4 <= TERMINAL_WIDTH:
-                    click.echo(f"{line}  ({meaning})")
+                    echo(f"{line}  ({meaning})")
                 else:
-                    click.echo(f"{line}\n{'':{width}}  ({meaning})")
+                    echo(f"{line}\n{'':{width}}  ({meaning})")
             return
         rows = describe(named_rules(LATEST if name == FIDE_BY_DATE else name))
     width = max(len(key) for key, _, _, _ in rows)
     for key, value, origin, valid in rows:
         shown = f"{value}  [{origin}]" + (f"  (valid: {valid})" if valid else "")
-        click.echo(f"{key:{width}}  {shown}")
+        echo(f"{key:{width}}  {shown}")
 
 
 @cli.command("compare-rules")
@@ -274,6 +305,7 @@ def rules_command(context: click.Context, name: str | None) -> None:
     help="Write compare.csv and compare.xlsx to this folder.",
 )
 @ALLOW_OVERLAP
+@ENCODING_OPTION
 @click.pass_context
 def compare_rules(
     context: click.Context,
@@ -283,6 +315,7 @@ def compare_rules(
     kind: str | None,
     out: Path | None,
     allow_overlap: bool,
+    encoding: str | None,
 ) -> None:
     """Rate EVENTS under two rule sets and show, player by player and in total, what changes.
 
@@ -304,8 +337,9 @@ def compare_rules(
             kind=kind,
             out=out,
             allow_overlap=allow_overlap,
+            encoding=encoding,
         )
-    click.echo(compared.summary())
+    report(context, compared.summary(), compared.warnings)
 
 
 DB_OPTION = click.option(
@@ -344,6 +378,7 @@ DB_OPTION = click.option(
     help="Under another system: read --list as a FIDE Elo list and make each state from the "
     "Elo rating (a CSV with the system's state columns is otherwise the system's own list).",
 )
+@ENCODING_OPTION
 @DB_OPTION
 @click.pass_context
 def init(
@@ -353,6 +388,7 @@ def init(
     period: str | None,
     rules_name: str,
     from_elo: bool,
+    encoding: str | None,
     db: Path,
 ) -> None:
     """Create the rating database from an existing rating list.
@@ -370,7 +406,13 @@ def init(
 
     with user_errors(context.obj["debug"]):
         result = production.init_database(
-            list_path, db=db, kind=kind, period=period, rules_name=rules_name, from_elo=from_elo
+            list_path,
+            db=db,
+            kind=kind,
+            period=period,
+            rules_name=rules_name,
+            from_elo=from_elo,
+            encoding=encoding,
         )
     report(context, result.summary(), result.warnings)
 
@@ -386,6 +428,7 @@ def init(
 )
 @ALLOW_OVERLAP
 @DRY_RUN
+@ENCODING_OPTION
 @DB_OPTION
 @click.pass_context
 def add(
@@ -395,6 +438,7 @@ def add(
     accept_dates: bool,
     allow_overlap: bool,
     dry_run: bool,
+    encoding: str | None,
     db: Path,
 ) -> None:
     """Validate and store EVENTS, each in the rating period of its end date.
@@ -416,6 +460,7 @@ def add(
         allow_overlap=allow_overlap,
         dry_run=dry_run,
         wait=context.obj["wait"],
+        encoding=encoding,
     )
     with user_errors(context.obj["debug"]):
         result = production.add_events(
@@ -628,9 +673,9 @@ def player(
         raise click.UsageError("give a FIDE ID, or --name TEXT")
     with user_errors(context.obj["debug"]):
         if name is not None:
-            click.echo(production.find_players(name, db=db, out=out))
+            echo(production.find_players(name, db=db, out=out))
         else:
-            click.echo(production.player_report(str(fide_id), db=db, out=out))
+            echo(production.player_report(str(fide_id), db=db, out=out))
 
 
 @cli.command("export-list")
@@ -655,4 +700,4 @@ def export_list(context: click.Context, period: str, kind: str | None, db: Path,
         paths = production.export_list(period, db=db, out=out, kind=kind)
     if not context.obj["quiet"]:
         for path in paths:
-            click.echo(f"wrote {path}")
+            echo(f"wrote {path}")

@@ -12,6 +12,7 @@ from pathlib import Path
 import pandas as pd
 
 from rating_batch.compare import Comparison, ListComparison, compare_lists, compare_results
+from rating_batch.errors import Issue
 from rating_batch.pipeline import RateResult, expand_inputs, load_events
 from rating_batch.raters import EloRater, find_rater
 from rating_batch.staging import staged_outputs
@@ -26,6 +27,11 @@ class RulesComparison:
     b: RateResult
     comparison: Comparison
     outputs: list[Path] = field(default_factory=list)
+
+    @property
+    def warnings(self) -> list[Issue]:
+        """The files' warnings (read once, for both ratings)."""
+        return self.a.warnings
 
     def summary(self) -> str:
         table = self.comparison.summary
@@ -57,6 +63,7 @@ def compare_rules(
     kind: str | None = None,
     out: Path | None = None,
     allow_overlap: bool = False,
+    encoding: str | None = None,
 ) -> RulesComparison | SystemsComparison:
     """Rate the same events under two rule sets and compare them (``compare-rules``). Two
     rating systems (one of them maybe FIDE Elo) are compared by the lists they would publish
@@ -64,9 +71,12 @@ def compare_rules(
     raters = [find_rater(name) for name in rules_names]
     if not all(isinstance(rater, EloRater) for rater in raters):
         return compare_systems(inputs, rules_names, list_path=list_path, kind=kind, out=out,
-                               allow_overlap=allow_overlap)  # fmt: skip
-    events, issues = load_events(expand_inputs(inputs))
-    a, b = (rater.rate(events, issues, list_path, kind, allow_overlap) for rater in raters)
+                               allow_overlap=allow_overlap, encoding=encoding)  # fmt: skip
+    events, issues = load_events(expand_inputs(inputs), encoding=encoding)
+    a, b = (
+        rater.rate(events, issues, list_path, kind, allow_overlap, encoding=encoding)
+        for rater in raters
+    )
     assert isinstance(a, RateResult) and isinstance(b, RateResult)
     labels = (a.rules.edition, b.rules.edition)
     if labels[0] == labels[1]:
@@ -95,6 +105,7 @@ class SystemsComparison:
     comparison: ListComparison
     notes: list[str] = field(default_factory=list)
     outputs: list[Path] = field(default_factory=list)
+    warnings: list[Issue] = field(default_factory=list)
 
     def summary(self) -> str:
         c = self.comparison
@@ -120,15 +131,16 @@ def compare_systems(
     kind: str | None = None,
     out: Path | None = None,
     allow_overlap: bool = False,
+    encoding: str | None = None,
 ) -> SystemsComparison:
     """The same events under two rating systems, compared by rank (``--list`` is FIDE Elo's
     previous list; another system starts from its defaults or the files' ratings)."""
-    events, issues = load_events(expand_inputs(inputs))
+    events, issues = load_events(expand_inputs(inputs), encoding=encoding)
     frames, labels, lower, notes = [], [], [], []
     for name in rules_names:
         rater = find_rater(name)
         own_list = list_path if rater.takes_elo_list else None
-        rated = rater.rate(events, issues, own_list, kind, allow_overlap)
+        rated = rater.rate(events, issues, own_list, kind, allow_overlap, encoding=encoding)
         frames.append(rater.listing(rated))
         labels.append(rater.label(rated))
         lower.append(rater.lower_is_better)
@@ -141,7 +153,8 @@ def compare_systems(
         labels = [f"A: {labels[0]}", f"B: {labels[1]}"]
     pair = (labels[0], labels[1])
     compared = SystemsComparison(pair, compare_lists(frames[0], frames[1], pair,
-                                                     (lower[0], lower[1])), notes)  # fmt: skip
+                                                     (lower[0], lower[1])), notes,
+                                  warnings=issues)  # fmt: skip
     if out is not None:
         paths = [out / "compare.csv", out / "compare.xlsx"]
         summary = pd.DataFrame(

@@ -51,7 +51,8 @@ from rating_batch.rules import FIDE_BY_DATE, KINDS, Kind, Rules, edition_in_forc
 from rating_batch.schema import CONTROL_CHARACTERS, Event, EventInfo, combined, one_batch
 from rating_batch.staging import OutputSet, staged_outputs
 from rating_batch.system_rating import SystemRateResult
-from rating_batch.validation import Purpose, validate_events
+from rating_batch.terminal import BIDI_CONTROLS
+from rating_batch.validation import LOWEST_RATING, Purpose, validate_events
 from rating_batch.writers import (
     CALCULATION_LABELS,
     GAME_LABELS,
@@ -193,13 +194,17 @@ def read_and_validate(
     progress: Progress = no_progress,
     *,
     accept_dates: bool = False,
+    lowest_rating: int = LOWEST_RATING,
+    encoding: str | None = None,
 ) -> tuple[list[Event], list[Issue]]:
     """Read every file and validate every event read (the one pass ``check``, ``rate`` and
-    ``add`` share): the events, and every issue of every file, in the order given."""
+    ``add`` share): the events, and every issue of every file, in the order given;
+    ``lowest_rating`` is the rules' ``rating_min``, ``encoding`` that of files that are not
+    UTF-8."""
     keys = distinct_keys([path.stem for path in paths])
     events: list[Event] = []
     issues: list[Issue] = []
-    for item in read_events(paths, keys, progress):
+    for item in read_events(paths, keys, progress, encoding):
         if isinstance(item, InputError):
             issues.extend(item.issues)
         else:
@@ -207,7 +212,9 @@ def read_and_validate(
             issues.extend(item.issues)
     events = one_batch(events)
     readable = [e for e in events if not any(i.severity == "error" for i in e.issues)]
-    issues.extend(validate_events(readable, purpose, accept_dates=accept_dates))
+    issues.extend(
+        validate_events(readable, purpose, accept_dates=accept_dates, lowest_rating=lowest_rating)
+    )
     return events, issues
 
 
@@ -217,6 +224,8 @@ def load_events(
     *,
     purpose: Purpose = "rate",
     accept_dates: bool = False,
+    lowest_rating: int = LOWEST_RATING,
+    encoding: str | None = None,
 ) -> tuple[list[Event], list[Issue]]:
     """Load and validate every file, collecting every issue of every file before failing."""
     if not paths:
@@ -224,9 +233,26 @@ def load_events(
         raise InputError(
             [Issue(command, None, "no event files given (or none in the folders given)")]
         )
-    events, issues = read_and_validate(paths, purpose, progress, accept_dates=accept_dates)
+    events, issues = read_and_validate(
+        paths,
+        purpose,
+        progress,
+        accept_dates=accept_dates,
+        lowest_rating=lowest_rating,
+        encoding=encoding,
+    )
     raise_if_errors(issues)
     return events, issues
+
+
+def lowest_rating(rules_name: str) -> int:
+    """The lowest rating an event file may give under ``rules_name``: a rules file's
+    ``rating_min``, else FIDE's (also under another rating system)."""
+    from rating_batch.systems import find_system
+
+    if rules_name == FIDE_BY_DATE or find_system(rules_name) is not None:
+        return LOWEST_RATING
+    return named_rules(rules_name).rating_min
 
 
 #: An event key (and so an event page's file name) is at most this long: longer file names are
@@ -237,9 +263,7 @@ MAX_KEY_LENGTH = 80
 #: C1, line and paragraph separators), which would reach the officer's terminal as escape
 #: sequences or split a CSV record, and the bidi controls (U+061C, U+200E-F, U+202A-E,
 #: U+2066-9), which would show a key in another order than it is typed.
-_NOT_IN_KEYS = re.compile(
-    rf"{CONTROL_CHARACTERS.pattern}|[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]"
-)
+_NOT_IN_KEYS = re.compile(rf"{CONTROL_CHARACTERS.pattern}|[{BIDI_CONTROLS}]")
 
 
 def safe_key(name: str) -> str:
@@ -337,9 +361,11 @@ def rate_events(
     out: Path | None = None,
     progress: Progress = no_progress,
     allow_overlap: bool = False,
+    encoding: str | None = None,
 ) -> RateResult | SystemRateResult:
     """Rate event files as one period; write players.csv, games.csv and report.xlsx to ``out``.
-    A ``rules_name`` naming another rating system (docs/systems.md) rates them under it.
+    A ``rules_name`` naming another rating system (docs/systems.md) rates them under it;
+    ``encoding`` is that of the files (events and list) that are not UTF-8.
 
     Two files sharing half or more of their played games (the same results reported twice)
     are refused unless ``allow_overlap``.
@@ -352,8 +378,10 @@ def rate_events(
     from rating_batch.raters import find_rater
 
     rater = find_rater(rules_name)
-    events, issues = load_events(expand_inputs(inputs), progress)
-    rated = rater.rate(events, issues, list_path, kind, allow_overlap)
+    events, issues = load_events(
+        expand_inputs(inputs), progress, lowest_rating=lowest_rating(rules_name), encoding=encoding
+    )
+    rated = rater.rate(events, issues, list_path, kind, allow_overlap, encoding=encoding)
     if out is not None:
         rated.outputs = rater.write(rated, out)
     return rated
@@ -421,15 +449,17 @@ def rate_loaded(
     list_path: Path | None,
     kind: str | None,
     allow_overlap: bool = False,
+    encoding: str | None = None,
 ) -> RateResult:
     """Rate loaded events as one period (``rate`` and ``compare-rules`` share this)."""
     chosen_kind, notes = choose_kind(events, kind)
 
-    def read_list() -> pd.DataFrame | None:
+    def read_list() -> tuple[pd.DataFrame, list[Issue]] | None:
         if list_path is None:
             return None
         # Unprefixed columns of a CSV list (rating, k …) belong to the list being rated.
-        return read_rating_list(list_path, kind=chosen_kind).for_kind(chosen_kind)
+        listed = read_rating_list(list_path, kind=chosen_kind, encoding=encoding)
+        return listed.for_kind(chosen_kind), listed.issues
 
     # A child reads the list while the files are compared; the errors come in the same order
     # as one after the other: the files' overlaps, the rules, then the list.
@@ -439,7 +469,8 @@ def rate_loaded(
         raise_if_errors(overlaps)
         issues = [*issues, *overlaps]
         rules, event_rules, rule_notes = resolve_rules(rules_name, events, chosen_kind)
-        rating_list = listing.result()
+        read = listing.result()
+    rating_list, list_warnings = read if read is not None else (None, [])
     period = assemble_period(events, rules, rating_list)
     raise_if_errors(period.issues)
     result = rate_period(
@@ -462,7 +493,7 @@ def rate_loaded(
         notes.append("no event gives a date: juniors cannot be recognised for K")
     else:
         notes.append(f"juniors for K: judged by birth year against the period year {period.year}")
-    warnings = [*issues, *period.issues]  # no errors are left at this point
+    warnings = [*issues, *list_warnings, *period.issues]  # no errors are left at this point
     return RateResult(result, period.events, rules, event_rules, notes, warnings)
 
 
@@ -681,11 +712,14 @@ def changes_chart_sheet(players: pd.DataFrame) -> Sheet:
     return Sheet("Changes chart", frame=change_distribution(changes), writer=write_chart_sheet)
 
 
-def check_files(paths: Sequence[Path], rules_name: str | None = None) -> list[Issue]:
+def check_files(
+    paths: Sequence[Path], rules_name: str | None = None, encoding: str | None = None
+) -> list[Issue]:
     """Every problem of every file (tournament files and rating lists), as ``add`` (and
     ``init`` for lists) would find it; writes nothing. Errors first, then warnings, each
     file's in line order. With ``rules_name`` naming another rating system, a CSV with
-    ``id`` and that system's state columns is checked as its list (docs/formats.md §11)."""
+    ``id`` and that system's state columns is checked as its list (docs/formats.md §11);
+    ``encoding`` is that of the files that are not UTF-8."""
     from rating_batch.systems import find_system
 
     files = expand_inputs(paths)
@@ -697,13 +731,13 @@ def check_files(paths: Sequence[Path], rules_name: str | None = None) -> list[Is
         for path in files
     ]
     events = [path for path, is_list in zip(files, lists, strict=True) if not is_list]
-    _, issues = read_and_validate(events, "check")
+    _, issues = read_and_validate(events, "check", encoding=encoding)
     for path in (path for path, is_list in zip(files, lists, strict=True) if is_list):
         try:
             if system is not None:
-                read_state_list(path, system.state, system.name, system.bounds)
+                read_state_list(path, system.state, system.name, system.bounds, encoding)
             else:
-                issues.extend(read_rating_list(path).issues)
+                issues.extend(read_rating_list(path, encoding=encoding).issues)
         except InputError as error:
             issues.extend(error.issues)
     # Files in the order given (a sheet's issues are its workbook's).

@@ -41,6 +41,8 @@ class Rater(Protocol):
         list_path: Path | None,
         kind: str | None,
         allow_overlap: bool,
+        *,
+        encoding: str | None = None,
     ) -> Rated: ...
 
     def write(self, rated: Rated, out: Path) -> list[Path]: ...
@@ -68,8 +70,12 @@ class EloRater:
         list_path: Path | None,
         kind: str | None,
         allow_overlap: bool,
+        *,
+        encoding: str | None = None,
     ) -> RateResult:
-        return rate_loaded(events, issues, self.rules_name, list_path, kind, allow_overlap)
+        return rate_loaded(
+            events, issues, self.rules_name, list_path, kind, allow_overlap, encoding
+        )
 
     def write(self, rated: Rated, out: Path) -> list[Path]:
         assert isinstance(rated, RateResult)
@@ -99,11 +105,13 @@ class SystemRater:
         list_path: Path | None,
         kind: str | None,
         allow_overlap: bool,
+        *,
+        encoding: str | None = None,
     ) -> SystemRateResult:
         # One list kind at a time, as under Elo: mixed kinds are refused unless --kind.
         _, kind_notes = choose_kind(events, kind)
         overlaps = overlap_issues(events, allow_overlap)
-        rated = rate_with_system(events, issues, self.system, list_path, overlaps)
+        rated = rate_with_system(events, issues, self.system, list_path, overlaps, encoding)
         rated.notes[:0] = kind_notes
         return rated
 

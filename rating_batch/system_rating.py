@@ -108,8 +108,10 @@ def rate_with_system(
     system: RatingSystem,
     list_path: Path | None,
     overlaps: list[Issue],
+    encoding: str | None = None,
 ) -> SystemRateResult:
-    """Rate loaded events as one period under ``system``."""
+    """Rate loaded events as one period under ``system`` (``encoding``: the list's, when it
+    is not UTF-8)."""
     raise_if_errors(overlaps)
     ordered = rating_order(events)
     rank = pd.Series(range(len(ordered)), index=[event.info.key for event in ordered])
@@ -121,9 +123,9 @@ def rate_with_system(
                           for c, d in system.state.items()})  # fmt: skip
     notes: list[str] = []
     if list_path is not None:
-        listed = read_state_list(list_path, system.state, system.name, system.bounds).set_index(
-            "id"
-        )
+        listed = read_state_list(
+            list_path, system.state, system.name, system.bounds, encoding
+        ).set_index("id")
         found = listed.reindex(players["id"].astype(str).to_numpy())
         for column in system.state:
             state[column] = found[column].to_numpy()

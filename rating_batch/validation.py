@@ -7,7 +7,10 @@ each reader has checked its own format (every message ``file:line: what is wrong
   from the file becomes byes for everyone);
 * an event without dates is an error where a rating period is needed (``add``, and ``check``,
   which checks files for the database), a warning for ``rate``;
-* an event lasting over 60 days is a warning (an error for ``add`` unless ``--accept-dates``).
+* an event lasting over 60 days is a warning (an error for ``add`` unless ``--accept-dates``);
+* a rating below the lowest a rating list may hold (the rules' ``rating_min``, 100 for FIDE's
+  editions) is an error naming its line, as it is in a list (docs/rules.md §9): a typo, which
+  would otherwise be rated against.
 
 Pure: events in, issues out.
 """
@@ -21,6 +24,7 @@ import numpy as np
 import pandas as pd
 
 from rating_batch.errors import Issue, Severity
+from rating_batch.rules import LATEST, named_rules
 from rating_batch.schema import Event, combined
 
 Purpose = Literal["rate", "check", "add"]
@@ -30,14 +34,23 @@ Purpose = Literal["rate", "check", "add"]
 #: An event lasting longer than this many days gets a warning (a typo in a date, more often
 #: than a league season).
 LONG_EVENT_DAYS = 60
+#: The lowest rating an event file may give without rules that say otherwise: that of FIDE's
+#: editions (``Rules.rating_min``), as for a list.
+LOWEST_RATING = named_rules(LATEST).rating_min
 
 
 def validate_events(
-    events: Sequence[Event], purpose: Purpose, *, accept_dates: bool = False
+    events: Sequence[Event],
+    purpose: Purpose,
+    *,
+    accept_dates: bool = False,
+    lowest_rating: int = LOWEST_RATING,
 ) -> list[Issue]:
-    """The plausibility issues of each event, event by event in the order given."""
+    """The plausibility issues of each event, event by event in the order given;
+    ``lowest_rating`` is the rules' ``rating_min``."""
     if not events:
         return []
+    too_low = _low_ratings(events, lowest_rating)
     games = combined(events, "games")
     rated = games["rated"].to_numpy(bool)
     # Each event's rounds with a game played over the board, once (all events at once).
@@ -74,8 +87,28 @@ def validate_events(
                     "warning",
                 )
             )
+        issues.extend(too_low.get(info.source, []))
         issues.extend(_date_issues(event, purpose, accept_dates))
     return issues
+
+
+def _low_ratings(events: Sequence[Event], lowest: int) -> dict[str, list[Issue]]:
+    """Each file's ratings below ``lowest``, by file: an error naming the line."""
+    players = combined(events, "players")
+    low = players[(players["rating"] < lowest).fillna(False).to_numpy(bool)]
+    found: dict[str, list[Issue]] = {}
+    for source, line, rating in zip(
+        low["source"].tolist(), low["line"].tolist(), low["rating"].tolist(), strict=True
+    ):
+        found.setdefault(source, []).append(
+            Issue(
+                source,
+                line,
+                f"rating {rating} is below the lowest a rating list may hold ({lowest}, the "
+                "rules' rating_min): a typo? (an unrated player's rating is left blank)",
+            )
+        )
+    return found
 
 
 def _date_issues(event: Event, purpose: Purpose, accept_dates: bool) -> list[Issue]:

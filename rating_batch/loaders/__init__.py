@@ -14,7 +14,8 @@ from rating_batch.errors import InputError, Issue, errors_only
 from rating_batch.loaders.common import MAX_LIST_CELLS, check_size, check_xlsx
 from rating_batch.loaders.ratinglist import header_row, read_rating_list
 from rating_batch.loaders.tabular import read_crosstable
-from rating_batch.loaders.trf import TrfText, decode_trf, parse_trfs, read_trf
+from rating_batch.loaders.trf import parse_trfs, read_trf
+from rating_batch.loaders.trf_decoding import TrfText, decode_trf
 from rating_batch.parallel import Started
 from rating_batch.schema import Event
 
@@ -91,10 +92,11 @@ def is_rating_list(path: Path) -> bool:
     return _find_header(raw) is None and "id" in names
 
 
-def read_event(path: Path, *, key: str | None = None) -> Event:
-    """Read one event file of any supported format; problems are in ``event.issues``."""
+def read_event(path: Path, *, key: str | None = None, encoding: str | None = None) -> Event:
+    """Read one event file of any supported format (one that is not UTF-8 in ``encoding``,
+    else in the code page its evidence points to); problems are in ``event.issues``."""
     reader = _checked_reader(path)
-    return reader(path, key=key)
+    return reader(path, key=key, encoding=encoding)
 
 
 #: TRF files parsed together by ``read_events`` (bounds the batch's arrays to ~100 MB).
@@ -104,12 +106,16 @@ PARALLEL_TRFS = 400
 
 
 def read_events(
-    paths: Sequence[Path], keys: Sequence[str], progress: Progress = no_progress
+    paths: Sequence[Path],
+    keys: Sequence[str],
+    progress: Progress = no_progress,
+    encoding: str | None = None,
 ) -> list[Event | InputError]:
     """Read many event files, in order: each becomes its Event, or the InputError that
     stopped it. TRF files are decoded one by one and parsed ``TRF_BATCH`` at a time (half of
     a large batch, decoded and parsed, on the second core); ``keys`` (one per file,
-    distinct) name the events in their frames."""
+    distinct) name the events in their frames; ``encoding`` is that of the files that are
+    not UTF-8 (``encoding.decode``)."""
     read: list[Event | InputError | None] = [None] * len(paths)
     waiting: list[int] = []  # the TRF files not read yet
 
@@ -118,10 +124,10 @@ def read_events(
             # The later half on the second core (parallel.Started): its events come back
             # pickled, their frames a batch of their own.
             half = len(waiting) // 2
-            later = Started(lambda: _read_trfs(paths, keys, waiting[half:]))
-            results = _read_trfs(paths, keys, waiting[:half]) + later.result()
+            later = Started(lambda: _read_trfs(paths, keys, waiting[half:], encoding))
+            results = _read_trfs(paths, keys, waiting[:half], encoding) + later.result()
         else:
-            results = _read_trfs(paths, keys, waiting)
+            results = _read_trfs(paths, keys, waiting, encoding)
         for index, result in zip(waiting, results, strict=True):
             read[index] = result
         waiting.clear()
@@ -133,7 +139,7 @@ def read_events(
                 if len(waiting) >= TRF_BATCH:
                     read_waiting()
             else:
-                read[index] = _checked_reader(path)(path, key=keys[index])
+                read[index] = _checked_reader(path)(path, key=keys[index], encoding=encoding)
         except InputError as error:
             read[index] = error
         except OSError as error:
@@ -143,7 +149,7 @@ def read_events(
 
 
 def _read_trfs(
-    paths: Sequence[Path], keys: Sequence[str], indexes: Sequence[int]
+    paths: Sequence[Path], keys: Sequence[str], indexes: Sequence[int], encoding: str | None
 ) -> list[Event | InputError]:
     """The TRF files ``indexes`` of ``paths``: each decoded on its own, then all parsed
     together."""
@@ -153,7 +159,7 @@ def _read_trfs(
     for number, index in enumerate(indexes):
         try:
             _checked_reader(paths[index])
-            texts.append(decode_trf(paths[index], key=keys[index]))
+            texts.append(decode_trf(paths[index], key=keys[index], encoding=encoding))
             decoded.append(number)
         except InputError as error:
             results[number] = error

@@ -1,8 +1,8 @@
-"""Helpers shared by every loader: decoding bytes, lenient dates, titles and sex codes."""
+"""Helpers shared by every loader: text fields, lenient dates, titles and sex codes, limits
+(decoding bytes: ``encoding.py``)."""
 
 from __future__ import annotations
 
-import codecs
 import datetime as dt
 import re
 import stat
@@ -16,62 +16,6 @@ import pandas as pd
 
 from rating_batch.errors import InputError, Issue
 from rating_batch.schema import CONTROL_CHARACTERS
-
-UTF8_BOM = b"\xef\xbb\xbf"
-
-# docs/formats.md §2: cp1252 leaves five bytes undefined; read them as Latin-1.
-_CP1252_FALLBACK = "rating-batch-latin1-fallback"
-
-
-def _latin1_fallback(error: UnicodeError) -> tuple[str, int]:
-    if not isinstance(error, UnicodeDecodeError):
-        raise error
-    chunk = error.object[error.start : error.end]
-    return bytes(chunk).decode("latin-1"), error.end
-
-
-codecs.register_error(_CP1252_FALLBACK, _latin1_fallback)
-
-
-class DecodingError(ValueError):
-    """Bytes that the file's encoding cannot read: ``line`` is where (1-based)."""
-
-    def __init__(self, message: str, line: int) -> None:
-        super().__init__(message)
-        self.line = line
-
-
-def _strict(data: bytes, encoding: str) -> str:
-    try:
-        return data.decode(encoding)
-    except UnicodeDecodeError as error:
-        line = data[: error.start].decode(encoding, errors="replace").count("\n") + 1
-        raise DecodingError(
-            f"not readable as {encoding} (byte {error.start + 1}: {error.reason}); a damaged "
-            "or cut file?",
-            line,
-        ) from None
-    except LookupError:
-        raise DecodingError(f"unknown encoding {encoding!r}", 1) from None
-
-
-def decode_text(data: bytes, encoding: str | None = None) -> tuple[str, str]:
-    """Decode a text file: UTF-8 (BOM stripped), else Windows-1252 (then Latin-1); a UTF-16
-    file by its byte-order mark.
-
-    Returns the text and the name of the encoding used, for the report. Raises DecodingError
-    (with the line) when a given encoding, or UTF-16, cannot read the bytes.
-    """
-    if encoding:
-        return _strict(data, encoding), encoding
-    if data.startswith(UTF8_BOM):
-        return data[len(UTF8_BOM) :].decode("utf-8", errors="replace"), "utf-8-sig"
-    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        return _strict(data, "utf-16"), "utf-16"
-    try:
-        return data.decode("utf-8"), "utf-8"
-    except UnicodeDecodeError:
-        return data.decode("cp1252", errors=_CP1252_FALLBACK), "windows-1252"
 
 
 def clean_text(text: str) -> str:
@@ -213,6 +157,16 @@ def parse_birth_year(text: str) -> int | None:
     return int(match.group(1)) if match else None
 
 
+#: What an unknown birth date is made of: ``0``, ``0000`` or ``0000/00/00``, as FIDE's lists
+#: and federations' data write it (docs/formats.md §4.1), as they write 0 for no rating.
+UNKNOWN_YEAR = "0./- "
+
+
+def is_unknown_year(text: str) -> bool:
+    """A birth date written as zeros (``UNKNOWN_YEAR``)."""
+    return bool(text.strip()) and not text.strip(UNKNOWN_YEAR)
+
+
 # docs/formats.md §4.1: FIDE-list letter codes for titles.
 TITLE_LETTERS = {
     "g": "GM",
@@ -232,6 +186,23 @@ def normalise_title(text: str) -> str | None:
     if not text:
         return None
     return TITLE_LETTERS.get(text.lower(), text.upper())
+
+
+#: FIDE's titles (docs/formats.md §4.1): the only values an event's title field holds, with
+#: the Online Arena titles that chess-results' title column shows beside them.
+FIDE_TITLES = frozenset(TITLE_LETTERS.values()) | {"AGM", "AIM", "AFM", "ACM"}
+#: How a title field that holds something else is told.
+NOT_A_TITLE = (
+    "is not a FIDE title (GM, IM, FM, CM, WGM, WIM, WFM, WCM, or the letters g, m, f, c, wg, "
+    "wm, wf, wc): left out"
+)
+
+
+def fide_title(text: str) -> str | None:
+    """The FIDE title a title field names (``GM``, ``g``, `` wg``), else None: blank, or a
+    value that is no FIDE title (``=1+``, ``-GM``), which the reader reports."""
+    title = normalise_title(text)
+    return title if title in FIDE_TITLES else None
 
 
 def normalise_sex(text: str) -> str | None:

@@ -32,11 +32,9 @@ from rating_batch.errors import InputError, Issue
 from rating_batch.loaders.common import (
     MAX_ID_DIGITS,
     MAX_LIST_CELLS,
-    DecodingError,
     check_size,
     check_xlsx,
     clean_texts,
-    decode_text,
     is_digits,
     long_lines,
     map_distinct,
@@ -44,6 +42,7 @@ from rating_batch.loaders.common import (
     parse_birth_year,
     read_sheet,
 )
+from rating_batch.loaders.encoding import DecodingError, decode, table_evidence
 from rating_batch.rules import FIDE_LIST_K, Rules
 from rating_batch.schema import FORMULA_STARTS
 
@@ -131,11 +130,13 @@ class RatingList:
 
 
 def read_rating_list(
-    path: Path, *, kind: str = "standard", rules: Rules | None = None
+    path: Path, *, kind: str = "standard", rules: Rules | None = None, encoding: str | None = None
 ) -> RatingList:
     """Read a rating list of any supported format; ``kind`` is the list a single-kind CSV or
-    XLSX file belongs to. Raises InputError naming file and line for every bad value, and for
-    every implausible one (``list_issues``, against ``rules``: any FIDE edition's by default)."""
+    XLSX file belongs to, ``encoding`` that of a TXT or CSV list that is not UTF-8 (else the
+    code page its evidence points to). Raises InputError naming file and line for every bad
+    value, and for every implausible one (``list_issues``, against ``rules``: any FIDE
+    edition's by default); warnings stay in ``issues``."""
     suffix = path.suffix.lower()
     refused = check_size(path, MAX_LIST_BYTES)
     if refused:
@@ -149,10 +150,12 @@ def read_rating_list(
                 raise InputError([Issue(str(path), None, refused)])
             result = _read_xlsx(path, kind)
         else:
+            data = path.read_bytes()
             try:
-                text, _ = decode_text(path.read_bytes())
+                decoded = decode(data, encoding, table_evidence(data))
             except DecodingError as error:
                 raise InputError([Issue(str(path), error.line, str(error))]) from None
+            text, warning = decoded.text, decoded.warning()
             too_long = long_lines(text.splitlines(), str(path))
             if too_long:
                 raise InputError([Issue(str(path), n, message) for n, message in too_long[:20]])
@@ -160,6 +163,8 @@ def read_rating_list(
                 result = parse_fide_txt(text, source=str(path), kind=kind)
             else:
                 result = parse_rating_list_csv(text, source=str(path), kind=kind)
+            if warning:
+                result.issues.append(Issue(str(path), None, warning, "warning"))
     except OSError as error:
         raise InputError(
             [Issue(str(path), None, f"cannot read the list: {error.strerror}")]
@@ -243,9 +248,9 @@ def _finish(
             frame[name] = clean_texts(frame[name])
     for name, values in (extra or {}).items():
         frame[name] = pd.Series(values, dtype="boolean")
-    for kind in KINDS:
-        for column in (f"{kind}_rating", f"{kind}_k"):  # FIDE writes 0 for none
-            frame[column] = frame[column].mask(frame[column] == 0)
+    zero = [f"{kind}_{column}" for kind in KINDS for column in ("rating", "k")]
+    for column in (*zero, "birth_year"):  # FIDE writes 0 for none, 0 or 0000 for no birth year
+        frame[column] = frame[column].mask(frame[column] == 0)
     return frame
 
 
@@ -341,7 +346,8 @@ def parse_fide_txt(text: str, *, source: str, kind: str = "standard") -> RatingL
         end = following[0] if following else None
         if tail_start is not None:
             end = tail_start if end is None else min(end, tail_start)
-        records[column] = [line[start:end].strip() or None for line in texts]
+        written = [line[start:end].strip() or None for line in texts]
+        records[column] = map_distinct(written, lambda t: None if t is None else _formula_text(t))
     found: list[tuple[int, int, Issue]] = []
     _read_tails(texts, tail_start, numeric, records, "flag" in names, source, found)
     ids = records["id"]
@@ -396,7 +402,9 @@ def _read_tails(
         message = f"expected {wanted} numbers after the titles, found {tails[row].strip()!r}"
         found.append((row, 0, Issue(source, int(str(records["line"][row])), message)))
     rows = np.flatnonzero(matched)
-    titles = map_distinct(parts[0].fillna("").tolist(), lambda t: _split_titles(t.split()))
+    titles = map_distinct(
+        parts[0].fillna("").tolist(), lambda t: _split_titles([*map(_formula_text, t.split())])
+    )
     for column, position in (("o_title", 0), ("foa_title", 1)):
         values = records[column]
         for row in rows.tolist():

@@ -12,6 +12,8 @@ import numpy as np
 import pandas as pd
 
 from rating_batch.errors import InputError, Issue, raise_if_errors
+from rating_batch.loaders.common import UNKNOWN_YEAR
+from rating_batch.loaders.encoding import DecodingError, decode, table_evidence
 from rating_batch.periods import PeriodError, canonical_period
 
 #: Columns of a state list kept as they are, when given (``init`` registers the players).
@@ -31,17 +33,24 @@ def is_state_list(path: Path, state_columns: Mapping[str, str]) -> bool:
     return "id" in header and numbers <= header
 
 
-def _csv_rows(path: Path) -> tuple[pd.DataFrame, np.ndarray]:
+def _csv_rows(path: Path, encoding: str | None) -> tuple[pd.DataFrame, np.ndarray]:
     """A CSV's rows as text by its header's names, and each row's line in the file; a row
-    of another length than the header is an error naming its line (not silently cut)."""
+    of another length than the header is an error naming its line (not silently cut). A
+    list that is not UTF-8 is read in ``encoding``, else in the code page its evidence
+    points to when that is sure (a guess is refused: this reader has no warnings)."""
     try:
-        text = path.read_text(encoding="utf-8-sig")
+        data = path.read_bytes()
+        decoded = decode(data, encoding, table_evidence(data))
     except OSError as error:
         raise InputError(
             [Issue(str(path), None, f"cannot read the list: {error.strerror}")]
         ) from None
-    except UnicodeDecodeError as error:
-        raise InputError([Issue(str(path), None, f"not UTF-8 text: {error.reason}")]) from None
+    except DecodingError as error:
+        raise InputError([Issue(str(path), error.line, str(error))]) from None
+    unsure = decoded.warning()
+    if unsure:
+        raise InputError([Issue(str(path), None, unsure)])
+    text = decoded.text
     reader = csv.reader(io.StringIO(text, newline=""))
     rows: list[list[str]] = []
     lines: list[int] = []
@@ -70,12 +79,13 @@ def read_state_list(
     state_columns: Mapping[str, str],
     system: str,
     bounds: Mapping[str, tuple[float, float, str]] | None = None,
+    encoding: str | None = None,
 ) -> pd.DataFrame:
     """A previous list for a rating system (docs/formats.md §11): a CSV with ``id`` and the
     system's ``state_columns`` (name → dtype; a "string" column, a list period, may be left
     out), with the ``IDENTITY`` columns given and each row's ``line``. A number outside its
     column's ``bounds`` (low, high, hint) is an error. Problems name the file and line."""
-    frame, lines = _csv_rows(path)
+    frame, lines = _csv_rows(path, encoding)
     wanted = ["id", *(c for c, dtype in state_columns.items() if dtype != "string")]
     missing = [c for c in wanted if c not in frame.columns]
     if missing:
@@ -129,6 +139,9 @@ def read_state_list(
     for column in IDENTITY:
         if column in frame.columns:
             text = frame[column].str.strip()
-            state[column] = text.astype("string").where(text.ne(""))
+            present = text.ne("")
+            if column == "birth_year":  # 0 or 0000: unknown (docs/formats.md §4.1)
+                present = present & text.str.strip(UNKNOWN_YEAR).ne("")
+            state[column] = text.astype("string").where(present)
     state["line"] = lines
     return state[state["id"].ne("")].drop_duplicates("id")

@@ -25,7 +25,7 @@ import csv
 import datetime as dt
 import io
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
@@ -34,20 +34,21 @@ from rating_batch.errors import InputError, Issue
 from rating_batch.loaders.common import (
     MAX_EVENT_CELLS,
     MAX_ID_DIGITS,
-    DecodingError,
+    NOT_A_TITLE,
     clean_text,
     date_order,
-    decode_text,
+    fide_title,
     is_digits,
+    is_unknown_year,
     kind_of_time_control,
     long_lines,
     normalise_sex,
-    normalise_title,
     parse_birth_year,
     parse_date,
     read_sheet,
     split_lines,
 )
+from rating_batch.loaders.encoding import DecodingError, decode, table_evidence
 from rating_batch.schema import (
     GAMES_DTYPES,
     PLAYERS_DTYPES,
@@ -91,6 +92,10 @@ class RawTable:
     rows: list[list[str]]
     numbers: list[int]
     source: str
+    encoding: str = "xlsx"
+    """A CSV file's encoding (``encoding.decode``); "xlsx" for a sheet."""
+    warnings: list[Issue] = field(default_factory=list)
+    """What reading the file found to say (an encoding that is a guess)."""
 
 
 def _cell_text(value: object) -> str:
@@ -101,12 +106,14 @@ def _cell_text(value: object) -> str:
     return clean_text(str(value))
 
 
-def read_crosstable(path: Path, *, key: str | None = None, sheet: str | None = None) -> Event:
-    """Read an XLSX or CSV crosstable; problems are in ``event.issues``."""
-    raw = _read_xlsx(path, sheet) if path.suffix.lower() == ".xlsx" else _read_csv(path)
-    return parse_crosstable(
-        raw, key=key or path.stem, encoding="xlsx" if path.suffix.lower() == ".xlsx" else ""
-    )
+def read_crosstable(
+    path: Path, *, key: str | None = None, sheet: str | None = None, encoding: str | None = None
+) -> Event:
+    """Read an XLSX or CSV crosstable (a CSV that is not UTF-8 in ``encoding``, else in the
+    code page its evidence points to); problems are in ``event.issues``."""
+    is_sheet = path.suffix.lower() == ".xlsx"
+    raw = _read_xlsx(path, sheet) if is_sheet else _read_csv(path, encoding)
+    return parse_crosstable(raw, key=key or path.stem, encoding=raw.encoding)
 
 
 def _read_xlsx(path: Path, sheet: str | None, most_cells: int = MAX_EVENT_CELLS) -> RawTable:
@@ -114,11 +121,15 @@ def _read_xlsx(path: Path, sheet: str | None, most_cells: int = MAX_EVENT_CELLS)
     return RawTable(rows, list(range(1, len(rows) + 1)), source)
 
 
-def _read_csv(path: Path) -> RawTable:
+def _read_csv(path: Path, encoding: str | None = None) -> RawTable:
+    data = path.read_bytes()
     try:
-        text, _ = decode_text(path.read_bytes())
+        decoded = decode(data, encoding, table_evidence(data))
     except DecodingError as error:
         raise InputError([Issue(str(path), error.line, str(error))]) from None
+    text = decoded.text
+    warning = decoded.warning()
+    warnings = [Issue(str(path), None, warning, "warning")] if warning else []
     too_long = long_lines(split_lines(text), str(path))
     if too_long:
         raise InputError([Issue(str(path), number, message) for number, message in too_long[:20]])
@@ -132,7 +143,7 @@ def _read_csv(path: Path) -> RawTable:
         raise InputError(
             [Issue(str(path), reader.line_num, f"not readable as CSV: {error}")]
         ) from None
-    return RawTable(rows, list(range(1, len(rows) + 1)), str(path))
+    return RawTable(rows, list(range(1, len(rows) + 1)), str(path), decoded.encoding, warnings)
 
 
 def _header_key(text: str) -> str:
@@ -196,7 +207,7 @@ def _dates(meta: dict[str, str]) -> tuple[object, object, str | None]:
 
 def parse_crosstable(raw: RawTable, *, key: str, encoding: str = "") -> Event:
     """The one normalisation step: raw rows of any crosstable layout → canonical frames."""
-    issues: list[Issue] = []
+    issues: list[Issue] = list(raw.warnings)
     header = _find_header(raw)
     if header is None:
         issues.append(
@@ -341,7 +352,8 @@ def _normalise(
             fide = None
         born_text = _value(row, columns, "birth_year")
         born = parse_birth_year(born_text)
-        if born_text and (born is None or born > dt.date.today().year):
+        known = born_text and not is_unknown_year(born_text)
+        if known and (born is None or born > dt.date.today().year):
             issues.append(
                 Issue(raw.source, number, f"birth year {born_text!r} is not a year of birth")
             )
@@ -352,7 +364,16 @@ def _normalise(
         players["name"].append(_value(row, columns, "name"))
         players["federation"].append(_value(row, columns, "federation").upper() or None)
         players["sex"].append(normalise_sex(_value(row, columns, "sex")))
-        players["title"].append(normalise_title(_value(row, columns, "title")))
+        title_text = _value(row, columns, "title")
+        title = fide_title(title_text)
+        if title_text and title is None:
+            where = f"column {get_column_letter(columns['title'] + 1)}"
+            issues.append(
+                Issue(
+                    raw.source, number, f"title {title_text!r} {NOT_A_TITLE} ({where})", "warning"
+                )
+            )
+        players["title"].append(title)
         players["birth_year"].append(born)
         players["rating"].append(rating if rating else None)
         players["points"].append(points)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -24,19 +24,24 @@ import pandas as pd
 
 from rating_batch.errors import Issue, Severity
 from rating_batch.loaders.common import (
-    DecodingError,
+    NOT_A_TITLE,
     clean_text,
     date_order,
-    decode_text,
+    fide_title,
     is_digits,
     kind_of_time_control,
-    long_lines,
     map_distinct,
     normalise_sex,
-    normalise_title,
     parse_birth_year,
     parse_date,
-    split_lines,
+)
+from rating_batch.loaders.trf_decoding import (
+    FIELD,
+    PLAYER_FIELDS,
+    ROUND_START,
+    ROUND_WIDTH,
+    TrfText,
+    decode_trf,
 )
 from rating_batch.schema import (
     GAMES_DTYPES,
@@ -50,23 +55,6 @@ from rating_batch.schema import (
     event_issues,
 )
 
-#: The static part of the 001 record: (field, start, end) as 0-based, end-exclusive slices.
-PLAYER_FIELDS: tuple[tuple[str, int, int], ...] = (
-    ("start_rank", 4, 8),
-    ("sex", 9, 10),
-    ("title", 10, 13),
-    ("name", 14, 47),
-    ("rating", 48, 52),
-    ("federation", 53, 56),
-    ("fide_id", 57, 68),
-    ("birth", 69, 79),
-    ("points", 80, 84),
-    ("rank", 85, 89),
-)
-FIELD = {name: (start, end) for name, start, end in PLAYER_FIELDS}
-ROUND_START = 91
-"""0-based column of round 1's opponent field (cols 92-95)."""
-ROUND_WIDTH = 10
 # Inside a round block: opponent [0:4], colour [5], result [7]; [4], [6], [8:10] are blank.
 BLOCK_BLANKS = (4, 6, 8, 9)
 
@@ -128,34 +116,6 @@ _TEMPLATE = re.compile(r"^DDD\s+SSSS")
 _POINTS = {"1": 1.0, "+": 1.0, "W": 1.0, "F": 1.0, "U": 1.0, "=": 0.5, "D": 0.5, "H": 0.5}
 _KNOWN_RESULTS = frozenset("10=+-WDLHFUZ ")
 _UNKNOWN_RESULTS = frozenset("X?A")  # seen in other readers: unrated, unplayed, warned
-
-
-@dataclass
-class TrfText:
-    """One TRF file's decoded lines, before parsing (several are parsed together)."""
-
-    lines: list[str]
-    source: str
-    key: str
-    encoding: str = ""
-    issues: list[Issue] = field(default_factory=list)
-
-
-def decode_trf(path: Path, *, encoding: str | None = None, key: str | None = None) -> TrfText:
-    """Read and decode a TRF file (recording the encoding); absurd lines are reported and the
-    file is not sliced into arrays."""
-    try:
-        text, used = decode_text(path.read_bytes(), encoding)
-    except DecodingError as error:
-        return TrfText(
-            [], str(path), key or path.stem, "", [Issue(str(path), error.line, str(error))]
-        )
-    lines = split_lines(text)
-    too_long = long_lines(lines, str(path))
-    if too_long:
-        issues = [Issue(str(path), number, message) for number, message in too_long]
-        return TrfText([], str(path), key or path.stem, used, issues)
-    return TrfText(lines, str(path), key or path.stem, used)
 
 
 def read_trf(path: Path, *, encoding: str | None = None, key: str | None = None) -> Event:
@@ -485,6 +445,15 @@ def _parse_players(
         )
 
     text = {name: _text(codes[:, start:end]) for name, start, end in PLAYER_FIELDS}
+    titles = map_distinct(text["title"], fide_title)
+    files.add(
+        issue(
+            index, f"title {str(text['title'][index])!r} {NOT_A_TITLE} (columns 11-13)", "warning"
+        )
+        for index in np.flatnonzero(
+            (text["title"] != "") & pd.isna(np.array(titles, dtype=object))
+        ).tolist()
+    )
     rating, has_rating = numeric["rating"]
     fide_id, has_id = numeric["fide_id"]
     # The final ranking, for the crosstable's order only: unreadable is simply absent.
@@ -505,7 +474,7 @@ def _parse_players(
             "name": map_distinct(text["name"], clean_text),
             "federation": map_distinct(text["federation"], lambda t: t.upper() or None),
             "sex": map_distinct(text["sex"], normalise_sex),
-            "title": map_distinct(text["title"], normalise_title),
+            "title": titles,
             "birth_year": pd.array(map_distinct(text["birth"], parse_birth_year), dtype="Int64"),
             "rating": pd.array(np.where(has_rating, rating, 0), dtype="Int64"),
             "points": points.astype("Float64"),

@@ -58,6 +58,8 @@ class AddOptions:
     dry_run: bool = False
     wait: float = DEFAULT_WAIT
     today: dt.date | None = None
+    encoding: str | None = None
+    """The encoding of the files that are not UTF-8 (``--encoding``); else found per file."""
 
 
 def add_events(
@@ -80,11 +82,16 @@ def add_events(
         ) as store,
         store.writing(dry_run=options.dry_run),
     ):
+        book = rule_book(store)
         events, issues = load_events(
-            files, progress, purpose="add", accept_dates=options.accept_dates
+            files,
+            progress,
+            purpose="add",
+            accept_dates=options.accept_dates,
+            lowest_rating=(book.fixed or book.for_date(None)).rating_min,
+            encoding=options.encoding,
         )
         warnings = list(issues)
-        book = rule_book(store)
         digests = [hashlib.sha256(path.read_bytes()).hexdigest() for path in files]
         problems = _refused(store, events, digests)
         raise_if_errors(problems)

@@ -34,8 +34,10 @@ def init_database(
     period: str | None = None,
     rules_name: str = FIDE_BY_DATE,
     from_elo: bool = False,
+    encoding: str | None = None,
 ) -> Outcome:
-    """Create the database from a rating list (a combined FIDE list fills all three kinds)."""
+    """Create the database from a rating list (a combined FIDE list fills all three kinds;
+    ``encoding``: the list's, when it is not UTF-8)."""
     label = canonical_period(period) if period is not None else None
     ensure_new(db)  # before the list is even read: nothing at ``db`` is ever touched
     text = read_rules_file(rules_name)
@@ -50,10 +52,11 @@ def init_database(
             rules_text=text,
             system=book.system,
             from_elo=from_elo,
+            encoding=encoding,
         )
     if from_elo:
         raise RulesError(f"--from-elo: {rules_name} is FIDE Elo; the list is an Elo list already")
-    rating_list = read_rating_list(list_path, kind=kind or "standard")
+    rating_list = read_rating_list(list_path, kind=kind or "standard", encoding=encoding)
     kinds = (kind,) if kind else rating_list.kinds
     if kind and kind not in rating_list.kinds:
         raise InputError([Issue(str(list_path), None, f"the list has no {kind} ratings")])
@@ -94,7 +97,8 @@ def init_database(
             f"created {db} from {list_path}: {len(frame)} players, list {month}, "
             f"rules {rules_name}",
             *notes,
-        ]
+        ],
+        rating_list.issues,
     )
 
 

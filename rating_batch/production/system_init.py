@@ -33,13 +33,16 @@ def init_system_database(
     rules_text: str | None,
     system: RatingSystem,
     from_elo: bool = False,
+    encoding: str | None = None,
 ) -> Outcome:
     """Create a database that rates under ``system`` from a list of one kind: the system's
-    own list, or (``from_elo``, or a list without the state columns) an Elo list."""
+    own list, or (``from_elo``, or a list without the state columns) an Elo list
+    (``encoding``: the list's, when it is not UTF-8)."""
+    warnings: list[Issue] = []
     if not from_elo and is_state_list(list_path, system.state):
-        players, state, how = _from_state_list(list_path, system)
+        players, state, how = _from_state_list(list_path, system, encoding)
     else:
-        players, state, how = _from_elo_list(list_path, system, kind)
+        players, state, how, warnings = _from_elo_list(list_path, system, kind, encoding)
     with create_store(db) as store:
         store.create_tables_content(rules_name, rules_text)
         store.insert_players(players)
@@ -51,7 +54,8 @@ def init_system_database(
             f"created {db} from {list_path}: {len(players)} players, list {label}, "
             f"rules {rules_name}" + (f" ({system.name})" if rules_name != system.name else ""),
             f"{kind}: {rated} players with a state under {system.name}, {how}",
-        ]
+        ],
+        warnings,
     )
 
 
@@ -75,8 +79,11 @@ def _registered(ids: pd.Series, identity: pd.DataFrame) -> pd.DataFrame:
     return frame
 
 
-def _from_state_list(path: Path, system: RatingSystem) -> tuple[pd.DataFrame, pd.DataFrame, str]:
-    listed = read_state_list(path, system.state, system.name, system.bounds).reset_index(drop=True)
+def _from_state_list(
+    path: Path, system: RatingSystem, encoding: str | None
+) -> tuple[pd.DataFrame, pd.DataFrame, str]:
+    listed = read_state_list(path, system.state, system.name, system.bounds, encoding)
+    listed = listed.reset_index(drop=True)
     issues: list[Issue] = []
     if "birth_year" in listed:
         text = listed["birth_year"]
@@ -93,9 +100,10 @@ def _from_state_list(path: Path, system: RatingSystem) -> tuple[pd.DataFrame, pd
 
 
 def _from_elo_list(
-    path: Path, system: RatingSystem, kind: str
-) -> tuple[pd.DataFrame, pd.DataFrame, str]:
-    rating_list = read_rating_list(path, kind=kind)
+    path: Path, system: RatingSystem, kind: str, encoding: str | None
+) -> tuple[pd.DataFrame, pd.DataFrame, str, list[Issue]]:
+    rating_list = read_rating_list(path, kind=kind, encoding=encoding)
+    warnings = rating_list.issues
     if kind not in rating_list.kinds:
         raise InputError([Issue(str(path), None, f"the list has no {kind} ratings")])
     frame = rating_list.frame
@@ -106,4 +114,4 @@ def _from_elo_list(
     ids = ids.fillna("list#" + frame["line"].astype("string"))
     players = _registered(ids, frame)
     seeded = system.from_elo(rating_list.for_kind(kind)["rating"].reset_index(drop=True))
-    return players, seeded, f"from the Elo ratings ({system.from_elo_note})"
+    return players, seeded, f"from the Elo ratings ({system.from_elo_note})", warnings

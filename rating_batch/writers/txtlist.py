@@ -1,4 +1,5 @@
-"""FIDE's fixed-width TXT list: ASCII (every letter transliterated), CRLF."""
+"""FIDE's fixed-width TXT list: ASCII (every letter transliterated), CRLF; text that a
+spreadsheet importing it would evaluate (``=1+1``) neutralised as in every CSV (``'=1+1``)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import pandas as pd
 from anyascii import anyascii
 
 from rating_batch.schema import CONTROL_CHARACTERS
-from rating_batch.writers.common import formatted
+from rating_batch.writers.common import formatted, neutralise
 from rating_batch.writers.csvfile import CSV_BLOCK
 
 #: FIDE's single-kind TXT list: (label, width) after the header of the downloads (§10.1).
@@ -40,6 +41,11 @@ def ascii_text(text: str) -> str:
     if text.isascii():
         return text
     return str(anyascii(text))
+
+
+def txt_text(value: object) -> str:
+    """A text cell of the list: ASCII, and never a formula (neutralised as in every CSV)."""
+    return neutralise(ascii_text(str(value)))
 
 
 def write_list_txt(listing: pd.DataFrame, path: Path, *, period: str) -> None:
@@ -77,7 +83,7 @@ def _widened(
     which would be cut and no longer name the player."""
     ids = listing["id"].astype("string").dropna()
     others = ids[~ids.str.isdigit().to_numpy(bool)].unique()  # FIDE IDs fit
-    longest = max((len(ascii_text(str(text))) for text in others), default=0)
+    longest = max((len(txt_text(text)) for text in others), default=0)
     return tuple(
         (label, max(width, longest + 1) if name == "id" else width, name)
         for label, width, name in layout
@@ -95,8 +101,7 @@ def _txt_column(column: pd.Series | None, name: str, width: int, rows: int) -> l
         elif isinstance(value, int | np.integer | float):
             text = str(int(value))
         else:
-            text = str(value)
-        text = ascii_text(text)
+            text = txt_text(value)
         if name in _FIXED_TXT_FIELDS:
             text = text[: width - 1]  # read by column: must stay inside it
         # OTit and later are read as tokens: a long value overflows, as in FIDE's files.

@@ -14,7 +14,7 @@ from conftest import DATA, TRF_CORPUS
 
 from rating_batch.errors import InputError
 from rating_batch.loaders import load_event, read_event, read_events
-from rating_batch.loaders.common import decode_text, parse_date
+from rating_batch.loaders.common import parse_date
 from rating_batch.loaders.trf import parse_trf, read_trf
 from rating_batch.schema import combined, one_batch
 
@@ -349,21 +349,7 @@ def test_unknown_suffix_names_the_supported_ones(tmp_path: Path) -> None:
         read_event(path)
 
 
-# -- decoding and dates --------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    ("data", "text", "encoding"),
-    [
-        ("Hülleman".encode(), "Hülleman", "utf-8"),
-        (b"\xef\xbb\xbf012 x", "012 x", "utf-8-sig"),
-        ("Mícheál".encode("cp1252"), "Mícheál", "windows-1252"),
-        (b"\x81\x8d", "\x81\x8d", "windows-1252"),  # undefined in cp1252: read as Latin-1
-    ],
-    ids=["utf8", "bom", "cp1252", "latin1-fallback"],
-)
-def test_decode_text(data: bytes, text: str, encoding: str) -> None:
-    assert decode_text(data) == (text, encoding)
+# -- dates (decoding: test_encoding.py) ---------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -464,3 +450,50 @@ def test_a_batch_read_on_two_cores_is_the_batch_read_on_one(
         pd.testing.assert_frame_equal(first.players, second.players)
         pd.testing.assert_frame_equal(first.games, second.games)
     assert "gone.trf: cannot read the file" in str(one[len(malformed) + len(TRF_CORPUS)])
+
+
+def test_trf_titles_other_than_fides_are_left_out_with_a_located_warning(tmp_path: Path) -> None:
+    """docs/formats.md §4.1: columns 11-13 hold GM … WCM or the FIDE-list letters; anything
+    else (formula text, a typo) is no title: reported where it is, and not carried on."""
+    from db_helpers import process
+    from trf_text import P, trf
+
+    players = [
+        P(1, "Alpha, Ann", 1800, 1001, 1990, "w", "=1+"),
+        P(2, "Beta, Bob", 1700, 1002, 1990, "m", "@WG"),
+        P(3, "Gamma, Gus", 1600, 1003, 1990, "m", "-GM"),
+        P(4, "Delta, Dan", 1500, 1004, 1990, "m", "g"),
+        P(5, "Eps, Eve", 1450, 1005, 1990, "w", "WGM"),
+    ]
+    games = [(1, 1, 2, "1-0"), (1, 3, 4, "=-="), (1, 5, None, "U")]
+    path = tmp_path / "titles.trf"
+    path.write_text(trf(players, games), encoding="utf-8")
+    event = read_trf(path)
+    assert event.players["title"].tolist() == [pd.NA, pd.NA, pd.NA, "GM", "WGM"]
+    letters = "GM, IM, FM, CM, WGM, WIM, WFM, WCM, or the letters g, m, f, c, wg, wm, wf, wc"
+    assert [str(issue) for issue in event.issues] == [
+        f"{path}:{line}: warning: title {title!r} is not a FIDE title ({letters}): left out "
+        "(columns 11-13)"
+        for line, title in ((4, "=1+"), (5, "@WG"), (6, "-GM"))
+    ]
+    code, _, err = process("rate", path, "--rules", "fide-2025", "--out", tmp_path / "out")
+    assert code == 0, err
+    from conftest import read_csv
+
+    titles = {row["id"]: row["title"] for row in read_csv(tmp_path / "out" / "players.csv")}
+    assert titles == {"1001": "", "1002": "", "1003": "", "1004": "GM", "1005": "WGM"}
+    assert "titles.trf:4: warning: title '=1+' is not a FIDE title" in err
+
+
+def test_trf_birth_dates_of_zeros_are_unknown_without_a_word(tmp_path: Path) -> None:
+    """docs/formats.md §4.1: 0, 0000 and 0000/00/00 are an unknown birth date."""
+    from trf_text import P, trf
+
+    players = [P(1, "Alpha, Ann", 1800, 1001, 1990), P(2, "Beta, Bob", 1700, 1002, 1991),
+               P(3, "Gamma, Gus", 1600, 1003, 1992)]  # fmt: skip
+    text = trf(players, [(1, 1, 2, "1-0"), (1, 3, None, "U")])
+    lines = text.splitlines()
+    for index, written in ((3, "0000/00/00"), (4, "0000"), (5, "0")):
+        lines[index] = lines[index][:69] + f"{written:<10}" + lines[index][79:]
+    event = parse_trf(lines, source="zeros.trf")
+    assert (event.issues, event.players["birth_year"].tolist()) == ([], [pd.NA] * 3)

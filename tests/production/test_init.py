@@ -192,3 +192,24 @@ def test_players_of_a_fide_list_without_any_id_get_one_that_reads_back(tmp_path:
     written = tmp_path / "out" / "2026-02" / "standard" / "list.csv"
     assert sorted(rows(written)) == ["11", "list#3", "list#4"]
     assert run("check", written) == (0, "", "0 error(s), 0 warning(s)\n")
+
+
+def test_a_birth_year_of_0_or_0000_is_unknown_not_an_error(folder: Path) -> None:
+    """docs/formats.md §4.1: 0 and 0000 are how lists write an unknown birth year."""
+    from db_helpers import process
+
+    listing = write_list(
+        folder,
+        ["id,name,birth_year,rating", '11,"Aa, Bb",0,1600', '12,"Cc, Dd",0000,1500',
+         '13,"Ee, Ff",1990,1700'],
+    )  # fmt: skip
+    code, out, err = process("check", listing)
+    assert (code, out, err) == (0, "", "0 error(s), 0 warning(s)\n")
+    db = folder / "r.sqlite"
+    code, _, err = process("init", "--list", listing, "--period", "2026-01", "--db", db)
+    assert code == 0, err
+    assert query(db, "SELECT fide_id, birth_year FROM players ORDER BY fide_id") == [
+        (11, None),
+        (12, None),
+        (13, 1990),
+    ]

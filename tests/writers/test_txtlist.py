@@ -39,3 +39,22 @@ def test_a_longer_id_widens_the_column_and_reads_back_whole(tmp_path: Path) -> N
     assert back["id"].tolist() == [900000001, pd.NA]
     assert back["own_id"].tolist() == [pd.NA, long]
     assert back["name"].tolist() == ["P0", "P1"]
+
+
+def test_formula_text_is_neutralised_as_in_csv_and_reads_back_as_it_was(tmp_path: Path) -> None:
+    """A spreadsheet importing list.txt would evaluate ``=1+1``: every text cell is written
+    as the CSV writers write it (``'=1+1``), and the reader takes the apostrophe off again."""
+    frame = listing(["900000001", "900000002", "=evil#3"]).assign(
+        name=["=1+1", "@SUM(A1:A2)", "-2+3"], o_title=[None, "=WT", None]
+    )
+    path = tmp_path / "list.txt"
+    write_list_txt(frame, path, period="2026-03")
+    lines = path.read_bytes().decode("ascii").split("\r\n")
+    assert [line[15:31] for line in lines[1:4]] == ["'=1+1".ljust(16), "'@SUM(A1:A2)".ljust(16),
+                                                    "'-2+3".ljust(16)]  # fmt: skip
+    assert lines[2][94:98] == "'=WT"  # OTit after 15 + 61 + 4 + 4 + 5 + 5 columns
+    assert lines[3].startswith("'=evil#3 ")
+    back = read_rating_list(path).frame
+    assert back["name"].tolist() == ["=1+1", "@SUM(A1:A2)", "-2+3"]
+    assert back["own_id"].tolist() == [pd.NA, pd.NA, "=evil#3"]
+    assert back["o_title"].tolist() == [pd.NA, "=WT", pd.NA]
