@@ -148,6 +148,10 @@ class Rules:
     junior_ceiling: int = 2300
     junior_ceiling_basis: Literal["ever", "current"] = "ever"
     """Judge the junior ceiling on the highest rating ever published, or on the current one."""
+    junior_year: Literal["closing_date", "latest_end"] = "closing_date"
+    """The year a period's juniors are judged against (§3): that of the period's closing date
+    (FIDE's monthly lists: the January list rates December's events, a junior's), or that of
+    the latest end date among the period's events (``periods.junior_year``)."""
     k_new: int = 40
     """K until ``new_player_games`` rated games are completed (§3.3)."""
     new_player_games: int = 30
@@ -535,6 +539,7 @@ RULES_FILE_KEYS: dict[str, tuple[str, Convert]] = {
     "k.junior_age_basis": ("junior_age_basis", _choice("calendar_year", "birthday")),
     "k.junior_ceiling": ("junior_ceiling", _whole),
     "k.junior_ceiling_basis": ("junior_ceiling_basis", _choice("ever", "current")),
+    "k.junior_year": ("junior_year", _choice("closing_date", "latest_end")),
     "k.new": ("k_new", _whole),
     "k.new_player_games": ("new_player_games", _whole),
     "k.pool_games_count": ("pool_games_count_toward_new", _flag),

@@ -13,7 +13,15 @@ import pandas as pd
 
 from rating_batch.errors import InputError, Issue, RulesError
 from rating_batch.loaders import read_rating_list
-from rating_batch.periods import INITIAL, Period, canonical_period, list_date, period_name, shown
+from rating_batch.periods import (
+    INITIAL,
+    Period,
+    canonical_period,
+    junior_year,
+    next_list_period,
+    period_name,
+    shown,
+)
 from rating_batch.production.common import (
     Outcome,
     book_from,
@@ -127,8 +135,9 @@ def _initial_ratings(
     games = frame[f"{kind}_games"].fillna(0).astype("int64")
     games_total = listed["games_total"].copy()
     # K 40 on a FIDE list for a player who is neither junior nor 2400+ means fewer than 30
-    # games: count from 0, so that K drops to 20 once 30 games are played here.
-    year = list_date(period).year if period != INITIAL else None
+    # games: count from 0, so that K drops to 20 once 30 games are played here. The list's K
+    # is for the next period, whose juniors are judged as the rules say (§3).
+    year = junior_year(rules, next_list_period(rules, period), None) if period != INITIAL else None
     unknown = pd.Series(pd.NA, index=rating.index, dtype="Int64")
     experienced = list_k(rating, listed["birth_year"], unknown, peak, rules, year)
     new = (

@@ -26,12 +26,12 @@ from rating_batch.parallel import alongside, worth
 from rating_batch.periods import (
     INITIAL,
     Period,
-    closing_date,
+    junior_year,
     list_date,
     month_number,
     next_list_period,
 )
-from rating_batch.pipeline import uncertain_notes
+from rating_batch.pipeline import junior_note, uncertain_notes
 from rating_batch.production.changes import edits_since, list_changes
 from rating_batch.production.common import (
     LIST_COLUMNS,
@@ -187,8 +187,11 @@ def rate_list(store: Store, book: RuleBook, period: Period, kind: str) -> KindOu
             for key, start in zip(events["key"], events["start_date"], strict=True)
         }
         event_starts = dict(zip(events["key"], events["start_date"], strict=True))
-        # Juniors are judged by the year in which the events end (§3): the period's closing year.
-        year = closing_date(rules, period).year
+        # Juniors are judged by the period's year (§3): as the rules say, its closing date's
+        # or its events' latest end date's.
+        ends = [end or start for end, start in zip(events["end"], events["start"], strict=True)]
+        latest = max((dt.date.fromisoformat(day) for day in ends if day), default=None)
+        year = junior_year(rules, period, latest)
         result = rate_period(
             players, frame, rules, event_rules=event_rules, event_starts=event_starts,
             period_year=year, prior=prior,
@@ -212,7 +215,8 @@ def rate_list(store: Store, book: RuleBook, period: Period, kind: str) -> KindOu
             edits_since(store, previous, kind),
         )
         pooled = _pooled_games(store, kind, previous, prior, table)
-        notes = [*notes, *state_notes, *result.notes, *uncertain_notes(rules)]
+        notes = [*notes, junior_note(rules, year), *state_notes, *result.notes]
+        notes += uncertain_notes(rules)
         disagreements = checking.result()
     if previous is None:
         notes.append(f"no earlier {kind} list: every player starts unrated")
@@ -532,7 +536,7 @@ def _next_state(publication: Publication) -> tuple[pd.DataFrame, pd.DataFrame, l
     # Unknown (no game since the initial list): keep the list's flag until they play.
     inactive = (idle >= 12).fillna(pd.Series(inactive_before)).to_numpy(bool)
     # K on the new list, for the next period (§3): from the new rating and history.
-    next_year = closing_date(rules, next_list_period(rules, period)).year
+    next_year = junior_year(rules, next_list_period(rules, period), None)
     k = list_k(rating, table["birth_year"], games_total, peak, rules, next_year)
     first_done = players["first_event_done"].to_numpy(bool)
     state = pd.DataFrame(

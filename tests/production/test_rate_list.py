@@ -189,6 +189,68 @@ def test_two_month_periods_follow_the_rules(folder: Path) -> None:
     assert "period 2026-03" in run("add", event, "--db", db)[1]
 
 
+FEXERJ = Path(__file__).parents[2] / "sample_data" / "rules" / "fexerj-2027.toml"
+
+
+def junior_files(folder: Path, end: str) -> tuple[Path, Path]:
+    """A list without K: 11 born 2008 (1800, 50 games), 12 an adult (1700, 200 games); an
+    event ending on ``end`` in which 11 beats 12."""
+    listing = write_list(
+        folder,
+        ["id,name,rating,birth_year,games_total", '11,"Jun, Jo",1800,2008,50',
+         '12,"Old, Al",1700,1980,200'],
+    )  # fmt: skip
+    event = folder / "e.trf"
+    players = [P(1, "Jun, Jo", 1800, 11, 2008), P(2, "Old, Al", 1700, 12, 1980)]
+    event.write_text(trf(players, [(1, 1, 2, "1-0")], start=end, end=end))
+    return listing, event
+
+
+@pytest.mark.parametrize(
+    ("rules", "end", "initial", "lists", "k", "rating"),
+    [
+        # FEXERJ: the list of January 2027 is judged by its latest end date, 5 December 2026:
+        # 2026 − 2008 = 18, a junior below 2100, K 40: D 100, PD 0.64, 40 × 0.36 = +14.4.
+        (FEXERJ, "2026/12/05", "2026-11", ["2027-01"], "40", "1814"),
+        # FIDE: the list of January 2027 closes on 29 December 2026: a junior, K 40.
+        ("fide-2025", "2026/12/05", "2026-12", ["2027-01"], "40", "1814"),
+        # FIDE: an event ending 30 December is the February list's, which closes on 29 January
+        # 2027: 2027 − 2008 = 19, K 20 (50 games): 20 × 0.36 = +7.2.
+        ("fide-2025", "2026/12/30", "2026-12", ["2027-01", "2027-02"], "20", "1807"),
+    ],
+    ids=["fexerj-latest-end", "fide-january-list", "fide-february-list"],
+)
+def test_rate_and_publish_judge_a_junior_by_the_same_year(
+    folder: Path, rules: object, end: str, initial: str, lists: list[str], k: str, rating: str
+) -> None:
+    listing, event = junior_files(folder, end)
+    rated = folder / "rate"
+    code, _, err = run("rate", event, "--list", listing, "--rules", rules, "--out", rated)
+    assert code == 0, err
+    db = folder / "r.sqlite"
+    run("init", "--list", listing, "--period", initial, "--rules", rules, "--db", db)
+    assert run("add", event, "--accept-dates", "--db", db)[0] == 0
+    for period in lists:
+        assert run("publish", period, "--db", db, "--out", folder / "out")[0] == 0
+    published = folder / "out" / lists[-1] / "standard"
+    for players in (rated / "players.csv", published / "players.csv"):
+        assert (rows(players)["11"]["k"], rows(players)["11"]["new_rating"]) == (k, rating)
+    assert rows(published / "list.csv")["11"]["rating"] == rating
+
+
+def test_fexerj_list_gives_juniors_k_for_a_period_across_the_new_year(folder: Path) -> None:
+    # The list of November 2026 gives K for the January 2027 list, whose events end on
+    # 2 November … 1 January: under "latest_end" that period is 2026's (most of its days),
+    # so 11 (born 2008, 1800, 50 games) keeps the junior K 40; 12 (born 1980) has K 20.
+    listing, event = junior_files(folder, "2026/10/10")
+    db = folder / "r.sqlite"
+    run("init", "--list", listing, "--period", "2026-09", "--rules", FEXERJ, "--db", db)
+    assert run("add", event, "--db", db)[0] == 0
+    assert run("publish", "2026-11", "--db", db, "--out", folder / "out")[0] == 0
+    listed = rows(folder / "out" / "2026-11" / "standard" / "list.csv")
+    assert (listed["11"]["k"], listed["12"]["k"]) == ("40", "20")
+
+
 def test_inactive_after_twelve_months_without_a_game(folder: Path) -> None:
     db = database(folder)
     add_one_game(folder, db)
