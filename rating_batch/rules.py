@@ -198,6 +198,9 @@ class Rules:
     instead of the first event only."""
     keep_pool_below_floor: bool = True
     """Keep the pooled games when the result is below the floor (else start again)."""
+    first_event_after_floor: bool = False
+    """A player who falls below the floor gets the first-event rule back: his next scoreless
+    events are disregarded again, as ``discard_until_scoring`` says (§4.1, §8)."""
     start_from_standard: bool = True
     """Rapid and blitz: an unrated player with a standard rating starts from it, with K as
     for a new player (§6, uncertain)."""
@@ -560,6 +563,7 @@ RULES_FILE_KEYS: dict[str, tuple[str, Convert]] = {
     "first_rating.first_event_min_score": ("first_event_min_half_points", _half_points),
     "first_rating.discard_until_scoring": ("discard_until_scoring", _flag),
     "first_rating.keep_pool_below_floor": ("keep_pool_below_floor", _flag),
+    "first_rating.first_event_after_floor": ("first_event_after_floor", _flag),
     "first_rating.start_from_standard": ("start_from_standard", _flag),
     "lists.kinds": ("kinds", _kinds),
     "lists.classes": ("classes", _classes),

@@ -251,6 +251,69 @@ def test_fexerj_list_gives_juniors_k_for_a_period_across_the_new_year(folder: Pa
     assert (listed["11"]["k"], listed["12"]["k"]) == ("40", "20")
 
 
+def faller_event(folder: Path, name: str, day: str, opponents: range, scores: list[float]) -> Path:
+    """An event in which 21 ("Low, Lou") plays each of ``opponents`` (1600) once."""
+    players = [P(1, "Low, Lou", None, 21, ADULT)] + [
+        P(i + 2, f"Opp {fide}", 1600, fide, ADULT) for i, fide in enumerate(opponents)
+    ]
+    games = [(i + 1, 1, i + 2, OUTCOME[score]) for i, score in enumerate(scores)]
+    path = folder / f"{name}.trf"
+    path.write_text(trf(players, games, name=name, start=day, end=day))
+    return path
+
+
+@pytest.mark.parametrize(
+    ("restores", "listed"),
+    [
+        # The opponents beat 1205 in July: D 395, PD 0.92, 20 × 0.08 = +1.6 → 1602 each.
+        # The rule back: b (0/5) is disregarded until c scores: 5 games, 1 point:
+        # Ra = (5 × 1602 + 2 × 1600) / 7 = 1601.43, p = 2/7 = 0.29, dp -158 → 1443.43 → 1443.
+        (True, {"b": "first_event_disregarded", "c": "", "rating": "1443"}),
+        # Without it, b counts: 10 games, 1 point: Ra = (10 × 1602 + 3200) / 12 = 1601.67,
+        # p = 2/12 = 0.17, dp -273 → 1328.67 → 1329.
+        (False, {"b": "", "c": "", "rating": "1329"}),
+    ],
+    ids=["first-event-after-floor", "off"],
+)
+def test_falling_below_the_floor_gives_the_first_event_rule_back(
+    folder: Path, restores: bool, listed: dict[str, str]
+) -> None:
+    # docs/rules.md §4.1 under FEXERJ's rules (floor 1200, every scoreless event disregarded
+    # until one scores). Its own vector: Ro 1205, K 20, loses 10 games to 1600s: D -395,
+    # PD 0.08 each, ΣΔR -0.80, change -16 → 1189, below 1200: unrated on the July list.
+    text = FEXERJ.read_text(encoding="utf-8")
+    assert "first_event_after_floor = true" in text
+    rules = folder / "fexerj.toml"
+    rules.write_text(
+        text.replace(
+            "first_event_after_floor = true",
+            f"first_event_after_floor = {str(restores).lower()}",
+        )
+    )
+    opponents = range(31, 41)
+    listing = write_list(
+        folder,
+        ["id,rating,k,games_total,birth_year", "21,1205,20,100,1980",
+         *(f"{fide},1600,20,100,1980" for fide in opponents)],
+    )  # fmt: skip
+    db = folder / "r.sqlite"
+    run("init", "--list", listing, "--period", "2026-05", "--rules", rules, "--db", db)
+    fall = faller_event(folder, "a", "2026/06/10", opponents, [0] * 10)
+    assert run("add", fall, "--db", db)[0] == 0
+    assert run("publish", "2026-07", "--db", db, "--out", folder / "out")[0] == 0
+    july = rows(folder / "out" / "2026-07" / "standard" / "players.csv")["21"]
+    assert (july["status"], july["change"], july["new_rating"]) == ("below_floor", "-16.00", "1189")
+    scoreless = faller_event(folder, "b", "2026/08/01", range(31, 36), [0] * 5)
+    scoring = faller_event(folder, "c", "2026/08/20", range(36, 41), [1, 0, 0, 0, 0])
+    assert run("add", scoreless, scoring, "--db", db)[0] == 0
+    assert run("publish", "2026-09", "--db", db, "--out", folder / "out")[0] == 0
+    september = folder / "out" / "2026-09" / "standard"
+    with (september / "games.csv").open(encoding="utf-8-sig") as handle:
+        reasons = {r["event"]: r["reason"] for r in csv.DictReader(handle) if r["id"] == "21"}
+    assert {"b": reasons["b"], "c": reasons["c"]} == {k: listed[k] for k in ("b", "c")}
+    assert rows(september / "list.csv")["21"]["rating"] == listed["rating"]
+
+
 def test_inactive_after_twelve_months_without_a_game(folder: Path) -> None:
     db = database(folder)
     add_one_game(folder, db)
