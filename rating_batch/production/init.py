@@ -26,9 +26,11 @@ from rating_batch.production.common import (
     Outcome,
     book_from,
     list_k,
+    player_ids,
     read_rules_file,
     refuse_repeated_ids,
 )
+from rating_batch.production.floor import below_floor_on_list
 from rating_batch.production.system_init import init_system_database
 from rating_batch.rules import FIDE_BY_DATE, Rules
 from rating_batch.store import create_store, ensure_new
@@ -70,6 +72,7 @@ def init_database(
     frame = rating_list.frame
     refuse_repeated_ids(frame, rating_list.source)
     notes: list[str] = []
+    warnings: list[Issue] = []
     with create_store(db) as store:
         store.create_tables_content(rules_name, text)
         players = pd.DataFrame(
@@ -85,8 +88,10 @@ def init_database(
         store.insert_players(players)
         rules = book.for_period(label)
         for each in kinds:
-            rows, inferred = _initial_ratings(
-                rating_list.for_kind(each), frame, players, each, label, rules
+            listed = rating_list.for_kind(each)
+            rows, inferred = _initial_ratings(listed, frame, players, each, label, rules)
+            warnings += below_floor_on_list(
+                listed, player_ids(players), each, rules.for_kind(each), rating_list.source
             )
             store.insert_ratings(rows)
             store.add_list(label, each, "init", rules_name)
@@ -102,7 +107,8 @@ def init_database(
             f"created {db} from {list_path}: {len(frame)} players, list {month}, "
             f"rules {rules_name}",
             *notes,
-        ]
+        ],
+        warnings,
     )
 
 

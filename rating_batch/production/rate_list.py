@@ -41,6 +41,7 @@ from rating_batch.production.common import (
     month_index,
     read_state,
 )
+from rating_batch.production.floor import left_without_playing
 from rating_batch.rules import Rules
 from rating_batch.schema import REASON_DTYPE, conform
 from rating_batch.store import Store
@@ -229,7 +230,7 @@ def rate_list(store: Store, book: RuleBook, period: Period, kind: str) -> KindOu
             "warning",
         )
         for key, note in disagreements
-    ]
+    ] + left_without_playing(result.players, kind, previous, rules)
     return KindOutcome(
         kind, rules, result, new_state, pending, listing, pooled, events, notes, changes,
         warnings, previous, _entrants(entries, events, table), period,
