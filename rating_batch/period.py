@@ -194,6 +194,19 @@ def _ambiguous(group: pd.DataFrame) -> Issue:
     )
 
 
+def unlisted_first(frame: pd.DataFrame, used: str) -> pd.DataFrame:
+    """Rows whose file rating differs from the list, those not on the list (``used`` NA)
+    first, each group in its own order: their file's rating is not used at all (§1)."""
+    return frame.iloc[np.argsort(frame[used].notna().to_numpy(bool), kind="stable")]
+
+
+def rating_example(name: object, in_file: int, used: int | None) -> str:
+    """A file's rating beside the list's, which is used (§1): ``A (1650 in the file, 1600 on
+    the list)``; a player not on the list is unrated, whatever the file says."""
+    listed = "not on the list: unrated" if used is None else f"{used} on the list"
+    return f"{name} ({in_file} in the file, {listed})"
+
+
 def _apply_list(
     people: pd.DataFrame, rating_list: pd.DataFrame, rules: Rules
 ) -> tuple[pd.DataFrame, list[Issue]]:
@@ -210,13 +223,14 @@ def _apply_list(
     people["rating"] = take("rating").astype("Int64")
     differs = file_rating.notna() & (file_rating != people["rating"]).fillna(True)
     if differs.any():
+        shown = unlisted_first(people[differs].assign(in_file=file_rating[differs]), "rating")
         examples = ", ".join(
-            f"{name} ({before} in the file, {after if pd.notna(after) else 'unrated'} in the list)"
+            rating_example(name, int(before), None if pd.isna(after) else int(after))
             for name, before, after in zip(
-                people.loc[differs, "name"][:3],
-                file_rating[differs][:3],
-                people.loc[differs, "rating"][:3],
-                strict=False,
+                shown["name"].tolist()[:3],
+                shown["in_file"].tolist()[:3],
+                shown["rating"].tolist()[:3],
+                strict=True,
             )
         )
         issues.append(

@@ -23,6 +23,7 @@ from rating_batch.engine import (
 from rating_batch.errors import Issue, RatingBatchError
 from rating_batch.overlap import overlapping_events
 from rating_batch.parallel import alongside, worth
+from rating_batch.period import rating_example, unlisted_first
 from rating_batch.periods import (
     INITIAL,
     Period,
@@ -274,11 +275,13 @@ def consistency_notes(
             True
         )
     ]
-    # One note per event (its first three players), for the first MAX_EVENT_NOTES events.
+    # One note per event (its first three players, those not on the list first: their
+    # file's rating is not used at all), for the first MAX_EVENT_NOTES events.
     counts = differ.groupby("event", sort=True).size()
     shown_events = counts.index[:MAX_EVENT_NOTES]
     examples: dict[str, list[str]] = {}
-    heads = differ[differ["event"].isin(shown_events)].groupby("event", sort=True).head(3)
+    heads = unlisted_first(differ[differ["event"].isin(shown_events)], "used")
+    heads = heads.groupby("event", sort=True).head(3)
     for event, player_id, in_file, used_rating in zip(
         heads["event"].tolist(),
         heads["player_id"].tolist(),
@@ -287,8 +290,11 @@ def consistency_notes(
         strict=True,
     ):
         examples.setdefault(str(event), []).append(
-            f"{names.get(player_id, '?')} ({int(in_file)} in the file, "
-            f"{int(used_rating) if pd.notna(used_rating) else 'unrated'} on the list)"
+            rating_example(
+                names.get(player_id, "?"),
+                int(in_file),
+                None if pd.isna(used_rating) else int(used_rating),
+            )
         )
     for event in shown_events:
         notes.append(

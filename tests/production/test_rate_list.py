@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from db_helpers import ADULT, add_one_game, database, rows, run, write_list
+from db_helpers import ADULT, add_one_game, database, process, rows, run, write_list
 from test_engine import OUTCOME, SEVEN_HUNDRED_CAP_EVENTS, _cap_event
 from trf_text import P, trf
 from workbooks import summary
@@ -393,7 +393,7 @@ def test_consistency_across_the_period_is_reported(folder: Path) -> None:
     shown = [f"{r[0]}: {r[1]}" if r[0] else r[1] for r in warned]
     assert (
         "first: 2 rating(s) in the file differ from the list in force, which is used: "
-        "A (1650 in the file, 1600 on the list), C (1500 in the file, unrated on the list)"
+        "C (1500 in the file, not on the list: unrated), A (1650 in the file, 1600 on the list)"
     ) in shown
     assert (
         "second: first and second share 3 identical games: the same results reported twice? "
@@ -426,8 +426,8 @@ def test_rating_notes_name_a_bounded_number_of_events(
     assert warnings[:2] == [
         (
             "first",
-            "2 rating(s) in the file differ from the list in force, which is used: "
-            "A (1650 in the file, 1600 on the list), C (1500 in the file, unrated on the list)",
+            "2 rating(s) in the file differ from the list in force, which is used: C (1500 in "
+            "the file, not on the list: unrated), A (1650 in the file, 1600 on the list)",
         ),
         (
             None,
@@ -437,3 +437,57 @@ def test_rating_notes_name_a_bounded_number_of_events(
     ]
     # Said once, under Warnings, not again among the notes.
     assert sum("differ from the list" in str(r[1]) for r in rows) == 2
+
+
+def test_a_player_not_on_the_list_is_named_first_as_unrated(folder: Path) -> None:
+    # The list is used, never the file (docs/rules.md §1): a grandmaster written 2450 in a
+    # February file but not on the list is unrated, so A's loss to him does not count. The
+    # file gives the January ratings of A-D, which the February list changed: A 1600 beats
+    # B 1500 (D 100, PD 0.64, ±7.2 → 1607, 1493); C 1700 beats D 1650 (D 50, PD 0.57,
+    # ±8.6 → 1709, 1641). Five ratings differ; the note names three, the GM first.
+    db = database(folder, "11,1600", "12,1500", "13,1700", "14,1650")
+    four = [P(1, "A", 1600, 11, ADULT), P(2, "B", 1500, 12, ADULT), P(3, "C", 1700, 13, ADULT),
+            P(4, "D", 1650, 14, ADULT)]  # fmt: skip
+    january = folder / "jan.trf"
+    january.write_text(
+        trf(four, [(1, 1, 2, "1-0"), (1, 3, 4, "1-0")], name="Jan", end="2026/01/12")
+    )
+    gm = P(5, "Foreign, Grandmaster", 2450, 4100001, 1975, title="GM", federation="GER")
+    february = folder / "feb.trf"
+    february.write_text(
+        trf([*four, gm], [(1, 5, 1, "1-0"), (1, 2, 3, "=-=")], name="Feb", start="2026/02/10",
+            end="2026/02/12")
+    )  # fmt: skip
+    assert process("add", january, "--db", db)[0] == 0
+    assert process("publish", "2026-02", "--db", db, "--out", folder / "out")[0] == 0
+    assert process("add", february, "--db", db)[0] == 0
+    code, _, err = process("-v", "publish", "2026-03", "--db", db, "--out", folder / "out")
+    assert code == 0
+    assert (
+        f"{february}: warning: 5 rating(s) in the file differ from the list in force, which is "
+        "used: Foreign, Grandmaster (2450 in the file, not on the list: unrated), A (1600 in the "
+        "file, 1607 on the list), B (1500 in the file, 1493 on the list)"
+    ) in err.splitlines()
+    with (folder / "out" / "2026-03" / "standard" / "games.csv").open(encoding="utf-8-sig") as f:
+        games = {(g["id"], g["opponent_id"]): g for g in csv.DictReader(f)}
+    lost = games[("11", "4100001")]
+    assert (lost["counted"], lost["reason"], lost["opponent_rating"]) == (
+        "false",
+        "unrated_opponent",
+        "",
+    )
+
+
+def test_rate_with_a_list_names_a_player_not_on_it_first(folder: Path) -> None:
+    listing = write_list(folder, ["id,rating", "11,1607", "12,1493"])
+    event = folder / "feb.trf"
+    players = [P(1, "A", 1600, 11, ADULT), P(2, "B", 1500, 12, ADULT),
+               P(3, "Foreign, Grandmaster", 2450, 4100001, 1975)]  # fmt: skip
+    event.write_text(trf(players, [(1, 3, 1, "1-0"), (2, 2, 1, "=-=")]))
+    code, _, err = run("rate", event, "--list", listing, "--out", folder / "out")
+    assert code == 0
+    assert (
+        "--list: warning: 3 players' ratings in the event files differ from the list, which is "
+        "used: Foreign, Grandmaster (2450 in the file, not on the list: unrated), A (1600 in the "
+        "file, 1607 on the list), B (1500 in the file, 1493 on the list)"
+    ) in err.splitlines()
