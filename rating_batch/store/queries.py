@@ -8,6 +8,7 @@ give it frames to keep. Writing methods run inside the command's transaction
 from __future__ import annotations
 
 import contextlib
+import json
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -397,13 +398,16 @@ class Store(Connection):
             'AND e.start IS w.start AND e."end" IS w."end"'
         )
 
-    def events_during(self, first: str, last: str) -> pd.DataFrame:
-        """Stored events whose dates overlap ``first``…``last`` (ISO dates)."""
+    def events_to_compare(self, first: str, last: str, names: Sequence[str]) -> pd.DataFrame:
+        """Stored events that new ones (played ``first``…``last``, ISO dates) might repeat:
+        those whose dates overlap theirs, and those with one of ``names`` whatever their
+        dates."""
         return self.frame(
             'SELECT event_id, key, name, source, period, COALESCE(start, "end") AS first, '
             'COALESCE("end", start) AS last FROM events '
-            'WHERE COALESCE(start, "end") <= ? AND COALESCE("end", start) >= ?',
-            (last, first),
+            'WHERE (COALESCE(start, "end") <= ? AND COALESCE("end", start) >= ?) '
+            "OR name IN (SELECT value FROM json_each(?))",
+            (last, first, json.dumps(list(names))),
         )
 
     def played_games(self, event_ids: Sequence[int]) -> pd.DataFrame:
