@@ -499,6 +499,49 @@ def remove(context: click.Context, event_key: str, db: Path) -> None:
     report(context, result.summary())
 
 
+@cli.command("edit-player")
+@click.argument("player_id")
+@click.option("--name", help="The name as it is now (a marriage, a misspelt list).")
+@click.option("--federation", help="The federation as it is now (a transfer): three letters.")
+@click.option("--sex", help="m, or w.")
+@click.option("--birth-year", type=int, help="The year of birth.")
+@click.option(
+    "--fide-id",
+    type=int,
+    help="A FIDE ID received by a player without one; a player of the database who holds it "
+    "becomes one with him, when either is on no list yet.",
+)
+@DB_OPTION
+@click.pass_context
+def edit_player(
+    context: click.Context,
+    player_id: str,
+    name: str | None,
+    federation: str | None,
+    sex: str | None,
+    birth_year: int | None,
+    fide_id: int | None,
+    db: Path,
+) -> None:
+    """Correct what the database knows of PLAYER_ID (a FIDE ID, or the id a list gives a
+    player without one, such as e1#7), which event files never overwrite.
+
+    Each change shows as a correction in the next list's changes.csv. 'restore latest'
+    takes it back.
+
+    Example:
+
+    \b
+        rating-batch edit-player 900000020 --name "Ororel-Silva, Suri" --federation ESP
+    """
+    from rating_batch import production
+
+    edit = production.PlayerEdit(name, federation, sex, birth_year, fide_id)
+    with user_errors(context.obj["debug"]):
+        result = production.edit_player(player_id, edit, db=db, wait=context.obj["wait"])
+    report(context, result.summary())
+
+
 @cli.command()
 @DB_OPTION
 @click.pass_context
