@@ -385,6 +385,14 @@ def init(
     "last list, in the future, over 60 days long).",
 )
 @ALLOW_OVERLAP
+@click.option(
+    "--keep-apart",
+    type=int,
+    multiple=True,
+    metavar="FIDE_ID",
+    help="A new FIDE ID that stays a new player, although a known player without one has "
+    "exactly its name, birth year and federation (repeatable).",
+)
 @DRY_RUN
 @DB_OPTION
 @click.pass_context
@@ -394,6 +402,7 @@ def add(
     kind: str | None,
     accept_dates: bool,
     allow_overlap: bool,
+    keep_apart: tuple[int, ...],
     dry_run: bool,
     db: Path,
 ) -> None:
@@ -401,7 +410,8 @@ def add(
 
     The same event twice is refused, never counted twice, and so is an event sharing half
     of its games with another. Players are found by FIDE ID, else by exact name, birth year
-    and federation; a player found nowhere is created. 'restore latest' takes it back.
+    and federation; a new FIDE ID with exactly the identity of a known player without one is
+    his; a player found nowhere is created. 'restore latest' takes it back.
 
     Example:
 
@@ -416,6 +426,7 @@ def add(
         allow_overlap=allow_overlap,
         dry_run=dry_run,
         wait=context.obj["wait"],
+        keep_apart=frozenset(keep_apart),
     )
     with user_errors(context.obj["debug"]):
         result = production.add_events(

@@ -58,6 +58,9 @@ class AddOptions:
     dry_run: bool = False
     wait: float = DEFAULT_WAIT
     today: dt.date | None = None
+    keep_apart: frozenset[int] = frozenset()
+    """New FIDE IDs that stay new players, even when a known player without a FIDE ID has
+    exactly their name, birth year and federation (production/identify.py)."""
 
 
 def add_events(
@@ -120,7 +123,7 @@ def add_events(
         stored = _stored_games(store, events, keys)
 
         def identities_and_repeats() -> tuple[IdentityPlan, list[Issue]]:
-            plan = plan_identities(people, players, next_id)
+            plan = plan_identities(people, players, next_id, options.keep_apart)
             repeats = _overlaps(events, keys, players, games, plan.identified.ids, stored, options)
             return plan, repeats
 
@@ -135,6 +138,7 @@ def add_events(
         warnings += overlaps
         _insert_entries(store, players, identified.ids)
     created = identified.created.groupby("event_index")["label"].agg(list).to_dict()
+    attached = identified.attached.groupby("event_index")["label"].agg(list).to_dict()
     sizes = np.bincount(players["event_index"].to_numpy(np.int64), minlength=len(events))
     verb = "would add" if options.dry_run else "added"
     lines: list[str] = []
@@ -145,6 +149,7 @@ def add_events(
             f"period {place.period}, {sizes[index]} players"
         )
         lines.extend(f"  new player: {label}" for label in created.get(index, []))
+        lines.extend(f"  {label}" for label in attached.get(index, []))
     if options.dry_run:
         lines.append("dry run: nothing was changed")
     elif store.undo_point is not None:

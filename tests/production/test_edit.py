@@ -69,7 +69,9 @@ def test_a_fide_id_received_later_makes_the_two_players_one(tmp_path: Path) -> N
     # goes into n1#7, who keeps his history and takes the FIDE ID.
     db, _ = newcomer_database(tmp_path)
     event = newcomer_with_fide_id(tmp_path, "NEWBIE, Sam")
-    assert process("add", event, "--db", db)[0] == 0
+    code, _, err = process("add", event, "--db", db)
+    assert code == 0
+    assert f"rating-batch edit-player n1#7 --fide-id {NEWBIE_FIDE_ID})" in err
     before = data_dump(db)
     code, out, err = process("edit-player", "n1#7", "--fide-id", NEWBIE_FIDE_ID, "--db", db)
     assert (code, err) == (0, "")
