@@ -200,13 +200,16 @@ def _attachments(
     if offered.empty or people.empty:
         return pd.DataFrame({column: pd.Series(dtype=object) for column in columns})
     key = {"name": "string", "birth_year": "Int64", "federation": "string"}
-    known = people[[*IDENTITY_KEY, "player_id", "fide_id", "created_by"]].astype(key)
+    # Only the players of those names are compared (the database may hold a whole list).
+    named = people[people["name"].isin(offered["name"].unique())]
+    known = named[[*IDENTITY_KEY, "player_id", "fide_id", "created_by"]].astype(key)
     pairs = offered.astype(key).merge(known, on=IDENTITY_KEY, suffixes=("", "_known"))
     # Unambiguous: one known player has this identity, and he has no FIDE ID; one new FIDE
     # ID claims him; no line without one in the same file is him (that line is another).
     pairs = pairs[~pairs.duplicated("fide_id", keep=False)]
     pairs = pairs[pairs["fide_id_known"].isna() & ~pairs.duplicated("player_id", keep=False)]
-    lines = without[["event_id", *IDENTITY_KEY]].astype(key)
+    lines = without[without["name"].isin(pairs["name"].unique())]
+    lines = lines[["event_id", *IDENTITY_KEY]].astype(key)
     twins = pairs.merge(lines, on=["event_id", *IDENTITY_KEY])["fide_id"]
     pairs = pairs[~pairs["fide_id"].isin(twins)]
     fide_id = pairs["fide_id"].astype(str)
@@ -302,11 +305,14 @@ def _field_mismatches(people: pd.DataFrame, rows: pd.DataFrame, ids: pd.Series) 
 def same_written(field: str, values: pd.Series) -> pd.Series:
     """A federation or sex as it is compared: federations in capitals, sex as ``M``/``F``
     (``m``, ``w``, ``f`` …, as the readers write it); blank is missing."""
-    text = values.astype("string").str.strip()
-    text = text.mask(text == "")
+    codes, distinct = pd.factorize(values.astype("string"))  # each spelling once
+    written = pd.Series(distinct, dtype="string").str.strip()
     if field == "sex":
-        return text.map(normalise_sex, na_action="ignore").astype("string").reset_index(drop=True)
-    return text.str.upper().reset_index(drop=True)
+        written = written.map(normalise_sex, na_action="ignore").astype("string")
+    else:
+        written = written.mask(written == "").str.upper()
+    chosen = written.reindex(codes).reset_index(drop=True)  # code -1 (missing) is NA
+    return chosen.astype("string")
 
 
 def _possible_duplicates(people: pd.DataFrame, creators: pd.DataFrame) -> list[Issue]:
