@@ -59,20 +59,20 @@ def below_floor_on_list(
 
 
 def left_without_playing(
-    players: pd.DataFrame, kind: str, previous: Period | None, rules: Rules
+    players: pd.DataFrame, kind: str, period: Period, previous: Period | None, rules: Rules
 ) -> list[Issue]:
-    """A warning naming the players who leave the list because their rating on the previous
-    list was below the floor and no game changed it. ``players``: the period's players
-    (``status``, ``games``, ``name``, ``id``, ``rating``)."""
+    """A warning of the list of ``period`` naming the players who leave it because their
+    rating on the previous list was below the floor and no game changed it. ``players``: the
+    period's players (``status``, ``games``, ``name``, ``id``, ``rating``)."""
     idle = players[(players["status"] == "below_floor") & (players["games"] == 0)]
     if idle.empty or previous is None:
         return []
     return [
         Issue(
-            f"the {kind} list of {shown(previous)}",
+            f"the {kind} list of {period}",
             None,
-            f"{len(idle)} player(s) rated below the floor {rules.floor} on it did not play and "
-            f"leave the list, unrated: {_named(idle)}",
+            f"{len(idle)} player(s) rated below the floor {rules.floor} on the list of "
+            f"{shown(previous)} did not play: they leave the list, unrated: {_named(idle)}",
             "warning",
         )
     ]

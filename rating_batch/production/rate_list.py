@@ -231,7 +231,7 @@ def rate_list(store: Store, book: RuleBook, period: Period, kind: str) -> KindOu
             "warning",
         )
         for key, note in disagreements
-    ] + left_without_playing(result.players, kind, previous, rules)
+    ] + left_without_playing(result.players, kind, period, previous, rules)
     return KindOutcome(
         kind, rules, result, new_state, pending, listing, pooled, events, notes, changes,
         warnings, previous, _entrants(entries, events, table), period,

@@ -190,8 +190,8 @@ def test_leaving_the_list_below_the_floor_without_a_game_is_said(tmp_path: Path)
         "left it without a game, 0 played but are still unrated"
     ) in out.splitlines()
     assert err == (
-        "the standard list of 2026-01: warning: 1 player(s) rated below the floor 1400 on it "
-        "did not play and leave the list, unrated: 13 (1370)\n"
+        "the standard list of 2026-02: warning: 1 player(s) rated below the floor 1400 on the "
+        "list of 2026-01 did not play: they leave the list, unrated: 13 (1370)\n"
     )
     listed = read_csv(tmp_path / "out" / "2026-02" / "standard" / "list.csv")
     assert [(r["id"], r["rating"]) for r in listed] == [
