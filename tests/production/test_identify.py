@@ -351,9 +351,13 @@ def test_a_new_fide_id_with_the_identity_of_a_player_without_one_is_his(tmp_path
     assert query(db, "SELECT fide_id, created_by FROM players WHERE name = 'Newbie, Sam'") == [
         (NEWBIE_FIDE_ID, "n1#7")
     ]
-    # Undone as every add is; then again, and published.
+    # Undone as every add is, and by removing the event that gave it; then again, and
+    # published.
     assert process("restore", "latest", "--db", db)[0] == 0
     assert data_dump(db) == before
+    assert process("add", event, "--db", db)[0] == 0
+    assert process("remove", "g", "--db", db)[0] == 0
+    assert query(db, "SELECT fide_id FROM players WHERE name = 'Newbie, Sam'") == [(None,)]
     assert process("add", event, "--db", db)[0] == 0
     assert process("publish", "2026-03", "--db", db, "--out", tmp_path / "lists")[0] == 0
     march = tmp_path / "lists" / "2026-03" / "standard"
