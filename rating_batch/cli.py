@@ -427,6 +427,14 @@ def init(
     "last list, in the future, over 60 days long).",
 )
 @ALLOW_OVERLAP
+@click.option(
+    "--keep-apart",
+    type=int,
+    multiple=True,
+    metavar="FIDE_ID",
+    help="A new FIDE ID that stays a new player, although a known player without one has "
+    "exactly its name, birth year and federation (repeatable).",
+)
 @DRY_RUN
 @ENCODING_OPTION
 @DB_OPTION
@@ -437,6 +445,7 @@ def add(
     kind: str | None,
     accept_dates: bool,
     allow_overlap: bool,
+    keep_apart: tuple[int, ...],
     dry_run: bool,
     encoding: str | None,
     db: Path,
@@ -445,7 +454,8 @@ def add(
 
     The same event twice is refused, never counted twice, and so is an event sharing half
     of its games with another. Players are found by FIDE ID, else by exact name, birth year
-    and federation; a player found nowhere is created. 'restore latest' takes it back.
+    and federation; a new FIDE ID with exactly the identity of a known player without one is
+    his; a player found nowhere is created. 'restore latest' takes it back.
 
     Example:
 
@@ -461,6 +471,7 @@ def add(
         dry_run=dry_run,
         wait=context.obj["wait"],
         encoding=encoding,
+        keep_apart=frozenset(keep_apart),
     )
     with user_errors(context.obj["debug"]):
         result = production.add_events(
@@ -541,6 +552,49 @@ def remove(context: click.Context, event_key: str, db: Path) -> None:
 
     with user_errors(context.obj["debug"]):
         result = production.remove_event(event_key, db=db, wait=context.obj["wait"])
+    report(context, result.summary())
+
+
+@cli.command("edit-player")
+@click.argument("player_id")
+@click.option("--name", help="The name as it is now (a marriage, a misspelt list).")
+@click.option("--federation", help="The federation as it is now (a transfer): three letters.")
+@click.option("--sex", help="m, or w.")
+@click.option("--birth-year", type=int, help="The year of birth.")
+@click.option(
+    "--fide-id",
+    type=int,
+    help="A FIDE ID received by a player without one; a player of the database who holds it "
+    "becomes one with him, when either is on no list yet.",
+)
+@DB_OPTION
+@click.pass_context
+def edit_player(
+    context: click.Context,
+    player_id: str,
+    name: str | None,
+    federation: str | None,
+    sex: str | None,
+    birth_year: int | None,
+    fide_id: int | None,
+    db: Path,
+) -> None:
+    """Correct what the database knows of PLAYER_ID (a FIDE ID, or the id a list gives a
+    player without one, such as e1#7), which event files never overwrite.
+
+    Each change shows as a correction in the next list's changes.csv. 'restore latest'
+    takes it back.
+
+    Example:
+
+    \b
+        rating-batch edit-player 900000020 --name "Ororel-Silva, Suri" --federation ESP
+    """
+    from rating_batch import production
+
+    edit = production.PlayerEdit(name, federation, sex, birth_year, fide_id)
+    with user_errors(context.obj["debug"]):
+        result = production.edit_player(player_id, edit, db=db, wait=context.obj["wait"])
     report(context, result.summary())
 
 

@@ -547,10 +547,11 @@ def rate_period(
     pooled = np.flatnonzero(pool_n > 0)  # unrated players with games in the pool
     provisional[pooled] = first_ratings(pool_n[pooled], pool_half[pooled], pool_sum[pooled], rules)
     published = ~is_rated & (pool_n >= rules.first_min_games) & (provisional >= rules.floor)
-    listed = (is_rated & (new_rating >= rules.floor)) | published
+    fell = is_rated & (new_rating < rules.floor)
+    listed = (is_rated & ~fell) | published
     status = pd.Categorical.from_codes(
         np.select(
-            [is_rated & (new_rating < rules.floor), is_rated, published],
+            [fell, is_rated, published],
             [STATUSES.index("below_floor"), STATUSES.index("rated"), STATUSES.index("new")],
             default=STATUSES.index("unrated"),
         ),
@@ -588,15 +589,19 @@ def rate_period(
             "pool_games": _nullable(pool_n, ~is_rated),
             "pool_score": _nullable(pool_half / 2, ~is_rated),
             # The first-event rule is behind a player after any event; with
-            # ``discard_until_scoring`` only after a scoring one (dropped runs do not count).
-            "first_event_done": done
-            | (
-                runs.per_player(
-                    (run_counted > 0) | (pool.dropped_runs & (not rules.discard_until_scoring)),
-                    count,
+            # ``discard_until_scoring`` only after a scoring one (dropped runs do not count);
+            # with ``first_event_after_floor``, ahead again after falling below the floor.
+            "first_event_done": (
+                done
+                | (
+                    runs.per_player(
+                        (run_counted > 0) | (pool.dropped_runs & (not rules.discard_until_scoring)),
+                        count,
+                    )
+                    > 0
                 )
-                > 0
-            ),
+            )
+            & ~(fell & rules.first_event_after_floor),
         },
         copy=False,
     )

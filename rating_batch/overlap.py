@@ -57,18 +57,18 @@ def overlapping_events(games: pd.DataFrame, spans: pd.DataFrame | None = None) -
     if spans is not None and len(shared):
         first = spans.set_index("event")["first"]
         last = spans.set_index("event")["last"]
-        meet = [
-            _meet(first.get(x), last.get(x), first.get(y), last.get(y))
+        together = [
+            meet(first.get(x), last.get(x), first.get(y), last.get(y))
             for x, y in zip(shared["event_x"], shared["event_y"], strict=True)
         ]
-        shared = shared[meet]
+        shared = shared[together]
     ordered: pd.DataFrame = shared.sort_values(
         ["share", "event_x", "event_y"], ascending=[False, True, True], kind="stable"
     )[columns]
     return ordered.reset_index(drop=True)
 
 
-def _meet(first_x: object, last_x: object, first_y: object, last_y: object) -> bool:
+def meet(first_x: object, last_x: object, first_y: object, last_y: object) -> bool:
     """Whether two date ranges (ISO text, None when unknown) have a day in common."""
     if None in (first_x, last_x, first_y, last_y):
         return True

@@ -19,6 +19,7 @@ import pandas as pd
 from rating_batch.engine import PERIOD_GAMES, PERIOD_PLAYERS, in_run_order
 from rating_batch.errors import Issue
 from rating_batch.names import fide_id_conflicts
+from rating_batch.periods import FIRST_YEAR, LAST_YEAR, junior_year, period_of
 from rating_batch.rules import Rules
 from rating_batch.schema import IDENTITY_KEY, Event, combined, conform
 
@@ -50,11 +51,16 @@ def order_events(events: Sequence[Event]) -> list[Event]:
     return sorted(events, key=lambda event: event.info.start or dt.date.max)
 
 
-def period_year(events: Sequence[Event]) -> int | None:
-    """The year of the period: that of the latest end (or start) date among the events."""
+def period_year(events: Sequence[Event], rules: Rules) -> int | None:
+    """The year the period's juniors are judged against (docs/rules.md §3): the events are
+    the list period of their latest end (or start) date, as ``publish`` would rate them."""
     dates = [event.info.end or event.info.start for event in events]
     known = [date for date in dates if date is not None]
-    return max(known).year if known else None
+    if not known:
+        return None
+    latest = max(known)
+    period = period_of(rules, latest) if FIRST_YEAR <= latest.year < LAST_YEAR else None
+    return junior_year(rules, period, latest)
 
 
 def assemble_period(
@@ -121,7 +127,7 @@ def assemble_period(
         games["rating"] = by_id.reindex(games["id"]).to_numpy()
         games["opponent_rating"] = by_id.reindex(games["opponent_id"]).to_numpy()
     games = in_run_order(conform(games, PERIOD_GAMES), len(table))
-    return Period(table, games, ordered, period_year(ordered), issues)
+    return Period(table, games, ordered, period_year(ordered, rules), issues)
 
 
 def with_event_order(frame: pd.DataFrame, order: dict[str, int]) -> pd.DataFrame:
@@ -188,6 +194,19 @@ def _ambiguous(group: pd.DataFrame) -> Issue:
     )
 
 
+def unlisted_first(frame: pd.DataFrame, used: str) -> pd.DataFrame:
+    """Rows whose file rating differs from the list, those not on the list (``used`` NA)
+    first, each group in its own order: their file's rating is not used at all (§1)."""
+    return frame.iloc[np.argsort(frame[used].notna().to_numpy(bool), kind="stable")]
+
+
+def rating_example(name: object, in_file: int, used: int | None) -> str:
+    """A file's rating beside the list's, which is used (§1): ``A (1650 in the file, 1600 on
+    the list)``; a player not on the list is unrated, whatever the file says."""
+    listed = "not on the list: unrated" if used is None else f"{used} on the list"
+    return f"{name} ({in_file} in the file, {listed})"
+
+
 def _apply_list(
     people: pd.DataFrame, rating_list: pd.DataFrame, rules: Rules
 ) -> tuple[pd.DataFrame, list[Issue]]:
@@ -204,13 +223,14 @@ def _apply_list(
     people["rating"] = take("rating").astype("Int64")
     differs = file_rating.notna() & (file_rating != people["rating"]).fillna(True)
     if differs.any():
+        shown = unlisted_first(people[differs].assign(in_file=file_rating[differs]), "rating")
         examples = ", ".join(
-            f"{name} ({before} in the file, {after if pd.notna(after) else 'unrated'} in the list)"
+            rating_example(name, int(before), None if pd.isna(after) else int(after))
             for name, before, after in zip(
-                people.loc[differs, "name"][:3],
-                file_rating[differs][:3],
-                people.loc[differs, "rating"][:3],
-                strict=False,
+                shown["name"].tolist()[:3],
+                shown["in_file"].tolist()[:3],
+                shown["rating"].tolist()[:3],
+                strict=True,
             )
         )
         issues.append(

@@ -100,6 +100,36 @@ def next_list_period(rules: Rules, period: Period) -> Period:
     raise RatingBatchError("no list month in the rules")  # excluded by the rules' checks
 
 
+def previous_list_period(rules: Rules, period: Period) -> Period:
+    """The list period before ``period``."""
+    year, month = parse_period(period)
+    for _ in range(24):
+        month -= 1
+        if month < 1:
+            year, month = year - 1, 12
+        if month in rules.list_months:
+            return period_name(year, month)
+    raise RatingBatchError("no list month in the rules")  # excluded by the rules' checks
+
+
+def junior_year(rules: Rules, period: Period | None, latest_end: dt.date | None) -> int | None:
+    """The year against which a period's juniors are judged for K (docs/rules.md §3).
+
+    ``junior_year = "closing_date"``: the year of the period's closing date (FIDE's monthly
+    lists). ``"latest_end"``: the year of the latest end date among the period's events; for a
+    list's K, given before its period's events are known (``latest_end`` None), the year that
+    holds most of the period's days. None when there is no period and no date."""
+    if period is None or period == INITIAL:
+        return None if latest_end is None else latest_end.year
+    if rules.junior_year == "latest_end":
+        if latest_end is not None:
+            return latest_end.year
+        first = closing_date(rules, previous_list_period(rules, period)) + dt.timedelta(days=1)
+        last = closing_date(rules, period)
+        return (first + (last - first) / 2).year
+    return closing_date(rules, period).year
+
+
 def period_of(rules: Rules, end: dt.date) -> Period:
     """The first list period whose closing date is on or after an event's end date (§1)."""
     candidate = period_name(end.year, end.month)

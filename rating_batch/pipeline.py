@@ -489,12 +489,24 @@ def rate_loaded(
         )
     else:
         notes.append(f"ratings, K and history from the list {list_path}")
-    if period.year is None:
-        notes.append("no event gives a date: juniors cannot be recognised for K")
-    else:
-        notes.append(f"juniors for K: judged by birth year against the period year {period.year}")
+    notes.append(junior_note(rules, period.year))
     warnings = [*issues, *list_warnings, *period.issues]  # no errors are left at this point
     return RateResult(result, period.events, rules, event_rules, notes, warnings)
+
+
+def junior_note(rules: Rules, year: int | None) -> str:
+    """How the period's juniors were recognised for K (docs/rules.md §3)."""
+    if year is None:
+        return "no event gives a date: juniors cannot be recognised for K"
+    how = (
+        "that of the period's closing date"
+        if rules.junior_year == "closing_date"
+        else "that of the latest end date among the period's events"
+    )
+    return (
+        f"juniors for K: judged by birth year against the period year {year} ({how}; rules "
+        "field junior_year)"
+    )
 
 
 def uncertain_notes(rules: Rules) -> list[str]:

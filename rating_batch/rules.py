@@ -148,6 +148,10 @@ class Rules:
     junior_ceiling: int = 2300
     junior_ceiling_basis: Literal["ever", "current"] = "ever"
     """Judge the junior ceiling on the highest rating ever published, or on the current one."""
+    junior_year: Literal["closing_date", "latest_end"] = "closing_date"
+    """The year a period's juniors are judged against (§3): that of the period's closing date
+    (FIDE's monthly lists: the January list rates December's events, a junior's), or that of
+    the latest end date among the period's events (``periods.junior_year``)."""
     k_new: int = 40
     """K until ``new_player_games`` rated games are completed (§3.3)."""
     new_player_games: int = 30
@@ -194,6 +198,9 @@ class Rules:
     instead of the first event only."""
     keep_pool_below_floor: bool = True
     """Keep the pooled games when the result is below the floor (else start again)."""
+    first_event_after_floor: bool = False
+    """A player who falls below the floor gets the first-event rule back: his next scoreless
+    events are disregarded again, as ``discard_until_scoring`` says (§4.1, §8)."""
     start_from_standard: bool = True
     """Rapid and blitz: an unrated player with a standard rating starts from it, with K as
     for a new player (§6, uncertain)."""
@@ -535,6 +542,7 @@ RULES_FILE_KEYS: dict[str, tuple[str, Convert]] = {
     "k.junior_age_basis": ("junior_age_basis", _choice("calendar_year", "birthday")),
     "k.junior_ceiling": ("junior_ceiling", _whole),
     "k.junior_ceiling_basis": ("junior_ceiling_basis", _choice("ever", "current")),
+    "k.junior_year": ("junior_year", _choice("closing_date", "latest_end")),
     "k.new": ("k_new", _whole),
     "k.new_player_games": ("new_player_games", _whole),
     "k.pool_games_count": ("pool_games_count_toward_new", _flag),
@@ -555,6 +563,7 @@ RULES_FILE_KEYS: dict[str, tuple[str, Convert]] = {
     "first_rating.first_event_min_score": ("first_event_min_half_points", _half_points),
     "first_rating.discard_until_scoring": ("discard_until_scoring", _flag),
     "first_rating.keep_pool_below_floor": ("keep_pool_below_floor", _flag),
+    "first_rating.first_event_after_floor": ("first_event_after_floor", _flag),
     "first_rating.start_from_standard": ("start_from_standard", _flag),
     "lists.kinds": ("kinds", _kinds),
     "lists.classes": ("classes", _classes),

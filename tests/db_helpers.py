@@ -203,3 +203,18 @@ def newcomer_plays(folder: Path) -> Path:
     path.write_text(trf(players, [(1, 1, 2, "1-0")], name="February", start="2026/02/10",
                         end="2026/02/10"))  # fmt: skip
     return path
+
+
+#: The FIDE ID Newbie, Sam receives in February.
+NEWBIE_FIDE_ID = 955555555
+
+
+def newcomer_with_fide_id(folder: Path, name: str = NEWBIE["name"]) -> Path:
+    """February's event: Newbie, Sam, now with FIDE ID 955555555 (written ``name``), beats
+    Idle, Ian (17, 1749)."""
+    players = [P(1, name, 1749, NEWBIE_FIDE_ID, 2010, sex="m", federation="ITA"),
+               P(2, "Idle, Ian", 1749, 17, ADULT, sex="m", federation="ITA")]  # fmt: skip
+    path = folder / "g.trf"
+    path.write_text(trf(players, [(1, 1, 2, "1-0")], name="February", start="2026/02/10",
+                        end="2026/02/10"))  # fmt: skip
+    return path

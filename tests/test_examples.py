@@ -54,6 +54,7 @@ STATE_OF = {
     "unpublish": "march published",
     "export-list": "march published",
     "player": "march published",
+    "edit-player": "march published",
     "backups": "march published",
     "restore": "march published",
     "backup": "march published",

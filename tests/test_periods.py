@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import datetime as dt
+from pathlib import Path
 
 import pytest
 
 from rating_batch.periods import (
     PeriodError,
     canonical_period,
+    junior_year,
     months_between,
     next_list_period,
     period_of,
+    previous_list_period,
 )
 from rating_batch.rules import FIDE_2025, named_rules
 
@@ -54,10 +57,35 @@ def test_fide_lists_are_monthly_and_close_three_days_before() -> None:
 
 
 def test_two_month_periods_follow_the_rules_file() -> None:
-    from pathlib import Path
-
     rules = named_rules(str(Path(__file__).parent.parent / "sample_data/rules/fexerj-2027.toml"))
     assert next_list_period(rules, "2026-01") == "2026-03"
     assert period_of(rules, dt.date(2026, 2, 14)) == "2026-03"
     assert period_of(rules, dt.date(2026, 3, 1)) == "2026-03"  # no closing offset: 1 March
     assert period_of(rules, dt.date(2026, 3, 2)) == "2026-05"
+
+
+FEXERJ = Path(__file__).parent.parent / "sample_data/rules/fexerj-2027.toml"
+
+
+def test_fide_judges_juniors_by_the_year_of_the_periods_closing_date() -> None:
+    # docs/rules.md §3, junior_year = "closing_date": the list of 1 January 2027 closes on
+    # 29 December 2026, the list of 1 February 2027 on 29 January 2027; the events' dates do
+    # not matter.
+    assert junior_year(FIDE_2025, "2027-01", dt.date(2026, 12, 5)) == 2026
+    assert junior_year(FIDE_2025, "2027-02", dt.date(2026, 12, 30)) == 2027
+    assert junior_year(FIDE_2025, "2027-02", None) == 2027
+    assert junior_year(FIDE_2025, None, None) is None
+
+
+def test_fexerj_judges_juniors_by_the_latest_end_of_the_periods_events() -> None:
+    # junior_year = "latest_end": the list of 1 January 2027 (no closing offset) rates the
+    # events ending 2 November 2026 … 1 January 2027; one ending 5 December makes it 2026.
+    rules = named_rules(str(FEXERJ))
+    assert rules.junior_year == "latest_end"
+    assert junior_year(rules, "2027-01", dt.date(2026, 12, 5)) == 2026
+    assert junior_year(rules, "2027-01", dt.date(2027, 1, 1)) == 2027
+    # Before the events are known (a list's K for its next period): the year of most of the
+    # period's 61 days, 2 November … 1 January, whose middle is 2 December.
+    assert previous_list_period(rules, "2027-01") == "2026-11"
+    assert junior_year(rules, "2027-01", None) == 2026
+    assert junior_year(rules, "2027-03", None) == 2027

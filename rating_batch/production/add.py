@@ -27,7 +27,7 @@ import pandas as pd
 
 from rating_batch.errors import Issue, Severity, raise_if_errors
 from rating_batch.loaders import Progress, no_progress
-from rating_batch.overlap import overlapping_events
+from rating_batch.overlap import meet, overlapping_events
 from rating_batch.parallel import alongside, worth
 from rating_batch.periods import (
     FIRST_YEAR,
@@ -60,6 +60,9 @@ class AddOptions:
     today: dt.date | None = None
     encoding: str | None = None
     """The encoding of the files that are not UTF-8 (``--encoding``); else found per file."""
+    keep_apart: frozenset[int] = frozenset()
+    """New FIDE IDs that stay new players, even when a known player without a FIDE ID has
+    exactly their name, birth year and federation (production/identify.py)."""
 
 
 def add_events(
@@ -127,7 +130,7 @@ def add_events(
         stored = _stored_games(store, events, keys)
 
         def identities_and_repeats() -> tuple[IdentityPlan, list[Issue]]:
-            plan = plan_identities(people, players, next_id)
+            plan = plan_identities(people, players, next_id, options.keep_apart)
             repeats = _overlaps(events, keys, players, games, plan.identified.ids, stored, options)
             return plan, repeats
 
@@ -142,6 +145,7 @@ def add_events(
         warnings += overlaps
         _insert_entries(store, players, identified.ids)
     created = identified.created.groupby("event_index")["label"].agg(list).to_dict()
+    attached = identified.attached.groupby("event_index")["label"].agg(list).to_dict()
     sizes = np.bincount(players["event_index"].to_numpy(np.int64), minlength=len(events))
     verb = "would add" if options.dry_run else "added"
     lines: list[str] = []
@@ -152,6 +156,7 @@ def add_events(
             f"period {place.period}, {sizes[index]} players"
         )
         lines.extend(f"  new player: {label}" for label in created.get(index, []))
+        lines.extend(f"  {label}" for label in attached.get(index, []))
     if options.dry_run:
         lines.append("dry run: nothing was changed")
     elif store.undo_point is not None:
@@ -360,8 +365,8 @@ def _insert_games(store: Store, games: pd.DataFrame) -> None:
 
 @dataclass(frozen=True)
 class _StoredGames:
-    """The stored events whose dates meet the new ones' (``events_during``) and their games
-    played over the board (``played_games``)."""
+    """The stored events the new ones might repeat (``events_to_compare``: dates that meet
+    theirs, or the same name) and their games played over the board (``played_games``)."""
 
     events: pd.DataFrame
     games: pd.DataFrame
@@ -376,7 +381,13 @@ def _spans(events: Sequence[Event]) -> tuple[list[str | None], list[str | None]]
 
 def _stored_games(store: Store, events: Sequence[Event], keys: Sequence[str]) -> _StoredGames:
     starts, ends = _spans(events)
-    stored = store.events_during(min(s for s in starts if s), max(e for e in ends if e))
+    # A resend with corrected dates keeps its name and games: events of the same name are
+    # compared whatever their dates.
+    stored = store.events_to_compare(
+        min(s for s in starts if s),
+        max(e for e in ends if e),
+        sorted({event.info.name for event in events}),
+    )
     stored = stored[~stored["key"].isin(keys)]  # the new events are stored already
     return _StoredGames(stored, store.played_games(stored["event_id"].tolist()))
 
@@ -390,8 +401,10 @@ def _overlaps(
     known: _StoredGames,
     options: AddOptions,
 ) -> list[Issue]:
-    """New events that share half or more of their played games with a stored event whose
-    dates overlap theirs, or with another event of this ``add``. Pure: no database."""
+    """New events that share half or more of their played games with a stored event (one
+    of ``known``) or with another event of this ``add`` whose dates meet theirs, or of the
+    same name whatever the dates (a resend with corrected dates: the message gives both
+    events' dates). Pure: no database."""
     who = pd.Series(ids, index=pd.MultiIndex.from_arrays([players["event_id"], players["player"]]))
     played = games[games["rated"].to_numpy(bool) & games["opponent"].notna().to_numpy()]
     mine = who.reindex(pd.MultiIndex.from_arrays([played["event_id"], played["player"]]))
@@ -421,11 +434,14 @@ def _overlaps(
     )
     spans = pd.concat(
         [
-            pd.DataFrame({"event": list(keys), "first": starts, "last": ends}),
-            stored.assign(event=stored["key"])[["event", "first", "last"]],
+            pd.DataFrame(
+                {"event": list(keys), "first": starts, "last": ends,
+                 "name": [event.info.name for event in events]}
+            ),
+            stored.assign(event=stored["key"])[["event", "first", "last", "name"]],
         ]
-    )
-    pairs = overlapping_events(pd.concat([new, old_frame], ignore_index=True), spans)
+    ).set_index("event")  # fmt: skip
+    pairs = overlapping_events(pd.concat([new, old_frame], ignore_index=True))
     batch = dict(zip(keys, events, strict=True))
     order = {key: number for number, key in enumerate(keys)}
     stored_info = {
@@ -446,16 +462,21 @@ def _overlaps(
         if x not in batch:
             continue  # two stored events (added with --allow-overlap earlier)
         event = batch[x]
+        here, there = spans.loc[x], spans.loc[y]
+        when, again = "", "the same results reported twice?"
+        if not meet(here["first"], here["last"], there["first"], there["last"]):
+            if here["name"] != there["name"]:
+                continue  # two matches between the same players, at other dates
+            when = f", played {there['first']}…{there['last']}; this file {here['first']}…"
+            when += f"{here['last']}"
+            again = "the same results reported twice, with corrected dates?"
         if y in batch:
-            other = f"{batch[y].info.source} (in this add)"
-            advice = "the same results reported twice?"
+            other = f"{batch[y].info.source} (in this add{when})"
+            advice = again
         else:
             source, period = stored_info[y]
-            other = f"the stored event {y} (file {source}, period {period})"
-            advice = (
-                "the same results reported twice? If this is a corrected file, "
-                f"'rating-batch remove {y}' first"
-            )
+            other = f"the stored event {y} (file {source}, period {period}{when})"
+            advice = f"{again} If this is a corrected file, 'rating-batch remove {y}' first"
         problems.append(
             Issue(
                 event.info.source,

@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from rating_batch.production.common import text_of
 from rating_batch.store import Store
 
 CHANGE_COLUMNS = {
@@ -16,7 +17,7 @@ CHANGE_COLUMNS = {
 }  # fmt: skip
 """``change`` is ``new``, ``left``, ``rating``, ``inactive``, ``active`` or ``correction``."""
 
-CORRECTED_FIELDS = ("name", "federation", "sex", "title", "birth_year")
+CORRECTED_FIELDS = ("name", "federation", "sex", "title", "birth_year", "fide_id")
 
 
 def list_changes(
@@ -96,7 +97,7 @@ def _corrections(edits: pd.DataFrame, people: pd.DataFrame, listed: pd.Index) ->
         current.at[player, field] if player in current.index else None
         for player, field in zip(first["player_id"], first["field"], strict=True)
     ]
-    found = first.assign(before=first["old_value"].map(_text), after=[_text(v) for v in now])
+    found = first.assign(before=first["old_value"].map(text_of), after=[text_of(v) for v in now])
     found = found[found["before"] != found["after"]]
     return pd.DataFrame(
         {
@@ -107,14 +108,6 @@ def _corrections(edits: pd.DataFrame, people: pd.DataFrame, listed: pd.Index) ->
             "after": found["after"].to_numpy(),
         }
     )
-
-
-def _text(value: object) -> str:
-    if value is None or value is pd.NA or (isinstance(value, float) and np.isnan(value)):
-        return ""
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return str(value)
 
 
 _ORDER = {"new": 0, "left": 1, "rating": 2, "inactive": 3, "active": 4, "correction": 5}

@@ -149,6 +149,15 @@ def iso(date: dt.date | None) -> str | None:
     return None if date is None else date.isoformat()
 
 
+def text_of(value: object) -> str:
+    """A stored value as text: "" when missing, a whole float without its ".0"."""
+    if value is None or value is pd.NA or (isinstance(value, float) and np.isnan(value)):
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
 def number(value: object) -> str:
     """A whole number for a report, or "" when missing."""
     return "" if pd.isna(value) else str(int(value))  # type: ignore[call-overload]

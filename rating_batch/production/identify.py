@@ -10,8 +10,14 @@ Identity is never guessed silently (issue 12):
   are an error naming them;
 * two lines of one file with the same name, birth year and federation and no FIDE ID stay two
   players, with a warning;
-* a new FIDE ID whose name, birth year and federation match a known player prints "possible
-  duplicate of …".
+* a new FIDE ID whose exact name, birth year and federation are those of one known player
+  without a FIDE ID, and of no one else, is that player's: the FIDE ID he received is given
+  to him (a player edit, printed; ``remove`` of the event takes it back), unless the officer
+  keeps them apart (``add --keep-apart``);
+* a new FIDE ID whose name (spelling aside), birth year and federation match a known player
+  otherwise prints "possible duplicate of …", with the command that makes them one;
+* a known FIDE ID under another federation or sex than the database's is a warning, as a name
+  is, with the command that accepts the new one (``edit-player``).
 
 What the database does not know of a player (a list without birth years) is filled in from the
 first file that gives it, and logged (``player_edits``) so that ``remove`` can take it back;
@@ -20,12 +26,14 @@ what it knows is never overwritten (a different birth year is a warning).
 
 from __future__ import annotations
 
+import shlex
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
 from rating_batch.errors import InputError, Issue
+from rating_batch.loaders.common import normalise_sex
 from rating_batch.names import different_names, fide_id_conflicts, name_keys
 from rating_batch.schema import IDENTITY_KEY
 from rating_batch.store import Store
@@ -42,6 +50,8 @@ class Identified:
     ids: np.ndarray
     created: pd.DataFrame
     warnings: list[Issue]
+    attached: pd.DataFrame
+    """Known players without a FIDE ID given the new one of a file: event index and label."""
 
 
 @dataclass
@@ -62,7 +72,12 @@ def store_identities(store: Store, plan: IdentityPlan) -> Identified:
     return plan.identified
 
 
-def plan_identities(people: pd.DataFrame, players: pd.DataFrame, next_id: int) -> IdentityPlan:
+def plan_identities(
+    people: pd.DataFrame,
+    players: pd.DataFrame,
+    next_id: int,
+    keep_apart: frozenset[int] = frozenset(),
+) -> IdentityPlan:
     """Each player row's database id, for all the events of an ``add`` at once, against the
     database's players ``people`` (new players numbered from ``next_id``). Pure: no
     database (``add`` works it out on the second core).
@@ -77,11 +92,16 @@ def plan_identities(people: pd.DataFrame, players: pd.DataFrame, next_id: int) -
     )
     by_fide = by_fide[by_fide.index.notna()]
     ids = pd.Series(by_fide.reindex(fide).to_numpy(), index=rows.index, dtype="Int64")
-    warnings = _name_mismatches(people, rows, ids)
+    warnings = _name_mismatches(people, rows, ids) + _field_mismatches(people, rows, ids)
 
-    # New FIDE IDs: one player each, made from the first row carrying it.
+    # New FIDE IDs: one player each, made from the first row carrying it; or the known player
+    # without a FIDE ID who is exactly that identity, who received it.
     new_fide = fide.notna() & ids.isna()
     fide_creators = rows[new_fide].drop_duplicates("fide_id")
+    attach = _attachments(people, fide_creators, rows[fide.isna()], keep_apart)
+    received = attach.set_index("fide_id")["player_id"]
+    ids = ids.fillna(pd.Series(received.reindex(fide).to_numpy(), index=rows.index, dtype="Int64"))
+    fide_creators = fide_creators[~fide_creators["fide_id"].isin(received.index)]
     warnings += _possible_duplicates(people, fide_creators)
 
     # Rows without a FIDE ID. Lines of one file sharing name, birth year and federation are
@@ -154,10 +174,66 @@ def plan_identities(people: pd.DataFrame, players: pd.DataFrame, next_id: int) -
             ).to_numpy(),
         }
     )
+    fills = [_fills(people, rows, given, resolved), _fide_id_fills(attach)]
+    chosen = [fill for fill in fills if fill is not None]
     return IdentityPlan(
-        Identified(resolved, created, warnings),
+        Identified(resolved, created, warnings, attach[["event_index", "label"]]),
         _new_players(first, creators),
-        _fills(people, rows, given, resolved),
+        pd.concat(chosen, ignore_index=True) if chosen else None,
+    )
+
+
+def _attachments(
+    people: pd.DataFrame, creators: pd.DataFrame, without: pd.DataFrame, keep_apart: frozenset[int]
+) -> pd.DataFrame:
+    """The new FIDE IDs whose first row is, exactly, the name, birth year and federation of
+    one known player without a FIDE ID, and of no other known player or line without one in
+    its file (a twin): that player received it. Columns ``fide_id``, ``player_id``,
+    ``event_id``, ``event_index`` and ``label`` (what ``add`` prints)."""
+    columns = ["fide_id", "player_id", "event_id", "event_index", "label"]
+    offered = creators[
+        creators["name"].fillna("").ne("").to_numpy(bool)
+        & creators["birth_year"].notna().to_numpy(bool)
+        & creators["federation"].notna().to_numpy(bool)
+        & ~creators["fide_id"].isin(list(keep_apart)).to_numpy(bool)
+    ]
+    if offered.empty or people.empty:
+        return pd.DataFrame({column: pd.Series(dtype=object) for column in columns})
+    key = {"name": "string", "birth_year": "Int64", "federation": "string"}
+    # Only the players of those names are compared (the database may hold a whole list).
+    named = people[people["name"].isin(offered["name"].unique())]
+    known = named[[*IDENTITY_KEY, "player_id", "fide_id", "created_by"]].astype(key)
+    pairs = offered.astype(key).merge(known, on=IDENTITY_KEY, suffixes=("", "_known"))
+    # Unambiguous: one known player has this identity, and he has no FIDE ID; one new FIDE
+    # ID claims him; no line without one in the same file is him (that line is another).
+    pairs = pairs[~pairs.duplicated("fide_id", keep=False)]
+    pairs = pairs[pairs["fide_id_known"].isna() & ~pairs.duplicated("player_id", keep=False)]
+    lines = without[without["name"].isin(pairs["name"].unique())]
+    lines = lines[["event_id", *IDENTITY_KEY]].astype(key)
+    twins = pairs.merge(lines, on=["event_id", *IDENTITY_KEY])["fide_id"]
+    pairs = pairs[~pairs["fide_id"].isin(twins)]
+    fide_id = pairs["fide_id"].astype(str)
+    label = (
+        "FIDE ID " + fide_id + " given to " + pairs["name"].astype(str) + " ("
+        + pairs["created_by"].astype(str) + ", born " + pairs["birth_year"].astype(str) + ", "
+        + pairs["federation"].astype(str) + "): his exact name, birth year and federation "
+        "(two people? restore latest, then add with --keep-apart " + fide_id + ")"
+    )  # fmt: skip
+    return pairs.assign(label=label)[columns].reset_index(drop=True)
+
+
+def _fide_id_fills(attach: pd.DataFrame) -> pd.DataFrame | None:
+    """The FIDE IDs given to known players, as fills logged with the event that gave them."""
+    if attach.empty:
+        return None
+    return pd.DataFrame(
+        {
+            "player_id": attach["player_id"].astype("int64").to_numpy(),
+            "value": attach["fide_id"].astype("int64").to_numpy(),
+            "event_id": attach["event_id"].astype("int64").to_numpy(),
+            "field": "fide_id",
+            "old_value": None,
+        }
     )
 
 
@@ -176,7 +252,8 @@ def _name_mismatches(people: pd.DataFrame, rows: pd.DataFrame, ids: pd.Series) -
         Issue(
             *_where(row),
             f"FIDE ID {row['fide_id']} is {row['name']!r} in this file but {row['stored']!r} "
-            "in the database (the database's name is kept): is the FIDE ID right?",
+            "in the database (the database's name is kept): is the FIDE ID right? If the name "
+            f"changed: rating-batch edit-player {row['fide_id']} --name {shlex.quote(row['name'])}",
             "warning",
         )
         for _, row in found[differ].iterrows()
@@ -188,6 +265,54 @@ def _name_mismatches(people: pd.DataFrame, rows: pd.DataFrame, ids: pd.Series) -
     named = rows[unnamed & rows["fide_id"].notna().to_numpy() & rows["name"].notna().to_numpy()]
     named = named[named["name"] != ""]
     return warnings + fide_id_conflicts(named, named, "the first file's name is stored")
+
+
+#: Fields of a known FIDE ID compared with the database besides the name: how each is
+#: written alike, and what the officer's command to accept the file's value says.
+COMPARED = {"federation": "--federation", "sex": "--sex"}
+
+
+def _field_mismatches(people: pd.DataFrame, rows: pd.DataFrame, ids: pd.Series) -> list[Issue]:
+    """A known FIDE ID whose federation or sex in the file is not the database's (a transfer,
+    a typo): the database's is kept, as for a name; ``edit-player`` accepts the new one."""
+    known = ids.notna().to_numpy()
+    stored = people.set_index("player_id")
+    found = rows[known]
+    warnings = []
+    for field, option in COMPARED.items():
+        given = same_written(field, found[field])
+        kept = same_written(field, stored[field].reindex(ids[known].astype("int64")))
+        differ = (given.notna() & kept.notna()).to_numpy(bool) & (
+            given.fillna("").to_numpy(str) != kept.fillna("").to_numpy(str)
+        )
+        warnings += [
+            Issue(
+                str(source),
+                int(line),
+                f"FIDE ID {fide_id} is {field} {new!r} in this file but {old!r} in the database "
+                f"(the database's is kept): to accept the new one, rating-batch edit-player "
+                f"{fide_id} {option} {new}",
+                "warning",
+            )
+            for source, line, fide_id, new, old in zip(
+                found["source"][differ], found["line"][differ], found["fide_id"][differ],
+                given[differ], kept[differ], strict=True,
+            )
+        ]  # fmt: skip
+    return sorted(warnings, key=lambda issue: (issue.source, issue.line or 0))
+
+
+def same_written(field: str, values: pd.Series) -> pd.Series:
+    """A federation or sex as it is compared: federations in capitals, sex as ``M``/``F``
+    (``m``, ``w``, ``f`` …, as the readers write it); blank is missing."""
+    codes, distinct = pd.factorize(values.astype("string"))  # each spelling once
+    written = pd.Series(distinct, dtype="string").str.strip()
+    if field == "sex":
+        written = written.map(normalise_sex, na_action="ignore").astype("string")
+    else:
+        written = written.mask(written == "").str.upper()
+    chosen = written.reindex(codes).reset_index(drop=True)  # code -1 (missing) is NA
+    return chosen.astype("string")
 
 
 def _possible_duplicates(people: pd.DataFrame, creators: pd.DataFrame) -> list[Issue]:
@@ -204,11 +329,19 @@ def _possible_duplicates(people: pd.DataFrame, creators: pd.DataFrame) -> list[I
             *_where(row),
             f"new FIDE ID {row['fide_id']} {row['name']!r}: possible duplicate of "
             f"{row['name_known']!r} ({_label(row['fide_id_known'], row['created_by'])}, born "
-            f"{row['birth_year']}, {row['federation']}); both are kept",
+            f"{row['birth_year']}, {row['federation']}); both are kept (if they are one "
+            f"person: rating-batch edit-player {_public(row['fide_id_known'], row['created_by'])} "
+            f"--fide-id {row['fide_id']})",
             "warning",
         )
         for _, row in pairs.iterrows()
     ]
+
+
+def _public(fide_id: object, created_by: object) -> str:
+    """A player's public id: the FIDE ID, else what made him (``<event>#<start rank>``)."""
+    # A frame's number or NA: int() takes it.
+    return str(int(fide_id)) if pd.notna(fide_id) else str(created_by)  # type: ignore[call-overload]
 
 
 def _label(fide_id: object, created_by: object) -> str:

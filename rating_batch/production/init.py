@@ -13,14 +13,24 @@ import pandas as pd
 
 from rating_batch.errors import InputError, Issue, RulesError
 from rating_batch.loaders import read_rating_list
-from rating_batch.periods import INITIAL, Period, canonical_period, list_date, period_name, shown
+from rating_batch.periods import (
+    INITIAL,
+    Period,
+    canonical_period,
+    junior_year,
+    next_list_period,
+    period_name,
+    shown,
+)
 from rating_batch.production.common import (
     Outcome,
     book_from,
     list_k,
+    player_ids,
     read_rules_file,
     refuse_repeated_ids,
 )
+from rating_batch.production.floor import below_floor_on_list
 from rating_batch.production.system_init import init_system_database
 from rating_batch.rules import FIDE_BY_DATE, Rules
 from rating_batch.store import create_store, ensure_new
@@ -65,6 +75,7 @@ def init_database(
     frame = rating_list.frame
     refuse_repeated_ids(frame, rating_list.source)
     notes: list[str] = []
+    warnings: list[Issue] = []
     with create_store(db) as store:
         store.create_tables_content(rules_name, text)
         players = pd.DataFrame(
@@ -80,8 +91,10 @@ def init_database(
         store.insert_players(players)
         rules = book.for_period(label)
         for each in kinds:
-            rows, inferred = _initial_ratings(
-                rating_list.for_kind(each), frame, players, each, label, rules
+            listed = rating_list.for_kind(each)
+            rows, inferred = _initial_ratings(listed, frame, players, each, label, rules)
+            warnings += below_floor_on_list(
+                listed, player_ids(players), each, rules.for_kind(each), rating_list.source
             )
             store.insert_ratings(rows)
             store.add_list(label, each, "init", rules_name)
@@ -98,7 +111,7 @@ def init_database(
             f"rules {rules_name}",
             *notes,
         ],
-        rating_list.issues,
+        [*rating_list.issues, *warnings],
     )
 
 
@@ -131,8 +144,9 @@ def _initial_ratings(
     games = frame[f"{kind}_games"].fillna(0).astype("int64")
     games_total = listed["games_total"].copy()
     # K 40 on a FIDE list for a player who is neither junior nor 2400+ means fewer than 30
-    # games: count from 0, so that K drops to 20 once 30 games are played here.
-    year = list_date(period).year if period != INITIAL else None
+    # games: count from 0, so that K drops to 20 once 30 games are played here. The list's K
+    # is for the next period, whose juniors are judged as the rules say (§3).
+    year = junior_year(rules, next_list_period(rules, period), None) if period != INITIAL else None
     unknown = pd.Series(pd.NA, index=rating.index, dtype="Int64")
     experienced = list_k(rating, listed["birth_year"], unknown, peak, rules, year)
     new = (

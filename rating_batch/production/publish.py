@@ -40,6 +40,7 @@ from rating_batch.production.common import (
     read_state,
     rule_book,
 )
+from rating_batch.production.floor import idle_below_floor
 from rating_batch.production.outputs import PERIOD_FILES, Keeping, write_period
 from rating_batch.production.rate_list import KindOutcome, _previous, rate_list
 from rating_batch.production.system_publish import (
@@ -239,11 +240,18 @@ def _result(
     for outcome in outcomes:
         counts = outcome.result.players["status"].value_counts()
         count = {status: int(counts.get(status, 0)) for status in STATUSES}
+        idle = idle_below_floor(outcome.result.players)
         lines.append(
             f"{outcome.kind}: {len(outcome.events)} event(s) under {outcome.rules.edition}; "
             f"list of {len(outcome.listing)} players ({count['rated']} from the previous list, "
-            f"{count['new']} new); {count['below_floor']} fell below the floor and left it, "
-            f"{count['unrated']} played but are still unrated"
+            f"{count['new']} new); {count['below_floor'] - idle} fell below the floor and left "
+            "it, "
+            + (
+                f"{idle} rated below the floor on the previous list left it without a game, "
+                if idle
+                else ""
+            )
+            + f"{count['unrated']} played but are still unrated"
         )
         against = "no earlier list" if outcome.previous is None else shown(outcome.previous)
         lines.append(f"  {change_summary(outcome.changes, against)}")

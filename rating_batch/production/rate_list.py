@@ -23,15 +23,16 @@ from rating_batch.engine import (
 from rating_batch.errors import Issue, RatingBatchError
 from rating_batch.overlap import overlapping_events
 from rating_batch.parallel import alongside, worth
+from rating_batch.period import rating_example, unlisted_first
 from rating_batch.periods import (
     INITIAL,
     Period,
-    closing_date,
+    junior_year,
     list_date,
     month_number,
     next_list_period,
 )
-from rating_batch.pipeline import uncertain_notes
+from rating_batch.pipeline import junior_note, uncertain_notes
 from rating_batch.production.changes import edits_since, list_changes
 from rating_batch.production.common import (
     LIST_COLUMNS,
@@ -41,6 +42,7 @@ from rating_batch.production.common import (
     month_index,
     read_state,
 )
+from rating_batch.production.floor import left_without_playing
 from rating_batch.rules import Rules
 from rating_batch.schema import REASON_DTYPE, conform
 from rating_batch.store import Store
@@ -187,8 +189,11 @@ def rate_list(store: Store, book: RuleBook, period: Period, kind: str) -> KindOu
             for key, start in zip(events["key"], events["start_date"], strict=True)
         }
         event_starts = dict(zip(events["key"], events["start_date"], strict=True))
-        # Juniors are judged by the year in which the events end (§3): the period's closing year.
-        year = closing_date(rules, period).year
+        # Juniors are judged by the period's year (§3): as the rules say, its closing date's
+        # or its events' latest end date's.
+        ends = [end or start for end, start in zip(events["end"], events["start"], strict=True)]
+        latest = max((dt.date.fromisoformat(day) for day in ends if day), default=None)
+        year = junior_year(rules, period, latest)
         result = rate_period(
             players, frame, rules, event_rules=event_rules, event_starts=event_starts,
             period_year=year, prior=prior,
@@ -212,7 +217,8 @@ def rate_list(store: Store, book: RuleBook, period: Period, kind: str) -> KindOu
             edits_since(store, previous, kind),
         )
         pooled = _pooled_games(store, kind, previous, prior, table)
-        notes = [*notes, *state_notes, *result.notes, *uncertain_notes(rules)]
+        notes = [*notes, junior_note(rules, year), *state_notes, *result.notes]
+        notes += uncertain_notes(rules)
         disagreements = checking.result()
     if previous is None:
         notes.append(f"no earlier {kind} list: every player starts unrated")
@@ -225,7 +231,7 @@ def rate_list(store: Store, book: RuleBook, period: Period, kind: str) -> KindOu
             "warning",
         )
         for key, note in disagreements
-    ]
+    ] + left_without_playing(result.players, kind, period, previous, rules)
     return KindOutcome(
         kind, rules, result, new_state, pending, listing, pooled, events, notes, changes,
         warnings, previous, _entrants(entries, events, table), period,
@@ -269,11 +275,13 @@ def consistency_notes(
             True
         )
     ]
-    # One note per event (its first three players), for the first MAX_EVENT_NOTES events.
+    # One note per event (its first three players, those not on the list first: their
+    # file's rating is not used at all), for the first MAX_EVENT_NOTES events.
     counts = differ.groupby("event", sort=True).size()
     shown_events = counts.index[:MAX_EVENT_NOTES]
     examples: dict[str, list[str]] = {}
-    heads = differ[differ["event"].isin(shown_events)].groupby("event", sort=True).head(3)
+    heads = unlisted_first(differ[differ["event"].isin(shown_events)], "used")
+    heads = heads.groupby("event", sort=True).head(3)
     for event, player_id, in_file, used_rating in zip(
         heads["event"].tolist(),
         heads["player_id"].tolist(),
@@ -282,8 +290,11 @@ def consistency_notes(
         strict=True,
     ):
         examples.setdefault(str(event), []).append(
-            f"{names.get(player_id, '?')} ({int(in_file)} in the file, "
-            f"{int(used_rating) if pd.notna(used_rating) else 'unrated'} on the list)"
+            rating_example(
+                names.get(player_id, "?"),
+                int(in_file),
+                None if pd.isna(used_rating) else int(used_rating),
+            )
         )
     for event in shown_events:
         notes.append(
@@ -532,7 +543,7 @@ def _next_state(publication: Publication) -> tuple[pd.DataFrame, pd.DataFrame, l
     # Unknown (no game since the initial list): keep the list's flag until they play.
     inactive = (idle >= 12).fillna(pd.Series(inactive_before)).to_numpy(bool)
     # K on the new list, for the next period (§3): from the new rating and history.
-    next_year = closing_date(rules, next_list_period(rules, period)).year
+    next_year = junior_year(rules, next_list_period(rules, period), None)
     k = list_k(rating, table["birth_year"], games_total, peak, rules, next_year)
     first_done = players["first_event_done"].to_numpy(bool)
     state = pd.DataFrame(

@@ -8,6 +8,7 @@ give it frames to keep. Writing methods run inside the command's transaction
 from __future__ import annotations
 
 import contextlib
+import json
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -324,6 +325,39 @@ class Store(Connection):
             f"UPDATE players SET {field} = ? WHERE player_id = ?", zip(plain, ids, strict=True)
         )
 
+    def players_created_by(self, label: str) -> pd.DataFrame:
+        """The players without a FIDE ID whose public id is ``label`` (``<event>#<rank>``,
+        or the id a list gave them)."""
+        return self.frame(
+            "SELECT * FROM players WHERE fide_id IS NULL AND created_by = ? ORDER BY player_id",
+            (label,),
+        )
+
+    def player_footprint(self, player_ids: Sequence[int]) -> pd.DataFrame:
+        """Where these players are: each one's event entries (``event_id``, ``key``,
+        ``period``) and, as ``key`` NULL rows, the periods of their rating states, system
+        states and pending games: the lists they are on or counted in."""
+        marks = ",".join("?" * len(player_ids))
+        ids = tuple(int(p) for p in player_ids)
+        return self.frame(
+            f"SELECT ep.player_id, e.event_id, e.key, e.period FROM event_players ep "
+            f"JOIN events e USING (event_id) WHERE ep.player_id IN ({marks}) "
+            f"UNION ALL SELECT player_id, NULL, NULL, period FROM ratings "
+            f"WHERE player_id IN ({marks}) "
+            f"UNION ALL SELECT player_id, NULL, NULL, period FROM system_states "
+            f"WHERE player_id IN ({marks}) "
+            f"UNION ALL SELECT player_id, NULL, NULL, period FROM pending "
+            f"WHERE player_id IN ({marks})",
+            ids * 4,
+        )
+
+    def merge_players(self, keep: int, gone: int) -> None:
+        """Player ``gone`` becomes ``keep``: his event entries are ``keep``'s, and he and what
+        was logged of him go (he must hold no rating state nor pending game)."""
+        self.execute("UPDATE event_players SET player_id = ? WHERE player_id = ?", (keep, gone))
+        self.execute("DELETE FROM player_edits WHERE player_id = ?", (gone,))
+        self.execute("DELETE FROM players WHERE player_id = ?", (gone,))
+
     def player_edits_after(self, mark: int) -> pd.DataFrame:
         """Edits made after ``mark`` (an ``edit_mark`` of a list), in order."""
         return self.frame(
@@ -397,13 +431,16 @@ class Store(Connection):
             'AND e.start IS w.start AND e."end" IS w."end"'
         )
 
-    def events_during(self, first: str, last: str) -> pd.DataFrame:
-        """Stored events whose dates overlap ``first``…``last`` (ISO dates)."""
+    def events_to_compare(self, first: str, last: str, names: Sequence[str]) -> pd.DataFrame:
+        """Stored events that new ones (played ``first``…``last``, ISO dates) might repeat:
+        those whose dates overlap theirs, and those with one of ``names`` whatever their
+        dates."""
         return self.frame(
             'SELECT event_id, key, name, source, period, COALESCE(start, "end") AS first, '
             'COALESCE("end", start) AS last FROM events '
-            'WHERE COALESCE(start, "end") <= ? AND COALESCE("end", start) >= ?',
-            (last, first),
+            'WHERE (COALESCE(start, "end") <= ? AND COALESCE("end", start) >= ?) '
+            "OR name IN (SELECT value FROM json_each(?))",
+            (last, first, json.dumps(list(names))),
         )
 
     def played_games(self, event_ids: Sequence[int]) -> pd.DataFrame:
@@ -552,6 +589,8 @@ class Store(Connection):
         ).fetchone()
         if current is None or (current[0] is not None and current[0] != ""):
             return
+        if field not in entries:
+            return  # an entry does not keep it (a FIDE ID given to a known player)
         mine = entries[entries["player_id"] == player_id]
         values = mine[field]
         filled = mine[values.notna() & (values.astype(str) != "")]

@@ -8,7 +8,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from db_helpers import ADULT, database, dump, event_file, run
+from db_helpers import ADULT, database, dump, event_file, process, query, run
 from trf_text import P, trf
 
 
@@ -117,6 +117,68 @@ def test_a_retitled_copy_of_a_stored_event_is_refused(
     # The corrected file replaces the stored one: remove, then add.
     assert run("remove", "club-open", "--db", db)[0] == 0
     assert run("add", second, "--db", db)[0] == 0
+
+
+RESENT = [(1, 1, 2, "1-0"), (2, 3, 1, "=-="), (3, 2, 3, "0-1")]
+
+
+@pytest.mark.parametrize("together", [True, False], ids=["one-add", "two-adds"])
+def test_a_resend_with_corrected_dates_is_refused(tmp_path: Path, together: bool) -> None:
+    # The same event (its name) with the same three games (same rounds, players and
+    # results) dated two weeks later: the same results reported twice, although the dates no
+    # longer meet. Found in the same add, and against a stored event.
+    db = database(tmp_path, "11,1600", "12,1500", "13,1400")
+    players = [P(1, "A", 1600, 11, 1980), P(2, "B", 1500, 12, 1980), P(3, "C", 1400, 13, 1980)]
+    first = event_file(
+        tmp_path,
+        "e1",
+        RESENT,
+        players=players,
+        day="2026/01/10",
+        end="2026/01/12",
+        title="Event One",
+    )
+    again = event_file(
+        tmp_path, "e1_redated", RESENT, players=players, day="2026/01/24", end="2026/01/26",
+        title="Event One",
+    )  # fmt: skip
+    when = "played 2026-01-10…2026-01-12; this file 2026-01-24…2026-01-26"
+    if together:
+        before = dump(db)
+        code, _, err = process("add", first, again, "--db", db)
+        expected = (
+            f"Error: {again}: shares 3 of its 3 played games with {first} (in this add, {when}): "
+            "the same results reported twice, with corrected dates?; --allow-overlap adds it "
+            "anyway\n"
+        )
+    else:
+        assert process("add", first, "--db", db)[0] == 0
+        before = dump(db)
+        code, _, err = process("add", again, "--db", db)
+        expected = (
+            f"Error: {again}: shares 3 of its 3 played games with the stored event e1 (file "
+            f"{first}, period 2026-02, {when}): the same results reported twice, with corrected "
+            "dates? If this is a corrected file, 'rating-batch remove e1' first; --allow-overlap "
+            "adds it anyway\n"
+        )
+    assert (code, err) == (1, expected)
+    assert dump(db) == before
+    files = [first, again] if together else [again]
+    assert process("add", *files, "--allow-overlap", "--db", db)[0] == 0
+    assert query(db, "SELECT key FROM events ORDER BY key") == [("e1",), ("e1_redated",)]
+
+
+def test_the_same_games_in_another_event_at_other_dates_are_another_match(
+    tmp_path: Path,
+) -> None:
+    # Another name and dates that do not meet: two matches between the same players that
+    # ended alike (a weekly club match), both added.
+    db = database(tmp_path, "11,1600", "12,1500", "13,1400")
+    players = [P(1, "A", 1600, 11, 1980), P(2, "B", 1500, 12, 1980), P(3, "C", 1400, 13, 1980)]
+    week1 = event_file(tmp_path, "w1", RESENT, players=players, day="2026/01/10", title="Week 1")
+    week2 = event_file(tmp_path, "w2", RESENT, players=players, day="2026/01/17", title="Week 2")
+    assert process("add", week1, week2, "--db", db)[:3:2] == (0, "")
+    assert query(db, "SELECT key FROM events ORDER BY key") == [("w1",), ("w2",)]
 
 
 def test_overlap_can_be_accepted_deliberately(tmp_path: Path) -> None:

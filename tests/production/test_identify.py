@@ -6,7 +6,22 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from db_helpers import ADULT, database, dump, event_file, query, run, write_list
+from conftest import read_csv
+from db_helpers import (
+    ADULT,
+    NEWBIE_FIDE_ID,
+    data_dump,
+    database,
+    dump,
+    event_file,
+    newcomer_database,
+    newcomer_with_fide_id,
+    process,
+    query,
+    rows,
+    run,
+    write_list,
+)
 from trf_text import P, trf
 
 
@@ -32,7 +47,8 @@ def test_a_fide_id_under_another_name_is_a_printed_warning(tmp_path: Path) -> No
     # Blübaum/Bluebaum is one spelling of one name: no warning. Jones is not Smith.
     assert err == (
         f"{event}:5: warning: FIDE ID 12 is 'Jones, Mary' in this file but 'Smith, John' in "
-        "the database (the database's name is kept): is the FIDE ID right?\n"
+        "the database (the database's name is kept): is the FIDE ID right? If the name "
+        "changed: rating-batch edit-player 12 --name 'Jones, Mary'\n"
     )
     assert players_named(db, "Smith, John") != []
 
@@ -103,10 +119,11 @@ def test_a_new_fide_id_matching_a_known_player_is_a_possible_duplicate(tmp_path:
     event = event_file(tmp_path, "b", [(1, 1, 2, "0-1")], players=second, day="2026/01/12")
     code, _, err = run("add", event, "--db", db)
     assert code == 0
-    assert (
+    assert err == (
         f"{event}:4: warning: new FIDE ID 77 'KIM, New': possible duplicate of 'Kim, New' "
-        "(no FIDE ID, a#1, born 2001, IRL); both are kept"
-    ) in err
+        "(no FIDE ID, a#1, born 2001, IRL); both are kept (if they are one person: "
+        "rating-batch edit-player a#1 --fide-id 77)\n"
+    )
 
 
 def test_two_lines_with_one_name_and_no_fide_id_stay_two_players(tmp_path: Path) -> None:
@@ -290,3 +307,113 @@ def test_a_removed_events_fields_are_filled_again_from_another_stored_event(
         (11, "birth_year", 1980, "second"), (11, "name", "A", "second"),
         (12, "birth_year", 1980, "second"), (12, "name", "B", "second"),
     ]  # fmt: skip
+
+
+def test_a_known_fide_id_under_another_federation_or_sex_is_a_printed_warning(
+    tmp_path: Path,
+) -> None:
+    # The list has 11 and 12 as ITA, M; the file says 11 plays for ESP (a transfer?) and 12
+    # is a woman. The database's are kept, as for a name, and the warning says how to accept
+    # the file's.
+    db, _ = newcomer_database(tmp_path)
+    players = [P(1, "Player, P01", 1800, 11, ADULT, sex="m", federation="ESP"),
+               P(2, "Player, P02", 1750, 12, ADULT, sex="w", federation="ITA")]  # fmt: skip
+    event = event_file(tmp_path, "f1", [(1, 1, 2, "1-0")], players=players, day="2026/02/10")
+    code, _, err = process("add", event, "--db", db)
+    assert code == 0
+    assert err == (
+        f"{event}:4: warning: FIDE ID 11 is federation 'ESP' in this file but 'ITA' in the "
+        "database (the database's is kept): to accept the new one, rating-batch edit-player 11 "
+        "--federation ESP\n"
+        f"{event}:5: warning: FIDE ID 12 is sex 'F' in this file but 'M' in the database (the "
+        "database's is kept): to accept the new one, rating-batch edit-player 12 --sex F\n"
+    )
+    assert query(
+        db, "SELECT fide_id, federation, sex FROM players WHERE fide_id IN (11, 12) ORDER BY 1"
+    ) == [(11, "ITA", "M"), (12, "ITA", "M")]
+
+
+def test_a_new_fide_id_with_the_identity_of_a_player_without_one_is_his(tmp_path: Path) -> None:
+    # Newbie, Sam (n1#7, ITA, born 2010) was first rated 1749 on the February list without
+    # a FIDE ID (db_helpers.newcomer_database). In February's file he has FIDE ID 955555555
+    # and exactly that name, birth year and federation, as a line without a FIDE ID would
+    # be matched: the same player, who received it.
+    db, _ = newcomer_database(tmp_path)
+    event = newcomer_with_fide_id(tmp_path)
+    before = data_dump(db)
+    code, out, err = process("add", event, "--db", db)
+    assert (code, err) == (0, "")
+    assert out.splitlines()[1] == (
+        f"  FIDE ID {NEWBIE_FIDE_ID} given to Newbie, Sam (n1#7, born 2010, ITA): his exact "
+        f"name, birth year and federation (two people? restore latest, then add with "
+        f"--keep-apart {NEWBIE_FIDE_ID})"
+    )
+    assert query(db, "SELECT fide_id, created_by FROM players WHERE name = 'Newbie, Sam'") == [
+        (NEWBIE_FIDE_ID, "n1#7")
+    ]
+    # Undone as every add is, and by removing the event that gave it; then again, and
+    # published.
+    assert process("restore", "latest", "--db", db)[0] == 0
+    assert data_dump(db) == before
+    assert process("add", event, "--db", db)[0] == 0
+    assert process("remove", "g", "--db", db)[0] == 0
+    assert query(db, "SELECT fide_id FROM players WHERE name = 'Newbie, Sam'") == [(None,)]
+    assert process("add", event, "--db", db)[0] == 0
+    assert process("publish", "2026-03", "--db", db, "--out", tmp_path / "lists")[0] == 0
+    march = tmp_path / "lists" / "2026-03" / "standard"
+    # Sam 1749 (K 40, a junior; 6 games) beats Ian 1749 (K 20): D 0, PD 0.50, +0.50 × 40 =
+    # +20 → 1769, 7 games; Ian -0.50 × 20 = -10 → 1739: the game counts for both.
+    listed = rows(march / "list.csv")
+    assert "n1#7" not in listed
+    sam = listed[str(NEWBIE_FIDE_ID)]
+    assert (sam["name"], sam["rating"], sam["k"], sam["games_total"]) == (
+        "Newbie, Sam",
+        "1769",
+        "40",
+        "7",
+    )
+    assert listed["17"]["rating"] == "1739"
+    corrections = [
+        (c["id"], c["field"], c["before"], c["after"])
+        for c in read_csv(march / "changes.csv")
+        if c["change"] == "correction"
+    ]
+    assert corrections == [(str(NEWBIE_FIDE_ID), "fide_id", "", str(NEWBIE_FIDE_ID))]
+
+
+def test_keep_apart_leaves_a_new_fide_id_a_new_player(tmp_path: Path) -> None:
+    db, _ = newcomer_database(tmp_path)
+    event = newcomer_with_fide_id(tmp_path)
+    code, out, err = process("add", event, "--keep-apart", NEWBIE_FIDE_ID, "--db", db)
+    assert code == 0
+    assert "  new player: Newbie, Sam (g#1)" in out.splitlines()
+    assert err == (
+        f"{event}:4: warning: new FIDE ID {NEWBIE_FIDE_ID} 'Newbie, Sam': possible duplicate of "
+        "'Newbie, Sam' (no FIDE ID, n1#7, born 2010, ITA); both are kept (if they are one "
+        f"person: rating-batch edit-player n1#7 --fide-id {NEWBIE_FIDE_ID})\n"
+    )
+    assert query(db, "SELECT fide_id FROM players WHERE name = 'Newbie, Sam' ORDER BY 1") == [
+        (None,),
+        (NEWBIE_FIDE_ID,),
+    ]
+
+
+def test_a_new_fide_id_matching_two_players_without_one_is_nobodys(tmp_path: Path) -> None:
+    # Two players without a FIDE ID share the name, birth year and federation (twins of one
+    # file): which one received FIDE ID 77 cannot be told, so it is a new player, and both
+    # are named as possible duplicates.
+    db = database(tmp_path)
+    twins = [
+        P(1, "Doe, Jan", None, None, 2010, federation="NED"),
+        P(2, "Doe, Jan", None, None, 2010, federation="NED"),
+        P(3, "B", 1500, 12, ADULT),
+    ]
+    first = event_file(tmp_path, "t", [(1, 1, 3, "1-0"), (2, 2, 3, "0-1")], players=twins)
+    assert run("add", first, "--db", db)[0] == 0
+    later = [P(1, "Doe, Jan", None, 77, 2010, federation="NED"), P(2, "B", 1500, 12, ADULT)]
+    event = event_file(tmp_path, "u", [(1, 1, 2, "1-0")], players=later, day="2026/01/17")
+    code, out, err = run("add", event, "--db", db)
+    assert code == 0
+    assert "  new player: Doe, Jan (u#1)" in out.splitlines()
+    assert err.count("possible duplicate of 'Doe, Jan'") == 2
+    assert query(db, "SELECT COUNT(*) FROM players WHERE name = 'Doe, Jan'") == [(3,)]

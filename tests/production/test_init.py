@@ -10,6 +10,7 @@ from db_helpers import (
     LIST_FILES,
     newcomer_database,
     newcomer_plays,
+    process,
     query,
     rows,
     run,
@@ -213,3 +214,25 @@ def test_a_birth_year_of_0_or_0000_is_unknown_not_an_error(folder: Path) -> None
         (12, None),
         (13, 1990),
     ]
+
+
+def test_ratings_below_the_floor_are_a_warning_naming_them(folder: Path) -> None:
+    # fide-2025's floor is 1400 (docs/rules.md §2.7): seven of the list's ratings are below
+    # it. The list is stored as it is; the warning names the first five and counts the rest.
+    low = [(21 + i, f"Low, L{i}", 1399 - i) for i in range(7)]
+    listing = write_list(
+        folder, ["id,name,rating", '11,"High, Hal",1800', *(f'{i},"{n}",{r}' for i, n, r in low)]
+    )
+    db = folder / "r.sqlite"
+    code, out, err = process("init", "--list", listing, "--period", "2026-01", "--db", db)
+    assert (code, out.splitlines()[-1]) == (0, "standard: 8 rated players")
+    named = ", ".join(f"{n} ({i}, {r}, line {line})" for line, (i, n, r) in enumerate(low[:5], 3))
+    assert err == (
+        f"{listing}:3: warning: 7 standard rating(s) below the floor 1400 of fide-2025: {named} "
+        "and 2 more; the next standard list published makes them unrated (below the floor), "
+        "even without a game, unless a game brings them up to it\n"
+    )
+    stored = query(
+        db, "SELECT p.fide_id, r.rating FROM ratings r JOIN players p USING (player_id) ORDER BY 1"
+    )
+    assert stored == [(11, 1800), *((i, r) for i, _, r in low)]

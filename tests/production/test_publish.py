@@ -9,7 +9,16 @@ from pathlib import Path
 
 import pytest
 from conftest import read_csv
-from db_helpers import add_one_game, companions, database, dump, event_file, run, write_list
+from db_helpers import (
+    add_one_game,
+    companions,
+    database,
+    dump,
+    event_file,
+    process,
+    run,
+    write_list,
+)
 from trf_text import P
 
 from rating_batch import production
@@ -159,6 +168,42 @@ def test_changes_against_the_previous_list(tmp_path: Path) -> None:
         (abs(int(c["difference"])) for c in rating), reverse=True
     )
     assert "changes against 2026-01:" in out and "1 left (1 below the floor)" in out
+
+
+def test_leaving_the_list_below_the_floor_without_a_game_is_said(tmp_path: Path) -> None:
+    # The initial list rates 13 at 1370, below fide-2025's floor 1400 (docs/rules.md §2.7);
+    # 13 does not play. 12 (1390) beats 14 (1600): D -210 → PD 0.23, +0.77 × 20 = 15.4 → 1405,
+    # at the floor: listed. 11 (1800) beats 14: D 200 → PD 0.76, +4.8 → 1805. 14 loses
+    # both: -0.24 - 0.77 = -1.01 × 20 = -20.2 → 1580.
+    db = database(tmp_path, "11,1800", "12,1390", "13,1370", "14,1600")
+    players = [
+        P(1, "High, Hal", 1800, 11, 1980), P(2, "Mid, Mo", 1600, 14, 1980),
+        P(3, "Low, Lia", 1390, 12, 1980),
+    ]  # fmt: skip
+    event = event_file(tmp_path, "open", [(1, 1, 2, "1-0"), (2, 3, 2, "1-0")], players=players)
+    assert run("add", event, "--db", db)[0] == 0
+    code, out, err = process("publish", "2026-02", "--db", db, "--out", tmp_path / "out")
+    assert code == 0, err
+    assert (
+        "standard: 1 event(s) under fide-2025; list of 3 players (3 from the previous list, 0 "
+        "new); 0 fell below the floor and left it, 1 rated below the floor on the previous list "
+        "left it without a game, 0 played but are still unrated"
+    ) in out.splitlines()
+    assert err == (
+        "the standard list of 2026-02: warning: 1 player(s) rated below the floor 1400 on the "
+        "list of 2026-01 did not play: they leave the list, unrated: 13 (1370)\n"
+    )
+    listed = read_csv(tmp_path / "out" / "2026-02" / "standard" / "list.csv")
+    assert [(r["id"], r["rating"]) for r in listed] == [
+        ("11", "1805"),
+        ("14", "1580"),
+        ("12", "1405"),
+    ]
+    left = [c for c in read_csv(tmp_path / "out" / "2026-02" / "standard" / "changes.csv")
+            if c["change"] == "left"]  # fmt: skip
+    assert [(c["id"], c["rating_before"], c["reason"]) for c in left] == [
+        ("13", "1370", "below_floor")
+    ]
 
 
 def test_republishing_gives_the_same_bytes_and_earlier_periods_are_refused(folder: Path) -> None:
