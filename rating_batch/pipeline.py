@@ -490,7 +490,7 @@ def uncertain_notes(rules: Rules) -> list[str]:
 def write_rate_outputs(rated: RateResult, out: Path) -> list[Path]:
     """players.csv, games.csv, calculations.csv, report.xlsx and the event pages, all or
     none."""
-    hidden = ["k_before_cap", "first_event_done"] + ([] if rated.rules.classes else ["class"])
+    hidden = ["first_event_done"] + ([] if rated.rules.classes else ["class"])
     players = rated.players.drop(columns=hidden)
     games = rated.games
     events = rated.result.player_events.assign(

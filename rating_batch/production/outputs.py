@@ -132,7 +132,7 @@ def _write_kind(
     # status changed without a game (the whole list is list.csv).
     shown = (result.players["events"] > 0) | result.players["status"].isin(["new", "below_floor"])
     players = result.players[shown.to_numpy(dtype=bool)].drop(
-        columns=["k_before_cap", "first_event_done"] + ([] if outcome.rules.classes else ["class"])
+        columns=["first_event_done"] + ([] if outcome.rules.classes else ["class"])
     )
     targets = {
         name: folder / name
