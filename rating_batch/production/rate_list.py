@@ -209,6 +209,7 @@ def rate_list(store: Store, book: RuleBook, period: Period, kind: str) -> KindOu
                     "player_id": table["player_id"].to_numpy(),
                     "status": result.players["status"].to_numpy(),
                     "new_rating": result.players["new_rating"].to_numpy(),
+                    "rating_source": result.players["rating_source"].to_numpy(),
                 }
             ),
             edits_since(store, previous, kind),
