@@ -303,12 +303,14 @@ def _typed(frame: pd.DataFrame) -> pd.DataFrame:
     return frame.astype(types)
 
 
-def calculation_rows(calculations: pd.DataFrame) -> pd.DataFrame:
+def calculation_rows(calculations: pd.DataFrame, notes: pd.Series | None = None) -> pd.DataFrame:
     """The calculations grouped for reading: per player a heading row (a rated player's totals
     and new rating, or an unrated player's first-rating derivation), per event a subtotal
     row, then the games; ``level`` 0, 1, 2 (for outline levels).
 
-    Expects ``individual_calculations`` columns; returns them plus ``level``, in order."""
+    Expects ``individual_calculations`` columns; ``notes``: by player id, what a rated
+    player's heading row says in ``outcome`` (``reasons.ro_k_notes``). Returns the columns
+    plus ``level``, in order."""
     sums = ["expected", "score", "delta", "k_delta"]
     frame = calculations.reset_index(drop=True)
     player_order = pd.Series(pd.factorize(frame["id"])[0], index=frame.index)
@@ -346,6 +348,8 @@ def calculation_rows(calculations: pd.DataFrame) -> pd.DataFrame:
         .reset_index()
         .assign(level=0, _e=-1, _k=0, _r=0, calculation="rating_change")
     )
+    if notes is not None:
+        heads["outcome"] = heads["id"].map(notes).replace("", pd.NA)
     derivations = frame[results].assign(level=0, _p=player_order[results], _e=-1, _k=0, _r=0)
     pools = games[~changes[~results]].assign(level=1)
     ordered = pd.concat([heads, events, rated, derivations, pools], ignore_index=True)

@@ -15,6 +15,7 @@ import pandas as pd
 from rating_batch.engine import divide_half_up
 from rating_batch.pages import Record as Row
 from rating_batch.pages import records
+from rating_batch.reasons import ro_k_notes
 from rating_batch.rules import Rules
 
 
@@ -57,6 +58,8 @@ class PeriodPart:
     """First rating: ``calculations`` ``first_rating_result`` row."""
     verdict: str = ""
     """What the period did, in a sentence (rated, first rating, fell below the floor …)."""
+    note: str = ""
+    """Where Ro and K came from when a reader would not guess it (``reasons.ro_k_notes``)."""
 
 
 def period_part(
@@ -92,6 +95,7 @@ def period_part(
     derivation = calculations[calculations["calculation"].eq("first_rating_result").to_numpy()]
     part.derivation = records(derivation)[0] if len(derivation) else None
     part.verdict = _verdict(part, rules)
+    part.note = str(ro_k_notes(pd.DataFrame([player]), kind, rules.k_games_cap).iloc[0])
     return part
 
 

@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from rating_batch.engine import PeriodResult, divide_half_up, performance
+from rating_batch.reasons import ro_k_notes
 from rating_batch.rules import Rules
 from rating_batch.schema import EventInfo
 
@@ -157,6 +158,7 @@ def event_pages(
         how="left",
     )  # fmt: skip
     crosstable["rounds"] = crosstable["_event"].map(rounds).fillna(0).astype(np.int64)
+    crosstable["ro_k_note"] = _ro_k_notes(result.players, crosstable, event_rules)
     shown = [c for c in crosstable.columns if not c.startswith(("cell_", "mark_", "_"))]
     tables = split_records(crosstable[shown], crosstable["_event"])
     by_points = crosstable.groupby("_event", sort=False)["_by_points"].first()
@@ -194,6 +196,22 @@ def event_pages(
     crosstable = crosstable.rename(columns={"_event": "event"})
     pooled = pools[pools["calculation"].eq("first_rating").to_numpy()]
     return EventPages(pages, crosstable, changes, frozenset(firsts), pooled, period)
+
+
+def _ro_k_notes(
+    players: pd.DataFrame, crosstable: pd.DataFrame, event_rules: Mapping[str, Rules]
+) -> pd.Series:
+    """Each crosstable row's note on the player's Ro and K in the period (``reasons``)."""
+    columns = ["id", "rating", "rating_source", "k", "k_before_cap", "k_source", "games"]
+    period = crosstable[["id"]].merge(players[columns], on="id", how="left")
+    caps = (
+        crosstable["_event"]
+        .map({key: rules.k_games_cap for key, rules in event_rules.items()})
+        .astype("Int64")
+    )
+    kind = next((rules.kind for rules in event_rules.values()), "")
+    notes = ro_k_notes(period, kind, caps.set_axis(period.index))
+    return notes.set_axis(crosstable.index)
 
 
 def _crosstables(

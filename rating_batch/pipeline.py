@@ -47,6 +47,7 @@ from rating_batch.overlap import overlapping_events
 from rating_batch.pages import EventPages, entrants_of, event_pages, index_page
 from rating_batch.parallel import alongside, beside, worth
 from rating_batch.period import assemble_period, order_events
+from rating_batch.reasons import ro_k_notes
 from rating_batch.rules import FIDE_BY_DATE, KINDS, Kind, Rules, edition_in_force, named_rules
 from rating_batch.schema import CONTROL_CHARACTERS, Event, EventInfo, combined, one_batch
 from rating_batch.staging import OutputSet, staged_outputs
@@ -508,7 +509,7 @@ def write_rate_outputs(rated: RateResult, out: Path) -> list[Path]:
             write_workbook(
                 [
                     Sheet("Summary", rows=rated.summary_rows()),
-                    *detail_sheets(players, games, calculations, heading),
+                    *detail_sheets(players, games, calculations, heading, rated.rules),
                     Sheet(
                         "Player events",
                         frame=events,
@@ -647,10 +648,16 @@ def _write_event_pages(
 
 
 def detail_sheets(
-    players: pd.DataFrame, games: pd.DataFrame, calculations: pd.DataFrame, heading: str
+    players: pd.DataFrame,
+    games: pd.DataFrame,
+    calculations: pd.DataFrame,
+    heading: str,
+    rules: Rules,
 ) -> list[Sheet]:
     """A report's Players, Games and Calculations sheets (the per-game ones cut at
-    ``MAX_DETAIL_ROWS``: the CSVs hold every row)."""
+    ``MAX_DETAIL_ROWS``: the CSVs hold every row); each rated player's heading row of the
+    Calculations says where Ro and K came from when a reader would not guess it."""
+    notes = ro_k_notes(players, rules.kind, rules.k_games_cap).set_axis(players["id"])
     return [
         Sheet("Players", frame=players, heading=[f"Players — {heading}"], labels=PLAYER_LABELS),
         Sheet(
@@ -661,7 +668,7 @@ def detail_sheets(
         ),
         Sheet(
             "Calculations",
-            frame=calculation_rows(calculations.head(MAX_DETAIL_ROWS)),
+            frame=calculation_rows(calculations.head(MAX_DETAIL_ROWS), notes),
             writer=write_calculations_sheet,
             heading=[f"Individual calculations — {heading}"],
             labels=CALCULATION_LABELS,

@@ -263,7 +263,7 @@ def _report_sheets(
     heading = f"{outcome.kind} list {period}"
     return [
         Sheet("Summary", rows=summary),
-        *detail_sheets(players, result.games, calculations, heading),
+        *detail_sheets(players, result.games, calculations, heading, outcome.rules),
         Sheet(
             "Changes",
             frame=outcome.changes,

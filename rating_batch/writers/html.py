@@ -238,6 +238,8 @@ def event_rows(pages: EventPages) -> dict[str, EventRows]:
     table["fide_part"] = ("FIDE ID " + table["fide_id_text"]).where(
         _truthy(table["fide_id"]), "no FIDE ID"
     )
+    noted = _truthy(table["ro_k_note"])
+    table["note_html"] = np.where(noted, fill_rows("note_line", table), "")
     crosstable = fill_rows("crosstable_row", table)
     heads = fill_rows("section_head", table)
     played = table["games_html"].notna().to_numpy()

@@ -90,6 +90,8 @@ def _period_text(part: PeriodPart) -> list[str]:
     status = STATUS_TEXT.get(part.status, part.status)
     head = f"  {status}" + (f": Ro {_number(part.rating)}" if part.rating is not None else "")
     lines.append(head + (f", K {part.k}" if part.k is not None and part.events else ""))
+    if part.note:
+        lines += _wrapped(part.note, "  ")
     for event in part.events:
         lines += _event_text(event)
     if part.derivation is not None:
@@ -223,6 +225,8 @@ def _summary_rows(report: PlayerReport) -> list[Sequence[object]]:
     ]
     for part in report.parts:
         rows.append([f"{part.kind} {part.period}", part.verdict])
+        if part.note:
+            rows.append(["", part.note])
     for each in report.missing:
         rows.append([each, "the database holds no files of this publish"])
     return rows
@@ -235,7 +239,7 @@ def _calculation_frame(parts: list[PeriodPart]) -> pd.DataFrame:
         rows.append(
             {"level": 0, "kind": part.kind, "period": part.period, "rating": part.rating,
              "k": part.k, "change": part.change, "new_rating": part.new_rating,
-             "note": part.verdict}
+             "note": "; ".join(filter(None, [part.note, part.verdict]))}
         )  # fmt: skip
         for event in part.events:
             rows.append(

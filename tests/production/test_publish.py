@@ -9,8 +9,17 @@ from pathlib import Path
 
 import pytest
 from conftest import read_csv
-from db_helpers import add_one_game, companions, database, dump, event_file, run, write_list
-from trf_text import P, trf
+from db_helpers import (
+    RAPID,
+    add_one_game,
+    companions,
+    database,
+    dump,
+    event_file,
+    run,
+    write_list,
+)
+from trf_text import P
 
 from rating_batch import production
 from rating_batch.production import outputs
@@ -172,12 +181,8 @@ def test_a_first_rapid_list_counts_its_players_as_changes_csv_does(tmp_path: Pat
 
     db = database(tmp_path, *(f"{11 + n},{1800 - 50 * n}" for n in range(6)))
     players = [P(n + 1, f"Player {n + 1}", 1800 - 50 * n, 11 + n, 1980) for n in range(6)]
-    event = tmp_path / "r1.trf"
-    event.write_text(
-        trf(players, [(1, 1, 2, "1-0"), (1, 3, 4, "=-="), (1, 5, 6, "0-1")],
-            extra=("122 15 minutes + 10 seconds",)),
-        encoding="utf-8",
-    )  # fmt: skip
+    games = [(1, 1, 2, "1-0"), (1, 3, 4, "=-="), (1, 5, 6, "0-1")]
+    event = event_file(tmp_path, "r1", games, players=players, extra=(RAPID,))
     assert process("add", event, "--db", db)[0] == 0
     code, out, err = process("publish", "2026-02", "--db", db, "--out", tmp_path / "out")
     assert code == 0, err
