@@ -12,6 +12,7 @@ from functools import cache
 from itertools import pairwise
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
 
 import numpy as np
 import pandas as pd
@@ -105,6 +106,7 @@ CROSSTABLE_FORMS = {
     "rank": "whole", "fide_id": "whole", "rating": "whole", "points": "points",
     "games": "whole", "change": "signed", "new_rating": "whole", "performance": "whole",
     "rc": "whole", "w": "points", "n_scoring": "whole", "expected": "decimal", "k": "whole",
+    "period_change": "signed",
 }  # fmt: skip
 #: The numbers of a game of a player's calculation (``game_row``).
 GAME_FORMS = {
@@ -240,6 +242,10 @@ def event_rows(pages: EventPages) -> dict[str, EventRows]:
     )
     noted = _truthy(table["ro_k_note"])
     table["note_html"] = np.where(noted, fill_rows("note_line", table), "")
+    table["others_html"] = _others_html(pages.others, table["event"].astype(str), ids)
+    several = table["others_html"].ne("").to_numpy(bool)
+    table["period_html"] = np.where(several, fill_rows("period_line", table), "")
+    table["new_part"] = table["new_part"].where(~several, "")  # said by the period's line
     crosstable = fill_rows("crosstable_row", table)
     heads = fill_rows("section_head", table)
     played = table["games_html"].notna().to_numpy()
@@ -269,6 +275,25 @@ def _pool_rows(pools: pd.DataFrame | None, periods: bool) -> dict[str, str]:
     )
     joined = joined_by(fill_rows("pool_row", laid), pools["id"].astype(str).to_numpy())
     return {str(key): value for (key,), value in joined.items()}
+
+
+def _others_html(others: pd.DataFrame | None, events: pd.Series, ids: pd.Series) -> pd.Series:
+    """Each crosstable row's links to the player's other events of the period (rows.html
+    ``other_event``), "" for a player of one event."""
+    if others is None or not len(others):
+        return pd.Series("", index=events.index, dtype=object)
+    laid = displayed(others, {"change": "signed"}).assign(
+        href=others["other"].astype(str).map(lambda key: f"{quote(key)}.html")
+        + "#"
+        + anchors(others["id"]),
+    )
+    joined = joined_by(
+        fill_rows("other_event", laid),
+        others["event"].astype(str).to_numpy(),
+        others["id"].astype("string").to_numpy(),
+    )
+    wanted = zip(events.to_numpy().tolist(), ids.to_numpy().tolist(), strict=True)
+    return pd.Series([joined.get(key, "") for key in wanted], index=events.index, dtype=object)
 
 
 def _truthy(values: pd.Series) -> np.ndarray:

@@ -7,13 +7,14 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Sequence
 from pathlib import Path
+from urllib.parse import quote
 
 import pandas as pd
 
 from rating_batch.explain import EventPart, PeriodPart, PlayerReport
 from rating_batch.periods import INITIAL, shown
 from rating_batch.rules import KINDS
-from rating_batch.writers.html import STATUS_TEXT, render
+from rating_batch.writers.html import STATUS_TEXT, anchor, render
 from rating_batch.writers.workbook import (
     Sheet,
     write_calculations_sheet,
@@ -101,7 +102,8 @@ def _period_text(part: PeriodPart) -> list[str]:
 
 
 def _event_text(event: EventPart) -> list[str]:
-    lines = [f"  event {event.event}"]
+    label = event.label
+    lines = _wrapped(f"event {label.title} ({event.event}), {label.dates}", "  ")
     lines += _wrapped(
         f"Ro {_number(event.ro)} · Rc {_number(event.rc)} · W {_points(event.w)} of n {event.n}"
         f" · We {_number(event.we, 2)} · K {_number(event.k)} · ΣΔR {_number(event.delta, 2, True)}"
@@ -137,7 +139,7 @@ def _first_rating_text(part: PeriodPart) -> list[str]:
         hypothetical = game.get("event") == "hypothetical"
         lines.append(
             f"    {'(rules)' if hypothetical else _cut(game.get('period'), 8):8} "
-            f"{'' if hypothetical else _cut(game.get('event'), 32):32} "
+            f"{'' if hypothetical else _cut(game.get('title'), 32):32} "
             f"{_number(game.get('round')):>2}  {_cut(game.get('opponent_name'), 26):26} "
             f"{_number(game.get('opponent_rating')):>5} {_points(game.get('score')):>4}"
         )
@@ -243,14 +245,15 @@ def _calculation_frame(parts: list[PeriodPart]) -> pd.DataFrame:
         )  # fmt: skip
         for event in part.events:
             rows.append(
-                {"level": 1, "kind": part.kind, "period": part.period, "event": event.event,
-                 "rating": event.ro, "rc": event.rc, "w": event.w, "games": event.n,
-                 "we": event.we, "k": event.k, "delta": event.delta, "change": event.change}
+                {"level": 1, "kind": part.kind, "period": part.period,
+                 "event": event.label.title, "rating": event.ro, "rc": event.rc, "w": event.w,
+                 "games": event.n, "we": event.we, "k": event.k, "delta": event.delta,
+                 "change": event.change, "note": f"{event.label.dates} ({event.event})"}
             )  # fmt: skip
             for game in event.games:
                 rows.append(
                     {"level": 2, "kind": part.kind, "period": part.period,
-                     "event": event.event, "round": game["round"],
+                     "event": event.label.title, "round": game["round"],
                      "opponent_name": game["opponent_name"],
                      "opponent_title": game.get("opponent_title"),
                      "opponent_federation": game.get("opponent_federation"),
@@ -270,7 +273,7 @@ def _calculation_frame(parts: list[PeriodPart]) -> pd.DataFrame:
             for game in part.pool:
                 rows.append(
                     {"level": 2, "kind": part.kind, "period": game.get("period") or "",
-                     "event": game.get("event"), "round": game.get("round"),
+                     "event": game.get("title"), "round": game.get("round"),
                      "opponent_name": game.get("opponent_name"),
                      "opponent_rating": game.get("opponent_rating"), "w": game.get("score")}
                 )  # fmt: skip
@@ -297,6 +300,19 @@ def _calculation_frame(parts: list[PeriodPart]) -> pd.DataFrame:
 # -- HTML -----------------------------------------------------------------------------------
 
 
+def _event_links(report: PlayerReport) -> dict[tuple[str, str, str], str]:
+    """Per (kind, period, event key), the player's section on the event's page, where
+    ``publish --out`` wrote it: ``YYYY-MM/KIND/events/KEY.html#p-ID`` from the folder that
+    holds those periods (the player's page belongs there)."""
+    return {
+        (part.kind, part.period, event.event): (
+            f"{part.period}/{part.kind}/events/{quote(event.event)}.html#{anchor(report.label)}"
+        )
+        for part in report.parts
+        for event in part.events
+    }
+
+
 def write_player_html(report: PlayerReport, path: Path) -> None:
     """The report as one printable page."""
     history = report.history.assign(
@@ -306,6 +322,7 @@ def write_player_html(report: PlayerReport, path: Path) -> None:
     text = render(
         "player.html",
         report=report,
+        links=_event_links(report),
         history=history.to_dict("records"),
         pending=report.pending.assign(score=report.pending["half"] / 2).to_dict("records"),
         title=report.heading(),
