@@ -215,3 +215,23 @@ def test_an_event_page_links_the_players_other_events_and_gives_the_period_total
     assert 'href="second.html#p-12"' not in (out / "events" / "first.html").read_text("utf-8")
     index = read_page((out / "index.html").read_text(encoding="utf-8"))
     assert ["First Open", "2026-01-10 – 2026-01-12", "Łódź, POL", "2", "1"] in index.rows
+
+
+@pytest.mark.parametrize(
+    ("title", "hidden"),
+    [("", "event no-title no-federation"), ("GM", "event no-federation")],
+    ids=["no-titles", "a-title"],
+)
+def test_a_column_no_player_of_the_page_fills_is_left_out(
+    tmp_path: Path, title: str, hidden: str
+) -> None:
+    # The players of FOUR have FIDE IDs but no federation; one of them a title or none.
+    from db_helpers import process
+
+    players = [P(p.rank, p.name, p.rating, p.fide_id, p.birth, title=title if p.rank == 1 else "")
+               for p in FOUR]  # fmt: skip
+    event = tmp_path / "four.trf"
+    event.write_text(trf(players, GAMES), encoding="utf-8")
+    assert process("-q", "rate", event, "--out", tmp_path / "out")[0] == 0
+    page = (tmp_path / "out" / "events" / "four.html").read_text(encoding="utf-8")
+    assert f'<body class="{hidden}">' in page

@@ -1,8 +1,8 @@
 """Our outputs printed, as an officer prints them: the workbooks through LibreOffice and the
-HTML pages through Chromium, to PDF, read back page by page with pdftotext. Every printed
-page of a table repeats its header row and says which page of how many it is; the pages are
-few enough and the type large enough to read; a 137-player crosstable fits on 6 A4 pages
-with every name on one line.
+HTML pages through Chromium, to PDF, read back page by page with pdftotext; and the pages
+laid out on a phone's screen. Every printed page of a table repeats its header row and says
+which page of how many it is; the pages are few enough and the type large enough to read; a
+137-player crosstable fits on 6 A4 pages with every name on one line.
 
 Runs where ``soffice``, ``chromium`` and ``pdftotext`` are installed; .ci/run installs them."""
 
@@ -140,3 +140,63 @@ def test_a_137_player_crosstable_prints_on_six_pages_names_on_one_line(
     assert len(names) == 137
     missing = [name for name in names if not re.search(re.escape(name), printed)]
     assert not missing, f"names broken over lines: {missing[:5]}"
+
+
+#: Lays a page out in a frame 390 px wide (a phone; a headless window is at least 500 px
+#: wide), scrolls each table to its right end and reports where the name column and the
+#: last column are, the page's own width and the crosstable headings shown.
+PHONE = """<!DOCTYPE html><html><body style="margin:0">
+<iframe id="f" style="width:390px;height:844px;border:0" srcdoc="{page}"></iframe>
+<script>
+const frame = document.getElementById("f");
+frame.addEventListener("load", () => {{
+  const doc = frame.contentDocument;
+  const tables = [...doc.querySelectorAll("table.crosstable, table.games")].map(t => {{
+    t.scrollLeft = t.scrollWidth;
+    const name = t.querySelector("td.name").getBoundingClientRect();
+    const last = t.querySelector("tbody tr td:last-child").getBoundingClientRect();
+    return [name.left, name.right, last.right];
+  }});
+  const shown = [...doc.querySelectorAll("table.crosstable th")]
+    .filter(th => th.offsetWidth > 0).map(th => th.textContent);
+  document.body.dataset.layout = JSON.stringify(
+    {{page: doc.documentElement.scrollWidth, tables: tables, shown: shown}});
+}});
+</script></body></html>"""
+
+
+def phone_layout(page: Path, folder: Path) -> dict:
+    import html
+    import json
+
+    wrapper = folder / "phone.html"
+    text = html.escape(page.read_text(encoding="utf-8"), quote=True)
+    wrapper.write_text(PHONE.format(page=text), encoding="utf-8")
+    dom = subprocess.run(
+        [
+            str(CHROMIUM), "--headless", "--no-sandbox", "--disable-gpu",
+            f"--user-data-dir={folder / 'chromium'}", "--window-size=800,900",
+            "--virtual-time-budget=5000", "--dump-dom", wrapper.as_uri(),
+        ],
+        check=True, capture_output=True, text=True, timeout=300,
+    ).stdout  # fmt: skip
+    found = re.search(r'data-layout="([^"]*)"', dom)
+    assert found, "the page was not laid out"
+    return json.loads(html.unescape(found.group(1)))
+
+
+@needs_chromium
+def test_on_a_phone_every_table_scrolls_under_its_name_column(rated: Path, tmp_path: Path) -> None:
+    """At 390 px the page itself is no wider than the screen; each table scrolls on its own
+    to its last column with the names still in view; a column no player fills (no titles
+    in the sample) is left out, and so is the FIDE ID (each player's heading gives it)."""
+    page = rated / "events" / f"{SAMPLE_EVENT.stem}.html"
+    layout = phone_layout(page, tmp_path)
+    assert layout["page"] <= 390
+    # The crosstable, and the games of each player whose rating changed.
+    assert len(layout["tables"]) == 1 + page.read_text("utf-8").count('<table class="games">')
+    for left, right, last in layout["tables"]:
+        assert 0 <= left < right <= 390 and last <= 390
+    assert layout["shown"] == [
+        "Rk", "No.", "Name", "Fed", "Rtg", *map(str, range(1, 8)), "Pts", "n", "Chg", "New", "Rp",
+    ]  # fmt: skip

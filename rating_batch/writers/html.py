@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
 from functools import cache
@@ -382,9 +382,26 @@ def write_event_html(
         title=page.title,
         facts=page.facts,
         index_link=index_link,
-        body_class="event",
+        body_class=" ".join(["event", *empty_columns(page.crosstable)]),
     )
     path.write_text(text, encoding="utf-8")
+
+
+#: The columns a page leaves out when no player of it has a value there (pages.css hides them
+#: by these classes of the page's body): titles, federations, FIDE IDs.
+EMPTY_COLUMNS = {"no-title": "title", "no-federation": "federation", "no-fide-id": "fide_id"}
+
+
+def empty_columns(
+    players: Sequence[Mapping[Hashable, object]], columns: Mapping[str, str] = EMPTY_COLUMNS
+) -> list[str]:
+    """The classes of ``columns`` (``EMPTY_COLUMNS``) of a page whose ``players`` (records)
+    have no value in that column."""
+    return [
+        css
+        for css, column in columns.items()
+        if not any(str(_blank(row.get(column))) for row in players)
+    ]
 
 
 def write_index_html(index: IndexPage, path: Path) -> None:

@@ -5,7 +5,7 @@ columns, ``player-ID.xlsx`` (the player's name and ID on every sheet, history ch
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from pathlib import Path
 from urllib.parse import quote
 
@@ -14,7 +14,7 @@ import pandas as pd
 from rating_batch.explain import EventPart, PeriodPart, PlayerReport
 from rating_batch.periods import INITIAL, shown
 from rating_batch.rules import KINDS
-from rating_batch.writers.html import STATUS_TEXT, anchor, render
+from rating_batch.writers.html import STATUS_TEXT, anchor, empty_columns, render
 from rating_batch.writers.workbook import (
     Sheet,
     write_calculations_sheet,
@@ -328,5 +328,20 @@ def write_player_html(report: PlayerReport, path: Path) -> None:
         title=report.heading(),
         facts=[],
         index_link=None,
+        body_class=" ".join(["player", *empty_columns(_opponents(report), OPPONENT_COLUMNS)]),
     )
     path.write_text(text, encoding="utf-8")
+
+
+#: The columns of the games a player's page leaves out when no opponent fills them.
+OPPONENT_COLUMNS = {"no-title": "title", "no-federation": "federation"}
+
+
+def _opponents(report: PlayerReport) -> list[dict[Hashable, object]]:
+    """The opponents of every game the report shows, as ``empty_columns`` reads them."""
+    return [
+        {"title": game.get("opponent_title"), "federation": game.get("opponent_federation")}
+        for part in report.parts
+        for event in part.events
+        for game in event.games
+    ]
