@@ -1,4 +1,4 @@
-"""Sheet rows written as XML (writers/workbook.py ``_rows_xml``): each present cell with its
+"""Sheet rows written as XML (writers/sheet_rows.py ``_rows_xml``): each present cell with its
 reference, missing cells left out, the rows in their order whatever cells they have."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from rating_batch.writers.workbook import _rows_xml, _Styles
+from rating_batch.writers.sheet_rows import _rows_xml, _Styles
 
 
 def test_rows_of_different_cells_keep_their_order_and_leave_missing_cells_out() -> None:

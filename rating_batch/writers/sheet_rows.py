@@ -1,0 +1,215 @@
+"""A table's rows as sheet XML, made a column at a time (openpyxl costs ~10 µs a cell: a
+10^5-row list would take a minute): numbers as numbers, flags as yes/no, text as inline
+strings (quote-prefixed when formula-like), each distinct value of a column formatted once;
+the XML is made block by block while the workbook is written (``SheetRows``)."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Iterator
+from dataclasses import dataclass
+from itertools import pairwise
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE, WriteOnlyCell
+from openpyxl.styles import Font
+from openpyxl.utils import get_column_letter
+
+from rating_batch.writers.common import (
+    CODE_COLUMNS,
+    FORMULA_STARTS,
+    NUMBER_FORMATS,
+    distinct,
+    each_at_once,
+    formatted,
+)
+
+# The stubs omit what write-only sheets really have: typed loosely (as in workbook.py).
+WriteOnlyWorksheet = Any
+
+
+def style_id(
+    worksheet: WriteOnlyWorksheet,
+    *,
+    number_format: str = "",
+    quote: bool = False,
+    bold: bool = False,
+) -> int:
+    """Register a cell style in the workbook (as openpyxl would for a cell) and return its id."""
+    cell = WriteOnlyCell(worksheet)
+    if bold:
+        cell.font = Font(bold=True)
+    if number_format:
+        cell.number_format = number_format
+    if quote:
+        cell.quotePrefix = True
+    return int(cell.style_id)
+
+
+#: Rows of a sheet made into XML at a time while the workbook is written.
+ROW_BLOCK = 50_000
+
+
+@dataclass(frozen=True)
+class _Styles:
+    """The cell styles a table's rows use, registered in the workbook before it is saved:
+    number formats per column, and the quote-prefixed and bold text styles."""
+
+    numbers: dict[str, str]
+    quoted: int
+    bold: int
+
+
+@dataclass(frozen=True)
+class SheetRows:
+    """A frame's data rows as sheet XML, made block by block as the workbook is written (the
+    rows of a 1.4 M-player list would be a gigabyte as one string)."""
+
+    frame: pd.DataFrame
+    levels: np.ndarray | None
+    styles: _Styles
+    first: int = 2
+    """The sheet row of the first data row."""
+
+    @property
+    def cells(self) -> int:
+        return len(self.frame) * len(self.frame.columns)
+
+    def blocks(self) -> Iterator[str]:
+        for start in range(0, len(self.frame), ROW_BLOCK):
+            levels = None if self.levels is None else self.levels[start : start + ROW_BLOCK]
+            part = self.frame.iloc[start : start + ROW_BLOCK]
+            yield _rows_xml(part, levels, start + self.first, self.styles)
+
+
+def table_rows_xml(
+    worksheet: WriteOnlyWorksheet,
+    frame: pd.DataFrame,
+    levels: np.ndarray | None = None,
+    first: int = 2,
+) -> SheetRows:
+    """Row elements for the frame's rows (from sheet row 2): numbers as numbers, booleans
+    as booleans, text as inline strings (quote-prefixed when formula-like). With
+    ``levels``, each row gets that outline level, and level-0 text is bold. The styles are
+    registered now, in the order of the columns; the XML is made when the book is written."""
+    numbers: dict[str, str] = {}
+    quoted = bold = -1
+    for name in frame.columns:
+        dtype = frame[name].dtype
+        if pd.api.types.is_bool_dtype(dtype):
+            continue
+        if pd.api.types.is_numeric_dtype(dtype):
+            # Number formats are for fractions: a whole-number column (an Elo rating) is shown
+            # as it is whatever its name.
+            fractional = pd.api.types.is_float_dtype(dtype)
+            form = NUMBER_FORMATS.get(str(name), ("", ""))[1] if fractional else ""
+            numbers[str(name)] = f' s="{style_id(worksheet, number_format=form)}"' if form else ""
+        else:
+            quoted = style_id(worksheet, quote=True)
+            bold = style_id(worksheet, bold=True)
+    return SheetRows(frame, levels, _Styles(numbers, quoted, bold), first)
+
+
+def _rows_xml(frame: pd.DataFrame, levels: np.ndarray | None, first: int, styles: _Styles) -> str:
+    """The ``<row>`` elements of a block of rows, the first being sheet row ``first``: each
+    column's cells made at once (object arrays), then the rows joined, those with the same
+    cells present together, of those cells' pieces only (no string made per cell here: each
+    cell is its column's '<c r="B', the row's number and quote, and its tail)."""
+    numbers = np.arange(first, len(frame) + first).astype(str).astype(object)
+    heading = [False] * len(frame) if levels is None else (levels == 0).tolist()
+    if levels is None:
+        starts = '<row r="' + numbers + '">'
+    else:
+        level = levels.astype(str).astype(object)
+        outline = np.where(levels > 0, ' outlineLevel="' + level + '"', "")
+        starts = '<row r="' + numbers + '"' + outline + ">"
+    quoted = numbers + '"'
+    tails = [
+        np.array(_cell_tails(frame[name], str(name), heading, styles), dtype=object)
+        for name in frame.columns
+    ]
+    rows_xml = np.empty(len(frame), dtype=object)
+    for rows, columns in _same_cells(tails, len(frame)):
+        count = len(rows)
+        shown = quoted[rows].tolist()
+        parts = [starts[rows].tolist()]
+        for index in columns:
+            start = f'<c r="{get_column_letter(index + 1)}'
+            parts += [[start] * count, shown, tails[index][rows].tolist()]
+        parts.append(["</row>"] * count)
+        rows_xml[rows] = list(map("".join, zip(*parts, strict=True)))
+    return "".join(rows_xml.tolist())
+
+
+def _same_cells(tails: list[np.ndarray], rows: int) -> Iterator[tuple[np.ndarray, list[int]]]:
+    """The rows (positions) that have the same cells present ("" is a missing cell), with the
+    columns of those cells: a few such sets in a table, however sparse."""
+    if not rows:
+        return
+    present = np.zeros((rows, len(tails)), dtype=bool)
+    for index, tail in enumerate(tails):
+        present[:, index] = tail != ""
+    packed = np.packbits(present, axis=1, bitorder="little")
+    _, kinds = np.unique(packed, axis=0, return_inverse=True)
+    kinds = kinds.ravel()
+    order = np.argsort(kinds, kind="stable")
+    bounds = [*np.flatnonzero(np.diff(kinds[order], prepend=-1)).tolist(), rows]
+    for start, end in pairwise(bounds):
+        positions = order[start:end]
+        yield positions, np.flatnonzero(present[positions[0]]).tolist()
+
+
+def _cell_tails(series: pd.Series, name: str, heading: list[bool], styles: _Styles) -> list[str]:
+    """Each cell of a column after its reference (``<c r="B7"`` + this), "" for a missing
+    value: each distinct value's is made once and spread over the column (``formatted``)."""
+    kind, codes, values = distinct(series)
+    if kind == "bool":
+        # yes/no as text: a spreadsheet's TRUE beside a score of 0 reads as a contradiction.
+        return formatted(codes, values, lambda v: _inline_text("yes" if v else "no", ""))
+    if kind == "float":
+        style = styles.numbers[name]
+        return formatted(codes, values, lambda v: f"{style}><v>{float(v)!r}</v></c>")
+    if kind == "int":
+        style = styles.numbers[name]
+        return formatted(codes, values, lambda v: f"{style}><v>{int(v)}</v></c>")
+    texts = [str(value) for value in values]
+    free = name not in CODE_COLUMNS
+    tails = np.append(_text_tails(texts, free, None, styles), "")[codes]
+    if not any(heading):
+        return list(tails.tolist())
+    strong = np.append(_text_tails(texts, free, styles.bold, styles), "")[codes]
+    return list(np.where(np.asarray(heading, dtype=bool), strong, tails).tolist())
+
+
+def _text_tails(texts: list[str], free: bool, style: int | None, styles: _Styles) -> np.ndarray:
+    """``_inline_text`` of distinct texts, all at once: formula-like free text quote-prefixed
+    (its style), else ``style`` (bold headings) or none."""
+    plain = "" if style is None else f' s="{style}"'
+    quoted = f' s="{styles.quoted}"'
+    shown = _escaped_all(texts)
+    keep = ' xml:space="preserve"'
+    return np.array(
+        [
+            f' t="inlineStr"{quoted if free and text.startswith(FORMULA_STARTS) else plain}>'
+            f"<is><t{keep if text != text.strip() else ''}>{escaped}</t></is></c>"
+            for text, escaped in zip(texts, shown, strict=True)
+        ],
+        dtype=object,
+    )
+
+
+def _escaped_all(texts: list[str]) -> list[str]:
+    """Each text as ``_inline_text`` escapes it (control characters as '?', then &, <, >)."""
+    return each_at_once(
+        texts, lambda text: html.escape(ILLEGAL_CHARACTERS_RE.sub("?", text), quote=False)
+    )
+
+
+def _inline_text(value: str, style: str) -> str:
+    """The rest of an inline-string cell after its reference: style, escaped text (control
+    characters as '?'), spaces kept where they would be lost."""
+    text = html.escape(ILLEGAL_CHARACTERS_RE.sub("?", value), quote=False)
+    keep = ' xml:space="preserve"' if text != text.strip() else ""
+    return f' t="inlineStr"{style}><is><t{keep}>{text}</t></is></c>'
