@@ -133,27 +133,18 @@ class RateResult:
         rows.extend([f"  {status}", count] for status, count in self.status_counts().items())
         rows.append(["Counted games (player-games)", int(self.games["counted"].sum())])
         rows += [[], ["Events"]]
+        # The file last: the widest column, printed beside the event's key on a page of its
+        # own when the table is wider than a page.
         rows.append(
-            [
-                "event",
-                "name",
-                "file",
-                "start",
-                "end",
-                "rounds",
-                "players",
-                "format",
-                "encoding",
-                "edition",
-            ]
-        )
+            ["event", "name", "start", "end", "rounds", "players", "format", "encoding",
+             "edition", "file"]
+        )  # fmt: skip
         for event in self.events:
             info = event.info
             rows.append(
                 [
                     info.key,
                     info.name,
-                    info.source,
                     info.start.isoformat() if info.start else "",
                     info.end.isoformat() if info.end else "",
                     info.rounds,
@@ -161,6 +152,7 @@ class RateResult:
                     info.format,
                     info.encoding,
                     self.event_rules[info.key].edition,
+                    info.source,
                 ]
             )
         rows += [[], ["Notes"]]
@@ -515,6 +507,7 @@ def write_rate_outputs(rated: RateResult, out: Path) -> list[Path]:
                         frame=events,
                         heading=[f"Player events — {heading}"],
                         labels=PLAYER_LABELS,
+                        keys=2,  # id, event
                     ),
                     replace(
                         charts_sheet(
@@ -659,12 +652,19 @@ def detail_sheets(
     Calculations says where Ro and K came from when a reader would not guess it."""
     notes = ro_k_notes(players, rules.kind, rules.k_games_cap).set_axis(players["id"])
     return [
-        Sheet("Players", frame=players, heading=[f"Players — {heading}"], labels=PLAYER_LABELS),
+        Sheet(
+            "Players",
+            frame=players,
+            heading=[f"Players — {heading}"],
+            labels=PLAYER_LABELS,
+            keys=2,  # id, name
+        ),
         Sheet(
             "Games",
             frame=games.head(MAX_DETAIL_ROWS),
             heading=[f"Games — {heading}"],
             labels=GAME_LABELS,
+            keys=3,  # event, round, id
         ),
         Sheet(
             "Calculations",
@@ -672,6 +672,7 @@ def detail_sheets(
             writer=write_calculations_sheet,
             heading=[f"Individual calculations — {heading}"],
             labels=CALCULATION_LABELS,
+            keys=2,  # id, name
         ),
     ]
 

@@ -83,30 +83,48 @@ def test_printed_workbook_pages_repeat_the_header_and_are_numbered(
         f"Page {n} of {total}" for n in range(1, total + 1)
     ]
     players = sheet_pages(pages, f"Players — {TITLE}")
-    # 137 players, 22 columns: two pages wide, a few pages tall; not dozens of pages.
+    # 137 players, 24 columns: two pages wide, a few pages tall; not dozens of pages.
     assert 2 <= len(players) <= 10
-    for page in players[1:]:
-        header = page[1].split()
-        # Each page's first line under the page header is the table's header row (the
-        # left half of the columns, or the right half), never a player's row.
-        assert header[:2] == ["id", "name"] or header[0] in ("change", "avg_opponent"), page[1]
+    for page in players:
+        # Under the page header, the table's header row (its headings wrap over two lines:
+        # "rating" over "(Ro)"), never a player's row; on every page, the left half of the
+        # columns or the right half, the id and the name first (repeated on each page).
+        assert page[2].split()[:2] == ["id", "name"], page[1:3]
+    # A player's change and new rating are printed beside the name, on the same page.
+    with_change = [page for page in players if "change" in page[1].split()]
+    assert with_change and all(
+        "Sarabia Utrilla, Joaquin" in " ".join(page) for page in with_change[:1]
+    )
     games = sheet_pages(pages, f"Games — {TITLE}")
-    assert all(page[1].split()[0] in ("event", "opponent_rating") for page in games[1:])
+    assert all(page[2].split()[:3] == ["event", "round", "id"] for page in games)
 
 
-@needs_office
-def test_a_printed_list_has_its_title_rank_and_header_on_every_page(tmp_path: Path) -> None:
-    # The monthly sample's March list: 289 players, one page wide.
-    db, out = tmp_path / "r.sqlite", tmp_path / "lists"
-    monthly = ROOT / "sample_data" / "monthly"
+@pytest.fixture(scope="module")
+def monthly(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The monthly sample published for 2026-02 and 2026-03 (``make run``'s steps), and
+    ``player 900000285 --out``: the folder holding the lists and the player's files."""
+    folder = tmp_path_factory.mktemp("monthly")
+    db, out = folder / "r.sqlite", folder / "lists"
+    data = ROOT / "sample_data" / "monthly"
     for step in (
-        ["init", "--list", str(monthly / "list-2026-01.csv"), "--period", "2026-01"],
-        ["add", str(monthly / "2026-01")],
+        ["init", "--list", str(data / "list-2026-01.csv"), "--period", "2026-01"],
+        ["add", str(data / "2026-01")],
         ["publish", "2026-02", "--out", str(out)],
+        ["add", str(data / "2026-02")],
+        ["publish", "2026-03", "--out", str(out)],
+        ["player", "900000285", "--out", str(out)],
     ):
         result = CliRunner().invoke(cli, ["-q", *step, "--db", str(db)])
         assert result.exit_code == 0, result.output
-    pages = pages_of(office_pdf(out / "2026-02" / "standard" / "list.xlsx", tmp_path))
+    return out
+
+
+@needs_office
+def test_a_printed_list_has_its_title_rank_and_header_on_every_page(
+    monthly: Path, tmp_path: Path
+) -> None:
+    # The monthly sample's February list: 279 players, one page wide.
+    pages = pages_of(office_pdf(monthly / "2026-02" / "standard" / "list.xlsx", tmp_path))
     listed = sheet_pages(pages, "Rating list: standard, 2026-02")
     assert 3 <= len(listed) <= 8
     assert listed[0][1].strip() == "Rating list: standard, 2026-02"
@@ -200,3 +218,61 @@ def test_on_a_phone_every_table_scrolls_under_its_name_column(rated: Path, tmp_p
     assert layout["shown"] == [
         "Rk", "No.", "Name", "Fed", "Rtg", *map(str, range(1, 8)), "Pts", "n", "Chg", "New", "Rp",
     ]  # fmt: skip
+
+
+@needs_office
+def test_a_printed_first_rating_formula_is_whole(tmp_path: Path) -> None:
+    """A derivation printed is checkable: its formula wraps within its cell, never cut
+    mid-number by the next cell. Newbie's first rating (fide-2025): Ra = (10050 + 2 × 1800)
+    / 8 = 1706.25; p = 4.5 / 8 = 0.5625 → 0.56, dp +43; Ru = 1749.25 → 1749."""
+    from db_helpers import newcomer_database
+
+    _, folder = newcomer_database(tmp_path)
+    pdf = office_pdf(folder / "report.xlsx", tmp_path)
+    raw = subprocess.run(
+        [str(PDFTOTEXT), str(pdf), "-"], capture_output=True, text=True, check=True
+    ).stdout  # a cell's lines together, in reading order
+    assert (
+        "Ra = (10050 + 2 × 1800) / 8 = 1706.25; p = 4.5 / 8 = 0.56, dp +43; Ru = Ra + dp = "
+        "1749.25 → 1749" in " ".join(raw.split())
+    )
+
+
+@needs_office
+def test_a_printed_players_workbook_has_each_game_on_one_line(
+    monthly: Path, tmp_path: Path
+) -> None:
+    """Orfe, Nomi played 29 games over two lists: each printed on one line, the opponent
+    beside the game's PD, ΔR, K and K·ΔR (calculations.csv's numbers), not on another
+    sheet of paper; the calculations one page wide."""
+    from conftest import read_csv
+
+    pdf = office_pdf(monthly / "player-900000285.xlsx", tmp_path)
+    calculations = [page for page in pages_of(pdf) if "individual calculations" in page[0]]
+    lines = [" ".join(line.split()) for page in calculations for line in page]
+    games = [
+        row
+        for period in ("2026-02", "2026-03")
+        for row in read_csv(monthly / period / "standard" / "calculations.csv")
+        if row["id"] == "900000285"
+    ]
+    assert len(games) == 29
+    for game in games:
+        shown = (
+            f"{game['opponent_name']} {game['expected']} {game['delta']} {game['k']} "
+            f"{game['k_delta']}"
+        )
+        pattern = (
+            re.escape(game["opponent_name"])
+            + r" .*"
+            + " ".join(
+                re.escape(value)
+                for value in (game["expected"], game["delta"], game["k"], game["k_delta"])
+            )
+        )
+        assert any(re.search(pattern, line) for line in lines), shown
+    # Every page of the sheet starts with its header (over two lines: "Ra" over "(rated)").
+    header = "kind period event Rd opponent"
+    assert all(
+        any(" ".join(line.split()[:5]) == header for line in page[1:4]) for page in calculations
+    )

@@ -52,7 +52,7 @@ def list_sheets(
     ranked = pd.concat([rank.rename("rank"), listing], axis=1)
     heading = [title, details] if details else [title]
     return [
-        Sheet("List", frame=ranked, heading=heading),
+        Sheet("List", frame=ranked, heading=heading, keys=3),  # rank, id, name
         replace(charts_sheet(listing["rating"]), heading=[f"{title}: players by rating"]),
     ]
 
@@ -268,6 +268,7 @@ def _report_sheets(
             "Changes",
             frame=outcome.changes,
             heading=[f"Changes against the previous list — {heading}"],
+            keys=3,  # change, id, name
         ),
         replace(charts_sheet(outcome.listing["rating"]), heading=[heading]),
         replace(changes_chart_sheet(result.players), heading=[heading]),

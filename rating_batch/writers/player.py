@@ -181,25 +181,35 @@ def _pending_text(pending: pd.DataFrame) -> list[str]:
 
 def write_player_workbook(report: PlayerReport, path: Path) -> None:
     """History, the calculations of every published period (grouped: period, event, game),
-    the pending games and a rating-history chart per list."""
+    the pending games (when there are any) and a rating-history chart per list."""
     heading = report.heading()
     history = report.history.assign(
         period=report.history["period"].replace(INITIAL, "initial"),
         inactive=report.history["inactive"].astype(bool),
     )
+    for column in ("rating", "k", "games", "games_total"):  # ratings are whole numbers
+        history[column] = pd.to_numeric(history[column]).astype("Int64")
     pending = report.pending.assign(score=report.pending["half"] / 2).drop(columns=["half"])
+    calculations = _calculation_frame(report.parts)
+    # The opponent column as wide as the names: the sentences spread over the next columns.
+    names = calculations["opponent_name"].where(calculations["round"].notna()).str.len().dropna()
     sheets = [
         Sheet("Summary", rows=_summary_rows(report)),
-        Sheet("History", frame=history, heading=[f"{heading} — rating history"]),
+        Sheet("History", frame=history, heading=[f"{heading} — rating history"], keys=2),
         Sheet(
             "Calculations",
-            frame=_calculation_frame(report.parts),
+            frame=calculations,
             writer=write_calculations_sheet,
             heading=[f"{heading} — individual calculations"],
             labels=SHORT_LABELS,
+            keys=3,  # kind, period, event
+            widths={"opponent_name": int(names.max()) + 3 if len(names) else 12},
         ),
-        Sheet("Pending", frame=pending, heading=[f"{heading} — games toward a first rating"]),
     ]
+    if len(pending):  # none: no page saying so
+        sheets.append(
+            Sheet("Pending", frame=pending, heading=[f"{heading} — games toward a first rating"])
+        )
     for kind in [k for k in KINDS if k in set(history["kind"])]:
         rows = history[history["kind"] == kind]
         chart = pd.DataFrame({"period": rows["period"], f"{kind} rating": rows["rating"]})
@@ -234,21 +244,37 @@ def _summary_rows(report: PlayerReport) -> list[Sequence[object]]:
     return rows
 
 
+#: The most characters of a line of text in the Calculations sheet: it spreads from the
+#: opponent column over the empty cells of its row, on the first page across.
+TEXT_WIDTH = 105
+
+
 def _calculation_frame(parts: list[PeriodPart]) -> pd.DataFrame:
-    """One row per period (level 0), per event (1) and per game or pooled game (2)."""
+    """One row per period (level 0), per event (1) and per game or pooled game (2); what a
+    sentence says (the period's outcome, where Ro and K came from, the first rating's
+    arithmetic) on rows of its own, its text in the opponent column spreading to the right
+    (a column of it would print on a page of its own)."""
     rows: list[dict[str, object]] = []
+
+    def text(level: int, part: PeriodPart, sentence: str) -> None:
+        for line in textwrap.wrap(sentence, TEXT_WIDTH, subsequent_indent="  "):
+            rows.append({"level": level, "kind": part.kind, "period": part.period,
+                         "opponent_name": line})  # fmt: skip
+
     for part in parts:
         rows.append(
             {"level": 0, "kind": part.kind, "period": part.period, "rating": part.rating,
-             "k": part.k, "change": part.change, "new_rating": part.new_rating,
-             "note": "; ".join(filter(None, [part.note, part.verdict]))}
+             "k": part.k, "change": part.change, "new_rating": part.new_rating}
         )  # fmt: skip
+        text(0, part, part.verdict)
+        if part.note:
+            text(1, part, part.note)
         for event in part.events:
             rows.append(
                 {"level": 1, "kind": part.kind, "period": part.period,
-                 "event": event.label.title, "rating": event.ro, "rc": event.rc, "w": event.w,
-                 "games": event.n, "we": event.we, "k": event.k, "delta": event.delta,
-                 "change": event.change, "note": f"{event.label.dates} ({event.event})"}
+                 "event": event.label.title, "opponent_name": event.label.dates,
+                 "rating": event.ro, "rc": event.rc, "w": event.w, "games": event.n,
+                 "we": event.we, "k": event.k, "delta": event.delta, "change": event.change}
             )  # fmt: skip
             for game in event.games:
                 rows.append(
@@ -268,8 +294,9 @@ def _calculation_frame(parts: list[PeriodPart]) -> pd.DataFrame:
                 {"level": 1, "kind": part.kind, "period": part.period, "event": "first rating",
                  "games": result["games"], "w": result["score"], "ra_rated": result["ra_rated"],
                  "ra": result["ra"], "p": result["p"], "dp": result["dp"],
-                 "first_rating": result["first_rating"], "note": result["formula"]}
+                 "first_rating": result["first_rating"]}
             )  # fmt: skip
+            text(1, part, str(result["formula"]))
             for game in part.pool:
                 rows.append(
                     {"level": 2, "kind": part.kind, "period": game.get("period") or "",
@@ -281,7 +308,7 @@ def _calculation_frame(parts: list[PeriodPart]) -> pd.DataFrame:
         "kind", "period", "event", "round", "opponent_name", "opponent_title",
         "opponent_federation", "rating", "opponent_rating", "raw_diff", "diff", "rc", "w",
         "games", "expected", "we", "delta", "k", "k_delta", "change", "new_rating", "ra_rated",
-        "ra", "p", "dp", "first_rating", "note", "level",
+        "ra", "p", "dp", "first_rating", "level",
     ]  # fmt: skip
     frame = pd.DataFrame(rows, columns=columns)
     integers = ["round", "rating", "opponent_rating", "raw_diff", "diff", "rc", "games", "k",
@@ -291,7 +318,7 @@ def _calculation_frame(parts: list[PeriodPart]) -> pd.DataFrame:
     for column in ["w", "expected", "we", "delta", "k_delta", "change", "ra_rated", "ra", "p"]:
         frame[column] = pd.to_numeric(frame[column]).astype("Float64").round(2)
     for column in ["kind", "period", "event", "opponent_name", "opponent_title",
-                   "opponent_federation", "note"]:  # fmt: skip
+                   "opponent_federation"]:  # fmt: skip
         frame[column] = frame[column].astype("string")
     frame["level"] = frame["level"].astype("int64")
     return frame

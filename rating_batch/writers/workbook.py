@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 from openpyxl import Workbook
 from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE, WriteOnlyCell
-from openpyxl.styles import Font
+from openpyxl.styles import Alignment
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.properties import PageSetupProperties
 
@@ -27,7 +27,15 @@ from rating_batch.writers.common import (
     FORMULA_STARTS,
     MAX_SHEET_ROWS,
 )
-from rating_batch.writers.sheet_rows import SheetRows, style_id, table_rows_xml
+from rating_batch.writers.sheet_rows import (
+    BOLD,
+    LEFT,
+    LINE_HEIGHT,
+    SheetRows,
+    style_id,
+    table_rows_xml,
+    wrapped_lines,
+)
 from rating_batch.writers.summary_rows import SummaryRows, summary_rows
 
 # The stubs omit what write-only sheets really have (column_dimensions, auto_filter,
@@ -50,6 +58,11 @@ class Sheet:
     at the top of every page."""
     labels: Mapping[str, str] = field(default_factory=dict)
     """Headings to show for some columns (FIDE's notation beside the name: ``rating (Ro)``)."""
+    keys: int = 0
+    """The leading columns that say whose a row is (id and name): they stay in view as the
+    sheet scrolls and are printed on every page across."""
+    widths: Mapping[str, int] = field(default_factory=dict)
+    """Widths (characters) for some columns, instead of their longest value's."""
 
     def header_row(self) -> int:
         """The sheet row of the table's header (after the heading lines and a blank row)."""
@@ -97,13 +110,18 @@ def write_workbook(sheets: Sequence[Sheet], path: Path) -> None:
     _fix_zip_times(path, fast_rows)
 
 
-def _fit_to_pages(worksheet: WriteOnlyWorksheet) -> None:
+def _fit_to_pages(worksheet: WriteOnlyWorksheet, keys: int = 0) -> None:
     """Printed as many pages wide as the columns need at a readable scale (one for most
-    sheets). Set once the column widths are, before the first row: a write-only sheet
-    writes its properties with its first row."""
+    sheets), the ``keys`` columns on each of them, a row's pages one after the other. Set
+    once the column widths are, before the first row: a write-only sheet writes its
+    properties with its first row."""
     widths = [d.width or 10 for d in worksheet.column_dimensions.values()]
-    pages = max(1, math.ceil(sum(widths) * MIN_PRINT_SCALE / PAGE_CHARACTERS))
+    page = PAGE_CHARACTERS / MIN_PRINT_SCALE
+    repeated = min(sum(widths[:keys]), page / 2)
+    pages = max(1, math.ceil((sum(widths) - repeated) / (page - repeated)))
     worksheet.sheet_properties.pageSetUpPr = PageSetupProperties(fitToPage=True)
+    # A row's continuation on the next sheet of paper, not after all the rows' first parts.
+    worksheet.page_setup.pageOrder = "overThenDown"
     worksheet.page_setup.fitToWidth = pages
     worksheet.page_setup.fitToHeight = 0
 
@@ -116,6 +134,9 @@ def _page_setup(worksheet: WriteOnlyWorksheet, sheet: Sheet) -> None:
     if sheet.frame is not None:
         row = sheet.header_row()
         worksheet.print_title_rows = f"{row}:{row}"
+    keys = sheet.keys if sheet.frame is not None else 1  # a Summary's keys
+    if keys:
+        worksheet.print_title_cols = f"A:{get_column_letter(keys)}"
     first = sheet.rows[0] if sheet.rows else ()
     title = (
         sheet.heading[0]
@@ -126,6 +147,16 @@ def _page_setup(worksheet: WriteOnlyWorksheet, sheet: Sheet) -> None:
     )
     worksheet.oddHeader.left.text = title.replace("&", "&&")
     worksheet.oddFooter.center.text = "Page &P of &N"
+    if (worksheet.page_setup.fitToWidth or 1) > 1:
+        # Printed on pages side by side, the heading above the table would be cut at the
+        # repeated columns' edge on all but the first: each page's header says it whole.
+        if sheet.frame is not None:
+            top, rows, columns = sheet.header_row(), len(sheet.frame), len(sheet.frame.columns)
+        else:
+            folded = [line for row in sheet.rows for line in _folded(row)]
+            top, rows, columns = 2, len(folded) - 2, max(map(len, folded), default=1)
+        last = get_column_letter(max(columns, 1))
+        worksheet.print_area = f"A{top}:{last}{top + max(rows, 0)}"
 
 
 def _within_sheet_limits(sheets: Sequence[Sheet]) -> Iterator[Sheet]:
@@ -200,6 +231,12 @@ def write_chart_sheet(worksheet: WriteOnlyWorksheet, sheet: Sheet) -> SheetRows:
         series.smooth = False
         series.marker.symbol = "circle"
         series.marker.size = 7
+        # A rating history's axis spans its ratings, a hundred below and above (from 0, 1544
+        # sits among 0-1800 gridlines); a distribution's counts start at 0.
+        ratings = pd.to_numeric(frame.iloc[:, 1], errors="coerce").dropna()
+        if len(ratings):
+            chart.y_axis.scaling.min = (int(ratings.min()) - 50) // 100 * 100
+            chart.y_axis.scaling.max = (int(ratings.max()) + 149) // 100 * 100
     worksheet.add_chart(chart, f"D{header + 1}")
     return rows_xml
 
@@ -260,7 +297,7 @@ def _text_cell(worksheet: WriteOnlyWorksheet, value: str, bold: bool = False) ->
     if value.startswith(FORMULA_STARTS):
         cell.quotePrefix = True
     if bold:
-        cell.font = Font(bold=True)
+        cell.font = BOLD
     return cell
 
 
@@ -284,11 +321,21 @@ def _xlsx_value(worksheet: WriteOnlyWorksheet, value: object, number_format: str
 
 #: The widest a column is made (longer text wraps off-screen, not the page).
 MAX_WIDTH = 60
+#: Free text wrapped within its column, this wide: a first rating's formula, an outcome.
+WRAPPED_COLUMNS = {"formula": 45, "outcome": 45}
+
+
+def _is_number(values: pd.Series) -> bool:
+    return pd.api.types.is_numeric_dtype(values.dtype) and not pd.api.types.is_bool_dtype(
+        values.dtype
+    )
 
 
 def _widths(frame: pd.DataFrame, headings: Sequence[str]) -> list[int]:
-    """Each column as wide as its longest value (of the first 2,000 rows; numbers as written)
-    or its heading, so dates, keys and file names are never cut."""
+    """Each column as wide as its longest value (of the first 2,000 rows; numbers as written;
+    text one character more, for its indent) or the longest word of its heading (headings
+    wrap), so dates, keys and file names are never cut; a wrapped column no wider than
+    ``WRAPPED_COLUMNS`` says."""
     sample = frame.head(2000)
     widths = []
     for column, heading in zip(frame.columns, headings, strict=True):
@@ -298,8 +345,30 @@ def _widths(frame: pd.DataFrame, headings: Sequence[str]) -> list[int]:
         else:
             lengths = values.astype("string").str.len()
         longest = int(lengths.fillna(0).max()) if len(lengths) else 0
-        widths.append(min(max(longest, len(heading)) + 2, MAX_WIDTH))
+        longest += 0 if _is_number(values) else 1
+        word = max((len(part) for part in heading.split()), default=0)
+        width = min(max(longest, word) + 2, MAX_WIDTH)
+        widths.append(min(width, WRAPPED_COLUMNS.get(str(column), width)))
     return widths
+
+
+def _header_cells(
+    worksheet: WriteOnlyWorksheet, frame: pd.DataFrame, headings: Sequence[str]
+) -> list[object]:
+    """The header row's cells: bold, wrapped within the column, over numbers on the right."""
+    cells: list[object] = []
+    for column, heading in zip(frame.columns, headings, strict=True):
+        value = ILLEGAL_CHARACTERS_RE.sub("?", heading)
+        cell = WriteOnlyCell(worksheet, value=value)
+        cell.data_type = "s"  # never a formula, whatever it starts with
+        cell.quotePrefix = value.startswith(FORMULA_STARTS)
+        cell.font = BOLD
+        number = _is_number(frame[column])
+        cell.alignment = Alignment(
+            horizontal="right" if number else "left", indent=0 if number else 1, wrap_text=True
+        )
+        cells.append(cell)
+    return cells
 
 
 def _write_table(
@@ -317,44 +386,63 @@ def _write_table(
     assert frame is not None
     columns = [str(column) for column in frame.columns]
     headings = [sheet.labels.get(column, column) for column in columns]
-    for index, width in enumerate(_widths(frame, headings), start=1):
+    widths = [
+        sheet.widths.get(column, width)
+        for column, width in zip(columns, _widths(frame, headings), strict=True)
+    ]
+    for index, width in enumerate(widths, start=1):
         worksheet.column_dimensions[get_column_letter(index)].width = width
     # A write-only sheet writes its views and columns with its first row: set them first.
-    _fit_to_pages(worksheet)
+    _fit_to_pages(worksheet, sheet.keys)
     row = sheet.header_row()
-    worksheet.freeze_panes = f"A{row + 1}"
+    worksheet.freeze_panes = f"{get_column_letter(sheet.keys + 1)}{row + 1}"
     if columns and filter:
         last = get_column_letter(len(columns))
         worksheet.auto_filter.ref = f"A{row}:{last}{len(frame) + row}"
+    # The header's wrapped headings, as high as the longest needs.
+    lines = max((wrapped_lines(h, w) for h, w in zip(headings, widths, strict=True)), default=1)
+    if lines > 1:
+        worksheet.row_dimensions[row].height = LINE_HEIGHT * lines
     for number, line in enumerate(sheet.heading):
         worksheet.append([_text_cell(worksheet, line, bold=number == 0)])
     if sheet.heading:
         worksheet.append([])
-    worksheet.append([_text_cell(worksheet, heading, bold=True) for heading in headings])
-    return table_rows_xml(worksheet, frame, levels=levels, first=row + 1)
+    worksheet.append(_header_cells(worksheet, frame, headings))
+    wrap = {
+        column: width
+        for column, width in zip(columns, widths, strict=True)
+        if column in WRAPPED_COLUMNS
+    }
+    return table_rows_xml(worksheet, frame, levels=levels, first=row + 1, wrap=wrap)
 
 
 def _write_rows(worksheet: WriteOnlyWorksheet, rows: list[Sequence[object]]) -> SummaryRows | None:
-    """Key-value rows (a Summary): every column as wide as its longest cell, at most
-    ``SUMMARY_WIDTH`` (longer text, such as a note, goes on over the next rows of its
-    column); a heading of one cell, in bold, spreads over the row and does not widen its
-    column. The first row is appended here, the others made as XML (``summary_rows``:
-    the same bytes) and returned, or appended here too when they hold other values."""
+    """Key-value rows (a Summary): every column as wide as its longest cell, numbers on the
+    left beside their keys. A heading of one cell, in bold, and the text closing a row of
+    two (a value, a note: at most ``SUMMARY_WIDTH``, longer text going on over the next rows
+    of its column) spread over the empty cells to their right and do not widen their column:
+    a table's columns (the events) are as wide as the table needs. The first row is appended
+    here, the others made as XML (``summary_rows``: the same bytes) and returned, or appended
+    here too when they hold other values."""
     rows = [line for row in rows for line in _folded(row)]
     widths: dict[int, int] = {}
     for row in rows:
-        if len(row) == 1:
-            continue
+        spread = len(row) - 1 if 0 < len(row) <= 2 and isinstance(row[-1], str) else None
         for position, value in enumerate(row):
-            shown = "" if value is None else str(value)
-            widths[position] = max(widths.get(position, 8), len(shown) + 2)
+            if position != spread:
+                shown = "" if value is None else str(value)
+                widths[position] = max(widths.get(position, 8), len(shown) + 2)
     for position, width in widths.items():
         worksheet.column_dimensions[get_column_letter(position + 1)].width = width
-    _fit_to_pages(worksheet)
+    _fit_to_pages(worksheet, keys=1)
     for row in rows[:1]:
         _append_row(worksheet, row)
     made = summary_rows(
-        rows[1:], 2, lambda style: style_id(worksheet, bold=style[0], quote=style[1])
+        rows[1:],
+        2,
+        lambda style: style_id(
+            worksheet, bold=style[0], quote=style[1], alignment=LEFT if style[2] else None
+        ),
     )
     if made is not None or not rows:
         return made
@@ -364,13 +452,17 @@ def _write_rows(worksheet: WriteOnlyWorksheet, rows: list[Sequence[object]]) -> 
 
 
 def _append_row(worksheet: WriteOnlyWorksheet, row: Sequence[object]) -> None:
-    """A key-value row appended through openpyxl."""
+    """A key-value row appended through openpyxl: numbers on the left."""
     cells: list[object] = []
     for position, value in enumerate(row):
         if isinstance(value, str):
             cells.append(_text_cell(worksheet, value, bold=position == 0 and len(row) == 1))
-        else:
-            cells.append(_xlsx_value(worksheet, value, ""))
+            continue
+        cell = _xlsx_value(worksheet, value, "")
+        if isinstance(cell, int | float) and not isinstance(cell, bool):
+            cell = WriteOnlyCell(worksheet, value=cell)
+            cell.alignment = LEFT
+        cells.append(cell)
     worksheet.append(cells)
 
 

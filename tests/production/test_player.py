@@ -102,7 +102,8 @@ def test_player_workbook_with_a_rating_history_chart(folder: Path) -> None:
     code, _, _ = run("player", "11", "--db", db, "--out", folder / "reports")
     assert code == 0
     book = load_workbook(folder / "reports" / "player-11.xlsx")
-    assert book.sheetnames == ["Summary", "History", "Calculations", "Pending", "Chart standard"]
+    # No game pending toward a first rating: no Pending sheet (no empty page in print).
+    assert book.sheetnames == ["Summary", "History", "Calculations", "Chart standard"]
     # The player's name and ID head every sheet (and every printed page).
     assert all(
         str(book[name].cell(1, 1).value).startswith("A (FIDE ID 11, -, born 1980)")
@@ -116,6 +117,9 @@ def test_player_workbook_with_a_rating_history_chart(folder: Path) -> None:
     assert len(chart._charts) == 1
     line = chart._charts[0].series[0]
     assert line.smooth is False and line.marker.symbol == "circle"  # no curve between lists
+    # The axis spans the ratings, 1600 and 1607, a hundred below and above: not from 0.
+    axis = chart._charts[0].y_axis.scaling
+    assert (axis.min, axis.max) == (1500, 1700)
 
 
 @pytest.fixture
