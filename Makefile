@@ -25,7 +25,7 @@ run: $(STAMP)
 	$(BIN)/rating-batch publish 2026-02 --db $(DEMO_DB) --out out/lists
 	$(BIN)/rating-batch add sample_data/monthly/2026-02 --db $(DEMO_DB)
 	$(BIN)/rating-batch publish 2026-03 --db $(DEMO_DB) --out out/lists
-	$(BIN)/rating-batch player 900000020 --db $(DEMO_DB) --out out/players
+	$(BIN)/rating-batch player 900000020 --db $(DEMO_DB) --out out/lists
 	$(BIN)/rating-batch -q rate sample_data/events --rules glicko2 --out out/glicko2
 
 # The whole suite, on every core (pytest-xdist).

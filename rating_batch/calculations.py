@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from rating_batch.engine import PeriodResult, first_rating_parts
+from rating_batch.engine import PeriodResult, divide_half_up, first_rating_parts
 from rating_batch.rules import Rules
 
 COLUMNS = [
@@ -171,8 +171,8 @@ def _first_rating_rows(pools: pd.DataFrame, players: pd.DataFrame, rules: Rules)
             "score": half_points / 2,
             "calculation": "first_rating_result",
             "games": n,
-            "ra_rated": np.round(opponent_sum / n, 2),
-            "ra": np.round(parts["total"] / parts["games"], 2),
+            "ra_rated": _hundredths(opponent_sum, n) / 100,
+            "ra": _hundredths(parts["total"], parts["games"]) / 100,
             "p": parts["p"] / 100,
             "dp": parts["dp"],
             "first_rating": parts["first_rating"],
@@ -188,9 +188,20 @@ def _first_rating_rows(pools: pd.DataFrame, players: pd.DataFrame, rules: Rules)
     return pd.concat([hypothetical, results], ignore_index=True)
 
 
-def _decimals(values: np.ndarray) -> np.ndarray:
-    """Numbers as text with two decimals (``1655.00``)."""
-    return np.char.mod("%.2f", np.asarray(values, dtype=np.float64))
+def _hundredths(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
+    """numerator / denominator in hundredths, rounded half up as the rules round (docs/rules.md
+    §4.3: 1636.625 is 1636.63, where binary rounding would print 1636.62)."""
+    numerator = np.asarray(numerator, dtype=np.int64)
+    denominator = np.maximum(np.asarray(denominator, dtype=np.int64), 1)
+    return divide_half_up(100 * numerator, denominator)
+
+
+def _decimals(hundredths: np.ndarray) -> np.ndarray:
+    """Hundredths as text with two decimals (``165500`` → ``1655.00``)."""
+    values = np.asarray(hundredths, dtype=np.int64)
+    whole = np.char.mod("%d", np.abs(values) // 100)
+    text = np.char.add(np.char.add(whole, "."), np.char.mod("%02d", np.abs(values) % 100))
+    return np.where(values < 0, np.char.add("-", text), text)
 
 
 def _points(half_points: np.ndarray) -> np.ndarray:
@@ -219,39 +230,43 @@ def first_rating_formula(
         return out
 
     games, total, points = parts["games"], parts["total"], parts["points"]
-    p = _decimals(parts["p"] / 100)
+    p = _decimals(parts["p"])
     dp = np.where(parts["dp"] == 0, "0", np.char.mod("%+d", parts["dp"]))
     value = np.char.mod("%d", parts["uncapped"])
     if rules.first_formula == "hypothetical":
         extra = rules.hypothetical_opponents
-        ra = _decimals(total / games)
+        ra = _decimals(_hundredths(total, games))
         sums = (
             text("(", opponent_sum, f" + {extra} × {rules.hypothetical_rating}) / ", games)
             if extra
             else text(opponent_sum, " / ", games)
         )
-        exact = _decimals(total / games + parts["dp"])
+        exact = _decimals(_hundredths(total + parts["dp"] * games, games))
         return text(
             "Ra = ", sums, " = ", ra, "; p = ", _points(points), " / ", games, " = ", p,
             ", dp ", dp, "; Ru = Ra + dp = ", exact, " → ", value,
         )  # fmt: skip
     safe_n = np.maximum(n, 1)
+    # Ra as a fraction ra_sum / ra_n: rounded first, half up (2011), or exact.
     if rules.first_round_average:
-        rounded = (2 * opponent_sum + safe_n) // (2 * safe_n)  # Ra rounded first, half up
-        ra, ra_value = np.char.mod("%d", rounded), rounded.astype(np.float64)
+        rounded = divide_half_up(opponent_sum, safe_n)
+        ra, ra_sum, ra_n = np.char.mod("%d", rounded), rounded, np.ones_like(safe_n)
     else:
-        ra_value = opponent_sum / safe_n
-        ra = _decimals(ra_value)
+        ra_sum, ra_n = opponent_sum, safe_n
+        ra = _decimals(_hundredths(ra_sum, ra_n))
     above = parts["above"]
+    # The step in hundredths is whole (12.5 → 1250): Ra + step × above exactly.
+    step = round(rules.first_step * 100)
+    stepped_value = divide_half_up(100 * ra_sum + step * above * ra_n, ra_n)
     start = text("Ra = ", opponent_sum, " / ", n, " = ", ra, "; W = ", _points(half_points))
     stepped = text(
         start, " of ", n, ", ", above, " half point(s) above 50%; ",
         f"Ru = Ra + {rules.first_step:g} × ", above, " = ",
-        _decimals(ra_value + rules.first_step * above), " → ", value,
+        _decimals(stepped_value), " → ", value,
     )  # fmt: skip
     plain = text(
         start, " of ", n, ", p = ", p, ", dp ", dp, "; Ru = Ra + dp = ",
-        _decimals(ra_value + parts["dp"]), " → ", value,
+        _decimals(_hundredths(ra_sum + parts["dp"] * ra_n, ra_n)), " → ", value,
     )  # fmt: skip
     return np.where(above > 0, stepped, plain)
 
@@ -288,12 +303,14 @@ def _typed(frame: pd.DataFrame) -> pd.DataFrame:
     return frame.astype(types)
 
 
-def calculation_rows(calculations: pd.DataFrame) -> pd.DataFrame:
+def calculation_rows(calculations: pd.DataFrame, notes: pd.Series | None = None) -> pd.DataFrame:
     """The calculations grouped for reading: per player a heading row (a rated player's totals
     and new rating, or an unrated player's first-rating derivation), per event a subtotal
     row, then the games; ``level`` 0, 1, 2 (for outline levels).
 
-    Expects ``individual_calculations`` columns; returns them plus ``level``, in order."""
+    Expects ``individual_calculations`` columns; ``notes``: by player id, what a rated
+    player's heading row says in ``outcome`` (``reasons.ro_k_notes``). Returns the columns
+    plus ``level``, in order."""
     sums = ["expected", "score", "delta", "k_delta"]
     frame = calculations.reset_index(drop=True)
     player_order = pd.Series(pd.factorize(frame["id"])[0], index=frame.index)
@@ -331,6 +348,8 @@ def calculation_rows(calculations: pd.DataFrame) -> pd.DataFrame:
         .reset_index()
         .assign(level=0, _e=-1, _k=0, _r=0, calculation="rating_change")
     )
+    if notes is not None:
+        heads["outcome"] = heads["id"].map(notes).replace("", pd.NA)
     derivations = frame[results].assign(level=0, _p=player_order[results], _e=-1, _k=0, _r=0)
     pools = games[~changes[~results]].assign(level=1)
     ordered = pd.concat([heads, events, rated, derivations, pools], ignore_index=True)

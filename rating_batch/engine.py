@@ -31,6 +31,9 @@ PERIOD_PLAYERS: dict[str, str] = {
     "sex": "string",
     "birth_year": "Int64",
     "rating": "Int64",  # rating the period change is added to; NA = unrated
+    # Where ``rating`` comes from, for the reports: "list", "file" (the event file's, rated
+    # without a list) or "standard" (§6: unrated in rapid/blitz, the standard rating).
+    "rating_source": "string",
     "k": "Int64",  # K from the previous list, when it gives one
     "games_total": "Int64",  # rated games completed before this period, when known
     "ever_high": "boolean",  # a published rating has reached rules.high_threshold
@@ -581,11 +584,12 @@ def rate_period(
             "events": players["events"],
             "fide_id": players["fide_id"],
             "k_source": k_table["k_source"].where(is_rated),
+            "k_before_cap": _nullable(k_table["k"].to_numpy(np.int64), is_rated),
+            "rating_source": players["rating_source"].where(is_rated),
             # Rating classes (§8) of the rating the player is listed with after the period.
             "class": rules.class_of(
                 pd.Series(_nullable(np.where(is_rated, new_rating, provisional), listed))
             ),
-            "k_before_cap": _nullable(k_table["k"].to_numpy(np.int64), is_rated),
             "pool_games": _nullable(pool_n, ~is_rated),
             "pool_score": _nullable(pool_half / 2, ~is_rated),
             # The first-event rule is behind a player after any event; with

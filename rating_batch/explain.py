@@ -7,6 +7,7 @@ on the list. Pure: the production ``player`` command reads the rows and writes t
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -15,7 +16,16 @@ import pandas as pd
 from rating_batch.engine import divide_half_up
 from rating_batch.pages import Record as Row
 from rating_batch.pages import records
+from rating_batch.reasons import ro_k_notes
 from rating_batch.rules import Rules
+
+
+@dataclass(frozen=True)
+class EventLabel:
+    """How an event is named to a reader: its title and dates (its key names its files)."""
+
+    title: str
+    dates: str
 
 
 @dataclass
@@ -23,6 +33,7 @@ class EventPart:
     """One event's part of a period's rating change."""
 
     event: str
+    label: EventLabel
     ro: int | None
     rc: int | None
     """The counted opponents' average rating, rounded half up."""
@@ -57,6 +68,8 @@ class PeriodPart:
     """First rating: ``calculations`` ``first_rating_result`` row."""
     verdict: str = ""
     """What the period did, in a sentence (rated, first rating, fell below the floor …)."""
+    note: str = ""
+    """Where Ro and K came from when a reader would not guess it (``reasons.ro_k_notes``)."""
 
 
 def period_part(
@@ -66,12 +79,15 @@ def period_part(
     player: Row,
     calculations: pd.DataFrame,
     people: pd.DataFrame,
+    events: Mapping[str, EventLabel] | None = None,
 ) -> PeriodPart:
     """The player's calculation from a published period's rows.
 
     ``player``: the player's players.csv row; ``calculations``: the player's
     calculations.csv rows; ``people``: players.csv rows of the opponents (``id``, ``title``,
-    ``federation``), for the games' opponent columns."""
+    ``federation``), for the games' opponent columns; ``events``: by key, how the events are
+    named (a pooled game's row gets its event's ``title``)."""
+    events = events or {}
     status = str(player.get("status") or "")
     part = PeriodPart(
         kind=kind,
@@ -86,16 +102,22 @@ def period_part(
     )
     changes = calculations[calculations["calculation"].eq("rating_change").to_numpy()]
     if len(changes):
-        part.events = _events(changes, people)
+        part.events = _events(changes, people, events)
     pool = calculations[calculations["calculation"].eq("first_rating").to_numpy()]
     part.pool = records(pool)
+    for game in part.pool:
+        key = str(game.get("event"))
+        game["title"] = events[key].title if key in events else key
     derivation = calculations[calculations["calculation"].eq("first_rating_result").to_numpy()]
     part.derivation = records(derivation)[0] if len(derivation) else None
     part.verdict = _verdict(part, rules)
+    part.note = str(ro_k_notes(pd.DataFrame([player]), kind, rules.k_games_cap).iloc[0])
     return part
 
 
-def _events(changes: pd.DataFrame, people: pd.DataFrame) -> list[EventPart]:
+def _events(
+    changes: pd.DataFrame, people: pd.DataFrame, labels: Mapping[str, EventLabel]
+) -> list[EventPart]:
     opponents = people.set_index("id")
     games = changes.assign(
         opponent_title=changes["opponent_id"].map(opponents["title"]),
@@ -111,6 +133,7 @@ def _events(changes: pd.DataFrame, people: pd.DataFrame) -> list[EventPart]:
         parts.append(
             EventPart(
                 event=str(event),
+                label=labels.get(str(event), EventLabel(str(event), "")),
                 ro=_whole(rows["rating"].iloc[0]),
                 rc=int(divide_half_up(np.array([ratings.sum()]), np.array([n]))[0]),
                 w=w,

@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from rating_batch.engine import PeriodResult, divide_half_up, performance
+from rating_batch.reasons import ro_k_notes
 from rating_batch.rules import Rules
 from rating_batch.schema import EventInfo
 
@@ -102,6 +103,9 @@ class EventPages:
     pools: pd.DataFrame | None = None
     """Their pooled games (the calculations' ``first_rating`` rows)."""
     period: str = ""
+    others: pd.DataFrame | None = None
+    """Per (``event``, ``id``) the player's other events of the period (``other``, its
+    ``title``, ``dates`` and the player's ``change`` there; ``other_events``)."""
 
     def subset(self, keys: Collection[str]) -> EventPages:
         """The pages of the events ``keys`` alone, with their rows (the pools are shared)."""
@@ -115,6 +119,7 @@ class EventPages:
             pages=[page for page in self.pages if page.key in wanted],
             crosstable=rows(self.crosstable),
             games=rows(self.games),
+            others=None if self.others is None else rows(self.others),
         )
 
 
@@ -157,6 +162,9 @@ def event_pages(
         how="left",
     )  # fmt: skip
     crosstable["rounds"] = crosstable["_event"].map(rounds).fillna(0).astype(np.int64)
+    crosstable["ro_k_note"] = _ro_k_notes(result.players, crosstable, event_rules)
+    period_change = result.players.set_index("id")["change"].astype("Float64").round(2)
+    crosstable["period_change"] = crosstable["id"].map(period_change)
     shown = [c for c in crosstable.columns if not c.startswith(("cell_", "mark_", "_"))]
     tables = split_records(crosstable[shown], crosstable["_event"])
     by_points = crosstable.groupby("_event", sort=False)["_by_points"].first()
@@ -169,7 +177,8 @@ def event_pages(
         rules = event_rules.get(key)
         table = tables.get(key, [])
         facts = [
-            ("dates", f"{info.start or '?'} – {info.end or '?'}"),
+            ("dates", dates_of(info)),
+            ("place", place_of(info)),
             ("list", rules.kind if rules else ""),
             ("rules", f"{rules.edition}: {rules.title}" if rules else ""),
             ("time control", info.time_control),
@@ -193,7 +202,67 @@ def event_pages(
         )
     crosstable = crosstable.rename(columns={"_event": "event"})
     pooled = pools[pools["calculation"].eq("first_rating").to_numpy()]
-    return EventPages(pages, crosstable, changes, frozenset(firsts), pooled, period)
+    others = other_events(result, infos)
+    return EventPages(pages, crosstable, changes, frozenset(firsts), pooled, period, others)
+
+
+def date_span(start: object, end: object) -> str:
+    """An event's dates as every report shows them: ``2026-02-21 – 2026-02-23``."""
+    return f"{start or '?'} – {end or '?'}"
+
+
+def dates_of(info: EventInfo) -> str:
+    """``date_span`` of an event's dates."""
+    return date_span(info.start, info.end)
+
+
+def place_of(info: EventInfo) -> str:
+    """Where an event was played, as its file says (city, federation): "" when unknown."""
+    return ", ".join(part for part in (info.city, info.federation) if part)
+
+
+def other_events(result: PeriodResult, infos: Sequence[EventInfo]) -> pd.DataFrame:
+    """For each player's event of the period, each of the player's other events: ``event``,
+    ``id``, ``other``, ``title``, ``dates`` and ``change`` (K·ΣΔR there), in the order of the
+    events (a period's total is the sum over all of them)."""
+    runs = result.player_events
+    frame = pd.DataFrame(
+        {
+            "id": result.players["id"].to_numpy()[runs["pidx"].to_numpy()],
+            "event": runs["event"].astype(str).to_numpy(),
+            "change": runs["change"].astype("Float64").round(2).to_numpy(),
+        }
+    )
+    several = frame["id"].duplicated(keep=False).to_numpy()
+    frame = frame[several]
+    pairs = frame[["event", "id"]].merge(frame.rename(columns={"event": "other"}), on="id")
+    pairs = pairs[pairs["event"] != pairs["other"]]
+    titles = {info.key: info.name for info in infos}
+    dates = {info.key: dates_of(info) for info in infos}
+    order = {info.key: n for n, info in enumerate(infos)}
+    pairs = pairs.assign(
+        title=pairs["other"].map(titles),
+        dates=pairs["other"].map(dates),
+        _order=pairs["other"].map(order),
+    )
+    pairs = pairs.sort_values(["event", "id", "_order"], kind="stable")
+    return pairs.drop(columns="_order").reset_index(drop=True)
+
+
+def _ro_k_notes(
+    players: pd.DataFrame, crosstable: pd.DataFrame, event_rules: Mapping[str, Rules]
+) -> pd.Series:
+    """Each crosstable row's note on the player's Ro and K in the period (``reasons``)."""
+    columns = ["id", "rating", "rating_source", "k", "k_before_cap", "k_source", "games"]
+    period = crosstable[["id"]].merge(players[columns], on="id", how="left")
+    caps = (
+        crosstable["_event"]
+        .map({key: rules.k_games_cap for key, rules in event_rules.items()})
+        .astype("Int64")
+    )
+    kind = next((rules.kind for rules in event_rules.values()), "")
+    notes = ro_k_notes(period, kind, caps.set_axis(period.index))
+    return notes.set_axis(crosstable.index)
 
 
 def _crosstables(
@@ -381,12 +450,14 @@ def index_page(
     first_event = {
         str(row["id"]): page.key for page in pages for row in page.crosstable if row.get("id")
     }
-    dates = {info.key: f"{info.start or '?'} – {info.end or '?'}" for info in infos}
+    dates = {info.key: dates_of(info) for info in infos}
+    places = {info.key: place_of(info) for info in infos}
     events: list[Record] = [
         {
             "key": page.key,
             "title": page.title,
             "dates": dates.get(page.key, ""),
+            "place": places.get(page.key, ""),
             "players": len(page.crosstable),
             "rounds": page.rounds,
         }

@@ -104,6 +104,7 @@ def assemble_period(
     people["events"] = players.groupby("id")["event"].nunique()
     for column in ("k", "games_total", "ever_high", "ever_junior_ceiling"):
         people[column] = pd.NA
+    people["rating_source"] = "file"
     if rating_list is not None:
         people, notes = _apply_list(people, rating_list, rules)
         issues.extend(notes)
@@ -221,6 +222,7 @@ def _apply_list(
     file_rating = people["rating"]
     people = people.copy()
     people["rating"] = take("rating").astype("Int64")
+    people["rating_source"] = "list"
     differs = file_rating.notna() & (file_rating != people["rating"]).fillna(True)
     if differs.any():
         shown = unlisted_first(people[differs].assign(in_file=file_rating[differs]), "rating")
@@ -258,6 +260,7 @@ def _apply_list(
         standard = take("standard_rating").astype("Int64")
         start = people["rating"].isna() & standard.notna() & (standard > 0)
         people.loc[start, "rating"] = standard[start]
+        people.loc[start, "rating_source"] = "standard"
         people.loc[start, "games_total"] = 0
         people.loc[start, "k"] = pd.NA
         # No history in this list: the borrowed rating says nothing of 2400 or 2300 reached.

@@ -47,6 +47,7 @@ from rating_batch.overlap import overlapping_events
 from rating_batch.pages import EventPages, entrants_of, event_pages, index_page
 from rating_batch.parallel import alongside, beside, worth
 from rating_batch.period import assemble_period, order_events
+from rating_batch.reasons import ro_k_notes
 from rating_batch.rules import FIDE_BY_DATE, KINDS, Kind, Rules, edition_in_force, named_rules
 from rating_batch.schema import CONTROL_CHARACTERS, Event, EventInfo, combined, one_batch
 from rating_batch.staging import OutputSet, staged_outputs
@@ -133,27 +134,18 @@ class RateResult:
         rows.extend([f"  {status}", count] for status, count in self.status_counts().items())
         rows.append(["Counted games (player-games)", int(self.games["counted"].sum())])
         rows += [[], ["Events"]]
+        # The file last: the widest column, printed beside the event's key on a page of its
+        # own when the table is wider than a page.
         rows.append(
-            [
-                "event",
-                "name",
-                "file",
-                "start",
-                "end",
-                "rounds",
-                "players",
-                "format",
-                "encoding",
-                "edition",
-            ]
-        )
+            ["event", "name", "start", "end", "rounds", "players", "format", "encoding",
+             "edition", "file"]
+        )  # fmt: skip
         for event in self.events:
             info = event.info
             rows.append(
                 [
                     info.key,
                     info.name,
-                    info.source,
                     info.start.isoformat() if info.start else "",
                     info.end.isoformat() if info.end else "",
                     info.rounds,
@@ -161,6 +153,7 @@ class RateResult:
                     info.format,
                     info.encoding,
                     self.event_rules[info.key].edition,
+                    info.source,
                 ]
             )
         rows += [[], ["Notes"]]
@@ -533,7 +526,7 @@ def uncertain_notes(rules: Rules) -> list[str]:
 def write_rate_outputs(rated: RateResult, out: Path) -> list[Path]:
     """players.csv, games.csv, calculations.csv, report.xlsx and the event pages, all or
     none."""
-    hidden = ["k_before_cap", "first_event_done"] + ([] if rated.rules.classes else ["class"])
+    hidden = ["first_event_done"] + ([] if rated.rules.classes else ["class"])
     players = rated.players.drop(columns=hidden)
     games = rated.games
     events = rated.result.player_events.assign(
@@ -551,12 +544,13 @@ def write_rate_outputs(rated: RateResult, out: Path) -> list[Path]:
             write_workbook(
                 [
                     Sheet("Summary", rows=rated.summary_rows()),
-                    *detail_sheets(players, games, calculations, heading),
+                    *detail_sheets(players, games, calculations, heading, rated.rules),
                     Sheet(
                         "Player events",
                         frame=events,
                         heading=[f"Player events — {heading}"],
                         labels=PLAYER_LABELS,
+                        keys=2,  # id, event
                     ),
                     replace(
                         charts_sheet(
@@ -690,24 +684,38 @@ def _write_event_pages(
 
 
 def detail_sheets(
-    players: pd.DataFrame, games: pd.DataFrame, calculations: pd.DataFrame, heading: str
+    players: pd.DataFrame,
+    games: pd.DataFrame,
+    calculations: pd.DataFrame,
+    heading: str,
+    rules: Rules,
 ) -> list[Sheet]:
     """A report's Players, Games and Calculations sheets (the per-game ones cut at
-    ``MAX_DETAIL_ROWS``: the CSVs hold every row)."""
+    ``MAX_DETAIL_ROWS``: the CSVs hold every row); each rated player's heading row of the
+    Calculations says where Ro and K came from when a reader would not guess it."""
+    notes = ro_k_notes(players, rules.kind, rules.k_games_cap).set_axis(players["id"])
     return [
-        Sheet("Players", frame=players, heading=[f"Players — {heading}"], labels=PLAYER_LABELS),
+        Sheet(
+            "Players",
+            frame=players,
+            heading=[f"Players — {heading}"],
+            labels=PLAYER_LABELS,
+            keys=2,  # id, name
+        ),
         Sheet(
             "Games",
             frame=games.head(MAX_DETAIL_ROWS),
             heading=[f"Games — {heading}"],
             labels=GAME_LABELS,
+            keys=3,  # event, round, id
         ),
         Sheet(
             "Calculations",
-            frame=calculation_rows(calculations.head(MAX_DETAIL_ROWS)),
+            frame=calculation_rows(calculations.head(MAX_DETAIL_ROWS), notes),
             writer=write_calculations_sheet,
             heading=[f"Individual calculations — {heading}"],
             labels=CALCULATION_LABELS,
+            keys=2,  # id, name
         ),
     ]
 

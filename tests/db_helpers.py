@@ -15,6 +15,8 @@ from trf_text import P, trf
 from rating_batch.cli import cli
 
 ADULT = 1980
+#: The time control of a rapid event (TRF tag 122).
+RAPID = "122 15 minutes + 10 seconds"
 SCHEMA_1 = Path(__file__).parent / "data" / "db" / "schema-1.sqlite"
 SCHEMA_2 = Path(__file__).parent / "data" / "db" / "schema-2.sqlite"
 SCHEMA_3 = Path(__file__).parent / "data" / "db" / "schema-3.sqlite"
@@ -124,11 +126,14 @@ def event_file(
     day: str = "2026/01/10",
     end: str | None = None,
     title: str | None = None,
+    extra: tuple[str, ...] = (),
 ) -> Path:
-    """A TRF file of ``games`` between 11 (A, 1600) and 12 (B, 1500) unless ``players``."""
+    """A TRF file of ``games`` between 11 (A, 1600) and 12 (B, 1500) unless ``players``;
+    ``extra``: more tag lines (``"122 15 minutes + 10 seconds"`` for a rapid event)."""
     path = folder / f"{name}.trf"
     players = players or [P(1, "A", 1600, 11, ADULT), P(2, "B", 1500, 12, ADULT)]
-    path.write_text(trf(players, games, name=title or name, start=day, end=end or day))
+    text = trf(players, games, name=title or name, start=day, end=end or day, extra=extra)
+    path.write_text(text, encoding="utf-8")
     return path
 
 

@@ -1,5 +1,5 @@
 """Reading our HTML pages back as a reader sees them: every table row as its cells' text
-(marks included), and the text of each paragraph."""
+(marks included), and the text of each paragraph (and list item)."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ class _Reader(HTMLParser):
             css = dict(attrs).get("class")
             if css:
                 self.classes.append((css, ""))
-        elif tag in ("p", "h1", "h2", "h3", "dd", "dt"):
+        elif tag in ("p", "h1", "h2", "h3", "dd", "dt", "li"):
             self._text = []
         elif tag == "a":
             self.links.append(dict(attrs).get("href") or "")
@@ -38,7 +38,7 @@ class _Reader(HTMLParser):
         elif tag == "tr" and self._row is not None:
             self.rows.append(self._row)
             self._row = None
-        elif tag in ("p", "dd", "dt") and self._text is not None:
+        elif tag in ("p", "dd", "dt", "li") and self._text is not None:
             self.paragraphs.append(" ".join("".join(self._text).split()))
             self._text = None
         elif tag in ("h1", "h2", "h3") and self._text is not None:

@@ -166,7 +166,7 @@ def test_report_workbook_has_typed_cells_and_a_usable_header(tmp_path: Path) -> 
     assert sheet.cell(row, header.index("rating") + 1).value == "rating (Ro)"
     assert sheet.cell(row, header.index("new_rating") + 1).value == "new_rating (Rn)"
     assert all(cell.font.bold for cell in sheet[row])
-    assert sheet.freeze_panes == f"A{row + 1}"
+    assert sheet.freeze_panes == f"C{row + 1}"  # the header, and id and name, stay in view
     last = sheet.cell(row, len(header)).column_letter
     assert sheet.auto_filter.ref == f"A{row}:{last}{row + 4}"
     griffiths = table(sheet)[0]

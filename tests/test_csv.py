@@ -116,7 +116,7 @@ def test_files_written_in_blocks_are_the_same_bytes(
     whole = write_all(tmp_path / "whole")
     monkeypatch.setattr(writers.csvfile, "CSV_BLOCK", 2)
     monkeypatch.setattr(writers.txtlist, "CSV_BLOCK", 2)
-    monkeypatch.setattr(writers.workbook, "ROW_BLOCK", 2)
+    monkeypatch.setattr(writers.sheet_rows, "ROW_BLOCK", 2)
     assert write_all(tmp_path / "blocks") == whole
     text = whole["l.txt"].decode("ascii").splitlines()
     assert len(text) == 6 and text[1].startswith("11             O Briain, Sean")

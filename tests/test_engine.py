@@ -444,3 +444,31 @@ def test_run_sums_of_small_values_stay_exact_beyond_the_int32_range() -> None:
         )
         totals = Runs.of(games).total(np.full(rows, 100, dtype=np.int8))
         assert totals.tolist() == [100 * half, 100 * half]
+
+
+def test_players_csv_says_where_ro_comes_from_and_k_before_the_700_cap(tmp_path) -> None:
+    # A rapid event of 21 rounds: A (no rapid rating, standard 1600) v B (rapid 1500, K 20
+    # on the list); A wins round 1, the other 20 games are drawn. §6: A starts from his
+    # standard rating with a new player's K 40; §3: 40 × 21 = 840 > 700 → K 33 (33 × 21 =
+    # 693). A: D 100 → PD 0.64; ΣΔR = 0.5 + 21 × (0.5 − 0.64) = −2.44; 33 × −2.44 = −80.52
+    # → 1519. B: K 20 (20 × 21 = 420, no cap); ΣΔR = +2.44; +48.8 → 1549.
+    from conftest import read_csv
+    from db_helpers import process
+
+    games = [(1, 1, 2, "1-0")] + [(r, 1 + r % 2, 2 - r % 2, "=-=") for r in range(2, 22)]
+    event = tmp_path / "rapid.trf"
+    event.write_text(
+        trf([P(1, "A", None, 11, ADULT), P(2, "B", 1500, 12, ADULT)], games,
+            extra=("122 15 minutes + 10 seconds",)),
+        encoding="utf-8",
+    )  # fmt: skip
+    listing = tmp_path / "list.csv"
+    listing.write_text("id,rating,k,standard_rating\n11,,,1600\n12,1500,20,1550\n")
+    out = tmp_path / "out"
+    status, _, stderr = process("-q", "rate", event, "--list", listing, "--out", out)
+    assert status == 0, stderr
+    rows = {row["id"]: row for row in read_csv(out / "players.csv")}
+    shown = ["rating", "rating_source", "k_source", "k_before_cap", "k", "games", "new_rating"]
+    assert [rows["11"][c] for c in shown] == ["1600", "standard", "new player", "40", "33",
+                                             "21", "1519"]  # fmt: skip
+    assert [rows["12"][c] for c in shown] == ["1500", "list", "list", "20", "20", "21", "1549"]

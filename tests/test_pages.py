@@ -175,3 +175,63 @@ def test_pages_written_on_two_cores_are_those_written_on_one(
         }
     assert len(written["1"]) == PARALLEL_PAGES + 3 + 1  # every event's page and the index
     assert written["0"] == written["1"]
+
+
+def test_an_event_page_links_the_players_other_events_and_gives_the_period_total(
+    tmp_path: Path,
+) -> None:
+    # A (1600) beats B (1500) in the first event: D 100 → PD 0.64, +0.36 × 20 = +7.20; and
+    # draws C (1700) in the second: D -100 → PD 0.36, +0.14 × 20 = +2.80. The period:
+    # +10.00 → 1610 (K 20: 30+ games assumed without a list).
+    from db_helpers import process
+    from html_text import read_page
+
+    players = [P(1, "Alpha, A", 1600, 11, ADULT), P(2, "Beta, B", 1500, 12, ADULT)]
+    first = tmp_path / "first.trf"
+    first.write_text(
+        trf(players, [(1, 1, 2, "1-0")], name="First Open", extra=("022 Łódź", "032 POL")),
+        encoding="utf-8",
+    )
+    second = tmp_path / "second.trf"
+    players = [P(1, "Alpha, A", 1600, 11, ADULT), P(2, "Gamma, C", 1700, 13, ADULT)]
+    second.write_text(
+        trf(players, [(1, 1, 2, "=-=")], name="Second Open", start="2026/01/17",
+            end="2026/01/18"),
+        encoding="utf-8",
+    )  # fmt: skip
+    out = tmp_path / "out"
+    status, _, stderr = process("-q", "rate", first, second, "--out", out)
+    assert status == 0, stderr
+    page = read_page((out / "events" / "first.html").read_text(encoding="utf-8"))
+    assert "dates: 2026-01-10 – 2026-01-12 · place: Łódź, POL" in page.paragraphs[0]
+    assert "Second Open (2026-01-17 – 2026-01-18): K·ΣΔR +2.80" in page.paragraphs
+    assert "Period (all its events): K·ΣΔR +10.00 → Rn 1610" in page.paragraphs
+    assert "second.html#p-11" in page.links
+    target = (out / "events" / "second.html").read_text(encoding="utf-8")
+    assert 'id="p-11"' in target and "First Open (2026-01-10 – 2026-01-12): K·ΣΔR +7.20" in (
+        read_page(target).paragraphs
+    )
+    # B played one event: no list of other events.
+    assert 'href="second.html#p-12"' not in (out / "events" / "first.html").read_text("utf-8")
+    index = read_page((out / "index.html").read_text(encoding="utf-8"))
+    assert ["First Open", "2026-01-10 – 2026-01-12", "Łódź, POL", "2", "1"] in index.rows
+
+
+@pytest.mark.parametrize(
+    ("title", "hidden"),
+    [("", "event no-title no-federation"), ("GM", "event no-federation")],
+    ids=["no-titles", "a-title"],
+)
+def test_a_column_no_player_of_the_page_fills_is_left_out(
+    tmp_path: Path, title: str, hidden: str
+) -> None:
+    # The players of FOUR have FIDE IDs but no federation; one of them a title or none.
+    from db_helpers import process
+
+    players = [P(p.rank, p.name, p.rating, p.fide_id, p.birth, title=title if p.rank == 1 else "")
+               for p in FOUR]  # fmt: skip
+    event = tmp_path / "four.trf"
+    event.write_text(trf(players, GAMES), encoding="utf-8")
+    assert process("-q", "rate", event, "--out", tmp_path / "out")[0] == 0
+    page = (tmp_path / "out" / "events" / "four.html").read_text(encoding="utf-8")
+    assert f'<body class="{hidden}">' in page

@@ -1,8 +1,8 @@
 """Our outputs printed, as an officer prints them: the workbooks through LibreOffice and the
-HTML pages through Chromium, to PDF, read back page by page with pdftotext. Every printed
-page of a table repeats its header row and says which page of how many it is; the pages are
-few enough and the type large enough to read; a 137-player crosstable fits on 6 A4 pages
-with every name on one line.
+HTML pages through Chromium, to PDF, read back page by page with pdftotext; and the pages
+laid out on a phone's screen. Every printed page of a table repeats its header row and says
+which page of how many it is; the pages are few enough and the type large enough to read; a
+137-player crosstable fits on 6 A4 pages with every name on one line.
 
 Runs where ``soffice``, ``chromium`` and ``pdftotext`` are installed; .ci/run installs them."""
 
@@ -83,30 +83,48 @@ def test_printed_workbook_pages_repeat_the_header_and_are_numbered(
         f"Page {n} of {total}" for n in range(1, total + 1)
     ]
     players = sheet_pages(pages, f"Players — {TITLE}")
-    # 137 players, 22 columns: two pages wide, a few pages tall; not dozens of pages.
+    # 137 players, 24 columns: two pages wide, a few pages tall; not dozens of pages.
     assert 2 <= len(players) <= 10
-    for page in players[1:]:
-        header = page[1].split()
-        # Each page's first line under the page header is the table's header row (the
-        # left half of the columns, or the right half), never a player's row.
-        assert header[:2] == ["id", "name"] or header[0] in ("change", "avg_opponent"), page[1]
+    for page in players:
+        # Under the page header, the table's header row (its headings wrap over two lines:
+        # "rating" over "(Ro)"), never a player's row; on every page, the left half of the
+        # columns or the right half, the id and the name first (repeated on each page).
+        assert page[2].split()[:2] == ["id", "name"], page[1:3]
+    # A player's change and new rating are printed beside the name, on the same page.
+    with_change = [page for page in players if "change" in page[1].split()]
+    assert with_change and all(
+        "Sarabia Utrilla, Joaquin" in " ".join(page) for page in with_change[:1]
+    )
     games = sheet_pages(pages, f"Games — {TITLE}")
-    assert all(page[1].split()[0] in ("event", "opponent_rating") for page in games[1:])
+    assert all(page[2].split()[:3] == ["event", "round", "id"] for page in games)
 
 
-@needs_office
-def test_a_printed_list_has_its_title_rank_and_header_on_every_page(tmp_path: Path) -> None:
-    # The monthly sample's March list: 289 players, one page wide.
-    db, out = tmp_path / "r.sqlite", tmp_path / "lists"
-    monthly = ROOT / "sample_data" / "monthly"
+@pytest.fixture(scope="module")
+def monthly(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The monthly sample published for 2026-02 and 2026-03 (``make run``'s steps), and
+    ``player 900000285 --out``: the folder holding the lists and the player's files."""
+    folder = tmp_path_factory.mktemp("monthly")
+    db, out = folder / "r.sqlite", folder / "lists"
+    data = ROOT / "sample_data" / "monthly"
     for step in (
-        ["init", "--list", str(monthly / "list-2026-01.csv"), "--period", "2026-01"],
-        ["add", str(monthly / "2026-01")],
+        ["init", "--list", str(data / "list-2026-01.csv"), "--period", "2026-01"],
+        ["add", str(data / "2026-01")],
         ["publish", "2026-02", "--out", str(out)],
+        ["add", str(data / "2026-02")],
+        ["publish", "2026-03", "--out", str(out)],
+        ["player", "900000285", "--out", str(out)],
     ):
         result = CliRunner().invoke(cli, ["-q", *step, "--db", str(db)])
         assert result.exit_code == 0, result.output
-    pages = pages_of(office_pdf(out / "2026-02" / "standard" / "list.xlsx", tmp_path))
+    return out
+
+
+@needs_office
+def test_a_printed_list_has_its_title_rank_and_header_on_every_page(
+    monthly: Path, tmp_path: Path
+) -> None:
+    # The monthly sample's February list: 279 players, one page wide.
+    pages = pages_of(office_pdf(monthly / "2026-02" / "standard" / "list.xlsx", tmp_path))
     listed = sheet_pages(pages, "Rating list: standard, 2026-02")
     assert 3 <= len(listed) <= 8
     assert listed[0][1].strip() == "Rating list: standard, 2026-02"
@@ -140,3 +158,121 @@ def test_a_137_player_crosstable_prints_on_six_pages_names_on_one_line(
     assert len(names) == 137
     missing = [name for name in names if not re.search(re.escape(name), printed)]
     assert not missing, f"names broken over lines: {missing[:5]}"
+
+
+#: Lays a page out in a frame 390 px wide (a phone; a headless window is at least 500 px
+#: wide), scrolls each table to its right end and reports where the name column and the
+#: last column are, the page's own width and the crosstable headings shown.
+PHONE = """<!DOCTYPE html><html><body style="margin:0">
+<iframe id="f" style="width:390px;height:844px;border:0" srcdoc="{page}"></iframe>
+<script>
+const frame = document.getElementById("f");
+frame.addEventListener("load", () => {{
+  const doc = frame.contentDocument;
+  const tables = [...doc.querySelectorAll("table.crosstable, table.games")].map(t => {{
+    t.scrollLeft = t.scrollWidth;
+    const name = t.querySelector("td.name").getBoundingClientRect();
+    const last = t.querySelector("tbody tr td:last-child").getBoundingClientRect();
+    return [name.left, name.right, last.right];
+  }});
+  const shown = [...doc.querySelectorAll("table.crosstable th")]
+    .filter(th => th.offsetWidth > 0).map(th => th.textContent);
+  document.body.dataset.layout = JSON.stringify(
+    {{page: doc.documentElement.scrollWidth, tables: tables, shown: shown}});
+}});
+</script></body></html>"""
+
+
+def phone_layout(page: Path, folder: Path) -> dict:
+    import html
+    import json
+
+    wrapper = folder / "phone.html"
+    text = html.escape(page.read_text(encoding="utf-8"), quote=True)
+    wrapper.write_text(PHONE.format(page=text), encoding="utf-8")
+    dom = subprocess.run(
+        [
+            str(CHROMIUM), "--headless", "--no-sandbox", "--disable-gpu",
+            f"--user-data-dir={folder / 'chromium'}", "--window-size=800,900",
+            "--virtual-time-budget=5000", "--dump-dom", wrapper.as_uri(),
+        ],
+        check=True, capture_output=True, text=True, timeout=300,
+    ).stdout  # fmt: skip
+    found = re.search(r'data-layout="([^"]*)"', dom)
+    assert found, "the page was not laid out"
+    return json.loads(html.unescape(found.group(1)))
+
+
+@needs_chromium
+def test_on_a_phone_every_table_scrolls_under_its_name_column(rated: Path, tmp_path: Path) -> None:
+    """At 390 px the page itself is no wider than the screen; each table scrolls on its own
+    to its last column with the names still in view; a column no player fills (no titles
+    in the sample) is left out, and so is the FIDE ID (each player's heading gives it)."""
+    page = rated / "events" / f"{SAMPLE_EVENT.stem}.html"
+    layout = phone_layout(page, tmp_path)
+    assert layout["page"] <= 390
+    # The crosstable, and the games of each player whose rating changed.
+    assert len(layout["tables"]) == 1 + page.read_text("utf-8").count('<table class="games">')
+    for left, right, last in layout["tables"]:
+        assert 0 <= left < right <= 390 and last <= 390
+    assert layout["shown"] == [
+        "Rk", "No.", "Name", "Fed", "Rtg", *map(str, range(1, 8)), "Pts", "n", "Chg", "New", "Rp",
+    ]  # fmt: skip
+
+
+@needs_office
+def test_a_printed_first_rating_formula_is_whole(tmp_path: Path) -> None:
+    """A derivation printed is checkable: its formula wraps within its cell, never cut
+    mid-number by the next cell. Newbie's first rating (fide-2025): Ra = (10050 + 2 × 1800)
+    / 8 = 1706.25; p = 4.5 / 8 = 0.5625 → 0.56, dp +43; Ru = 1749.25 → 1749."""
+    from db_helpers import newcomer_database
+
+    _, folder = newcomer_database(tmp_path)
+    pdf = office_pdf(folder / "report.xlsx", tmp_path)
+    raw = subprocess.run(
+        [str(PDFTOTEXT), str(pdf), "-"], capture_output=True, text=True, check=True
+    ).stdout  # a cell's lines together, in reading order
+    assert (
+        "Ra = (10050 + 2 × 1800) / 8 = 1706.25; p = 4.5 / 8 = 0.56, dp +43; Ru = Ra + dp = "
+        "1749.25 → 1749" in " ".join(raw.split())
+    )
+
+
+@needs_office
+def test_a_printed_players_workbook_has_each_game_on_one_line(
+    monthly: Path, tmp_path: Path
+) -> None:
+    """Orfe, Nomi played 29 games over two lists: each printed on one line, the opponent
+    beside the game's PD, ΔR, K and K·ΔR (calculations.csv's numbers), not on another
+    sheet of paper; the calculations one page wide."""
+    from conftest import read_csv
+
+    pdf = office_pdf(monthly / "player-900000285.xlsx", tmp_path)
+    calculations = [page for page in pages_of(pdf) if "individual calculations" in page[0]]
+    lines = [" ".join(line.split()) for page in calculations for line in page]
+    games = [
+        row
+        for period in ("2026-02", "2026-03")
+        for row in read_csv(monthly / period / "standard" / "calculations.csv")
+        if row["id"] == "900000285"
+    ]
+    assert len(games) == 29
+    for game in games:
+        shown = (
+            f"{game['opponent_name']} {game['expected']} {game['delta']} {game['k']} "
+            f"{game['k_delta']}"
+        )
+        pattern = (
+            re.escape(game["opponent_name"])
+            + r" .*"
+            + " ".join(
+                re.escape(value)
+                for value in (game["expected"], game["delta"], game["k"], game["k_delta"])
+            )
+        )
+        assert any(re.search(pattern, line) for line in lines), shown
+    # Every page of the sheet starts with its header (over two lines: "Ra" over "(rated)").
+    header = "kind period event Rd opponent"
+    assert all(
+        any(" ".join(line.split()[:5]) == header for line in page[1:4]) for page in calculations
+    )

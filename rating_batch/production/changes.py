@@ -4,6 +4,8 @@ rating change largest first, inactivity, and corrected player data."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import pandas as pd
 
@@ -31,8 +33,8 @@ def list_changes(
 
     Expects ``before`` and ``after``: player_id, rating, inactive (a list's states; rated
     players are on the list); ``people``: player_id, id, name, federation and the corrected
-    fields as they are now; ``players``: the period's player_id, status, new_rating;
-    ``edits``: player_id, field, old_value (edits since the previous list, in order).
+    fields as they are now; ``players``: the period's player_id, status, new_rating,
+    rating_source; ``edits``: player_id, field, old_value (edits since the previous list, in order).
     Returns ``CHANGE_COLUMNS``, in the order described above."""
     old = before.set_index("player_id")[["rating", "inactive"]]
     new = after.set_index("player_id")[["rating", "inactive"]]
@@ -40,6 +42,7 @@ def list_changes(
     old, new = old.reindex(ids), new.reindex(ids)
     was, now = old["rating"].notna(), new["rating"].notna()
     status = players.set_index("player_id")["status"].reindex(ids).astype("string")
+    source = players.set_index("player_id")["rating_source"].reindex(ids).astype("string")
     computed = players.set_index("player_id")["new_rating"].reindex(ids)
     frames = []
 
@@ -57,7 +60,10 @@ def list_changes(
         arrived,
         "new",
         rating_after=rating_after,
-        reason=status.map({"new": "first_rating"}).fillna(""),
+        # A first rating, or a rapid/blitz list joined from the standard rating (§6).
+        reason=status.map({"new": "first_rating"})
+        .fillna(source.map({"standard": "standard_rating"}))
+        .fillna(""),
     )
     left = was & ~now
     floor = status == "below_floor"
@@ -132,6 +138,49 @@ def _ordered(changes: pd.DataFrame, people: pd.DataFrame) -> pd.DataFrame:
         na_position="last",
     )
     return changes[list(CHANGE_COLUMNS)].reset_index(drop=True)
+
+
+@dataclass(frozen=True)
+class ListCounts:
+    """A new list's players counted as ``changes.csv`` counts them (every summary says these
+    numbers, so none can contradict the file)."""
+
+    listed: int
+    """Players on the new list."""
+    kept: int
+    """… who were on the previous list."""
+    new: int
+    """… who were not: first ratings and players joining from the standard rating."""
+    first_ratings: int
+    from_standard: int
+    left: int
+    """Players of the previous list not on the new one."""
+    below_floor: int
+    """… because they fell below the floor."""
+
+    @classmethod
+    def of(cls, changes: pd.DataFrame, listed: int) -> ListCounts:
+        """The counts of a list of ``listed`` players and its ``list_changes``."""
+        new = changes[changes["change"] == "new"]
+        left = changes[changes["change"] == "left"]
+        return cls(
+            listed=listed,
+            kept=listed - len(new),
+            new=len(new),
+            first_ratings=int((new["reason"] == "first_rating").sum()),
+            from_standard=int((new["reason"] == "standard_rating").sum()),
+            left=len(left),
+            below_floor=int((left["reason"] == "below_floor").sum()),
+        )
+
+    def arrivals(self) -> str:
+        """``12 new``, or how they came when some joined from the standard rating."""
+        if not self.from_standard:
+            return f"{self.new} new"
+        parts = [f"{self.from_standard} from their standard rating"]
+        if self.first_ratings:
+            parts.insert(0, f"{self.first_ratings} first rating(s)")
+        return f"{self.new} new: " + ", ".join(parts)
 
 
 def change_summary(changes: pd.DataFrame, against: str) -> str:

@@ -23,6 +23,7 @@ from rating_batch.pipeline import (
     detail_sheets,
     write_pages,
 )
+from rating_batch.production.changes import ListCounts
 from rating_batch.production.rate_list import KindOutcome
 from rating_batch.rules import Rules
 from rating_batch.schema import EventInfo
@@ -51,7 +52,7 @@ def list_sheets(
     ranked = pd.concat([rank.rename("rank"), listing], axis=1)
     heading = [title, details] if details else [title]
     return [
-        Sheet("List", frame=ranked, heading=heading),
+        Sheet("List", frame=ranked, heading=heading, keys=3),  # rank, id, name
         replace(charts_sheet(listing["rating"]), heading=[f"{title}: players by rating"]),
     ]
 
@@ -132,7 +133,7 @@ def _write_kind(
     # status changed without a game (the whole list is list.csv).
     shown = (result.players["events"] > 0) | result.players["status"].isin(["new", "below_floor"])
     players = result.players[shown.to_numpy(dtype=bool)].drop(
-        columns=["k_before_cap", "first_event_done"] + ([] if outcome.rules.classes else ["class"])
+        columns=["first_event_done"] + ([] if outcome.rules.classes else ["class"])
     )
     targets = {
         name: folder / name
@@ -216,6 +217,12 @@ def _report_sheets(
     games, calculations and changes, and the charts."""
     result = outcome.result
     counts = result.players["status"].value_counts()
+    # The list's counts as changes.csv (the Changes sheet) gives them.
+    listed = ListCounts.of(outcome.changes, len(outcome.listing))
+    arrivals = [
+        ("first ratings", listed.first_ratings),
+        ("from their standard rating", listed.from_standard),
+    ]
     summary: list[Sequence[object]] = [
         [f"{list_title(outcome.kind, period, outcome.rules)[0]}: period report"],
         [],
@@ -223,7 +230,12 @@ def _report_sheets(
         ["List", outcome.kind],
         ["Rules", f"{outcome.rules.edition}: {outcome.rules.title}"],
         ["Events", len(outcome.events)],
-        ["Players on the new list", len(outcome.listing)],
+        ["Players on the new list", listed.listed],
+        ["  from the previous list", listed.kept],
+        ["  new on the list", listed.new],
+        *([f"    {label}", count] for label, count in arrivals if count),
+        ["Players who left the list", listed.left],
+        ["  below the floor", listed.below_floor],
         ["Players of the period", len(result.players)],
         *([f"  {status}", int(counts.get(status, 0))] for status in STATUSES),
     ]
@@ -251,11 +263,12 @@ def _report_sheets(
     heading = f"{outcome.kind} list {period}"
     return [
         Sheet("Summary", rows=summary),
-        *detail_sheets(players, result.games, calculations, heading),
+        *detail_sheets(players, result.games, calculations, heading, outcome.rules),
         Sheet(
             "Changes",
             frame=outcome.changes,
             heading=[f"Changes against the previous list — {heading}"],
+            keys=3,  # change, id, name
         ),
         replace(charts_sheet(outcome.listing["rating"]), heading=[heading]),
         replace(changes_chart_sheet(result.players), heading=[heading]),

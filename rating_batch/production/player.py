@@ -20,9 +20,10 @@ from typing import Any
 import pandas as pd
 
 from rating_batch.errors import RatingBatchError
-from rating_batch.explain import PeriodPart, PlayerReport, period_part
+from rating_batch.explain import EventLabel, PeriodPart, PlayerReport, period_part
 from rating_batch.loaders.common import MAX_ID_DIGITS, is_digits
 from rating_batch.names import name_key
+from rating_batch.pages import date_span
 from rating_batch.production.common import number, player_ids, rule_book
 from rating_batch.production.system_player import system_player_report
 from rating_batch.staging import staged_outputs
@@ -149,7 +150,19 @@ def _period(store: Store, rules: Any, kind: str, period: str, label: str) -> Per
     if mine.empty:
         return None
     row: dict[Hashable, object] = dict(mine.iloc[0].items())
-    return period_part(kind, period, rules, row, calculations, people)
+    keys = set(calculations["event"].dropna().astype(str)) - {"hypothetical"}
+    return period_part(kind, period, rules, row, calculations, people, _labels(store, keys))
+
+
+def _labels(store: Store, keys: set[str]) -> dict[str, EventLabel]:
+    """How the stored events ``keys`` are named: title and dates (an event removed since the
+    publish is named by its key)."""
+    labels = {}
+    for key in sorted(keys):
+        event = store.event_by_key(key)
+        if event is not None:
+            labels[key] = EventLabel(str(event["name"]), date_span(event["start"], event["end"]))
+    return labels
 
 
 #: A CSV file's bytes in which no quoted field holds a line break (each quote opens or closes

@@ -20,7 +20,6 @@ from typing import Any, Protocol
 
 import pandas as pd
 
-from rating_batch.engine import STATUSES
 from rating_batch.errors import RatingBatchError
 from rating_batch.loaders import Progress, no_progress
 from rating_batch.periods import (
@@ -31,7 +30,7 @@ from rating_batch.periods import (
     next_list_period,
     shown,
 )
-from rating_batch.production.changes import change_summary
+from rating_batch.production.changes import ListCounts, change_summary
 from rating_batch.production.common import (
     STATE_FIELDS,
     Outcome,
@@ -239,19 +238,23 @@ def _result(
     warnings = []
     for outcome in outcomes:
         counts = outcome.result.players["status"].value_counts()
-        count = {status: int(counts.get(status, 0)) for status in STATUSES}
+        unrated = int(counts.get("unrated", 0))
+        # The list's counts are changes.csv's, whatever the players' statuses say (a rapid
+        # player joining from the standard rating is "rated" and new on the list).
+        listed = ListCounts.of(outcome.changes, len(outcome.listing))
+        under = int(counts.get("below_floor", 0)) - listed.below_floor
         idle = idle_below_floor(outcome.result.players)
         lines.append(
             f"{outcome.kind}: {len(outcome.events)} event(s) under {outcome.rules.edition}; "
-            f"list of {len(outcome.listing)} players ({count['rated']} from the previous list, "
-            f"{count['new']} new); {count['below_floor'] - idle} fell below the floor and left "
-            "it, "
+            f"list of {listed.listed} players ({listed.kept} from the previous list, "
+            f"{listed.arrivals()}); {listed.below_floor - idle} fell below the floor and left it"
             + (
-                f"{idle} rated below the floor on the previous list left it without a game, "
+                f", {idle} rated below the floor on the previous list left it without a game"
                 if idle
                 else ""
             )
-            + f"{count['unrated']} played but are still unrated"
+            + (f", {under} more ended below it, not having been on the list" if under else "")
+            + f", {unrated} played but are still unrated"
         )
         against = "no earlier list" if outcome.previous is None else shown(outcome.previous)
         lines.append(f"  {change_summary(outcome.changes, against)}")

@@ -150,6 +150,7 @@ def rate_list(store: Store, book: RuleBook, period: Period, kind: str) -> KindOu
     counts = entries.groupby("player_id")["event_id"].nunique()
     table["events"] = table["player_id"].map(counts).fillna(0).astype("int64")
     from_standard = kind != "standard" and rules.start_from_standard
+    table["rating_source"] = "list"
     notes: list[str] = []
     if from_standard:
         # §6: unrated in this list but rated in standard: start from the standard rating,
@@ -160,6 +161,7 @@ def rate_list(store: Store, book: RuleBook, period: Period, kind: str) -> KindOu
             table["rating"].isna() & start.notna() & table["player_id"].isin(entries["player_id"])
         )
         table.loc[starting, "rating"] = start[starting]
+        table.loc[starting, "rating_source"] = "standard"
         table.loc[starting, "games_total"] = 0
         table.loc[starting, "k"] = pd.NA
         if starting.any():
@@ -212,6 +214,7 @@ def rate_list(store: Store, book: RuleBook, period: Period, kind: str) -> KindOu
                     "player_id": table["player_id"].to_numpy(),
                     "status": result.players["status"].to_numpy(),
                     "new_rating": result.players["new_rating"].to_numpy(),
+                    "rating_source": result.players["rating_source"].to_numpy(),
                 }
             ),
             edits_since(store, previous, kind),

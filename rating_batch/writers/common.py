@@ -38,6 +38,13 @@ NUMBER_FORMATS: dict[str, tuple[str, str]] = {
     "change": ("{:.2f}", "0.00"),
     "delta": ("{:.2f}", "0.00"),
     "k_delta": ("{:.2f}", "0.00"),
+    # The first-rating derivation and the player workbook's event rows (W, We): as the reports
+    # write them, the text of calculations.csv as it was.
+    "w": ("{:g}", "0.0"),
+    "we": ("{:.2f}", "0.00"),
+    "p": ("{:g}", "0.00"),
+    "ra": ("{:g}", "0.00"),
+    "ra_rated": ("{:g}", "0.00"),
     # The state of the other rating systems (docs/systems.md): floats kept in full in CSV
     # (``write_csv(exact=True)``), shown rounded in a sheet and on a page.
     **dict.fromkeys(

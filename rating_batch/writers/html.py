@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
 from functools import cache
 from itertools import pairwise
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
 
 import numpy as np
 import pandas as pd
@@ -105,6 +106,7 @@ CROSSTABLE_FORMS = {
     "rank": "whole", "fide_id": "whole", "rating": "whole", "points": "points",
     "games": "whole", "change": "signed", "new_rating": "whole", "performance": "whole",
     "rc": "whole", "w": "points", "n_scoring": "whole", "expected": "decimal", "k": "whole",
+    "period_change": "signed",
 }  # fmt: skip
 #: The numbers of a game of a player's calculation (``game_row``).
 GAME_FORMS = {
@@ -238,6 +240,12 @@ def event_rows(pages: EventPages) -> dict[str, EventRows]:
     table["fide_part"] = ("FIDE ID " + table["fide_id_text"]).where(
         _truthy(table["fide_id"]), "no FIDE ID"
     )
+    noted = _truthy(table["ro_k_note"])
+    table["note_html"] = np.where(noted, fill_rows("note_line", table), "")
+    table["others_html"] = _others_html(pages.others, table["event"].astype(str), ids)
+    several = table["others_html"].ne("").to_numpy(bool)
+    table["period_html"] = np.where(several, fill_rows("period_line", table), "")
+    table["new_part"] = table["new_part"].where(~several, "")  # said by the period's line
     crosstable = fill_rows("crosstable_row", table)
     heads = fill_rows("section_head", table)
     played = table["games_html"].notna().to_numpy()
@@ -267,6 +275,25 @@ def _pool_rows(pools: pd.DataFrame | None, periods: bool) -> dict[str, str]:
     )
     joined = joined_by(fill_rows("pool_row", laid), pools["id"].astype(str).to_numpy())
     return {str(key): value for (key,), value in joined.items()}
+
+
+def _others_html(others: pd.DataFrame | None, events: pd.Series, ids: pd.Series) -> pd.Series:
+    """Each crosstable row's links to the player's other events of the period (rows.html
+    ``other_event``), "" for a player of one event."""
+    if others is None or not len(others):
+        return pd.Series("", index=events.index, dtype=object)
+    laid = displayed(others, {"change": "signed"}).assign(
+        href=others["other"].astype(str).map(lambda key: f"{quote(key)}.html")
+        + "#"
+        + anchors(others["id"]),
+    )
+    joined = joined_by(
+        fill_rows("other_event", laid),
+        others["event"].astype(str).to_numpy(),
+        others["id"].astype("string").to_numpy(),
+    )
+    wanted = zip(events.to_numpy().tolist(), ids.to_numpy().tolist(), strict=True)
+    return pd.Series([joined.get(key, "") for key in wanted], index=events.index, dtype=object)
 
 
 def _truthy(values: pd.Series) -> np.ndarray:
@@ -355,9 +382,26 @@ def write_event_html(
         title=page.title,
         facts=page.facts,
         index_link=index_link,
-        body_class="event",
+        body_class=" ".join(["event", *empty_columns(page.crosstable)]),
     )
     path.write_text(text, encoding="utf-8")
+
+
+#: The columns a page leaves out when no player of it has a value there (pages.css hides them
+#: by these classes of the page's body): titles, federations, FIDE IDs.
+EMPTY_COLUMNS = {"no-title": "title", "no-federation": "federation", "no-fide-id": "fide_id"}
+
+
+def empty_columns(
+    players: Sequence[Mapping[Hashable, object]], columns: Mapping[str, str] = EMPTY_COLUMNS
+) -> list[str]:
+    """The classes of ``columns`` (``EMPTY_COLUMNS``) of a page whose ``players`` (records)
+    have no value in that column."""
+    return [
+        css
+        for css, column in columns.items()
+        if not any(str(_blank(row.get(column))) for row in players)
+    ]
 
 
 def write_index_html(index: IndexPage, path: Path) -> None:

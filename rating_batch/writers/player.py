@@ -5,15 +5,16 @@ columns, ``player-ID.xlsx`` (the player's name and ID on every sheet, history ch
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from pathlib import Path
+from urllib.parse import quote
 
 import pandas as pd
 
 from rating_batch.explain import EventPart, PeriodPart, PlayerReport
 from rating_batch.periods import INITIAL, shown
 from rating_batch.rules import KINDS
-from rating_batch.writers.html import STATUS_TEXT, render
+from rating_batch.writers.html import STATUS_TEXT, anchor, empty_columns, render
 from rating_batch.writers.workbook import (
     Sheet,
     history_charts,
@@ -90,6 +91,8 @@ def _period_text(part: PeriodPart) -> list[str]:
     status = STATUS_TEXT.get(part.status, part.status)
     head = f"  {status}" + (f": Ro {_number(part.rating)}" if part.rating is not None else "")
     lines.append(head + (f", K {part.k}" if part.k is not None and part.events else ""))
+    if part.note:
+        lines += _wrapped(part.note, "  ")
     for event in part.events:
         lines += _event_text(event)
     if part.derivation is not None:
@@ -99,7 +102,8 @@ def _period_text(part: PeriodPart) -> list[str]:
 
 
 def _event_text(event: EventPart) -> list[str]:
-    lines = [f"  event {event.event}"]
+    label = event.label
+    lines = _wrapped(f"event {label.title} ({event.event}), {label.dates}", "  ")
     lines += _wrapped(
         f"Ro {_number(event.ro)} · Rc {_number(event.rc)} · W {_points(event.w)} of n {event.n}"
         f" · We {_number(event.we, 2)} · K {_number(event.k)} · ΣΔR {_number(event.delta, 2, True)}"
@@ -135,7 +139,7 @@ def _first_rating_text(part: PeriodPart) -> list[str]:
         hypothetical = game.get("event") == "hypothetical"
         lines.append(
             f"    {'(rules)' if hypothetical else _cut(game.get('period'), 8):8} "
-            f"{'' if hypothetical else _cut(game.get('event'), 32):32} "
+            f"{'' if hypothetical else _cut(game.get('title'), 32):32} "
             f"{_number(game.get('round')):>2}  {_cut(game.get('opponent_name'), 26):26} "
             f"{_number(game.get('opponent_rating')):>5} {_points(game.get('score')):>4}"
         )
@@ -177,25 +181,35 @@ def _pending_text(pending: pd.DataFrame) -> list[str]:
 
 def write_player_workbook(report: PlayerReport, path: Path) -> None:
     """History, the calculations of every published period (grouped: period, event, game),
-    the pending games and a rating-history chart per list."""
+    the pending games (when there are any) and a rating-history chart per list."""
     heading = report.heading()
     history = report.history.assign(
         period=report.history["period"].replace(INITIAL, "initial"),
         inactive=report.history["inactive"].astype(bool),
     )
+    for column in ("rating", "k", "games", "games_total"):  # ratings are whole numbers
+        history[column] = pd.to_numeric(history[column]).astype("Int64")
     pending = report.pending.assign(score=report.pending["half"] / 2).drop(columns=["half"])
+    calculations = _calculation_frame(report.parts)
+    # The opponent column as wide as the names: the sentences spread over the next columns.
+    names = calculations["opponent_name"].where(calculations["round"].notna()).str.len().dropna()
     sheets = [
         Sheet("Summary", rows=_summary_rows(report)),
-        Sheet("History", frame=history, heading=[f"{heading} — rating history"]),
+        Sheet("History", frame=history, heading=[f"{heading} — rating history"], keys=2),
         Sheet(
             "Calculations",
-            frame=_calculation_frame(report.parts),
+            frame=calculations,
             writer=write_calculations_sheet,
             heading=[f"{heading} — individual calculations"],
             labels=SHORT_LABELS,
+            keys=3,  # kind, period, event
+            widths={"opponent_name": int(names.max()) + 3 if len(names) else 12},
         ),
-        Sheet("Pending", frame=pending, heading=[f"{heading} — games toward a first rating"]),
     ]
+    if len(pending):  # none: no page saying so
+        sheets.append(
+            Sheet("Pending", frame=pending, heading=[f"{heading} — games toward a first rating"])
+        )
     sheets += history_charts(history, "rating", heading)
     write_workbook(sheets, path)
 
@@ -213,30 +227,49 @@ def _summary_rows(report: PlayerReport) -> list[Sequence[object]]:
     ]
     for part in report.parts:
         rows.append([f"{part.kind} {part.period}", part.verdict])
+        if part.note:
+            rows.append(["", part.note])
     for each in report.missing:
         rows.append([each, "the database holds no files of this publish"])
     return rows
 
 
+#: The most characters of a line of text in the Calculations sheet: it spreads from the
+#: opponent column over the empty cells of its row, on the first page across.
+TEXT_WIDTH = 105
+
+
 def _calculation_frame(parts: list[PeriodPart]) -> pd.DataFrame:
-    """One row per period (level 0), per event (1) and per game or pooled game (2)."""
+    """One row per period (level 0), per event (1) and per game or pooled game (2); what a
+    sentence says (the period's outcome, where Ro and K came from, the first rating's
+    arithmetic) on rows of its own, its text in the opponent column spreading to the right
+    (a column of it would print on a page of its own)."""
     rows: list[dict[str, object]] = []
+
+    def text(level: int, part: PeriodPart, sentence: str) -> None:
+        for line in textwrap.wrap(sentence, TEXT_WIDTH, subsequent_indent="  "):
+            rows.append({"level": level, "kind": part.kind, "period": part.period,
+                         "opponent_name": line})  # fmt: skip
+
     for part in parts:
         rows.append(
             {"level": 0, "kind": part.kind, "period": part.period, "rating": part.rating,
-             "k": part.k, "change": part.change, "new_rating": part.new_rating,
-             "note": part.verdict}
+             "k": part.k, "change": part.change, "new_rating": part.new_rating}
         )  # fmt: skip
+        text(0, part, part.verdict)
+        if part.note:
+            text(1, part, part.note)
         for event in part.events:
             rows.append(
-                {"level": 1, "kind": part.kind, "period": part.period, "event": event.event,
+                {"level": 1, "kind": part.kind, "period": part.period,
+                 "event": event.label.title, "opponent_name": event.label.dates,
                  "rating": event.ro, "rc": event.rc, "w": event.w, "games": event.n,
                  "we": event.we, "k": event.k, "delta": event.delta, "change": event.change}
             )  # fmt: skip
             for game in event.games:
                 rows.append(
                     {"level": 2, "kind": part.kind, "period": part.period,
-                     "event": event.event, "round": game["round"],
+                     "event": event.label.title, "round": game["round"],
                      "opponent_name": game["opponent_name"],
                      "opponent_title": game.get("opponent_title"),
                      "opponent_federation": game.get("opponent_federation"),
@@ -251,12 +284,13 @@ def _calculation_frame(parts: list[PeriodPart]) -> pd.DataFrame:
                 {"level": 1, "kind": part.kind, "period": part.period, "event": "first rating",
                  "games": result["games"], "w": result["score"], "ra_rated": result["ra_rated"],
                  "ra": result["ra"], "p": result["p"], "dp": result["dp"],
-                 "first_rating": result["first_rating"], "note": result["formula"]}
+                 "first_rating": result["first_rating"]}
             )  # fmt: skip
+            text(1, part, str(result["formula"]))
             for game in part.pool:
                 rows.append(
                     {"level": 2, "kind": part.kind, "period": game.get("period") or "",
-                     "event": game.get("event"), "round": game.get("round"),
+                     "event": game.get("title"), "round": game.get("round"),
                      "opponent_name": game.get("opponent_name"),
                      "opponent_rating": game.get("opponent_rating"), "w": game.get("score")}
                 )  # fmt: skip
@@ -264,7 +298,7 @@ def _calculation_frame(parts: list[PeriodPart]) -> pd.DataFrame:
         "kind", "period", "event", "round", "opponent_name", "opponent_title",
         "opponent_federation", "rating", "opponent_rating", "raw_diff", "diff", "rc", "w",
         "games", "expected", "we", "delta", "k", "k_delta", "change", "new_rating", "ra_rated",
-        "ra", "p", "dp", "first_rating", "note", "level",
+        "ra", "p", "dp", "first_rating", "level",
     ]  # fmt: skip
     frame = pd.DataFrame(rows, columns=columns)
     integers = ["round", "rating", "opponent_rating", "raw_diff", "diff", "rc", "games", "k",
@@ -274,13 +308,26 @@ def _calculation_frame(parts: list[PeriodPart]) -> pd.DataFrame:
     for column in ["w", "expected", "we", "delta", "k_delta", "change", "ra_rated", "ra", "p"]:
         frame[column] = pd.to_numeric(frame[column]).astype("Float64").round(2)
     for column in ["kind", "period", "event", "opponent_name", "opponent_title",
-                   "opponent_federation", "note"]:  # fmt: skip
+                   "opponent_federation"]:  # fmt: skip
         frame[column] = frame[column].astype("string")
     frame["level"] = frame["level"].astype("int64")
     return frame
 
 
 # -- HTML -----------------------------------------------------------------------------------
+
+
+def _event_links(report: PlayerReport) -> dict[tuple[str, str, str], str]:
+    """Per (kind, period, event key), the player's section on the event's page, where
+    ``publish --out`` wrote it: ``YYYY-MM/KIND/events/KEY.html#p-ID`` from the folder that
+    holds those periods (the player's page belongs there)."""
+    return {
+        (part.kind, part.period, event.event): (
+            f"{part.period}/{part.kind}/events/{quote(event.event)}.html#{anchor(report.label)}"
+        )
+        for part in report.parts
+        for event in part.events
+    }
 
 
 def write_player_html(report: PlayerReport, path: Path) -> None:
@@ -292,10 +339,26 @@ def write_player_html(report: PlayerReport, path: Path) -> None:
     text = render(
         "player.html",
         report=report,
+        links=_event_links(report),
         history=history.to_dict("records"),
         pending=report.pending.assign(score=report.pending["half"] / 2).to_dict("records"),
         title=report.heading(),
         facts=[],
         index_link=None,
+        body_class=" ".join(["player", *empty_columns(_opponents(report), OPPONENT_COLUMNS)]),
     )
     path.write_text(text, encoding="utf-8")
+
+
+#: The columns of the games a player's page leaves out when no opponent fills them.
+OPPONENT_COLUMNS = {"no-title": "title", "no-federation": "federation"}
+
+
+def _opponents(report: PlayerReport) -> list[dict[Hashable, object]]:
+    """The opponents of every game the report shows, as ``empty_columns`` reads them."""
+    return [
+        {"title": game.get("opponent_title"), "federation": game.get("opponent_federation")}
+        for part in report.parts
+        for event in part.events
+        for game in event.games
+    ]

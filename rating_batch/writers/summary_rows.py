@@ -7,7 +7,8 @@ cell writer makes them without lxml (``openpyxl/cell/_writer.py``: ``etree_write
 * text: ``<c r="A3" t="inlineStr"><is><t>…</t></is></c>``, ``&``, ``<`` and ``>`` escaped,
   ``xml:space="preserve"`` when it begins or ends with white space, ``<c … />`` when empty;
   a row's only cell bold, formula-like text quote-prefixed, each with its style (``s="1"``);
-* numbers: ``<c r="B6" t="n"><v>9685</v></c>`` (``%.16g``), flags ``t="b"`` with 1 or 0;
+* numbers: ``<c r="B6" s="3" t="n"><v>9685</v></c>`` (``%.16g``), left-aligned (their
+  style), flags ``t="b"`` with 1 or 0;
 * nothing for a missing value; an empty row ``<row r="2"></row>``.
 
 Styles are registered in the order their first cells come, as openpyxl registers them while
@@ -32,8 +33,8 @@ from rating_batch.writers.common import FORMULA_STARTS
 #: The longest text a cell holds (openpyxl cuts longer text).
 MAX_CELL_TEXT = 32_767
 
-Style = tuple[bool, bool]
-"""A text cell's style: (bold, quote-prefixed)."""
+Style = tuple[bool, bool, bool]
+"""A cell's style: (bold, quote-prefixed, a number on the left)."""
 
 
 @dataclass(frozen=True)
@@ -93,7 +94,9 @@ def _cell(
         if isinstance(number, float) and np.isinf(number):
             return None
         shown = "%.16g" % number  # noqa: UP031 (openpyxl's own formatting, kept exactly)
-        return f'<c r="{reference}" t="n"><v>{shown}</v></c>'
+        if (False, False, True) not in ids:
+            ids[False, False, True] = style_id((False, False, True))
+        return f'<c r="{reference}" s="{ids[False, False, True]}" t="n"><v>{shown}</v></c>'
     if not isinstance(value, str):
         return None
     text = ILLEGAL_CHARACTERS_RE.sub("?", value)
@@ -102,9 +105,9 @@ def _cell(
         return None
     style = ""
     if bold or quoted:
-        if (bold, quoted) not in ids:
-            ids[bold, quoted] = style_id((bold, quoted))
-        style = f' s="{ids[bold, quoted]}"'
+        if (bold, quoted, False) not in ids:
+            ids[bold, quoted, False] = style_id((bold, quoted, False))
+        style = f' s="{ids[bold, quoted, False]}"'
     if not text:
         return f'<c r="{reference}"{style} t="inlineStr" />'
     keep = ' xml:space="preserve"' if text != text.strip() else ""

@@ -1,18 +1,16 @@
 """XLSX workbooks: real numbers, bold frozen headers, autofilter, widths from the content,
-one page wide in print; the rows of large tables written as sheet XML, block by block; the same
-content always gives the same bytes."""
+one page wide in print; the rows of large tables written as sheet XML (``sheet_rows``), block
+by block; the same content always gives the same bytes."""
 
 from __future__ import annotations
 
 import contextlib
-import html
 import math
 import re
 import textwrap
 import zipfile
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -20,20 +18,24 @@ import numpy as np
 import pandas as pd
 from openpyxl import Workbook
 from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE, WriteOnlyCell
-from openpyxl.styles import Font
+from openpyxl.styles import Alignment
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.properties import PageSetupProperties
 
 from rating_batch.rules import KINDS
 from rating_batch.writers.common import (
-    CODE_COLUMNS,
     FIXED_TIMESTAMP,
     FORMULA_STARTS,
     MAX_SHEET_ROWS,
-    NUMBER_FORMATS,
-    distinct,
-    each_at_once,
-    formatted,
+)
+from rating_batch.writers.sheet_rows import (
+    BOLD,
+    LEFT,
+    LINE_HEIGHT,
+    SheetRows,
+    style_id,
+    table_rows_xml,
+    wrapped_lines,
 )
 from rating_batch.writers.summary_rows import SummaryRows, summary_rows
 
@@ -51,7 +53,7 @@ class Sheet:
     frame: pd.DataFrame | None = None
     rows: list[Sequence[object]] = field(default_factory=list)
     writer: Callable[[WriteOnlyWorksheet, Sheet], SheetRows | None] | None = None
-    """Lays out ``frame``; may return its data rows (see ``_table_rows_xml``)."""
+    """Lays out ``frame``; may return its data rows (see ``table_rows_xml``)."""
     heading: Sequence[str] = ()
     """Lines above the table (what it is, for whom, which period); the first is also printed
     at the top of every page."""
@@ -60,6 +62,11 @@ class Sheet:
     formats: Mapping[str, str] = field(default_factory=dict)
     """Number formats of some columns, in place of ``NUMBER_FORMATS``' (a system's own
     quantities: docs/systems.md)."""
+    keys: int = 0
+    """The leading columns that say whose a row is (id and name): they stay in view as the
+    sheet scrolls and are printed on every page across."""
+    widths: Mapping[str, int] = field(default_factory=dict)
+    """Widths (characters) for some columns, instead of their longest value's."""
 
     def header_row(self) -> int:
         """The sheet row of the table's header (after the heading lines and a blank row)."""
@@ -107,13 +114,18 @@ def write_workbook(sheets: Sequence[Sheet], path: Path) -> None:
     _fix_zip_times(path, fast_rows)
 
 
-def _fit_to_pages(worksheet: WriteOnlyWorksheet) -> None:
+def _fit_to_pages(worksheet: WriteOnlyWorksheet, keys: int = 0) -> None:
     """Printed as many pages wide as the columns need at a readable scale (one for most
-    sheets). Set once the column widths are, before the first row: a write-only sheet
-    writes its properties with its first row."""
+    sheets), the ``keys`` columns on each of them, a row's pages one after the other. Set
+    once the column widths are, before the first row: a write-only sheet writes its
+    properties with its first row."""
     widths = [d.width or 10 for d in worksheet.column_dimensions.values()]
-    pages = max(1, math.ceil(sum(widths) * MIN_PRINT_SCALE / PAGE_CHARACTERS))
+    page = PAGE_CHARACTERS / MIN_PRINT_SCALE
+    repeated = min(sum(widths[:keys]), page / 2)
+    pages = max(1, math.ceil((sum(widths) - repeated) / (page - repeated)))
     worksheet.sheet_properties.pageSetUpPr = PageSetupProperties(fitToPage=True)
+    # A row's continuation on the next sheet of paper, not after all the rows' first parts.
+    worksheet.page_setup.pageOrder = "overThenDown"
     worksheet.page_setup.fitToWidth = pages
     worksheet.page_setup.fitToHeight = 0
 
@@ -126,6 +138,9 @@ def _page_setup(worksheet: WriteOnlyWorksheet, sheet: Sheet) -> None:
     if sheet.frame is not None:
         row = sheet.header_row()
         worksheet.print_title_rows = f"{row}:{row}"
+    keys = sheet.keys if sheet.frame is not None else 1  # a Summary's keys
+    if keys:
+        worksheet.print_title_cols = f"A:{get_column_letter(keys)}"
     first = sheet.rows[0] if sheet.rows else ()
     title = (
         sheet.heading[0]
@@ -136,6 +151,16 @@ def _page_setup(worksheet: WriteOnlyWorksheet, sheet: Sheet) -> None:
     )
     worksheet.oddHeader.left.text = title.replace("&", "&&")
     worksheet.oddFooter.center.text = "Page &P of &N"
+    if (worksheet.page_setup.fitToWidth or 1) > 1:
+        # Printed on pages side by side, the heading above the table would be cut at the
+        # repeated columns' edge on all but the first: each page's header says it whole.
+        if sheet.frame is not None:
+            top, rows, columns = sheet.header_row(), len(sheet.frame), len(sheet.frame.columns)
+        else:
+            folded = [line for row in sheet.rows for line in _folded(row)]
+            top, rows, columns = 2, len(folded) - 2, max(map(len, folded), default=1)
+        last = get_column_letter(max(columns, 1))
+        worksheet.print_area = f"A{top}:{last}{top + max(rows, 0)}"
 
 
 def _within_sheet_limits(sheets: Sequence[Sheet]) -> Iterator[Sheet]:
@@ -210,6 +235,12 @@ def write_chart_sheet(worksheet: WriteOnlyWorksheet, sheet: Sheet) -> SheetRows:
         series.smooth = False
         series.marker.symbol = "circle"
         series.marker.size = 7
+        # A rating history's axis spans its ratings, a hundred below and above (from 0, 1544
+        # sits among 0-1800 gridlines); a distribution's counts start at 0.
+        ratings = pd.to_numeric(frame.iloc[:, 1], errors="coerce").dropna()
+        if len(ratings):
+            chart.y_axis.scaling.min = (int(ratings.min()) - 50) // 100 * 100
+            chart.y_axis.scaling.max = (int(ratings.max()) + 149) // 100 * 100
     worksheet.add_chart(chart, f"D{header + 1}")
     return rows_xml
 
@@ -238,7 +269,7 @@ def history_charts(
 
 def _fix_zip_times(path: Path, rows: dict[int, SheetRows | SummaryRows] | None = None) -> None:
     """Rewrite the zip with fixed entry times and the fixed modification date, and write the
-    data rows made by ``_table_rows_xml`` into their sheets, block by block."""
+    data rows made by ``table_rows_xml`` into their sheets, block by block."""
     with zipfile.ZipFile(path) as archive:
         entries = [(info.filename, archive.read(info)) for info in archive.infolist()]
     stamp = FIXED_TIMESTAMP.strftime("%Y-%m-%dT%H:%M:%SZ").encode()
@@ -292,7 +323,7 @@ def _text_cell(worksheet: WriteOnlyWorksheet, value: str, bold: bool = False) ->
     if value.startswith(FORMULA_STARTS):
         cell.quotePrefix = True
     if bold:
-        cell.font = Font(bold=True)
+        cell.font = BOLD
     return cell
 
 
@@ -316,14 +347,23 @@ def _xlsx_value(worksheet: WriteOnlyWorksheet, value: object, number_format: str
 
 #: The widest a column is made (longer text wraps off-screen, not the page).
 MAX_WIDTH = 60
+#: Free text wrapped within its column, this wide: a first rating's formula, an outcome.
+WRAPPED_COLUMNS = {"formula": 45, "outcome": 45}
+
+
+def _is_number(values: pd.Series) -> bool:
+    return pd.api.types.is_numeric_dtype(values.dtype) and not pd.api.types.is_bool_dtype(
+        values.dtype
+    )
 
 
 def _widths(
     frame: pd.DataFrame, headings: Sequence[str], formats: Mapping[str, str] | None = None
 ) -> list[int]:
     """Each column as wide as its longest value (of the first 2,000 rows; numbers as written,
-    or in the sheet's own ``formats``) or its heading, so dates, keys and file names are never
-    cut."""
+    or in the sheet's own ``formats``; text one character more, for its indent) or the longest
+    word of its heading (headings wrap), so dates, keys and file names are never cut; a
+    wrapped column no wider than ``WRAPPED_COLUMNS`` says."""
     sample = frame.head(2000)
     widths = []
     for column, heading in zip(frame.columns, headings, strict=True):
@@ -337,8 +377,30 @@ def _widths(
         else:
             lengths = values.astype("string").str.len()
         longest = int(lengths.fillna(0).max()) if len(lengths) else 0
-        widths.append(min(max(longest, len(heading)) + 2, MAX_WIDTH))
+        longest += 0 if _is_number(values) else 1
+        word = max((len(part) for part in heading.split()), default=0)
+        width = min(max(longest, word) + 2, MAX_WIDTH)
+        widths.append(min(width, WRAPPED_COLUMNS.get(str(column), width)))
     return widths
+
+
+def _header_cells(
+    worksheet: WriteOnlyWorksheet, frame: pd.DataFrame, headings: Sequence[str]
+) -> list[object]:
+    """The header row's cells: bold, wrapped within the column, over numbers on the right."""
+    cells: list[object] = []
+    for column, heading in zip(frame.columns, headings, strict=True):
+        value = ILLEGAL_CHARACTERS_RE.sub("?", heading)
+        cell = WriteOnlyCell(worksheet, value=value)
+        cell.data_type = "s"  # never a formula, whatever it starts with
+        cell.quotePrefix = value.startswith(FORMULA_STARTS)
+        cell.font = BOLD
+        number = _is_number(frame[column])
+        cell.alignment = Alignment(
+            horizontal="right" if number else "left", indent=0 if number else 1, wrap_text=True
+        )
+        cells.append(cell)
+    return cells
 
 
 def _write_table(
@@ -356,235 +418,65 @@ def _write_table(
     assert frame is not None
     columns = [str(column) for column in frame.columns]
     headings = [sheet.labels.get(column, column) for column in columns]
-    for index, width in enumerate(_widths(frame, headings, sheet.formats), start=1):
+    widths = [
+        sheet.widths.get(column, width)
+        for column, width in zip(columns, _widths(frame, headings, sheet.formats), strict=True)
+    ]
+    for index, width in enumerate(widths, start=1):
         worksheet.column_dimensions[get_column_letter(index)].width = width
     # A write-only sheet writes its views and columns with its first row: set them first.
-    _fit_to_pages(worksheet)
+    _fit_to_pages(worksheet, sheet.keys)
     row = sheet.header_row()
-    worksheet.freeze_panes = f"A{row + 1}"
+    worksheet.freeze_panes = f"{get_column_letter(sheet.keys + 1)}{row + 1}"
     if columns and filter:
         last = get_column_letter(len(columns))
         worksheet.auto_filter.ref = f"A{row}:{last}{len(frame) + row}"
+    # The header's wrapped headings, as high as the longest needs.
+    lines = max((wrapped_lines(h, w) for h, w in zip(headings, widths, strict=True)), default=1)
+    if lines > 1:
+        worksheet.row_dimensions[row].height = LINE_HEIGHT * lines
     for number, line in enumerate(sheet.heading):
         worksheet.append([_text_cell(worksheet, line, bold=number == 0)])
     if sheet.heading:
         worksheet.append([])
-    worksheet.append([_text_cell(worksheet, heading, bold=True) for heading in headings])
-    return _table_rows_xml(worksheet, frame, levels=levels, first=row + 1, formats=sheet.formats)
-
-
-def _style_id(
-    worksheet: WriteOnlyWorksheet,
-    *,
-    number_format: str = "",
-    quote: bool = False,
-    bold: bool = False,
-) -> int:
-    """Register a cell style in the workbook (as openpyxl would for a cell) and return its id."""
-    cell = WriteOnlyCell(worksheet)
-    if bold:
-        cell.font = Font(bold=True)
-    if number_format:
-        cell.number_format = number_format
-    if quote:
-        cell.quotePrefix = True
-    return int(cell.style_id)
-
-
-#: Rows of a sheet made into XML at a time while the workbook is written.
-ROW_BLOCK = 50_000
-
-
-@dataclass(frozen=True)
-class _Styles:
-    """The cell styles a table's rows use, registered in the workbook before it is saved:
-    number formats per column, and the quote-prefixed and bold text styles."""
-
-    numbers: dict[str, str]
-    quoted: int
-    bold: int
-
-
-@dataclass(frozen=True)
-class SheetRows:
-    """A frame's data rows as sheet XML, made block by block as the workbook is written (the
-    rows of a 1.4 M-player list would be a gigabyte as one string)."""
-
-    frame: pd.DataFrame
-    levels: np.ndarray | None
-    styles: _Styles
-    first: int = 2
-    """The sheet row of the first data row."""
-
-    @property
-    def cells(self) -> int:
-        return len(self.frame) * len(self.frame.columns)
-
-    def blocks(self) -> Iterator[str]:
-        for start in range(0, len(self.frame), ROW_BLOCK):
-            levels = None if self.levels is None else self.levels[start : start + ROW_BLOCK]
-            part = self.frame.iloc[start : start + ROW_BLOCK]
-            yield _rows_xml(part, levels, start + self.first, self.styles)
-
-
-def _table_rows_xml(
-    worksheet: WriteOnlyWorksheet,
-    frame: pd.DataFrame,
-    levels: np.ndarray | None = None,
-    first: int = 2,
-    formats: Mapping[str, str] | None = None,
-) -> SheetRows:
-    """Row elements for the frame's rows (from sheet row 2): numbers as numbers, booleans
-    as booleans, text as inline strings (quote-prefixed when formula-like). With
-    ``levels``, each row gets that outline level, and level-0 text is bold. The styles are
-    registered now, in the order of the columns; the XML is made when the book is written.
-    ``formats``: number formats of some columns, over ``NUMBER_FORMATS``."""
-    numbers: dict[str, str] = {}
-    quoted = bold = -1
-    for name in frame.columns:
-        dtype = frame[name].dtype
-        if pd.api.types.is_bool_dtype(dtype):
-            continue
-        if pd.api.types.is_numeric_dtype(dtype):
-            # Number formats are for fractions: a whole-number column (an Elo rating) is shown
-            # as it is whatever its name.
-            fractional = pd.api.types.is_float_dtype(dtype)
-            form = (
-                (formats or {}).get(str(name)) or NUMBER_FORMATS.get(str(name), ("", ""))[1]
-                if fractional
-                else ""
-            )
-            numbers[str(name)] = f' s="{_style_id(worksheet, number_format=form)}"' if form else ""
-        else:
-            quoted = _style_id(worksheet, quote=True)
-            bold = _style_id(worksheet, bold=True)
-    return SheetRows(frame, levels, _Styles(numbers, quoted, bold), first)
-
-
-def _rows_xml(frame: pd.DataFrame, levels: np.ndarray | None, first: int, styles: _Styles) -> str:
-    """The ``<row>`` elements of a block of rows, the first being sheet row ``first``: each
-    column's cells made at once (object arrays), then the rows joined, those with the same
-    cells present together, of those cells' pieces only (no string made per cell here: each
-    cell is its column's '<c r="B', the row's number and quote, and its tail)."""
-    numbers = np.arange(first, len(frame) + first).astype(str).astype(object)
-    heading = [False] * len(frame) if levels is None else (levels == 0).tolist()
-    if levels is None:
-        starts = '<row r="' + numbers + '">'
-    else:
-        level = levels.astype(str).astype(object)
-        outline = np.where(levels > 0, ' outlineLevel="' + level + '"', "")
-        starts = '<row r="' + numbers + '"' + outline + ">"
-    quoted = numbers + '"'
-    tails = [
-        np.array(_cell_tails(frame[name], str(name), heading, styles), dtype=object)
-        for name in frame.columns
-    ]
-    rows_xml = np.empty(len(frame), dtype=object)
-    for rows, columns in _same_cells(tails, len(frame)):
-        count = len(rows)
-        shown = quoted[rows].tolist()
-        parts = [starts[rows].tolist()]
-        for index in columns:
-            start = f'<c r="{get_column_letter(index + 1)}'
-            parts += [[start] * count, shown, tails[index][rows].tolist()]
-        parts.append(["</row>"] * count)
-        rows_xml[rows] = list(map("".join, zip(*parts, strict=True)))
-    return "".join(rows_xml.tolist())
-
-
-def _same_cells(tails: list[np.ndarray], rows: int) -> Iterator[tuple[np.ndarray, list[int]]]:
-    """The rows (positions) that have the same cells present ("" is a missing cell), with the
-    columns of those cells: a few such sets in a table, however sparse."""
-    if not rows:
-        return
-    present = np.zeros((rows, len(tails)), dtype=bool)
-    for index, tail in enumerate(tails):
-        present[:, index] = tail != ""
-    packed = np.packbits(present, axis=1, bitorder="little")
-    _, kinds = np.unique(packed, axis=0, return_inverse=True)
-    kinds = kinds.ravel()
-    order = np.argsort(kinds, kind="stable")
-    bounds = [*np.flatnonzero(np.diff(kinds[order], prepend=-1)).tolist(), rows]
-    for start, end in pairwise(bounds):
-        positions = order[start:end]
-        yield positions, np.flatnonzero(present[positions[0]]).tolist()
-
-
-def _cell_tails(series: pd.Series, name: str, heading: list[bool], styles: _Styles) -> list[str]:
-    """Each cell of a column after its reference (``<c r="B7"`` + this), "" for a missing
-    value: each distinct value's is made once and spread over the column (``formatted``)."""
-    kind, codes, values = distinct(series)
-    if kind == "bool":
-        # yes/no as text: a spreadsheet's TRUE beside a score of 0 reads as a contradiction.
-        return formatted(codes, values, lambda v: _inline_text("yes" if v else "no", ""))
-    if kind == "float":
-        style = styles.numbers[name]
-        return formatted(codes, values, lambda v: f"{style}><v>{float(v)!r}</v></c>")
-    if kind == "int":
-        style = styles.numbers[name]
-        return formatted(codes, values, lambda v: f"{style}><v>{int(v)}</v></c>")
-    texts = [str(value) for value in values]
-    free = name not in CODE_COLUMNS
-    tails = np.append(_text_tails(texts, free, None, styles), "")[codes]
-    if not any(heading):
-        return list(tails.tolist())
-    strong = np.append(_text_tails(texts, free, styles.bold, styles), "")[codes]
-    return list(np.where(np.asarray(heading, dtype=bool), strong, tails).tolist())
-
-
-def _text_tails(texts: list[str], free: bool, style: int | None, styles: _Styles) -> np.ndarray:
-    """``_inline_text`` of distinct texts, all at once: formula-like free text quote-prefixed
-    (its style), else ``style`` (bold headings) or none."""
-    plain = "" if style is None else f' s="{style}"'
-    quoted = f' s="{styles.quoted}"'
-    shown = _escaped_all(texts)
-    keep = ' xml:space="preserve"'
-    return np.array(
-        [
-            f' t="inlineStr"{quoted if free and text.startswith(FORMULA_STARTS) else plain}>'
-            f"<is><t{keep if text != text.strip() else ''}>{escaped}</t></is></c>"
-            for text, escaped in zip(texts, shown, strict=True)
-        ],
-        dtype=object,
+    worksheet.append(_header_cells(worksheet, frame, headings))
+    wrap = {
+        column: width
+        for column, width in zip(columns, widths, strict=True)
+        if column in WRAPPED_COLUMNS
+    }
+    return table_rows_xml(
+        worksheet, frame, levels=levels, first=row + 1, wrap=wrap, formats=sheet.formats
     )
-
-
-def _escaped_all(texts: list[str]) -> list[str]:
-    """Each text as ``_inline_text`` escapes it (control characters as '?', then &, <, >)."""
-    return each_at_once(
-        texts, lambda text: html.escape(ILLEGAL_CHARACTERS_RE.sub("?", text), quote=False)
-    )
-
-
-def _inline_text(value: str, style: str) -> str:
-    """The rest of an inline-string cell after its reference: style, escaped text (control
-    characters as '?'), spaces kept where they would be lost."""
-    text = html.escape(ILLEGAL_CHARACTERS_RE.sub("?", value), quote=False)
-    keep = ' xml:space="preserve"' if text != text.strip() else ""
-    return f' t="inlineStr"{style}><is><t{keep}>{text}</t></is></c>'
 
 
 def _write_rows(worksheet: WriteOnlyWorksheet, rows: list[Sequence[object]]) -> SummaryRows | None:
-    """Key-value rows (a Summary): every column as wide as its longest cell, at most
-    ``SUMMARY_WIDTH`` (longer text, such as a note, goes on over the next rows of its
-    column); a heading of one cell, in bold, spreads over the row and does not widen its
-    column. The first row is appended here, the others made as XML (``summary_rows``:
-    the same bytes) and returned, or appended here too when they hold other values."""
+    """Key-value rows (a Summary): every column as wide as its longest cell, numbers on the
+    left beside their keys. A heading of one cell, in bold, and the text closing a row of
+    two (a value, a note: at most ``SUMMARY_WIDTH``, longer text going on over the next rows
+    of its column) spread over the empty cells to their right and do not widen their column:
+    a table's columns (the events) are as wide as the table needs. The first row is appended
+    here, the others made as XML (``summary_rows``: the same bytes) and returned, or appended
+    here too when they hold other values."""
     rows = [line for row in rows for line in _folded(row)]
     widths: dict[int, int] = {}
     for row in rows:
-        if len(row) == 1:
-            continue
+        spread = len(row) - 1 if 0 < len(row) <= 2 and isinstance(row[-1], str) else None
         for position, value in enumerate(row):
-            shown = "" if value is None else str(value)
-            widths[position] = max(widths.get(position, 8), len(shown) + 2)
+            if position != spread:
+                shown = "" if value is None else str(value)
+                widths[position] = max(widths.get(position, 8), len(shown) + 2)
     for position, width in widths.items():
         worksheet.column_dimensions[get_column_letter(position + 1)].width = width
-    _fit_to_pages(worksheet)
+    _fit_to_pages(worksheet, keys=1)
     for row in rows[:1]:
         _append_row(worksheet, row)
     made = summary_rows(
-        rows[1:], 2, lambda style: _style_id(worksheet, bold=style[0], quote=style[1])
+        rows[1:],
+        2,
+        lambda style: style_id(
+            worksheet, bold=style[0], quote=style[1], alignment=LEFT if style[2] else None
+        ),
     )
     if made is not None or not rows:
         return made
@@ -594,13 +486,17 @@ def _write_rows(worksheet: WriteOnlyWorksheet, rows: list[Sequence[object]]) -> 
 
 
 def _append_row(worksheet: WriteOnlyWorksheet, row: Sequence[object]) -> None:
-    """A key-value row appended through openpyxl."""
+    """A key-value row appended through openpyxl: numbers on the left."""
     cells: list[object] = []
     for position, value in enumerate(row):
         if isinstance(value, str):
             cells.append(_text_cell(worksheet, value, bold=position == 0 and len(row) == 1))
-        else:
-            cells.append(_xlsx_value(worksheet, value, ""))
+            continue
+        cell = _xlsx_value(worksheet, value, "")
+        if isinstance(cell, int | float) and not isinstance(cell, bool):
+            cell = WriteOnlyCell(worksheet, value=cell)
+            cell.alignment = LEFT
+        cells.append(cell)
     worksheet.append(cells)
 
 

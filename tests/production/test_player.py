@@ -102,7 +102,8 @@ def test_player_workbook_with_a_rating_history_chart(folder: Path) -> None:
     code, _, _ = run("player", "11", "--db", db, "--out", folder / "reports")
     assert code == 0
     book = load_workbook(folder / "reports" / "player-11.xlsx")
-    assert book.sheetnames == ["Summary", "History", "Calculations", "Pending", "Chart standard"]
+    # No game pending toward a first rating: no Pending sheet (no empty page in print).
+    assert book.sheetnames == ["Summary", "History", "Calculations", "Chart standard"]
     # The player's name and ID head every sheet (and every printed page).
     assert all(
         str(book[name].cell(1, 1).value).startswith("A (FIDE ID 11, -, born 1980)")
@@ -116,6 +117,9 @@ def test_player_workbook_with_a_rating_history_chart(folder: Path) -> None:
     assert len(chart._charts) == 1
     line = chart._charts[0].series[0]
     assert line.smooth is False and line.marker.symbol == "circle"  # no curve between lists
+    # The axis spans the ratings, 1600 and 1607, a hundred below and above: not from 0.
+    axis = chart._charts[0].y_axis.scaling
+    assert (axis.min, axis.max) == (1500, 1700)
 
 
 @pytest.fixture
@@ -162,7 +166,7 @@ def test_a_rating_change_is_explained_event_by_event(history: Path) -> None:
     code, out, _ = run("player", "11", "--db", history)
     assert code == 0
     lines = out.splitlines()
-    start = lines.index("  event jan")
+    start = lines.index("  event January Open (jan), 2026-01-10 – 2026-01-12")
     # A beat B: D = 1600 − 1500 = 100 → PD 0.64, ΔR +0.36, K·ΔR +7.20; N (unrated) does
     # not count. Rc 1500, W 1 of n 1, We 0.64.
     assert lines[start + 1] == (
@@ -205,13 +209,14 @@ def test_a_first_rating_is_derived_step_by_step(history: Path) -> None:
     # After February (2026-03): the 3 pooled games of 2026-02 and 1500 won, 1655 drawn:
     # 7865 + 3600 = 11465 over 7 games, Ra 1637.86; W 3 + 1 = 4 of 7, p 0.57, dp +50;
     # Ru = 1687.86 → 1688, over the floor with 5 games: published.
-    pool = [line.split()[:2] + line.split()[-2:] for line in lines if line.startswith("    20")]
+    # Each pooled game: the period, the event's title, the opponent's rating, the result.
+    pool = [line[4:45].split() + line.split()[-2:] for line in lines if line.startswith("    20")]
     assert pool[-5:] == [
-        ["2026-02", "jan", "1410", "1"],
-        ["2026-02", "jan", "1600", "0"],
-        ["2026-02", "jan", "1700", "0.5"],
-        ["2026-03", "feb", "1500", "1"],
-        ["2026-03", "feb", "1655", "0.5"],
+        ["2026-02", "January", "Open", "1410", "1"],
+        ["2026-02", "January", "Open", "1600", "0"],
+        ["2026-02", "January", "Open", "1700", "0.5"],
+        ["2026-03", "February", "Cup", "1500", "1"],
+        ["2026-03", "February", "Cup", "1655", "0.5"],
     ]
     assert (
         "  Ra = (7865 + 2 × 1800) / 7 = 1637.86; p = 4 / 7 = 0.57, dp +50; Ru = Ra + dp = "
@@ -228,7 +233,7 @@ def test_the_explanation_is_written_as_a_workbook_and_a_page(history: Path) -> N
     assert run("player", "20", "--db", history, "--out", out)[0] == 0
     page = read_page((out / "player-20.html").read_text(encoding="utf-8"))
     assert "first rating 1688: on the list from 2026-03" in page.paragraphs
-    assert [row[-2:] for row in page.rows if row[:2] == ["2026-03", "feb"]] == [
+    assert [row[-2:] for row in page.rows if row[:2] == ["2026-03", "February Cup"]] == [
         ["1500", "1"], ["1655", "½"],
     ]  # fmt: skip
     book = load_workbook(out / "player-20.xlsx")
@@ -315,3 +320,34 @@ def test_rows_of_a_file_of_one_line_records_are_its_lines() -> None:
         _rows_of(data, {"11", "x#1"}),
         picked([("11", "a, b", "12", "B, b"), ("x#1", "e", "11", 'say "hi"')]),
     )
+
+
+def test_player_names_events_by_title_and_dates_and_links_their_pages(tmp_path: Path) -> None:
+    """Written into the folder publish wrote, the player's page links each event to the
+    player's section of its page; the text and the workbook name the event by its title."""
+    from db_helpers import process
+    from html_text import read_page
+    from openpyxl import load_workbook
+
+    db = database(tmp_path)
+    first = event_file(tmp_path, "e1", [(1, 1, 2, "1-0")], title="First Open")
+    second = event_file(tmp_path, "e2", [(1, 2, 1, "=-=")], title="Second Open",
+                        day="2026/01/17", end="2026/01/18")  # fmt: skip
+    assert process("add", first, second, "--db", db)[0] == 0
+    out = tmp_path / "site"
+    assert process("publish", "2026-02", "--db", db, "--out", out)[0] == 0
+    code, text, err = process("player", "11", "--db", db, "--out", out)
+    assert code == 0, err
+    assert "  event First Open (e1), 2026-01-10 – 2026-01-10" in text.splitlines()
+    assert "  event Second Open (e2), 2026-01-17 – 2026-01-18" in text.splitlines()
+    page = read_page((out / "player-11.html").read_text(encoding="utf-8"))
+    assert page.links == [
+        "2026-02/standard/events/e1.html#p-11",
+        "2026-02/standard/events/e2.html#p-11",
+    ]
+    for link in page.links:
+        path, anchor = link.split("#")
+        assert f'id="{anchor}"' in (out / path).read_text(encoding="utf-8")
+    assert [h for h in page.headings if h.endswith("Open")] == ["First Open", "Second Open"]
+    rows = table(load_workbook(out / "player-11.xlsx")["Calculations"])
+    assert {row["event"] for row in rows if row["event"]} == {"First Open", "Second Open"}

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from conftest import read_csv
 from db_helpers import (
+    RAPID,
     add_one_game,
     companions,
     database,
@@ -204,6 +205,44 @@ def test_leaving_the_list_below_the_floor_without_a_game_is_said(tmp_path: Path)
     assert [(c["id"], c["rating_before"], c["reason"]) for c in left] == [
         ("13", "1370", "below_floor")
     ]
+
+
+def test_a_first_rapid_list_counts_its_players_as_changes_csv_does(tmp_path: Path) -> None:
+    """Six players of a standard-only list play a rapid event: each joins the rapid list
+    from the standard rating (docs/rules.md §6), so the first rapid list holds 6 players, none
+    from a previous rapid list: the terminal, the report's Summary and changes.csv all say 6
+    new."""
+    from db_helpers import process
+    from openpyxl import load_workbook
+    from workbooks import summary
+
+    db = database(tmp_path, *(f"{11 + n},{1800 - 50 * n}" for n in range(6)))
+    players = [P(n + 1, f"Player {n + 1}", 1800 - 50 * n, 11 + n, 1980) for n in range(6)]
+    games = [(1, 1, 2, "1-0"), (1, 3, 4, "=-="), (1, 5, 6, "0-1")]
+    event = event_file(tmp_path, "r1", games, players=players, extra=(RAPID,))
+    assert process("add", event, "--db", db)[0] == 0
+    code, out, err = process("publish", "2026-02", "--db", db, "--out", tmp_path / "out")
+    assert code == 0, err
+    (line,) = [line for line in out.splitlines() if line.startswith("rapid:")]
+    assert line.endswith(
+        "list of 6 players (0 from the previous list, 6 new: 6 from their standard rating); "
+        "0 fell below the floor and left it, 0 played but are still unrated"
+    )
+    assert "changes against no earlier list: 6 new, 0 left, 0 ratings changed" in out
+    folder = tmp_path / "out" / "2026-02" / "rapid"
+    changes = read_csv(folder / "changes.csv")
+    arrivals = [c for c in changes if c["change"] in ("new", "left")]
+    assert sorted((c["change"], c["id"], c["reason"]) for c in arrivals) == [
+        ("new", str(11 + n), "standard_rating") for n in range(6)
+    ]
+    rows = {row[0]: row[1] for row in summary(load_workbook(folder / "report.xlsx")["Summary"])}
+    assert (
+        rows["Players on the new list"], rows["  from the previous list"],
+        rows["  new on the list"], rows["    from their standard rating"],
+        rows["Players who left the list"],
+    ) == (6, 0, 6, 6, 0)  # fmt: skip
+    # The standard list, with no event, keeps its six players.
+    assert "list of 6 players (6 from the previous list, 0 new)" in out
 
 
 def test_republishing_gives_the_same_bytes_and_earlier_periods_are_refused(folder: Path) -> None:

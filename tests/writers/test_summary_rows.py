@@ -4,6 +4,7 @@ writes for them, styles included; values it does not make are appended by openpy
 from __future__ import annotations
 
 import datetime as dt
+import re
 import zipfile
 from pathlib import Path
 
@@ -72,7 +73,13 @@ def test_the_same_bytes_as_openpyxl(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     assert fast.read_bytes() == slow.read_bytes()
     sheet = _sheets(fast)["xl/worksheets/sheet1.xml"].decode()
     # Read against the values, not only against openpyxl: a few cells as Excel reads them.
-    assert '<c r="B4" t="n"><v>9685</v></c>' in sheet
+    # A number sits on the left of its cell, beside its key (its style aligns it so).
+    (style,) = re.findall(r'<c r="B4" s="(\d+)" t="n"><v>9685</v></c>', sheet)
+    styles = _sheets(fast)["xl/styles.xml"].decode()
+    cell_styles = re.search(r"<cellXfs[^>]*>(.*)</cellXfs>", styles, re.S)
+    assert cell_styles is not None
+    left = re.findall(r"<xf .*?(?:/>|</xf>)", cell_styles.group(1))[int(style)]
+    assert '<alignment horizontal="left"' in left
     assert '<c r="A7" s="' in sheet and "<t>=SUM(A1:A2)</t>" in sheet
     assert '<c r="A9" t="inlineStr" />' in sheet and "<t>a&lt;b&amp;c&gt;</t>" in sheet
     assert '<c r="C11" t="b"><v>0</v></c>' in sheet and "<t>ctl?x?</t>" in sheet
