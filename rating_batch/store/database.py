@@ -69,9 +69,13 @@ def check_file(path: Path) -> bool:
     application id (a version-1 database of ours, or a foreign one: ``check_tables`` tells).
     """
     if not path.exists():
+        # Most often the command ran in another folder than the database's: say where it
+        # looked and how to name the database, before suggesting a new one.
         raise _fail(
-            path, "no rating database here; create one with 'rating-batch init --list FILE'"
-        )
+            path, f"no rating database at {path.absolute()}; give its path with --db PATH "
+            "(or set $RATING_BATCH_DB), or create one there with 'rating-batch init --list "
+            "FILE'"
+        )  # fmt: skip
     if path.is_dir():
         raise _fail(path, "is a folder, not a rating database (give --db the database file)")
     try:

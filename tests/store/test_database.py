@@ -21,6 +21,7 @@ from db_helpers import (
     database,
     dump,
     event_file,
+    process,
     query,
     run,
 )
@@ -343,3 +344,27 @@ def test_a_version_5_database_is_upgraded_with_its_largest_tables_in_key_order(
     assert run("publish", "2026-02", "--db", db, "--out", tmp_path / "out")[0] == 0
     assert written(tmp_path / "out" / "2026-02") == stored and len(stored) == 7
     assert run("player", "11", "--db", db)[0] == 0
+
+
+@pytest.mark.parametrize(
+    "command",
+    [("add", "e.trf"), ("publish", "2026-02"), ("player", "11"), ("backups",)],
+    ids=["add", "publish", "player", "backups"],
+)
+def test_a_command_run_away_from_its_database_says_where_it_looked_and_how_to_name_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: tuple[str, ...]
+) -> None:
+    # The officer forgot --db in another folder: nothing may appear there (no database, no
+    # companion folders), and the message names the path looked at, --db and the variable.
+    monkeypatch.delenv("RATING_BATCH_DB", raising=False)
+    event_file(tmp_path, "e", [(1, 1, 2, "1-0")])
+    before = sorted(p.name for p in tmp_path.iterdir())
+    code, out, err = process(*command, cwd=tmp_path)
+    assert code == 1
+    assert out == ""
+    assert err == (
+        f"Error: rating_batch.sqlite: no rating database at {tmp_path / 'rating_batch.sqlite'}; "
+        "give its path with --db PATH (or set $RATING_BATCH_DB), or create one there with "
+        "'rating-batch init --list FILE'\n"
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
