@@ -184,7 +184,9 @@ def rate(
 ) -> None:
     """Rate EVENTS (files or folders) as one rating period, without a database.
 
-    Writes OUT/players.csv, OUT/games.csv and OUT/report.xlsx.
+    Writes OUT/players.csv, OUT/games.csv, OUT/calculations.csv, OUT/report.xlsx,
+    OUT/index.html and a page per event, OUT/events/KEY.html (under another rating system:
+    the CSVs, report.xlsx and index.html).
 
     Example:
 
@@ -487,7 +489,8 @@ def publish(
 
     Only the next list period is accepted (or the last published one again, which writes
     its files as they were published). Writes OUT/PERIOD/KIND/list.csv, list.xlsx, list.txt,
-    players.csv, games.csv, calculations.csv, changes.csv and report.xlsx.
+    players.csv, games.csv, calculations.csv, changes.csv, report.xlsx, index.html and a page
+    per event, events/KEY.html.
 
     Example:
 
@@ -651,13 +654,16 @@ def upgrade(context: click.Context, db: Path) -> None:
 @click.option(
     "--out",
     type=click.Path(file_okay=False, path_type=Path),
-    help="Also write player-ID.xlsx (history, pending games, charts) to this folder.",
+    help="Also write player-ID.xlsx (history, calculations, pending games, charts) and "
+    "player-ID.html (one printable page) to this folder.",
 )
 @click.pass_context
 def player(
     context: click.Context, fide_id: str | None, name: str | None, db: Path, out: Path | None
 ) -> None:
-    """Print a player's rating history and the games pending toward a first rating.
+    """Explain a player's ratings: the history of every list, and for each published list
+    the player played in, the calculation of the new rating (FIDE's individual
+    calculation, or the first-rating derivation with the games pending toward it).
 
     FIDE_ID is a FIDE ID; players without one are found with --name.
 
