@@ -50,12 +50,20 @@ def unpublish_period(period: str, *, db: Path, wait: float = DEFAULT_WAIT) -> Ou
         last = store.last_published()
         if last is None:
             raise RatingBatchError(f"{db}: no period is published; nothing to unpublish")
+        lists = store.lists()
+        published = set(lists[lists["origin"] == "publish"]["period"])
+        if period not in published:
+            # Later than the last list (run twice, say) or skipped: unpublishing another
+            # period would withdraw a list the officer did not name.
+            raise RatingBatchError(
+                f"{period} is not published (the last published list is {last}); nothing "
+                "to unpublish, nothing was changed"
+            )
         if period != last:
             raise RatingBatchError(
                 f"only the last published period ({last}) can be unpublished, not {period}; "
                 f"unpublish {last} first, then the ones before it one by one"
             )
-        lists = store.lists()
         kinds = ", ".join(lists[lists["period"] == period]["kind"])
         with store.writing():
             removed = store.unpublish(period)

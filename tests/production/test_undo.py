@@ -89,3 +89,24 @@ def test_events_of_published_periods_are_not_removed(tmp_path: Path) -> None:
     assert dump(db) == before
     code, _, err = run("remove", "opne", "--db", db)
     assert code == 1 and "no event 'opne'" in err and "(did you mean open?)" in err
+
+
+def test_unpublishing_a_period_that_is_not_published_names_the_last_list_and_changes_nothing(
+    tmp_path: Path,
+) -> None:
+    # Run twice (after a crash, to be sure), and a period skipped by --skip-to: neither may
+    # lead the officer to withdraw the list before it.
+    db = database(tmp_path)
+    for period, *skip in (("2026-02",), ("2026-03",), ("2026-06", "--skip-to")):
+        assert run("publish", period, *skip, "--db", db, "--out", tmp_path / "out")[0] == 0
+    assert run("unpublish", "2026-06", "--db", db)[0] == 0
+    before = dump(db)
+    for period in ("2026-06", "2026-05", "2026-04"):
+        code, out, err = run("unpublish", period, "--db", db)
+        assert (code, out, err) == (
+            1,
+            "",
+            f"Error: {period} is not published (the last published list is 2026-03); nothing "
+            "to unpublish, nothing was changed\n",
+        )
+        assert dump(db) == before
