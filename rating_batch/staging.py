@@ -9,7 +9,9 @@ previous outputs stay as they were. Whatever happens, the staging folder is remo
 empty folder the command made is left behind.
 
 An owned folder that holds files we do not write (the officer's own notes, say) is refused
-before anything is written: a command never deletes what it did not create.
+before anything is written: a command never deletes what it did not create. The files an
+operating system or office program makes by itself (``HELPER_FILES``) are not the officer's:
+they are moved away with the folder they are in.
 
 A kill between the renames can leave some units new and some old (and a hidden staging folder,
 removed by the next run in the same folder): running the command again completes it.
@@ -29,6 +31,12 @@ from rating_batch.errors import RatingBatchError
 from rating_batch.parallel import alive
 
 _STAGING_PREFIX = ".rating-batch-staging-"
+
+#: Files the operating system or an office program makes in any folder it shows or whose
+#: files it opens (Finder's .DS_Store and ._ files, Explorer's Thumbs.db and desktop.ini,
+#: Excel's ~$report.xlsx and LibreOffice's .~lock.report.xlsx# lock files): an owned folder
+#: holding them is still ours; they go with the folder it replaces.
+HELPER_FILES = re.compile(r"\.DS_Store|\._.+|Thumbs\.db|desktop\.ini|~\$.+|\.~lock\..+#")
 
 
 class OutputProblem(RatingBatchError):
@@ -77,6 +85,7 @@ class OutputSet:
                 str(p.relative_to(folder))
                 for p in folder.rglob("*")
                 if not compiled.fullmatch(p.relative_to(folder).as_posix())
+                and not (HELPER_FILES.fullmatch(p.name) and p.is_file())
             )
             if foreign:
                 shown = ", ".join(foreign[:5]) + (

@@ -98,6 +98,15 @@ def companions(db: Path) -> dict[str, str]:
     }
 
 
+def tree(folder: Path) -> dict[str, bytes]:
+    """Every file under ``folder`` by its path relative to it: its bytes."""
+    return {
+        p.relative_to(folder).as_posix(): p.read_bytes()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
+
+
 def write_list(folder: Path, lines: list[str], name: str = "list.csv") -> Path:
     path = folder / name
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")

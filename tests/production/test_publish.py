@@ -9,7 +9,17 @@ from pathlib import Path
 
 import pytest
 from conftest import read_csv
-from db_helpers import add_one_game, companions, database, dump, event_file, run, write_list
+from db_helpers import (
+    add_one_game,
+    companions,
+    database,
+    dump,
+    event_file,
+    process,
+    run,
+    tree,
+    write_list,
+)
 from trf_text import P
 
 from rating_batch import production
@@ -257,3 +267,24 @@ def test_games_left_without_their_entry_are_refused_not_rated(tmp_path: Path) ->
     assert (code, err) == (1, "Error: the database holds games of 2026-02 without their entry\n")
     assert dump(db) == before and not (tmp_path / "out").exists()
     assert (sorted(kept.rglob("*")) if kept.exists() else []) == files  # nothing kept
+
+
+def test_republishing_over_the_helper_files_of_finder_explorer_and_excel(folder: Path) -> None:
+    # Running the same publish again is the way to write a period's files: the files a file
+    # browser or a spreadsheet program made in the period folder must not block it.
+    db = database(folder)
+    add_one_game(folder, db)
+    out = folder / "out"
+    assert run("publish", "2026-02", "--db", db, "--out", out)[0] == 0
+    published = tree(out)
+    for helper in (".DS_Store", "standard/Thumbs.db", "standard/desktop.ini",
+                   "standard/~$report.xlsx", "standard/events/.DS_Store"):  # fmt: skip
+        (out / "2026-02" / helper).write_bytes(b"\x00helper")
+    state = dump(db)
+    code, stdout, err = process("publish", "2026-02", "--db", db, "--out", out)
+    assert (code, err) == (0, "")
+    assert stdout.splitlines()[0] == (
+        "re-published 2026-02: its files as stored when it was published"
+    )
+    assert tree(out) == published
+    assert dump(db) == state
