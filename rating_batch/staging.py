@@ -77,25 +77,7 @@ class OutputSet:
         """``folder`` (under root) is replaced whole; what it holds now must all match
         ``pattern`` (paths relative to it), else nothing is written."""
         self._prepare()
-        compiled = re.compile(pattern)
-        if folder.exists():
-            if not folder.is_dir():
-                raise OutputProblem(f"{folder}: a file is in the way of this output folder")
-            foreign = sorted(
-                str(p.relative_to(folder))
-                for p in folder.rglob("*")
-                if not compiled.fullmatch(p.relative_to(folder).as_posix())
-                and not (HELPER_FILES.fullmatch(p.name) and p.is_file())
-            )
-            if foreign:
-                shown = ", ".join(foreign[:5]) + (
-                    f" and {len(foreign) - 5} more" if len(foreign) > 5 else ""
-                )
-                raise OutputProblem(
-                    f"{folder}: holds files rating_batch does not write ({shown}); move them "
-                    "away or choose another --out (nothing was written)"
-                )
-        self.owned[folder] = compiled
+        self.owned[folder] = _ownable(folder, pattern)
 
     def path(self, final: Path) -> Path:
         """Where to write the output that will be ``final`` (a path under ``root``)."""
@@ -162,6 +144,43 @@ class OutputSet:
             for folder in sorted(self.made, key=lambda p: len(p.parts), reverse=True):
                 with contextlib.suppress(OSError):
                     folder.rmdir()
+
+
+def _ownable(folder: Path, pattern: str) -> re.Pattern[str]:
+    """``pattern`` compiled, once ``folder`` is found to hold nothing else (but helper
+    files): else the refusal."""
+    compiled = re.compile(pattern)
+    if folder.exists():
+        if not folder.is_dir():
+            raise OutputProblem(f"{folder}: a file is in the way of this output folder")
+        foreign = sorted(
+            str(p.relative_to(folder))
+            for p in folder.rglob("*")
+            if not compiled.fullmatch(p.relative_to(folder).as_posix())
+            and not (HELPER_FILES.fullmatch(p.name) and p.is_file())
+        )
+        if foreign:
+            shown = ", ".join(foreign[:5]) + (
+                f" and {len(foreign) - 5} more" if len(foreign) > 5 else ""
+            )
+            raise OutputProblem(
+                f"{folder}: holds files rating_batch does not write ({shown}); move them "
+                "away or choose another --out (nothing was written)"
+            )
+    return compiled
+
+
+def check_outputs(root: Path, folder: Path, pattern: str) -> None:
+    """What writing under ``root`` and owning ``folder`` (``own(folder, pattern)``) would
+    refuse, found without writing anything: a dry run's check of its ``--out``."""
+    existing = next(p for p in [root, *root.parents] if p.exists() or p.is_symlink())
+    if not existing.is_dir():
+        raise OutputProblem(
+            f"{root}: cannot make this folder: a file is in the way (choose another --out)"
+        )
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise OutputProblem(f"{existing}: cannot write the outputs there (permission denied)")
+    _ownable(folder, pattern)
 
 
 def _remove_stale_staging(root: Path) -> None:

@@ -48,7 +48,7 @@ from rating_batch.production.system_publish import (
     write_system_kind,
 )
 from rating_batch.rules import KINDS
-from rating_batch.staging import OutputProblem, OutputSet, staged_outputs
+from rating_batch.staging import OutputProblem, OutputSet, check_outputs, staged_outputs
 from rating_batch.store import DEFAULT_WAIT, Store, open_store
 from rating_batch.systems import RatingSystem
 
@@ -92,6 +92,7 @@ def publish_period(
         _check_order(store, book, period, options)  # before the write lock is taken
         publisher = _publisher(book)
         if options.dry_run:
+            check_outputs(out, out / period, PERIOD_FILES)
             with store.writing(dry_run=True):
                 _check_order(store, book, period, options)
                 kinds = _kinds(store, book, period)
@@ -313,6 +314,7 @@ def _republish(store: Store, period: Period, out: Path, options: PublishOptions)
             f"'rating-batch unpublish {period}' and publish it again"
         )
     if options.dry_run:
+        check_outputs(out, out / period, PERIOD_FILES)
         return PublishResult(
             [f"{period} is published: publishing it again would write its stored files",
              "dry run: nothing was changed or written"],

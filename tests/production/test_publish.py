@@ -288,3 +288,31 @@ def test_republishing_over_the_helper_files_of_finder_explorer_and_excel(folder:
     )
     assert tree(out) == published
     assert dump(db) == state
+
+
+@pytest.mark.parametrize("republish", [False, True], ids=["new period", "published period"])
+def test_a_dry_run_refuses_the_out_folders_the_publish_would_refuse(
+    folder: Path, republish: bool
+) -> None:
+    # A dry run checks everything: the real publish must not refuse what it passed.
+    db = database(folder)
+    add_one_game(folder, db)
+    if republish:
+        assert run("publish", "2026-02", "--db", db, "--out", folder / "first")[0] == 0
+    (folder / "out" / "2026-02").mkdir(parents=True)
+    (folder / "out" / "2026-02" / "notes.txt").write_text("mine")
+    (folder / "afile").write_text("mine")
+    before, beside, outs = dump(db), companions(db), tree(folder / "out")
+    period = folder / "out" / "2026-02"
+    refusals = {
+        folder / "out": f"Error: {period}: holds files rating_batch does not write (notes.txt); "
+        "move them away or choose another --out (nothing was written)\n",
+        folder / "afile" / "sub": f"Error: {folder / 'afile' / 'sub'}: cannot make this folder: "
+        "a file is in the way (choose another --out)\n",
+    }
+    for out, message in refusals.items():
+        for dry_run in (["--dry-run"], []):
+            code, stdout, err = process("publish", "2026-02", *dry_run, "--db", db, "--out", out)
+            assert (code, stdout, err) == (1, "", message), dry_run
+            assert dump(db) == before and companions(db) == beside
+            assert tree(folder / "out") == outs and (folder / "afile").read_text() == "mine"
