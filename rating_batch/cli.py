@@ -478,12 +478,23 @@ def add(
     is_flag=True,
     help="Publish PERIOD although earlier list periods are not published (they stay so).",
 )
+@click.option(
+    "--accept-dates",
+    is_flag=True,
+    help="Publish PERIOD although its closing date is after today (events may still end in it).",
+)
 @DRY_RUN
 @DB_OPTION
 @OUT_OPTION
 @click.pass_context
 def publish(
-    context: click.Context, period: str, skip_to: bool, dry_run: bool, db: Path, out: Path
+    context: click.Context,
+    period: str,
+    skip_to: bool,
+    accept_dates: bool,
+    dry_run: bool,
+    db: Path,
+    out: Path,
 ) -> None:
     """Rate PERIOD (YYYY-MM) for each list and write the new lists and reports.
 
@@ -499,7 +510,9 @@ def publish(
     """
     from rating_batch import production
 
-    options = production.PublishOptions(skip_to=skip_to, dry_run=dry_run, wait=context.obj["wait"])
+    options = production.PublishOptions(
+        skip_to=skip_to, dry_run=dry_run, wait=context.obj["wait"], accept_dates=accept_dates
+    )
     with user_errors(context.obj["debug"]):
         result = production.publish_period(
             period, db=db, out=out, options=options, progress=progress_bar(context)

@@ -14,6 +14,7 @@ was added since (a published list never changes).
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -27,6 +28,7 @@ from rating_batch.periods import (
     INITIAL,
     Period,
     canonical_period,
+    closing_date,
     is_list_period,
     next_list_period,
     shown,
@@ -47,7 +49,7 @@ from rating_batch.production.system_publish import (
     rate_system_kind,
     write_system_kind,
 )
-from rating_batch.rules import KINDS
+from rating_batch.rules import KINDS, Rules
 from rating_batch.staging import OutputProblem, OutputSet, check_outputs, staged_outputs
 from rating_batch.store import DEFAULT_WAIT, Store, open_store
 from rating_batch.systems import RatingSystem
@@ -63,6 +65,9 @@ class PublishOptions:
     """Publish a period later than the next one on purpose (none between may hold events)."""
     dry_run: bool = False
     wait: float = DEFAULT_WAIT
+    accept_dates: bool = False
+    """Publish a list whose period is still open (its closing date is after today)."""
+    today: dt.date | None = None
 
 
 @dataclass
@@ -255,8 +260,13 @@ def _result(
 
 
 def _check_order(store: Store, book: RuleBook, period: Period, options: PublishOptions) -> None:
-    """Only the next list period, unless ``--skip-to`` (never over periods with events)."""
-    rules = book.for_period(period)
+    """Only the next list period, unless ``--skip-to`` (never over periods with events), and
+    only once it is closed, unless ``--accept-dates``."""
+    _check_sequence(store, book.for_period(period), period, options)
+    _check_closed(book.for_period(period), period, options)
+
+
+def _check_sequence(store: Store, rules: Rules, period: Period, options: PublishOptions) -> None:
     if not is_list_period(rules, period):
         months = ", ".join(str(m) for m in rules.list_months)
         raise RatingBatchError(
@@ -296,6 +306,19 @@ def _check_order(store: Store, book: RuleBook, period: Period, options: PublishO
         raise RatingBatchError(
             f"--skip-to {period} would leave events unrated: publish {', '.join(waiting)} "
             "first, or remove those events"
+        )
+
+
+def _check_closed(rules: Rules, period: Period, options: PublishOptions) -> None:
+    """A list is published once its period is closed: before its closing date, events that
+    belong to it may still be played (§1), and a list dated years ahead is a typo."""
+    today = options.today or dt.date.today()
+    closing = closing_date(rules, period)
+    if today < closing and not options.accept_dates:
+        raise RatingBatchError(
+            f"{period} is still open: events ending up to {closing} belong to it (today is "
+            f"{today}); publish it from {closing} on (a typo in the month?), or pass "
+            "--accept-dates to publish it now"
         )
 
 

@@ -4,6 +4,7 @@ what changed against the previous list."""
 
 from __future__ import annotations
 
+import datetime as dt
 import sqlite3
 from pathlib import Path
 
@@ -23,6 +24,7 @@ from db_helpers import (
 from trf_text import P
 
 from rating_batch import production
+from rating_batch.errors import RatingBatchError
 from rating_batch.production import outputs
 
 
@@ -316,3 +318,47 @@ def test_a_dry_run_refuses_the_out_folders_the_publish_would_refuse(
             assert (code, stdout, err) == (1, "", message), dry_run
             assert dump(db) == before and companions(db) == beside
             assert tree(folder / "out") == outs and (folder / "afile").read_text() == "mine"
+
+
+def test_a_list_is_published_from_its_closing_date_on(folder: Path) -> None:
+    # docs/rules.md §1: FIDE's list of 1 February 2026 closes 3 days before, on 29 January:
+    # until then events that belong to it may still be played.
+    db = database(folder)
+    add_one_game(folder, db)
+    before = dump(db)
+    early = production.PublishOptions(today=dt.date(2026, 1, 28))
+    with pytest.raises(RatingBatchError) as refused:
+        production.publish_period("2026-02", db=db, out=folder / "out", options=early)
+    assert str(refused.value) == (
+        "2026-02 is still open: events ending up to 2026-01-29 belong to it (today is "
+        "2026-01-28); publish it from 2026-01-29 on (a typo in the month?), or pass "
+        "--accept-dates to publish it now"
+    )
+    assert dump(db) == before and not (folder / "out").exists()
+    closed = production.PublishOptions(today=dt.date(2026, 1, 29))
+    production.publish_period("2026-02", db=db, out=folder / "out", options=closed)
+    assert (folder / "out" / "2026-02" / "standard" / "list.csv").exists()
+
+
+def test_skip_to_a_list_decades_ahead_is_refused_unless_asked(folder: Path) -> None:
+    db = database(folder)
+    before = dump(db)
+    out = folder / "out"
+    for dry_run in (["--dry-run"], []):
+        days = {dt.date.today()}
+        code, stdout, err = process("publish", "2099-12", "--skip-to", *dry_run, "--db", db,
+                                    "--out", out)  # fmt: skip
+        days.add(dt.date.today())
+        assert (code, stdout) == (1, "")
+        assert err in {
+            "Error: 2099-12 is still open: events ending up to 2099-11-28 belong to it (today is "
+            f"{day}); publish it from 2099-11-28 on (a typo in the month?), or pass "
+            "--accept-dates to publish it now\n"
+            for day in days
+        }
+        assert dump(db) == before and not out.exists()
+    code, stdout, err = process(
+        "publish", "2099-12", "--skip-to", "--accept-dates", "--db", db, "--out", out
+    )
+    assert code == 0 and stdout.startswith("published 2099-12\n")
+    assert (out / "2099-12" / "standard" / "list.csv").exists()
