@@ -294,6 +294,8 @@ def _placements(
     period is already published or is the initial list's (with a warning printed)."""
     initial = store.initial_period()
     floor = store.last_published() or (initial if initial != INITIAL else None)
+    lists = store.lists()
+    published = set(lists[lists["origin"] == "publish"]["period"])
     placed = []
     for event in events:
         info = event.info
@@ -305,12 +307,17 @@ def _placements(
         warnings = []
         if floor is not None and period <= floor:
             later = next_list_period(rules, floor)
-            what = "already published" if floor != initial else "the initial list's"
+            if period in published:
+                what = "is already published"
+            elif initial is not None and period <= initial:
+                what = "is the initial list's"
+            else:  # passed over by a --skip-to: never published, and never will be
+                what = f"a --skip-to left unpublished (the last published list is {floor})"
             warnings.append(
                 Issue(
                     info.source,
                     None,
-                    f"ended {end}, in period {period}, which is {what}: rated in {later} "
+                    f"ended {end}, in period {period}, which {what}: rated in {later} "
                     "(the next list)",
                     "warning",
                 )

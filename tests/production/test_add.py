@@ -8,7 +8,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from db_helpers import ADULT, database, dump, event_file, run
+from db_helpers import ADULT, database, dump, event_file, process, query, run
 from trf_text import P, trf
 
 
@@ -209,3 +209,16 @@ def test_the_same_event_twice_in_one_add_is_refused(folder: Path) -> None:
 @pytest.fixture
 def folder(tmp_path: Path) -> Path:
     return tmp_path
+
+
+def test_a_late_event_of_a_period_passed_over_by_skip_to_says_so(tmp_path: Path) -> None:
+    db = database(tmp_path)
+    assert run("publish", "2026-05", "--skip-to", "--db", db, "--out", tmp_path / "out")[0] == 0
+    late = event_file(tmp_path, "late", [(1, 1, 2, "1-0")], day="2026/02/12")
+    code, out, err = process("add", late, "--db", db)
+    assert code == 0 and "period 2026-06" in out
+    assert err == (
+        f"{late}: warning: ended 2026-02-12, in period 2026-03, which a --skip-to left "
+        "unpublished (the last published list is 2026-05): rated in 2026-06 (the next list)\n"
+    )
+    assert query(db, "SELECT key, period FROM events") == [("late", "2026-06")]
