@@ -35,11 +35,17 @@ from rating_batch.periods import (
     LAST_YEAR,
     Period,
     months_between,
-    next_list_period,
     period_of,
 )
 from rating_batch.pipeline import distinct_keys, expand_inputs, load_events
-from rating_batch.production.common import Outcome, RuleBook, iso, rule_book
+from rating_batch.production.common import (
+    Outcome,
+    RuleBook,
+    iso,
+    placed_period,
+    placement_floor,
+    rule_book,
+)
 from rating_batch.production.identify import IdentityPlan, plan_identities, store_identities
 from rating_batch.schema import Event, combined
 from rating_batch.store import DEFAULT_WAIT, Store, open_store
@@ -293,7 +299,7 @@ def _placements(
     """Each event's kind and period: that of its end date, or the next list when that
     period is already published or is the initial list's (with a warning printed)."""
     initial = store.initial_period()
-    floor = store.last_published() or (initial if initial != INITIAL else None)
+    floor = placement_floor(store)
     lists = store.lists()
     published = set(lists[lists["origin"] == "publish"]["period"])
     placed = []
@@ -302,11 +308,9 @@ def _placements(
         chosen = kind or info.kind or "standard"
         end = info.end or info.start
         assert end is not None  # events without dates are refused by validation
-        rules = book.for_date(end)
-        period = period_of(rules, end)
+        period, later = placed_period(book, end, floor)
         warnings = []
-        if floor is not None and period <= floor:
-            later = next_list_period(rules, floor)
+        if later != period:
             if period in published:
                 what = "is already published"
             elif initial is not None and period <= initial:

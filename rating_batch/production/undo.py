@@ -8,12 +8,13 @@ take it back (``restore latest``).
 
 from __future__ import annotations
 
+import datetime as dt
 import difflib
 from pathlib import Path
 
 from rating_batch.errors import RatingBatchError
-from rating_batch.periods import canonical_period
-from rating_batch.production.common import Outcome
+from rating_batch.periods import INITIAL, canonical_period
+from rating_batch.production.common import Outcome, placed_period, placement_floor, rule_book
 from rating_batch.store import (
     DEFAULT_WAIT,
     Copy,
@@ -67,6 +68,7 @@ def unpublish_period(period: str, *, db: Path, wait: float = DEFAULT_WAIT) -> Ou
         kinds = ", ".join(lists[lists["period"] == period]["kind"])
         with store.writing():
             removed = store.unpublish(period)
+            moved = _back_in_their_periods(store)
         events = len(store.events(period))
         saved = _saved(store)
     return Outcome(
@@ -74,11 +76,32 @@ def unpublish_period(period: str, *, db: Path, wait: float = DEFAULT_WAIT) -> Ou
             f"unpublished {period} ({kinds}): {removed['ratings']} rating states, "
             f"{removed['pending']} pending first-rating games and {removed['published_files']} "
             "stored files removed",
+            *moved,
             f"its {events} event(s) are added and pending again; 'rating-batch publish {period}' "
             "rates them",
             saved,
         ]
     )
+
+
+def _back_in_their_periods(store: Store) -> list[str]:
+    """The events added late, after a list now withdrawn, moved back from the later list
+    they waited in to the period they are rated in now (``add`` would place them so); what
+    was moved, a line each."""
+    book = rule_book(store)
+    floor = placement_floor(store)
+    moves, lines = [], []
+    for event in store.events_after(floor or INITIAL).to_dict("records"):
+        end = dt.date.fromisoformat(str(event["end"] or event["start"]))
+        _, placed = placed_period(book, end, floor)
+        if placed < event["period"]:
+            moves.append((int(event["event_id"]), placed))
+            lines.append(
+                f"{event['key']} (ended {end}) moves back from {event['period']} to {placed}, "
+                "the list it goes to when added now"
+            )
+    store.move_events(moves)
+    return lines
 
 
 def remove_event(key: str, *, db: Path, wait: float = DEFAULT_WAIT) -> Outcome:

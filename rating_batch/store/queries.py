@@ -373,6 +373,17 @@ class Store(Connection):
             return self.frame("SELECT * FROM events ORDER BY event_id")
         return self.frame("SELECT * FROM events WHERE period = ? ORDER BY event_id", (period,))
 
+    def events_after(self, period: Period) -> pd.DataFrame:
+        """The events of the periods after ``period`` (those not published yet)."""
+        return self.frame("SELECT * FROM events WHERE period > ? ORDER BY event_id", (period,))
+
+    def move_events(self, moves: Sequence[tuple[int, Period]]) -> None:
+        """Events put in another period: (event_id, period) pairs."""
+        self.connection.executemany(
+            "UPDATE events SET period = ? WHERE event_id = ?",
+            [(period, event_id) for event_id, period in moves],
+        )
+
     def event_by_key(self, key: str) -> dict[str, Any] | None:
         return _first(self.frame("SELECT * FROM events WHERE key = ?", (key,)))
 
