@@ -22,7 +22,7 @@ from typing import Any, Protocol
 import pandas as pd
 
 from rating_batch.engine import STATUSES
-from rating_batch.errors import RatingBatchError
+from rating_batch.errors import Issue, RatingBatchError
 from rating_batch.loaders import Progress, no_progress
 from rating_batch.periods import (
     INITIAL,
@@ -39,6 +39,7 @@ from rating_batch.production.common import (
     Outcome,
     RuleBook,
     differs,
+    placed_period,
     read_state,
     rule_book,
 )
@@ -102,13 +103,15 @@ def publish_period(
                 _check_order(store, book, period, options)
                 kinds = _kinds(store, book, period)
                 outcomes = [publisher.rate(store, period, kind) for kind in kinds]
-            return publisher.result(period, outcomes, [], dry_run=True)
+            dry = publisher.result(period, outcomes, [], dry_run=True)
+            return _noting(dry, _waiting(store, book, period))
         with staged_outputs(out) as outputs:
             with store.writing():
                 # Checked holding the write lock: two publishes at once cannot both pass.
                 _check_order(store, book, period, options)
                 kinds = _kinds(store, book, period)
                 outcomes = [publisher.rate(store, period, kind) for kind in kinds]
+                waiting = _waiting(store, book, period)
 
                 def keep() -> None:
                     for outcome in outcomes:
@@ -127,8 +130,50 @@ def publish_period(
                     kept=keeping.kept,
                 )
             _switch(outputs, period, db, out)
-    result = publisher.result(period, outcomes, paths, dry_run=False)
+    result = _noting(publisher.result(period, outcomes, paths, dry_run=False), waiting)
     result.lines.extend(store.notes)
+    return result
+
+
+def _waiting(store: Store, book: RuleBook, period: Period) -> Outcome:
+    """The events added for lists after ``period``: where they wait (an officer who
+    publishes the month before the one the events were added for sees where they went), and
+    a warning for any that ended in ``period`` or before (left in a later list)."""
+    later = store.events_after(period)
+    if later.empty:
+        return Outcome()
+    where = ", ".join(f"{n} in {p}" for p, n in later.groupby("period").size().items())
+    if len(store.events(period)):
+        line = f"{len(later)} event(s) added wait for later lists ({where})"
+    else:
+        line = (
+            f"no event was added for {period}: the {len(later)} added wait for later lists "
+            f"({where}): an event is rated in the first list closing on or after its end "
+            "date (docs/rules.md §1)"
+        )
+    warnings = []
+    for event in later.to_dict("records"):
+        end = dt.date.fromisoformat(str(event["end"] or event["start"]))
+        own, _ = placed_period(book, end, None)
+        if own <= period:
+            warnings.append(
+                Issue(
+                    str(event["source"]),
+                    None,
+                    f"ended {end} (period {own}) but waits for {event['period']}: 'rating-batch "
+                    f"remove {event['key']}' and add it again to rate it in {period}",
+                    "warning",
+                )
+            )
+    return Outcome([line], warnings)
+
+
+def _noting(result: PublishResult, note: Outcome) -> PublishResult:
+    """``result`` with ``note``'s lines after the lists' (before a dry run's last line) and
+    its warnings first."""
+    at = len(result.lines) - (result.lines[-1].startswith("dry run") if result.lines else 0)
+    result.lines[at:at] = note.lines
+    result.warnings[:0] = note.warnings
     return result
 
 
@@ -243,8 +288,11 @@ def _result(
     lines = [f"{'would publish' if dry_run else 'published'} {period}"]
     warnings = []
     for outcome in outcomes:
-        counts = outcome.result.players["status"].value_counts()
+        players = outcome.result.players
+        counts = players["status"].value_counts()
         count = {status: int(counts.get(status, 0)) for status in STATUSES}
+        # Those with games pending from earlier periods are unrated too, but did not play.
+        count["unrated"] = int(((players["status"] == "unrated") & (players["events"] > 0)).sum())
         lines.append(
             f"{outcome.kind}: {len(outcome.events)} event(s) under {outcome.rules.edition}; "
             f"list of {len(outcome.listing)} players ({count['rated']} from the previous list, "

@@ -362,3 +362,48 @@ def test_skip_to_a_list_decades_ahead_is_refused_unless_asked(folder: Path) -> N
     )
     assert code == 0 and stdout.startswith("published 2099-12\n")
     assert (out / "2099-12" / "standard" / "list.csv").exists()
+
+
+def test_publishing_a_month_whose_events_wait_for_the_next_list_says_where_they_are(
+    folder: Path,
+) -> None:
+    # The officer adds February's event (it ends on 10 February: the list of 2026-03, whose
+    # closing date is the first on or after it, docs/rules.md §1) and publishes 2026-02.
+    db = database(folder)
+    assert run("add", event_file(folder, "feb", [(1, 1, 2, "1-0")], day="2026/02/10"),
+               "--db", db)[0] == 0  # fmt: skip
+    note = (
+        "no event was added for 2026-02: the 1 added wait for later lists (1 in 2026-03): an "
+        "event is rated in the first list closing on or after its end date (docs/rules.md §1)"
+    )
+    for dry_run in (["--dry-run"], []):
+        code, out, err = process("publish", "2026-02", *dry_run, "--db", db, "--out",
+                                 folder / "out")  # fmt: skip
+        assert (code, err) == (0, "")
+        assert out.splitlines()[3] == note
+    # The list of 2026-02 is the initial list: nobody played in its period.
+    assert [(r["id"], r["rating"]) for r in read_csv(folder / "out/2026-02/standard/list.csv")] == [
+        ("11", "1600"), ("12", "1500"),
+    ]  # fmt: skip
+    code, out, _ = run("publish", "2026-03", "--db", db, "--out", folder / "out")
+    assert code == 0 and "wait for later lists" not in out
+
+
+def test_a_month_without_events_counts_no_one_as_having_played(folder: Path) -> None:
+    # Newbie plays 2 games in January: pending, 3 short of the 5 a first rating needs
+    # (docs/rules.md §4), so still unrated in 2026-02; in 2026-03 he has not played at all.
+    db = database(folder)
+    newbie = [P(1, "A", 1600, 11, 1980), P(2, "B", 1500, 12, 1980), P(3, "Newbie, Sam", None,
+              None, 2010)]  # fmt: skip
+    games = [(1, 3, 1, "1-0"), (2, 2, 3, "0-1")]
+    assert run("add", event_file(folder, "jan", games, players=newbie), "--db", db)[0] == 0
+    code, out, _ = run("publish", "2026-02", "--db", db, "--out", folder / "out")
+    assert code == 0 and out.splitlines()[1].endswith(", 1 played but are still unrated")
+    pending = [r["status"] for r in read_csv(folder / "out/2026-02/standard/players.csv")]
+    assert pending.count("unrated") == 1
+    code, out, _ = run("publish", "2026-03", "--dry-run", "--db", db, "--out", folder / "out")
+    assert code == 0
+    assert out.splitlines()[1] == (
+        "standard: 0 event(s) under fide-2025; list of 2 players (2 from the previous list, 0 "
+        "new); 0 fell below the floor and left it, 0 played but are still unrated"
+    )
