@@ -113,13 +113,13 @@ def write_list(folder: Path, lines: list[str], name: str = "list.csv") -> Path:
     return path
 
 
-def database(folder: Path, *listing: str, period: str = "2026-01") -> Path:
-    """A new database from a CSV list (by default two players, 11 at 1600, 12 at 1500)."""
+def database(folder: Path, *listing: str, period: str | None = "2026-01") -> Path:
+    """A new database from a CSV list (by default two players, 11 at 1600, 12 at 1500), of
+    the month ``period`` (None: a list of unknown month)."""
     db = folder / "r.sqlite"
     lines = ["id,rating", *(listing or ("11,1600", "12,1500"))]
-    code, out, err = run(
-        "init", "--list", write_list(folder, lines), "--period", period, "--db", db
-    )
+    month = () if period is None else ("--period", period)
+    code, out, err = run("init", "--list", write_list(folder, lines), *month, "--db", db)
     assert code == 0, out + err
     return db
 

@@ -254,6 +254,7 @@ def _date_problems(
     known_initial = initial if initial not in (None, INITIAL) else None
     reference = store.last_published() or known_initial
     today = options.today or dt.date.today()
+    current = period_of(book.for_date(today), today)
     problems = []
     for event in events:
         info = event.info
@@ -280,6 +281,12 @@ def _date_problems(
             problem(
                 f"ended {end} (period {period}), more than {MAX_MONTHS_AWAY} months from the "
                 f"database's last list ({reference}): a typo in the year?"
+            )
+        elif reference is None and months_between(period, current) > MAX_MONTHS_AWAY:
+            # No list month to measure against (an initial list of unknown month): today's.
+            problem(
+                f"ended {end} (period {period}), more than {MAX_MONTHS_AWAY} months before "
+                f"today ({today}), and the initial list's month is unknown: a typo in the year?"
             )
     return problems
 

@@ -4,6 +4,7 @@ says so; a dry run changes nothing."""
 
 from __future__ import annotations
 
+import datetime as dt
 import sqlite3
 from pathlib import Path
 
@@ -222,3 +223,28 @@ def test_a_late_event_of_a_period_passed_over_by_skip_to_says_so(tmp_path: Path)
         "unpublished (the last published list is 2026-05): rated in 2026-06 (the next list)\n"
     )
     assert query(db, "SELECT key, period FROM events") == [("late", "2026-06")]
+
+
+def test_with_an_initial_list_of_unknown_month_a_misdated_event_is_measured_against_today(
+    tmp_path: Path,
+) -> None:
+    # 2006 typed for 2026: with no list month known, the event would make 2006-02 the first
+    # list to publish. Twelve months from today's period is the bound, as from a list's.
+    db = database(tmp_path, period=None)  # no --period, no FIDE header
+    before = dump(db)
+    typo = event_file(tmp_path, "typo", [(1, 1, 2, "1-0")], day="2006/01/10")
+    code, out, err = process("add", typo, "--db", db)
+    today = dt.date.today()
+    assert (code, out) == (1, "")
+    assert err == (
+        f"Error: {typo}: ended 2006-01-10 (period 2006-02), more than 12 months before today "
+        f"({today}), and the initial list's month is unknown: a typo in the year? "
+        "(--accept-dates adds it anyway)\n"
+    )
+    assert dump(db) == before
+    recent = today - dt.timedelta(days=40)
+    event = event_file(tmp_path, "recent", [(1, 1, 2, "1-0")], day=recent.strftime("%Y/%m/%d"))
+    code, out, err = process("add", event, "--db", db)
+    assert (code, err) == (0, "") and out.startswith("added recent")
+    code, _, err = process("add", typo, "--accept-dates", "--db", db)
+    assert code == 0 and "a typo in the year?" in err

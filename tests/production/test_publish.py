@@ -82,11 +82,11 @@ def test_skip_to_leaves_periods_out_but_never_their_events(tmp_path: Path) -> No
 def test_with_an_unknown_initial_month_the_first_list_is_that_of_the_first_events(
     tmp_path: Path,
 ) -> None:
-    db = tmp_path / "r.sqlite"
-    listing = tmp_path / "list.csv"
-    listing.write_text("id,rating\n11,1600\n12,1500\n")
-    assert run("init", "--list", listing, "--db", db)[0] == 0  # no --period, no FIDE header
-    run("add", event_file(tmp_path, "open", [(1, 1, 2, "1-0")], day="2026/03/10"), "--db", db)
+    db = database(tmp_path, period=None)  # no --period, no FIDE header
+    # --accept-dates: with no list month, an event is measured against today's month, and
+    # this one will be more than 12 months old one day.
+    event = event_file(tmp_path, "open", [(1, 1, 2, "1-0")], day="2026/03/10")
+    assert run("add", event, "--accept-dates", "--db", db)[0] == 0
     code, _, err = run("publish", "2026-05", "--db", db, "--out", tmp_path / "out")
     assert code == 1 and "the next list is 2026-04, not 2026-05" in err
     assert run("publish", "2026-04", "--db", db, "--out", tmp_path / "out")[0] == 0
