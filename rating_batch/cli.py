@@ -661,7 +661,7 @@ def upgrade(context: click.Context, db: Path) -> None:
 
 
 @cli.command()
-@click.argument("fide_id", required=False)
+@click.argument("fide_id", metavar="[ID]", required=False)
 @click.option("--name", help="Find players by name (any part, accents and case aside).")
 @DB_OPTION
 @click.option(
@@ -678,7 +678,8 @@ def player(
     the player played in, the calculation of the new rating (FIDE's individual
     calculation, or the first-rating derivation with the games pending toward it).
 
-    FIDE_ID is a FIDE ID; players without one are found with --name.
+    ID is a FIDE ID or, for a player without one, the id the lists print
+    (<event>#<start rank>, e.g. n1#7); --name finds both.
 
     Example:
 
@@ -689,7 +690,7 @@ def player(
     from rating_batch import production
 
     if (fide_id is None) == (name is None):
-        raise click.UsageError("give a FIDE ID, or --name TEXT")
+        raise click.UsageError("give an ID (a FIDE ID, or n1#7 for one without), or --name TEXT")
     with user_errors(context.obj["debug"]):
         if name is not None:
             echo(production.find_players(name, db=db, out=out))

@@ -4,8 +4,9 @@ files that publish wrote (stored in the database: a published list never changes
 does its explanation); the games pending toward a first rating. ``player --name`` finds
 players. Read-only: the database is never changed.
 
-A player is named by FIDE ID only (the database's own row numbers are never matched, so no
-typed number can show somebody else); players without one are found with ``--name``.
+A player is named by FIDE ID, or without one by the id the lists print for him
+(``<event>#<start rank>``); the database's own row numbers are never matched, so no typed
+number can show somebody else. ``--name`` finds both.
 """
 
 from __future__ import annotations
@@ -34,19 +35,24 @@ MAX_FOUND = 50
 
 
 def player_report(fide_id: str, *, db: Path, out: Path | None = None) -> str:
-    """The player with this FIDE ID, as text; with ``out``, also ``player-<FIDE ID>.xlsx``
-    and ``player-<FIDE ID>.html``."""
-    if not is_digits(fide_id, MAX_ID_DIGITS):  # "¹²".isdigit() is True; 10**23 overflows SQLite
+    """The player with this FIDE ID (or, without one, this ``<event>#<start rank>`` id), as
+    text; with ``out``, also ``player-<id>.xlsx`` and ``player-<id>.html``."""
+    without = "#" in fide_id
+    if not without and not is_digits(fide_id, MAX_ID_DIGITS):  # "¹²".isdigit() is True
         raise RatingBatchError(
-            f"{fide_id!r} is not a FIDE ID (digits only); 'rating-batch player --name TEXT' "
+            f"{fide_id!r} is not a FIDE ID (digits only) nor the id of a player without one "
+            "(<event>#<start rank>, as the lists print it); 'rating-batch player --name TEXT' "
             "finds players by name, with or without a FIDE ID"
         )
     with open_store(db) as store:
-        person = store.player_by_fide_id(int(fide_id))
+        if without:
+            person = store.player_without_fide_id(fide_id)
+        else:
+            person = store.player_by_fide_id(int(fide_id))
         if person is None:
+            what = "player without a FIDE ID whose id is" if without else "player with FIDE ID"
             raise RatingBatchError(
-                f"no player with FIDE ID {fide_id} in {db} ('rating-batch player --name TEXT' "
-                "searches by name)"
+                f"no {what} {fide_id} in {db} ('rating-batch player --name TEXT' searches by name)"
             )
         return _report(store, person, out)
 
@@ -74,6 +80,7 @@ def find_players(text: str, *, db: Path, out: Path | None = None) -> str:
         lines.append(f"  {row['name']}, {federation}, born {born}: {fide}")
     if len(found) > MAX_FOUND:
         lines.append(f"  … and {len(found) - MAX_FOUND} more: give more of the name")
+    lines.append("'rating-batch player ID' shows one: the FIDE ID, or the id in brackets")
     return "\n".join(lines)
 
 

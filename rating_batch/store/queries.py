@@ -281,6 +281,13 @@ class Store(Connection):
     def player_by_fide_id(self, fide_id: int) -> dict[str, Any] | None:
         return _first(self.frame("SELECT * FROM players WHERE fide_id = ?", (fide_id,)))
 
+    def player_without_fide_id(self, label: str) -> dict[str, Any] | None:
+        """A player without a FIDE ID by the id the lists give him: the entry that created
+        him (``<event>#<start rank>``, ``list#<line>``)."""
+        return _first(
+            self.frame("SELECT * FROM players WHERE fide_id IS NULL AND created_by = ?", (label,))
+        )
+
     def insert_players(self, rows: pd.DataFrame) -> None:
         self._insert("players", rows.assign(name_key=name_keys(rows["name"])))
 

@@ -9,7 +9,17 @@ from pathlib import Path
 import pandas as pd
 import pytest
 from conftest import DATA
-from db_helpers import ADULT, add_one_game, database, event_file, run
+from db_helpers import (
+    ADULT,
+    NEWBIE,
+    add_one_game,
+    database,
+    event_file,
+    newcomer_database,
+    process,
+    rows,
+    run,
+)
 from trf_text import P, trf
 from workbooks import table
 
@@ -25,9 +35,13 @@ def test_a_number_that_is_no_fide_id_shows_nobody(tmp_path: Path) -> None:
         "by name)\n",
     )
     code, _, err = run("player", "jan#3", "--db", db)
-    assert code == 1 and "is not a FIDE ID (digits only)" in err
+    assert (code, err) == (
+        1,
+        f"Error: no player without a FIDE ID whose id is jan#3 in {db} ('rating-batch player "
+        "--name TEXT' searches by name)\n",
+    )
     code, _, err = run("player", "--db", db)
-    assert code == 2 and "give a FIDE ID, or --name TEXT" in err
+    assert code == 2 and "give an ID (a FIDE ID, or n1#7 for one without), or --name TEXT" in err
 
 
 @pytest.mark.parametrize(
@@ -40,7 +54,8 @@ def test_an_over_long_or_non_ascii_number_is_no_fide_id(typed: str, tmp_path: Pa
     assert run("player", typed, "--db", db) == (
         1,
         "",
-        f"Error: {typed!r} is not a FIDE ID (digits only); 'rating-batch player --name TEXT' "
+        f"Error: {typed!r} is not a FIDE ID (digits only) nor the id of a player without one "
+        "(<event>#<start rank>, as the lists print it); 'rating-batch player --name TEXT' "
         "finds players by name, with or without a FIDE ID\n",
     )
 
@@ -72,6 +87,7 @@ def test_players_are_found_by_name_accents_and_order_aside(tmp_path: Path) -> No
         "2 players named like 'zolc':",
         "  Żółć, Łukasz, POL, born 2001: no FIDE ID (open#1)",
         "  Zolc, Anna, POL, born 2003: no FIDE ID (open#2)",
+        "'rating-batch player ID' shows one: the FIDE ID, or the id in brackets",
     ]
     code, out, _ = run("player", "--name", "lukasz zolc", "--db", db)
     assert code == 0 and out.startswith("Żółć, Łukasz (no FIDE ID, open#1, POL, born 2001)")
@@ -315,3 +331,25 @@ def test_rows_of_a_file_of_one_line_records_are_its_lines() -> None:
         _rows_of(data, {"11", "x#1"}),
         picked([("11", "a, b", "12", "B, b"), ("x#1", "e", "11", 'say "hi"')]),
     )
+
+
+def test_a_player_without_a_fide_id_is_shown_by_the_id_the_lists_print(tmp_path: Path) -> None:
+    # Two players named "Newbie, Sam" (ITA, born 2010): n1#7 without a FIDE ID, first rated
+    # 1749 in 2026-02 (db_helpers.newcomer_database works it out), and a later one with FIDE
+    # ID 955555555. --name cannot tell them apart; the id in its listing does.
+    db, listed = newcomer_database(tmp_path)
+    players = [P(1, NEWBIE["name"], None, 955555555, 2010, sex="m", federation="ITA"),
+               P(2, "Idle, Ian", 1749, 17, ADULT, sex="m", federation="ITA")]  # fmt: skip
+    february = event_file(tmp_path, "sam", [(1, 1, 2, "1-0")], players=players,
+                          day="2026/02/10")  # fmt: skip
+    assert run("add", february, "--db", db)[0] == 0
+    code, out, _ = run("player", "--name", "newbie", "--db", db)
+    assert code == 0 and "  Newbie, Sam, ITA, born 2010: no FIDE ID (n1#7)" in out.splitlines()
+    code, out, err = process("player", "n1#7", "--db", db, "--out", tmp_path / "pl")
+    assert (code, err) == (0, "")
+    assert out.splitlines()[0] == "Newbie, Sam (no FIDE ID, n1#7, ITA, born 2010)"
+    assert "first rating 1749: on the list from 2026-02" in out
+    assert sorted(p.name for p in (tmp_path / "pl").iterdir()) == [
+        "player-n1-7.html", "player-n1-7.xlsx",
+    ]  # fmt: skip
+    assert rows(listed / "list.csv")["n1#7"]["rating"] == "1749"
