@@ -26,9 +26,11 @@ from rating_batch.loaders.common import MAX_ID_DIGITS, is_digits
 from rating_batch.names import name_key
 from rating_batch.production.common import number, player_ids, rule_book
 from rating_batch.production.system_player import system_player_report
+from rating_batch.schema import as_written
 from rating_batch.staging import staged_outputs
 from rating_batch.store import Store, open_store
 from rating_batch.writers import player_text, write_player_html, write_player_workbook
+from rating_batch.writers.common import neutralise
 
 #: ``player --name`` lists at most this many players.
 MAX_FOUND = 50
@@ -175,9 +177,12 @@ def _rows_of(data: bytes | None, ids: set[str]) -> pd.DataFrame | None:
     if data is None:
         return None
     header, _, body = data.removeprefix(codecs.BOM_UTF8).partition(b"\n")
+    # An id as our writers wrote it: neutralised (an event key "=1+2" gives "'=1+2#3"),
+    # quoted when it holds a comma or a quote.
+    written = sorted({form for i in ids for form in (i, neutralise(i))})
     starts = tuple(
         start.encode("utf-8")
-        for i in sorted(ids)
+        for i in written
         for start in (f"{i},", '"' + i.replace('"', '""') + '",')
     )
     if not ids:
@@ -199,9 +204,9 @@ def _rows_of(data: bytes | None, ids: set[str]) -> pd.DataFrame | None:
         keep_default_na=False,
         na_values=[""],
     )
-    for column in ("name", "opponent_name"):
-        if column in frame.columns:
-            frame[column] = (
-                frame[column].astype("string").str.replace(r"^'(?=[=+\-@\t\r])", "", regex=True)
-            )
+    # Every text as the files gave it (names, federations, titles, event keys), not as our
+    # CSV writers neutralised it for spreadsheets.
+    for column in frame.columns:
+        if frame[column].dtype == object or isinstance(frame[column].dtype, pd.StringDtype):
+            frame[column] = frame[column].map(as_written, na_action="ignore")
     return frame

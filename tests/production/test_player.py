@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import codecs
+import re
 import sqlite3
 from pathlib import Path
 
@@ -20,6 +21,7 @@ from db_helpers import (
     rows,
     run,
 )
+from openpyxl import load_workbook
 from trf_text import P, trf
 from workbooks import table
 
@@ -353,3 +355,30 @@ def test_a_player_without_a_fide_id_is_shown_by_the_id_the_lists_print(tmp_path:
         "player-n1-7.html", "player-n1-7.xlsx",
     ]  # fmt: skip
     assert rows(listed / "list.csv")["n1#7"]["rating"] == "1749"
+
+
+def test_the_report_shows_texts_as_the_files_gave_them_not_as_neutralised_for_spreadsheets(
+    tmp_path: Path,
+) -> None:
+    # Our CSVs write "=1+2" as "'=1+2" so that no spreadsheet evaluates it; the report read
+    # from them shows the event key, federations and ids as the files gave them, everywhere.
+    db = database(tmp_path)
+    players = [P(1, "A", 1600, 11, ADULT, federation="+CD"),
+               P(2, "B", 1500, 12, ADULT, federation="@AB"),
+               P(3, "-New, Sam", None, None, 2010, federation="-EF")]  # fmt: skip
+    games = [(1, 1, 2, "1-0"), (2, 3, 1, "=-="), (3, 2, 3, "0-1")]
+    event = event_file(tmp_path, "=1+2", games, players=players)
+    assert run("add", event, "--db", db)[0] == 0
+    assert run("publish", "2026-02", "--db", db, "--out", tmp_path / "lists")[0] == 0
+    shown = {"11": "  event =1+2", "=1+2#3": "  2026-02 =1+2 round 2: opponent 1600, scored 0.5"}
+    for label, stem in (("11", "player-11"), ("=1+2#3", "player-=1+2-3")):
+        code, out, err = process("player", label, "--db", db, "--out", tmp_path / "pl")
+        assert (code, err) == (0, "")
+        assert shown[label] in out.splitlines()
+        assert re.search(r"'[=+\-@]", out) is None
+        page = (tmp_path / "pl" / f"{stem}.html").read_text(encoding="utf-8")
+        assert "&#39;" not in page and "=1+2" in page
+        texts = {str(cell) for sheet in load_workbook(tmp_path / "pl" / f"{stem}.xlsx")
+                 for row in sheet.iter_rows(values_only=True) for cell in row if cell}  # fmt: skip
+        assert {"=1+2", "@AB" if label == "11" else "-EF"} <= texts
+        assert [text for text in texts if text.startswith("'")] == []
