@@ -98,6 +98,16 @@ def _stem(label: str) -> str:
 
 
 def _report(store: Store, person: dict[str, Any], out: Path | None) -> str:
+    """The player's report as text; with ``out``, its workbook and page written, and said
+    (as every command says what it wrote)."""
+    text = _explained(store, person, out)
+    if out is None:
+        return text
+    stem = _stem(_label(person))
+    return "\n".join([text, *(f"wrote {out / stem}{suffix}" for suffix in (".xlsx", ".html"))])
+
+
+def _explained(store: Store, person: dict[str, Any], out: Path | None) -> str:
     system = rule_book(store).system
     if system is not None:
         label = _label(person)

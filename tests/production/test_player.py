@@ -382,3 +382,23 @@ def test_the_report_shows_texts_as_the_files_gave_them_not_as_neutralised_for_sp
                  for row in sheet.iter_rows(values_only=True) for cell in row if cell}  # fmt: skip
         assert {"=1+2", "@AB" if label == "11" else "-EF"} <= texts
         assert [text for text in texts if text.startswith("'")] == []
+
+
+@pytest.mark.parametrize("rules", ["fide", "glicko2"])
+def test_player_out_says_which_files_it_wrote(tmp_path: Path, rules: str) -> None:
+    listing = tmp_path / "list.csv"
+    listing.write_text("id,rating\n11,1600\n12,1500\n")
+    db = tmp_path / "r.sqlite"
+    init = ["init", "--list", listing, "--period", "2026-01", "--rules", rules, "--db", db]
+    assert run(*init, *(["--from-elo"] if rules != "fide" else []))[0] == 0
+    add_one_game(tmp_path, db)
+    assert run("publish", "2026-02", "--db", db, "--out", tmp_path / "lists")[0] == 0
+    out = tmp_path / "reports"
+    code, printed, err = process("player", "11", "--db", db, "--out", out)
+    assert (code, err) == (0, "")
+    assert printed.splitlines()[-2:] == [
+        f"wrote {out / 'player-11.xlsx'}", f"wrote {out / 'player-11.html'}",
+    ]  # fmt: skip
+    assert sorted(p.name for p in out.iterdir()) == ["player-11.html", "player-11.xlsx"]
+    code, printed, _ = process("player", "11", "--db", db)
+    assert code == 0 and "wrote" not in printed
