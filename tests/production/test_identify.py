@@ -6,7 +6,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from db_helpers import ADULT, database, dump, event_file, query, run, write_list
+from db_helpers import ADULT, database, dump, event_file, process, query, run, write_list
 from trf_text import P, trf
 
 
@@ -174,7 +174,7 @@ def test_players_are_found_by_name_birth_year_and_federation(folder: Path) -> No
         )
     )
     code, out, _ = run("add", first, "--db", db)
-    assert code == 0 and "new player: New, Ned (first#2)" in out
+    assert code == 0 and "new player: New, Ned (no FIDE ID, first#2)" in out
     second = folder / "second.trf"
     second.write_text(
         trf(
@@ -289,4 +289,21 @@ def test_a_removed_events_fields_are_filled_again_from_another_stored_event(
     ) == [
         (11, "birth_year", 1980, "second"), (11, "name", "A", "second"),
         (12, "birth_year", 1980, "second"), (12, "name", "B", "second"),
+    ]  # fmt: skip
+
+
+def test_new_players_are_named_as_the_lists_will_name_them(folder: Path) -> None:
+    # Runevi's file gives her FIDE ID: that is her id on every list, not the file's line.
+    db = database(folder)
+    players = [P(1, "Known, Kim", 1600, 11, ADULT), P(2, "Runevi, Isis", None, 900000128, 1990),
+               P(3, "New, Ned", None, None, 1999, federation="IRL")]  # fmt: skip
+    event = event_file(folder, "jan", [(1, 1, 2, "1-0"), (2, 3, 1, "0-1")], players=players)
+    code, out, err = process("add", event, "--db", db)
+    assert (code, err) == (0, "")
+    assert out.splitlines()[1:3] == [
+        "  new player: Runevi, Isis (FIDE ID 900000128)",
+        "  new player: New, Ned (no FIDE ID, jan#3)",
+    ]
+    assert query(db, "SELECT fide_id, created_by FROM players WHERE player_id > 2") == [
+        (900000128, "jan#2"), (None, "jan#3"),
     ]  # fmt: skip
