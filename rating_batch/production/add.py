@@ -153,9 +153,10 @@ def add_events(
     lines: list[str] = []
     for index, (event, key, place) in enumerate(zip(events, keys, placed, strict=True)):
         info = event.info
+        unread = " (no readable time control: --kind rapid or blitz for another list)"
         lines.append(
-            f"{verb} {key} ({info.name}, {iso(info.start)}…{iso(info.end)}): {place.kind}, "
-            f"period {place.period}, {sizes[index]} players"
+            f"{verb} {key} ({info.name}, {iso(info.start)}…{iso(info.end)}): {place.kind}"
+            f"{unread if place.unread else ''}, period {place.period}, {sizes[index]} players"
         )
         lines.extend(f"  new player: {label}" for label in created.get(index, []))
     if options.dry_run:
@@ -298,6 +299,8 @@ class Placement:
     kind: str
     period: Period
     warnings: list[Issue]
+    unread: bool = False
+    """No ``--kind`` and no readable time control: standard, by default (§6)."""
 
 
 def _placements(
@@ -334,7 +337,7 @@ def _placements(
                 )
             )
             period = later
-        placed.append(Placement(chosen, period, warnings))
+        placed.append(Placement(chosen, period, warnings, unread=kind is None and not info.kind))
     return placed
 
 

@@ -135,7 +135,10 @@ def test_a_dry_run_reports_everything_and_changes_nothing(tmp_path: Path) -> Non
     late = event_file(tmp_path, "open", [(1, 1, 2, "1-0")])
     code, out, _ = run("add", late, "--dry-run", "--db", db)
     assert code == 0
-    assert out.startswith("would add open (open, 2026-01-10…2026-01-10): standard, period 2026-02")
+    assert out.startswith(
+        "would add open (open, 2026-01-10…2026-01-10): standard (no readable time control: "
+        "--kind rapid or blitz for another list), period 2026-02"
+    )
     assert out.endswith("dry run: nothing was changed\n")
     assert dump(db) == before
     assert not Path(f"{db}.backups").exists()
@@ -248,3 +251,27 @@ def test_with_an_initial_list_of_unknown_month_a_misdated_event_is_measured_agai
     assert (code, err) == (0, "") and out.startswith("added recent")
     code, _, err = process("add", typo, "--accept-dates", "--db", db)
     assert code == 0 and "a typo in the year?" in err
+
+
+def test_an_event_without_a_time_control_is_said_to_go_to_the_standard_list(
+    tmp_path: Path,
+) -> None:
+    # docs/rules.md §6: the list comes from the time control; without one, standard, said.
+    db = database(tmp_path)
+    notc = event_file(tmp_path, "notc", [(1, 1, 2, "1-0")], day="2026/01/10")
+    timed = tmp_path / "timed.trf"
+    timed.write_text(
+        trf([P(1, "A", 1600, 11, ADULT), P(2, "B", 1500, 12, ADULT)], [(1, 2, 1, "=-=")],
+            name="timed", start="2026/01/12", end="2026/01/12",
+            extra=("122 90 min/40 moves + 30 min + 30 sec",))
+    )  # fmt: skip
+    code, out, err = process("add", notc, timed, "--db", db)
+    assert (code, err) == (0, "")
+    assert out.splitlines()[:2] == [
+        "added notc (notc, 2026-01-10…2026-01-10): standard (no readable time control: --kind "
+        "rapid or blitz for another list), period 2026-02, 2 players",
+        "added timed (timed, 2026-01-12…2026-01-12): standard, period 2026-02, 2 players",
+    ]
+    assert query(db, "SELECT key, kind FROM events ORDER BY key") == [
+        ("notc", "standard"), ("timed", "standard"),
+    ]  # fmt: skip
