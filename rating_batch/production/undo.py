@@ -164,7 +164,7 @@ def backups_report(db: Path) -> Outcome:
             f"{_count(len(copies), 'whole copy', 'whole copies')} in {places.backups} "
             f"('rating-batch restore NAME' puts one back; the newest {kept_copies()}, together "
             f"at most {_size(bound)}, are kept):",
-            *(_copy_line(copy) for copy in copies),
+            *_copy_lines(copies),
         ]
     else:
         lines.append(
@@ -185,11 +185,17 @@ def _point_line(point: Point) -> str:
     return f"  {point.name:>6}  {point.taken:%Y-%m-%d %H:%M:%S} UTC  {point.label}{undone}"
 
 
-def _copy_line(copy: Copy) -> str:
-    return (
-        f"  {copy.name}  {copy.taken:%Y-%m-%d %H:%M:%S} UTC  {shown_label(copy.label):<24}  "
-        f"{_size(copy.size):>9}  last list {copy.last_list}, {copy.events} event(s)"
-    )
+def _copy_lines(copies: list[Copy]) -> list[str]:
+    """A line a whole copy, in columns as wide as their longest entry (names grow with the
+    command they were taken after)."""
+    name = max(len(copy.name) for copy in copies)
+    label = max(len(shown_label(copy.label)) for copy in copies)
+    return [
+        f"  {copy.name:<{name}}  {copy.taken:%Y-%m-%d %H:%M:%S} UTC  "
+        f"{shown_label(copy.label):<{label}}  {_size(copy.size):>9}  last list "
+        f"{copy.last_list}, {copy.events} event(s)"
+        for copy in copies
+    ]
 
 
 def restore(name: str, *, db: Path, wait: float = DEFAULT_WAIT) -> Outcome:

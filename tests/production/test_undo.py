@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from db_helpers import data_dump, database, dump, event_file, process, query, run
+from db_helpers import add_one_game, data_dump, database, dump, event_file, process, query, run
 from trf_text import P
 
 
@@ -147,3 +147,19 @@ def test_unpublish_moves_the_events_added_late_back_to_the_withdrawn_period(
     # publish): going back to the state before it undoes the move too.
     assert run("restore", "4", "--db", db)[0] == 0
     assert data_dump(db) == before
+
+
+def test_the_whole_copies_are_listed_in_aligned_columns(tmp_path: Path) -> None:
+    db = database(tmp_path)
+    assert run("backup", "--after", "publish", "--db", db)[0] == 0
+    add_one_game(tmp_path, db)
+    assert run("publish", "2026-02", "--db", db, "--out", tmp_path / "out")[0] == 0
+    code, out, err = process("backups", "--db", db)
+    assert (code, err) == (0, "")
+    copies = sorted(p.name for p in Path(f"{db}.backups").glob("*.sqlite"))
+    labels = [name.split("Z-", 1)[1] for name in copies]
+    assert labels == ["backup.sqlite", "after-publish-2026-02.sqlite"]  # names of unequal length
+    lines = [line for line in out.splitlines() if "Z-" in line]
+    assert [line.split()[0] for line in lines] == copies
+    for column in (" UTC  ", " last list "):
+        assert len({line.index(column) for line in lines}) == 1, column
