@@ -368,3 +368,41 @@ def test_a_command_run_away_from_its_database_says_where_it_looked_and_how_to_na
         "'rating-batch init --list FILE'\n"
     )
     assert sorted(p.name for p in tmp_path.iterdir()) == before
+
+
+@pytest.mark.slow  # a mount namespace with a read-only mount
+def test_a_database_on_read_only_media_is_said_to_be_read_only(tmp_path: Path) -> None:
+    import subprocess
+
+    from db_helpers import COMMAND
+
+    media = tmp_path / "media"
+    media.mkdir()
+    db = database(media)
+    with sqlite3.connect(db) as connection:  # one file, as copied onto a stick or share
+        connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    connection.close()
+    before = db.read_bytes()
+    event = event_file(tmp_path, "e", [(1, 1, 2, "1-0")])
+    report = tmp_path / "report"
+    script = f"""
+set -u
+mount --bind {media} {media} && mount -o remount,bind,ro {media} || exit 90
+{" ".join(COMMAND)} add {event} --db {db} > {report}.out 2> {report}.err; echo $? > {report}.rc
+{" ".join(COMMAND)} player 11 --db {db} > {report}.player 2>&1; echo $? >> {report}.rc
+ls -a {media} > {report}.ls
+"""
+    done = subprocess.run(["unshare", "--mount", "sh", "-c", script], capture_output=True)
+    assert done.returncode == 0, f"could not mount read-only here: {done.stderr!r}"
+
+    def read(suffix: str) -> str:
+        return Path(f"{report}{suffix}").read_text()
+
+    assert read(".rc").split() == ["1", "0"]  # add refused; player reads it
+    assert read(".out") == ""
+    assert read(".err") == (
+        f"Error: {db}: cannot write: it is on a read-only disk or share; commands that only "
+        "read it (player, export-list, backups) work there; nothing was changed\n"
+    )
+    assert db.read_bytes() == before
+    assert read(".ls").split() == [".", "..", "list.csv", "r.sqlite"]
