@@ -3,6 +3,7 @@ only commands change nothing, older databases are upgraded, a busy one names its
 
 from __future__ import annotations
 
+import re
 import shutil
 import sqlite3
 import subprocess
@@ -406,3 +407,26 @@ ls -a {media} > {report}.ls
     )
     assert db.read_bytes() == before
     assert read(".ls").split() == [".", "..", "list.csv", "r.sqlite"]
+
+
+@pytest.mark.slow  # a real process with an injected fault
+def test_a_failed_upgrade_inside_add_is_said_to_be_the_upgrade(tmp_path: Path) -> None:
+    # schema-2.sqlite keeps its published files inside (tests/data/db/SOURCES.md): add
+    # upgrades it first, which moves them into the files folder; a full disk there stops it.
+    db = copy_of(SCHEMA_2, tmp_path / "old.sqlite")
+    before = dump(db)
+    event = event_file(tmp_path, "march", [(1, 2, 1, "1-0")], day="2026/02/10")
+    faults = Path(__file__).parents[1] / "faults"
+    full = {"PYTHONPATH": str(faults), "RATING_BATCH_FAULT": "enospc:.sqlite.files/"}
+    code, out, err = process("add", event, "--db", db, env=full)
+    assert (code, out) == (1, "")
+    assert re.fullmatch(
+        rf"Error: {re.escape(str(db))}: cannot be upgraded from schema 2 \(an older "
+        rf"rating_batch's\) to {SCHEMA_VERSION}, which 'add' does first: "
+        rf"{re.escape(str(db))}\.files/[0-9a-f]{{2}}: cannot keep the published file "
+        r"standard/\S+ \(No space left on device\); nothing was changed\n",
+        err,
+    ), err
+    assert dump(db) == before
+    code, out, err = process("add", event, "--db", db)
+    assert code == 0 and out.startswith("added march"), err
