@@ -125,7 +125,7 @@ SHOWN_WARNINGS = 20
 def cli(context: click.Context, debug: bool, quiet: bool, verbose: bool, wait: float) -> None:
     """FIDE-exact rating calculations for rating officers."""
     context.obj = {"debug": debug, "quiet": quiet, "verbose": verbose and not quiet, "wait": wait}
-    logging.basicConfig(level=logging.WARNING, format="%(message)s")
+    logging.basicConfig(level=logging.ERROR if quiet else logging.WARNING, format="%(message)s")
 
 
 def progress_bar(context: click.Context) -> Callable[[Sequence[Any], str], Iterable[Any]]:
