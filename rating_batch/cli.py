@@ -125,7 +125,7 @@ SHOWN_WARNINGS = 20
 def cli(context: click.Context, debug: bool, quiet: bool, verbose: bool, wait: float) -> None:
     """FIDE-exact rating calculations for rating officers."""
     context.obj = {"debug": debug, "quiet": quiet, "verbose": verbose and not quiet, "wait": wait}
-    logging.basicConfig(level=logging.WARNING, format="%(message)s")
+    logging.basicConfig(level=logging.ERROR if quiet else logging.WARNING, format="%(message)s")
 
 
 def progress_bar(context: click.Context) -> Callable[[Sequence[Any], str], Iterable[Any]]:
@@ -184,7 +184,9 @@ def rate(
 ) -> None:
     """Rate EVENTS (files or folders) as one rating period, without a database.
 
-    Writes OUT/players.csv, OUT/games.csv and OUT/report.xlsx.
+    Writes OUT/players.csv, OUT/games.csv, OUT/calculations.csv, OUT/report.xlsx,
+    OUT/index.html and a page per event, OUT/events/KEY.html (under another rating system:
+    the CSVs, report.xlsx and index.html).
 
     Example:
 
@@ -487,18 +489,30 @@ def add(
     is_flag=True,
     help="Publish PERIOD although earlier list periods are not published (they stay so).",
 )
+@click.option(
+    "--accept-dates",
+    is_flag=True,
+    help="Publish PERIOD although its closing date is after today (events may still end in it).",
+)
 @DRY_RUN
 @DB_OPTION
 @OUT_OPTION
 @click.pass_context
 def publish(
-    context: click.Context, period: str, skip_to: bool, dry_run: bool, db: Path, out: Path
+    context: click.Context,
+    period: str,
+    skip_to: bool,
+    accept_dates: bool,
+    dry_run: bool,
+    db: Path,
+    out: Path,
 ) -> None:
     """Rate PERIOD (YYYY-MM) for each list and write the new lists and reports.
 
     Only the next list period is accepted (or the last published one again, which writes
     its files as they were published). Writes OUT/PERIOD/KIND/list.csv, list.xlsx, list.txt,
-    players.csv, games.csv, calculations.csv, changes.csv and report.xlsx.
+    players.csv, games.csv, calculations.csv, changes.csv, report.xlsx, index.html and a page
+    per event, events/KEY.html.
 
     Example:
 
@@ -507,7 +521,9 @@ def publish(
     """
     from rating_batch import production
 
-    options = production.PublishOptions(skip_to=skip_to, dry_run=dry_run, wait=context.obj["wait"])
+    options = production.PublishOptions(
+        skip_to=skip_to, dry_run=dry_run, wait=context.obj["wait"], accept_dates=accept_dates
+    )
     with user_errors(context.obj["debug"]):
         result = production.publish_period(
             period, db=db, out=out, options=options, progress=progress_bar(context)
@@ -699,21 +715,25 @@ def upgrade(context: click.Context, db: Path) -> None:
 
 
 @cli.command()
-@click.argument("fide_id", required=False)
+@click.argument("fide_id", metavar="[ID]", required=False)
 @click.option("--name", help="Find players by name (any part, accents and case aside).")
 @DB_OPTION
 @click.option(
     "--out",
     type=click.Path(file_okay=False, path_type=Path),
-    help="Also write player-ID.xlsx (history, pending games, charts) to this folder.",
+    help="Also write player-ID.xlsx (history, calculations, pending games, charts) and "
+    "player-ID.html (one printable page) to this folder.",
 )
 @click.pass_context
 def player(
     context: click.Context, fide_id: str | None, name: str | None, db: Path, out: Path | None
 ) -> None:
-    """Print a player's rating history and the games pending toward a first rating.
+    """Explain a player's ratings: the history of every list, and for each published list
+    the player played in, the calculation of the new rating (FIDE's individual
+    calculation, or the first-rating derivation with the games pending toward it).
 
-    FIDE_ID is a FIDE ID; players without one are found with --name.
+    ID is a FIDE ID or, for a player without one, the id the lists print
+    (<event>#<start rank>, e.g. n1#7); --name finds both.
 
     Example:
 
@@ -724,7 +744,7 @@ def player(
     from rating_batch import production
 
     if (fide_id is None) == (name is None):
-        raise click.UsageError("give a FIDE ID, or --name TEXT")
+        raise click.UsageError("give an ID (a FIDE ID, or n1#7 for one without), or --name TEXT")
     with user_errors(context.obj["debug"]):
         if name is not None:
             echo(production.find_players(name, db=db, out=out))

@@ -28,6 +28,13 @@ CONTROL_CHARACTERS = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 #: apostrophe before it in a CSV), and the list reader reads our CSV lists back without it.
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
+
+def as_written(text: str) -> str:
+    """A text as it was before our CSV writers neutralised it (``'=1+1`` is ``=1+1``): what
+    reads our own CSV files back shows what the input held."""
+    return text[1:] if text.startswith("'") and text[1:].startswith(FORMULA_STARTS) else text
+
+
 #: Why a row is not a game played over the board with a rated result (loaders), and why a
 #: played game does not count for rating (engine). NA when the game counts.
 REASONS = (

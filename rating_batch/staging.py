@@ -9,7 +9,9 @@ previous outputs stay as they were. Whatever happens, the staging folder is remo
 empty folder the command made is left behind.
 
 An owned folder that holds files we do not write (the officer's own notes, say) is refused
-before anything is written: a command never deletes what it did not create.
+before anything is written: a command never deletes what it did not create. The files an
+operating system or office program makes by itself (``HELPER_FILES``) are not the officer's:
+they are moved away with the folder they are in.
 
 A kill between the renames can leave some units new and some old (and a hidden staging folder,
 removed by the next run in the same folder): running the command again completes it.
@@ -29,6 +31,12 @@ from rating_batch.errors import RatingBatchError
 from rating_batch.parallel import alive
 
 _STAGING_PREFIX = ".rating-batch-staging-"
+
+#: Files the operating system or an office program makes in any folder it shows or whose
+#: files it opens (Finder's .DS_Store and ._ files, Explorer's Thumbs.db and desktop.ini,
+#: Excel's ~$report.xlsx and LibreOffice's .~lock.report.xlsx# lock files): an owned folder
+#: holding them is still ours; they go with the folder it replaces.
+HELPER_FILES = re.compile(r"\.DS_Store|\._.+|Thumbs\.db|desktop\.ini|~\$.+|\.~lock\..+#")
 
 
 class OutputProblem(RatingBatchError):
@@ -69,24 +77,7 @@ class OutputSet:
         """``folder`` (under root) is replaced whole; what it holds now must all match
         ``pattern`` (paths relative to it), else nothing is written."""
         self._prepare()
-        compiled = re.compile(pattern)
-        if folder.exists():
-            if not folder.is_dir():
-                raise OutputProblem(f"{folder}: a file is in the way of this output folder")
-            foreign = sorted(
-                str(p.relative_to(folder))
-                for p in folder.rglob("*")
-                if not compiled.fullmatch(p.relative_to(folder).as_posix())
-            )
-            if foreign:
-                shown = ", ".join(foreign[:5]) + (
-                    f" and {len(foreign) - 5} more" if len(foreign) > 5 else ""
-                )
-                raise OutputProblem(
-                    f"{folder}: holds files rating_batch does not write ({shown}); move them "
-                    "away or choose another --out (nothing was written)"
-                )
-        self.owned[folder] = compiled
+        self.owned[folder] = _ownable(folder, pattern)
 
     def path(self, final: Path) -> Path:
         """Where to write the output that will be ``final`` (a path under ``root``)."""
@@ -153,6 +144,43 @@ class OutputSet:
             for folder in sorted(self.made, key=lambda p: len(p.parts), reverse=True):
                 with contextlib.suppress(OSError):
                     folder.rmdir()
+
+
+def _ownable(folder: Path, pattern: str) -> re.Pattern[str]:
+    """``pattern`` compiled, once ``folder`` is found to hold nothing else (but helper
+    files): else the refusal."""
+    compiled = re.compile(pattern)
+    if folder.exists():
+        if not folder.is_dir():
+            raise OutputProblem(f"{folder}: a file is in the way of this output folder")
+        foreign = sorted(
+            str(p.relative_to(folder))
+            for p in folder.rglob("*")
+            if not compiled.fullmatch(p.relative_to(folder).as_posix())
+            and not (HELPER_FILES.fullmatch(p.name) and p.is_file())
+        )
+        if foreign:
+            shown = ", ".join(foreign[:5]) + (
+                f" and {len(foreign) - 5} more" if len(foreign) > 5 else ""
+            )
+            raise OutputProblem(
+                f"{folder}: holds files rating_batch does not write ({shown}); move them "
+                "away or choose another --out (nothing was written)"
+            )
+    return compiled
+
+
+def check_outputs(root: Path, folder: Path, pattern: str) -> None:
+    """What writing under ``root`` and owning ``folder`` (``own(folder, pattern)``) would
+    refuse, found without writing anything: a dry run's check of its ``--out``."""
+    existing = next(p for p in [root, *root.parents] if p.exists() or p.is_symlink())
+    if not existing.is_dir():
+        raise OutputProblem(
+            f"{root}: cannot make this folder: a file is in the way (choose another --out)"
+        )
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise OutputProblem(f"{existing}: cannot write the outputs there (permission denied)")
+    _ownable(folder, pattern)
 
 
 def _remove_stale_staging(root: Path) -> None:

@@ -100,19 +100,28 @@ def companions(db: Path) -> dict[str, str]:
     }
 
 
+def tree(folder: Path) -> dict[str, bytes]:
+    """Every file under ``folder`` by its path relative to it: its bytes."""
+    return {
+        p.relative_to(folder).as_posix(): p.read_bytes()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
+
+
 def write_list(folder: Path, lines: list[str], name: str = "list.csv") -> Path:
     path = folder / name
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path
 
 
-def database(folder: Path, *listing: str, period: str = "2026-01") -> Path:
-    """A new database from a CSV list (by default two players, 11 at 1600, 12 at 1500)."""
+def database(folder: Path, *listing: str, period: str | None = "2026-01") -> Path:
+    """A new database from a CSV list (by default two players, 11 at 1600, 12 at 1500), of
+    the month ``period`` (None: a list of unknown month)."""
     db = folder / "r.sqlite"
     lines = ["id,rating", *(listing or ("11,1600", "12,1500"))]
-    code, out, err = run(
-        "init", "--list", write_list(folder, lines), "--period", period, "--db", db
-    )
+    month = () if period is None else ("--period", period)
+    code, out, err = run("init", "--list", write_list(folder, lines), *month, "--db", db)
     assert code == 0, out + err
     return db
 

@@ -517,3 +517,47 @@ def test_the_list_is_read_beside_the_overlap_check_and_errs_after_it(
     code, _, err = run("rate", U19, "--list", broken, "--out", tmp_path / "again")
     assert code == 1 and "broken.csv" in err
     assert not (tmp_path / "again").exists()
+
+
+def _help(*command: str) -> str:
+    """A command's --help as one line of words (click rewraps the text to the terminal)."""
+    code, out, _ = run(*command, "--help")
+    assert code == 0
+    return " ".join(out.split())
+
+
+def _written(folder: Path, key: str) -> list[str]:
+    """The files under ``folder``, the event key (or player id) spelt as the help spells it."""
+    return sorted(
+        path.relative_to(folder).as_posix().replace(key, "KEY" if "events" in str(path) else "ID")
+        for path in folder.rglob("*")
+        if path.is_file()
+    )
+
+
+def test_rate_help_names_every_file_rate_writes(tmp_path: Path) -> None:
+    code, _, _ = run("rate", U19, "--rules", "fide-2025", "--out", tmp_path / "out")
+    assert code == 0
+    written = _written(tmp_path / "out", U19.stem)
+    assert written == [
+        "calculations.csv", "events/KEY.html", "games.csv", "index.html", "players.csv",
+        "report.xlsx",
+    ]  # fmt: skip
+    shown = _help("rate")
+    assert [name for name in written if f"OUT/{name}" not in shown] == []
+
+
+def test_publish_and_player_help_name_every_file_they_write(tmp_path: Path) -> None:
+    from db_helpers import newcomer_database
+
+    db, listed = newcomer_database(tmp_path)
+    written = _written(listed, "n1")
+    shown = _help("publish")
+    assert [name for name in written if name not in shown] == []
+    assert "list.csv" in written and "events/KEY.html" in written
+    code, _, _ = run("player", "11", "--db", db, "--out", tmp_path / "player")
+    assert code == 0
+    written = _written(tmp_path / "player", "11")
+    assert written == ["player-ID.html", "player-ID.xlsx"]
+    shown = _help("player")
+    assert [name for name in written if name not in shown] == []

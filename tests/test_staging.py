@@ -86,19 +86,25 @@ def test_an_owned_folder_is_replaced_whole(tmp_path: Path) -> None:
     assert files(out) == {"events/new-event.html": "page"}
 
 
-def test_an_owned_folder_holding_the_officers_files_is_refused(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("mine", "shown"),
+    [("notes.txt", "notes.txt"), ("Thumbs.db/notes.txt", "Thumbs.db, Thumbs.db/notes.txt")],
+    ids=["a file", "a folder named like a helper file"],
+)
+def test_an_owned_folder_holding_the_officers_files_is_refused(
+    tmp_path: Path, mine: str, shown: str
+) -> None:
+    # Only files are the system's helpers: a folder "Thumbs.db" is something the officer made.
     out = tmp_path / "out"
-    (out / "events").mkdir(parents=True)
-    (out / "events" / "notes.txt").write_text("mine")
+    (out / "events" / mine).parent.mkdir(parents=True)
+    (out / "events" / mine).write_text("mine")
     with (
-        pytest.raises(
-            OutputProblem, match=r"holds files rating_batch does not write \(notes.txt\)"
-        ),
+        pytest.raises(OutputProblem, match=rf"holds files rating_batch does not write \({shown}\)"),
         staged_outputs(out) as outputs,
     ):
         outputs.own(out / "events", r"[^/]+\.html")
         outputs.path(out / "events" / "new-event.html").write_text("page")
-    assert files(out) == {"events/notes.txt": "mine"}
+    assert files(out) == {f"events/{mine}": "mine"}
 
 
 def test_out_under_a_file_is_a_message(tmp_path: Path) -> None:
@@ -127,3 +133,18 @@ def test_a_killed_runs_staging_folder_is_removed_by_the_next(tmp_path: Path) -> 
     with staged_outputs(out) as outputs:
         outputs.path(out / "a.csv").write_text("a")
     assert sorted(os.listdir(out)) == ["a.csv"]
+
+
+def test_helper_files_of_the_system_and_office_programs_go_with_the_folder_they_are_in(
+    tmp_path: Path,
+) -> None:
+    out = tmp_path / "out"
+    helpers = [".DS_Store", "._report.xlsx", "Thumbs.db", "desktop.ini", "~$report.xlsx",
+               ".~lock.report.xlsx#"]  # fmt: skip
+    (out / "events").mkdir(parents=True)
+    for name in ["old-event.html", *helpers]:
+        (out / "events" / name).write_text("x")
+    with staged_outputs(out) as outputs:
+        outputs.own(out / "events", r"[^/]+\.html")
+        outputs.path(out / "events" / "new-event.html").write_text("page")
+    assert files(out) == {"events/new-event.html": "page"}

@@ -12,7 +12,7 @@ from typing import Any
 
 from rating_batch.errors import InputError, Issue, errors_only
 from rating_batch.loaders.common import MAX_LIST_CELLS, check_size, check_xlsx
-from rating_batch.loaders.ratinglist import header_row, read_rating_list
+from rating_batch.loaders.ratinglist import MAX_LIST_BYTES, header_row, read_rating_list
 from rating_batch.loaders.tabular import read_crosstable
 from rating_batch.loaders.trf import parse_trfs, read_trf
 from rating_batch.loaders.trf_decoding import TrfText, decode_trf
@@ -54,18 +54,25 @@ __all__ = [
 ]
 
 
+#: The bytes of a CSV file read to tell a list from an event (its header is in its first
+#: rows): a list may be far larger than an event may (``MAX_LIST_BYTES``).
+HEAD_BYTES = 256 * 1024
+#: Byte-order marks a FIDE TXT list may start with (a second one too).
+_BOMS = b"\xef\xbb\xbf"
+
+
 def is_rating_list(path: Path) -> bool:
     """Whether a file holds a rating list rather than an event: XML and FIDE TXT lists by
     their shape, CSV/XLSX by a header with ``id`` (below a title, as in our list.xlsx) but no
-    ``name``+rounds."""
+    ``name``+rounds. A CSV file is told from its first ``HEAD_BYTES``."""
     suffix = path.suffix.lower()
     if suffix == ".xml":
         return True
-    if suffix not in (*LIST_SUFFIXES, ".txt") or check_size(path):
-        return False  # an event file, or one the event reader refuses (too large, a FIFO …)
+    if suffix not in (*LIST_SUFFIXES, ".txt") or check_size(path, MAX_LIST_BYTES):
+        return False  # an event file, or one no reader reads (too large, a FIFO …)
     if suffix == ".txt":
         with path.open("rb") as handle:
-            return handle.read(10).lower().startswith(b"id number")
+            return handle.read(16).lstrip(_BOMS).lower().startswith(b"id number")
     if suffix == ".xlsx" and check_xlsx(path):
         return False
     from rating_batch.loaders.tabular import (
@@ -78,7 +85,9 @@ def is_rating_list(path: Path) -> bool:
 
     try:  # read as a list would be, within a list's bound
         raw: RawTable = (
-            _read_xlsx(path, None, MAX_LIST_CELLS) if suffix == ".xlsx" else _read_csv(path)
+            _read_xlsx(path, None, MAX_LIST_CELLS)
+            if suffix == ".xlsx"
+            else _read_csv(path, head=HEAD_BYTES)
         )
     except InputError:
         return False

@@ -44,7 +44,7 @@ from rating_batch.loaders.common import (
 )
 from rating_batch.loaders.encoding import DecodingError, decode, table_evidence
 from rating_batch.rules import FIDE_LIST_K, Rules
-from rating_batch.schema import FORMULA_STARTS
+from rating_batch.schema import as_written
 
 KINDS = ("standard", "rapid", "blitz")
 PER_KIND = ("rating", "games", "k", "games_total")
@@ -155,7 +155,8 @@ def read_rating_list(
                 decoded = decode(data, encoding, table_evidence(data))
             except DecodingError as error:
                 raise InputError([Issue(str(path), error.line, str(error))]) from None
-            text, warning = decoded.text, decoded.warning()
+            # A second byte-order mark (a careless export's) is no part of the header.
+            text, warning = decoded.text.lstrip("\ufeff"), decoded.warning()
             too_long = long_lines(text.splitlines(), str(path))
             if too_long:
                 raise InputError([Issue(str(path), n, message) for n, message in too_long[:20]])
@@ -347,7 +348,7 @@ def parse_fide_txt(text: str, *, source: str, kind: str = "standard") -> RatingL
         if tail_start is not None:
             end = tail_start if end is None else min(end, tail_start)
         written = [line[start:end].strip() or None for line in texts]
-        records[column] = map_distinct(written, lambda t: None if t is None else _formula_text(t))
+        records[column] = map_distinct(written, lambda t: None if t is None else as_written(t))
     found: list[tuple[int, int, Issue]] = []
     _read_tails(texts, tail_start, numeric, records, "flag" in names, source, found)
     ids = records["id"]
@@ -403,7 +404,7 @@ def _read_tails(
         found.append((row, 0, Issue(source, int(str(records["line"][row])), message)))
     rows = np.flatnonzero(matched)
     titles = map_distinct(
-        parts[0].fillna("").tolist(), lambda t: _split_titles([*map(_formula_text, t.split())])
+        parts[0].fillna("").tolist(), lambda t: _split_titles([*map(as_written, t.split())])
     )
     for column, position in (("o_title", 0), ("foa_title", 1)):
         values = records[column]
@@ -532,17 +533,11 @@ def parse_rating_list_csv(text: str, *, source: str, kind: str = "standard") -> 
     delimiter = ";" if sample.count(";") > sample.count(",") else ","
     reader = csv.reader(io.StringIO(text), delimiter=delimiter)
     try:
-        rows = [[_formula_text(cell) for cell in row] for row in reader]
+        rows = [[as_written(cell) for cell in row] for row in reader]
     except csv.Error as error:
         issue = Issue(source, reader.line_num, f"not readable as CSV: {error}")
         return RatingList(_finish(_empty(0)), (), source, "csv", issues=[issue])
     return _parse_table(rows, source, kind, "csv", lambda index: index + 1)
-
-
-def _formula_text(cell: str) -> str:
-    """A cell as written before our CSV writers neutralised it (``'=1+1`` is ``=1+1``), so
-    that a list.csv we wrote reads back as it was."""
-    return cell[1:] if cell.startswith("'") and cell[1:].startswith(FORMULA_STARTS) else cell
 
 
 def _read_xlsx(path: Path, kind: str) -> RatingList:

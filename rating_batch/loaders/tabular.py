@@ -121,13 +121,21 @@ def _read_xlsx(path: Path, sheet: str | None, most_cells: int = MAX_EVENT_CELLS)
     return RawTable(rows, list(range(1, len(rows) + 1)), source)
 
 
-def _read_csv(path: Path, encoding: str | None = None) -> RawTable:
-    data = path.read_bytes()
+def _read_csv(path: Path, encoding: str | None = None, head: int | None = None) -> RawTable:
+    """A CSV file's rows; with ``head``, those of its first ``head`` bytes only (the whole
+    lines among them: enough to tell what the file is)."""
+    if head is None:
+        data = path.read_bytes()
+    else:
+        with path.open("rb") as handle:
+            data = handle.read(head)
+        if len(data) == head:
+            data = data[: data.rfind(b"\n") + 1]
     try:
         decoded = decode(data, encoding, table_evidence(data))
     except DecodingError as error:
         raise InputError([Issue(str(path), error.line, str(error))]) from None
-    text = decoded.text
+    text = decoded.text.lstrip("\ufeff")  # a second byte-order mark, as a careless export writes
     warning = decoded.warning()
     warnings = [Issue(str(path), None, warning, "warning")] if warning else []
     too_long = long_lines(split_lines(text), str(path))

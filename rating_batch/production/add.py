@@ -35,11 +35,17 @@ from rating_batch.periods import (
     LAST_YEAR,
     Period,
     months_between,
-    next_list_period,
     period_of,
 )
 from rating_batch.pipeline import distinct_keys, expand_inputs, load_events
-from rating_batch.production.common import Outcome, RuleBook, iso, rule_book
+from rating_batch.production.common import (
+    Outcome,
+    RuleBook,
+    iso,
+    placed_period,
+    placement_floor,
+    rule_book,
+)
 from rating_batch.production.identify import IdentityPlan, plan_identities, store_identities
 from rating_batch.schema import Event, combined
 from rating_batch.store import DEFAULT_WAIT, Store, open_store
@@ -151,9 +157,10 @@ def add_events(
     lines: list[str] = []
     for index, (event, key, place) in enumerate(zip(events, keys, placed, strict=True)):
         info = event.info
+        unread = " (no readable time control: --kind rapid or blitz for another list)"
         lines.append(
-            f"{verb} {key} ({info.name}, {iso(info.start)}…{iso(info.end)}): {place.kind}, "
-            f"period {place.period}, {sizes[index]} players"
+            f"{verb} {key} ({info.name}, {iso(info.start)}…{iso(info.end)}): {place.kind}"
+            f"{unread if place.unread else ''}, period {place.period}, {sizes[index]} players"
         )
         lines.extend(f"  new player: {label}" for label in created.get(index, []))
         lines.extend(f"  {label}" for label in attached.get(index, []))
@@ -253,6 +260,7 @@ def _date_problems(
     known_initial = initial if initial not in (None, INITIAL) else None
     reference = store.last_published() or known_initial
     today = options.today or dt.date.today()
+    current = period_of(book.for_date(today), today)
     problems = []
     for event in events:
         info = event.info
@@ -280,6 +288,12 @@ def _date_problems(
                 f"ended {end} (period {period}), more than {MAX_MONTHS_AWAY} months from the "
                 f"database's last list ({reference}): a typo in the year?"
             )
+        elif reference is None and months_between(period, current) > MAX_MONTHS_AWAY:
+            # No list month to measure against (an initial list of unknown month): today's.
+            problem(
+                f"ended {end} (period {period}), more than {MAX_MONTHS_AWAY} months before "
+                f"today ({today}), and the initial list's month is unknown: a typo in the year?"
+            )
     return problems
 
 
@@ -290,6 +304,8 @@ class Placement:
     kind: str
     period: Period
     warnings: list[Issue]
+    unread: bool = False
+    """No ``--kind`` and no readable time control: standard, by default (§6)."""
 
 
 def _placements(
@@ -298,30 +314,35 @@ def _placements(
     """Each event's kind and period: that of its end date, or the next list when that
     period is already published or is the initial list's (with a warning printed)."""
     initial = store.initial_period()
-    floor = store.last_published() or (initial if initial != INITIAL else None)
+    floor = placement_floor(store)
+    lists = store.lists()
+    published = set(lists[lists["origin"] == "publish"]["period"])
     placed = []
     for event in events:
         info = event.info
         chosen = kind or info.kind or "standard"
         end = info.end or info.start
         assert end is not None  # events without dates are refused by validation
-        rules = book.for_date(end)
-        period = period_of(rules, end)
+        period, later = placed_period(book, end, floor)
         warnings = []
-        if floor is not None and period <= floor:
-            later = next_list_period(rules, floor)
-            what = "already published" if floor != initial else "the initial list's"
+        if later != period:
+            if period in published:
+                what = "is already published"
+            elif initial is not None and period <= initial:
+                what = "is the initial list's"
+            else:  # passed over by a --skip-to: never published, and never will be
+                what = f"a --skip-to left unpublished (the last published list is {floor})"
             warnings.append(
                 Issue(
                     info.source,
                     None,
-                    f"ended {end}, in period {period}, which is {what}: rated in {later} "
+                    f"ended {end}, in period {period}, which {what}: rated in {later} "
                     "(the next list)",
                     "warning",
                 )
             )
             period = later
-        placed.append(Placement(chosen, period, warnings))
+        placed.append(Placement(chosen, period, warnings, unread=kind is None and not info.kind))
     return placed
 
 

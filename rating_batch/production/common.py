@@ -12,7 +12,7 @@ import pandas as pd
 
 from rating_batch.engine import k_factors
 from rating_batch.errors import InputError, Issue, RulesError
-from rating_batch.periods import INITIAL, Period, list_date
+from rating_batch.periods import INITIAL, Period, list_date, next_list_period, period_of
 from rating_batch.rules import (
     FIDE_BY_DATE,
     LATEST,
@@ -80,6 +80,23 @@ def read_rules_file(name: str) -> str | None:
 
 def rule_book(store: Store) -> RuleBook:
     return book_from(store.meta("rules") or FIDE_BY_DATE, store.meta("rules_text"))
+
+
+def placement_floor(store: Store) -> Period | None:
+    """The last list no added event can go into any more: the last published one, else the
+    initial list's (when its month is known)."""
+    initial = store.initial_period()
+    return store.last_published() or (initial if initial != INITIAL else None)
+
+
+def placed_period(book: RuleBook, end: dt.date, floor: Period | None) -> tuple[Period, Period]:
+    """An event ending on ``end``: its own period (that of its end date, §1) and the one it
+    is rated in: its own, or the list after ``floor`` when its own is not after it."""
+    rules = book.for_date(end)
+    own = period_of(rules, end)
+    if floor is not None and own <= floor:
+        return own, next_list_period(rules, floor)
+    return own, own
 
 
 def read_state(store: Store, kind: str, period: Period | None) -> pd.DataFrame:

@@ -161,16 +161,15 @@ def plan_identities(
     given["name"] = given["name"].mask(given["name"] == "")  # a blank name is no name
     first = given.groupby(resolved).first()  # each player's first value given, per column
     warnings += _birth_year_conflicts(people, rows, resolved, first["birth_year"])
+    # A new player as the lists will name him: his FIDE ID, else <event>#<start rank>.
+    fide_id = creators["fide_id"].astype("Int64").astype("string")
+    entry = creators["key"].astype(str) + "#" + creators["player"].astype(str)
     created = pd.DataFrame(
         {
             "event_index": creators["event_index"].to_numpy(),
             "label": (
                 creators["name"].fillna("").astype(object)
-                + " ("
-                + creators["key"].astype(str)
-                + "#"
-                + creators["player"].astype(str)
-                + ")"
+                + (" (FIDE ID " + fide_id + ")").fillna(" (no FIDE ID, " + entry + ")")
             ).to_numpy(),
         }
     )

@@ -4,8 +4,9 @@ files that publish wrote (stored in the database: a published list never changes
 does its explanation); the games pending toward a first rating. ``player --name`` finds
 players. Read-only: the database is never changed.
 
-A player is named by FIDE ID only (the database's own row numbers are never matched, so no
-typed number can show somebody else); players without one are found with ``--name``.
+A player is named by FIDE ID, or without one by the id the lists print for him
+(``<event>#<start rank>``); the database's own row numbers are never matched, so no typed
+number can show somebody else. ``--name`` finds both.
 """
 
 from __future__ import annotations
@@ -26,28 +27,35 @@ from rating_batch.names import name_key
 from rating_batch.pages import date_span
 from rating_batch.production.common import number, player_ids, rule_book
 from rating_batch.production.system_player import system_player_report
+from rating_batch.schema import as_written
 from rating_batch.staging import staged_outputs
 from rating_batch.store import Store, open_store
 from rating_batch.writers import player_text, write_player_html, write_player_workbook
+from rating_batch.writers.common import neutralise
 
 #: ``player --name`` lists at most this many players.
 MAX_FOUND = 50
 
 
 def player_report(fide_id: str, *, db: Path, out: Path | None = None) -> str:
-    """The player with this FIDE ID, as text; with ``out``, also ``player-<FIDE ID>.xlsx``
-    and ``player-<FIDE ID>.html``."""
-    if not is_digits(fide_id, MAX_ID_DIGITS):  # "¹²".isdigit() is True; 10**23 overflows SQLite
+    """The player with this FIDE ID (or, without one, this ``<event>#<start rank>`` id), as
+    text; with ``out``, also ``player-<id>.xlsx`` and ``player-<id>.html``."""
+    without = "#" in fide_id
+    if not without and not is_digits(fide_id, MAX_ID_DIGITS):  # "¹²".isdigit() is True
         raise RatingBatchError(
-            f"{fide_id!r} is not a FIDE ID (digits only); 'rating-batch player --name TEXT' "
+            f"{fide_id!r} is not a FIDE ID (digits only) nor the id of a player without one "
+            "(<event>#<start rank>, as the lists print it); 'rating-batch player --name TEXT' "
             "finds players by name, with or without a FIDE ID"
         )
     with open_store(db) as store:
-        person = store.player_by_fide_id(int(fide_id))
+        if without:
+            person = store.player_without_fide_id(fide_id)
+        else:
+            person = store.player_by_fide_id(int(fide_id))
         if person is None:
+            what = "player without a FIDE ID whose id is" if without else "player with FIDE ID"
             raise RatingBatchError(
-                f"no player with FIDE ID {fide_id} in {db} ('rating-batch player --name TEXT' "
-                "searches by name)"
+                f"no {what} {fide_id} in {db} ('rating-batch player --name TEXT' searches by name)"
             )
         return _report(store, person, out)
 
@@ -75,6 +83,7 @@ def find_players(text: str, *, db: Path, out: Path | None = None) -> str:
         lines.append(f"  {row['name']}, {federation}, born {born}: {fide}")
     if len(found) > MAX_FOUND:
         lines.append(f"  … and {len(found) - MAX_FOUND} more: give more of the name")
+    lines.append("'rating-batch player ID' shows one: the FIDE ID, or the id in brackets")
     return "\n".join(lines)
 
 
@@ -90,6 +99,16 @@ def _stem(label: str) -> str:
 
 
 def _report(store: Store, person: dict[str, Any], out: Path | None) -> str:
+    """The player's report as text; with ``out``, its workbook and page written, and said
+    (as every command says what it wrote)."""
+    text = _explained(store, person, out)
+    if out is None:
+        return text
+    stem = _stem(_label(person))
+    return "\n".join([text, *(f"wrote {out / stem}{suffix}" for suffix in (".xlsx", ".html"))])
+
+
+def _explained(store: Store, person: dict[str, Any], out: Path | None) -> str:
     system = rule_book(store).system
     if system is not None:
         label = _label(person)
@@ -181,9 +200,12 @@ def _rows_of(data: bytes | None, ids: set[str]) -> pd.DataFrame | None:
     if data is None:
         return None
     header, _, body = data.removeprefix(codecs.BOM_UTF8).partition(b"\n")
+    # An id as our writers wrote it: neutralised (an event key "=1+2" gives "'=1+2#3"),
+    # quoted when it holds a comma or a quote.
+    written = sorted({form for i in ids for form in (i, neutralise(i))})
     starts = tuple(
         start.encode("utf-8")
-        for i in sorted(ids)
+        for i in written
         for start in (f"{i},", '"' + i.replace('"', '""') + '",')
     )
     if not ids:
@@ -205,9 +227,9 @@ def _rows_of(data: bytes | None, ids: set[str]) -> pd.DataFrame | None:
         keep_default_na=False,
         na_values=[""],
     )
-    for column in ("name", "opponent_name"):
-        if column in frame.columns:
-            frame[column] = (
-                frame[column].astype("string").str.replace(r"^'(?=[=+\-@\t\r])", "", regex=True)
-            )
+    # Every text as the files gave it (names, federations, titles, event keys), not as our
+    # CSV writers neutralised it for spreadsheets.
+    for column in frame.columns:
+        if frame[column].dtype == object or isinstance(frame[column].dtype, pd.StringDtype):
+            frame[column] = frame[column].map(as_written, na_action="ignore")
     return frame

@@ -14,18 +14,20 @@ was added since (a published list never changes).
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
 import pandas as pd
 
-from rating_batch.errors import RatingBatchError
+from rating_batch.errors import Issue, RatingBatchError
 from rating_batch.loaders import Progress, no_progress
 from rating_batch.periods import (
     INITIAL,
     Period,
     canonical_period,
+    closing_date,
     is_list_period,
     next_list_period,
     shown,
@@ -36,6 +38,7 @@ from rating_batch.production.common import (
     Outcome,
     RuleBook,
     differs,
+    placed_period,
     read_state,
     rule_book,
 )
@@ -47,8 +50,8 @@ from rating_batch.production.system_publish import (
     rate_system_kind,
     write_system_kind,
 )
-from rating_batch.rules import KINDS
-from rating_batch.staging import OutputProblem, OutputSet, staged_outputs
+from rating_batch.rules import KINDS, Rules
+from rating_batch.staging import OutputProblem, OutputSet, check_outputs, staged_outputs
 from rating_batch.store import DEFAULT_WAIT, Store, open_store
 from rating_batch.systems import RatingSystem
 
@@ -63,6 +66,9 @@ class PublishOptions:
     """Publish a period later than the next one on purpose (none between may hold events)."""
     dry_run: bool = False
     wait: float = DEFAULT_WAIT
+    accept_dates: bool = False
+    """Publish a list whose period is still open (its closing date is after today)."""
+    today: dt.date | None = None
 
 
 @dataclass
@@ -92,17 +98,20 @@ def publish_period(
         _check_order(store, book, period, options)  # before the write lock is taken
         publisher = _publisher(book)
         if options.dry_run:
+            check_outputs(out, out / period, PERIOD_FILES)
             with store.writing(dry_run=True):
                 _check_order(store, book, period, options)
                 kinds = _kinds(store, book, period)
                 outcomes = [publisher.rate(store, period, kind) for kind in kinds]
-            return publisher.result(period, outcomes, [], dry_run=True)
+            dry = publisher.result(period, outcomes, [], dry_run=True)
+            return _noting(dry, _waiting(store, book, period))
         with staged_outputs(out) as outputs:
             with store.writing():
                 # Checked holding the write lock: two publishes at once cannot both pass.
                 _check_order(store, book, period, options)
                 kinds = _kinds(store, book, period)
                 outcomes = [publisher.rate(store, period, kind) for kind in kinds]
+                waiting = _waiting(store, book, period)
 
                 def keep() -> None:
                     for outcome in outcomes:
@@ -121,8 +130,50 @@ def publish_period(
                     kept=keeping.kept,
                 )
             _switch(outputs, period, db, out)
-    result = publisher.result(period, outcomes, paths, dry_run=False)
+    result = _noting(publisher.result(period, outcomes, paths, dry_run=False), waiting)
     result.lines.extend(store.notes)
+    return result
+
+
+def _waiting(store: Store, book: RuleBook, period: Period) -> Outcome:
+    """The events added for lists after ``period``: where they wait (an officer who
+    publishes the month before the one the events were added for sees where they went), and
+    a warning for any that ended in ``period`` or before (left in a later list)."""
+    later = store.events_after(period)
+    if later.empty:
+        return Outcome()
+    where = ", ".join(f"{n} in {p}" for p, n in later.groupby("period").size().items())
+    if len(store.events(period)):
+        line = f"{len(later)} event(s) added wait for later lists ({where})"
+    else:
+        line = (
+            f"no event was added for {period}: the {len(later)} added wait for later lists "
+            f"({where}): an event is rated in the first list closing on or after its end "
+            "date (docs/rules.md §1)"
+        )
+    warnings = []
+    for event in later.to_dict("records"):
+        end = dt.date.fromisoformat(str(event["end"] or event["start"]))
+        own, _ = placed_period(book, end, None)
+        if own <= period:
+            warnings.append(
+                Issue(
+                    str(event["source"]),
+                    None,
+                    f"ended {end} (period {own}) but waits for {event['period']}: 'rating-batch "
+                    f"remove {event['key']}' and add it again to rate it in {period}",
+                    "warning",
+                )
+            )
+    return Outcome([line], warnings)
+
+
+def _noting(result: PublishResult, note: Outcome) -> PublishResult:
+    """``result`` with ``note``'s lines after the lists' (before a dry run's last line) and
+    its warnings first."""
+    at = len(result.lines) - (result.lines[-1].startswith("dry run") if result.lines else 0)
+    result.lines[at:at] = note.lines
+    result.warnings[:0] = note.warnings
     return result
 
 
@@ -237,13 +288,15 @@ def _result(
     lines = [f"{'would publish' if dry_run else 'published'} {period}"]
     warnings = []
     for outcome in outcomes:
-        counts = outcome.result.players["status"].value_counts()
-        unrated = int(counts.get("unrated", 0))
+        players = outcome.result.players
+        counts = players["status"].value_counts()
+        # Those with games pending from earlier periods are unrated too, but did not play.
+        unrated = int(((players["status"] == "unrated") & (players["events"] > 0)).sum())
         # The list's counts are changes.csv's, whatever the players' statuses say (a rapid
         # player joining from the standard rating is "rated" and new on the list).
         listed = ListCounts.of(outcome.changes, len(outcome.listing))
         under = int(counts.get("below_floor", 0)) - listed.below_floor
-        idle = idle_below_floor(outcome.result.players)
+        idle = idle_below_floor(players)
         lines.append(
             f"{outcome.kind}: {len(outcome.events)} event(s) under {outcome.rules.edition}; "
             f"list of {listed.listed} players ({listed.kept} from the previous list, "
@@ -265,8 +318,13 @@ def _result(
 
 
 def _check_order(store: Store, book: RuleBook, period: Period, options: PublishOptions) -> None:
-    """Only the next list period, unless ``--skip-to`` (never over periods with events)."""
-    rules = book.for_period(period)
+    """Only the next list period, unless ``--skip-to`` (never over periods with events), and
+    only once it is closed, unless ``--accept-dates``."""
+    _check_sequence(store, book.for_period(period), period, options)
+    _check_closed(book.for_period(period), period, options)
+
+
+def _check_sequence(store: Store, rules: Rules, period: Period, options: PublishOptions) -> None:
     if not is_list_period(rules, period):
         months = ", ".join(str(m) for m in rules.list_months)
         raise RatingBatchError(
@@ -309,6 +367,19 @@ def _check_order(store: Store, book: RuleBook, period: Period, options: PublishO
         )
 
 
+def _check_closed(rules: Rules, period: Period, options: PublishOptions) -> None:
+    """A list is published once its period is closed: before its closing date, events that
+    belong to it may still be played (§1), and a list dated years ahead is a typo."""
+    today = options.today or dt.date.today()
+    closing = closing_date(rules, period)
+    if today < closing and not options.accept_dates:
+        raise RatingBatchError(
+            f"{period} is still open: events ending up to {closing} belong to it (today is "
+            f"{today}); publish it from {closing} on (a typo in the month?), or pass "
+            "--accept-dates to publish it now"
+        )
+
+
 def _kinds(store: Store, book: RuleBook, period: Period) -> list[str]:
     """The list kinds published: those with a list already or with events this period."""
     rules = book.for_period(period)
@@ -324,6 +395,7 @@ def _republish(store: Store, period: Period, out: Path, options: PublishOptions)
             f"'rating-batch unpublish {period}' and publish it again"
         )
     if options.dry_run:
+        check_outputs(out, out / period, PERIOD_FILES)
         return PublishResult(
             [f"{period} is published: publishing it again would write its stored files",
              "dry run: nothing was changed or written"],

@@ -8,12 +8,13 @@ take it back (``restore latest``).
 
 from __future__ import annotations
 
+import datetime as dt
 import difflib
 from pathlib import Path
 
 from rating_batch.errors import RatingBatchError
-from rating_batch.periods import canonical_period
-from rating_batch.production.common import Outcome
+from rating_batch.periods import INITIAL, canonical_period
+from rating_batch.production.common import Outcome, placed_period, placement_floor, rule_book
 from rating_batch.store import (
     DEFAULT_WAIT,
     Copy,
@@ -50,15 +51,24 @@ def unpublish_period(period: str, *, db: Path, wait: float = DEFAULT_WAIT) -> Ou
         last = store.last_published()
         if last is None:
             raise RatingBatchError(f"{db}: no period is published; nothing to unpublish")
+        lists = store.lists()
+        published = set(lists[lists["origin"] == "publish"]["period"])
+        if period not in published:
+            # Later than the last list (run twice, say) or skipped: unpublishing another
+            # period would withdraw a list the officer did not name.
+            raise RatingBatchError(
+                f"{period} is not published (the last published list is {last}); nothing "
+                "to unpublish, nothing was changed"
+            )
         if period != last:
             raise RatingBatchError(
                 f"only the last published period ({last}) can be unpublished, not {period}; "
                 f"unpublish {last} first, then the ones before it one by one"
             )
-        lists = store.lists()
         kinds = ", ".join(lists[lists["period"] == period]["kind"])
         with store.writing():
             removed = store.unpublish(period)
+            moved = _back_in_their_periods(store)
         events = len(store.events(period))
         saved = _saved(store)
     return Outcome(
@@ -66,11 +76,32 @@ def unpublish_period(period: str, *, db: Path, wait: float = DEFAULT_WAIT) -> Ou
             f"unpublished {period} ({kinds}): {removed['ratings']} rating states, "
             f"{removed['pending']} pending first-rating games and {removed['published_files']} "
             "stored files removed",
+            *moved,
             f"its {events} event(s) are added and pending again; 'rating-batch publish {period}' "
             "rates them",
             saved,
         ]
     )
+
+
+def _back_in_their_periods(store: Store) -> list[str]:
+    """The events added late, after a list now withdrawn, moved back from the later list
+    they waited in to the period they are rated in now (``add`` would place them so); what
+    was moved, a line each."""
+    book = rule_book(store)
+    floor = placement_floor(store)
+    moves, lines = [], []
+    for event in store.events_after(floor or INITIAL).to_dict("records"):
+        end = dt.date.fromisoformat(str(event["end"] or event["start"]))
+        _, placed = placed_period(book, end, floor)
+        if placed < event["period"]:
+            moves.append((int(event["event_id"]), placed))
+            lines.append(
+                f"{event['key']} (ended {end}) moves back from {event['period']} to {placed}, "
+                "the list it goes to when added now"
+            )
+    store.move_events(moves)
+    return lines
 
 
 def remove_event(key: str, *, db: Path, wait: float = DEFAULT_WAIT) -> Outcome:
@@ -133,7 +164,7 @@ def backups_report(db: Path) -> Outcome:
             f"{_count(len(copies), 'whole copy', 'whole copies')} in {places.backups} "
             f"('rating-batch restore NAME' puts one back; the newest {kept_copies()}, together "
             f"at most {_size(bound)}, are kept):",
-            *(_copy_line(copy) for copy in copies),
+            *_copy_lines(copies),
         ]
     else:
         lines.append(
@@ -154,11 +185,17 @@ def _point_line(point: Point) -> str:
     return f"  {point.name:>6}  {point.taken:%Y-%m-%d %H:%M:%S} UTC  {point.label}{undone}"
 
 
-def _copy_line(copy: Copy) -> str:
-    return (
-        f"  {copy.name}  {copy.taken:%Y-%m-%d %H:%M:%S} UTC  {shown_label(copy.label):<24}  "
-        f"{_size(copy.size):>9}  last list {copy.last_list}, {copy.events} event(s)"
-    )
+def _copy_lines(copies: list[Copy]) -> list[str]:
+    """A line a whole copy, in columns as wide as their longest entry (names grow with the
+    command they were taken after)."""
+    name = max(len(copy.name) for copy in copies)
+    label = max(len(shown_label(copy.label)) for copy in copies)
+    return [
+        f"  {copy.name:<{name}}  {copy.taken:%Y-%m-%d %H:%M:%S} UTC  "
+        f"{shown_label(copy.label):<{label}}  {_size(copy.size):>9}  last list "
+        f"{copy.last_list}, {copy.events} event(s)"
+        for copy in copies
+    ]
 
 
 def restore(name: str, *, db: Path, wait: float = DEFAULT_WAIT) -> Outcome:

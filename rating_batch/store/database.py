@@ -69,9 +69,13 @@ def check_file(path: Path) -> bool:
     application id (a version-1 database of ours, or a foreign one: ``check_tables`` tells).
     """
     if not path.exists():
+        # Most often the command ran in another folder than the database's: say where it
+        # looked and how to name the database, before suggesting a new one.
         raise _fail(
-            path, "no rating database here; create one with 'rating-batch init --list FILE'"
-        )
+            path, f"no rating database at {path.absolute()}; give its path with --db PATH "
+            "(or set $RATING_BATCH_DB), or create one there with 'rating-batch init --list "
+            "FILE'"
+        )  # fmt: skip
     if path.is_dir():
         raise _fail(path, "is a folder, not a rating database (give --db the database file)")
     try:
@@ -120,6 +124,12 @@ def reported(path: Path) -> Iterator[None]:
             raise _fail(path, f"the database is busy ({text}); try again") from None
         if "disk is full" in text or "disk I/O" in text:
             raise _fail(path, f"cannot write: {text}; nothing was changed") from None
+        unwritable = _unwritable(path)
+        if unwritable is not None and ("read" in text or "unable to open" in text):
+            raise _fail(
+                path, f"cannot write: {unwritable}; commands that only read it (player, "
+                "export-list, backups) work there; nothing was changed"
+            ) from None  # fmt: skip
         if "readonly" in text or "read-only" in text:
             raise _fail(path, f"cannot write: {text} (a read-only file or folder?)") from None
         if "unable to open" in text:
@@ -139,6 +149,20 @@ def reported(path: Path) -> Iterator[None]:
                 "whole copies that 'rating-batch restore' can put back"
             ) from None
         raise _fail(path, f"cannot be used: {error}") from None
+
+
+def _unwritable(path: Path) -> str | None:
+    """Why the database file or its folder cannot be written, when the machine says so (a
+    read-only disk or share, or no permission), else None."""
+    for place, what in ((path, "it is"), (path.parent, f"its folder {path.parent} is")):
+        try:
+            if os.statvfs(place).f_flag & os.ST_RDONLY:
+                return f"{what} on a read-only disk or share"
+        except OSError:
+            continue
+        if not os.access(place, os.W_OK):
+            return f"{what} read-only (no permission to write)"
+    return None
 
 
 def environment_reason(error: BaseException) -> str:

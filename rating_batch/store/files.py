@@ -19,16 +19,19 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import logging
 import os
 import re
 import uuid
 import zlib
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from rating_batch.errors import RatingBatchError
 from rating_batch.parallel import alive
+
+log = logging.getLogger(__name__)
 
 #: Files kept as they are (already compressed): everything else is deflated.
 STORED_AS_IS = (".xlsx", ".zip")
@@ -51,6 +54,8 @@ class FileStore:
     folder: Path
     spare: Path
     command: int
+    _said: set[str] = field(default_factory=set, compare=False, repr=False)
+    """The folders found missing and said so (once each)."""
 
     @property
     def _new_list(self) -> Path:
@@ -100,30 +105,56 @@ class FileStore:
 
     def get(self, digest: str, compressed: bool) -> bytes:
         """A kept file's bytes, checked against its digest: from the files folder, else from
-        its copy in the backups folder."""
+        its copy in the backups folder. A copy found missing or damaged is written again
+        from the other, and said (a warning)."""
         name = kept_name(digest, compressed)
-        tried = []
+        tried: list[tuple[Path, str]] = []
         for root in (self.folder, self.spare):
             place = root / name
             try:
                 stored = place.read_bytes()
             except FileNotFoundError:
-                tried.append(f"{place} (missing)")
+                tried.append((place, "missing"))
                 continue
             except OSError as error:
-                tried.append(f"{place} (cannot be read: {error.strerror})")
+                tried.append((place, f"cannot be read: {error.strerror}"))
                 continue
             try:
                 data = zlib.decompress(stored) if compressed else stored
             except zlib.error:
                 data = b""
             if hashlib.sha256(data).hexdigest() == digest:
+                if root == self.folder and not (self.spare / name).is_file():
+                    tried.append((self.spare / name, "missing"))
+                self._mend(name, stored, tried, place)
                 return data
-            tried.append(f"{place} (damaged: not the bytes published)")
+            tried.append((place, "damaged: not the bytes published"))
+        shown = "; ".join(f"{place} ({why})" for place, why in tried)
         raise RatingBatchError(
-            f"a published file cannot be read from either of its two copies: {'; '.join(tried)}. "
+            f"a published file cannot be read from either of its two copies: {shown}. "
             "Put back the folders beside the database from your own copies of them"
         )
+
+    def _mend(self, name: str, stored: bytes, bad: list[tuple[Path, str]], good: Path) -> None:
+        """The copies in ``bad`` written again from ``good`` (``stored``: its bytes), each
+        said once: a whole folder gone is one warning, not one per file."""
+        for place, why in bad:
+            root = self.folder if place == self.folder / name else self.spare
+            gone = not root.is_dir() or str(root) in self._said
+            try:
+                _write_whole(root, name, stored)
+                done = f"written again from its other copy {good}"
+            except OSError as error:
+                done = f"it could not be written again from {good} ({error.strerror})"
+            if not gone:
+                log.warning(f"{place}: warning: {why}; {done}")
+            elif str(root) not in self._said:
+                self._said.add(str(root))
+                log.warning(
+                    f"{root}: warning: the folder of the published files' "
+                    f"{'first' if root == self.folder else 'second'} copies is missing; each "
+                    "file read is written into it again from its other copy"
+                )
 
     def whole(self, digest: str, compressed: bool) -> bool:
         """Whether either copy of a kept file is there (not read)."""

@@ -32,6 +32,7 @@ from rating_batch.store.database import (
     check_file,
     check_tables,
     connect,
+    environment_reason,
     reported,
 )
 from rating_batch.store.journal import create_journal, points
@@ -101,7 +102,7 @@ def open_database(
                         f"upgrade --db {path}' brings it up to date (after a whole copy)"
                         + ("; a dry run changes nothing, not even that" if dry_run else ""),
                     )
-                migrate(opened, version)
+                _upgrading(opened, version)
             if write:
                 opened.after_commit.append(lambda: _copy_after(opened))
             yield opened
@@ -124,6 +125,25 @@ def _copy_after(opened: Connection) -> None:
 def needed_copies(connection: sqlite3.Connection) -> set[str]:
     """The whole copies the journal needs (the state before a command it can undo)."""
     return {point.copy for point in points(connection) if point.copy is not None}
+
+
+def _upgrading(opened: Connection, version: int) -> None:
+    """``migrate``, its failure said to be the upgrade's: a writing command upgrades an older
+    database before it does anything else, so the officer would not know otherwise."""
+    try:
+        with reported(opened.path):
+            migrate(opened, version)
+    except (RatingBatchError, OSError) as error:
+        reason = str(error) if isinstance(error, RatingBatchError) else (
+            f"{error.filename}: {environment_reason(error)}"
+        )  # fmt: skip
+        doing = opened.command.split(" ")[0]
+        why = "" if doing == "upgrade" else f", which '{doing}' does first"
+        raise _fail(
+            opened.path,
+            f"cannot be upgraded from schema {version} (an older rating_batch's) to "
+            f"{SCHEMA_VERSION}{why}: {reason}",
+        ) from None
 
 
 def migrate(opened: Connection, version: int) -> None:

@@ -282,6 +282,13 @@ class Store(Connection):
     def player_by_fide_id(self, fide_id: int) -> dict[str, Any] | None:
         return _first(self.frame("SELECT * FROM players WHERE fide_id = ?", (fide_id,)))
 
+    def player_without_fide_id(self, label: str) -> dict[str, Any] | None:
+        """A player without a FIDE ID by the id the lists give him: the entry that created
+        him (``<event>#<start rank>``, ``list#<line>``)."""
+        return _first(
+            self.frame("SELECT * FROM players WHERE fide_id IS NULL AND created_by = ?", (label,))
+        )
+
     def insert_players(self, rows: pd.DataFrame) -> None:
         self._insert("players", rows.assign(name_key=name_keys(rows["name"])))
 
@@ -406,6 +413,17 @@ class Store(Connection):
         if period is None:
             return self.frame("SELECT * FROM events ORDER BY event_id")
         return self.frame("SELECT * FROM events WHERE period = ? ORDER BY event_id", (period,))
+
+    def events_after(self, period: Period) -> pd.DataFrame:
+        """The events of the periods after ``period`` (those not published yet)."""
+        return self.frame("SELECT * FROM events WHERE period > ? ORDER BY event_id", (period,))
+
+    def move_events(self, moves: Sequence[tuple[int, Period]]) -> None:
+        """Events put in another period: (event_id, period) pairs."""
+        self.connection.executemany(
+            "UPDATE events SET period = ? WHERE event_id = ?",
+            [(period, event_id) for event_id, period in moves],
+        )
 
     def event_by_key(self, key: str) -> dict[str, Any] | None:
         return _first(self.frame("SELECT * FROM events WHERE key = ?", (key,)))

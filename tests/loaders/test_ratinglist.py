@@ -134,3 +134,35 @@ def test_text_our_csv_writer_neutralised_reads_back_as_it_was(tmp_path: Path) ->
     back = read_rating_list(path).frame
     assert back["own_id"].tolist() == ["-open#3", pd.NA]
     assert back["name"].tolist() == ["=Plus, Pat", "O'Hara, Ann"]
+
+
+def test_a_list_larger_than_an_event_may_be_is_still_told_a_list(tmp_path: Path) -> None:
+    # R3-20: a list over the event bound (64 MiB) was judged an event and refused by check,
+    # while init read it. Lists may be up to 1 GiB; the kind is told from the file's head.
+    path = tmp_path / "list_65mb.csv"
+    pad = "x" * 9000
+    with path.open("w") as handle:
+        handle.write("id,rating,notes\n")
+        for i in range(7500):
+            handle.write(f"{910000000 + i},{1500 + i % 900},{pad}\n")
+    assert path.stat().st_size > 64 * 1024 * 1024
+    assert is_rating_list(path)
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".txt"])
+def test_a_list_with_two_byte_order_marks_is_a_list(tmp_path: Path, suffix: str) -> None:
+    # R3-27: a careless export writes the BOM twice; the second is no part of the header.
+    bom = b"\xef\xbb\xbf"
+    if suffix == ".csv":
+        body = b"id,rating\n900000001,1800\n"
+    else:
+        body = (
+            b"ID Number      Name                                                         "
+            b"Fed Sex Tit  WTit OTit           FOA SRtng SGm SK RRtng RGm Rk BRtng BGm BK "
+            b"B-day Flag\n"
+        )
+    path = tmp_path / f"list{suffix}"
+    path.write_bytes(bom + bom + body)
+    assert is_rating_list(path)
+    if suffix == ".csv":
+        assert read_rating_list(path).frame["standard_rating"].tolist() == [1800]

@@ -4,6 +4,7 @@ says so; a dry run changes nothing."""
 
 from __future__ import annotations
 
+import datetime as dt
 import sqlite3
 from pathlib import Path
 
@@ -196,7 +197,10 @@ def test_a_dry_run_reports_everything_and_changes_nothing(tmp_path: Path) -> Non
     late = event_file(tmp_path, "open", [(1, 1, 2, "1-0")])
     code, out, _ = run("add", late, "--dry-run", "--db", db)
     assert code == 0
-    assert out.startswith("would add open (open, 2026-01-10…2026-01-10): standard, period 2026-02")
+    assert out.startswith(
+        "would add open (open, 2026-01-10…2026-01-10): standard (no readable time control: "
+        "--kind rapid or blitz for another list), period 2026-02"
+    )
     assert out.endswith("dry run: nothing was changed\n")
     assert dump(db) == before
     assert not Path(f"{db}.backups").exists()
@@ -271,3 +275,65 @@ def test_the_same_event_twice_in_one_add_is_refused(folder: Path) -> None:
 @pytest.fixture
 def folder(tmp_path: Path) -> Path:
     return tmp_path
+
+
+def test_a_late_event_of_a_period_passed_over_by_skip_to_says_so(tmp_path: Path) -> None:
+    db = database(tmp_path)
+    assert run("publish", "2026-05", "--skip-to", "--db", db, "--out", tmp_path / "out")[0] == 0
+    late = event_file(tmp_path, "late", [(1, 1, 2, "1-0")], day="2026/02/12")
+    code, out, err = process("add", late, "--db", db)
+    assert code == 0 and "period 2026-06" in out
+    assert err == (
+        f"{late}: warning: ended 2026-02-12, in period 2026-03, which a --skip-to left "
+        "unpublished (the last published list is 2026-05): rated in 2026-06 (the next list)\n"
+    )
+    assert query(db, "SELECT key, period FROM events") == [("late", "2026-06")]
+
+
+def test_with_an_initial_list_of_unknown_month_a_misdated_event_is_measured_against_today(
+    tmp_path: Path,
+) -> None:
+    # 2006 typed for 2026: with no list month known, the event would make 2006-02 the first
+    # list to publish. Twelve months from today's period is the bound, as from a list's.
+    db = database(tmp_path, period=None)  # no --period, no FIDE header
+    before = dump(db)
+    typo = event_file(tmp_path, "typo", [(1, 1, 2, "1-0")], day="2006/01/10")
+    code, out, err = process("add", typo, "--db", db)
+    today = dt.date.today()
+    assert (code, out) == (1, "")
+    assert err == (
+        f"Error: {typo}: ended 2006-01-10 (period 2006-02), more than 12 months before today "
+        f"({today}), and the initial list's month is unknown: a typo in the year? "
+        "(--accept-dates adds it anyway)\n"
+    )
+    assert dump(db) == before
+    recent = today - dt.timedelta(days=40)
+    event = event_file(tmp_path, "recent", [(1, 1, 2, "1-0")], day=recent.strftime("%Y/%m/%d"))
+    code, out, err = process("add", event, "--db", db)
+    assert (code, err) == (0, "") and out.startswith("added recent")
+    code, _, err = process("add", typo, "--accept-dates", "--db", db)
+    assert code == 0 and "a typo in the year?" in err
+
+
+def test_an_event_without_a_time_control_is_said_to_go_to_the_standard_list(
+    tmp_path: Path,
+) -> None:
+    # docs/rules.md §6: the list comes from the time control; without one, standard, said.
+    db = database(tmp_path)
+    notc = event_file(tmp_path, "notc", [(1, 1, 2, "1-0")], day="2026/01/10")
+    timed = tmp_path / "timed.trf"
+    timed.write_text(
+        trf([P(1, "A", 1600, 11, ADULT), P(2, "B", 1500, 12, ADULT)], [(1, 2, 1, "=-=")],
+            name="timed", start="2026/01/12", end="2026/01/12",
+            extra=("122 90 min/40 moves + 30 min + 30 sec",))
+    )  # fmt: skip
+    code, out, err = process("add", notc, timed, "--db", db)
+    assert (code, err) == (0, "")
+    assert out.splitlines()[:2] == [
+        "added notc (notc, 2026-01-10…2026-01-10): standard (no readable time control: --kind "
+        "rapid or blitz for another list), period 2026-02, 2 players",
+        "added timed (timed, 2026-01-12…2026-01-12): standard, period 2026-02, 2 players",
+    ]
+    assert query(db, "SELECT key, kind FROM events ORDER BY key") == [
+        ("notc", "standard"), ("timed", "standard"),
+    ]  # fmt: skip

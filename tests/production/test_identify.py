@@ -191,7 +191,7 @@ def test_players_are_found_by_name_birth_year_and_federation(folder: Path) -> No
         )
     )
     code, out, _ = run("add", first, "--db", db)
-    assert code == 0 and "new player: New, Ned (first#2)" in out
+    assert code == 0 and "new player: New, Ned (no FIDE ID, first#2)" in out
     second = folder / "second.trf"
     second.write_text(
         trf(
@@ -386,7 +386,7 @@ def test_keep_apart_leaves_a_new_fide_id_a_new_player(tmp_path: Path) -> None:
     event = newcomer_with_fide_id(tmp_path)
     code, out, err = process("add", event, "--keep-apart", NEWBIE_FIDE_ID, "--db", db)
     assert code == 0
-    assert "  new player: Newbie, Sam (g#1)" in out.splitlines()
+    assert "  new player: Newbie, Sam (FIDE ID 955555555)" in out.splitlines()
     assert err == (
         f"{event}:4: warning: new FIDE ID {NEWBIE_FIDE_ID} 'Newbie, Sam': possible duplicate of "
         "'Newbie, Sam' (no FIDE ID, n1#7, born 2010, ITA); both are kept (if they are one "
@@ -414,6 +414,21 @@ def test_a_new_fide_id_matching_two_players_without_one_is_nobodys(tmp_path: Pat
     event = event_file(tmp_path, "u", [(1, 1, 2, "1-0")], players=later, day="2026/01/17")
     code, out, err = run("add", event, "--db", db)
     assert code == 0
-    assert "  new player: Doe, Jan (u#1)" in out.splitlines()
+    assert "  new player: Doe, Jan (FIDE ID 77)" in out.splitlines()
     assert err.count("possible duplicate of 'Doe, Jan'") == 2
     assert query(db, "SELECT COUNT(*) FROM players WHERE name = 'Doe, Jan'") == [(3,)]
+def test_new_players_are_named_as_the_lists_will_name_them(folder: Path) -> None:
+    # Runevi's file gives her FIDE ID: that is her id on every list, not the file's line.
+    db = database(folder)
+    players = [P(1, "Known, Kim", 1600, 11, ADULT), P(2, "Runevi, Isis", None, 900000128, 1990),
+               P(3, "New, Ned", None, None, 1999, federation="IRL")]  # fmt: skip
+    event = event_file(folder, "jan", [(1, 1, 2, "1-0"), (2, 3, 1, "0-1")], players=players)
+    code, out, err = process("add", event, "--db", db)
+    assert (code, err) == (0, "")
+    assert out.splitlines()[1:3] == [
+        "  new player: Runevi, Isis (FIDE ID 900000128)",
+        "  new player: New, Ned (no FIDE ID, jan#3)",
+    ]
+    assert query(db, "SELECT fide_id, created_by FROM players WHERE player_id > 2") == [
+        (900000128, "jan#2"), (None, "jan#3"),
+    ]  # fmt: skip

@@ -94,7 +94,7 @@ def test_init_refuses_an_existing_database(folder: Path) -> None:
 
 def test_commands_without_a_database_say_how_to_make_one(folder: Path) -> None:
     code, _, err = run("publish", "2026-02", "--db", folder / "none.sqlite")
-    assert code == 1 and "create one with 'rating-batch init --list FILE'" in err
+    assert code == 1 and "create one there with 'rating-batch init --list FILE'" in err
     assert not (folder / "none.sqlite").exists()
 
 

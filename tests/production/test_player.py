@@ -3,13 +3,25 @@
 from __future__ import annotations
 
 import codecs
+import re
 import sqlite3
 from pathlib import Path
 
 import pandas as pd
 import pytest
 from conftest import DATA
-from db_helpers import ADULT, add_one_game, database, event_file, run
+from db_helpers import (
+    ADULT,
+    NEWBIE,
+    add_one_game,
+    database,
+    event_file,
+    newcomer_database,
+    process,
+    rows,
+    run,
+)
+from openpyxl import load_workbook
 from trf_text import P, trf
 from workbooks import table
 
@@ -25,9 +37,13 @@ def test_a_number_that_is_no_fide_id_shows_nobody(tmp_path: Path) -> None:
         "by name)\n",
     )
     code, _, err = run("player", "jan#3", "--db", db)
-    assert code == 1 and "is not a FIDE ID (digits only)" in err
+    assert (code, err) == (
+        1,
+        f"Error: no player without a FIDE ID whose id is jan#3 in {db} ('rating-batch player "
+        "--name TEXT' searches by name)\n",
+    )
     code, _, err = run("player", "--db", db)
-    assert code == 2 and "give a FIDE ID, or --name TEXT" in err
+    assert code == 2 and "give an ID (a FIDE ID, or n1#7 for one without), or --name TEXT" in err
 
 
 @pytest.mark.parametrize(
@@ -40,7 +56,8 @@ def test_an_over_long_or_non_ascii_number_is_no_fide_id(typed: str, tmp_path: Pa
     assert run("player", typed, "--db", db) == (
         1,
         "",
-        f"Error: {typed!r} is not a FIDE ID (digits only); 'rating-batch player --name TEXT' "
+        f"Error: {typed!r} is not a FIDE ID (digits only) nor the id of a player without one "
+        "(<event>#<start rank>, as the lists print it); 'rating-batch player --name TEXT' "
         "finds players by name, with or without a FIDE ID\n",
     )
 
@@ -72,6 +89,7 @@ def test_players_are_found_by_name_accents_and_order_aside(tmp_path: Path) -> No
         "2 players named like 'zolc':",
         "  Żółć, Łukasz, POL, born 2001: no FIDE ID (open#1)",
         "  Zolc, Anna, POL, born 2003: no FIDE ID (open#2)",
+        "'rating-batch player ID' shows one: the FIDE ID, or the id in brackets",
     ]
     code, out, _ = run("player", "--name", "lukasz zolc", "--db", db)
     assert code == 0 and out.startswith("Żółć, Łukasz (no FIDE ID, open#1, POL, born 2001)")
@@ -351,3 +369,75 @@ def test_player_names_events_by_title_and_dates_and_links_their_pages(tmp_path: 
     assert [h for h in page.headings if h.endswith("Open")] == ["First Open", "Second Open"]
     rows = table(load_workbook(out / "player-11.xlsx")["Calculations"])
     assert {row["event"] for row in rows if row["event"]} == {"First Open", "Second Open"}
+
+
+def test_a_player_without_a_fide_id_is_shown_by_the_id_the_lists_print(tmp_path: Path) -> None:
+    # Two players named "Newbie, Sam" (ITA): n1#7 without a FIDE ID, born 2010, first rated
+    # 1749 in 2026-02 (db_helpers.newcomer_database works it out), and a later one born 2011
+    # with FIDE ID 955555555. --name lists both; the id in its listing shows the first.
+    db, listed = newcomer_database(tmp_path)
+    players = [P(1, NEWBIE["name"], None, 955555555, 2011, sex="m", federation="ITA"),
+               P(2, "Idle, Ian", 1749, 17, ADULT, sex="m", federation="ITA")]  # fmt: skip
+    february = event_file(tmp_path, "sam", [(1, 1, 2, "1-0")], players=players,
+                          day="2026/02/10")  # fmt: skip
+    assert run("add", february, "--db", db)[0] == 0
+    code, out, _ = run("player", "--name", "newbie", "--db", db)
+    assert code == 0 and "  Newbie, Sam, ITA, born 2010: no FIDE ID (n1#7)" in out.splitlines()
+    code, out, err = process("player", "n1#7", "--db", db, "--out", tmp_path / "pl")
+    assert (code, err) == (0, "")
+    assert out.splitlines()[0] == "Newbie, Sam (no FIDE ID, n1#7, ITA, born 2010)"
+    assert "first rating 1749: on the list from 2026-02" in out
+    assert sorted(p.name for p in (tmp_path / "pl").iterdir()) == [
+        "player-n1-7.html", "player-n1-7.xlsx",
+    ]  # fmt: skip
+    assert rows(listed / "list.csv")["n1#7"]["rating"] == "1749"
+
+
+def test_the_report_shows_texts_as_the_files_gave_them_not_as_neutralised_for_spreadsheets(
+    tmp_path: Path,
+) -> None:
+    # Our CSVs write "=1+2" as "'=1+2" so that no spreadsheet evaluates it; the report read
+    # from them shows the event key, federations and ids as the files gave them, everywhere.
+    db = database(tmp_path)
+    players = [P(1, "A", 1600, 11, ADULT, federation="+CD"),
+               P(2, "B", 1500, 12, ADULT, federation="@AB"),
+               P(3, "-New, Sam", None, None, 2010, federation="-EF")]  # fmt: skip
+    games = [(1, 1, 2, "1-0"), (2, 3, 1, "=-="), (3, 2, 3, "0-1")]
+    event = event_file(tmp_path, "=1+2", games, players=players)
+    assert run("add", event, "--db", db)[0] == 0
+    assert run("publish", "2026-02", "--db", db, "--out", tmp_path / "lists")[0] == 0
+    shown = {
+        "11": "  event =1+2 (=1+2), 2026-01-10 – 2026-01-10",
+        "=1+2#3": "  2026-02 =1+2 round 2: opponent 1600, scored 0.5",
+    }
+    for label, stem in (("11", "player-11"), ("=1+2#3", "player-=1+2-3")):
+        code, out, err = process("player", label, "--db", db, "--out", tmp_path / "pl")
+        assert (code, err) == (0, "")
+        assert shown[label] in out.splitlines()
+        assert re.search(r"'[=+\-@]", out) is None
+        page = (tmp_path / "pl" / f"{stem}.html").read_text(encoding="utf-8")
+        assert "&#39;" not in page and "=1+2" in page
+        texts = {str(cell) for sheet in load_workbook(tmp_path / "pl" / f"{stem}.xlsx")
+                 for row in sheet.iter_rows(values_only=True) for cell in row if cell}  # fmt: skip
+        assert {"=1+2", "@AB" if label == "11" else "-EF"} <= texts
+        assert [text for text in texts if text.startswith("'")] == []
+
+
+@pytest.mark.parametrize("rules", ["fide", "glicko2"])
+def test_player_out_says_which_files_it_wrote(tmp_path: Path, rules: str) -> None:
+    listing = tmp_path / "list.csv"
+    listing.write_text("id,rating\n11,1600\n12,1500\n")
+    db = tmp_path / "r.sqlite"
+    init = ["init", "--list", listing, "--period", "2026-01", "--rules", rules, "--db", db]
+    assert run(*init, *(["--from-elo"] if rules != "fide" else []))[0] == 0
+    add_one_game(tmp_path, db)
+    assert run("publish", "2026-02", "--db", db, "--out", tmp_path / "lists")[0] == 0
+    out = tmp_path / "reports"
+    code, printed, err = process("player", "11", "--db", db, "--out", out)
+    assert (code, err) == (0, "")
+    assert printed.splitlines()[-2:] == [
+        f"wrote {out / 'player-11.xlsx'}", f"wrote {out / 'player-11.html'}",
+    ]  # fmt: skip
+    assert sorted(p.name for p in out.iterdir()) == ["player-11.html", "player-11.xlsx"]
+    code, printed, _ = process("player", "11", "--db", db)
+    assert code == 0 and "wrote" not in printed

@@ -4,6 +4,7 @@ what changed against the previous list."""
 
 from __future__ import annotations
 
+import datetime as dt
 import sqlite3
 from pathlib import Path
 
@@ -18,11 +19,13 @@ from db_helpers import (
     event_file,
     process,
     run,
+    tree,
     write_list,
 )
 from trf_text import P
 
 from rating_batch import production
+from rating_batch.errors import RatingBatchError
 from rating_batch.production import outputs
 
 
@@ -80,11 +83,11 @@ def test_skip_to_leaves_periods_out_but_never_their_events(tmp_path: Path) -> No
 def test_with_an_unknown_initial_month_the_first_list_is_that_of_the_first_events(
     tmp_path: Path,
 ) -> None:
-    db = tmp_path / "r.sqlite"
-    listing = tmp_path / "list.csv"
-    listing.write_text("id,rating\n11,1600\n12,1500\n")
-    assert run("init", "--list", listing, "--db", db)[0] == 0  # no --period, no FIDE header
-    run("add", event_file(tmp_path, "open", [(1, 1, 2, "1-0")], day="2026/03/10"), "--db", db)
+    db = database(tmp_path, period=None)  # no --period, no FIDE header
+    # --accept-dates: with no list month, an event is measured against today's month, and
+    # this one will be more than 12 months old one day.
+    event = event_file(tmp_path, "open", [(1, 1, 2, "1-0")], day="2026/03/10")
+    assert run("add", event, "--accept-dates", "--db", db)[0] == 0
     code, _, err = run("publish", "2026-05", "--db", db, "--out", tmp_path / "out")
     assert code == 1 and "the next list is 2026-04, not 2026-05" in err
     assert run("publish", "2026-04", "--db", db, "--out", tmp_path / "out")[0] == 0
@@ -341,3 +344,141 @@ def test_games_left_without_their_entry_are_refused_not_rated(tmp_path: Path) ->
     assert (code, err) == (1, "Error: the database holds games of 2026-02 without their entry\n")
     assert dump(db) == before and not (tmp_path / "out").exists()
     assert (sorted(kept.rglob("*")) if kept.exists() else []) == files  # nothing kept
+
+
+def test_republishing_over_the_helper_files_of_finder_explorer_and_excel(folder: Path) -> None:
+    # Running the same publish again is the way to write a period's files: the files a file
+    # browser or a spreadsheet program made in the period folder must not block it.
+    db = database(folder)
+    add_one_game(folder, db)
+    out = folder / "out"
+    assert run("publish", "2026-02", "--db", db, "--out", out)[0] == 0
+    published = tree(out)
+    for helper in (".DS_Store", "standard/Thumbs.db", "standard/desktop.ini",
+                   "standard/~$report.xlsx", "standard/events/.DS_Store"):  # fmt: skip
+        (out / "2026-02" / helper).write_bytes(b"\x00helper")
+    state = dump(db)
+    code, stdout, err = process("publish", "2026-02", "--db", db, "--out", out)
+    assert (code, err) == (0, "")
+    assert stdout.splitlines()[0] == (
+        "re-published 2026-02: its files as stored when it was published"
+    )
+    assert tree(out) == published
+    assert dump(db) == state
+
+
+@pytest.mark.parametrize("republish", [False, True], ids=["new period", "published period"])
+def test_a_dry_run_refuses_the_out_folders_the_publish_would_refuse(
+    folder: Path, republish: bool
+) -> None:
+    # A dry run checks everything: the real publish must not refuse what it passed.
+    db = database(folder)
+    add_one_game(folder, db)
+    if republish:
+        assert run("publish", "2026-02", "--db", db, "--out", folder / "first")[0] == 0
+    (folder / "out" / "2026-02").mkdir(parents=True)
+    (folder / "out" / "2026-02" / "notes.txt").write_text("mine")
+    (folder / "afile").write_text("mine")
+    before, beside, outs = dump(db), companions(db), tree(folder / "out")
+    period = folder / "out" / "2026-02"
+    refusals = {
+        folder / "out": f"Error: {period}: holds files rating_batch does not write (notes.txt); "
+        "move them away or choose another --out (nothing was written)\n",
+        folder / "afile" / "sub": f"Error: {folder / 'afile' / 'sub'}: cannot make this folder: "
+        "a file is in the way (choose another --out)\n",
+    }
+    for out, message in refusals.items():
+        for dry_run in (["--dry-run"], []):
+            code, stdout, err = process("publish", "2026-02", *dry_run, "--db", db, "--out", out)
+            assert (code, stdout, err) == (1, "", message), dry_run
+            assert dump(db) == before and companions(db) == beside
+            assert tree(folder / "out") == outs and (folder / "afile").read_text() == "mine"
+
+
+def test_a_list_is_published_from_its_closing_date_on(folder: Path) -> None:
+    # docs/rules.md §1: FIDE's list of 1 February 2026 closes 3 days before, on 29 January:
+    # until then events that belong to it may still be played.
+    db = database(folder)
+    add_one_game(folder, db)
+    before = dump(db)
+    early = production.PublishOptions(today=dt.date(2026, 1, 28))
+    with pytest.raises(RatingBatchError) as refused:
+        production.publish_period("2026-02", db=db, out=folder / "out", options=early)
+    assert str(refused.value) == (
+        "2026-02 is still open: events ending up to 2026-01-29 belong to it (today is "
+        "2026-01-28); publish it from 2026-01-29 on (a typo in the month?), or pass "
+        "--accept-dates to publish it now"
+    )
+    assert dump(db) == before and not (folder / "out").exists()
+    closed = production.PublishOptions(today=dt.date(2026, 1, 29))
+    production.publish_period("2026-02", db=db, out=folder / "out", options=closed)
+    assert (folder / "out" / "2026-02" / "standard" / "list.csv").exists()
+
+
+def test_skip_to_a_list_decades_ahead_is_refused_unless_asked(folder: Path) -> None:
+    db = database(folder)
+    before = dump(db)
+    out = folder / "out"
+    for dry_run in (["--dry-run"], []):
+        days = {dt.date.today()}
+        code, stdout, err = process("publish", "2099-12", "--skip-to", *dry_run, "--db", db,
+                                    "--out", out)  # fmt: skip
+        days.add(dt.date.today())
+        assert (code, stdout) == (1, "")
+        assert err in {
+            "Error: 2099-12 is still open: events ending up to 2099-11-28 belong to it (today is "
+            f"{day}); publish it from 2099-11-28 on (a typo in the month?), or pass "
+            "--accept-dates to publish it now\n"
+            for day in days
+        }
+        assert dump(db) == before and not out.exists()
+    code, stdout, err = process(
+        "publish", "2099-12", "--skip-to", "--accept-dates", "--db", db, "--out", out
+    )
+    assert code == 0 and stdout.startswith("published 2099-12\n")
+    assert (out / "2099-12" / "standard" / "list.csv").exists()
+
+
+def test_publishing_a_month_whose_events_wait_for_the_next_list_says_where_they_are(
+    folder: Path,
+) -> None:
+    # The officer adds February's event (it ends on 10 February: the list of 2026-03, whose
+    # closing date is the first on or after it, docs/rules.md §1) and publishes 2026-02.
+    db = database(folder)
+    assert run("add", event_file(folder, "feb", [(1, 1, 2, "1-0")], day="2026/02/10"),
+               "--db", db)[0] == 0  # fmt: skip
+    note = (
+        "no event was added for 2026-02: the 1 added wait for later lists (1 in 2026-03): an "
+        "event is rated in the first list closing on or after its end date (docs/rules.md §1)"
+    )
+    for dry_run in (["--dry-run"], []):
+        code, out, err = process("publish", "2026-02", *dry_run, "--db", db, "--out",
+                                 folder / "out")  # fmt: skip
+        assert (code, err) == (0, "")
+        assert out.splitlines()[3] == note
+    # The list of 2026-02 is the initial list: nobody played in its period.
+    assert [(r["id"], r["rating"]) for r in read_csv(folder / "out/2026-02/standard/list.csv")] == [
+        ("11", "1600"), ("12", "1500"),
+    ]  # fmt: skip
+    code, out, _ = run("publish", "2026-03", "--db", db, "--out", folder / "out")
+    assert code == 0 and "wait for later lists" not in out
+
+
+def test_a_month_without_events_counts_no_one_as_having_played(folder: Path) -> None:
+    # Newbie plays 2 games in January: pending, 3 short of the 5 a first rating needs
+    # (docs/rules.md §4), so still unrated in 2026-02; in 2026-03 he has not played at all.
+    db = database(folder)
+    newbie = [P(1, "A", 1600, 11, 1980), P(2, "B", 1500, 12, 1980), P(3, "Newbie, Sam", None,
+              None, 2010)]  # fmt: skip
+    games = [(1, 3, 1, "1-0"), (2, 2, 3, "0-1")]
+    assert run("add", event_file(folder, "jan", games, players=newbie), "--db", db)[0] == 0
+    code, out, _ = run("publish", "2026-02", "--db", db, "--out", folder / "out")
+    assert code == 0 and out.splitlines()[1].endswith(", 1 played but are still unrated")
+    pending = [r["status"] for r in read_csv(folder / "out/2026-02/standard/players.csv")]
+    assert pending.count("unrated") == 1
+    code, out, _ = run("publish", "2026-03", "--dry-run", "--db", db, "--out", folder / "out")
+    assert code == 0
+    assert out.splitlines()[1] == (
+        "standard: 0 event(s) under fide-2025; list of 2 players (2 from the previous list, 0 "
+        "new); 0 fell below the floor and left it, 0 played but are still unrated"
+    )

@@ -3,6 +3,7 @@ only commands change nothing, older databases are upgraded, a busy one names its
 
 from __future__ import annotations
 
+import re
 import shutil
 import sqlite3
 import subprocess
@@ -21,6 +22,7 @@ from db_helpers import (
     database,
     dump,
     event_file,
+    process,
     query,
     run,
 )
@@ -343,3 +345,88 @@ def test_a_version_5_database_is_upgraded_with_its_largest_tables_in_key_order(
     assert run("publish", "2026-02", "--db", db, "--out", tmp_path / "out")[0] == 0
     assert written(tmp_path / "out" / "2026-02") == stored and len(stored) == 7
     assert run("player", "11", "--db", db)[0] == 0
+
+
+@pytest.mark.parametrize(
+    "command",
+    [("add", "e.trf"), ("publish", "2026-02"), ("player", "11"), ("backups",)],
+    ids=["add", "publish", "player", "backups"],
+)
+def test_a_command_run_away_from_its_database_says_where_it_looked_and_how_to_name_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: tuple[str, ...]
+) -> None:
+    # The officer forgot --db in another folder: nothing may appear there (no database, no
+    # companion folders), and the message names the path looked at, --db and the variable.
+    monkeypatch.delenv("RATING_BATCH_DB", raising=False)
+    event_file(tmp_path, "e", [(1, 1, 2, "1-0")])
+    before = sorted(p.name for p in tmp_path.iterdir())
+    code, out, err = process(*command, cwd=tmp_path)
+    assert code == 1
+    assert out == ""
+    assert err == (
+        f"Error: rating_batch.sqlite: no rating database at {tmp_path / 'rating_batch.sqlite'}; "
+        "give its path with --db PATH (or set $RATING_BATCH_DB), or create one there with "
+        "'rating-batch init --list FILE'\n"
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
+
+
+@pytest.mark.slow  # a mount namespace with a read-only mount
+def test_a_database_on_read_only_media_is_said_to_be_read_only(tmp_path: Path) -> None:
+    import subprocess
+
+    from db_helpers import COMMAND
+
+    media = tmp_path / "media"
+    media.mkdir()
+    db = database(media)
+    with sqlite3.connect(db) as connection:  # one file, as copied onto a stick or share
+        connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    connection.close()
+    before = db.read_bytes()
+    event = event_file(tmp_path, "e", [(1, 1, 2, "1-0")])
+    report = tmp_path / "report"
+    script = f"""
+set -u
+mount --bind {media} {media} && mount -o remount,bind,ro {media} || exit 90
+{" ".join(COMMAND)} add {event} --db {db} > {report}.out 2> {report}.err; echo $? > {report}.rc
+{" ".join(COMMAND)} player 11 --db {db} > {report}.player 2>&1; echo $? >> {report}.rc
+ls -a {media} > {report}.ls
+"""
+    done = subprocess.run(["unshare", "--mount", "sh", "-c", script], capture_output=True)
+    assert done.returncode == 0, f"could not mount read-only here: {done.stderr!r}"
+
+    def read(suffix: str) -> str:
+        return Path(f"{report}{suffix}").read_text()
+
+    assert read(".rc").split() == ["1", "0"]  # add refused; player reads it
+    assert read(".out") == ""
+    assert read(".err") == (
+        f"Error: {db}: cannot write: it is on a read-only disk or share; commands that only "
+        "read it (player, export-list, backups) work there; nothing was changed\n"
+    )
+    assert db.read_bytes() == before
+    assert read(".ls").split() == [".", "..", "list.csv", "r.sqlite"]
+
+
+@pytest.mark.slow  # a real process with an injected fault
+def test_a_failed_upgrade_inside_add_is_said_to_be_the_upgrade(tmp_path: Path) -> None:
+    # schema-2.sqlite keeps its published files inside (tests/data/db/SOURCES.md): add
+    # upgrades it first, which moves them into the files folder; a full disk there stops it.
+    db = copy_of(SCHEMA_2, tmp_path / "old.sqlite")
+    before = dump(db)
+    event = event_file(tmp_path, "march", [(1, 2, 1, "1-0")], day="2026/02/10")
+    faults = Path(__file__).parents[1] / "faults"
+    full = {"PYTHONPATH": str(faults), "RATING_BATCH_FAULT": "enospc:.sqlite.files/"}
+    code, out, err = process("add", event, "--db", db, env=full)
+    assert (code, out) == (1, "")
+    assert re.fullmatch(
+        rf"Error: {re.escape(str(db))}: cannot be upgraded from schema 2 \(an older "
+        rf"rating_batch's\) to {SCHEMA_VERSION}, which 'add' does first: "
+        rf"{re.escape(str(db))}\.files/[0-9a-f]{{2}}: cannot keep the published file "
+        r"standard/\S+ \(No space left on device\); nothing was changed\n",
+        err,
+    ), err
+    assert dump(db) == before
+    code, out, err = process("add", event, "--db", db)
+    assert code == 0 and out.startswith("added march"), err

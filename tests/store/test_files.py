@@ -8,7 +8,9 @@ import shutil
 from pathlib import Path
 
 import pytest
-from db_helpers import companions, database, dump, event_file, query, run
+from db_helpers import companions, database, dump, event_file, process, query, run
+
+from rating_batch.errors import RatingBatchError
 
 
 def published(tmp_path: Path) -> tuple[Path, Path]:
@@ -74,6 +76,8 @@ def test_a_damaged_file_is_read_from_its_twin_and_both_damaged_is_a_message(
     assert contents(again / "2026-02") == first
     twin = Path(f"{db}.backups") / "files" / kept.parent.name / kept.name
     assert twin.read_bytes() != damaged  # the second copy was not touched
+    assert kept.read_bytes() == twin.read_bytes()  # the first was written again from it
+    kept.write_bytes(damaged)
     twin.write_bytes(damaged)
     third = tmp_path / "third"
     before = dump(db)
@@ -119,3 +123,53 @@ def test_a_file_that_cannot_be_kept_refuses_the_publish_changing_nothing(
     assert Path(f"{db}.files").read_text(encoding="utf-8") == "not a folder"
     assert companions(db) == beside  # no file kept, no folder left
     assert query(db, "SELECT COUNT(*) FROM lists WHERE period = '2026-02'") == [(0,)]
+
+
+def test_a_missing_files_folder_is_said_and_written_again_from_the_second_copies(
+    tmp_path: Path,
+) -> None:
+    db, period = published(tmp_path)
+    first = contents(period)
+    files, spare = Path(f"{db}.files"), Path(f"{db}.backups") / "files"
+    kept = contents(files)
+    shutil.rmtree(files)
+    again = tmp_path / "again"
+    code, out, err = process("publish", "2026-02", "--db", db, "--out", again)
+    assert code == 0 and out.startswith("re-published 2026-02")
+    assert err == (
+        f"{files}: warning: the folder of the published files' first copies is missing; each "
+        "file read is written into it again from its other copy\n"
+    )
+    assert contents(again / "2026-02") == first
+    assert contents(files) == kept  # every file the re-publish read, as it was kept
+    # One second copy gone: said, by name, and written again from the first.
+    lost = next(p for p in spare.rglob("*") if p.is_file() and ".partial" not in p.parts)
+    lost.unlink()
+    code, _, err = process("publish", "2026-02", "--db", db, "--out", tmp_path / "third")
+    assert code == 0
+    assert err == (
+        f"{lost}: warning: missing; written again from its other copy "
+        f"{files / lost.relative_to(spare)}\n"
+    )
+    assert lost.read_bytes() == (files / lost.relative_to(spare)).read_bytes()
+    code, _, err = process("publish", "2026-02", "--db", db, "--out", tmp_path / "fourth")
+    assert (code, err) == (0, "")  # both copies whole again: nothing to say
+
+
+def test_a_copy_that_cannot_be_read_is_not_said_to_be_missing(tmp_path: Path) -> None:
+    from rating_batch.store.files import FileStore
+
+    store = FileStore(tmp_path / "files", tmp_path / "spare", 1)
+    digest, compressed = store.put("standard/list.csv", b"id,rating\n")
+    name = f"{digest[:2]}/{digest}{'.z' if compressed else ''}"
+    for root in (store.folder, store.spare):
+        (root / name).unlink()
+        (root / name).mkdir()  # in the way, and unreadable as a file (as chmod 000 would be)
+    with pytest.raises(RatingBatchError) as refused:
+        store.get(digest, compressed)
+    assert str(refused.value) == (
+        "a published file cannot be read from either of its two copies: "
+        f"{store.folder / name} (cannot be read: Is a directory); "
+        f"{store.spare / name} (cannot be read: Is a directory). Put back the folders beside "
+        "the database from your own copies of them"
+    )
