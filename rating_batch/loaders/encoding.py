@@ -27,7 +27,7 @@ import codecs
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 UTF8_BOM = b"\xef\xbb\xbf"
@@ -134,12 +134,16 @@ def encoding_name(name: str) -> str:
     return _SHOWN.get(codec, codec)
 
 
-def decode(data: bytes, encoding: str | None = None, evidence: Evidence | None = None) -> Decoded:
+def decode(
+    data: bytes,
+    encoding: str | None = None,
+    evidence: Callable[[bytes], Evidence] | None = None,
+) -> Decoded:
     """Decode a text file: UTF-8 (BOM stripped), UTF-16 by its byte-order mark, else
-    ``encoding`` when given, else the code page the file's evidence points to (the
-    ``evidence`` of a format that knows where its names are, else the non-ASCII words of the
-    whole file). Raises DecodingError (with the line) when UTF-16 or the given encoding
-    cannot read the bytes."""
+    ``encoding`` when given, else the code page the file's evidence points to (read by
+    ``evidence``, a format's reader that knows where its names are, else the non-ASCII words
+    of the whole file; only for a file that is not UTF-8). Raises DecodingError (with the
+    line) when UTF-16 or the given encoding cannot read the bytes."""
     if data.startswith(UTF8_BOM):
         return Decoded(data[len(UTF8_BOM) :].decode("utf-8", errors="replace"), "utf-8-sig")
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
@@ -151,7 +155,7 @@ def decode(data: bytes, encoding: str | None = None, evidence: Evidence | None =
     if encoding:
         shown = encoding_name(encoding)
         return Decoded(_strict(data, encoding), shown, why="as --encoding says")
-    return _detect(data, evidence or text_evidence(data))
+    return _detect(data, (evidence or text_evidence)(data))
 
 
 def _strict(data: bytes, encoding: str) -> str:

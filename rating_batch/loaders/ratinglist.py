@@ -152,7 +152,7 @@ def read_rating_list(
         else:
             data = path.read_bytes()
             try:
-                decoded = decode(data, encoding, table_evidence(data))
+                decoded = decode(data, encoding, table_evidence)
             except DecodingError as error:
                 raise InputError([Issue(str(path), error.line, str(error))]) from None
             # A second byte-order mark (a careless export's) is no part of the header.

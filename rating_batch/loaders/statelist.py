@@ -40,7 +40,7 @@ def _csv_rows(path: Path, encoding: str | None) -> tuple[pd.DataFrame, np.ndarra
     points to when that is sure (a guess is refused: this reader has no warnings)."""
     try:
         data = path.read_bytes()
-        decoded = decode(data, encoding, table_evidence(data))
+        decoded = decode(data, encoding, table_evidence)
     except OSError as error:
         raise InputError(
             [Issue(str(path), None, f"cannot read the list: {error.strerror}")]

@@ -132,7 +132,7 @@ def _read_csv(path: Path, encoding: str | None = None, head: int | None = None) 
         if len(data) == head:
             data = data[: data.rfind(b"\n") + 1]
     try:
-        decoded = decode(data, encoding, table_evidence(data))
+        decoded = decode(data, encoding, table_evidence)
     except DecodingError as error:
         raise InputError([Issue(str(path), error.line, str(error))]) from None
     text = decoded.text.lstrip("\ufeff")  # a second byte-order mark, as a careless export writes

@@ -61,7 +61,7 @@ def decode_trf(path: Path, *, encoding: str | None = None, key: str | None = Non
     source, key = str(path), key or path.stem
     data = path.read_bytes()
     try:
-        decoded = decode(data, encoding, trf_evidence(data))
+        decoded = decode(data, encoding, trf_evidence)
     except DecodingError as error:
         return TrfText([], source, key, "", [Issue(source, error.line, str(error))])
     lines = split_lines(decoded.text)
