@@ -48,7 +48,8 @@ from rating_batch.pages import EventPages, entrants_of, event_pages, index_page
 from rating_batch.parallel import alongside, beside, worth
 from rating_batch.period import assemble_period, order_events
 from rating_batch.reasons import ro_k_notes
-from rating_batch.rules import FIDE_BY_DATE, KINDS, Kind, Rules, edition_in_force, named_rules
+from rating_batch.rules import FIDE_BY_DATE, KINDS, Kind, Rules, edition_in_force
+from rating_batch.rules_file import named_rules
 from rating_batch.schema import CONTROL_CHARACTERS, Event, EventInfo, combined, one_batch
 from rating_batch.staging import OutputSet, staged_outputs
 from rating_batch.system_rating import SystemRateResult

@@ -19,7 +19,8 @@ from workbooks import summary
 from rating_batch.cli import cli
 from rating_batch.engine import first_ratings
 from rating_batch.errors import RatingBatchError, RulesError
-from rating_batch.rules import EDITIONS, edition_in_force, load_rules_file
+from rating_batch.rules import EDITIONS, edition_in_force
+from rating_batch.rules_file import load_rules_file
 
 ROOT = Path(__file__).parent.parent
 FEXERJ = str(ROOT / "sample_data" / "rules" / "fexerj-2027.toml")
