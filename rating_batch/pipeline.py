@@ -747,12 +747,14 @@ def check_files(
     if not files:
         return [Issue("check", None, "no files given (or none in the folders given)")]
     system = find_system(rules_name) if rules_name is not None else None
+    # A rules file's every problem first (exit 1); its rating_min judges the events' ratings.
+    lowest = LOWEST_RATING if rules_name is None else lowest_rating(rules_name)
     lists = [
         is_state_list(path, system.state) if system is not None else _is_list(path)
         for path in files
     ]
     events = [path for path, is_list in zip(files, lists, strict=True) if not is_list]
-    _, issues = read_and_validate(events, "check", encoding=encoding)
+    _, issues = read_and_validate(events, "check", lowest_rating=lowest, encoding=encoding)
     for path in (path for path, is_list in zip(files, lists, strict=True) if is_list):
         try:
             if system is not None:

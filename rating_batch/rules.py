@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from functools import cache
 from importlib import resources
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
 from rating_batch.errors import RulesError
 
@@ -225,7 +225,12 @@ class Rules:
         return frozenset(values)
 
     def __post_init__(self) -> None:
-        problems = _problems(self)
+        problems = [
+            (involved[0], message)
+            for involved, message in value_problems(
+                {f.name: getattr(self, f.name) for f in fields(self)}
+            )
+        ]
         if problems:
             text = "; ".join(f"{name} {message}" for name, message in problems)
             raise RulesError(f"{self.source}: {text}", problems)
@@ -274,6 +279,9 @@ class Rules:
 #: The fields that can be off (``None``; ``false`` in a rules file).
 OPTIONAL_FIELDS = frozenset(f.name for f in fields(Rules) if str(f.type).endswith("| None"))
 
+#: The fields held in half points, which a rules file and its messages give in points.
+HALF_POINT_FIELDS = frozenset({"hypothetical_half_points", "first_event_min_half_points"})
+
 #: The valid range of every numeric field (inclusive); ``rules FILE`` shows them. A value
 #: outside is an error naming the key; ``None`` ("false" in a file) is allowed where the
 #: field can be off.
@@ -309,35 +317,54 @@ RANGES: dict[str, tuple[float, float]] = {
 }
 
 
-def _problems(rules: Rules) -> list[tuple[str, str]]:
-    """Impossible values, as (field, what is wrong) (§8: errors name the file and the key)."""
-    problems = []
+#: A problem of a rule set's values: the fields it involves (the one it is about first)
+#: and what is wrong.
+Problem: TypeAlias = tuple[tuple[str, ...], str]
+
+
+def value_problems(values: Mapping[str, Any], named: Callable[[str], str] = str) -> list[Problem]:
+    """What is impossible in a rule set's values (``Rules``' fields by name), every problem
+    at once (§8: a rules file's errors name its keys). A combination of values is judged
+    only when each of them is possible on its own. ``named`` names a field in a message as
+    the reader writes it (a rules file's key)."""
+    problems: list[Problem] = []
     for name, (low, high) in RANGES.items():
-        value = getattr(rules, name)
+        value = values[name]
         if value is not None and not low <= value <= high:
-            problems.append((name, f"must be {range_text(name)}, not {_number(value)}"))
-    if rules.rating_min >= rules.rating_max:
-        problems.append(
-            ("rating_min", f"{rules.rating_min} is not below rating_max {rules.rating_max}")
-        )
-    if rules.first_rating_max is not None and rules.first_rating_max < rules.floor:
-        problems.append(
-            ("floor", f"{rules.floor} is above the first-rating cap {rules.first_rating_max}")
-        )
-    if rules.first_step * 2 != round(rules.first_step * 2):
-        problems.append(
-            ("first_step", f"must be a positive multiple of 0.5, not {rules.first_step}")
-        )
-    if 12 % rules.period_months:
-        problems.append(("period_months", f"must divide 12, not {rules.period_months}"))
-    if not rules.list_months or any(not 1 <= m <= 12 for m in rules.list_months):
-        problems.append(("list_months", f"must be months 1-12, not {list(rules.list_months)}"))
-    if not rules.kinds:
-        problems.append(("kinds", f"must list at least one of {', '.join(KINDS)}"))
-    minimums = [c.minimum for c in rules.classes]
+            shown = value / 2 if name in HALF_POINT_FIELDS else value
+            problems.append(((name,), f"must be {range_text(name)}, not {_number(shown)}"))
+    alone = {involved[0] for involved, _ in problems}
+    step, months, listed = values["first_step"], values["period_months"], values["list_months"]
+    if "first_step" not in alone and step * 2 != round(step * 2):
+        problems.append((("first_step",), f"must be a multiple of 0.5, not {_number(step)}"))
+    if "period_months" not in alone and 12 % months:
+        problems.append((("period_months",), f"must divide 12 (1, 2, 3, 4, 6 or 12), not {months}"))
+    if not listed or any(not 1 <= m <= 12 for m in listed):
+        problems.append((("list_months",), f"must be months 1–12, not {list(listed)}"))
+    if not values["kinds"]:
+        problems.append((("kinds",), f"must list at least one of {', '.join(KINDS)}"))
+    minimums = [c.minimum for c in values["classes"]]
     if minimums != sorted(set(minimums)):
-        problems.append(("classes", "must be listed from the lowest, each from a different rating"))
-    return problems
+        problems.append(
+            (("classes",), "must be listed from the lowest, each from a different rating")
+        )
+    alone = {involved[0] for involved, _ in problems}
+    lowest, highest = values["rating_min"], values["rating_max"]
+    floor, cap = values["floor"], values["first_rating_max"]
+    both: list[Problem] = []
+    if lowest >= highest:
+        both.append(
+            (("rating_min", "rating_max"),
+             f"{lowest} is not below {named('rating_max')} {highest}: the lowest rating a list "
+             "may hold must be below the highest")
+        )  # fmt: skip
+    if cap is not None and cap < floor:
+        both.append(
+            (("floor", "first_rating_max"),
+             f"{floor} is above the first-rating cap {cap} ({named('first_rating_max')}): "
+             "lower the floor or raise the cap")
+        )  # fmt: skip
+    return problems + [problem for problem in both if alone.isdisjoint(problem[0])]
 
 
 def _number(value: float) -> str:
@@ -348,7 +375,7 @@ def range_text(name: str) -> str:
     """A field's valid values in words: ``1–100``, ``1–100, or false`` (as a rules file
     writes "none / off")."""
     low, high = RANGES[name]
-    if name in ("hypothetical_half_points", "first_event_min_half_points"):
+    if name in HALF_POINT_FIELDS:
         low, high = low / 2, high / 2  # shown in points, as the file writes them
     text = f"{_number(low)}–{_number(high)}"
     return f"{text}, or false" if name in OPTIONAL_FIELDS else text

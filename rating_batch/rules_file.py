@@ -8,16 +8,16 @@ is read); ``rules FILE`` shows every value with where it comes from.
 from __future__ import annotations
 
 import datetime as dt
-import difflib
 import tomllib
 from collections.abc import Callable, Mapping
-from dataclasses import replace
+from dataclasses import fields, replace
 from pathlib import Path
 
 from rating_batch.errors import RulesError
 from rating_batch.rules import (
     EDITIONS,
     FIDE_BY_DATE,
+    HALF_POINT_FIELDS,
     KINDS,
     LATEST,
     OPTIONAL_FIELDS,
@@ -25,7 +25,9 @@ from rating_batch.rules import (
     RatingClass,
     Rules,
     range_text,
+    value_problems,
 )
+from rating_batch.rules_check import Findings, did_you_mean
 
 
 def named_rules(name: str) -> Rules:
@@ -112,12 +114,21 @@ def _kinds(value: object) -> tuple[str, ...]:
 
 def _classes(value: object) -> tuple[RatingClass, ...]:
     if not isinstance(value, list):
-        raise _Bad(f"must be a list of {{ name = …, from = … }} tables, not {value!r}")
-    classes = []
-    for item in value:
-        if not isinstance(item, dict) or set(item) != {"name", "from"}:
-            raise _Bad(f'each class is {{ name = "…", from = rating }}, not {item!r}')
-        classes.append(RatingClass(str(item["name"]), _whole(item["from"])))
+        raise _Bad(f'must be a list of {{ name = "…", from = rating }} tables, not {value!r}')
+    classes, wrong = [], []
+    for number, item in enumerate(value, start=1):
+        if (
+            isinstance(item, dict)
+            and set(item) == {"name", "from"}
+            and isinstance(item["name"], str)
+            and isinstance(item["from"], int)
+            and not isinstance(item["from"], bool)
+        ):
+            classes.append(RatingClass(item["name"], item["from"]))
+        else:
+            wrong.append(f"class {number} is {item!r}")
+    if wrong:
+        raise _Bad(f'must give each class as {{ name = "…", from = rating }}: {"; ".join(wrong)}')
     return tuple(classes)
 
 
@@ -170,6 +181,8 @@ RULES_FILE_KEYS: dict[str, tuple[str, Convert]] = {
     "lists.rating_max": ("rating_max", _whole),
 }
 _TOP_LEVEL = {"name", "title", "base", "system"}
+#: Each field's key in a rules file.
+FILE_KEY = {name: key for key, (name, _) in RULES_FILE_KEYS.items()}
 
 
 def _flatten(table: Mapping[str, object], prefix: str = "") -> dict[str, object]:
@@ -199,40 +212,55 @@ def load_rules_file(path: Path) -> Rules:
 
 
 def parse_rules_text(text: str, path: Path) -> Rules:
-    """A rules file's text (as kept in a rating database), ``path`` naming it in messages."""
+    """A rules file's text (as kept in a rating database), ``path`` naming it in messages.
+
+    Every problem is found before any is told, each at its line: unknown keys (with the
+    closest known one), values of the wrong type or out of range, impossible combinations.
+    """
     try:
         table = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise RulesError(f"{path}: not valid TOML: {error}") from None
-    problems: list[str] = []
+    found = Findings(str(path), text)
     base_name = table.get("base", LATEST)
-    if base_name not in EDITIONS:
-        problems.append(f"base {base_name!r} is not an edition ({', '.join(sorted(EDITIONS))})")
+    if not isinstance(base_name, str) or base_name not in EDITIONS:
+        found.add(
+            f"base {base_name!r} is not an edition: write one of {', '.join(EDITIONS)}", "base"
+        )
         base_name = LATEST
+    for key in ("name", "title"):
+        if key in table and not isinstance(table[key], str):
+            found.add(f"key {key!r} must be text in quotes, not {table[key]!r}", key)
     changes: dict[str, object] = {}
+    refused: set[str] = set()
     for key, value in _flatten({k: v for k, v in table.items() if k not in _TOP_LEVEL}).items():
         if key not in RULES_FILE_KEYS:
-            close = difflib.get_close_matches(key, [*RULES_FILE_KEYS, *_TOP_LEVEL], n=1)
-            hint = f" (did you mean {close[0]!r}?)" if close else ""
-            problems.append(f"unknown key {key!r}{hint}")
+            found.add(_unknown(key), key)
             continue
         name, convert = RULES_FILE_KEYS[key]
         try:
             changes[name] = convert(value)
         except _Bad as error:
-            problems.append(f"key {key!r} {error}")
-    if problems:
-        raise RulesError("\n".join(f"{path}: {problem}" for problem in problems))
-    keys = {name: key for key, (name, _) in RULES_FILE_KEYS.items()}
-    try:
-        return _apply_file(path, table, str(base_name), changes)
-    except RulesError as error:
-        raise RulesError(
-            "\n".join(
-                f"{path}: key {keys.get(name, name)!r} {message}"
-                for name, message in error.problems
-            )
-        ) from None
+            found.add(f"key {key!r} {error}", key)
+            refused.add(name)
+    base = EDITIONS[str(base_name)]
+    values = {f.name: getattr(base, f.name) for f in fields(Rules)} | changes
+    for involved, message in value_problems(values, lambda name: FILE_KEY[name]):
+        if refused.isdisjoint(involved):  # a refused value is judged by nothing else
+            keys = [FILE_KEY[name] for name in involved]
+            found.add(f"key {keys[0]!r} {message}", *keys)
+    found.raise_any()
+    return _apply_file(path, table, str(base_name), changes)
+
+
+def _unknown(key: str) -> str:
+    """What to do about a key the rules file format does not have."""
+    keys = [k for k in RULES_FILE_KEYS if k.startswith(f"{key}.")]
+    if keys:  # a section written as a value: ``k = 20``
+        names = ", ".join(k.removeprefix(f"{key}.") for k in keys)
+        return f"{key!r} is a section, not a value: write [{key}] and its keys ({names}) below it"
+    hint = did_you_mean(key, [*RULES_FILE_KEYS, *_TOP_LEVEL])
+    return f"unknown key {key!r}" + (hint or f": 'rating-batch rules {LATEST}' lists every key")
 
 
 def _apply_file(
@@ -266,7 +294,7 @@ def describe(rules: Rules) -> list[tuple[str, str, str, str]]:
             shown = "true" if value else "false"
         elif value is None:
             shown = "false" if name in OPTIONAL_FIELDS else "none"
-        elif name in ("hypothetical_half_points", "first_event_min_half_points"):
+        elif name in HALF_POINT_FIELDS:
             shown = f"{value / 2:g}"
         else:
             shown = str(value)
