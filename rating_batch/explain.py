@@ -17,7 +17,7 @@ from rating_batch.engine import divide_half_up
 from rating_batch.pages import Record as Row
 from rating_batch.pages import records
 from rating_batch.reasons import ro_k_notes
-from rating_batch.rules import Rules
+from rating_batch.rules import KINDS, Rules
 
 
 @dataclass(frozen=True)
@@ -170,6 +170,15 @@ def _verdict(part: PeriodPart, rules: Rules) -> str:
     return "unrated: no game counted toward a first rating this period"
 
 
+def in_list_order(frame: pd.DataFrame) -> pd.DataFrame:
+    """A player's rows of several lists (a ``kind`` column) in the reports' one order of the
+    lists: standard, rapid, blitz (``KINDS``), each list's rows in the order they came."""
+    if frame.empty:
+        return frame
+    order = frame["kind"].map(KINDS.index).to_numpy().argsort(kind="stable")
+    return frame.iloc[order].reset_index(drop=True)
+
+
 def _whole(value: object) -> int | None:
     if value is None or value is pd.NA or (isinstance(value, float) and np.isnan(value)):
         return None
@@ -204,6 +213,12 @@ class PlayerReport:
     """Games pending toward a first rating after the last published list of each kind."""
     missing: list[str] = field(default_factory=list)
     """Published lists the player played in whose files the database does not hold."""
+
+    def __post_init__(self) -> None:
+        # One order of the lists in every report, text, sheets and page alike.
+        self.history = in_list_order(self.history)
+        self.pending = in_list_order(self.pending)
+        self.parts = sorted(self.parts, key=lambda part: (KINDS.index(part.kind), part.period))
 
     def heading(self) -> str:
         """``Name (FIDE ID n, FED, born y)``: the top of every page and sheet."""

@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
+from rating_batch.explain import in_list_order
 from rating_batch.periods import Period
-from rating_batch.rules import KINDS
 from rating_batch.systems import RatingSystem
 
 #: Columns of calculations.csv that name the row rather than explain it.
@@ -84,9 +84,7 @@ class SystemPlayerReport:
         if frame.empty:
             return frame
         first = ["kind", "period", "status", "games", "score"]
-        frame = frame[first + [c for c in frame.columns if c not in first]]
-        order = frame["kind"].map(KINDS.index)
-        return frame.iloc[order.argsort(kind="stable")].reset_index(drop=True)
+        return in_list_order(frame[first + [c for c in frame.columns if c not in first]])
 
     def before_values(self, part: SystemListPart) -> dict[str, object]:
         """The player's values as a list's calculation starts: the state before it, then his

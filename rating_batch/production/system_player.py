@@ -13,6 +13,7 @@ from typing import Any
 import pandas as pd
 
 from rating_batch.production.common import number
+from rating_batch.rules import KINDS
 from rating_batch.staging import staged_outputs
 from rating_batch.store import Store
 from rating_batch.system_explain import SystemListPart, SystemPlayerReport
@@ -81,5 +82,5 @@ def gather_system_player(
         federation=str(federation) if pd.notna(federation) else None,
         born=number(person["birth_year"]) or None,
         system=system,
-        parts=sorted(parts, key=lambda part: (part.period, part.kind)),
+        parts=sorted(parts, key=lambda part: (KINDS.index(part.kind), part.period)),
     )

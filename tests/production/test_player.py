@@ -20,6 +20,7 @@ from db_helpers import (
     process,
     rows,
     run,
+    write_list,
 )
 from openpyxl import load_workbook
 from trf_text import P, trf
@@ -441,3 +442,83 @@ def test_player_out_says_which_files_it_wrote(tmp_path: Path, rules: str) -> Non
     assert sorted(p.name for p in out.iterdir()) == ["player-11.html", "player-11.xlsx"]
     code, printed, _ = process("player", "11", "--db", db)
     assert code == 0 and "wrote" not in printed
+
+
+# -- one order of the lists: standard, rapid, blitz --------------------------------------------
+#
+# List 2026-01: A 11 at 1600 standard, 1610 rapid, 1620 blitz; B 12 100 below in each. One
+# game per list in January, K 20 (adults, 30+ games assumed), D 100 → PD 0.64 (docs/rules.md
+# §2): standard A wins, +0.36 × 20 = +7.20; rapid a draw, -0.14 × 20 = -2.80; blitz A loses,
+# -0.64 × 20 = -12.80: 1607 in each list.
+KIND_GAMES = {
+    "standard": ((), "1-0"),
+    "rapid": (("122 15 minutes + 10 seconds",), "=-="),
+    "blitz": (("122 3 minutes + 2 seconds",), "0-1"),
+}
+
+
+@pytest.fixture
+def three_lists(tmp_path: Path) -> Path:
+    listing = write_list(
+        tmp_path,
+        ["id,name,federation,birth_year,rating,rapid_rating,blitz_rating",
+         '11,"Alpha, Ann",GER,1980,1600,1610,1620', '12,"Beta, Bob",ESP,1980,1500,1510,1520'],
+    )  # fmt: skip
+    db = tmp_path / "r.sqlite"
+    assert run("init", "--list", listing, "--period", "2026-01", "--db", db)[0] == 0
+    players = [P(1, "Alpha, Ann", 1600, 11, ADULT, federation="GER"),
+               P(2, "Beta, Bob", 1500, 12, ADULT, federation="ESP")]  # fmt: skip
+    # Added and published blitz first: the order of the reports is not that of the database.
+    for kind, (tags, result) in reversed(KIND_GAMES.items()):
+        path = tmp_path / f"{kind}.trf"
+        path.write_text(trf(players, [(1, 1, 2, result)], name=f"{kind} open", extra=tags))
+        assert run("add", path, "--db", db)[0] == 0
+    assert run("publish", "2026-02", "--db", db, "--out", tmp_path / "out")[0] == 0
+    return db
+
+
+def test_the_lists_come_in_one_order_in_the_text(three_lists: Path) -> None:
+    code, out, err = process("player", "11", "--db", three_lists)
+    assert code == 0, err
+    lines = out.splitlines()
+    heads = [line for line in lines if re.match(r"\w+ list (history|2026-02)", line)]
+    assert [head.split(" (")[0] for head in heads] == [
+        "standard list history", "rapid list history", "blitz list history",
+        "standard list 2026-02", "rapid list 2026-02", "blitz list 2026-02",
+    ]  # fmt: skip
+    # Each calculation under its own list's header: Ro of that list, Rn 1607.
+    rated = [line for line in lines if line.startswith(("  rated: Ro", "  Rn = "))]
+    assert rated == [
+        "  rated: Ro 1600, K 20", "  Rn = Ro 1600 + change +7.20 = 1607.20 → 1607",
+        "  rated: Ro 1610, K 20", "  Rn = Ro 1610 + change -2.80 = 1607.20 → 1607",
+        "  rated: Ro 1620, K 20", "  Rn = Ro 1620 + change -12.80 = 1607.20 → 1607",
+    ]  # fmt: skip
+
+
+def test_the_lists_come_in_one_order_in_the_workbook_and_the_page(three_lists: Path) -> None:
+    from html_text import read_page
+    from openpyxl import load_workbook
+
+    out = three_lists.parent / "reports"
+    assert process("player", "11", "--db", three_lists, "--out", out)[0] == 0
+    order = ["standard", "rapid", "blitz"]
+    book = load_workbook(out / "player-11.xlsx")
+    assert book.sheetnames[-3:] == [f"Chart {kind}" for kind in order]
+    history = [(row["kind"], row["period"], row["rating"]) for row in table(book["History"])]
+    assert history == [
+        ("standard", "2026-01", 1600), ("standard", "2026-02", 1607),
+        ("rapid", "2026-01", 1610), ("rapid", "2026-02", 1607),
+        ("blitz", "2026-01", 1620), ("blitz", "2026-02", 1607),
+    ]  # fmt: skip
+    calculations = [(row["kind"], row["Ro"]) for row in table(book["Calculations"])
+                    if row["event"] is None and row["Ro"] is not None]  # fmt: skip
+    assert calculations == [("standard", 1600), ("rapid", 1610), ("blitz", 1620)]
+    lists = [row[0] for row in book["Summary"].iter_rows(values_only=True)
+             if str(row[0]).endswith(" 2026-02")]  # fmt: skip
+    assert lists == [f"{kind} 2026-02" for kind in order]
+    page = read_page((out / "player-11.html").read_text(encoding="utf-8"))
+    assert [h for h in page.headings if "list 2026-02" in h] == [
+        f"{kind} list 2026-02" for kind in order
+    ]
+    kinds = [row[0] for row in page.rows if row[1:2] in (["2026-01"], ["2026-02"])]
+    assert kinds == ["standard", "standard", "rapid", "rapid", "blitz", "blitz"]

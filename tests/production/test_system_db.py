@@ -519,3 +519,43 @@ def test_a_players_report_under_glicko2_is_a_workbook_and_a_page_of_tables(
     assert ["3", "Four, Di", "0", "1700.00", "300.00", "0.7242", "0.3028"] in page.rows
     # The terminal shows the same texts.
     assert "v 1.7790 · Δ -0.4839" in printed and "0.7242  0.3028" in printed
+
+
+def test_a_players_lists_come_standard_rapid_blitz_in_every_report(tmp_path: Path) -> None:
+    # One game a list, added blitz first: One beats Two in standard (rated from the list),
+    # draws in rapid and loses in blitz (both new there: first ratings).
+    from openpyxl import load_workbook
+    from workbooks import table
+
+    db = tmp_path / "g.sqlite"
+    listed = write(tmp_path / "state.csv", PAPER_LIST[:3])
+    assert run("init", "--list", listed, "--period", "2026-01", "--db", db,
+               "--rules", "glicko2")[0] == 0  # fmt: skip
+    people = [P(1, "One, Ann", None, 11, ADULT), P(2, "Two, Bea", None, 12, ADULT)]
+    for kind, tags, result in [("blitz", ("122 3 minutes + 2 seconds",), "0-1"),
+                               ("rapid", ("122 15 minutes + 10 seconds",), "=-="),
+                               ("standard", (), "1-0")]:  # fmt: skip
+        path = tmp_path / f"{kind}.trf"
+        path.write_text(trf(people, [(1, 1, 2, result)], name=f"{kind} open", extra=tags))
+        assert run("add", path, "--db", db)[0] == 0
+    assert run("publish", "2026-02", "--db", db, "--out", tmp_path / "out")[0] == 0
+    out = tmp_path / "p"
+    code, printed, err = process("player", "11", "--db", db, "--out", out)
+    assert code == 0, err
+    order = ["standard", "rapid", "blitz"]
+    assert [line for line in printed.splitlines() if line.startswith("2026-02 ")] == [
+        "2026-02 standard (rated): 1 game, 1 point",
+        "2026-02 rapid (first rating): 1 game, ½ points",
+        "2026-02 blitz (first rating): 1 game, 0 points",
+    ]
+    heads = [line.split()[0] for line in printed.splitlines() if "list history" in line]
+    assert heads == order
+    book = load_workbook(out / "player-11.xlsx")
+    assert [row["list"] for row in table(book["History"])] == ["standard", *order]
+    assert [row["list"] for row in table(book["Calculations"])
+            if row["opponent"] is None] == order  # fmt: skip
+    assert [s for s in book.sheetnames if s.startswith("Chart")] == [f"Chart {k}" for k in order]
+    page = read_page((out / "player-11.html").read_text(encoding="utf-8"))
+    assert [h for h in page.headings if " list 2026-02" in h] == [
+        f"{kind} list 2026-02" for kind in order
+    ]
