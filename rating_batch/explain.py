@@ -92,7 +92,7 @@ def period_part(
     part = PeriodPart(
         kind=kind,
         period=period,
-        rules=f"{rules.edition}: {rules.title}",
+        rules=rules.label(),
         status=status,
         rating=_whole(player.get("rating")),
         k=_whole(player.get("k")),

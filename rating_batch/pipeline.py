@@ -128,7 +128,7 @@ class RateResult:
         rows: list[Sequence[object]] = [
             [f"Rating report: {self.heading()}"],
             [],
-            ["Rules", f"{self.rules.edition}: {self.rules.title}"],
+            ["Rules", self.rules.label()],
             ["Rules source", self.rules.source],
             ["Players", len(self.players)],
         ]

@@ -101,7 +101,11 @@ class Rules:
     edition: str
     """Registry key used by ``--rules``, e.g. ``"fide-2025"``, or a rules file's name."""
     title: str
-    """Human description shown in reports."""
+    """Human description shown in reports (those of the standard list)."""
+    rapid_blitz_title: str | None = None
+    """The title in the rapid and blitz lists' reports when ``title`` names a rule of the
+    standard list alone (fide-2025's 2650 exemption: none in rapid and blitz, §6); ``None``:
+    ``title``."""
     source: str = "built-in edition"
     """Where the values come from: the built-in edition, or a federation's rules file."""
     base: str | None = None
@@ -246,6 +250,15 @@ class Rules:
     def is_rapid_or_blitz(self) -> bool:
         return self.kind != "standard"
 
+    def list_title(self) -> str:
+        """The title as this list's reports show it (§6)."""
+        shown = self.rapid_blitz_title if self.is_rapid_or_blitz() else None
+        return shown or self.title
+
+    def label(self) -> str:
+        """``fide-2025: FIDE Rating Regulations …``: the edition and its title, for this list."""
+        return f"{self.edition}: {self.list_title()}"
+
     def exempt_from(self) -> int | None:
         """The rating from which the difference cap does not apply, for this list."""
         return (
@@ -386,12 +399,14 @@ def range_text(name: str) -> str:
 FIDE_2025 = Rules(
     edition="fide-2025",
     title="FIDE Rating Regulations effective 1 October 2025 (2650 exemption)",
+    rapid_blitz_title="FIDE Rating Regulations effective 1 October 2025",
     in_force_from=dt.date(2025, 10, 1),
 )
 FIDE_2024 = replace(
     FIDE_2025,
     edition="fide-2024",
     title="FIDE Rating Regulations effective 1 March 2024 (first ratings with two 1800 draws)",
+    rapid_blitz_title=None,
     in_force_from=dt.date(2024, 3, 1),
     cap_exempt_from=None,
 )

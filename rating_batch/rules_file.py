@@ -180,7 +180,7 @@ RULES_FILE_KEYS: dict[str, tuple[str, Convert]] = {
     "lists.rating_min": ("rating_min", _whole),
     "lists.rating_max": ("rating_max", _whole),
 }
-_TOP_LEVEL = {"name", "title", "base", "system"}
+_TOP_LEVEL = {"name", "title", "rapid_blitz_title", "base", "system"}
 #: Each field's key in a rules file.
 FILE_KEY = {name: key for key, (name, _) in RULES_FILE_KEYS.items()}
 
@@ -228,7 +228,7 @@ def parse_rules_text(text: str, path: Path) -> Rules:
             f"base {base_name!r} is not an edition: write one of {', '.join(EDITIONS)}", "base"
         )
         base_name = LATEST
-    for key in ("name", "title"):
+    for key in ("name", "title", "rapid_blitz_title"):
         if key in table and not isinstance(table[key], str):
             found.add(f"key {key!r} must be text in quotes, not {table[key]!r}", key)
     changes: dict[str, object] = {}
@@ -270,6 +270,8 @@ def _apply_file(
         EDITIONS[base_name],
         edition=str(table.get("name", path.stem)),
         title=str(table.get("title", f"{path.stem}: {base_name} with a federation's changes")),
+        # The base's own rapid/blitz title describes the base, not this file (§6, §8).
+        rapid_blitz_title=str(table["rapid_blitz_title"]) if "rapid_blitz_title" in table else None,
         source=str(path),
         base=str(base_name),
         overridden=frozenset(changes),
@@ -282,6 +284,8 @@ def describe(rules: Rules) -> list[tuple[str, str, str, str]]:
     """Every value of a rule set as (rules-file key, value, where it comes from, the values
     it may take: "" for text and choices shown elsewhere)."""
     rows = [("name", rules.edition, rules.source, ""), ("title", rules.title, rules.source, "")]
+    if rules.rapid_blitz_title:
+        rows.append(("rapid_blitz_title", rules.rapid_blitz_title, rules.source, ""))
     if rules.base:
         rows.append(("base", rules.base, rules.source, ""))
     for key, (name, _) in RULES_FILE_KEYS.items():

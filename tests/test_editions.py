@@ -287,6 +287,29 @@ def test_no_2650_exemption_in_rapid(rate_texts: RateTexts) -> None:
     assert (standard["expected"], standard["new_rating"]) == (0.98, 2808)
 
 
+@pytest.mark.parametrize(
+    ("edition", "title"),
+    [
+        ("fide-2025", "FIDE Rating Regulations effective 1 October 2025"),
+        ("fide-2024",
+         "FIDE Rating Regulations effective 1 March 2024 (first ratings with two 1800 draws)"),
+        ("fide-2022", "FIDE Rating Regulations effective 1 January 2022 (400 cap once per event)"),
+        ("fide-2014", "FIDE Rating Regulations effective 1 July 2014"),
+        ("fide-2011", "FIDE Rating Regulations as applied on the March 2011 list"),
+    ],
+)  # fmt: skip
+def test_rapid_and_blitz_name_their_edition_without_the_standard_exemption(
+    edition: str, title: str
+) -> None:
+    # docs/rules.md §6: no 2650 exemption in rapid and blitz, whatever the standard list has.
+    for kind in ("rapid", "blitz"):
+        rules = EDITIONS[edition].for_kind(kind)
+        assert (rules.exempt_from(), rules.label()) == (None, f"{edition}: {title}")
+    assert EDITIONS["fide-2025"].label() == (
+        "fide-2025: FIDE Rating Regulations effective 1 October 2025 (2650 exemption)"
+    )
+
+
 def test_rapid_game_600_apart_with_a_2600_plus_player_is_not_rated(rate_texts: RateTexts) -> None:
     # 2813 v 2050: 763 apart, 2813 > 2600, November 2025: not rated for either player (§6).
     result = rate_texts(draw_2813_v_2050("2025/11/02"), rules="fide-2025", kind="rapid")

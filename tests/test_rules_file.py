@@ -234,3 +234,23 @@ def test_a_systems_rules_file_tells_every_problem_at_once(tmp_path: Path) -> Non
     assert process("rate", event(tmp_path), "--rules", rules, "--out", out) == (1, "", expected)
     assert not out.exists()
     assert process("check", event(tmp_path), "--rules", rules) == (1, "", expected)
+
+
+# -- the title of the rapid and blitz lists (docs/rules.md §6, §8) -------------------------------
+
+
+def test_a_file_titles_its_rapid_and_blitz_lists_apart_or_not_at_all(tmp_path: Path) -> None:
+    apart = load_rules_file(
+        write(tmp_path, 'title = "League (2650 exemption)"\nrapid_blitz_title = "League"\n')
+    )
+    assert [apart.for_kind(kind).label() for kind in ("standard", "rapid", "blitz")] == [
+        "rules: League (2650 exemption)", "rules: League", "rules: League",
+    ]  # fmt: skip
+    # Without its own, a file based on fide-2025 keeps none of fide-2025's titles.
+    plain = load_rules_file(write(tmp_path, "floor = 1300\n", "plain.toml"))
+    assert plain.for_kind("rapid").label() == "plain: plain: fide-2025 with a federation's changes"
+    with pytest.raises(RulesError) as raised:
+        load_rules_file(write(tmp_path, "rapid_blitz_title = 5\n", "five.toml"))
+    assert str(raised.value) == (
+        f"{tmp_path / 'five.toml'}:1: key 'rapid_blitz_title' must be text in quotes, not 5"
+    )

@@ -20,7 +20,7 @@ from db_helpers import (
     process,
     rows,
     run,
-    write_list,
+    three_lists_database,
 )
 from openpyxl import load_workbook
 from trf_text import P, trf
@@ -444,37 +444,12 @@ def test_player_out_says_which_files_it_wrote(tmp_path: Path, rules: str) -> Non
     assert code == 0 and "wrote" not in printed
 
 
-# -- one order of the lists: standard, rapid, blitz --------------------------------------------
-#
-# List 2026-01: A 11 at 1600 standard, 1610 rapid, 1620 blitz; B 12 100 below in each. One
-# game per list in January, K 20 (adults, 30+ games assumed), D 100 → PD 0.64 (docs/rules.md
-# §2): standard A wins, +0.36 × 20 = +7.20; rapid a draw, -0.14 × 20 = -2.80; blitz A loses,
-# -0.64 × 20 = -12.80: 1607 in each list.
-KIND_GAMES = {
-    "standard": ((), "1-0"),
-    "rapid": (("122 15 minutes + 10 seconds",), "=-="),
-    "blitz": (("122 3 minutes + 2 seconds",), "0-1"),
-}
+# -- one order of the lists: standard, rapid, blitz (db_helpers.three_lists_database) -------
 
 
 @pytest.fixture
 def three_lists(tmp_path: Path) -> Path:
-    listing = write_list(
-        tmp_path,
-        ["id,name,federation,birth_year,rating,rapid_rating,blitz_rating",
-         '11,"Alpha, Ann",GER,1980,1600,1610,1620', '12,"Beta, Bob",ESP,1980,1500,1510,1520'],
-    )  # fmt: skip
-    db = tmp_path / "r.sqlite"
-    assert run("init", "--list", listing, "--period", "2026-01", "--db", db)[0] == 0
-    players = [P(1, "Alpha, Ann", 1600, 11, ADULT, federation="GER"),
-               P(2, "Beta, Bob", 1500, 12, ADULT, federation="ESP")]  # fmt: skip
-    # Added and published blitz first: the order of the reports is not that of the database.
-    for kind, (tags, result) in reversed(KIND_GAMES.items()):
-        path = tmp_path / f"{kind}.trf"
-        path.write_text(trf(players, [(1, 1, 2, result)], name=f"{kind} open", extra=tags))
-        assert run("add", path, "--db", db)[0] == 0
-    assert run("publish", "2026-02", "--db", db, "--out", tmp_path / "out")[0] == 0
-    return db
+    return three_lists_database(tmp_path)
 
 
 def test_the_lists_come_in_one_order_in_the_text(three_lists: Path) -> None:
@@ -522,3 +497,23 @@ def test_the_lists_come_in_one_order_in_the_workbook_and_the_page(three_lists: P
     ]
     kinds = [row[0] for row in page.rows if row[1:2] in (["2026-01"], ["2026-02"])]
     assert kinds == ["standard", "standard", "rapid", "rapid", "blitz", "blitz"]
+
+
+def test_a_rapid_or_blitz_calculation_claims_no_2650_exemption(three_lists: Path) -> None:
+    # docs/rules.md §6: rapid and blitz have no 2650 exemption; fide-2025's title names it.
+    from html_text import read_page
+
+    out = three_lists.parent / "reports"
+    code, printed, err = process("player", "11", "--db", three_lists, "--out", out)
+    assert code == 0, err
+    edition = "fide-2025: FIDE Rating Regulations effective 1 October 2025"
+    lines = printed.splitlines()
+    standard = lines.index(f"standard list 2026-02 (rules {edition} (2650")
+    assert lines[standard + 1] == "  exemption))"
+    assert f"rapid list 2026-02 (rules {edition})" in lines
+    assert f"blitz list 2026-02 (rules {edition})" in lines
+    assert printed.count("2650") == 1
+    page = read_page((out / "player-11.html").read_text(encoding="utf-8"))
+    assert [p.split(" · ")[0] for p in page.paragraphs if p.startswith("rules ")] == [
+        f"rules {edition} (2650 exemption)", f"rules {edition}", f"rules {edition}",
+    ]  # fmt: skip
