@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Protocol
 
 import numpy as np
 import pandas as pd
@@ -170,6 +171,32 @@ def _verdict(part: PeriodPart, rules: Rules) -> str:
     return "unrated: no game counted toward a first rating this period"
 
 
+class Person(Protocol):
+    """Who a player's report is about, as its heading names him (read-only)."""
+
+    @property
+    def label(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def fide_id(self) -> str | None: ...
+    @property
+    def federation(self) -> str | None: ...
+    @property
+    def title(self) -> str | None: ...
+    @property
+    def born(self) -> str | None: ...
+
+
+def player_heading(person: Person) -> str:
+    """``GM Name (FIDE ID n, FED, born y)``, or ``(no FIDE ID, <event>#<rank>, …)``: the top
+    of every page and sheet of a player's report, under any rating system."""
+    identity = f"FIDE ID {person.fide_id}" if person.fide_id else f"no FIDE ID, {person.label}"
+    title = f"{person.title} " if person.title else ""
+    born = person.born or "?"
+    return f"{title}{person.name} ({identity}, {person.federation or '-'}, born {born})"
+
+
 def in_list_order(frame: pd.DataFrame) -> pd.DataFrame:
     """A player's rows of several lists (a ``kind`` column) in the reports' one order of the
     lists: standard, rapid, blitz (``KINDS``), each list's rows in the order they came."""
@@ -221,7 +248,4 @@ class PlayerReport:
         self.parts = sorted(self.parts, key=lambda part: (KINDS.index(part.kind), part.period))
 
     def heading(self) -> str:
-        """``Name (FIDE ID n, FED, born y)``: the top of every page and sheet."""
-        identity = f"FIDE ID {self.fide_id}" if self.fide_id else f"no FIDE ID, {self.label}"
-        title = f"{self.title} " if self.title else ""
-        return f"{title}{self.name} ({identity}, {self.federation or '-'}, born {self.born or '?'})"
+        return player_heading(self)

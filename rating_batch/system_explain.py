@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from rating_batch.explain import in_list_order
+from rating_batch.explain import in_list_order, player_heading
 from rating_batch.periods import Period
 from rating_batch.systems import RatingSystem
 
@@ -47,9 +47,12 @@ class SystemPlayerReport:
     born: str | None
     system: RatingSystem
     parts: list[SystemListPart] = field(default_factory=list)
+    fide_id: str | None = None
+    """The FIDE ID (``label``), or None for a player without one."""
+    title: str | None = None
 
     def heading(self) -> str:
-        return f"{self.name} ({self.label}), {self.federation or '-'}, born {self.born or '?'}"
+        return player_heading(self)
 
     def state_columns(self) -> list[str]:
         return list(self.system.state)

@@ -75,7 +75,7 @@ def gather_system_player(
                     rows=rows if rows is not None else pd.DataFrame(),
                 )
             )
-    federation = person["federation"]
+    federation, title = person["federation"], person.get("title")
     return SystemPlayerReport(
         label=label,
         name=str(person["name"]),
@@ -83,4 +83,6 @@ def gather_system_player(
         born=number(person["birth_year"]) or None,
         system=system,
         parts=sorted(parts, key=lambda part: (KINDS.index(part.kind), part.period)),
+        fide_id=label if pd.notna(person["fide_id"]) else None,
+        title=str(title) if pd.notna(title) else None,
     )
