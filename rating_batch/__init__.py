@@ -40,8 +40,8 @@ _HOMES = {
     "unpublish_period": "rating_batch.production",
     "EDITIONS": "rating_batch.rules",
     "Rules": "rating_batch.rules",
-    "load_rules_file": "rating_batch.rules",
-    "named_rules": "rating_batch.rules",
+    "load_rules_file": "rating_batch.rules_file",
+    "named_rules": "rating_batch.rules_file",
     "backup": "rating_batch.production",
     "backups_report": "rating_batch.production",
     "restore": "rating_batch.production",
@@ -66,7 +66,8 @@ if TYPE_CHECKING:
         restore,
         unpublish_period,
     )
-    from rating_batch.rules import EDITIONS, Rules, load_rules_file, named_rules
+    from rating_batch.rules import EDITIONS, Rules
+    from rating_batch.rules_file import load_rules_file, named_rules
 
 
 def __getattr__(name: str) -> object:

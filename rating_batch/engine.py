@@ -775,7 +775,7 @@ def _pool_filters(
 
 
 def _notes(rules: Rules, players: pd.DataFrame) -> list[str]:
-    notes = [f"rules: {rules.edition} ({rules.title}); source: {rules.source}"]
+    notes = [f"rules: {rules.edition} ({rules.list_title()}); source: {rules.source}"]
     if players["k"].isna().any():
         notes.append(
             "K without a value in the previous list: 10 once rated 2400+, 40 for juniors below "

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Protocol
 
 import numpy as np
 import pandas as pd
@@ -17,7 +18,7 @@ from rating_batch.engine import divide_half_up
 from rating_batch.pages import Record as Row
 from rating_batch.pages import records
 from rating_batch.reasons import ro_k_notes
-from rating_batch.rules import Rules
+from rating_batch.rules import KINDS, Rules
 
 
 @dataclass(frozen=True)
@@ -92,7 +93,7 @@ def period_part(
     part = PeriodPart(
         kind=kind,
         period=period,
-        rules=f"{rules.edition}: {rules.title}",
+        rules=rules.label(),
         status=status,
         rating=_whole(player.get("rating")),
         k=_whole(player.get("k")),
@@ -170,6 +171,41 @@ def _verdict(part: PeriodPart, rules: Rules) -> str:
     return "unrated: no game counted toward a first rating this period"
 
 
+class Person(Protocol):
+    """Who a player's report is about, as its heading names him (read-only)."""
+
+    @property
+    def label(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def fide_id(self) -> str | None: ...
+    @property
+    def federation(self) -> str | None: ...
+    @property
+    def title(self) -> str | None: ...
+    @property
+    def born(self) -> str | None: ...
+
+
+def player_heading(person: Person) -> str:
+    """``GM Name (FIDE ID n, FED, born y)``, or ``(no FIDE ID, <event>#<rank>, …)``: the top
+    of every page and sheet of a player's report, under any rating system."""
+    identity = f"FIDE ID {person.fide_id}" if person.fide_id else f"no FIDE ID, {person.label}"
+    title = f"{person.title} " if person.title else ""
+    born = person.born or "?"
+    return f"{title}{person.name} ({identity}, {person.federation or '-'}, born {born})"
+
+
+def in_list_order(frame: pd.DataFrame) -> pd.DataFrame:
+    """A player's rows of several lists (a ``kind`` column) in the reports' one order of the
+    lists: standard, rapid, blitz (``KINDS``), each list's rows in the order they came."""
+    if frame.empty:
+        return frame
+    order = frame["kind"].map(KINDS.index).to_numpy().argsort(kind="stable")
+    return frame.iloc[order].reset_index(drop=True)
+
+
 def _whole(value: object) -> int | None:
     if value is None or value is pd.NA or (isinstance(value, float) and np.isnan(value)):
         return None
@@ -205,8 +241,11 @@ class PlayerReport:
     missing: list[str] = field(default_factory=list)
     """Published lists the player played in whose files the database does not hold."""
 
+    def __post_init__(self) -> None:
+        # One order of the lists in every report, text, sheets and page alike.
+        self.history = in_list_order(self.history)
+        self.pending = in_list_order(self.pending)
+        self.parts = sorted(self.parts, key=lambda part: (KINDS.index(part.kind), part.period))
+
     def heading(self) -> str:
-        """``Name (FIDE ID n, FED, born y)``: the top of every page and sheet."""
-        identity = f"FIDE ID {self.fide_id}" if self.fide_id else f"no FIDE ID, {self.label}"
-        title = f"{self.title} " if self.title else ""
-        return f"{title}{self.name} ({identity}, {self.federation or '-'}, born {self.born or '?'})"
+        return player_heading(self)

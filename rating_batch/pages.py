@@ -180,7 +180,7 @@ def event_pages(
             ("dates", dates_of(info)),
             ("place", place_of(info)),
             ("list", rules.kind if rules else ""),
-            ("rules", f"{rules.edition}: {rules.title}" if rules else ""),
+            ("rules", rules.label() if rules else ""),
             ("time control", info.time_control),
             ("players", str(len(table))),
             ("rounds", str(int(rounds.get(key, 0)))),

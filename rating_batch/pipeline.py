@@ -48,7 +48,8 @@ from rating_batch.pages import EventPages, entrants_of, event_pages, index_page
 from rating_batch.parallel import alongside, beside, worth
 from rating_batch.period import assemble_period, order_events
 from rating_batch.reasons import ro_k_notes
-from rating_batch.rules import FIDE_BY_DATE, KINDS, Kind, Rules, edition_in_force, named_rules
+from rating_batch.rules import FIDE_BY_DATE, KINDS, Kind, Rules, edition_in_force
+from rating_batch.rules_file import named_rules
 from rating_batch.schema import CONTROL_CHARACTERS, Event, EventInfo, combined, one_batch
 from rating_batch.staging import OutputSet, staged_outputs
 from rating_batch.system_rating import SystemRateResult
@@ -127,7 +128,7 @@ class RateResult:
         rows: list[Sequence[object]] = [
             [f"Rating report: {self.heading()}"],
             [],
-            ["Rules", f"{self.rules.edition}: {self.rules.title}"],
+            ["Rules", self.rules.label()],
             ["Rules source", self.rules.source],
             ["Players", len(self.players)],
         ]
@@ -746,12 +747,14 @@ def check_files(
     if not files:
         return [Issue("check", None, "no files given (or none in the folders given)")]
     system = find_system(rules_name) if rules_name is not None else None
+    # A rules file's every problem first (exit 1); its rating_min judges the events' ratings.
+    lowest = LOWEST_RATING if rules_name is None else lowest_rating(rules_name)
     lists = [
         is_state_list(path, system.state) if system is not None else _is_list(path)
         for path in files
     ]
     events = [path for path, is_list in zip(files, lists, strict=True) if not is_list]
-    _, issues = read_and_validate(events, "check", encoding=encoding)
+    _, issues = read_and_validate(events, "check", lowest_rating=lowest, encoding=encoding)
     for path in (path for path, is_list in zip(files, lists, strict=True) if is_list):
         try:
             if system is not None:

@@ -1,6 +1,7 @@
 """Rating regulations as data: one frozen ``Rules`` instance per edition.
 
 Code never branches on an edition's name: every difference between editions is a field.
+A federation's rules file is read by ``rules_file``.
 The FIDE conversion tables (docs/rules.md, ``fide_pd_table.csv`` and ``fide_dp_table.csv``)
 are package data, loaded once and never re-derived.
 """
@@ -9,14 +10,11 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
-import difflib
-import tomllib
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from functools import cache
 from importlib import resources
-from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
 from rating_batch.errors import RulesError
 
@@ -103,7 +101,11 @@ class Rules:
     edition: str
     """Registry key used by ``--rules``, e.g. ``"fide-2025"``, or a rules file's name."""
     title: str
-    """Human description shown in reports."""
+    """Human description shown in reports (those of the standard list)."""
+    rapid_blitz_title: str | None = None
+    """The title in the rapid and blitz lists' reports when ``title`` names a rule of the
+    standard list alone (fide-2025's 2650 exemption: none in rapid and blitz, §6); ``None``:
+    ``title``."""
     source: str = "built-in edition"
     """Where the values come from: the built-in edition, or a federation's rules file."""
     base: str | None = None
@@ -227,7 +229,12 @@ class Rules:
         return frozenset(values)
 
     def __post_init__(self) -> None:
-        problems = _problems(self)
+        problems = [
+            (involved[0], message)
+            for involved, message in value_problems(
+                {f.name: getattr(self, f.name) for f in fields(self)}
+            )
+        ]
         if problems:
             text = "; ".join(f"{name} {message}" for name, message in problems)
             raise RulesError(f"{self.source}: {text}", problems)
@@ -242,6 +249,15 @@ class Rules:
 
     def is_rapid_or_blitz(self) -> bool:
         return self.kind != "standard"
+
+    def list_title(self) -> str:
+        """The title as this list's reports show it (§6)."""
+        shown = self.rapid_blitz_title if self.is_rapid_or_blitz() else None
+        return shown or self.title
+
+    def label(self) -> str:
+        """``fide-2025: FIDE Rating Regulations …``: the edition and its title, for this list."""
+        return f"{self.edition}: {self.list_title()}"
 
     def exempt_from(self) -> int | None:
         """The rating from which the difference cap does not apply, for this list."""
@@ -272,6 +288,12 @@ class Rules:
         chosen = pd.Series(names[np.clip(position, 0, len(names) - 1)], index=ratings.index)
         return chosen.where(known).astype("string")
 
+
+#: The fields that can be off (``None``; ``false`` in a rules file).
+OPTIONAL_FIELDS = frozenset(f.name for f in fields(Rules) if str(f.type).endswith("| None"))
+
+#: The fields held in half points, which a rules file and its messages give in points.
+HALF_POINT_FIELDS = frozenset({"hypothetical_half_points", "first_event_min_half_points"})
 
 #: The valid range of every numeric field (inclusive); ``rules FILE`` shows them. A value
 #: outside is an error naming the key; ``None`` ("false" in a file) is allowed where the
@@ -308,48 +330,68 @@ RANGES: dict[str, tuple[float, float]] = {
 }
 
 
-def _problems(rules: Rules) -> list[tuple[str, str]]:
-    """Impossible values, as (field, what is wrong) (§8: errors name the file and the key)."""
-    problems = []
+#: A problem of a rule set's values: the fields it involves (the one it is about first)
+#: and what is wrong.
+Problem: TypeAlias = tuple[tuple[str, ...], str]
+
+
+def value_problems(values: Mapping[str, Any], named: Callable[[str], str] = str) -> list[Problem]:
+    """What is impossible in a rule set's values (``Rules``' fields by name), every problem
+    at once (§8: a rules file's errors name its keys). A combination of values is judged
+    only when each of them is possible on its own. ``named`` names a field in a message as
+    the reader writes it (a rules file's key)."""
+    problems: list[Problem] = []
     for name, (low, high) in RANGES.items():
-        value = getattr(rules, name)
+        value = values[name]
         if value is not None and not low <= value <= high:
-            problems.append((name, f"must be {_range_text(name)}, not {_number(value)}"))
-    if rules.rating_min >= rules.rating_max:
-        problems.append(
-            ("rating_min", f"{rules.rating_min} is not below rating_max {rules.rating_max}")
-        )
-    if rules.first_rating_max is not None and rules.first_rating_max < rules.floor:
-        problems.append(
-            ("floor", f"{rules.floor} is above the first-rating cap {rules.first_rating_max}")
-        )
-    if rules.first_step * 2 != round(rules.first_step * 2):
-        problems.append(
-            ("first_step", f"must be a positive multiple of 0.5, not {rules.first_step}")
-        )
-    if 12 % rules.period_months:
-        problems.append(("period_months", f"must divide 12, not {rules.period_months}"))
-    if not rules.list_months or any(not 1 <= m <= 12 for m in rules.list_months):
-        problems.append(("list_months", f"must be months 1-12, not {list(rules.list_months)}"))
-    if not rules.kinds:
-        problems.append(("kinds", f"must list at least one of {', '.join(KINDS)}"))
-    minimums = [c.minimum for c in rules.classes]
+            shown = value / 2 if name in HALF_POINT_FIELDS else value
+            problems.append(((name,), f"must be {range_text(name)}, not {_number(shown)}"))
+    alone = {involved[0] for involved, _ in problems}
+    step, months, listed = values["first_step"], values["period_months"], values["list_months"]
+    if "first_step" not in alone and step * 2 != round(step * 2):
+        problems.append((("first_step",), f"must be a multiple of 0.5, not {_number(step)}"))
+    if "period_months" not in alone and 12 % months:
+        problems.append((("period_months",), f"must divide 12 (1, 2, 3, 4, 6 or 12), not {months}"))
+    if not listed or any(not 1 <= m <= 12 for m in listed):
+        problems.append((("list_months",), f"must be months 1–12, not {list(listed)}"))
+    if not values["kinds"]:
+        problems.append((("kinds",), f"must list at least one of {', '.join(KINDS)}"))
+    minimums = [c.minimum for c in values["classes"]]
     if minimums != sorted(set(minimums)):
-        problems.append(("classes", "must be listed from the lowest, each from a different rating"))
-    return problems
+        problems.append(
+            (("classes",), "must be listed from the lowest, each from a different rating")
+        )
+    alone = {involved[0] for involved, _ in problems}
+    lowest, highest = values["rating_min"], values["rating_max"]
+    floor, cap = values["floor"], values["first_rating_max"]
+    both: list[Problem] = []
+    if lowest >= highest:
+        both.append(
+            (("rating_min", "rating_max"),
+             f"{lowest} is not below {named('rating_max')} {highest}: the lowest rating a list "
+             "may hold must be below the highest")
+        )  # fmt: skip
+    if cap is not None and cap < floor:
+        both.append(
+            (("floor", "first_rating_max"),
+             f"{floor} is above the first-rating cap {cap} ({named('first_rating_max')}): "
+             "lower the floor or raise the cap")
+        )  # fmt: skip
+    return problems + [problem for problem in both if alone.isdisjoint(problem[0])]
 
 
 def _number(value: float) -> str:
     return f"{value:g}" if isinstance(value, float) else str(value)
 
 
-def _range_text(name: str) -> str:
-    """A field's valid values in words: ``1–100``, ``1–100, or false``."""
+def range_text(name: str) -> str:
+    """A field's valid values in words: ``1–100``, ``1–100, or false`` (as a rules file
+    writes "none / off")."""
     low, high = RANGES[name]
-    if name in ("hypothetical_half_points", "first_event_min_half_points"):
+    if name in HALF_POINT_FIELDS:
         low, high = low / 2, high / 2  # shown in points, as the file writes them
     text = f"{_number(low)}–{_number(high)}"
-    return f"{text}, or false" if name in _OFF_MEANS_FALSE else text
+    return f"{text}, or false" if name in OPTIONAL_FIELDS else text
 
 
 # -- the FIDE editions (§7): each is the next newer one with its differences ----------------------
@@ -357,12 +399,14 @@ def _range_text(name: str) -> str:
 FIDE_2025 = Rules(
     edition="fide-2025",
     title="FIDE Rating Regulations effective 1 October 2025 (2650 exemption)",
+    rapid_blitz_title="FIDE Rating Regulations effective 1 October 2025",
     in_force_from=dt.date(2025, 10, 1),
 )
 FIDE_2024 = replace(
     FIDE_2025,
     edition="fide-2024",
     title="FIDE Rating Regulations effective 1 March 2024 (first ratings with two 1800 draws)",
+    rapid_blitz_title=None,
     in_force_from=dt.date(2024, 3, 1),
     cap_exempt_from=None,
 )
@@ -425,256 +469,3 @@ def edition_in_force(on: dt.date | None) -> Rules:
         if rules.in_force_from is not None and rules.in_force_from <= on:
             chosen = rules
     return chosen
-
-
-def named_rules(name: str) -> Rules:
-    """The edition registered under ``name``, or the rules file at that path."""
-    if name in EDITIONS:
-        return EDITIONS[name]
-    if name.lower().endswith(".toml"):
-        return load_rules_file(Path(name))
-    from rating_batch.systems import SYSTEMS  # the other systems' names, for the message
-
-    known = ", ".join([FIDE_BY_DATE, *sorted(EDITIONS)])
-    raise RulesError(
-        f"unknown rules {name!r}: choose one of {known}, a .toml rules file, or another "
-        f"rating system: {', '.join(SYSTEMS)}"
-    )
-
-
-# -- federation rules files (§8) ---------------------------------------------------------------
-
-Convert = Callable[[object], object]
-
-
-class _Bad(ValueError):
-    """A value of the wrong type or out of range (the loader adds file and key)."""
-
-
-def _whole(value: object) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise _Bad(f"must be a whole number, not {value!r}")
-    return value
-
-
-def _whole_or_off(value: object) -> int | None:
-    """A number, or ``false`` for "none / off" (TOML has no null)."""
-    return None if value is False else _whole(value)
-
-
-def _flag(value: object) -> bool:
-    if not isinstance(value, bool):
-        raise _Bad(f"must be true or false, not {value!r}")
-    return value
-
-
-def _choice(*options: str) -> Convert:
-    def convert(value: object) -> str:
-        if value not in options:
-            raise _Bad(f"must be one of {', '.join(repr(o) for o in options)}, not {value!r}")
-        return str(value)
-
-    return convert
-
-
-def _points(value: object) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise _Bad(f"must be a number, not {value!r}")
-    return float(value)
-
-
-def _half_points(value: object) -> int:
-    """A score in points (0, 0.5, 1, …) as half points."""
-    points = _points(value)
-    if points < 0 or points * 2 != int(points * 2):
-        raise _Bad(f"must be a score in half points (0, 0.5, 1 …), not {value!r}")
-    return int(points * 2)
-
-
-def _months(value: object) -> tuple[int, ...]:
-    if not isinstance(value, list) or not value:
-        raise _Bad(f"must be a list of months, not {value!r}")
-    return tuple(_whole(month) for month in value)
-
-
-def _date(value: object) -> dt.date | None:
-    if value is False:
-        return None
-    if isinstance(value, dt.date) and not isinstance(value, dt.datetime):
-        return value
-    raise _Bad(f"must be a date such as 2024-12-01, or false, not {value!r}")
-
-
-def _kinds(value: object) -> tuple[str, ...]:
-    if not isinstance(value, list) or any(kind not in KINDS for kind in value):
-        raise _Bad(f"must be a list of {', '.join(KINDS)}, not {value!r}")
-    return tuple(str(kind) for kind in value)
-
-
-def _classes(value: object) -> tuple[RatingClass, ...]:
-    if not isinstance(value, list):
-        raise _Bad(f"must be a list of {{ name = …, from = … }} tables, not {value!r}")
-    classes = []
-    for item in value:
-        if not isinstance(item, dict) or set(item) != {"name", "from"}:
-            raise _Bad(f'each class is {{ name = "…", from = rating }}, not {item!r}')
-        classes.append(RatingClass(str(item["name"]), _whole(item["from"])))
-    return tuple(classes)
-
-
-#: TOML key (``section.key``) → (Rules field, converter). The rules file format, as data.
-RULES_FILE_KEYS: dict[str, tuple[str, Convert]] = {
-    "periods.months": ("period_months", _whole),
-    "periods.list_months": ("list_months", _months),
-    "periods.closing_offset_days": ("closing_offset_days", _whole),
-    "expected.method": ("expected", _choice("table", "logistic")),
-    "expected.difference_cap": ("difference_cap", _whole_or_off),
-    "expected.cap_exempt_from": ("cap_exempt_from", _whole_or_off),
-    "expected.rapid_blitz_cap_exempt_from": ("rapid_blitz_cap_exempt_from", _whole_or_off),
-    "expected.cap_scope": ("cap_scope", _choice("every_game", "largest_gap_per_event")),
-    "expected.gap_exclusion": ("gap_exclusion", _whole_or_off),
-    "expected.gap_exclusion_above": ("gap_exclusion_above", _whole),
-    "expected.gap_exclusion_from": ("gap_exclusion_from", _date),
-    "k.high": ("k_high", _whole),
-    "k.high_threshold": ("high_threshold", _whole),
-    "k.junior": ("k_junior", _whole_or_off),
-    "k.junior_age": ("junior_age", _whole),
-    "k.junior_age_basis": ("junior_age_basis", _choice("calendar_year", "birthday")),
-    "k.junior_ceiling": ("junior_ceiling", _whole),
-    "k.junior_ceiling_basis": ("junior_ceiling_basis", _choice("ever", "current")),
-    "k.junior_year": ("junior_year", _choice("closing_date", "latest_end")),
-    "k.new": ("k_new", _whole),
-    "k.new_player_games": ("new_player_games", _whole),
-    "k.pool_games_count": ("pool_games_count_toward_new", _flag),
-    "k.default": ("k_default", _whole),
-    "k.games_cap": ("k_games_cap", _whole_or_off),
-    "floor": ("floor", _whole),
-    "first_rating.min_games": ("first_min_games", _whole),
-    "first_rating.formula": ("first_formula", _choice("hypothetical", "half_point_step")),
-    "first_rating.hypothetical_opponents": ("hypothetical_opponents", _whole),
-    "first_rating.hypothetical_rating": ("hypothetical_rating", _whole),
-    "first_rating.hypothetical_score": ("hypothetical_half_points", _half_points),
-    "first_rating.step": ("first_step", _points),
-    "first_rating.round_average": ("first_round_average", _flag),
-    "first_rating.max": ("first_rating_max", _whole_or_off),
-    "first_rating.pool_months": ("pool_months", _whole),
-    "first_rating.pool_window": ("pool_window", _choice("rolling", "anchored")),
-    "first_rating.event_min_games": ("pool_event_min_games", _whole),
-    "first_rating.first_event_min_score": ("first_event_min_half_points", _half_points),
-    "first_rating.discard_until_scoring": ("discard_until_scoring", _flag),
-    "first_rating.keep_pool_below_floor": ("keep_pool_below_floor", _flag),
-    "first_rating.first_event_after_floor": ("first_event_after_floor", _flag),
-    "first_rating.start_from_standard": ("start_from_standard", _flag),
-    "lists.kinds": ("kinds", _kinds),
-    "lists.classes": ("classes", _classes),
-    "lists.rating_min": ("rating_min", _whole),
-    "lists.rating_max": ("rating_max", _whole),
-}
-_TOP_LEVEL = {"name", "title", "base", "system"}
-#: Fields whose "none / off" is written ``false`` in a rules file.
-_OFF_MEANS_FALSE = {
-    name for name, convert in RULES_FILE_KEYS.values() if convert in (_whole_or_off, _date)
-}
-
-
-def _flatten(table: Mapping[str, object], prefix: str = "") -> dict[str, object]:
-    flat: dict[str, object] = {}
-    for key, value in table.items():
-        dotted = f"{prefix}{key}"
-        if isinstance(value, dict) and not prefix and dotted not in RULES_FILE_KEYS:
-            flat.update(_flatten(value, f"{dotted}."))
-        else:
-            flat[dotted] = value
-    return flat
-
-
-def load_rules_file(path: Path) -> Rules:
-    """A federation's rules: a base edition plus overrides, from a TOML file (§8).
-
-    Every error names the file and the key: unknown keys (with the closest known one),
-    values of the wrong type and impossible combinations.
-    """
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise RulesError(f"{path}: cannot read the rules file: {error.strerror}") from None
-    except UnicodeDecodeError as error:
-        raise RulesError(f"{path}: not valid TOML: {error}") from None
-    return parse_rules_text(text, path)
-
-
-def parse_rules_text(text: str, path: Path) -> Rules:
-    """A rules file's text (as kept in a rating database), ``path`` naming it in messages."""
-    try:
-        table = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise RulesError(f"{path}: not valid TOML: {error}") from None
-    problems: list[str] = []
-    base_name = table.get("base", LATEST)
-    if base_name not in EDITIONS:
-        problems.append(f"base {base_name!r} is not an edition ({', '.join(sorted(EDITIONS))})")
-        base_name = LATEST
-    changes: dict[str, object] = {}
-    for key, value in _flatten({k: v for k, v in table.items() if k not in _TOP_LEVEL}).items():
-        if key not in RULES_FILE_KEYS:
-            close = difflib.get_close_matches(key, [*RULES_FILE_KEYS, *_TOP_LEVEL], n=1)
-            hint = f" (did you mean {close[0]!r}?)" if close else ""
-            problems.append(f"unknown key {key!r}{hint}")
-            continue
-        name, convert = RULES_FILE_KEYS[key]
-        try:
-            changes[name] = convert(value)
-        except _Bad as error:
-            problems.append(f"key {key!r} {error}")
-    if problems:
-        raise RulesError("\n".join(f"{path}: {problem}" for problem in problems))
-    keys = {name: key for key, (name, _) in RULES_FILE_KEYS.items()}
-    try:
-        return _apply_file(path, table, str(base_name), changes)
-    except RulesError as error:
-        raise RulesError(
-            "\n".join(
-                f"{path}: key {keys.get(name, name)!r} {message}"
-                for name, message in error.problems
-            )
-        ) from None
-
-
-def _apply_file(
-    path: Path, table: Mapping[str, object], base_name: str, changes: dict[str, object]
-) -> Rules:
-    return replace(
-        EDITIONS[base_name],
-        edition=str(table.get("name", path.stem)),
-        title=str(table.get("title", f"{path.stem}: {base_name} with a federation's changes")),
-        source=str(path),
-        base=str(base_name),
-        overridden=frozenset(changes),
-        in_force_from=None,
-        **changes,  # type: ignore[arg-type]
-    )
-
-
-def describe(rules: Rules) -> list[tuple[str, str, str, str]]:
-    """Every value of a rule set as (rules-file key, value, where it comes from, the values
-    it may take: "" for text and choices shown elsewhere)."""
-    rows = [("name", rules.edition, rules.source, ""), ("title", rules.title, rules.source, "")]
-    if rules.base:
-        rows.append(("base", rules.base, rules.source, ""))
-    for key, (name, _) in RULES_FILE_KEYS.items():
-        value = getattr(rules, name)
-        if name == "classes":
-            shown = ", ".join(f"{c.name} from {c.minimum}" for c in value) or "none"
-        elif isinstance(value, tuple):
-            shown = ", ".join(str(v) for v in value)
-        elif isinstance(value, bool):
-            shown = "true" if value else "false"
-        elif value is None:
-            shown = "false" if name in _OFF_MEANS_FALSE else "none"
-        elif name in ("hypothetical_half_points", "first_event_min_half_points"):
-            shown = f"{value / 2:g}"
-        else:
-            shown = str(value)
-        origin = rules.source if name in rules.overridden else (rules.base or rules.edition)
-        rows.append((key, shown, origin, _range_text(name) if name in RANGES else ""))
-    return rows

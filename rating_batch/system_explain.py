@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
+from rating_batch.explain import in_list_order, player_heading
 from rating_batch.periods import Period
-from rating_batch.rules import KINDS
 from rating_batch.systems import RatingSystem
 
 #: Columns of calculations.csv that name the row rather than explain it.
@@ -47,9 +47,12 @@ class SystemPlayerReport:
     born: str | None
     system: RatingSystem
     parts: list[SystemListPart] = field(default_factory=list)
+    fide_id: str | None = None
+    """The FIDE ID (``label``), or None for a player without one."""
+    title: str | None = None
 
     def heading(self) -> str:
-        return f"{self.name} ({self.label}), {self.federation or '-'}, born {self.born or '?'}"
+        return player_heading(self)
 
     def state_columns(self) -> list[str]:
         return list(self.system.state)
@@ -84,9 +87,7 @@ class SystemPlayerReport:
         if frame.empty:
             return frame
         first = ["kind", "period", "status", "games", "score"]
-        frame = frame[first + [c for c in frame.columns if c not in first]]
-        order = frame["kind"].map(KINDS.index)
-        return frame.iloc[order.argsort(kind="stable")].reset_index(drop=True)
+        return in_list_order(frame[first + [c for c in frame.columns if c not in first]])
 
     def before_values(self, part: SystemListPart) -> dict[str, object]:
         """The player's values as a list's calculation starts: the state before it, then his

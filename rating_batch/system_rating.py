@@ -18,7 +18,8 @@ from rating_batch.loaders.statelist import read_state_list
 from rating_batch.parallel import beside
 from rating_batch.period import assemble_period
 from rating_batch.periods import period_of
-from rating_batch.rules import LATEST, named_rules
+from rating_batch.rules import LATEST
+from rating_batch.rules_file import named_rules
 from rating_batch.schema import Event, EventInfo
 from rating_batch.staging import OutputSet, staged_outputs
 from rating_batch.systems import RatingSystem, SystemInput, SystemOutcome, rate_finite

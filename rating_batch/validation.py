@@ -24,7 +24,8 @@ import numpy as np
 import pandas as pd
 
 from rating_batch.errors import Issue, Severity
-from rating_batch.rules import LATEST, named_rules
+from rating_batch.rules import LATEST
+from rating_batch.rules_file import named_rules
 from rating_batch.schema import Event, combined
 
 Purpose = Literal["rate", "check", "add"]

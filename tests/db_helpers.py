@@ -232,3 +232,36 @@ def newcomer_with_fide_id(folder: Path, name: str = NEWBIE["name"]) -> Path:
     path.write_text(trf(players, [(1, 1, 2, "1-0")], name="February", start="2026/02/10",
                         end="2026/02/10"))  # fmt: skip
     return path
+
+
+#: One game a list: (the event's time-control tag, A's result against B).
+KIND_GAMES = {
+    "standard": ((), "1-0"),
+    "rapid": ((RAPID,), "=-="),
+    "blitz": (("122 3 minutes + 2 seconds",), "0-1"),
+}
+
+
+def three_lists_database(folder: Path) -> Path:
+    """A database whose 2026-02 lists of all three kinds are published, one game each.
+
+    List 2026-01: A 11 at 1600 standard, 1610 rapid, 1620 blitz; B 12 100 below in each. K
+    20 (adults, 30+ games assumed), D 100 → PD 0.64 (docs/rules.md §2): standard A wins,
+    +0.36 × 20 = +7.20; rapid a draw, -0.14 × 20 = -2.80; blitz A loses, -0.64 × 20 =
+    -12.80: 1607 in each list. The events are added blitz first, so no order of the reports
+    comes from the order they were added in."""
+    listing = write_list(
+        folder,
+        ["id,name,federation,birth_year,rating,rapid_rating,blitz_rating",
+         '11,"Alpha, Ann",GER,1980,1600,1610,1620', '12,"Beta, Bob",ESP,1980,1500,1510,1520'],
+    )  # fmt: skip
+    db = folder / "r.sqlite"
+    assert run("init", "--list", listing, "--period", "2026-01", "--db", db)[0] == 0
+    players = [P(1, "Alpha, Ann", 1600, 11, ADULT, federation="GER"),
+               P(2, "Beta, Bob", 1500, 12, ADULT, federation="ESP")]  # fmt: skip
+    for kind, (tags, result) in reversed(KIND_GAMES.items()):
+        path = folder / f"{kind}.trf"
+        path.write_text(trf(players, [(1, 1, 2, result)], name=f"{kind} open", extra=tags))
+        assert run("add", path, "--db", db)[0] == 0
+    assert run("publish", "2026-02", "--db", db, "--out", folder / "out")[0] == 0
+    return db

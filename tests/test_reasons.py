@@ -54,7 +54,12 @@ def test_player_says_ro_was_borrowed_and_k_capped(published: Path, tmp_path: Pat
     assert code == 0, err
     lines = text.splitlines()
     rapid = next(n for n, line in enumerate(lines) if line.startswith("rapid list 2026-02"))
-    assert lines[rapid + 2 : rapid + 4] == ["  rated: Ro 1600, K 33", f"  {A_NOTE}"]
+    # The header names the edition on one line (no 2650 exemption in rapid: docs/rules.md §6).
+    assert lines[rapid : rapid + 3] == [
+        "rapid list 2026-02 (rules fide-2025: FIDE Rating Regulations effective 1 October 2025)",
+        "  rated: Ro 1600, K 33",
+        f"  {A_NOTE}",
+    ]
     assert "  Rn = Ro 1600 + change +16.50 = 1616.50 → 1617" in lines
     page = read_page((out / "player-11.html").read_text(encoding="utf-8"))
     assert A_NOTE in page.paragraphs

@@ -170,7 +170,11 @@ def test_a_rules_file_names_the_system_and_sets_its_constants(tmp_path: Path) ->
         ),
         ('system = "glicko3"\n', "key 'system' must be one of"),
         ('system = "ingo"\n[ingo]\nrule = "half"\n', "key 'rule' must be one of quarter"),
-        ('system = "trueskill"\nbeta = 4\n', "unknown key(s) 'beta'"),
+        (
+            'system = "trueskill"\nbeta = 4\n',
+            "bad.toml:2: key 'beta' is a constant of trueskill: write it in the [trueskill] "
+            "section",
+        ),
     ],
 )
 def test_a_wrong_rules_file_names_the_file_and_the_key(
@@ -212,7 +216,7 @@ def test_a_constant_beyond_its_range_is_refused_with_the_range(
     code, output = run("rate", paper_event(tmp_path), "--rules", rules, "--out", out)
     shown = f"{float(value):g}" if "e" in value else value
     assert (code, output) == (
-        1, f"Error: {rules} [{system}]: key {key!r} must be {allowed} (got {shown})\n"
+        1, f"Error: {rules}:4: key {key!r} must be {allowed} (got {shown})\n"
     )  # fmt: skip
     assert files(tmp_path) == before  # the earlier outputs as they were
 

@@ -59,7 +59,7 @@ def list_sheets(
 
 def list_title(kind: str, period: Period, rules: Rules) -> tuple[str, str]:
     """A list's title and the line below it."""
-    return f"Rating list: {kind}, {shown(period)}", f"rules {rules.edition}: {rules.title}"
+    return f"Rating list: {kind}, {shown(period)}", f"rules {rules.label()}"
 
 
 KeptFile = tuple[str, str, bool, int]
@@ -197,7 +197,7 @@ def _write_kind(
                 ),
                 f"{list_title(outcome.kind, period, outcome.rules)[0]}: events and players",
                 [
-                    ("rules", f"{outcome.rules.edition}: {outcome.rules.title}"),
+                    ("rules", outcome.rules.label()),
                     ("events", str(len(outcome.events))),
                     ("players on the list", str(len(outcome.listing))),
                 ],
@@ -228,7 +228,7 @@ def _report_sheets(
         [],
         ["Period", period],
         ["List", outcome.kind],
-        ["Rules", f"{outcome.rules.edition}: {outcome.rules.title}"],
+        ["Rules", outcome.rules.label()],
         ["Events", len(outcome.events)],
         ["Players on the new list", listed.listed],
         ["  from the previous list", listed.kept],

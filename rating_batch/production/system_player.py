@@ -13,6 +13,7 @@ from typing import Any
 import pandas as pd
 
 from rating_batch.production.common import number
+from rating_batch.rules import KINDS
 from rating_batch.staging import staged_outputs
 from rating_batch.store import Store
 from rating_batch.system_explain import SystemListPart, SystemPlayerReport
@@ -74,12 +75,14 @@ def gather_system_player(
                     rows=rows if rows is not None else pd.DataFrame(),
                 )
             )
-    federation = person["federation"]
+    federation, title = person["federation"], person.get("title")
     return SystemPlayerReport(
         label=label,
         name=str(person["name"]),
         federation=str(federation) if pd.notna(federation) else None,
         born=number(person["birth_year"]) or None,
         system=system,
-        parts=sorted(parts, key=lambda part: (part.period, part.kind)),
+        parts=sorted(parts, key=lambda part: (KINDS.index(part.kind), part.period)),
+        fide_id=label if pd.notna(person["fide_id"]) else None,
+        title=str(title) if pd.notna(title) else None,
     )

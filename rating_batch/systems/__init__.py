@@ -11,12 +11,13 @@ None for it and the Elo pipeline rates it (``raters.find_rater`` for ``rate`` an
 
 from __future__ import annotations
 
+import dataclasses
 import tomllib
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from rating_batch.errors import RulesError
+from rating_batch.rules_check import Findings, did_you_mean
 from rating_batch.systems.base import RatingSystem, SystemInput, SystemOutcome, rate_finite
 from rating_batch.systems.glicko import Glicko, GlickoSystem
 from rating_batch.systems.glicko2 import Glicko2, Glicko2System
@@ -38,26 +39,33 @@ SYSTEMS: dict[str, tuple[type[Any], Callable[..., RatingSystem]]] = {
 }
 
 
-def system_from_table(table: Mapping[str, Any], where: str) -> RatingSystem | None:
+def system_from_table(table: Mapping[str, Any], where: str, text: str = "") -> RatingSystem | None:
     """The system a rules file's table names (None: FIDE Elo). Its constants come from the
-    section named after it; any other key is an error naming the file."""
+    section named after it; every other key, and every problem of the section, is told at
+    once, at its line of ``text`` (the file's TOML) when given."""
     name = table.get("system", ELO)
     if name == ELO:
         return None
-    if name not in SYSTEMS:
+    found = Findings(where, text)
+    if not isinstance(name, str) or name not in SYSTEMS:
         known = ", ".join([ELO, *SYSTEMS])
-        raise RulesError(f"{where}: key 'system' must be one of {known} (got {name!r})")
-    extra = sorted(set(table) - {"system", "name", "title", name})
-    if extra:
-        raise RulesError(
-            f"{where}: unknown key(s) {', '.join(map(repr, extra))} for system {name!r} "
-            f"(its constants go in the [{name}] section)"
-        )
+        found.add(f"key 'system' must be one of {known} (got {name!r})", "system")
+        found.raise_any()
+    kind, make = SYSTEMS[name]
+    constants = {f.name for f in dataclasses.fields(kind)}
+    top = ["system", "name", "title", name]
+    for key in set(table) - set(top):
+        if key in constants:
+            found.add(f"key {key!r} is a constant of {name}: write it in the [{name}] section", key)
+        else:
+            hint = did_you_mean(key, top) or f" (its constants go in the [{name}] section)"
+            found.add(f"unknown key {key!r} for system {name!r}{hint}", key)
     section = table.get(name, {})
     if not isinstance(section, Mapping):
-        raise RulesError(f"{where}: [{name}] must be a table of constants")
-    kind, make = SYSTEMS[name]
-    params = from_section(kind, section, f"{where} [{name}]")
+        found.add(f"{name!r} must be the section [{name}] of its constants, not a value", name)
+        section = {}
+    params = from_section(kind, section, found, name)
+    found.raise_any()
     return make(params, {key: where for key in section})
 
 
@@ -70,10 +78,11 @@ def find_system(rules: str) -> RatingSystem | None:
     if rules.lower().endswith(".toml"):
         path = Path(rules)
         try:
-            table = tomllib.loads(path.read_text(encoding="utf-8"))
+            text = path.read_text(encoding="utf-8")
+            table = tomllib.loads(text)
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
             return None  # the Elo rules loader names the problem
-        return system_from_table(table, str(path))
+        return system_from_table(table, str(path), text)
     return None
 
 
@@ -86,7 +95,7 @@ def stored_system(name: str, text: str | None) -> RatingSystem | None:
         table = tomllib.loads(text)
     except tomllib.TOMLDecodeError:
         return None  # the Elo rules loader names the problem
-    return system_from_table(table, name)
+    return system_from_table(table, name, text)
 
 
 __all__ = [

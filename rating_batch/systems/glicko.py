@@ -23,6 +23,7 @@ from rating_batch.systems.params import (
     FROM_ELO_RD,
     GLICKO_DEVIATIONS,
     GLICKO_RATINGS,
+    Clash,
     field,
     flag,
     number,
@@ -51,11 +52,14 @@ class Glicko:
         FROM_ELO_RD, number(*GLICKO_DEVIATIONS), "RD of a state made from an Elo rating"
     )
 
-    def inconsistent(self) -> str:
-        for key in ("initial_rd", "from_elo_rd"):
-            if getattr(self, key) > self.rd_max:
-                return f"{key} is more than rd_max"
-        return ""
+    def inconsistent(self) -> list[Clash]:
+        # §3: RD is at most rd_max; a state could not start above it.
+        return [
+            ((key, "rd_max"), f"{value:g} is more than rd_max {self.rd_max:g}: lower it or "
+             "raise rd_max")
+            for key in ("initial_rd", "from_elo_rd")
+            if (value := getattr(self, key)) > self.rd_max
+        ]  # fmt: skip
 
 
 @dataclass(frozen=True)

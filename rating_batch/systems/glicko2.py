@@ -24,6 +24,7 @@ from rating_batch.systems.params import (
     FROM_ELO_RD,
     GLICKO_DEVIATIONS,
     GLICKO_RATINGS,
+    Clash,
     field,
     number,
     optional,
@@ -52,10 +53,13 @@ class Glicko2:
         FROM_ELO_RD, number(*GLICKO_DEVIATIONS), "RD of a state made from an Elo rating"
     )
 
-    def inconsistent(self) -> str:
+    def inconsistent(self) -> list[Clash]:
         if self.rd_max is not None and self.rd_min is not None and self.rd_min > self.rd_max:
-            return "rd_min is more than rd_max"
-        return ""
+            message = (
+                f"{self.rd_min:g} is more than rd_max {self.rd_max:g}: lower one or raise the other"
+            )
+            return [(("rd_min", "rd_max"), message)]
+        return []
 
 
 @dataclass(frozen=True)

@@ -1,20 +1,24 @@
 """A rating system's constants: a frozen dataclass per system whose fields are the rules-file
-keys of its section (docs/systems.md), read and checked like every other rules field."""
+keys of its section (docs/systems.md), read and checked like every other rules field; a
+system with constants that must agree says which disagree in ``inconsistent()`` (a list of
+``Clash``)."""
 
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import math
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
-from rating_batch.errors import RulesError
+from rating_batch.rules_check import Findings, did_you_mean
 
 P = TypeVar("P")
 
 #: A field's check: returns what is wrong with a value, or "" when it is fine.
 Check = Callable[[Any], str]
+#: An impossible combination of constants (a system's ``inconsistent()``): the keys it
+#: involves (the one it is about first) and what is wrong.
+Clash = tuple[tuple[str, ...], str]
 
 #: Where a Glicko or Glicko-2 rating and rating deviation can lie: in a state list (the
 #: systems' ``limits``) and as a rules constant (an RD below 1 point is no deviation an unrated
@@ -60,30 +64,30 @@ def flag(value: Any) -> str:
     return "" if isinstance(value, bool) else "must be true or false"
 
 
-def from_section(kind: type[P], section: Mapping[str, Any], where: str) -> P:
-    """``kind``'s defaults with the section's values; every unknown key and impossible value
-    is named (``where``: the file and section) in one RulesError."""
+def from_section(kind: type[P], section: Mapping[str, Any], found: Findings, name: str) -> P:
+    """``kind``'s defaults with the rules file's section ``name``: every unknown key,
+    impossible value and impossible combination of values is told in ``found`` (at its
+    line), a refused value left at its default."""
     fields = {f.name: f for f in dataclasses.fields(kind)}  # type: ignore[arg-type]
-    problems: list[str] = []
     values: dict[str, Any] = {}
+    refused: set[str] = set()
     for key, value in section.items():
         if key not in fields:
-            close = difflib.get_close_matches(key, list(fields), n=1)
-            hint = f" (did you mean {close[0]!r}?)" if close else ""
-            problems.append(f"{where}: unknown key {key!r}{hint}")
+            hint = did_you_mean(key, fields) or f": 'rating-batch rules {name}' lists them all"
+            found.add(f"unknown key {key!r}{hint}", f"{name}.{key}")
             continue
         check: Check = fields[key].metadata.get("check", lambda _: "")
         wrong = check(value)
         if wrong:
-            problems.append(f"{where}: key {key!r} {wrong} (got {value!r})")
+            found.add(f"key {key!r} {wrong} (got {value!r})", f"{name}.{key}")
+            refused.add(key)
             continue
         values[key] = float(value) if isinstance(value, int) and _is_float(kind, key) else value
-    if problems:
-        raise RulesError("\n".join(problems))
     made = kind(**values)
-    wrong = getattr(made, "inconsistent", lambda: "")()
-    if wrong:
-        raise RulesError(f"{where}: {wrong}")
+    clashes: list[Clash] = getattr(made, "inconsistent", list)()
+    for keys, message in clashes:
+        if refused.isdisjoint(keys):  # a refused value is judged by nothing else
+            found.add(f"key {keys[0]!r} {message}", *(f"{name}.{key}" for key in keys))
     return made
 
 

@@ -22,7 +22,7 @@ from rating_batch.systems.base import (
     seeded,
 )
 from rating_batch.systems.games import PlayedGames, waves
-from rating_batch.systems.params import field, number, optional
+from rating_batch.systems.params import Clash, field, number, optional
 
 _ERFC = np.frompyfunc(math.erfc, 1, 1)
 #: Elo's class width: FIDE's table is the normal model of 200 points per player (a difference
@@ -67,8 +67,10 @@ class TrueSkill:
         None, optional(number(*SPREADS)), "σ of a state made from an Elo rating (default β/4)"
     )
 
-    def inconsistent(self) -> str:
-        return "draw_probability must be less than 1" if self.draw_probability >= 1 else ""
+    def inconsistent(self) -> list[Clash]:
+        if self.draw_probability >= 1:  # a draw every game: no game could be won
+            return [(("draw_probability",), f"must be less than 1 (got {self.draw_probability:g})")]
+        return []
 
     @property
     def spread(self) -> float:

@@ -13,7 +13,6 @@ import pandas as pd
 
 from rating_batch.explain import EventPart, PeriodPart, PlayerReport
 from rating_batch.periods import INITIAL, shown
-from rating_batch.rules import KINDS
 from rating_batch.writers.html import STATUS_TEXT, anchor, empty_columns, render
 from rating_batch.writers.workbook import (
     Sheet,
@@ -65,10 +64,9 @@ def player_text(report: PlayerReport) -> str:
     """The report for a terminal: history per list, each published period's calculation,
     pending games."""
     lines = [report.heading()]
-    history = report.history.assign(order=report.history["kind"].map(KINDS.index))
-    if history.empty:
+    if report.history.empty:
         lines.append("no rating history")
-    for kind, rows in history.sort_values(["order", "period"]).groupby("kind", sort=False):
+    for kind, rows in report.history.groupby("kind", sort=False):
         lines += ["", f"{kind} list history (rating after each list)"]
         lines.append(f"  {'list':8} {'rating':>7} {'K':>3} {'games':>5} {'total':>5}")
         for row in rows.to_dict("records"):
@@ -332,10 +330,7 @@ def _event_links(report: PlayerReport) -> dict[tuple[str, str, str], str]:
 
 def write_player_html(report: PlayerReport, path: Path) -> None:
     """The report as one printable page."""
-    history = report.history.assign(
-        order=report.history["kind"].map(KINDS.index),
-        period=report.history["period"].map(shown),
-    ).sort_values(["order", "period"])
+    history = report.history.assign(period=report.history["period"].map(shown))
     text = render(
         "player.html",
         report=report,

@@ -205,7 +205,7 @@ def _summary_rows(report: SystemPlayerReport) -> list[Sequence[object]]:
         [report.heading()],
         [],
         ["Name", report.name],
-        ["ID", report.label],
+        ["FIDE ID", report.fide_id or f"none ({report.label})"],
         ["Federation", report.federation or ""],
         ["Born", report.born or ""],
         ["System", f"{report.system.name}: {report.system.title}"],

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from db_helpers import add_one_game, database, run
+from db_helpers import add_one_game, database, run, three_lists_database
 from workbooks import header_row, name
 
 
@@ -85,3 +85,25 @@ def test_two_cores_write_and_store_what_one_core_does(
     assert len([name for name in made["one"][0] if name.startswith("standard/events/")]) == 3
     assert made["two"][1] == made["one"][1]
     assert made["two"][2] == made["one"][2]
+
+
+def test_rapid_and_blitz_files_name_the_edition_without_the_2650_exemption(
+    folder: Path,
+) -> None:
+    # docs/rules.md §6: rapid and blitz have no 2650 exemption; fide-2025's title names it.
+    from html_text import read_page
+    from openpyxl import load_workbook
+
+    three_lists_database(folder)
+    edition = "fide-2025: FIDE Rating Regulations effective 1 October 2025"
+    labels = {"standard": f"{edition} (2650 exemption)", "rapid": edition, "blitz": edition}
+    for kind, label in labels.items():
+        published = folder / "out" / "2026-02" / kind
+        listing = load_workbook(published / "list.xlsx")["List"]
+        assert listing.cell(2, 1).value == f"rules {label}", kind
+        summary = load_workbook(published / "report.xlsx")["Summary"]
+        assert [row[1] for row in summary.iter_rows(values_only=True) if row[0] == "Rules"] == [
+            label
+        ]
+        page = read_page((published / "events" / f"{kind}.html").read_text(encoding="utf-8"))
+        assert any(f"rules: {label} · " in p for p in page.paragraphs), kind

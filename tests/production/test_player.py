@@ -20,6 +20,7 @@ from db_helpers import (
     process,
     rows,
     run,
+    three_lists_database,
 )
 from openpyxl import load_workbook
 from trf_text import P, trf
@@ -441,3 +442,78 @@ def test_player_out_says_which_files_it_wrote(tmp_path: Path, rules: str) -> Non
     assert sorted(p.name for p in out.iterdir()) == ["player-11.html", "player-11.xlsx"]
     code, printed, _ = process("player", "11", "--db", db)
     assert code == 0 and "wrote" not in printed
+
+
+# -- one order of the lists: standard, rapid, blitz (db_helpers.three_lists_database) -------
+
+
+@pytest.fixture
+def three_lists(tmp_path: Path) -> Path:
+    return three_lists_database(tmp_path)
+
+
+def test_the_lists_come_in_one_order_in_the_text(three_lists: Path) -> None:
+    code, out, err = process("player", "11", "--db", three_lists)
+    assert code == 0, err
+    lines = out.splitlines()
+    heads = [line for line in lines if re.match(r"\w+ list (history|2026-02)", line)]
+    assert [head.split(" (")[0] for head in heads] == [
+        "standard list history", "rapid list history", "blitz list history",
+        "standard list 2026-02", "rapid list 2026-02", "blitz list 2026-02",
+    ]  # fmt: skip
+    # Each calculation under its own list's header: Ro of that list, Rn 1607.
+    rated = [line for line in lines if line.startswith(("  rated: Ro", "  Rn = "))]
+    assert rated == [
+        "  rated: Ro 1600, K 20", "  Rn = Ro 1600 + change +7.20 = 1607.20 → 1607",
+        "  rated: Ro 1610, K 20", "  Rn = Ro 1610 + change -2.80 = 1607.20 → 1607",
+        "  rated: Ro 1620, K 20", "  Rn = Ro 1620 + change -12.80 = 1607.20 → 1607",
+    ]  # fmt: skip
+
+
+def test_the_lists_come_in_one_order_in_the_workbook_and_the_page(three_lists: Path) -> None:
+    from html_text import read_page
+    from openpyxl import load_workbook
+
+    out = three_lists.parent / "reports"
+    assert process("player", "11", "--db", three_lists, "--out", out)[0] == 0
+    order = ["standard", "rapid", "blitz"]
+    book = load_workbook(out / "player-11.xlsx")
+    assert book.sheetnames[-3:] == [f"Chart {kind}" for kind in order]
+    history = [(row["kind"], row["period"], row["rating"]) for row in table(book["History"])]
+    assert history == [
+        ("standard", "2026-01", 1600), ("standard", "2026-02", 1607),
+        ("rapid", "2026-01", 1610), ("rapid", "2026-02", 1607),
+        ("blitz", "2026-01", 1620), ("blitz", "2026-02", 1607),
+    ]  # fmt: skip
+    calculations = [(row["kind"], row["Ro"]) for row in table(book["Calculations"])
+                    if row["event"] is None and row["Ro"] is not None]  # fmt: skip
+    assert calculations == [("standard", 1600), ("rapid", 1610), ("blitz", 1620)]
+    lists = [row[0] for row in book["Summary"].iter_rows(values_only=True)
+             if str(row[0]).endswith(" 2026-02")]  # fmt: skip
+    assert lists == [f"{kind} 2026-02" for kind in order]
+    page = read_page((out / "player-11.html").read_text(encoding="utf-8"))
+    assert [h for h in page.headings if "list 2026-02" in h] == [
+        f"{kind} list 2026-02" for kind in order
+    ]
+    kinds = [row[0] for row in page.rows if row[1:2] in (["2026-01"], ["2026-02"])]
+    assert kinds == ["standard", "standard", "rapid", "rapid", "blitz", "blitz"]
+
+
+def test_a_rapid_or_blitz_calculation_claims_no_2650_exemption(three_lists: Path) -> None:
+    # docs/rules.md §6: rapid and blitz have no 2650 exemption; fide-2025's title names it.
+    from html_text import read_page
+
+    out = three_lists.parent / "reports"
+    code, printed, err = process("player", "11", "--db", three_lists, "--out", out)
+    assert code == 0, err
+    edition = "fide-2025: FIDE Rating Regulations effective 1 October 2025"
+    lines = printed.splitlines()
+    standard = lines.index(f"standard list 2026-02 (rules {edition} (2650")
+    assert lines[standard + 1] == "  exemption))"
+    assert f"rapid list 2026-02 (rules {edition})" in lines
+    assert f"blitz list 2026-02 (rules {edition})" in lines
+    assert printed.count("2650") == 1
+    page = read_page((out / "player-11.html").read_text(encoding="utf-8"))
+    assert [p.split(" · ")[0] for p in page.paragraphs if p.startswith("rules ")] == [
+        f"rules {edition} (2650 exemption)", f"rules {edition}", f"rules {edition}",
+    ]  # fmt: skip

@@ -167,7 +167,7 @@ def test_the_player_report_shows_the_state_and_each_game(tmp_path: Path) -> None
     assert run("publish", "2026-02", "--db", db, "--out", tmp_path / "out")[0] == 0
     code, printed, _ = run("player", "11", "--db", db, "--out", tmp_path / "p")
     assert code == 0, printed
-    assert printed.startswith("One, Ann (11), ESP, born 1980\nrated under glicko2")
+    assert printed.startswith("One, Ann (FIDE ID 11, ESP, born 1980)\nrated under glicko2")
     assert "\n2026-02 standard (rated): 3 games, 1 point\n  r 1500.00 · RD 200.00 · σ " in printed
     assert "→ r′ 1464.05 · RD′ 151.52 · σ′ 0.059996" in printed.replace("\n    ", " ")
     # The games: One's opponents with their RDs, g(φ_j) and E_j of the paper (g 0.9955 for RD 30).
@@ -466,7 +466,7 @@ def test_a_players_report_under_glicko2_is_a_workbook_and_a_page_of_tables(
 
     book = load_workbook(out / "player-11.xlsx")
     assert book.sheetnames == ["Summary", "History", "Chart standard", "Calculations"]
-    assert all(str(book[s].cell(1, 1).value).startswith("One, Ann (11), ESP, born 1980")
+    assert all(str(book[s].cell(1, 1).value).startswith("One, Ann (FIDE ID 11, ESP, born 1980)")
                for s in book.sheetnames)  # fmt: skip
     history = table(book["History"])
     assert [list(row) for row in history[:1]] == [
@@ -509,7 +509,7 @@ def test_a_players_report_under_glicko2_is_a_workbook_and_a_page_of_tables(
     assert (formats["g"], formats["E"], formats["r_j"]) == ("0.0000", "0.0000", "0.00")
 
     page = read_page((out / "player-11.html").read_text(encoding="utf-8"))
-    assert page.headings[:2] == ["One, Ann (11), ESP, born 1980", "Rating history"]
+    assert page.headings[:2] == ["One, Ann (FIDE ID 11, ESP, born 1980)", "Rating history"]
     assert ["standard", "2026-02", "rated", "3", "1", "1464.05", "151.52", "0.059996"] in page.rows
     assert ["r", "RD", "σ", "v", "Δ", "r′", "RD′", "σ′"] in page.rows
     assert ["1500.00", "200.00", "0.060000", "1.7790", "-0.4839", "1464.05", "151.52",
@@ -519,3 +519,77 @@ def test_a_players_report_under_glicko2_is_a_workbook_and_a_page_of_tables(
     assert ["3", "Four, Di", "0", "1700.00", "300.00", "0.7242", "0.3028"] in page.rows
     # The terminal shows the same texts.
     assert "v 1.7790 · Δ -0.4839" in printed and "0.7242  0.3028" in printed
+
+
+def test_a_players_lists_come_standard_rapid_blitz_in_every_report(tmp_path: Path) -> None:
+    # One game a list, added blitz first: One beats Two in standard (rated from the list),
+    # draws in rapid and loses in blitz (both new there: first ratings).
+    from openpyxl import load_workbook
+    from workbooks import table
+
+    db = tmp_path / "g.sqlite"
+    listed = write(tmp_path / "state.csv", PAPER_LIST[:3])
+    assert run("init", "--list", listed, "--period", "2026-01", "--db", db,
+               "--rules", "glicko2")[0] == 0  # fmt: skip
+    people = [P(1, "One, Ann", None, 11, ADULT), P(2, "Two, Bea", None, 12, ADULT)]
+    for kind, tags, result in [("blitz", ("122 3 minutes + 2 seconds",), "0-1"),
+                               ("rapid", ("122 15 minutes + 10 seconds",), "=-="),
+                               ("standard", (), "1-0")]:  # fmt: skip
+        path = tmp_path / f"{kind}.trf"
+        path.write_text(trf(people, [(1, 1, 2, result)], name=f"{kind} open", extra=tags))
+        assert run("add", path, "--db", db)[0] == 0
+    assert run("publish", "2026-02", "--db", db, "--out", tmp_path / "out")[0] == 0
+    out = tmp_path / "p"
+    code, printed, err = process("player", "11", "--db", db, "--out", out)
+    assert code == 0, err
+    order = ["standard", "rapid", "blitz"]
+    assert [line for line in printed.splitlines() if line.startswith("2026-02 ")] == [
+        "2026-02 standard (rated): 1 game, 1 point",
+        "2026-02 rapid (first rating): 1 game, ½ points",
+        "2026-02 blitz (first rating): 1 game, 0 points",
+    ]
+    heads = [line.split()[0] for line in printed.splitlines() if "list history" in line]
+    assert heads == order
+    book = load_workbook(out / "player-11.xlsx")
+    assert [row["list"] for row in table(book["History"])] == ["standard", *order]
+    assert [row["list"] for row in table(book["Calculations"])
+            if row["opponent"] is None] == order  # fmt: skip
+    assert [s for s in book.sheetnames if s.startswith("Chart")] == [f"Chart {k}" for k in order]
+    page = read_page((out / "player-11.html").read_text(encoding="utf-8"))
+    assert [h for h in page.headings if " list 2026-02" in h] == [
+        f"{kind} list 2026-02" for kind in order
+    ]
+
+
+def test_a_players_heading_under_another_system_reads_as_under_elo(tmp_path: Path) -> None:
+    # The heading of every player report (explain.player_heading): title, name, then FIDE ID
+    # (or the id the lists print for a player without one), federation and birth year.
+    from openpyxl import load_workbook
+
+    db = tmp_path / "g.sqlite"
+    listed = write(tmp_path / "state.csv", [
+        "id,name,federation,title,birth_year,rating,rd,volatility",
+        '11,"One, Ann",ESP,GM,1980,1500,200,0.06', '12,"Two, Bea",ESP,,1981,1400,30,0.06',
+    ])  # fmt: skip
+    assert run("init", "--list", listed, "--period", "2026-01", "--db", db,
+               "--rules", "glicko2")[0] == 0  # fmt: skip
+    people = [P(1, "One, Ann", None, 11, ADULT), P(2, "Two, Bea", None, 12, 1981),
+              P(3, "Newman, Ned", None, None, 1990)]  # fmt: skip
+    event = tmp_path / "open.trf"
+    event.write_text(trf(people, [(1, 1, 2, "1-0"), (2, 3, 1, "=-="), (3, 2, 3, "0-1")]))
+    assert run("add", event, "--db", db)[0] == 0
+    assert run("publish", "2026-02", "--db", db, "--out", tmp_path / "out")[0] == 0
+    for typed, heading, identity in [
+        ("11", "GM One, Ann (FIDE ID 11, ESP, born 1980)", "11"),
+        ("open#3", "Newman, Ned (no FIDE ID, open#3, -, born 1990)", "none (open#3)"),
+    ]:
+        out = tmp_path / typed.replace("#", "-")
+        code, printed, err = process("player", typed, "--db", db, "--out", out)
+        assert (code, printed.splitlines()[0]) == (0, heading), err
+        book = load_workbook(next(out.glob("*.xlsx")))
+        assert {book[s].cell(1, 1).value.split(" — ")[0] for s in book.sheetnames} == {heading}
+        assert ["FIDE ID", identity] in [
+            list(r[:2]) for r in book["Summary"].iter_rows(values_only=True)
+        ]
+        page = read_page(next(out.glob("*.html")).read_text(encoding="utf-8"))
+        assert page.headings[0] == heading

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from rating_batch.errors import RulesError
+from rating_batch.rules_check import Findings
 from rating_batch.systems import SYSTEMS
 from rating_batch.systems.params import from_section, number
 
@@ -48,11 +49,9 @@ def _field(system: str, key: str) -> dataclasses.Field[Any]:
 
 
 def _refused(system: str, key: str, value: float) -> bool:
-    try:
-        from_section(SYSTEMS[system][0], {key: value}, "x.toml")
-    except RulesError:
-        return True
-    return False
+    found = Findings("x.toml", "")
+    from_section(SYSTEMS[system][0], {key: value}, found, system)
+    return bool(found.issues)
 
 
 def test_every_number_constant_has_a_range_holding_its_default() -> None:
@@ -109,5 +108,12 @@ def test_a_number_outside_its_range_is_told_the_whole_range(
 def test_a_glicko_starting_rd_above_rd_max_is_refused(key: str) -> None:
     # docs/systems.md §3: RD is at most rd_max; a state could not start above it.
     section = {"initial_rd": 100, "from_elo_rd": 50, "rd_max": 200, key: 300}
-    with pytest.raises(RulesError, match=rf"^x.toml \[glicko\]: {key} is more than rd_max$"):
-        from_section(SYSTEMS["glicko"][0], section, "x.toml [glicko]")
+    text = "[glicko]\n" + "".join(f"{name} = {value}\n" for name, value in section.items())
+    found = Findings("x.toml", text)
+    from_section(SYSTEMS["glicko"][0], section, found, "glicko")
+    with pytest.raises(RulesError) as raised:
+        found.raise_any()
+    line = 1 + list(section).index(key) + 1  # the key's line, under [glicko]
+    assert str(raised.value) == (
+        f"x.toml:{line}: key {key!r} 300 is more than rd_max 200: lower it or raise rd_max"
+    )
