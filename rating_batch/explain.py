@@ -19,6 +19,7 @@ from rating_batch.pages import Record as Row
 from rating_batch.pages import records
 from rating_batch.reasons import ro_k_notes
 from rating_batch.rules import KINDS, Rules
+from rating_batch.values import as_float, as_int
 
 
 @dataclass(frozen=True)
@@ -211,7 +212,7 @@ def _whole(value: object) -> int | None:
         return None
     if isinstance(value, str):
         return int(value) if value.strip() else None
-    return int(value)  # type: ignore[call-overload, no-any-return]
+    return as_int(value)
 
 
 def _decimal(value: object) -> float | None:
@@ -219,7 +220,7 @@ def _decimal(value: object) -> float | None:
         return None
     if isinstance(value, str):
         return float(value) if value.strip() else None
-    return float(value)  # type: ignore[arg-type]
+    return as_float(value)
 
 
 @dataclass

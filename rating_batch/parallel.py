@@ -16,7 +16,7 @@ import os
 import pickle
 from collections.abc import Callable, Iterator
 from multiprocessing.connection import Connection
-from typing import Generic, TypeVar
+from typing import Generic, TypeVar, cast
 
 from rating_batch.errors import RatingBatchError
 
@@ -92,8 +92,9 @@ class Started(Generic[T]):
                 self._child = None
         kind, value = self._done
         if kind == "error":
-            raise value  # type: ignore[misc]
-        return value  # type: ignore[return-value]
+            assert isinstance(value, BaseException)
+            raise value
+        return cast(T, value)  # what work() returned, pickled back from the child
 
     def stop(self) -> None:
         if self._child is not None:

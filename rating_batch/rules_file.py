@@ -276,7 +276,8 @@ def _apply_file(
         base=str(base_name),
         overridden=frozenset(changes),
         in_force_from=None,
-        **changes,  # type: ignore[arg-type]
+        # Each value was checked against its field's type and range above (rules_check).
+        **changes,  # type: ignore[arg-type]  # dict[str, object] into typed fields
     )
 
 

@@ -91,9 +91,11 @@ class OutputSet:
 
     def staged(self) -> Iterator[tuple[Path, Path]]:
         """(final path, staged file) of every output written so far."""
-        assert self.staging is not None or not self.files
+        if not self.files:
+            return
+        assert self.staging is not None  # a file was written, so its folder was made
         for final in self.files:
-            yield final, self.staging / final.relative_to(self.root)  # type: ignore[operator]
+            yield final, self.staging / final.relative_to(self.root)
 
     def _units(self) -> list[Path]:
         """What is switched: each owned folder, and every file outside them."""

@@ -17,6 +17,7 @@ from rating_batch.rules import FIDE_BY_DATE, LATEST, Rules, edition_in_force
 from rating_batch.rules_file import named_rules, parse_rules_text
 from rating_batch.store import Store
 from rating_batch.systems import RatingSystem, stored_system
+from rating_batch.values import as_int, missing
 
 LIST_COLUMNS = [
     "id", "name", "federation", "sex", "title", "w_title", "o_title", "foa_title",
@@ -171,7 +172,7 @@ def text_of(value: object) -> str:
 
 def number(value: object) -> str:
     """A whole number for a report, or "" when missing."""
-    return "" if pd.isna(value) else str(int(value))  # type: ignore[call-overload]
+    return "" if missing(value) else str(as_int(value))
 
 
 @dataclass

@@ -50,9 +50,10 @@ def export_list(period: str, *, db: Path, out: Path, kind: str | None = None) ->
             for each in chosen["kind"]:
                 folder = out / ("initial" if label == INITIAL else label) / each
                 files = {name: stored.get(f"{each}/{name}") for name in LIST_FILES}
-                if all(data is not None for data in files.values()):
-                    for name, data in files.items():
-                        outputs.write_bytes(folder / name, data)  # type: ignore[arg-type]
+                kept = {name: data for name, data in files.items() if data is not None}
+                if len(kept) == len(files):
+                    for name, data in kept.items():
+                        outputs.write_bytes(folder / name, data)
                 else:
                     rules = book.for_period(label).for_kind(each)
                     state = read_state(store, each, label)

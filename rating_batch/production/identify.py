@@ -37,6 +37,7 @@ from rating_batch.loaders.common import normalise_sex
 from rating_batch.names import different_names, fide_id_conflicts, name_keys
 from rating_batch.schema import IDENTITY_KEY
 from rating_batch.store import Store
+from rating_batch.values import as_int, missing
 
 IDENTITY = ("name", "federation", "sex", "title", "birth_year")
 """What the database knows of a player and an event file may complete."""
@@ -340,11 +341,11 @@ def _possible_duplicates(people: pd.DataFrame, creators: pd.DataFrame) -> list[I
 def _public(fide_id: object, created_by: object) -> str:
     """A player's public id: the FIDE ID, else what made him (``<event>#<start rank>``)."""
     # A frame's number or NA: int() takes it.
-    return str(int(fide_id)) if pd.notna(fide_id) else str(created_by)  # type: ignore[call-overload]
+    return str(created_by) if missing(fide_id) else str(as_int(fide_id))
 
 
 def _label(fide_id: object, created_by: object) -> str:
-    return f"FIDE ID {int(fide_id)}" if pd.notna(fide_id) else f"no FIDE ID, {created_by}"  # type: ignore[call-overload]
+    return f"no FIDE ID, {created_by}" if missing(fide_id) else f"FIDE ID {as_int(fide_id)}"
 
 
 def _twin_warnings(twins: pd.DataFrame) -> list[Issue]:

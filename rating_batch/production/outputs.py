@@ -277,12 +277,12 @@ def _report_sheets(
 
 def _event_info(row: Mapping[Hashable, object]) -> EventInfo:
     """A stored event's metadata, for its HTML page."""
-    end = row["end"]
+    end, start = row["end"], row["start_date"]
     return EventInfo(
         key=str(row["key"]),
         name=str(row["name"]),
         source=str(row["source"]),
-        start=row["start_date"],  # type: ignore[arg-type]
+        start=start if isinstance(start, dt.date) else None,
         end=dt.date.fromisoformat(str(end)) if isinstance(end, str) and end else None,
         time_control=str(row["time_control"] or ""),
     )

@@ -8,11 +8,14 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Callable, Mapping
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from rating_batch.rules_check import Findings, did_you_mean
 
-P = TypeVar("P")
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+P = TypeVar("P", bound="DataclassInstance")
 
 #: A field's check: returns what is wrong with a value, or "" when it is fine.
 Check = Callable[[Any], str]
@@ -68,7 +71,7 @@ def from_section(kind: type[P], section: Mapping[str, Any], found: Findings, nam
     """``kind``'s defaults with the rules file's section ``name``: every unknown key,
     impossible value and impossible combination of values is told in ``found`` (at its
     line), a refused value left at its default."""
-    fields = {f.name: f for f in dataclasses.fields(kind)}  # type: ignore[arg-type]
+    fields = {f.name: f for f in dataclasses.fields(kind)}
     values: dict[str, Any] = {}
     refused: set[str] = set()
     for key, value in section.items():
@@ -105,7 +108,8 @@ def described(params: object) -> list[tuple[str, str, str]]:
     """(key, value, what it means) for each constant of a system (``rules NAME`` adds where
     each comes from: ``RatingSystem.sources``, else the system's default)."""
     rows = []
-    for f in dataclasses.fields(params):  # type: ignore[arg-type]
+    assert dataclasses.is_dataclass(params) and not isinstance(params, type)
+    for f in dataclasses.fields(params):
         value = getattr(params, f.name)
         shown = (
             "none" if value is None else f"{value:g}" if isinstance(value, float) else str(value)

@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from rating_batch.pages import EventPage, EventPages, IndexPage
+from rating_batch.values import as_float
 from rating_batch.writers.common import each_at_once
 
 if TYPE_CHECKING:
@@ -53,13 +54,13 @@ def _blank(value: object) -> object:
 def _number(value: object, digits: int = 0) -> str:
     if _missing(value):
         return ""
-    return f"{float(value):.{digits}f}"  # type: ignore[arg-type]
+    return f"{as_float(value):.{digits}f}"
 
 
 def _signed(value: object, digits: int = 0) -> str:
     if _missing(value):
         return ""
-    text = f"{float(value):+.{digits}f}"  # type: ignore[arg-type]
+    text = f"{as_float(value):+.{digits}f}"
     return text[1:] if text[1:].strip("0.") == "" else text  # 0.00, never +0.00 or -0.00
 
 
@@ -67,7 +68,7 @@ def _points(value: object) -> str:
     """A score as a crosstable writes it: 1, ½, 3½."""
     if _missing(value):
         return ""
-    number = float(value)  # type: ignore[arg-type]
+    number = as_float(value)
     whole = math.floor(number)
     half = number - whole >= 0.5
     if whole == 0 and half:
@@ -365,7 +366,8 @@ def write_event_html(
     from markupsafe import Markup
 
     module = _environment().get_template("first_section.html").module
-    first_section = module.first_section  # type: ignore[attr-defined]
+    # A template's macros are attributes its module gains at run time.
+    first_section = module.first_section  # type: ignore[attr-defined]  # made by jinja2
     sections = []
     for row, (head, body) in zip(page.crosstable, rows.sections, strict=True):
         if body is None:

@@ -13,6 +13,7 @@ import pandas as pd
 
 from rating_batch.explain import EventPart, PeriodPart, PlayerReport
 from rating_batch.periods import INITIAL, shown
+from rating_batch.values import as_float
 from rating_batch.writers.html import STATUS_TEXT, anchor, empty_columns, render
 from rating_batch.writers.workbook import (
     Sheet,
@@ -37,14 +38,14 @@ SHORT_LABELS = {
 def _number(value: object, digits: int = 0, signed: bool = False) -> str:
     if value is None or value is pd.NA or (isinstance(value, float) and value != value):
         return ""
-    text = f"{float(value):{'+' if signed else ''}.{digits}f}"  # type: ignore[arg-type]
+    text = f"{as_float(value):{'+' if signed else ''}.{digits}f}"
     return text[1:] if signed and text[1:].strip("0.") == "" else text
 
 
 def _points(value: object) -> str:
     if value is None:
         return ""
-    number = float(value)  # type: ignore[arg-type]
+    number = as_float(value)
     return f"{number:g}"
 
 

@@ -16,6 +16,7 @@ from rating_batch.periods import shown
 from rating_batch.rules import KINDS
 from rating_batch.system_explain import SystemListPart, SystemPlayerReport
 from rating_batch.systems import RatingSystem
+from rating_batch.values import as_float
 from rating_batch.writers.html import STATUS_TEXT, render
 from rating_batch.writers.workbook import (
     Sheet,
@@ -54,10 +55,10 @@ def cell(system: RatingSystem, column: str, value: object) -> str:
     if isinstance(value, str):
         return value
     if column == "score":
-        return points(float(value))  # type: ignore[arg-type]
+        return points(as_float(value))
     if column in ("round", "games"):
-        return f"{float(value):.0f}"  # type: ignore[arg-type]
-    return f"{float(value):.{digits(system, column)}f}"  # type: ignore[arg-type]
+        return f"{as_float(value):.0f}"
+    return f"{as_float(value):.{digits(system, column)}f}"
 
 
 def points(value: float) -> str:
@@ -81,7 +82,7 @@ def _shown_history(report: SystemPlayerReport) -> pd.DataFrame:
 
 def _played(report: SystemPlayerReport, part: SystemListPart) -> str:
     """``rated: 12 games, 9½ points``."""
-    games = int(float(part.player.get("games") or 0))  # type: ignore[arg-type]
+    games = int(as_float(part.player.get("games") or 0))
     score = cell(report.system, "score", part.player.get("score")) or "0"
     status = cell(report.system, "status", part.player.get("status"))
     return f"{status}: {games} game{'s' * (games != 1)}, {score} point{'s' * (score != '1')}"

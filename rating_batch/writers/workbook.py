@@ -109,7 +109,7 @@ def write_workbook(sheets: Sequence[Sheet], path: Path) -> None:
         # it would print a traceback over the one-line message the officer gets.
         for worksheet in book.worksheets:
             with contextlib.suppress(Exception):
-                worksheet._rows.close()  # type: ignore[attr-defined]
+                worksheet._rows.close()  # type: ignore[attr-defined]  # openpyxl's private writer
         raise
     _fix_zip_times(path, fast_rows)
 
