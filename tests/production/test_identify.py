@@ -417,6 +417,8 @@ def test_a_new_fide_id_matching_two_players_without_one_is_nobodys(tmp_path: Pat
     assert "  new player: Doe, Jan (FIDE ID 77)" in out.splitlines()
     assert err.count("possible duplicate of 'Doe, Jan'") == 2
     assert query(db, "SELECT COUNT(*) FROM players WHERE name = 'Doe, Jan'") == [(3,)]
+
+
 def test_new_players_are_named_as_the_lists_will_name_them(folder: Path) -> None:
     # Runevi's file gives her FIDE ID: that is her id on every list, not the file's line.
     db = database(folder)
