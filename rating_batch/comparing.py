@@ -13,7 +13,8 @@ import pandas as pd
 
 from rating_batch.compare import Comparison, ListComparison, compare_lists, compare_results
 from rating_batch.errors import Issue
-from rating_batch.pipeline import RateResult, expand_inputs, load_events
+from rating_batch.inputs import expand_inputs
+from rating_batch.pipeline import RateResult, load_events
 from rating_batch.raters import EloRater, find_rater
 from rating_batch.staging import staged_outputs
 from rating_batch.writers import Sheet, write_csv, write_workbook

@@ -1,0 +1,49 @@
+"""The files a command reads: folders expanded into their event files, and the files
+rating_batch wrote itself refused when they are named as inputs (docs/formats.md §12).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rating_batch.errors import Issue
+from rating_batch.loaders import EVENT_READERS
+from rating_batch.loaders.kinds import output_given_as_input, own_output
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """The files a command reads, and what was said of the files left aside."""
+
+    files: list[Path]
+    """In order: the files named, and each folder's event files sorted by name."""
+    found: frozenset[Path] = frozenset()
+    """The files of ``files`` found in a folder rather than named."""
+    issues: list[Issue] = field(default_factory=list)
+    """An error per output of rating_batch named as an input."""
+
+
+def expand_inputs(inputs: Iterable[Path], *, wanted: str = "an event") -> Inputs:
+    """Files as given; a folder becomes its supported event files, sorted by name. A file
+    rating_batch wrote (``kinds.own_output``: players.csv, games.csv, calculations.csv,
+    changes.csv, compare.csv, report.xlsx, player-ID.xlsx) named as an input is an error
+    (``wanted``: what the command takes there)."""
+    files: list[Path] = []
+    found: set[Path] = set()
+    issues: list[Issue] = []
+    for path in inputs:
+        if not path.is_dir():
+            output = own_output(path)
+            if output is None:
+                files.append(path)
+            else:
+                issues.append(output_given_as_input(path, output, wanted=wanted))
+            continue
+        for member in sorted(
+            p for p in path.iterdir() if p.is_file() and p.suffix.lower() in EVENT_READERS
+        ):
+            files.append(member)
+            found.add(member)
+    return Inputs(files, frozenset(found), issues)
