@@ -13,7 +13,7 @@ import pandas as pd
 
 from rating_batch.compare import Comparison, ListComparison, compare_lists, compare_results
 from rating_batch.errors import Issue
-from rating_batch.inputs import expand_inputs
+from rating_batch.inputs import expand_inputs, keep_out_apart
 from rating_batch.pipeline import RateResult, load_events
 from rating_batch.raters import EloRater, find_rater
 from rating_batch.staging import staged_outputs
@@ -69,6 +69,8 @@ def compare_rules(
     """Rate the same events under two rule sets and compare them (``compare-rules``). Two
     rating systems (one of them maybe FIDE Elo) are compared by the lists they would publish
     (``compare_systems``)."""
+    if out is not None:
+        keep_out_apart(out, inputs, list_path)
     raters = [find_rater(name) for name in rules_names]
     if not all(isinstance(rater, EloRater) for rater in raters):
         return compare_systems(inputs, rules_names, list_path=list_path, kind=kind, out=out,

@@ -1,14 +1,16 @@
-"""The files a command reads: folders expanded into their event files, and the files
-rating_batch wrote itself refused when they are named as inputs (docs/formats.md §12).
+"""The files a command reads: folders expanded into their event files, the files rating_batch
+wrote itself refused when they are named as inputs, and ``--out`` kept apart from the inputs
+(docs/formats.md §12).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import os
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rating_batch.errors import Issue
+from rating_batch.errors import Issue, RatingBatchError
 from rating_batch.loaders import EVENT_READERS
 from rating_batch.loaders.kinds import output_given_as_input, own_output
 
@@ -47,3 +49,38 @@ def expand_inputs(inputs: Iterable[Path], *, wanted: str = "an event") -> Inputs
             files.append(member)
             found.add(member)
     return Inputs(files, frozenset(found), issues)
+
+
+def keep_out_apart(out: Path, inputs: Sequence[Path], list_path: Path | None = None) -> None:
+    """Refuse an ``--out`` that is an input folder or lies inside one, or that is the folder
+    of an input file (an event, the list): the outputs would lie among the inputs, and the
+    next reading of that folder would meet them. Nothing is written before this check."""
+    target = out.resolve()
+    for given in [*inputs, *([] if list_path is None else [list_path])]:
+        real = given.resolve()
+        if given.is_dir():
+            if target == real:
+                problem = f"is the input folder {given}"
+            elif real in target.parents:
+                problem = f"is inside the input folder {given}"
+            else:
+                continue
+            folder = real
+        elif target == real.parent:
+            problem, folder = f"is the folder of the input {given}", real.parent
+        else:
+            continue
+        raise RatingBatchError(
+            f"--out {out} {problem}: the outputs would lie among the inputs; choose another "
+            f"folder (e.g. --out {_shown(folder.parent / f'{folder.name}-out')})"
+        )
+
+
+def _shown(path: Path) -> str:
+    """``path`` as the officer would type it: relative to the working folder when it is
+    below the folder's parent, else absolute."""
+    try:
+        relative = os.path.relpath(path)
+    except ValueError:  # another drive (Windows)
+        return str(path)
+    return relative if not relative.startswith(os.pardir + os.sep + os.pardir) else str(path)

@@ -34,7 +34,7 @@ from rating_batch.errors import (
     ordered_issues,
     raise_if_errors,
 )
-from rating_batch.inputs import Inputs, expand_inputs
+from rating_batch.inputs import Inputs, expand_inputs, keep_out_apart
 from rating_batch.loaders import (
     Progress,
     is_rating_list,
@@ -372,6 +372,8 @@ def rate_events(
     """
     from rating_batch.raters import find_rater
 
+    if out is not None:
+        keep_out_apart(out, inputs, list_path)
     rater = find_rater(rules_name)
     events, issues = load_events(
         expand_inputs(inputs),
