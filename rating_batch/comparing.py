@@ -75,7 +75,7 @@ def compare_rules(
     if not all(isinstance(rater, EloRater) for rater in raters):
         return compare_systems(inputs, rules_names, list_path=list_path, kind=kind, out=out,
                                allow_overlap=allow_overlap, encoding=encoding)  # fmt: skip
-    events, issues = load_events(expand_inputs(inputs), encoding=encoding)
+    events, issues = load_events(expand_inputs(inputs, beside=list_path), encoding=encoding)
     a, b = (
         rater.rate(events, issues, list_path, kind, allow_overlap, encoding=encoding)
         for rater in raters
@@ -138,7 +138,7 @@ def compare_systems(
 ) -> SystemsComparison:
     """The same events under two rating systems, compared by rank (``--list`` is FIDE Elo's
     previous list; another system starts from its defaults or the files' ratings)."""
-    events, issues = load_events(expand_inputs(inputs), encoding=encoding)
+    events, issues = load_events(expand_inputs(inputs, beside=list_path), encoding=encoding)
     frames, labels, lower, notes = [], [], [], []
     for name in rules_names:
         rater = find_rater(name)

@@ -1,6 +1,6 @@
-"""The files a command reads: folders expanded into their event files, the files rating_batch
-wrote itself refused when they are named as inputs, and ``--out`` kept apart from the inputs
-(docs/formats.md §12).
+"""The files a command reads: folders expanded into their event files, with the files
+rating_batch wrote itself left aside (one note per folder), and ``--out`` kept apart from the
+inputs (docs/formats.md §12).
 """
 
 from __future__ import annotations
@@ -24,14 +24,19 @@ class Inputs:
     found: frozenset[Path] = frozenset()
     """The files of ``files`` found in a folder rather than named."""
     issues: list[Issue] = field(default_factory=list)
-    """An error per output of rating_batch named as an input."""
+    """A note (a warning) per folder holding outputs of rating_batch, which are not read,
+    and an error per output named as an input."""
 
 
-def expand_inputs(inputs: Iterable[Path], *, wanted: str = "an event") -> Inputs:
-    """Files as given; a folder becomes its supported event files, sorted by name. A file
-    rating_batch wrote (``kinds.own_output``: players.csv, games.csv, calculations.csv,
-    changes.csv, compare.csv, report.xlsx, player-ID.xlsx) named as an input is an error
+def expand_inputs(
+    inputs: Iterable[Path], *, beside: Path | None = None, wanted: str = "an event"
+) -> Inputs:
+    """Files as given; a folder becomes its supported event files, sorted by name, but for
+    the files rating_batch wrote (``kinds.own_output``: players.csv, games.csv,
+    calculations.csv, changes.csv, compare.csv, report.xlsx, player-ID.xlsx) and the list
+    given ``beside`` the events (``--list``). An output named as an input is an error
     (``wanted``: what the command takes there)."""
+    apart = None if beside is None else beside.resolve()
     files: list[Path] = []
     found: set[Path] = set()
     issues: list[Issue] = []
@@ -43,11 +48,27 @@ def expand_inputs(inputs: Iterable[Path], *, wanted: str = "an event") -> Inputs
             else:
                 issues.append(output_given_as_input(path, output, wanted=wanted))
             continue
+        skipped: list[str] = []
         for member in sorted(
             p for p in path.iterdir() if p.is_file() and p.suffix.lower() in EVENT_READERS
         ):
+            if member.resolve() == apart:
+                continue
+            if own_output(member) is not None:
+                skipped.append(member.name)
+                continue
             files.append(member)
             found.add(member)
+        if skipped:
+            issues.append(
+                Issue(
+                    str(path),
+                    None,
+                    f"{len(skipped)} file(s) rating_batch wrote left aside, never read as "
+                    f"events: {', '.join(skipped)}",
+                    "warning",
+                )
+            )
     return Inputs(files, frozenset(found), issues)
 
 

@@ -376,7 +376,7 @@ def rate_events(
         keep_out_apart(out, inputs, list_path)
     rater = find_rater(rules_name)
     events, issues = load_events(
-        expand_inputs(inputs),
+        expand_inputs(inputs, beside=list_path),
         progress,
         lowest_rating=lowest_rating(rules_name),
         encoding=encoding,
@@ -755,9 +755,11 @@ def check_files(
         none = Issue("check", None, "no files given (or none in the folders given)")
         return ordered_issues([*inputs.issues, *([] if errors_only(inputs.issues) else [none])])
     system = find_system(rules_name) if rules_name is not None else None
-    # A list by its shape, any list, under another system too (docs/formats.md §12).
+    # A file named is a list by its shape, any list, under another system too; one found in
+    # a folder of events is read as an event, and refused as add would (docs/formats.md §12).
     lists = [
-        _is_list(path) or (system is not None and is_state_list(path, system.state))
+        path not in inputs.found
+        and (_is_list(path) or (system is not None and is_state_list(path, system.state)))
         for path in files
     ]
     events = [path for path, is_list in zip(files, lists, strict=True) if not is_list]
