@@ -52,7 +52,7 @@ def expand_inputs(
         for member in sorted(
             p for p in path.iterdir() if p.is_file() and p.suffix.lower() in EVENT_READERS
         ):
-            if member.resolve() == apart:
+            if apart is not None and member.resolve() == apart:
                 continue
             if own_output(member) is not None:
                 skipped.append(member.name)
