@@ -37,8 +37,11 @@ _MONTH_TOKEN = re.compile(r"[A-Z]{3}\d{2}")
 #: columns of their header (a list.csv it writes is a list: ``is_rating_list``). Each holds
 #: under every rating system, whatever columns the rules add at the end.
 OUTPUT_HEADERS: dict[str, re.Pattern[str]] = {
-    # FIDE Elo's players, then another system's (id, name, federation, games, score, state …)
-    "players.csv": re.compile(r"id,name,federation,(title,sex,birth_year,status|games,score),"),
+    # FIDE Elo's players, then another system's (id, name, federation, games, score, state …),
+    # as written: with the new_… columns (renamed, they make the next list: §11).
+    "players.csv": re.compile(
+        r"id,name,federation,(title,sex,birth_year,status|games,score),(.*,)?new_"
+    ),
     "games.csv": re.compile(r"event,round,id,opponent_id,"),
     "calculations.csv": re.compile(r"id,name,event,"),
     "changes.csv": re.compile(r"change,id,name,federation,"),

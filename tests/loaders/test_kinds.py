@@ -5,9 +5,11 @@ processes show it: exit 1, nothing written, the database unchanged."""
 
 from __future__ import annotations
 
+import csv
 from pathlib import Path
 
 import pytest
+from conftest import read_csv
 from db_helpers import LIST_FILES, database, dump, newcomer_database, process, run
 from trf_text import P, trf
 
@@ -243,3 +245,28 @@ def test_an_output_named_as_an_event_is_refused(tmp_path: Path, published: Path)
         f"{published / 'report.xlsx'}: this is report.xlsx as rating_batch writes it (sheets "
         "Summary, Players, …, Changes chart): an output, not an event or a rating list\n"
     )
+
+
+def test_players_csv_with_its_new_states_renamed_is_a_list(tmp_path: Path) -> None:
+    # docs/formats.md §11: players.csv's new_… columns, renamed, are the next period's list,
+    # as an officer makes it in a spreadsheet: the states before the period deleted.
+    event = four_players(tmp_path)
+    code, out, err = run("rate", event, "--rules", "glicko2", "--out", tmp_path / "first")
+    assert code == 0, out + err
+    first = read_csv(tmp_path / "first" / "players.csv")
+    before = ("rating", "rd", "volatility")
+    edited = tmp_path / "next.csv"
+    with edited.open("w", encoding="utf-8", newline="") as handle:
+        writer = csv.writer(handle)
+        columns = [name for name in first[0] if name not in before]
+        writer.writerow([name.removeprefix("new_") for name in columns])
+        writer.writerows([row[name] for name in columns] for row in first)
+    header = edited.read_text(encoding="utf-8").splitlines()[0]
+    assert header == "id,name,federation,games,score,rating,rd,volatility,status"
+    assert own_output(edited) is None and is_rating_list(edited)
+    code, out, err = process("rate", event, "--rules", "glicko2", "--list", edited,
+                             "--out", tmp_path / "second")  # fmt: skip
+    assert code == 0, out + err
+    second = {row["id"]: row for row in read_csv(tmp_path / "second" / "players.csv")}
+    for row in first:  # each starts from the state the first period ended with
+        assert [second[row["id"]][name] for name in before] == [row[f"new_{n}"] for n in before]
