@@ -13,7 +13,8 @@ import pandas as pd
 
 from rating_batch.compare import Comparison, ListComparison, compare_lists, compare_results
 from rating_batch.errors import Issue
-from rating_batch.pipeline import RateResult, expand_inputs, load_events
+from rating_batch.inputs import expand_inputs, keep_out_apart
+from rating_batch.pipeline import RateResult, load_events
 from rating_batch.raters import EloRater, find_rater
 from rating_batch.staging import staged_outputs
 from rating_batch.writers import Sheet, write_csv, write_workbook
@@ -68,11 +69,13 @@ def compare_rules(
     """Rate the same events under two rule sets and compare them (``compare-rules``). Two
     rating systems (one of them maybe FIDE Elo) are compared by the lists they would publish
     (``compare_systems``)."""
+    if out is not None:
+        keep_out_apart(out, inputs, list_path)
     raters = [find_rater(name) for name in rules_names]
     if not all(isinstance(rater, EloRater) for rater in raters):
         return compare_systems(inputs, rules_names, list_path=list_path, kind=kind, out=out,
                                allow_overlap=allow_overlap, encoding=encoding)  # fmt: skip
-    events, issues = load_events(expand_inputs(inputs), encoding=encoding)
+    events, issues = load_events(expand_inputs(inputs, beside=list_path), encoding=encoding)
     a, b = (
         rater.rate(events, issues, list_path, kind, allow_overlap, encoding=encoding)
         for rater in raters
@@ -135,7 +138,7 @@ def compare_systems(
 ) -> SystemsComparison:
     """The same events under two rating systems, compared by rank (``--list`` is FIDE Elo's
     previous list; another system starts from its defaults or the files' ratings)."""
-    events, issues = load_events(expand_inputs(inputs), encoding=encoding)
+    events, issues = load_events(expand_inputs(inputs, beside=list_path), encoding=encoding)
     frames, labels, lower, notes = [], [], [], []
     for name in rules_names:
         rater = find_rater(name)

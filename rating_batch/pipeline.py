@@ -30,18 +30,21 @@ from rating_batch.errors import (
     Issue,
     RatingBatchError,
     Severity,
+    errors_only,
     ordered_issues,
     raise_if_errors,
 )
+from rating_batch.inputs import Inputs, expand_inputs, keep_out_apart
 from rating_batch.loaders import (
-    EVENT_READERS,
     Progress,
     is_rating_list,
     no_progress,
     read_events,
     read_rating_list,
+    read_state_list,
 )
-from rating_batch.loaders.statelist import is_state_list, read_state_list
+from rating_batch.loaders.kinds import list_given_as_event
+from rating_batch.loaders.statelist import is_state_list
 from rating_batch.names import name_key
 from rating_batch.overlap import overlapping_events
 from rating_batch.pages import EventPages, entrants_of, event_pages, index_page
@@ -167,23 +170,8 @@ class RateResult:
         return rows
 
 
-def expand_inputs(inputs: Iterable[Path]) -> list[Path]:
-    """Files as given; a directory becomes its supported event files, sorted by name."""
-    files: list[Path] = []
-    for path in inputs:
-        if path.is_dir():
-            files.extend(
-                sorted(
-                    p for p in path.iterdir() if p.is_file() and p.suffix.lower() in EVENT_READERS
-                )
-            )
-        else:
-            files.append(path)
-    return files
-
-
 def read_and_validate(
-    paths: Sequence[Path],
+    inputs: Inputs,
     purpose: Purpose,
     progress: Progress = no_progress,
     *,
@@ -192,9 +180,11 @@ def read_and_validate(
     encoding: str | None = None,
 ) -> tuple[list[Event], list[Issue]]:
     """Read every file and validate every event read (the one pass ``check``, ``rate`` and
-    ``add`` share): the events, and every issue of every file, in the order given;
-    ``lowest_rating`` is the rules' ``rating_min``, ``encoding`` that of files that are not
-    UTF-8."""
+    ``add`` share): the events, and every issue of every file, in the order given (what
+    ``expand_inputs`` said first); ``lowest_rating`` is the rules' ``rating_min``,
+    ``encoding`` that of files that are not UTF-8. A rating list given as an event, or found
+    in a folder of events, is said to be one."""
+    paths = inputs.files
     keys = distinct_keys([path.stem for path in paths])
     events: list[Event] = []
     issues: list[Issue] = []
@@ -209,11 +199,22 @@ def read_and_validate(
     issues.extend(
         validate_events(readable, purpose, accept_dates=accept_dates, lowest_rating=lowest_rating)
     )
-    return events, issues
+    # A list read as an event fails, in the reader or in the checks (no game played): it is
+    # then said to be a list, not what an event would lack.
+    failed = {file_of(issue) for issue in errors_only(issues)}
+    lists = {str(path): path for path in paths if str(path) in failed and _is_list(path)}
+    issues = [issue for issue in issues if file_of(issue) not in lists]
+    issues += [list_given_as_event(path, in_folder=path in inputs.found) for path in lists.values()]
+    return events, [*inputs.issues, *issues]
+
+
+def file_of(issue: Issue) -> str:
+    """The file an issue is of (a sheet's issues, ``book.xlsx[Sheet1]``, are its workbook's)."""
+    return re.sub(r"\[[^\]]*\]$", "", issue.source)
 
 
 def load_events(
-    paths: Sequence[Path],
+    inputs: Inputs | Sequence[Path],
     progress: Progress = no_progress,
     *,
     purpose: Purpose = "rate",
@@ -222,13 +223,14 @@ def load_events(
     encoding: str | None = None,
 ) -> tuple[list[Event], list[Issue]]:
     """Load and validate every file, collecting every issue of every file before failing."""
-    if not paths:
+    if not isinstance(inputs, Inputs):
+        inputs = Inputs(list(inputs))
+    if not inputs.files:
         command = "add" if purpose == "add" else "rate"
-        raise InputError(
-            [Issue(command, None, "no event files given (or none in the folders given)")]
-        )
+        none = Issue(command, None, "no event files given (or none in the folders given)")
+        raise InputError([*inputs.issues, *([] if errors_only(inputs.issues) else [none])])
     events, issues = read_and_validate(
-        paths,
+        inputs,
         purpose,
         progress,
         accept_dates=accept_dates,
@@ -371,9 +373,14 @@ def rate_events(
     """
     from rating_batch.raters import find_rater
 
+    if out is not None:
+        keep_out_apart(out, inputs, list_path)
     rater = find_rater(rules_name)
     events, issues = load_events(
-        expand_inputs(inputs), progress, lowest_rating=lowest_rating(rules_name), encoding=encoding
+        expand_inputs(inputs, beside=list_path),
+        progress,
+        lowest_rating=lowest_rating(rules_name),
+        encoding=encoding,
     )
     rated = rater.rate(events, issues, list_path, kind, allow_overlap, encoding=encoding)
     if out is not None:
@@ -743,18 +750,28 @@ def check_files(
     ``encoding`` is that of the files that are not UTF-8."""
     from rating_batch.systems import find_system
 
-    files = expand_inputs(paths)
+    inputs = expand_inputs(paths, wanted="an event or a rating list")
+    files = inputs.files
     if not files:
-        return [Issue("check", None, "no files given (or none in the folders given)")]
+        none = Issue("check", None, "no files given (or none in the folders given)")
+        return ordered_issues([*inputs.issues, *([] if errors_only(inputs.issues) else [none])])
     system = find_system(rules_name) if rules_name is not None else None
     # A rules file's every problem first (exit 1); its rating_min judges the events' ratings.
     lowest = LOWEST_RATING if rules_name is None else lowest_rating(rules_name)
+    # A file named is a list by its shape, any list, under another system too; one found in
+    # a folder of events is read as an event, and refused as add would (docs/formats.md §12).
     lists = [
-        is_state_list(path, system.state) if system is not None else _is_list(path)
+        path not in inputs.found
+        and (_is_list(path) or (system is not None and is_state_list(path, system.state)))
         for path in files
     ]
     events = [path for path, is_list in zip(files, lists, strict=True) if not is_list]
-    _, issues = read_and_validate(events, "check", lowest_rating=lowest, encoding=encoding)
+    _, issues = read_and_validate(
+        Inputs(events, inputs.found, inputs.issues),
+        "check",
+        lowest_rating=lowest,
+        encoding=encoding,
+    )
     for path in (path for path, is_list in zip(files, lists, strict=True) if is_list):
         try:
             if system is not None:
@@ -765,7 +782,7 @@ def check_files(
             issues.extend(error.issues)
     # Files in the order given (a sheet's issues are its workbook's).
     given = {str(path): number for number, path in enumerate(files)}
-    issues.sort(key=lambda issue: given.get(re.sub(r"\[[^\]]*\]$", "", issue.source), -1))
+    issues.sort(key=lambda issue: given.get(file_of(issue), -1))
     return ordered_issues(issues)
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pandas as pd
 
 from rating_batch.errors import Issue, raise_if_errors
-from rating_batch.loaders.statelist import read_state_list
+from rating_batch.loaders import read_state_list
 from rating_batch.parallel import beside
 from rating_batch.period import assemble_period
 from rating_batch.periods import period_of

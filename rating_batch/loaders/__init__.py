@@ -6,13 +6,22 @@ raises one ``InputError`` when the file has errors.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from rating_batch.errors import InputError, Issue, errors_only
-from rating_batch.loaders.common import MAX_LIST_CELLS, check_size, check_xlsx
-from rating_batch.loaders.ratinglist import MAX_LIST_BYTES, header_row, read_rating_list
+from rating_batch.loaders import ratinglist, statelist
+from rating_batch.loaders.common import check_size, check_xlsx
+from rating_batch.loaders.kinds import (
+    LIST_SUFFIXES,
+    event_given_as_list,
+    is_event_file,
+    is_rating_list,
+    output_given_as_input,
+    own_output,
+)
 from rating_batch.loaders.tabular import read_crosstable
 from rating_batch.loaders.trf import parse_trfs, read_trf
 from rating_batch.loaders.trf_decoding import TrfText, decode_trf
@@ -40,9 +49,6 @@ EVENT_READERS: dict[str, EventReader] = {
     ".csv": read_crosstable,
 }
 
-#: Suffixes that may hold a rating list instead of an event (``check`` looks inside).
-LIST_SUFFIXES = (".csv", ".xlsx", ".xml")
-
 __all__ = [
     "EVENT_READERS",
     "LIST_SUFFIXES",
@@ -51,54 +57,39 @@ __all__ = [
     "read_event",
     "read_events",
     "read_rating_list",
+    "read_state_list",
 ]
 
-
-#: The bytes of a CSV file read to tell a list from an event (its header is in its first
-#: rows): a list may be far larger than an event may (``MAX_LIST_BYTES``).
-HEAD_BYTES = 256 * 1024
-#: Byte-order marks a FIDE TXT list may start with (a second one too).
-_BOMS = b"\xef\xbb\xbf"
+Params = ParamSpec("Params")
+Read = TypeVar("Read")
 
 
-def is_rating_list(path: Path) -> bool:
-    """Whether a file holds a rating list rather than an event: XML and FIDE TXT lists by
-    their shape, CSV/XLSX by a header with ``id`` (below a title, as in our list.xlsx) but no
-    ``name``+rounds. A CSV file is told from its first ``HEAD_BYTES``."""
-    suffix = path.suffix.lower()
-    if suffix == ".xml":
-        return True
-    if suffix not in (*LIST_SUFFIXES, ".txt") or check_size(path, MAX_LIST_BYTES):
-        return False  # an event file, or one no reader reads (too large, a FIFO …)
-    if suffix == ".txt":
-        with path.open("rb") as handle:
-            return handle.read(16).lstrip(_BOMS).lower().startswith(b"id number")
-    if suffix == ".xlsx" and check_xlsx(path):
-        return False
-    from rating_batch.loaders.tabular import (
-        RawTable,
-        _find_header,
-        _is_round,
-        _read_csv,
-        _read_xlsx,
-    )
+def _refusing_other_kinds(
+    read: Callable[Concatenate[Path, Params], Read],
+) -> Callable[Concatenate[Path, Params], Read]:
+    """A list reader that refuses a file of another kind by what it is (docs/formats.md
+    §12): an output of rating_batch, told before it is read (players.csv would read as a
+    list), and an event, told when the reading fails."""
 
-    try:  # read as a list would be, within a list's bound
-        raw: RawTable = (
-            _read_xlsx(path, None, MAX_LIST_CELLS)
-            if suffix == ".xlsx"
-            else _read_csv(path, head=HEAD_BYTES)
-        )
-    except InputError:
-        return False
-    if not raw.rows:
-        return False
-    header = raw.rows[header_row(raw.rows)]
-    names = {cell.strip().lower() for cell in header}
-    # Our list.xlsx has a rank and a name, as a crosstable has: an id, a rating and no round.
-    if "id" in names and "rating" in names and not any(map(_is_round, header)):
-        return True
-    return _find_header(raw) is None and "id" in names
+    @functools.wraps(read)
+    def checked(path: Path, /, *args: Params.args, **kwargs: Params.kwargs) -> Read:
+        output = own_output(path)
+        if output is not None:
+            raise InputError([output_given_as_input(path, output, wanted="a rating list")])
+        try:
+            return read(path, *args, **kwargs)
+        except InputError:
+            if is_event_file(path):
+                raise InputError([event_given_as_list(path)]) from None
+            raise
+
+    return checked
+
+
+#: A rating list of any supported format, another rating system's list: each refusing a
+#: file of another kind by what it is.
+read_rating_list = _refusing_other_kinds(ratinglist.read_rating_list)
+read_state_list = _refusing_other_kinds(statelist.read_state_list)
 
 
 def read_event(path: Path, *, key: str | None = None, encoding: str | None = None) -> Event:

@@ -85,12 +85,19 @@ def read_state_list(
     system's ``state_columns`` (name → dtype; a "string" column, a list period, may be left
     out), with the ``IDENTITY`` columns given and each row's ``line``. A number outside its
     column's ``bounds`` (low, high, hint) is an error. Problems name the file and line."""
+    columns = ", ".join(state_columns)
+    # An Elo list (any of its forms) makes a database's first states: docs/systems.md §7.
+    from_elo = f"; if this is an Elo list, init --rules {system} --list makes each state from it"
+    if path.suffix.lower() != ".csv":
+        wrong = f"a {system} list is a CSV file of id, {columns}{from_elo}"
+        raise InputError([Issue(str(path), None, wrong)])
     frame, lines = _csv_rows(path, encoding)
     wanted = ["id", *(c for c, dtype in state_columns.items() if dtype != "string")]
     missing = [c for c in wanted if c not in frame.columns]
     if missing:
-        columns = ", ".join(state_columns)
         wrong = f"no column {', '.join(missing)} for {system} (a list has id, {columns})"
+        if "rating" in frame.columns and "rating" not in missing:
+            wrong += from_elo
         raise InputError([Issue(str(path), 1, wrong)])
     issues: list[Issue] = []
     state = pd.DataFrame({"id": frame["id"].str.strip()})

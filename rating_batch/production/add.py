@@ -26,6 +26,7 @@ import numpy as np
 import pandas as pd
 
 from rating_batch.errors import Issue, Severity, raise_if_errors
+from rating_batch.inputs import expand_inputs
 from rating_batch.loaders import Progress, no_progress
 from rating_batch.overlap import meet, overlapping_events
 from rating_batch.parallel import alongside, worth
@@ -37,7 +38,7 @@ from rating_batch.periods import (
     months_between,
     period_of,
 )
-from rating_batch.pipeline import distinct_keys, expand_inputs, load_events
+from rating_batch.pipeline import distinct_keys, load_events
 from rating_batch.production.common import (
     Outcome,
     RuleBook,
@@ -82,7 +83,7 @@ def add_events(
 
     The events of one ``add`` are stored together: players are identified for all of them at
     once and each table gets one bulk insert."""
-    files = expand_inputs(paths)
+    inputs = expand_inputs(paths)
     # The transaction (holding the write lock, recording what it changes) starts before the
     # files are read: two adds at once see each other's events.
     with (
@@ -93,7 +94,7 @@ def add_events(
     ):
         book = rule_book(store)
         events, issues = load_events(
-            files,
+            inputs,
             progress,
             purpose="add",
             accept_dates=options.accept_dates,
@@ -101,7 +102,7 @@ def add_events(
             encoding=options.encoding,
         )
         warnings = list(issues)
-        digests = [hashlib.sha256(path.read_bytes()).hexdigest() for path in files]
+        digests = [hashlib.sha256(path.read_bytes()).hexdigest() for path in inputs.files]
         problems = _refused(store, events, digests)
         raise_if_errors(problems)
         dated = _date_problems(store, book, events, options)

@@ -12,8 +12,8 @@ import numpy as np
 import pandas as pd
 
 from rating_batch.errors import InputError, Issue, raise_if_errors
-from rating_batch.loaders import read_rating_list
-from rating_batch.loaders.statelist import is_state_list, read_state_list
+from rating_batch.loaders import read_rating_list, read_state_list
+from rating_batch.loaders.statelist import is_state_list
 from rating_batch.periods import Period
 from rating_batch.production.common import Outcome, refuse_repeated_ids
 from rating_batch.production.system_states import numeric_columns, state_rows

@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pandas as pd
-from db_helpers import process, query
+import pytest
+from db_helpers import newcomer_database, process, query
 
 from rating_batch.loaders.statelist import read_state_list
 
@@ -29,3 +30,42 @@ def test_a_birth_year_of_0_or_0000_is_unknown(tmp_path: Path) -> None:
         (12, None),
         (13, 1990),
     ]
+
+
+#: What an Elo list is told under glicko2: how to make a database's states from it
+#: (docs/systems.md §7).
+FROM_ELO = "; if this is an Elo list, init --rules glicko2 --list makes each state from it"
+
+
+@pytest.fixture(scope="module")
+def elo_lists(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The folder of a published FIDE Elo list: list.csv, list.xlsx, list.txt."""
+    return newcomer_database(tmp_path_factory.mktemp("elo"))[1]
+
+
+def test_check_under_glicko2_tells_our_elo_list_csv_by_the_list_reader(elo_lists: Path) -> None:
+    # docs/formats.md §12: a list named to check is checked as a list, under --rules SYSTEM
+    # as that system's list; list.csv has id and rating but no rd or volatility.
+    listing = elo_lists / "list.csv"
+    code, out, err = process("check", "--rules", "glicko2", listing)
+    assert code == 1
+    assert out == (
+        f"{listing}:1: no column rd, volatility for glicko2 (a list has id, rating, rd, "
+        f"volatility){FROM_ELO}\n"
+    )
+    assert err == "1 error(s), 0 warning(s)\n"
+
+
+@pytest.mark.parametrize("name", ["list.xlsx", "list.txt"])
+def test_an_elo_list_that_is_not_a_csv_is_told_a_glicko2_list_is_one(
+    elo_lists: Path, name: str, tmp_path: Path
+) -> None:
+    listing = elo_lists / name
+    said = f"{listing}: a glicko2 list is a CSV file of id, rating, rd, volatility{FROM_ELO}"
+    code, out, _ = process("check", "--rules", "glicko2", listing)
+    assert (code, out) == (1, said + "\n")
+    event = elo_lists.parent.parent.parent / "n1.trf"
+    code, out, err = process("rate", event, "--rules", "glicko2", "--list", listing,
+                             "--out", tmp_path / "out")  # fmt: skip
+    assert (code, out, err) == (1, "", f"Error: {said}\n")
+    assert not (tmp_path / "out").exists()
