@@ -38,10 +38,10 @@ _HOMES = {
     "publish_period": "rating_batch.production",
     "remove_event": "rating_batch.production",
     "unpublish_period": "rating_batch.production",
-    "EDITIONS": "rating_batch.rules",
-    "Rules": "rating_batch.rules",
-    "load_rules_file": "rating_batch.rules_file",
-    "named_rules": "rating_batch.rules_file",
+    "EDITIONS": "rating_batch.systems.elo.rules",
+    "Rules": "rating_batch.systems.elo.rules",
+    "load_rules_file": "rating_batch.systems.elo.rules_file",
+    "named_rules": "rating_batch.systems.elo.rules_file",
     "backup": "rating_batch.production",
     "backups_report": "rating_batch.production",
     "restore": "rating_batch.production",
@@ -66,8 +66,8 @@ if TYPE_CHECKING:
         restore,
         unpublish_period,
     )
-    from rating_batch.rules import EDITIONS, Rules
-    from rating_batch.rules_file import load_rules_file, named_rules
+    from rating_batch.systems.elo.rules import EDITIONS, Rules
+    from rating_batch.systems.elo.rules_file import load_rules_file, named_rules
 
 
 def __getattr__(name: str) -> object:

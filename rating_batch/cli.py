@@ -13,9 +13,9 @@ from typing import Any
 import click
 
 from rating_batch.errors import RatingBatchError
-from rating_batch.rules import EDITIONS, FIDE_BY_DATE, KINDS, LATEST
-from rating_batch.rules_file import describe, named_rules
 from rating_batch.store import DEFAULT_WAIT
+from rating_batch.systems.elo.rules import EDITIONS, FIDE_BY_DATE, KINDS, LATEST
+from rating_batch.systems.elo.rules_file import describe, named_rules
 from rating_batch.terminal import terminal_text
 
 EXISTING = click.Path(exists=True, path_type=Path)

@@ -16,12 +16,12 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from rating_batch.engine import PERIOD_GAMES, PERIOD_PLAYERS, in_run_order
 from rating_batch.errors import Issue
 from rating_batch.names import fide_id_conflicts
 from rating_batch.periods import FIRST_YEAR, LAST_YEAR, junior_year, period_of
-from rating_batch.rules import Rules
 from rating_batch.schema import IDENTITY_KEY, Event, combined, conform
+from rating_batch.systems.elo.engine import PERIOD_GAMES, PERIOD_PLAYERS, in_run_order
+from rating_batch.systems.elo.rules import Rules
 
 #: Columns a previous rating list may give (``id`` and ``rating`` required).
 LIST_COLUMNS: dict[str, str] = {

@@ -18,13 +18,6 @@ from typing import Any
 
 import pandas as pd
 
-from rating_batch.calculations import (
-    calculation_rows,
-    change_distribution,
-    individual_calculations,
-    rating_distribution,
-)
-from rating_batch.engine import STATUSES, PeriodResult, rate_period
 from rating_batch.errors import (
     InputError,
     Issue,
@@ -47,15 +40,22 @@ from rating_batch.loaders.kinds import list_given_as_event
 from rating_batch.loaders.statelist import is_state_list
 from rating_batch.names import name_key
 from rating_batch.overlap import overlapping_events
-from rating_batch.pages import EventPages, entrants_of, event_pages, index_page
 from rating_batch.parallel import alongside, beside, worth
 from rating_batch.period import assemble_period, order_events
-from rating_batch.reasons import ro_k_notes
-from rating_batch.rules import FIDE_BY_DATE, KINDS, Kind, Rules, edition_in_force
-from rating_batch.rules_file import named_rules
 from rating_batch.schema import CONTROL_CHARACTERS, Event, EventInfo, combined, one_batch
 from rating_batch.staging import OutputSet, staged_outputs
 from rating_batch.system_rating import SystemRateResult
+from rating_batch.systems.elo.calculations import (
+    calculation_rows,
+    change_distribution,
+    individual_calculations,
+    rating_distribution,
+)
+from rating_batch.systems.elo.engine import STATUSES, PeriodResult, rate_period
+from rating_batch.systems.elo.pages import EventPages, entrants_of, event_pages, index_page
+from rating_batch.systems.elo.reasons import ro_k_notes
+from rating_batch.systems.elo.rules import FIDE_BY_DATE, KINDS, Kind, Rules, edition_in_force
+from rating_batch.systems.elo.rules_file import named_rules
 from rating_batch.terminal import BIDI_CONTROLS
 from rating_batch.validation import LOWEST_RATING, Purpose, validate_events
 from rating_batch.writers import (

@@ -24,9 +24,9 @@ import numpy as np
 import pandas as pd
 
 from rating_batch.errors import Issue, Severity
-from rating_batch.rules import LATEST
-from rating_batch.rules_file import named_rules
 from rating_batch.schema import Event, combined
+from rating_batch.systems.elo.rules import LATEST
+from rating_batch.systems.elo.rules_file import named_rules
 
 Purpose = Literal["rate", "check", "add"]
 """The command the files are for: ``check`` judges them as ``add`` would, but warns where

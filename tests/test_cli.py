@@ -347,7 +347,7 @@ def test_every_command_documents_an_example() -> None:
 
 def test_cli_reproduces_the_700_cap_example(tmp_path: Path) -> None:
     # docs/rules.md §9: five events, 39 games, K 20 → 17, Ro 2054 → +92 → 2146 (FIDE).
-    from test_engine import SEVEN_HUNDRED_CAP_EVENTS, _cap_event
+    from systems.elo.test_engine import SEVEN_HUNDRED_CAP_EVENTS, _cap_event
 
     events = tmp_path / "events"
     events.mkdir()
@@ -367,7 +367,7 @@ def test_cli_reproduces_the_700_cap_example(tmp_path: Path) -> None:
 
 def test_cli_reproduces_the_first_rating_example(tmp_path: Path) -> None:
     # docs/rules.md §4: 5 games, 3 points, opponents summing to 9507 → 1922.
-    from test_engine import _first_rating_event
+    from systems.elo.test_engine import _first_rating_event
 
     event = tmp_path / "first.trf"
     event.write_text(_first_rating_event([1901, 1901, 1901, 1902, 1902], [1, 1, 1, 0, 0]))

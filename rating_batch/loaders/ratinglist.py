@@ -43,8 +43,8 @@ from rating_batch.loaders.common import (
     read_sheet,
 )
 from rating_batch.loaders.encoding import DecodingError, decode, table_evidence
-from rating_batch.rules import FIDE_LIST_K, Rules
 from rating_batch.schema import as_written
+from rating_batch.systems.elo.rules import FIDE_LIST_K, Rules
 
 KINDS = ("standard", "rapid", "blitz")
 PER_KIND = ("rating", "games", "k", "games_total")

@@ -10,13 +10,13 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from rating_batch.engine import k_factors
 from rating_batch.errors import InputError, Issue, RulesError
 from rating_batch.periods import INITIAL, Period, list_date, next_list_period, period_of
-from rating_batch.rules import FIDE_BY_DATE, LATEST, Rules, edition_in_force
-from rating_batch.rules_file import named_rules, parse_rules_text
 from rating_batch.store import Store
 from rating_batch.systems import RatingSystem, stored_system
+from rating_batch.systems.elo.engine import k_factors
+from rating_batch.systems.elo.rules import FIDE_BY_DATE, LATEST, Rules, edition_in_force
+from rating_batch.systems.elo.rules_file import named_rules, parse_rules_text
 from rating_batch.values import as_int, missing
 
 LIST_COLUMNS = [

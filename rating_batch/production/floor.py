@@ -9,7 +9,7 @@ import pandas as pd
 
 from rating_batch.errors import Issue
 from rating_batch.periods import Period, shown
-from rating_batch.rules import Rules
+from rating_batch.systems.elo.rules import Rules
 
 #: Players a warning names; the rest are counted.
 NAMED = 5

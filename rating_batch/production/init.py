@@ -32,8 +32,8 @@ from rating_batch.production.common import (
 )
 from rating_batch.production.floor import below_floor_on_list
 from rating_batch.production.system_init import init_system_database
-from rating_batch.rules import FIDE_BY_DATE, Rules
 from rating_batch.store import create_store, ensure_new
+from rating_batch.systems.elo.rules import FIDE_BY_DATE, Rules
 
 
 def init_database(

@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pandas as pd
 
-from rating_batch.engine import STATUSES
 from rating_batch.loaders import Progress, no_progress
 from rating_batch.parallel import alongside, worth
 from rating_batch.periods import Period, shown
@@ -25,9 +24,10 @@ from rating_batch.pipeline import (
 )
 from rating_batch.production.changes import ListCounts
 from rating_batch.production.rate_list import KindOutcome
-from rating_batch.rules import Rules
 from rating_batch.schema import EventInfo
 from rating_batch.staging import OutputSet
+from rating_batch.systems.elo.engine import STATUSES
+from rating_batch.systems.elo.rules import Rules
 from rating_batch.writers import (
     Sheet,
     detail_notes,

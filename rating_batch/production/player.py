@@ -21,15 +21,15 @@ from typing import Any
 import pandas as pd
 
 from rating_batch.errors import RatingBatchError
-from rating_batch.explain import EventLabel, PeriodPart, PlayerReport, period_part
 from rating_batch.loaders.common import MAX_ID_DIGITS, is_digits
 from rating_batch.names import name_key
-from rating_batch.pages import date_span
 from rating_batch.production.common import number, player_ids, rule_book
 from rating_batch.production.system_player import system_player_report
 from rating_batch.schema import as_written
 from rating_batch.staging import staged_outputs
 from rating_batch.store import Store, open_store
+from rating_batch.systems.elo.explain import EventLabel, PeriodPart, PlayerReport, period_part
+from rating_batch.systems.elo.pages import date_span
 from rating_batch.writers import player_text, write_player_html, write_player_workbook
 from rating_batch.writers.common import neutralise
 

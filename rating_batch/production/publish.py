@@ -50,10 +50,10 @@ from rating_batch.production.system_publish import (
     rate_system_kind,
     write_system_kind,
 )
-from rating_batch.rules import KINDS, Rules
 from rating_batch.staging import OutputProblem, OutputSet, check_outputs, staged_outputs
 from rating_batch.store import DEFAULT_WAIT, Store, open_store
 from rating_batch.systems import RatingSystem
+from rating_batch.systems.elo.rules import KINDS, Rules
 
 POOL_COLUMNS = [
     "period", "kind", "player_id", "event_id", "round", "opponent_rating", "half", "game_period",

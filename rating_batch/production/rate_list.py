@@ -13,13 +13,6 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from rating_batch.calculations import individual_calculations
-from rating_batch.engine import (
-    PERIOD_GAMES,
-    PERIOD_PLAYERS,
-    PeriodResult,
-    rate_period,
-)
 from rating_batch.errors import Issue, RatingBatchError
 from rating_batch.overlap import overlapping_events
 from rating_batch.parallel import alongside, worth
@@ -43,9 +36,16 @@ from rating_batch.production.common import (
     read_state,
 )
 from rating_batch.production.floor import left_without_playing
-from rating_batch.rules import Rules
 from rating_batch.schema import REASON_DTYPE, conform
 from rating_batch.store import Store
+from rating_batch.systems.elo.calculations import individual_calculations
+from rating_batch.systems.elo.engine import (
+    PERIOD_GAMES,
+    PERIOD_PLAYERS,
+    PeriodResult,
+    rate_period,
+)
+from rating_batch.systems.elo.rules import Rules
 
 #: Consistency notes name at most this many events each (a month of FIDE files can have
 #: thousands made with an old list).

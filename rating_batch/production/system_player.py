@@ -13,11 +13,11 @@ from typing import Any
 import pandas as pd
 
 from rating_batch.production.common import number
-from rating_batch.rules import KINDS
 from rating_batch.staging import staged_outputs
 from rating_batch.store import Store
 from rating_batch.system_explain import SystemListPart, SystemPlayerReport
 from rating_batch.systems import RatingSystem
+from rating_batch.systems.elo.rules import KINDS
 from rating_batch.writers.system_player import (
     system_player_text,
     write_system_player_html,

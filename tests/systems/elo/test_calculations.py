@@ -10,9 +10,9 @@ import numpy as np
 from conftest import read_csv
 from trf_text import P, trf
 
-from rating_batch.calculations import first_rating_formula
-from rating_batch.engine import first_rating_parts
-from rating_batch.rules import EDITIONS
+from rating_batch.systems.elo.calculations import first_rating_formula
+from rating_batch.systems.elo.engine import first_rating_parts
+from rating_batch.systems.elo.rules import EDITIONS
 
 ADULT = 1980
 

@@ -17,12 +17,12 @@ from trf_text import P, trf
 from workbooks import summary
 
 from rating_batch.cli import cli
-from rating_batch.engine import first_ratings
 from rating_batch.errors import RatingBatchError
-from rating_batch.rules import EDITIONS, edition_in_force
-from rating_batch.rules_file import load_rules_file
+from rating_batch.systems.elo.engine import first_ratings
+from rating_batch.systems.elo.rules import EDITIONS, edition_in_force
+from rating_batch.systems.elo.rules_file import load_rules_file
 
-ROOT = Path(__file__).parent.parent
+ROOT = Path(__file__).parents[3]
 FEXERJ = str(ROOT / "sample_data" / "rules" / "fexerj-2027.toml")
 CLUB = str(ROOT / "sample_data" / "rules" / "club-example.toml")
 ADULT = 1980

@@ -20,8 +20,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from rating_batch.engine import PeriodResult, divide_half_up, first_rating_parts
-from rating_batch.rules import Rules
+from rating_batch.systems.elo.engine import PeriodResult, divide_half_up, first_rating_parts
+from rating_batch.systems.elo.rules import Rules
 
 COLUMNS = [
     "id", "name", "event", "round", "rating", "opponent_id", "opponent_name", "opponent_rating",

@@ -10,7 +10,7 @@ from db_helpers import ADULT, process
 from trf_text import P, trf
 
 from rating_batch.errors import RulesError
-from rating_batch.rules_file import load_rules_file
+from rating_batch.systems.elo.rules_file import load_rules_file
 
 # Eight problems, one of each kind a file can have (the lines are numbered by hand).
 SEVERAL = """\

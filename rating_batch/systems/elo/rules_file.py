@@ -14,7 +14,8 @@ from dataclasses import fields, replace
 from pathlib import Path
 
 from rating_batch.errors import RulesError
-from rating_batch.rules import (
+from rating_batch.rules_check import Findings, did_you_mean
+from rating_batch.systems.elo.rules import (
     EDITIONS,
     FIDE_BY_DATE,
     HALF_POINT_FIELDS,
@@ -27,7 +28,6 @@ from rating_batch.rules import (
     range_text,
     value_problems,
 )
-from rating_batch.rules_check import Findings, did_you_mean
 
 
 def named_rules(name: str) -> Rules:

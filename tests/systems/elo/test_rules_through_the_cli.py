@@ -21,7 +21,7 @@ from conftest import read_csv
 from db_helpers import run, write_list
 from trf_text import P, trf
 
-FEXERJ = Path(__file__).parent.parent / "sample_data" / "rules" / "fexerj-2027.toml"
+FEXERJ = Path(__file__).parents[3] / "sample_data" / "rules" / "fexerj-2027.toml"
 
 
 def by_id(path: Path) -> dict[str, dict[str, str]]:

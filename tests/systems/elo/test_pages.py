@@ -11,11 +11,17 @@ from click.testing import CliRunner
 from conftest import RateTexts
 from trf_text import P, trf
 
-from rating_batch.calculations import individual_calculations
 from rating_batch.cli import cli
-from rating_batch.pages import REASON_MARKS, EventPages, entrants_of, event_pages, index_page
 from rating_batch.pipeline import RateResult
 from rating_batch.schema import combined
+from rating_batch.systems.elo.calculations import individual_calculations
+from rating_batch.systems.elo.pages import (
+    REASON_MARKS,
+    EventPages,
+    entrants_of,
+    event_pages,
+    index_page,
+)
 
 ADULT = 1980
 

@@ -15,10 +15,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from rating_batch.engine import PeriodResult, divide_half_up, performance
-from rating_batch.reasons import ro_k_notes
-from rating_batch.rules import Rules
 from rating_batch.schema import EventInfo
+from rating_batch.systems.elo.engine import PeriodResult, divide_half_up, performance
+from rating_batch.systems.elo.reasons import ro_k_notes
+from rating_batch.systems.elo.rules import Rules
 
 Record = dict[Hashable, object]
 

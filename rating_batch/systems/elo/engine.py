@@ -18,8 +18,8 @@ from functools import cache
 import numpy as np
 import pandas as pd
 
-from rating_batch.rules import Rules, Tables
 from rating_batch.schema import REASON_DTYPE, REASONS
+from rating_batch.systems.elo.rules import Rules, Tables
 
 #: The period's players, one row per person; row position = the ``pidx`` used by games.
 PERIOD_PLAYERS: dict[str, str] = {

@@ -10,7 +10,7 @@ import pytest
 from conftest import RateTexts, player
 from trf_text import P, trf
 
-from rating_batch.engine import divide_half_up, hundredths_half_away
+from rating_batch.systems.elo.engine import divide_half_up, hundredths_half_away
 
 ADULT = 1980  # born 1980: never a junior in these 2026 events
 
@@ -385,8 +385,8 @@ def test_expected_score_of_every_difference_is_the_table_row() -> None:
     import csv
     from importlib import resources
 
-    from rating_batch.engine import expected_hundredths, expected_scores
-    from rating_batch.rules import FIDE_2025
+    from rating_batch.systems.elo.engine import expected_hundredths, expected_scores
+    from rating_batch.systems.elo.rules import FIDE_2025
 
     text = resources.files("rating_batch").joinpath("data/fide_pd_table.csv").read_text()
     rows = list(csv.DictReader(text.splitlines()))
@@ -407,7 +407,7 @@ def test_expected_score_of_every_difference_is_the_table_row() -> None:
 def test_runs_sum_each_player_event_exactly() -> None:
     # Rows in (event, player) order: event 0 has players 4, 4, 7; event 1 has 4, 4, 4 and 2.
     # Runs: (0,4) rows 0-1, (0,7) row 2, (1,4) rows 3-5, (1,2) row 6.
-    from rating_batch.engine import Runs
+    from rating_batch.systems.elo.engine import Runs
 
     games = pd.DataFrame({"event_order": [0, 0, 0, 1, 1, 1, 1], "pidx": [4, 4, 7, 4, 4, 4, 2]})
     runs = Runs.of(games)
@@ -425,7 +425,7 @@ def test_runs_sum_each_player_event_exactly() -> None:
 
 
 def test_runs_of_no_games() -> None:
-    from rating_batch.engine import Runs
+    from rating_batch.systems.elo.engine import Runs
 
     runs = Runs.of(pd.DataFrame({"event_order": [], "pidx": []}, dtype="int64"))
     assert (runs.starts.tolist(), runs.ends.tolist(), runs.events) == ([], [], 0)
@@ -435,7 +435,7 @@ def test_runs_of_no_games() -> None:
 def test_run_sums_of_small_values_stay_exact_beyond_the_int32_range() -> None:
     # 20 million rows of PD 100 (int8): the column's total, 2·10^9, is within int32; 22 million
     # rows (2.2·10^9) are not, and the running total must widen to stay exact.
-    from rating_batch.engine import Runs
+    from rating_batch.systems.elo.engine import Runs
 
     for rows in (20_000_000, 22_000_000):
         half = rows // 2
