@@ -405,10 +405,10 @@ def init(
         rating-batch init --list sample_data/monthly/list-2026-01.csv --period 2026-01
             --rules glicko2 --from-elo --db glicko2.sqlite
     """
-    from rating_batch import production
+    from rating_batch import monthly
 
     with user_errors(context.obj["debug"]):
-        result = production.init_database(
+        result = monthly.init_database(
             list_path,
             db=db,
             kind=kind,
@@ -465,9 +465,9 @@ def add(
     \b
         rating-batch add sample_data/monthly/2026-02
     """
-    from rating_batch import production
+    from rating_batch import monthly
 
-    options = production.AddOptions(
+    options = monthly.AddOptions(
         kind=kind,
         accept_dates=accept_dates,
         allow_overlap=allow_overlap,
@@ -477,9 +477,7 @@ def add(
         keep_apart=frozenset(keep_apart),
     )
     with user_errors(context.obj["debug"]):
-        result = production.add_events(
-            events, db=db, options=options, progress=progress_bar(context)
-        )
+        result = monthly.add_events(events, db=db, options=options, progress=progress_bar(context))
     report(context, result.summary(), result.warnings)
 
 
@@ -520,13 +518,13 @@ def publish(
     \b
         rating-batch publish 2026-02 --out out
     """
-    from rating_batch import production
+    from rating_batch import monthly
 
-    options = production.PublishOptions(
+    options = monthly.PublishOptions(
         skip_to=skip_to, dry_run=dry_run, wait=context.obj["wait"], accept_dates=accept_dates
     )
     with user_errors(context.obj["debug"]):
-        result = production.publish_period(
+        result = monthly.publish_period(
             period, db=db, out=out, options=options, progress=progress_bar(context)
         )
     report(context, result.summary(), result.warnings)
@@ -545,10 +543,10 @@ def unpublish(context: click.Context, period: str, db: Path) -> None:
     \b
         rating-batch unpublish 2026-03
     """
-    from rating_batch import production
+    from rating_batch import monthly
 
     with user_errors(context.obj["debug"]):
-        result = production.unpublish_period(period, db=db, wait=context.obj["wait"])
+        result = monthly.unpublish_period(period, db=db, wait=context.obj["wait"])
     report(context, result.summary())
 
 
@@ -565,10 +563,10 @@ def remove(context: click.Context, event_key: str, db: Path) -> None:
     \b
         rating-batch remove synthetic-2026-02-00003
     """
-    from rating_batch import production
+    from rating_batch import monthly
 
     with user_errors(context.obj["debug"]):
-        result = production.remove_event(event_key, db=db, wait=context.obj["wait"])
+        result = monthly.remove_event(event_key, db=db, wait=context.obj["wait"])
     report(context, result.summary())
 
 
@@ -607,11 +605,11 @@ def edit_player(
     \b
         rating-batch edit-player 900000020 --name "Ororel-Silva, Suri" --federation ESP
     """
-    from rating_batch import production
+    from rating_batch import monthly
 
-    edit = production.PlayerEdit(name, federation, sex, birth_year, fide_id)
+    edit = monthly.PlayerEdit(name, federation, sex, birth_year, fide_id)
     with user_errors(context.obj["debug"]):
-        result = production.edit_player(player_id, edit, db=db, wait=context.obj["wait"])
+        result = monthly.edit_player(player_id, edit, db=db, wait=context.obj["wait"])
     report(context, result.summary())
 
 
@@ -630,10 +628,10 @@ def backups(context: click.Context, db: Path) -> None:
     \b
         rating-batch backups
     """
-    from rating_batch import production
+    from rating_batch import monthly
 
     with user_errors(context.obj["debug"]):
-        result = production.backups_report(db)
+        result = monthly.backups_report(db)
     report(context, result.summary())
 
 
@@ -656,10 +654,10 @@ def restore(context: click.Context, point: str, db: Path) -> None:
         rating-batch restore latest
         rating-batch restore 2
     """
-    from rating_batch import production
+    from rating_batch import monthly
 
     with user_errors(context.obj["debug"]):
-        result = production.restore(point, db=db, wait=context.obj["wait"])
+        result = monthly.restore(point, db=db, wait=context.obj["wait"])
     report(context, result.summary())
 
 
@@ -688,10 +686,10 @@ def backup(context: click.Context, after: tuple[str, ...], db: Path) -> None:
         rating-batch backup
         rating-batch backup --after publish
     """
-    from rating_batch import production
+    from rating_batch import monthly
 
     with user_errors(context.obj["debug"]):
-        result = production.backup(db, after=after, wait=context.obj["wait"])
+        result = monthly.backup(db, after=after, wait=context.obj["wait"])
     report(context, result.summary())
 
 
@@ -708,10 +706,10 @@ def upgrade(context: click.Context, db: Path) -> None:
     \b
         rating-batch upgrade --db rating_batch.sqlite
     """
-    from rating_batch import production
+    from rating_batch import monthly
 
     with user_errors(context.obj["debug"]):
-        result = production.upgrade(db, wait=context.obj["wait"])
+        result = monthly.upgrade(db, wait=context.obj["wait"])
     report(context, result.summary())
 
 
@@ -742,15 +740,15 @@ def player(
         rating-batch player 900000001
         rating-batch player --name "rako"
     """
-    from rating_batch import production
+    from rating_batch import monthly
 
     if (fide_id is None) == (name is None):
         raise click.UsageError("give an ID (a FIDE ID, or n1#7 for one without), or --name TEXT")
     with user_errors(context.obj["debug"]):
         if name is not None:
-            echo(production.find_players(name, db=db, out=out))
+            echo(monthly.find_players(name, db=db, out=out))
         else:
-            echo(production.player_report(str(fide_id), db=db, out=out))
+            echo(monthly.player_report(str(fide_id), db=db, out=out))
 
 
 @cli.command("export-list")
@@ -769,10 +767,10 @@ def export_list(context: click.Context, period: str, kind: str | None, db: Path,
     \b
         rating-batch export-list 2026-02 --out out
     """
-    from rating_batch import production
+    from rating_batch import monthly
 
     with user_errors(context.obj["debug"]):
-        paths = production.export_list(period, db=db, out=out, kind=kind)
+        paths = monthly.export_list(period, db=db, out=out, kind=kind)
     if not context.obj["quiet"]:
         for path in paths:
             echo(f"wrote {path}")

@@ -91,7 +91,7 @@ def assemble_period(
     ):
         issues.append(Issue(source, line, f"FIDE ID {fide_id} appears more than once in this file"))
     # One FIDE ID under two names in two files: one player, but perhaps two people (a typo
-    # in an ID): said, as ``add`` says it (production/identify.py).
+    # in an ID): said, as ``add`` says it (monthly/identify.py).
     with_id = players[players["fide_id"].notna()]
     issues += fide_id_conflicts(
         with_id,

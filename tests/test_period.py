@@ -87,7 +87,7 @@ def test_two_players_of_the_list_alike_are_an_error_naming_both(tmp_path: Path) 
 
 
 def test_two_players_of_one_file_alike_take_no_row(tmp_path: Path) -> None:
-    # Two Newbies in one file are two people (production/identify.py): neither is n1#7.
+    # Two Newbies in one file are two people (monthly/identify.py): neither is n1#7.
     listing = write_list(
         tmp_path,
         ["id,name,federation,birth_year,rating", '17,"Idle, Ian",ITA,1980,1749',

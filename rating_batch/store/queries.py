@@ -1,6 +1,6 @@
 """``Store``: every SQL statement of the rating database, each behind a named method.
 
-Commands (``rating_batch.production``) never write SQL: they ask the store for frames and
+Commands (``rating_batch.monthly``) never write SQL: they ask the store for frames and
 give it frames to keep. Writing methods run inside the command's transaction
 (``Store.writing()``).
 """

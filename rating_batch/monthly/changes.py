@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from rating_batch.production.common import text_of
+from rating_batch.monthly.common import text_of
 from rating_batch.store import Store
 
 CHANGE_COLUMNS = {

@@ -3,7 +3,7 @@ kind's period rated from the stored games and the previous list's states, the ne
 stored (unrounded), and the files written as ``rate`` writes them plus the list.
 
 The order of periods, the staging of files, the files stored for re-publishing and the
-one transaction are ``publish``'s own (``production/publish.py``); this module rates a kind
+one transaction are ``publish``'s own (``monthly/publish.py``); this module rates a kind
 and writes its files.
 """
 
@@ -17,17 +17,17 @@ import numpy as np
 import pandas as pd
 
 from rating_batch.errors import RatingBatchError
-from rating_batch.periods import Period, shown
-from rating_batch.production.common import differs, player_ids
-from rating_batch.production.outputs import list_sheets
-from rating_batch.production.rate_list import _previous
-from rating_batch.production.system_states import (
+from rating_batch.monthly.common import differs, player_ids
+from rating_batch.monthly.outputs import list_sheets
+from rating_batch.monthly.rate_kind import _previous
+from rating_batch.monthly.states import (
     IDENTITY_COLUMNS,
     numeric_columns,
     read_system_state,
     rounded,
     state_rows,
 )
+from rating_batch.periods import Period, shown
 from rating_batch.schema import EventInfo
 from rating_batch.staging import OutputSet
 from rating_batch.store import Store

@@ -14,6 +14,16 @@ import numpy as np
 import pandas as pd
 
 from rating_batch.errors import Issue, RatingBatchError
+from rating_batch.monthly.changes import edits_since, list_changes
+from rating_batch.monthly.common import (
+    LIST_COLUMNS,
+    STATE_FIELDS,
+    RuleBook,
+    list_k,
+    month_index,
+    read_state,
+)
+from rating_batch.monthly.floor import left_without_playing
 from rating_batch.overlap import overlapping_events
 from rating_batch.parallel import alongside, worth
 from rating_batch.period import rating_example, unlisted_first
@@ -26,16 +36,6 @@ from rating_batch.periods import (
     next_list_period,
 )
 from rating_batch.pipeline import junior_note, uncertain_notes
-from rating_batch.production.changes import edits_since, list_changes
-from rating_batch.production.common import (
-    LIST_COLUMNS,
-    STATE_FIELDS,
-    RuleBook,
-    list_k,
-    month_index,
-    read_state,
-)
-from rating_batch.production.floor import left_without_playing
 from rating_batch.schema import REASON_DTYPE, conform
 from rating_batch.store import Store
 from rating_batch.systems.elo.calculations import individual_calculations

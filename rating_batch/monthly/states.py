@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from rating_batch.monthly.common import player_ids
 from rating_batch.periods import Period
-from rating_batch.production.common import player_ids
 from rating_batch.store import Store
 from rating_batch.systems import RatingSystem
 from rating_batch.systems.base import half_away

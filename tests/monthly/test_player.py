@@ -1,4 +1,4 @@
-"""``player`` (production/player.py): FIDE IDs only, --name to search; read-only."""
+"""``player`` (monthly/player.py): FIDE IDs only, --name to search; read-only."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ from openpyxl import load_workbook
 from trf_text import P, trf
 from workbooks import table
 
-from rating_batch.production.player import _rows_of
+from rating_batch.monthly.player import _rows_of
 
 
 def test_a_number_that_is_no_fide_id_shows_nobody(tmp_path: Path) -> None:

@@ -1,4 +1,4 @@
-"""``add`` (production/add.py): plausible-but-wrong dates and results reported twice are
+"""``add`` (monthly/add.py): plausible-but-wrong dates and results reported twice are
 refused, each with a flag to accept it deliberately; a late event goes to the next list and
 says so; a dry run changes nothing."""
 

@@ -7,11 +7,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from rating_batch.errors import RatingBatchError
+from rating_batch.monthly.common import player_ids, read_state, rule_book
+from rating_batch.monthly.outputs import list_sheets, list_title
+from rating_batch.monthly.rate_kind import _listing
+from rating_batch.monthly.states import state_list
 from rating_batch.periods import INITIAL, Period, canonical_period, shown
-from rating_batch.production.common import player_ids, read_state, rule_book
-from rating_batch.production.outputs import list_sheets, list_title
-from rating_batch.production.rate_list import _listing
-from rating_batch.production.system_states import state_list
 from rating_batch.staging import staged_outputs
 from rating_batch.store import Store, open_store
 from rating_batch.systems import RatingSystem

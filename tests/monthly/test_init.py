@@ -1,4 +1,4 @@
-"""``init`` (production/init.py): a database from a rating list, refusing any existing path."""
+"""``init`` (monthly/init.py): a database from a rating list, refusing any existing path."""
 
 from __future__ import annotations
 

@@ -13,6 +13,16 @@ import pandas as pd
 
 from rating_batch.errors import InputError, Issue, RulesError
 from rating_batch.loaders import read_rating_list
+from rating_batch.monthly.common import (
+    Outcome,
+    book_from,
+    list_k,
+    player_ids,
+    read_rules_file,
+    refuse_repeated_ids,
+)
+from rating_batch.monthly.floor import below_floor_on_list
+from rating_batch.monthly.system_init import init_system_database
 from rating_batch.periods import (
     INITIAL,
     Period,
@@ -22,16 +32,6 @@ from rating_batch.periods import (
     period_name,
     shown,
 )
-from rating_batch.production.common import (
-    Outcome,
-    book_from,
-    list_k,
-    player_ids,
-    read_rules_file,
-    refuse_repeated_ids,
-)
-from rating_batch.production.floor import below_floor_on_list
-from rating_batch.production.system_init import init_system_database
 from rating_batch.store import create_store, ensure_new
 from rating_batch.systems.elo.rules import FIDE_BY_DATE, Rules
 

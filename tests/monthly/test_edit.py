@@ -1,4 +1,4 @@
-"""``edit-player`` (production/edit.py): the officer accepts a corrected name, federation, sex
+"""``edit-player`` (monthly/edit.py): the officer accepts a corrected name, federation, sex
 or birth year, or a FIDE ID received later; each is a player edit shown in the next list's
 changes.csv and undone by ``restore latest``."""
 

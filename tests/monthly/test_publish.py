@@ -1,4 +1,4 @@
-"""``publish`` (production/publish.py): only the next list period, never the initial list's;
+"""``publish`` (monthly/publish.py): only the next list period, never the initial list's;
 re-publishing writes the stored files; a dry run changes and writes nothing; every publish says
 what changed against the previous list."""
 
@@ -24,9 +24,9 @@ from db_helpers import (
 )
 from trf_text import P
 
-from rating_batch import production
+from rating_batch import monthly
 from rating_batch.errors import RatingBatchError
-from rating_batch.production import outputs
+from rating_batch.monthly import outputs
 
 
 @pytest.mark.parametrize("typed", ["2026-4", "2026-04 ", "26-04", "2026-13", "April"])
@@ -293,7 +293,7 @@ def test_a_failure_inside_publish_leaves_the_database_as_before(
 
     monkeypatch.setattr(outputs, "write_list_txt", explode)
     with pytest.raises(RuntimeError, match="killed half-way"):
-        production.publish_period("2026-02", db=db, out=folder / "out")
+        monthly.publish_period("2026-02", db=db, out=folder / "out")
     assert dump(db) == before
     assert not (folder / "out" / "2026-02" / "standard" / "list.csv").exists()
     leftovers = (
@@ -401,17 +401,17 @@ def test_a_list_is_published_from_its_closing_date_on(folder: Path) -> None:
     db = database(folder)
     add_one_game(folder, db)
     before = dump(db)
-    early = production.PublishOptions(today=dt.date(2026, 1, 28))
+    early = monthly.PublishOptions(today=dt.date(2026, 1, 28))
     with pytest.raises(RatingBatchError) as refused:
-        production.publish_period("2026-02", db=db, out=folder / "out", options=early)
+        monthly.publish_period("2026-02", db=db, out=folder / "out", options=early)
     assert str(refused.value) == (
         "2026-02 is still open: events ending up to 2026-01-29 belong to it (today is "
         "2026-01-28); publish it from 2026-01-29 on (a typo in the month?), or pass "
         "--accept-dates to publish it now"
     )
     assert dump(db) == before and not (folder / "out").exists()
-    closed = production.PublishOptions(today=dt.date(2026, 1, 29))
-    production.publish_period("2026-02", db=db, out=folder / "out", options=closed)
+    closed = monthly.PublishOptions(today=dt.date(2026, 1, 29))
+    monthly.publish_period("2026-02", db=db, out=folder / "out", options=closed)
     assert (folder / "out" / "2026-02" / "standard" / "list.csv").exists()
 
 

@@ -14,9 +14,9 @@ import pandas as pd
 from rating_batch.errors import InputError, Issue, raise_if_errors
 from rating_batch.loaders import read_rating_list, read_state_list
 from rating_batch.loaders.statelist import is_state_list
+from rating_batch.monthly.common import Outcome, refuse_repeated_ids
+from rating_batch.monthly.states import numeric_columns, state_rows
 from rating_batch.periods import Period
-from rating_batch.production.common import Outcome, refuse_repeated_ids
-from rating_batch.production.system_states import numeric_columns, state_rows
 from rating_batch.store import create_store
 from rating_batch.systems import RatingSystem
 

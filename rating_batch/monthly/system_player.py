@@ -12,7 +12,7 @@ from typing import Any
 
 import pandas as pd
 
-from rating_batch.production.common import number
+from rating_batch.monthly.common import number
 from rating_batch.staging import staged_outputs
 from rating_batch.store import Store
 from rating_batch.system_explain import SystemListPart, SystemPlayerReport

@@ -1,4 +1,4 @@
-"""Undo (production/undo.py): unpublish the last period, remove an unpublished event, each
+"""Undo (monthly/undo.py): unpublish the last period, remove an unpublished event, each
 returning the database exactly to its state before, and saying what it did."""
 
 from __future__ import annotations

@@ -28,6 +28,15 @@ import pandas as pd
 from rating_batch.errors import Issue, Severity, raise_if_errors
 from rating_batch.inputs import expand_inputs
 from rating_batch.loaders import Progress, no_progress
+from rating_batch.monthly.common import (
+    Outcome,
+    RuleBook,
+    iso,
+    placed_period,
+    placement_floor,
+    rule_book,
+)
+from rating_batch.monthly.identify import IdentityPlan, plan_identities, store_identities
 from rating_batch.overlap import meet, overlapping_events
 from rating_batch.parallel import alongside, worth
 from rating_batch.periods import (
@@ -39,15 +48,6 @@ from rating_batch.periods import (
     period_of,
 )
 from rating_batch.pipeline import distinct_keys, load_events
-from rating_batch.production.common import (
-    Outcome,
-    RuleBook,
-    iso,
-    placed_period,
-    placement_floor,
-    rule_book,
-)
-from rating_batch.production.identify import IdentityPlan, plan_identities, store_identities
 from rating_batch.schema import Event, combined
 from rating_batch.store import DEFAULT_WAIT, Store, open_store
 
@@ -69,7 +69,7 @@ class AddOptions:
     """The encoding of the files that are not UTF-8 (``--encoding``); else found per file."""
     keep_apart: frozenset[int] = frozenset()
     """New FIDE IDs that stay new players, even when a known player without a FIDE ID has
-    exactly their name, birth year and federation (production/identify.py)."""
+    exactly their name, birth year and federation (monthly/identify.py)."""
 
 
 def add_events(

@@ -1,7 +1,7 @@
 """``edit-player``: the officer's corrections of who a player is.
 
 What an event file says of a known player never overwrites the database
-(production/identify.py). A name changed by a marriage, a federation transfer, a sex or birth
+(monthly/identify.py). A name changed by a marriage, a federation transfer, a sex or birth
 year written wrong, or a FIDE ID received by a player who had none are accepted here. Each
 change is a player edit (``player_edits``, logged with event ``OFFICER``): the next list's
 changes.csv shows it as a correction, and like every command it is recorded in the undo
@@ -25,9 +25,9 @@ import pandas as pd
 
 from rating_batch.errors import RatingBatchError
 from rating_batch.loaders.common import normalise_sex
+from rating_batch.monthly.common import Outcome, text_of
+from rating_batch.monthly.identify import IDENTITY
 from rating_batch.periods import shown
-from rating_batch.production.common import Outcome, text_of
-from rating_batch.production.identify import IDENTITY
 from rating_batch.schema import CONTROL_CHARACTERS
 from rating_batch.store import DEFAULT_WAIT, Store, open_store
 

@@ -23,17 +23,8 @@ import pandas as pd
 
 from rating_batch.errors import Issue, RatingBatchError
 from rating_batch.loaders import Progress, no_progress
-from rating_batch.periods import (
-    INITIAL,
-    Period,
-    canonical_period,
-    closing_date,
-    is_list_period,
-    next_list_period,
-    shown,
-)
-from rating_batch.production.changes import ListCounts, change_summary
-from rating_batch.production.common import (
+from rating_batch.monthly.changes import ListCounts, change_summary
+from rating_batch.monthly.common import (
     STATE_FIELDS,
     Outcome,
     RuleBook,
@@ -42,13 +33,22 @@ from rating_batch.production.common import (
     read_state,
     rule_book,
 )
-from rating_batch.production.floor import idle_below_floor
-from rating_batch.production.outputs import PERIOD_FILES, Keeping, write_period
-from rating_batch.production.rate_list import KindOutcome, _previous, rate_list
-from rating_batch.production.system_publish import (
+from rating_batch.monthly.floor import idle_below_floor
+from rating_batch.monthly.outputs import PERIOD_FILES, Keeping, write_period
+from rating_batch.monthly.rate_kind import KindOutcome, _previous, rate_list
+from rating_batch.monthly.system_publish import (
     SystemKindOutcome,
     rate_system_kind,
     write_system_kind,
+)
+from rating_batch.periods import (
+    INITIAL,
+    Period,
+    canonical_period,
+    closing_date,
+    is_list_period,
+    next_list_period,
+    shown,
 )
 from rating_batch.staging import OutputProblem, OutputSet, check_outputs, staged_outputs
 from rating_batch.store import DEFAULT_WAIT, Store, open_store

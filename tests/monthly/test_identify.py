@@ -1,4 +1,4 @@
-"""Who is who (production/identify.py): identity is never guessed silently."""
+"""Who is who (monthly/identify.py): identity is never guessed silently."""
 
 from __future__ import annotations
 

@@ -22,9 +22,9 @@ import pandas as pd
 
 from rating_batch.errors import RatingBatchError
 from rating_batch.loaders.common import MAX_ID_DIGITS, is_digits
+from rating_batch.monthly.common import number, player_ids, rule_book
+from rating_batch.monthly.system_player import system_player_report
 from rating_batch.names import name_key
-from rating_batch.production.common import number, player_ids, rule_book
-from rating_batch.production.system_player import system_player_report
 from rating_batch.schema import as_written
 from rating_batch.staging import staged_outputs
 from rating_batch.store import Store, open_store

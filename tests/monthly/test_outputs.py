@@ -1,4 +1,4 @@
-"""The files of a published period (production/outputs.py)."""
+"""The files of a published period (monthly/outputs.py)."""
 
 from __future__ import annotations
 
