@@ -25,9 +25,9 @@ _HOMES = {
     "Issue": "rating_batch.errors",
     "RatingBatchError": "rating_batch.errors",
     "RulesError": "rating_batch.errors",
-    "check_files": "rating_batch.pipeline",
+    "check_files": "rating_batch.rate",
     "compare_rules": "rating_batch.comparing",
-    "rate_events": "rating_batch.pipeline",
+    "rate_events": "rating_batch.rate",
     "AddOptions": "rating_batch.monthly",
     "PublishOptions": "rating_batch.monthly",
     "add_events": "rating_batch.monthly",
@@ -65,7 +65,7 @@ if TYPE_CHECKING:
         restore,
         unpublish_period,
     )
-    from rating_batch.pipeline import check_files, rate_events
+    from rating_batch.rate import check_files, rate_events
     from rating_batch.systems.elo.rules import EDITIONS, Rules
     from rating_batch.systems.elo.rules_file import load_rules_file, named_rules
 

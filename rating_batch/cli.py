@@ -1,4 +1,4 @@
-"""The command line: a thin click layer over ``rating_batch.pipeline``."""
+"""The command line: a thin click layer over ``rating_batch.rate``."""
 
 from __future__ import annotations
 
@@ -194,10 +194,10 @@ def rate(
     \b
         rating-batch rate sample_data/events --out out
     """
-    from rating_batch import pipeline
+    from rating_batch.rate import rate_events
 
     with user_errors(context.obj["debug"]):
-        result = pipeline.rate_events(
+        result = rate_events(
             events,
             rules_name=rules_name,
             list_path=list_path,
@@ -232,10 +232,10 @@ def check(
     \b
         rating-batch check sample_data/events/*.trf
     """
-    from rating_batch import pipeline
+    from rating_batch.rate import check_files
 
     with user_errors(context.obj["debug"]):
-        issues = pipeline.check_files(files, rules_name, encoding)
+        issues = check_files(files, rules_name, encoding)
     for issue in issues:
         echo(str(issue))
     errors = sum(issue.severity == "error" for issue in issues)

@@ -13,9 +13,9 @@ import pandas as pd
 
 from rating_batch.compare import Comparison, ListComparison, compare_lists, compare_results
 from rating_batch.errors import Issue
-from rating_batch.inputs import expand_inputs, keep_out_apart
-from rating_batch.pipeline import RateResult, load_events
-from rating_batch.raters import EloRater, find_rater
+from rating_batch.inputs import expand_inputs, keep_out_apart, load_events
+from rating_batch.rate import EloRater, find_rater
+from rating_batch.rated import RateResult
 from rating_batch.staging import staged_outputs
 from rating_batch.writers import Sheet, write_csv, write_workbook
 

@@ -14,7 +14,8 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from rating_batch.pipeline import RateResult, rate_events
+from rating_batch.rate import rate_events
+from rating_batch.rated import RateResult
 
 DATA = Path(__file__).parent / "data"
 TRF_CORPUS = sorted((DATA / "trf").glob("*.trf"))

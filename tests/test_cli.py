@@ -325,7 +325,8 @@ def test_outputs_get_the_usual_file_mode(tmp_path: Path) -> None:
 def test_failed_write_leaves_no_output_behind(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from rating_batch import pipeline
+    from rating_batch import outputs
+    from rating_batch.rate import rate_events
 
     def explode(*args: object, **kwargs: object) -> None:
         raise OSError("disk full")
@@ -333,9 +334,9 @@ def test_failed_write_leaves_no_output_behind(
     out = tmp_path / "out"
     out.mkdir()
     (out / "players.csv").write_text("previous run\n")
-    monkeypatch.setattr(pipeline, "write_workbook", explode)
+    monkeypatch.setattr(outputs, "write_workbook", explode)
     with pytest.raises(RatingBatchError, match="cannot write the outputs \\(disk full\\)"):
-        pipeline.rate_events([U19], rules_name="fide-2025", out=out)
+        rate_events([U19], rules_name="fide-2025", out=out)
     assert sorted(p.name for p in out.iterdir()) == ["players.csv"]
     assert (out / "players.csv").read_text() == "previous run\n"
 

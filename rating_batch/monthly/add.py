@@ -26,7 +26,7 @@ import numpy as np
 import pandas as pd
 
 from rating_batch.errors import Issue, Severity, raise_if_errors
-from rating_batch.inputs import expand_inputs
+from rating_batch.inputs import distinct_keys, expand_inputs, load_events
 from rating_batch.loaders import Progress, no_progress
 from rating_batch.monthly.common import (
     Outcome,
@@ -47,7 +47,6 @@ from rating_batch.periods import (
     months_between,
     period_of,
 )
-from rating_batch.pipeline import distinct_keys, load_events
 from rating_batch.schema import Event, combined
 from rating_batch.store import DEFAULT_WAIT, Store, open_store
 

@@ -14,9 +14,7 @@ import pandas as pd
 from rating_batch.loaders import Progress, no_progress
 from rating_batch.monthly.changes import ListCounts
 from rating_batch.monthly.rate_kind import KindOutcome
-from rating_batch.parallel import alongside, worth
-from rating_batch.periods import Period, shown
-from rating_batch.pipeline import (
+from rating_batch.outputs import (
     MAX_EVENT_PAGES,
     PageSource,
     changes_chart_sheet,
@@ -24,6 +22,8 @@ from rating_batch.pipeline import (
     detail_sheets,
     write_pages,
 )
+from rating_batch.parallel import alongside, worth
+from rating_batch.periods import Period, shown
 from rating_batch.schema import EventInfo
 from rating_batch.staging import OutputSet
 from rating_batch.systems.elo.engine import STATUSES

@@ -35,7 +35,7 @@ from rating_batch.periods import (
     month_number,
     next_list_period,
 )
-from rating_batch.pipeline import junior_note, uncertain_notes
+from rating_batch.rate import junior_note, uncertain_notes
 from rating_batch.schema import REASON_DTYPE, conform
 from rating_batch.store import Store
 from rating_batch.systems.elo.calculations import individual_calculations

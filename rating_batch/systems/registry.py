@@ -5,7 +5,7 @@ is rated. ``find_system`` gives the one a ``--rules`` value names: a built-in na
 (``glicko2``, ``glicko``, ``trueskill``, ``harkness``, ``ingo``: the defaults) or a rules file
 whose top level says ``system = "…"`` and whose section of that name sets the constants.
 FIDE Elo (its editions and federation rules files) is not one of these: ``find_system`` gives
-None for it and the Elo pipeline rates it (``raters.find_rater`` for ``rate`` and
+None for it and the Elo pipeline rates it (``rate.find_rater`` for ``rate`` and
 ``compare-rules``, ``RuleBook.system`` for the database's commands).
 """
 

@@ -17,7 +17,7 @@ from trf_text import P, trf
 
 from rating_batch.loaders import read_event
 from rating_batch.loaders.tabular import RawTable, _berger_round, _swiss_cell, parse_crosstable
-from rating_batch.pipeline import rate_events
+from rating_batch.rate import rate_events
 
 CROSSTABLES = sorted((DATA / "crosstables").glob("*.xlsx"))
 TWIN = (

@@ -55,14 +55,15 @@ def test_two_cores_write_and_store_what_one_core_does(
     from db_helpers import ADULT, data_dump, event_file
     from trf_text import P
 
-    from rating_batch import parallel, pipeline
+    import rating_batch.outputs
+    from rating_batch import parallel
 
     games = [(1, 1, 2, "1-0"), (2, 3, 1, "=-="), (3, 2, 3, "0-1")]
     people = [P(1, "A", 1600, 11, ADULT), P(2, "B", 1500, 12, ADULT), P(3, "C", None, 13, ADULT)]
     made = {}
     for label, rows, pages in (("one", 10**9, 10**9), ("two", 0, 2)):
         monkeypatch.setattr(parallel, "PARALLEL_ROWS", rows)
-        monkeypatch.setattr(pipeline, "PARALLEL_PAGES", pages)
+        monkeypatch.setattr(rating_batch.outputs, "PARALLEL_PAGES", pages)
         place = folder / "month"  # the same paths both times (files name their source)
         shutil.rmtree(place, ignore_errors=True)
         place.mkdir()

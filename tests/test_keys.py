@@ -1,10 +1,10 @@
-"""Joining it all (pipeline.py): event keys made from file names."""
+"""Event keys made from file names (inputs.py: safe_key, distinct_keys)."""
 
 from __future__ import annotations
 
 import pytest
 
-from rating_batch.pipeline import MAX_KEY_LENGTH, distinct_keys, safe_key
+from rating_batch.inputs import MAX_KEY_LENGTH, distinct_keys, safe_key
 
 ORDINARY = [
     "open2024",
