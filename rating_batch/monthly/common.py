@@ -14,7 +14,6 @@ from rating_batch.errors import InputError, Issue, RulesError
 from rating_batch.periods import INITIAL, Period, list_date, next_list_period, period_of
 from rating_batch.store import Store
 from rating_batch.systems import RatingSystem, stored_system
-from rating_batch.systems.elo.engine import k_factors
 from rating_batch.systems.elo.rules import FIDE_BY_DATE, LATEST, Rules, edition_in_force
 from rating_batch.systems.elo.rules_file import named_rules, parse_rules_text
 from rating_batch.values import as_int, missing
@@ -109,29 +108,6 @@ def month_index(periods: pd.Series) -> pd.Series:
     year = pd.to_numeric(text.str.slice(0, 4).where(known), errors="coerce")
     month = pd.to_numeric(text.str.slice(5, 7).where(known), errors="coerce")
     return (year * 12 + month).astype("Int64")
-
-
-def list_k(
-    rating: pd.Series,
-    birth_year: pd.Series,
-    games_total: pd.Series,
-    peak: pd.Series,
-    rules: Rules,
-    year: int | None,
-) -> pd.Series:
-    """K that a list gives for the next period (§3), from the rating and history."""
-    index = rating.index
-    frame = pd.DataFrame(
-        {
-            "rating": rating,
-            "k": pd.Series(pd.NA, index=index, dtype="Int64"),
-            "birth_year": pd.Series(birth_year.to_numpy(), index=index, dtype="Int64"),
-            "games_total": pd.Series(games_total.to_numpy(), index=index, dtype="Int64"),
-            "ever_high": (peak >= rules.high_threshold).astype("boolean"),
-            "ever_junior_ceiling": (peak >= rules.junior_ceiling).astype("boolean"),
-        }
-    )
-    return pd.Series(k_factors(frame, rules, year)["k"].to_numpy(), index=index, dtype="Int64")
 
 
 def differs(now: pd.Series, before: pd.Series) -> np.ndarray:

@@ -16,7 +16,6 @@ from rating_batch.loaders import read_rating_list
 from rating_batch.monthly.common import (
     Outcome,
     book_from,
-    list_k,
     player_ids,
     read_rules_file,
     refuse_repeated_ids,
@@ -33,6 +32,7 @@ from rating_batch.periods import (
     shown,
 )
 from rating_batch.store import create_store, ensure_new
+from rating_batch.systems.elo.k import list_k
 from rating_batch.systems.elo.rules import FIDE_BY_DATE, Rules
 
 

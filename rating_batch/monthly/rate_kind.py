@@ -19,7 +19,6 @@ from rating_batch.monthly.common import (
     LIST_COLUMNS,
     STATE_FIELDS,
     RuleBook,
-    list_k,
     month_index,
     read_state,
 )
@@ -39,12 +38,8 @@ from rating_batch.rate import junior_note, uncertain_notes
 from rating_batch.schema import REASON_DTYPE, conform
 from rating_batch.store import Store
 from rating_batch.systems.elo.calculations import individual_calculations
-from rating_batch.systems.elo.engine import (
-    PERIOD_GAMES,
-    PERIOD_PLAYERS,
-    PeriodResult,
-    rate_period,
-)
+from rating_batch.systems.elo.engine import PERIOD_GAMES, PERIOD_PLAYERS, PeriodResult, rate_period
+from rating_batch.systems.elo.k import history_flags, list_k
 from rating_batch.systems.elo.rules import Rules
 
 #: Consistency notes name at most this many events each (a month of FIDE files can have
@@ -645,15 +640,6 @@ def _listing(state: pd.DataFrame, table: pd.DataFrame, rules: Rules) -> pd.DataF
     )
     columns = [c for c in LIST_COLUMNS if c != "class" or rules.classes]
     return listed[[*columns, *flags]].reset_index(drop=True)
-
-
-def history_flags(rules: Rules) -> dict[str, int]:
-    """The ``ever_<rating>`` columns a list carries: the permanent high K's threshold, and
-    the junior ceiling when it is judged on the highest rating ever published."""
-    flags = {f"ever_{rules.high_threshold}": rules.high_threshold}
-    if rules.junior_ceiling_basis == "ever":
-        flags[f"ever_{rules.junior_ceiling}"] = rules.junior_ceiling
-    return flags
 
 
 def _month_of(period: Period) -> int:

@@ -18,7 +18,8 @@ from functools import cache
 import numpy as np
 import pandas as pd
 
-from rating_batch.schema import REASON_DTYPE, REASONS
+from rating_batch.schema import REASON_DTYPE, REASONS, integers
+from rating_batch.systems.elo.k import cap_k, k_factors
 from rating_batch.systems.elo.rules import Rules, Tables
 
 #: The period's players, one row per person; row position = the ``pidx`` used by games.
@@ -63,7 +64,6 @@ PERIOD_GAMES: dict[str, str | pd.CategoricalDtype] = {
     "line": "int64",
 }
 
-NO_RATING = -1
 #: players.csv ``status``: rated, first rating published now, fell below the floor, unrated.
 STATUSES = ("rated", "new", "below_floor", "unrated")
 STATUS_DTYPE = pd.CategoricalDtype(list(STATUSES))
@@ -322,63 +322,6 @@ def capped_differences(
 # -- K (§3) ---------------------------------------------------------------------------------------
 
 
-def k_factors(players: pd.DataFrame, rules: Rules, period_year: int | None) -> pd.DataFrame:
-    """K before the 700 cap, and where it came from.
-
-    Expects columns ``rating``, ``k``, ``birth_year``, ``games_total``, ``ever_high``,
-    ``ever_junior_ceiling``. Returns columns ``k`` and ``k_source``. K from the list wins;
-    otherwise the first matching rule of §3 applies. Unknown history falls back to the
-    current rating (ever ≥ threshold) and to "30 games or more" (the no-list rule of §3).
-    """
-    rating = _integers(players["rating"])
-    # A known history flag decides; without one, the current rating is the best evidence.
-    ever_high = _flags(players["ever_high"], rating >= rules.high_threshold)
-    if rules.junior_ceiling_basis == "ever":
-        ceiling_reached = _flags(players["ever_junior_ceiling"], rating >= rules.junior_ceiling)
-    else:
-        ceiling_reached = rating >= rules.junior_ceiling
-    birth = players["birth_year"].to_numpy(dtype=np.int64, na_value=-10_000)
-    age = (period_year or 0) - birth
-    young = (
-        age < rules.junior_age if rules.junior_age_basis == "birthday" else age <= rules.junior_age
-    )
-    junior = (
-        np.zeros(len(players), dtype=bool)
-        if period_year is None or rules.k_junior is None
-        else (birth > 0) & young & ~ceiling_reached
-    )
-    games_total = players["games_total"].fillna(10**9).to_numpy(np.int64)
-    new = games_total < rules.new_player_games
-    listed = players["k"].notna().to_numpy()
-    computed = np.select(
-        [ever_high, junior, new],
-        [rules.k_high, rules.k_junior or 0, rules.k_new],
-        default=rules.k_default,
-    )
-    sources = ["list", f"rated {rules.high_threshold}+", "junior", "new player", "default"]
-    source = pd.Categorical.from_codes(
-        np.select([listed, ever_high, junior, new], [0, 1, 2, 3], default=4),
-        dtype=pd.CategoricalDtype(sources),
-    )
-    k = np.where(listed, players["k"].fillna(0).to_numpy(np.int64), computed)
-    return pd.DataFrame({"k": k, "k_source": source}, index=players.index)
-
-
-def _flags(column: pd.Series, otherwise: np.ndarray) -> np.ndarray:
-    """A nullable boolean column, with ``otherwise`` where it is NA."""
-    known = column.notna().to_numpy()
-    values = column.to_numpy(dtype=bool, na_value=False)
-    return np.where(known, values, otherwise)
-
-
-def cap_k(k: np.ndarray, games: np.ndarray, rules: Rules) -> np.ndarray:
-    """The 700 rule (§3): K × n may not exceed the cap over the period."""
-    if rules.k_games_cap is None:
-        return k
-    limit = rules.k_games_cap // np.maximum(games, 1)
-    return np.where(k * games > rules.k_games_cap, np.minimum(k, limit), k)
-
-
 # -- first ratings (§4) ---------------------------------------------------------------------------
 
 
@@ -484,10 +427,10 @@ def rate_period(
     games = in_run_order(games, count)
     runs = Runs.of(games)
     pidx = games["pidx"].to_numpy(np.int64)
-    own = _integers(games["rating"])
-    opponent = _integers(games["opponent_rating"])
+    own = integers(games["rating"])
+    opponent = integers(games["opponent_rating"])
     half = (games["score"].to_numpy(np.float64) * 2).astype(np.int8)  # 0, ½, 1: exact
-    base = _integers(players["rating"])
+    base = integers(players["rating"])
     is_rated = base >= 0
     played = games["rated"].to_numpy(bool)
     rated_player = is_rated[pidx]
@@ -704,11 +647,6 @@ def _gap_excluded(own: np.ndarray, opponent: np.ndarray, caps: CapParameters) ->
         & (np.abs(own - opponent) >= caps.gap)
         & (np.maximum(own, opponent) > caps.gap_above)
     )
-
-
-def _integers(column: pd.Series) -> np.ndarray:
-    """A nullable integer column as int64, NA as NO_RATING."""
-    return np.asarray(column.to_numpy(dtype=np.int64, na_value=NO_RATING))
 
 
 def _nullable(values: np.ndarray, mask: np.ndarray) -> pd.api.extensions.ExtensionArray:
