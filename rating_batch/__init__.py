@@ -26,7 +26,7 @@ _HOMES = {
     "RatingBatchError": "rating_batch.errors",
     "RulesError": "rating_batch.errors",
     "check_files": "rating_batch.rate",
-    "compare_rules": "rating_batch.comparing",
+    "compare_rules": "rating_batch.compare",
     "rate_events": "rating_batch.rate",
     "AddOptions": "rating_batch.monthly",
     "PublishOptions": "rating_batch.monthly",
@@ -48,7 +48,7 @@ _HOMES = {
 }
 
 if TYPE_CHECKING:
-    from rating_batch.comparing import compare_rules
+    from rating_batch.compare import compare_rules
     from rating_batch.errors import InputError, Issue, RatingBatchError, RulesError
     from rating_batch.monthly import (
         AddOptions,

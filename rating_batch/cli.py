@@ -328,12 +328,12 @@ def compare_rules(
         rating-batch compare-rules sample_data/events --rules fide \
             --rules sample_data/rules/fexerj-2027.toml
     """
-    from rating_batch import comparing
+    from rating_batch import compare
 
     if len(rules_names) != 2:
         raise click.UsageError("give --rules exactly twice: --rules A --rules B")
     with user_errors(context.obj["debug"]):
-        compared = comparing.compare_rules(
+        compared = compare.compare_rules(
             events,
             (rules_names[0], rules_names[1]),
             list_path=list_path,

@@ -14,7 +14,7 @@ from typing import Protocol
 
 import pandas as pd
 
-from rating_batch.compare import LISTED
+from rating_batch.assemble import assemble_period, order_events
 from rating_batch.errors import (
     InputError,
     Issue,
@@ -42,17 +42,16 @@ from rating_batch.loaders import (
 from rating_batch.loaders.statelist import is_state_list
 from rating_batch.names import name_key
 from rating_batch.outputs import write_rate_outputs
-from rating_batch.overlap import overlapping_events
 from rating_batch.parallel import alongside, worth
-from rating_batch.period import assemble_period, order_events
 from rating_batch.rated import RateResult
 from rating_batch.schema import Event, combined
 from rating_batch.system_rating import SystemRateResult, rate_with_system, write_system_outputs
 from rating_batch.systems import RatingSystem, find_system
+from rating_batch.systems.base import LISTED
 from rating_batch.systems.elo.engine import rate_period
 from rating_batch.systems.elo.rules import FIDE_BY_DATE, KINDS, Kind, Rules, edition_in_force
 from rating_batch.systems.elo.rules_file import named_rules
-from rating_batch.validation import LOWEST_RATING
+from rating_batch.validation import LOWEST_RATING, overlapping_events
 
 log = logging.getLogger(__name__)
 

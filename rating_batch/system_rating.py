@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pandas as pd
 
+from rating_batch.assemble import assemble_period
 from rating_batch.errors import Issue, raise_if_errors
 from rating_batch.loaders import read_state_list
 from rating_batch.parallel import beside
-from rating_batch.period import assemble_period
 from rating_batch.periods import period_of
 from rating_batch.schema import Event, EventInfo
 from rating_batch.staging import OutputSet, staged_outputs

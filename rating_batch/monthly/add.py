@@ -37,7 +37,6 @@ from rating_batch.monthly.common import (
     rule_book,
 )
 from rating_batch.monthly.identify import IdentityPlan, plan_identities, store_identities
-from rating_batch.overlap import meet, overlapping_events
 from rating_batch.parallel import alongside, worth
 from rating_batch.periods import (
     FIRST_YEAR,
@@ -49,6 +48,7 @@ from rating_batch.periods import (
 )
 from rating_batch.schema import Event, combined
 from rating_batch.store import DEFAULT_WAIT, Store, open_store
+from rating_batch.validation import meet, overlapping_events
 
 #: An event whose period is further than this from the database's last list (months).
 MAX_MONTHS_AWAY = 12

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from rating_batch.assemble import rating_example, unlisted_first
 from rating_batch.errors import Issue, RatingBatchError
 from rating_batch.monthly.changes import edits_since, list_changes
 from rating_batch.monthly.common import (
@@ -23,9 +24,7 @@ from rating_batch.monthly.common import (
     read_state,
 )
 from rating_batch.monthly.floor import left_without_playing
-from rating_batch.overlap import overlapping_events
 from rating_batch.parallel import alongside, worth
-from rating_batch.period import rating_example, unlisted_first
 from rating_batch.periods import (
     INITIAL,
     Period,
@@ -41,6 +40,7 @@ from rating_batch.systems.elo.calculations import individual_calculations
 from rating_batch.systems.elo.engine import PERIOD_GAMES, PERIOD_PLAYERS, PeriodResult, rate_period
 from rating_batch.systems.elo.k import history_flags, list_k
 from rating_batch.systems.elo.rules import Rules
+from rating_batch.validation import overlapping_events
 
 #: Consistency notes name at most this many events each (a month of FIDE files can have
 #: thousands made with an old list).

@@ -1,4 +1,4 @@
-"""One period assembled from events (period.py): who is who across the files of ``rate``."""
+"""One period assembled from events (assemble.py): who is who across the files of ``rate``."""
 
 from __future__ import annotations
 
