@@ -25,6 +25,7 @@ from rating_batch.rate import EloRater, find_rater
 from rating_batch.rated import RateResult
 from rating_batch.staging import staged_outputs
 from rating_batch.systems.base import LISTED
+from rating_batch.values import as_float
 from rating_batch.writers import Sheet, write_csv, write_workbook
 
 #: The summary's metrics that are counts of players (whole numbers), the rest being points.
@@ -215,7 +216,7 @@ class RulesComparison:
 
 def _figure(value: object) -> str:
     """A count as a whole number, points with two decimals."""
-    return str(value) if isinstance(value, int) else f"{float(value):.2f}"  # type: ignore[arg-type]
+    return str(value) if isinstance(value, int) else f"{as_float(value):.2f}"
 
 
 def compare_rules(

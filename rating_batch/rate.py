@@ -10,7 +10,7 @@ import datetime as dt
 import logging
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, cast
 
 import pandas as pd
 
@@ -88,7 +88,7 @@ def choose_kind(events: Sequence[Event], kind: str | None) -> tuple[Kind, list[s
     notes.append(f"list: {kinds[0]} (read from the time control)")
     if unread:
         notes.append(f"no readable time control in {', '.join(unread)}: taken as {kinds[0]}")
-    return kinds[0], notes  # type: ignore[return-value]
+    return cast(Kind, kinds[0]), notes  # each a value of KINDS, as the readers give them
 
 
 def resolve_rules(

@@ -76,7 +76,7 @@ def glicko2_giving(
     real = glicko2.rate_glicko2
 
     def spoilt(*args: object) -> glicko2.Glicko2Period:
-        done = real(*args)  # type: ignore[arg-type]
+        done = real(*args)  # type: ignore[arg-type]  # a spy forwards what it was given
         changed = {name: change(getattr(done, name)) for name, change in spoil.items()}
         return dataclasses.replace(done, **changed)
 

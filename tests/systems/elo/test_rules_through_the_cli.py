@@ -32,7 +32,7 @@ def event(
     folder: Path, name: str, players: list[P], games: list, day: str, **extra: object
 ) -> Path:
     path = folder / f"{name}.trf"
-    path.write_text(trf(players, games, name=name, start=day, end=day, **extra))  # type: ignore[arg-type]
+    path.write_text(trf(players, games, name=name, start=day, end=day, **extra))  # type: ignore[arg-type]  # the keywords trf() takes
     return path
 
 
