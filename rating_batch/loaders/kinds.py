@@ -16,6 +16,7 @@ from pathlib import Path
 
 from rating_batch.errors import InputError, Issue
 from rating_batch.loaders.common import MAX_LIST_CELLS, check_size, check_xlsx
+from rating_batch.loaders.encoding import RAW_LINES
 from rating_batch.loaders.ratinglist import MAX_LIST_BYTES, TXT_LABELS, header_row
 from rating_batch.loaders.tabular import RawTable, _find_header, _is_round, _read_csv, _read_xlsx
 
@@ -70,8 +71,9 @@ def own_output(path: Path) -> Output | None:
     try:
         if suffix == ".csv" and not check_size(path, MAX_LIST_BYTES):
             with path.open("rb") as handle:
-                first = handle.read(64 * 1024).lstrip(_BOMS).split(b"\n", 1)[0]
-            cells = next(csv.reader([first.decode("utf-8", "replace").rstrip("\r")]), [])
+                # The first line, whatever its end (CRLF, LF or a lone CR).
+                first = RAW_LINES.split(handle.read(64 * 1024).lstrip(_BOMS), maxsplit=1)[0]
+            cells = next(csv.reader([first.decode("utf-8", "replace")]), [])
             header = ",".join(cells)
             for output, pattern in OUTPUT_HEADERS.items():
                 if pattern.match(header):
@@ -81,7 +83,7 @@ def own_output(path: Path) -> Output | None:
             workbook = OUTPUT_SHEETS.get((sheets[0], sheets[1])) if len(sheets) > 1 else None
             if workbook is not None:
                 return Output(workbook, "sheets " + _abridged(sheets, 3, sep=", "))
-    except (OSError, zipfile.BadZipFile):
+    except (OSError, zipfile.BadZipFile, csv.Error):
         return None
     return None
 

@@ -270,3 +270,21 @@ def test_players_csv_with_its_new_states_renamed_is_a_list(tmp_path: Path) -> No
     second = {row["id"]: row for row in read_csv(tmp_path / "second" / "players.csv")}
     for row in first:  # each starts from the state the first period ended with
         assert [second[row["id"]][name] for name in before] == [row[f"new_{n}"] for n in before]
+
+
+@pytest.mark.parametrize(
+    ("data", "output"),
+    [
+        (b"\r\x00", None),  # a lone CR and a NUL: nothing of ours, and no csv error
+        (b"event,round,id,opponent_id,result\r1,1,11,12,1\r", "games.csv"),  # lone-CR lines
+        (b"event,round,id,opponent_id,result\r\n1,1,11,12,1\r\n", "games.csv"),
+    ],
+    ids=["cr-nul", "cr", "crlf"],
+)
+def test_a_header_is_read_to_its_line_end_whatever_the_line_end(
+    tmp_path: Path, data: bytes, output: str | None
+) -> None:
+    path = tmp_path / "file.csv"
+    path.write_bytes(data)
+    found = own_output(path)
+    assert (found.name if found else None) == output
