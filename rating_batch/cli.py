@@ -14,6 +14,7 @@ import click
 
 from rating_batch.errors import RatingBatchError
 from rating_batch.store import DEFAULT_WAIT
+from rating_batch.systems import SYSTEM_HOMES
 from rating_batch.systems.elo.rules import EDITIONS, FIDE_BY_DATE, KINDS, LATEST
 from rating_batch.systems.elo.rules_file import describe, named_rules
 from rating_batch.terminal import terminal_text
@@ -165,8 +166,9 @@ def report(context: click.Context, summary: str, warnings: Sequence[object] = ()
     show_default=True,
     help=f"'{FIDE_BY_DATE}' (the edition in force at each event's start), one of "
     + ", ".join(sorted(EDITIONS))
-    + ", a federation's .toml rules file, or another rating system: glicko2, glicko, "
-    "trueskill, harkness, ingo (docs/systems.md).",
+    + ", a federation's .toml rules file, or another rating system: "
+    + ", ".join(SYSTEM_HOMES)
+    + " (docs/systems.md).",
 )
 @KIND_OPTION
 @OUT_OPTION
@@ -215,8 +217,8 @@ def rate(
 @click.option(
     "--rules",
     "rules_name",
-    help="Another rating system (glicko2, …, or its rules file): CSV lists are checked as its "
-    "state lists (docs/formats.md §11).",
+    help=f"Another rating system ({', '.join(SYSTEM_HOMES)}, or its rules file): CSV lists "
+    "are checked as its state lists (docs/formats.md §11).",
 )
 @ENCODING_OPTION
 @click.pass_context
@@ -372,8 +374,9 @@ DB_OPTION = click.option(
     default=FIDE_BY_DATE,
     show_default=True,
     help="The rules this database follows: 'fide' (by date), an edition, a .toml file "
-    "(its text is kept in the database), or another rating system: glicko2, glicko, "
-    "trueskill, harkness, ingo (docs/systems.md §7).",
+    "(its text is kept in the database), or another rating system: "
+    + ", ".join(SYSTEM_HOMES)
+    + " (docs/systems.md §7).",
 )
 @click.option(
     "--from-elo",

@@ -12,30 +12,31 @@ None for it and the Elo pipeline rates it (``rate.find_rater`` for ``rate`` and
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import tomllib
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 from rating_batch.rules_check import Findings, did_you_mean
+from rating_batch.systems import SYSTEM_HOMES
 from rating_batch.systems.base import RatingSystem, SystemInput, SystemOutcome, rate_finite
-from rating_batch.systems.glicko import Glicko, GlickoSystem
-from rating_batch.systems.glicko2 import Glicko2, Glicko2System
-from rating_batch.systems.historical import Harkness, HarknessSystem, Ingo, IngoSystem
 from rating_batch.systems.params import from_section
-from rating_batch.systems.trueskill import TrueSkill, TrueSkillSystem
 
 #: The value of a rules file's ``system`` key for FIDE Elo (the default).
 ELO = "fide-elo"
 
+
 #: Each system: its name, its constants' class and how it is made from them (and where the
 #: constants not left at their defaults come from).
+def _loaded(home: str) -> tuple[type[Any], Callable[..., RatingSystem]]:
+    module, constants, system = home.split(":")
+    loaded = importlib.import_module(f"rating_batch.systems.{module}")
+    return getattr(loaded, constants), getattr(loaded, system)
+
+
 SYSTEMS: dict[str, tuple[type[Any], Callable[..., RatingSystem]]] = {
-    "glicko2": (Glicko2, Glicko2System),
-    "glicko": (Glicko, GlickoSystem),
-    "trueskill": (TrueSkill, TrueSkillSystem),
-    "harkness": (Harkness, HarknessSystem),
-    "ingo": (Ingo, IngoSystem),
+    name: _loaded(home) for name, home in SYSTEM_HOMES.items()
 }
 
 

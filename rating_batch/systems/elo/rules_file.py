@@ -36,12 +36,12 @@ def named_rules(name: str) -> Rules:
         return EDITIONS[name]
     if name.lower().endswith(".toml"):
         return load_rules_file(Path(name))
-    from rating_batch.systems import SYSTEMS  # the other systems' names, for the message
+    from rating_batch.systems import SYSTEM_HOMES  # the other systems' names
 
     known = ", ".join([FIDE_BY_DATE, *sorted(EDITIONS)])
     raise RulesError(
         f"unknown rules {name!r}: choose one of {known}, a .toml rules file, or another "
-        f"rating system: {', '.join(SYSTEMS)}"
+        f"rating system: {', '.join(SYSTEM_HOMES)}"
     )
 
 
