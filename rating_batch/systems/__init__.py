@@ -10,17 +10,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING
 
-#: Each rating system other than FIDE Elo: its name, and where its constants and its class
-#: are (``module:Constants:System`` in this package). ``registry.SYSTEMS`` loads them; the
-#: command line's help and the rules files' messages name them from here, without loading
-#: any (nor numpy and pandas). A new system is its module and one line here.
-SYSTEM_HOMES: dict[str, str] = {
-    "glicko2": "glicko2:Glicko2:Glicko2System",
-    "glicko": "glicko:Glicko:GlickoSystem",
-    "trueskill": "trueskill:TrueSkill:TrueSkillSystem",
-    "harkness": "historical:Harkness:HarknessSystem",
-    "ingo": "historical:Ingo:IngoSystem",
-}
+from rating_batch.systems.homes import SYSTEM_HOMES
 
 if TYPE_CHECKING:
     from rating_batch.systems.registry import (

@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from rating_batch.rules_check import Findings, did_you_mean
-from rating_batch.systems import SYSTEM_HOMES
 from rating_batch.systems.base import RatingSystem, SystemInput, SystemOutcome, rate_finite
+from rating_batch.systems.homes import SYSTEM_HOMES
 from rating_batch.systems.params import from_section
 
 #: The value of a rules file's ``system`` key for FIDE Elo (the default).
