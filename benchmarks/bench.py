@@ -43,10 +43,12 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from generate import FIDE_MONTH, generate_month, make_federation, write_list_csv
 
-from rating_batch.engine import expected_hundredths, rate_period
-from rating_batch.period import assemble_period
-from rating_batch.pipeline import load_events, rate_loaded, write_rate_outputs
-from rating_batch.rules import FIDE_2025, fide_tables
+from rating_batch.assemble import assemble_period
+from rating_batch.inputs import load_events
+from rating_batch.outputs import write_rate_outputs
+from rating_batch.rate import rate_loaded
+from rating_batch.systems.elo.engine import expected_hundredths, rate_period
+from rating_batch.systems.elo.rules import FIDE_2025, fide_tables
 from rating_batch.systems.games import PlayedGames
 from rating_batch.systems.glicko2 import Glicko2, rate_glicko2
 

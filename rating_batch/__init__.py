@@ -25,33 +25,32 @@ _HOMES = {
     "Issue": "rating_batch.errors",
     "RatingBatchError": "rating_batch.errors",
     "RulesError": "rating_batch.errors",
-    "check_files": "rating_batch.pipeline",
-    "compare_rules": "rating_batch.comparing",
-    "rate_events": "rating_batch.pipeline",
-    "AddOptions": "rating_batch.production",
-    "PublishOptions": "rating_batch.production",
-    "add_events": "rating_batch.production",
-    "export_list": "rating_batch.production",
-    "find_players": "rating_batch.production",
-    "init_database": "rating_batch.production",
-    "player_report": "rating_batch.production",
-    "publish_period": "rating_batch.production",
-    "remove_event": "rating_batch.production",
-    "unpublish_period": "rating_batch.production",
-    "EDITIONS": "rating_batch.rules",
-    "Rules": "rating_batch.rules",
-    "load_rules_file": "rating_batch.rules_file",
-    "named_rules": "rating_batch.rules_file",
-    "backup": "rating_batch.production",
-    "backups_report": "rating_batch.production",
-    "restore": "rating_batch.production",
+    "check_files": "rating_batch.rate",
+    "compare_rules": "rating_batch.compare",
+    "rate_events": "rating_batch.rate",
+    "AddOptions": "rating_batch.monthly",
+    "PublishOptions": "rating_batch.monthly",
+    "add_events": "rating_batch.monthly",
+    "export_list": "rating_batch.monthly",
+    "find_players": "rating_batch.monthly",
+    "init_database": "rating_batch.monthly",
+    "player_report": "rating_batch.monthly",
+    "publish_period": "rating_batch.monthly",
+    "remove_event": "rating_batch.monthly",
+    "unpublish_period": "rating_batch.monthly",
+    "EDITIONS": "rating_batch.systems.elo.rules",
+    "Rules": "rating_batch.systems.elo.rules",
+    "load_rules_file": "rating_batch.systems.elo.rules_file",
+    "named_rules": "rating_batch.systems.elo.rules_file",
+    "backup": "rating_batch.monthly",
+    "backups_report": "rating_batch.monthly",
+    "restore": "rating_batch.monthly",
 }
 
 if TYPE_CHECKING:
-    from rating_batch.comparing import compare_rules
+    from rating_batch.compare import compare_rules
     from rating_batch.errors import InputError, Issue, RatingBatchError, RulesError
-    from rating_batch.pipeline import check_files, rate_events
-    from rating_batch.production import (
+    from rating_batch.monthly import (
         AddOptions,
         PublishOptions,
         add_events,
@@ -66,8 +65,9 @@ if TYPE_CHECKING:
         restore,
         unpublish_period,
     )
-    from rating_batch.rules import EDITIONS, Rules
-    from rating_batch.rules_file import load_rules_file, named_rules
+    from rating_batch.rate import check_files, rate_events
+    from rating_batch.systems.elo.rules import EDITIONS, Rules
+    from rating_batch.systems.elo.rules_file import load_rules_file, named_rules
 
 
 def __getattr__(name: str) -> object:

@@ -1,4 +1,4 @@
-"""The command line: a thin click layer over ``rating_batch.pipeline``."""
+"""The command line: a thin click layer over ``rating_batch.rate``."""
 
 from __future__ import annotations
 
@@ -13,9 +13,10 @@ from typing import Any
 import click
 
 from rating_batch.errors import RatingBatchError
-from rating_batch.rules import EDITIONS, FIDE_BY_DATE, KINDS, LATEST
-from rating_batch.rules_file import describe, named_rules
 from rating_batch.store import DEFAULT_WAIT
+from rating_batch.systems import SYSTEM_HOMES
+from rating_batch.systems.elo.rules import EDITIONS, FIDE_BY_DATE, KINDS, LATEST
+from rating_batch.systems.elo.rules_file import describe, named_rules
 from rating_batch.terminal import terminal_text
 
 EXISTING = click.Path(exists=True, path_type=Path)
@@ -165,8 +166,9 @@ def report(context: click.Context, summary: str, warnings: Sequence[object] = ()
     show_default=True,
     help=f"'{FIDE_BY_DATE}' (the edition in force at each event's start), one of "
     + ", ".join(sorted(EDITIONS))
-    + ", a federation's .toml rules file, or another rating system: glicko2, glicko, "
-    "trueskill, harkness, ingo (docs/systems.md).",
+    + ", a federation's .toml rules file, or another rating system: "
+    + ", ".join(SYSTEM_HOMES)
+    + " (docs/systems.md).",
 )
 @KIND_OPTION
 @OUT_OPTION
@@ -194,10 +196,10 @@ def rate(
     \b
         rating-batch rate sample_data/events --out out
     """
-    from rating_batch import pipeline
+    from rating_batch.rate import rate_events
 
     with user_errors(context.obj["debug"]):
-        result = pipeline.rate_events(
+        result = rate_events(
             events,
             rules_name=rules_name,
             list_path=list_path,
@@ -215,8 +217,8 @@ def rate(
 @click.option(
     "--rules",
     "rules_name",
-    help="Another rating system (glicko2, …, or its rules file): CSV lists are checked as its "
-    "state lists (docs/formats.md §11).",
+    help=f"Another rating system ({', '.join(SYSTEM_HOMES)}, or its rules file): CSV lists "
+    "are checked as its state lists (docs/formats.md §11).",
 )
 @ENCODING_OPTION
 @click.pass_context
@@ -232,10 +234,10 @@ def check(
     \b
         rating-batch check sample_data/events/*.trf
     """
-    from rating_batch import pipeline
+    from rating_batch.rate import check_files
 
     with user_errors(context.obj["debug"]):
-        issues = pipeline.check_files(files, rules_name, encoding)
+        issues = check_files(files, rules_name, encoding)
     for issue in issues:
         echo(str(issue))
     errors = sum(issue.severity == "error" for issue in issues)
@@ -328,12 +330,12 @@ def compare_rules(
         rating-batch compare-rules sample_data/events --rules fide \
             --rules sample_data/rules/fexerj-2027.toml
     """
-    from rating_batch import comparing
+    from rating_batch import compare
 
     if len(rules_names) != 2:
         raise click.UsageError("give --rules exactly twice: --rules A --rules B")
     with user_errors(context.obj["debug"]):
-        compared = comparing.compare_rules(
+        compared = compare.compare_rules(
             events,
             (rules_names[0], rules_names[1]),
             list_path=list_path,
@@ -372,8 +374,9 @@ DB_OPTION = click.option(
     default=FIDE_BY_DATE,
     show_default=True,
     help="The rules this database follows: 'fide' (by date), an edition, a .toml file "
-    "(its text is kept in the database), or another rating system: glicko2, glicko, "
-    "trueskill, harkness, ingo (docs/systems.md §7).",
+    "(its text is kept in the database), or another rating system: "
+    + ", ".join(SYSTEM_HOMES)
+    + " (docs/systems.md §7).",
 )
 @click.option(
     "--from-elo",
@@ -405,10 +408,10 @@ def init(
         rating-batch init --list sample_data/monthly/list-2026-01.csv --period 2026-01
             --rules glicko2 --from-elo --db glicko2.sqlite
     """
-    from rating_batch import production
+    from rating_batch import monthly
 
     with user_errors(context.obj["debug"]):
-        result = production.init_database(
+        result = monthly.init_database(
             list_path,
             db=db,
             kind=kind,
@@ -465,9 +468,9 @@ def add(
     \b
         rating-batch add sample_data/monthly/2026-02
     """
-    from rating_batch import production
+    from rating_batch import monthly
 
-    options = production.AddOptions(
+    options = monthly.AddOptions(
         kind=kind,
         accept_dates=accept_dates,
         allow_overlap=allow_overlap,
@@ -477,9 +480,7 @@ def add(
         keep_apart=frozenset(keep_apart),
     )
     with user_errors(context.obj["debug"]):
-        result = production.add_events(
-            events, db=db, options=options, progress=progress_bar(context)
-        )
+        result = monthly.add_events(events, db=db, options=options, progress=progress_bar(context))
     report(context, result.summary(), result.warnings)
 
 
@@ -520,13 +521,13 @@ def publish(
     \b
         rating-batch publish 2026-02 --out out
     """
-    from rating_batch import production
+    from rating_batch import monthly
 
-    options = production.PublishOptions(
+    options = monthly.PublishOptions(
         skip_to=skip_to, dry_run=dry_run, wait=context.obj["wait"], accept_dates=accept_dates
     )
     with user_errors(context.obj["debug"]):
-        result = production.publish_period(
+        result = monthly.publish_period(
             period, db=db, out=out, options=options, progress=progress_bar(context)
         )
     report(context, result.summary(), result.warnings)
@@ -545,10 +546,10 @@ def unpublish(context: click.Context, period: str, db: Path) -> None:
     \b
         rating-batch unpublish 2026-03
     """
-    from rating_batch import production
+    from rating_batch import monthly
 
     with user_errors(context.obj["debug"]):
-        result = production.unpublish_period(period, db=db, wait=context.obj["wait"])
+        result = monthly.unpublish_period(period, db=db, wait=context.obj["wait"])
     report(context, result.summary())
 
 
@@ -565,10 +566,10 @@ def remove(context: click.Context, event_key: str, db: Path) -> None:
     \b
         rating-batch remove synthetic-2026-02-00003
     """
-    from rating_batch import production
+    from rating_batch import monthly
 
     with user_errors(context.obj["debug"]):
-        result = production.remove_event(event_key, db=db, wait=context.obj["wait"])
+        result = monthly.remove_event(event_key, db=db, wait=context.obj["wait"])
     report(context, result.summary())
 
 
@@ -607,11 +608,11 @@ def edit_player(
     \b
         rating-batch edit-player 900000020 --name "Ororel-Silva, Suri" --federation ESP
     """
-    from rating_batch import production
+    from rating_batch import monthly
 
-    edit = production.PlayerEdit(name, federation, sex, birth_year, fide_id)
+    edit = monthly.PlayerEdit(name, federation, sex, birth_year, fide_id)
     with user_errors(context.obj["debug"]):
-        result = production.edit_player(player_id, edit, db=db, wait=context.obj["wait"])
+        result = monthly.edit_player(player_id, edit, db=db, wait=context.obj["wait"])
     report(context, result.summary())
 
 
@@ -630,10 +631,10 @@ def backups(context: click.Context, db: Path) -> None:
     \b
         rating-batch backups
     """
-    from rating_batch import production
+    from rating_batch import monthly
 
     with user_errors(context.obj["debug"]):
-        result = production.backups_report(db)
+        result = monthly.backups_report(db)
     report(context, result.summary())
 
 
@@ -656,10 +657,10 @@ def restore(context: click.Context, point: str, db: Path) -> None:
         rating-batch restore latest
         rating-batch restore 2
     """
-    from rating_batch import production
+    from rating_batch import monthly
 
     with user_errors(context.obj["debug"]):
-        result = production.restore(point, db=db, wait=context.obj["wait"])
+        result = monthly.restore(point, db=db, wait=context.obj["wait"])
     report(context, result.summary())
 
 
@@ -688,10 +689,10 @@ def backup(context: click.Context, after: tuple[str, ...], db: Path) -> None:
         rating-batch backup
         rating-batch backup --after publish
     """
-    from rating_batch import production
+    from rating_batch import monthly
 
     with user_errors(context.obj["debug"]):
-        result = production.backup(db, after=after, wait=context.obj["wait"])
+        result = monthly.backup(db, after=after, wait=context.obj["wait"])
     report(context, result.summary())
 
 
@@ -708,10 +709,10 @@ def upgrade(context: click.Context, db: Path) -> None:
     \b
         rating-batch upgrade --db rating_batch.sqlite
     """
-    from rating_batch import production
+    from rating_batch import monthly
 
     with user_errors(context.obj["debug"]):
-        result = production.upgrade(db, wait=context.obj["wait"])
+        result = monthly.upgrade(db, wait=context.obj["wait"])
     report(context, result.summary())
 
 
@@ -742,15 +743,15 @@ def player(
         rating-batch player 900000001
         rating-batch player --name "rako"
     """
-    from rating_batch import production
+    from rating_batch import monthly
 
     if (fide_id is None) == (name is None):
         raise click.UsageError("give an ID (a FIDE ID, or n1#7 for one without), or --name TEXT")
     with user_errors(context.obj["debug"]):
         if name is not None:
-            echo(production.find_players(name, db=db, out=out))
+            echo(monthly.find_players(name, db=db, out=out))
         else:
-            echo(production.player_report(str(fide_id), db=db, out=out))
+            echo(monthly.player_report(str(fide_id), db=db, out=out))
 
 
 @cli.command("export-list")
@@ -769,10 +770,10 @@ def export_list(context: click.Context, period: str, kind: str | None, db: Path,
     \b
         rating-batch export-list 2026-02 --out out
     """
-    from rating_batch import production
+    from rating_batch import monthly
 
     with user_errors(context.obj["debug"]):
-        paths = production.export_list(period, db=db, out=out, kind=kind)
+        paths = monthly.export_list(period, db=db, out=out, kind=kind)
     if not context.obj["quiet"]:
         for path in paths:
             echo(f"wrote {path}")

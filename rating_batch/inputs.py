@@ -5,14 +5,32 @@ inputs (docs/formats.md §12).
 
 from __future__ import annotations
 
+import hashlib
 import os
+import re
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rating_batch.errors import Issue, RatingBatchError
-from rating_batch.loaders import EVENT_READERS
-from rating_batch.loaders.kinds import output_given_as_input, own_output
+from rating_batch.errors import (
+    InputError,
+    Issue,
+    RatingBatchError,
+    errors_only,
+    raise_if_errors,
+)
+from rating_batch.loaders import (
+    EVENT_READERS,
+    Progress,
+    is_rating_list,
+    no_progress,
+    read_events,
+)
+from rating_batch.loaders.kinds import list_given_as_event, output_given_as_input, own_output
+from rating_batch.schema import CONTROL_CHARACTERS, Event, one_batch
+from rating_batch.terminal import BIDI_CONTROLS
+from rating_batch.validation import LOWEST_RATING, Purpose, validate_events
 
 
 @dataclass(frozen=True)
@@ -105,3 +123,127 @@ def _shown(path: Path) -> str:
     except ValueError:  # another drive (Windows)
         return str(path)
     return relative if not relative.startswith(os.pardir + os.sep + os.pardir) else str(path)
+
+
+def read_and_validate(
+    inputs: Inputs,
+    purpose: Purpose,
+    progress: Progress = no_progress,
+    *,
+    accept_dates: bool = False,
+    lowest_rating: int = LOWEST_RATING,
+    encoding: str | None = None,
+) -> tuple[list[Event], list[Issue]]:
+    """Read every file and validate every event read (the one pass ``check``, ``rate`` and
+    ``add`` share): the events, and every issue of every file, in the order given (what
+    ``expand_inputs`` said first); ``lowest_rating`` is the rules' ``rating_min``,
+    ``encoding`` that of files that are not UTF-8. A rating list given as an event, or found
+    in a folder of events, is said to be one."""
+    paths = inputs.files
+    keys = distinct_keys([path.stem for path in paths])
+    events: list[Event] = []
+    issues: list[Issue] = []
+    for item in read_events(paths, keys, progress, encoding):
+        if isinstance(item, InputError):
+            issues.extend(item.issues)
+        else:
+            events.append(item)
+            issues.extend(item.issues)
+    events = one_batch(events)
+    readable = [e for e in events if not any(i.severity == "error" for i in e.issues)]
+    issues.extend(
+        validate_events(readable, purpose, accept_dates=accept_dates, lowest_rating=lowest_rating)
+    )
+    # A list read as an event fails, in the reader or in the checks (no game played): it is
+    # then said to be a list, not what an event would lack.
+    failed = {file_of(issue) for issue in errors_only(issues)}
+    lists = {str(path): path for path in paths if str(path) in failed and is_list_file(path)}
+    issues = [issue for issue in issues if file_of(issue) not in lists]
+    issues += [list_given_as_event(path, in_folder=path in inputs.found) for path in lists.values()]
+    return events, [*inputs.issues, *issues]
+
+
+def file_of(issue: Issue) -> str:
+    """The file an issue is of (a sheet's issues, ``book.xlsx[Sheet1]``, are its workbook's)."""
+    return re.sub(r"\[[^\]]*\]$", "", issue.source)
+
+
+def load_events(
+    inputs: Inputs | Sequence[Path],
+    progress: Progress = no_progress,
+    *,
+    purpose: Purpose = "rate",
+    accept_dates: bool = False,
+    lowest_rating: int = LOWEST_RATING,
+    encoding: str | None = None,
+) -> tuple[list[Event], list[Issue]]:
+    """Load and validate every file, collecting every issue of every file before failing."""
+    if not isinstance(inputs, Inputs):
+        inputs = Inputs(list(inputs))
+    if not inputs.files:
+        command = "add" if purpose == "add" else "rate"
+        none = Issue(command, None, "no event files given (or none in the folders given)")
+        raise InputError([*inputs.issues, *([] if errors_only(inputs.issues) else [none])])
+    events, issues = read_and_validate(
+        inputs,
+        purpose,
+        progress,
+        accept_dates=accept_dates,
+        lowest_rating=lowest_rating,
+        encoding=encoding,
+    )
+    raise_if_errors(issues)
+    return events, issues
+
+
+#: An event key (and so an event page's file name) is at most this long: longer file names are
+#: shortened, with a hash of the whole name so that two long names stay apart.
+MAX_KEY_LENGTH = 80
+
+
+#: What a key never holds, whatever its file's name: control characters (schema's: C0, DEL,
+#: C1, line and paragraph separators), which would reach the officer's terminal as escape
+#: sequences or split a CSV record, and the bidi controls (U+061C, U+200E-F, U+202A-E,
+#: U+2066-9), which would show a key in another order than it is typed.
+_NOT_IN_KEYS = re.compile(rf"{CONTROL_CHARACTERS.pattern}|[{BIDI_CONTROLS}]")
+
+
+def safe_key(name: str) -> str:
+    """A file stem as an event key that prints as it is and that every file system can name a
+    page after: in NFC (the two spellings of ``café`` are one key), every control or bidi
+    character replaced by ``_``, at most ``MAX_KEY_LENGTH`` characters (and 160 bytes), else
+    cut with an 8-character hash suffix, and not starting with ``-`` (``remove -rf`` would
+    read it as an option). Keys are made again from keys, so ``safe_key`` of a key is itself."""
+    name = _NOT_IN_KEYS.sub("_", unicodedata.normalize("NFC", name))
+    if len(name) > MAX_KEY_LENGTH or len(name.encode("utf-8")) > 2 * MAX_KEY_LENGTH:
+        digest = hashlib.sha1(name.encode("utf-8")).hexdigest()[:8]
+        head = name[: MAX_KEY_LENGTH - 9]
+        while len(head.encode("utf-8")) > 2 * MAX_KEY_LENGTH - 9:
+            head = head[:-1]
+        name = f"{head.rstrip(' .-')}-{digest}"
+    return f"_{name[1:]}" if name.startswith("-") else name
+
+
+def distinct_keys(names: Sequence[str], taken: Iterable[str] = ()) -> list[str]:
+    """Event keys name events in every report, so they are distinct: each name as it is
+    (``safe_key``), or, when it is taken (by an earlier name or ``taken``), the first free
+    ``name-2``, ``name-3`` …"""
+    used = set(taken)
+    keys = []
+    for name in map(safe_key, names):
+        candidate, number = name, 1
+        while candidate in used:
+            number += 1
+            candidate = f"{name}-{number}"
+        used.add(candidate)
+        keys.append(candidate)
+    return keys
+
+
+def is_list_file(path: Path) -> bool:
+    """Whether a file is a rating list by its shape (an unreadable one is not: the event
+    reader reports it)."""
+    try:
+        return is_rating_list(path)
+    except OSError:
+        return False

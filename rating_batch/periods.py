@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from rating_batch.errors import RatingBatchError
 
 if TYPE_CHECKING:
-    from rating_batch.rules import Rules
+    from rating_batch.systems.elo.rules import Rules
 
 Period = str
 """A rating period in canonical form, ``"2025-12"``."""

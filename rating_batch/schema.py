@@ -406,3 +406,12 @@ def _duplicate_ids(players: pd.DataFrame, player_event: np.ndarray) -> list[tupl
             twice.index.tolist(), twice["event"], twice["fide_id"], twice["line"], strict=True
         )
     ]
+
+
+#: A missing rating in the engine's integer arrays.
+NO_RATING = -1
+
+
+def integers(column: pd.Series) -> np.ndarray:
+    """A nullable integer column as int64, NA as ``NO_RATING``."""
+    return np.asarray(column.to_numpy(dtype=np.int64, na_value=NO_RATING))

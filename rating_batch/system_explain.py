@@ -10,9 +10,9 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from rating_batch.explain import in_list_order, player_heading
 from rating_batch.periods import Period
 from rating_batch.systems import RatingSystem
+from rating_batch.systems.elo.explain import in_list_order, player_heading
 
 #: Columns of calculations.csv that name the row rather than explain it.
 NAMING = ("id", "name", "opponent_id")

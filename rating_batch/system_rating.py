@@ -13,17 +13,17 @@ from pathlib import Path
 
 import pandas as pd
 
+from rating_batch.assemble import assemble_period
 from rating_batch.errors import Issue, raise_if_errors
 from rating_batch.loaders import read_state_list
 from rating_batch.parallel import beside
-from rating_batch.period import assemble_period
 from rating_batch.periods import period_of
-from rating_batch.rules import LATEST
-from rating_batch.rules_file import named_rules
 from rating_batch.schema import Event, EventInfo
 from rating_batch.staging import OutputSet, staged_outputs
 from rating_batch.systems import RatingSystem, SystemInput, SystemOutcome, rate_finite
 from rating_batch.systems.base import SYSTEM_STATUSES
+from rating_batch.systems.elo.rules import LATEST
+from rating_batch.systems.elo.rules_file import named_rules
 from rating_batch.systems.games import PlayedGames
 from rating_batch.systems.params import described
 from rating_batch.writers import Sheet, write_csv, write_workbook

@@ -14,7 +14,8 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from rating_batch.pipeline import RateResult, rate_events
+from rating_batch.rate import rate_events
+from rating_batch.rated import RateResult
 
 DATA = Path(__file__).parent / "data"
 TRF_CORPUS = sorted((DATA / "trf").glob("*.trf"))
@@ -75,7 +76,7 @@ def glicko2_giving(
     real = glicko2.rate_glicko2
 
     def spoilt(*args: object) -> glicko2.Glicko2Period:
-        done = real(*args)  # type: ignore[arg-type]
+        done = real(*args)  # type: ignore[arg-type]  # a spy forwards what it was given
         changed = {name: change(getattr(done, name)) for name, change in spoil.items()}
         return dataclasses.replace(done, **changed)
 

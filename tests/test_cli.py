@@ -325,7 +325,8 @@ def test_outputs_get_the_usual_file_mode(tmp_path: Path) -> None:
 def test_failed_write_leaves_no_output_behind(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from rating_batch import pipeline
+    from rating_batch import outputs
+    from rating_batch.rate import rate_events
 
     def explode(*args: object, **kwargs: object) -> None:
         raise OSError("disk full")
@@ -333,21 +334,21 @@ def test_failed_write_leaves_no_output_behind(
     out = tmp_path / "out"
     out.mkdir()
     (out / "players.csv").write_text("previous run\n")
-    monkeypatch.setattr(pipeline, "write_workbook", explode)
+    monkeypatch.setattr(outputs, "write_workbook", explode)
     with pytest.raises(RatingBatchError, match="cannot write the outputs \\(disk full\\)"):
-        pipeline.rate_events([U19], rules_name="fide-2025", out=out)
+        rate_events([U19], rules_name="fide-2025", out=out)
     assert sorted(p.name for p in out.iterdir()) == ["players.csv"]
     assert (out / "players.csv").read_text() == "previous run\n"
 
 
 def test_every_command_documents_an_example() -> None:
-    for name, command in cli.commands.items():  # type: ignore[attr-defined]
+    for name, command in cli.commands.items():  # type: ignore[attr-defined]  # click's command is a Group at run time
         assert re.search(r"Example:\n\n\s+\x08?\s*rating-batch ", command.help or ""), name
 
 
 def test_cli_reproduces_the_700_cap_example(tmp_path: Path) -> None:
     # docs/rules.md §9: five events, 39 games, K 20 → 17, Ro 2054 → +92 → 2146 (FIDE).
-    from test_engine import SEVEN_HUNDRED_CAP_EVENTS, _cap_event
+    from systems.elo.test_engine import SEVEN_HUNDRED_CAP_EVENTS, _cap_event
 
     events = tmp_path / "events"
     events.mkdir()
@@ -367,7 +368,7 @@ def test_cli_reproduces_the_700_cap_example(tmp_path: Path) -> None:
 
 def test_cli_reproduces_the_first_rating_example(tmp_path: Path) -> None:
     # docs/rules.md §4: 5 games, 3 points, opponents summing to 9507 → 1922.
-    from test_engine import _first_rating_event
+    from systems.elo.test_engine import _first_rating_event
 
     event = tmp_path / "first.trf"
     event.write_text(_first_rating_event([1901, 1901, 1901, 1902, 1902], [1, 1, 1, 0, 0]))

@@ -118,7 +118,7 @@ def test_killing_publish_leaves_before_or_after(month: dict[str, object]) -> Non
             stderr=subprocess.DEVNULL,
         )
         # Spread the kills over the whole run, from start-up to the end.
-        time.sleep(float(month["elapsed"]) * (run + 0.5) / RUNS)  # type: ignore[arg-type]
+        time.sleep(float(month["elapsed"]) * (run + 0.5) / RUNS)  # type: ignore[arg-type]  # a JSON value
         process.send_signal(signal.SIGKILL)
         process.wait()
         state = dump(db)
@@ -231,7 +231,7 @@ def test_killing_unpublish_leaves_the_publish_or_exactly_the_state_before_it(
 ) -> None:
     probe = copy_database(published, tmp_path / "probe.sqlite")
     elapsed = _timed([*COMMAND, "unpublish", "2026-02", "--db", str(probe)])
-    before = [line for line in month["before"] if JOURNAL.match(line) is None]  # type: ignore[attr-defined]
+    before = [line for line in month["before"] if JOURNAL.match(line) is None]  # type: ignore[attr-defined]  # a JSON value
     assert content(probe) == before  # exactly as before the publish
     untouched = dump(published)
     seen = set()
@@ -251,7 +251,7 @@ def test_killing_restore_leaves_the_database_or_the_state_before_the_publish(
 ) -> None:
     probe = copy_database(published, tmp_path / "probe.sqlite")
     elapsed = _timed([*COMMAND, "restore", "latest", "--db", str(probe)])
-    before = [line for line in month["before"] if JOURNAL.match(line) is None]  # type: ignore[attr-defined]
+    before = [line for line in month["before"] if JOURNAL.match(line) is None]  # type: ignore[attr-defined]  # a JSON value
     assert content(probe) == before
     untouched = dump(published)
     seen = set()

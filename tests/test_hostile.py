@@ -147,7 +147,7 @@ def test_check_reads_a_list_sheet_over_an_events_bound_as_a_list(tmp_path: Path)
 
 
 #: File names (stems) an officer may be sent, and the event keys they get: control and bidi
-#: characters replaced by "_", NFC, no leading "-" (pipeline.safe_key).
+#: characters replaced by "_", NFC, no leading "-" (inputs.safe_key).
 HOSTILE_STEMS = {
     "esc\x1b[31mRED\x1b]0;PWNED\x07": "esc_[31mRED_]0;PWNED_",
     "ev\nline": "ev_line",

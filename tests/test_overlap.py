@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from rating_batch.overlap import overlapping_events
+from rating_batch.validation import overlapping_events
 
 
 def games(event: str, results: list[tuple[int, str, str, float]]) -> pd.DataFrame:

@@ -16,8 +16,8 @@ from rating_batch.periods import (
     period_of,
     previous_list_period,
 )
-from rating_batch.rules import FIDE_2025
-from rating_batch.rules_file import named_rules
+from rating_batch.systems.elo.rules import FIDE_2025
+from rating_batch.systems.elo.rules_file import named_rules
 
 
 @pytest.mark.parametrize("text", ["2026-04", "1971-01", "2199-12"])

@@ -8,7 +8,7 @@ import pytest
 
 from rating_batch.errors import RulesError
 from rating_batch.rules_check import Findings, did_you_mean, key_lines
-from rating_batch.rules_file import RULES_FILE_KEYS
+from rating_batch.systems.elo.rules_file import RULES_FILE_KEYS
 
 # Every way TOML lets a key be written, each value valid (the lines are numbered by hand).
 TEXT = """\

@@ -15,7 +15,7 @@ from conftest import read_csv
 from trf_text import P, trf
 from workbooks import header_row, name
 
-from rating_batch.pipeline import rate_events
+from rating_batch.rate import rate_events
 
 SOFFICE = shutil.which("soffice")
 NUMBERS = [

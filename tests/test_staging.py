@@ -62,7 +62,7 @@ def test_a_failed_rename_puts_every_previous_file_back(
         renames.append(target)
         if len(renames) == 4:  # a.csv moved aside and in, b.csv moved aside: then a failure
             raise PermissionError(13, "Permission denied", str(target))
-        real(source, target)  # type: ignore[arg-type]
+        real(source, target)  # type: ignore[arg-type]  # a spy forwards what it was given
 
     monkeypatch.setattr(staging.os, "rename", flaky)
     with (

@@ -1,6 +1,6 @@
 """Other rating systems through the command line (docs/systems.md): each published example as
 a TRF file and a previous list, rated by ``rate --rules SYSTEM``; rules files naming a system;
-lists that are not the system's. The database under a system: tests/production/test_system_db.py.
+lists that are not the system's. The database under a system: tests/monthly/test_system_db.py.
 """
 
 from __future__ import annotations

@@ -43,8 +43,8 @@ from rating_batch.loaders.common import (
     read_sheet,
 )
 from rating_batch.loaders.encoding import DecodingError, decode, table_evidence
-from rating_batch.rules import FIDE_LIST_K, Rules
 from rating_batch.schema import as_written
+from rating_batch.systems.elo.rules import FIDE_LIST_K, Rules
 
 KINDS = ("standard", "rapid", "blitz")
 PER_KIND = ("rating", "games", "k", "games_total")
@@ -75,7 +75,7 @@ def is_number(text: str) -> bool:
 
 
 #: The id rating_batch gives a player without a FIDE ID: ``<event key>#<start rank>``
-#: (production/identify.py; ``list#<line>`` for one that came without any id in a list).
+#: (monthly/identify.py; ``list#<line>`` for one that came without any id in a list).
 OWN_ID = re.compile(r".+#[1-9][0-9]*")
 #: What an id that is neither a FIDE ID nor ``OWN_ID`` is told.
 NOT_AN_ID = (
@@ -546,7 +546,7 @@ def _read_xlsx(path: Path, kind: str) -> RatingList:
 
 
 #: A list's header row is the first of this many that names ``id`` or a rating (list.xlsx has
-#: its title, the rules and a blank row above it: production/outputs.py, ``list_sheets``).
+#: its title, the rules and a blank row above it: monthly/outputs.py, ``list_sheets``).
 HEADER_WITHIN = 10
 _HEADING = re.compile(r"id|((standard|rapid|blitz)_)?rating")
 

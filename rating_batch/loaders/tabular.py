@@ -199,7 +199,7 @@ def _metadata(raw: RawTable, header: int) -> dict[str, str]:
     return found
 
 
-def _dates(meta: dict[str, str]) -> tuple[object, object, str | None]:
+def _dates(meta: dict[str, str]) -> tuple[dt.date | None, dt.date | None, str | None]:
     """The event's start and end (read in one date order), and a problem if there is none."""
     text = meta.get("date") or meta.get("dates") or ""
     parts = re.split(r"\s+(?:to|bis|-|–)\s+", text) if text else []
@@ -276,8 +276,8 @@ def parse_crosstable(raw: RawTable, *, key: str, encoding: str = "") -> Event:
         key=key,
         name=title.strip(),
         source=raw.source,
-        start=start,  # type: ignore[arg-type]
-        end=end,  # type: ignore[arg-type]
+        start=start,
+        end=end,
         rounds=int(games["round"].max()) if len(games) else 0,
         time_control=time_control,
         kind=kind,

@@ -413,7 +413,12 @@ def _parse_players(
         return file, Issue(files.sources[file], int(line_numbers[index]), message, severity)
 
     numeric: dict[str, tuple[np.ndarray, np.ndarray]] = {}
-    for name, severity in (("start_rank", "error"), ("rating", "error"), ("fide_id", "warning")):
+    severities: tuple[tuple[str, Severity], ...] = (
+        ("start_rank", "error"),
+        ("rating", "error"),
+        ("fide_id", "warning"),
+    )
+    for name, severity in severities:
         start, end = FIELD[name]
         value, present, bad = _integers(codes[:, start:end])
         label = name.replace("_", " ")
@@ -421,7 +426,7 @@ def _parse_players(
             issue(
                 index,
                 f"{label} {lines[index][start:end]!r} is not a number (columns {start + 1}-{end})",
-                severity,  # type: ignore[arg-type]
+                severity,
             )
             for index in np.flatnonzero(bad).tolist()
         )

@@ -1,6 +1,6 @@
 """``Store``: every SQL statement of the rating database, each behind a named method.
 
-Commands (``rating_batch.production``) never write SQL: they ask the store for frames and
+Commands (``rating_batch.monthly``) never write SQL: they ask the store for frames and
 give it frames to keep. Writing methods run inside the command's transaction
 (``Store.writing()``).
 """
@@ -22,6 +22,7 @@ from rating_batch.errors import RatingBatchError
 from rating_batch.names import name_keys
 from rating_batch.periods import INITIAL, Period
 from rating_batch.store.database import Connection
+from rating_batch.store.opening import open_database
 
 T = TypeVar("T")
 
@@ -508,9 +509,7 @@ class Store(Connection):
         written anything, ``work`` is done here instead, before the block."""
 
         def read() -> T:
-            from rating_batch.store import open_store
-
-            with open_store(self.path) as other:
+            with open_database(self.path, Store) as other:
                 return work(other)
 
         if not self.unwritten():

@@ -18,6 +18,8 @@ from rating_batch.systems.params import described
 #: players.csv ``status`` under every system: rated before and after, a first rating now,
 #: still unrated (too few games).
 SYSTEM_STATUSES = ("rated", "new", "unrated")
+#: The statuses of the players a list shows, under every system (FIDE Elo too).
+LISTED = ("rated", "new")
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from urllib.parse import quote
 import numpy as np
 import pandas as pd
 
-from rating_batch.pages import EventPage, EventPages, IndexPage
+from rating_batch.systems.elo.pages import EventPage, EventPages, IndexPage
 from rating_batch.values import as_float
 from rating_batch.writers.common import each_at_once
 

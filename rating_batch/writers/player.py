@@ -11,8 +11,8 @@ from urllib.parse import quote
 
 import pandas as pd
 
-from rating_batch.explain import EventPart, PeriodPart, PlayerReport
 from rating_batch.periods import INITIAL, shown
+from rating_batch.systems.elo.explain import EventPart, PeriodPart, PlayerReport
 from rating_batch.values import as_float
 from rating_batch.writers.html import STATUS_TEXT, anchor, empty_columns, render
 from rating_batch.writers.workbook import (

@@ -13,9 +13,9 @@ from pathlib import Path
 import pandas as pd
 
 from rating_batch.periods import shown
-from rating_batch.rules import KINDS
 from rating_batch.system_explain import SystemListPart, SystemPlayerReport
 from rating_batch.systems import RatingSystem
+from rating_batch.systems.elo.rules import KINDS
 from rating_batch.values import as_float
 from rating_batch.writers.html import STATUS_TEXT, render
 from rating_batch.writers.workbook import (

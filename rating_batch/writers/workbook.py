@@ -22,7 +22,7 @@ from openpyxl.styles import Alignment
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.properties import PageSetupProperties
 
-from rating_batch.rules import KINDS
+from rating_batch.systems.elo.rules import KINDS
 from rating_batch.writers.common import (
     FIXED_TIMESTAMP,
     FORMULA_STARTS,

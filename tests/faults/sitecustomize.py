@@ -28,7 +28,7 @@ def _writing(mode: str) -> bool:
     return any(flag in mode for flag in "wax+")
 
 
-def _open(file, mode="r", *args, **kwargs):  # type: ignore[no-untyped-def]
+def _open(file, mode="r", *args, **kwargs):  # type: ignore[no-untyped-def]  # mirrors the builtin's signature
     if _writing(str(mode)) and _WHERE in str(file):
         if _KIND == "enospc":
             raise OSError(errno.ENOSPC, "No space left on device", str(file))
@@ -37,14 +37,14 @@ def _open(file, mode="r", *args, **kwargs):  # type: ignore[no-untyped-def]
     return _real_open(file, mode, *args, **kwargs)
 
 
-def _rename(source, target, *args, **kwargs):  # type: ignore[no-untyped-def]
+def _rename(source, target, *args, **kwargs):  # type: ignore[no-untyped-def]  # mirrors the builtin's signature
     staged = ".rating-batch-staging-" in str(source) and ".replaced" not in str(source)
     if _WHERE in str(target) and (_KIND == "readonly" or (_KIND == "rename" and staged)):
         raise OSError(errno.EACCES, "Permission denied", str(target))
     return _real_rename(source, target, *args, **kwargs)
 
 
-def _mkdir(path, *args, **kwargs):  # type: ignore[no-untyped-def]
+def _mkdir(path, *args, **kwargs):  # type: ignore[no-untyped-def]  # mirrors the builtin's signature
     if _KIND == "readonly" and _WHERE in str(path):
         raise OSError(errno.EROFS, "Read-only file system", str(path))
     return _real_mkdir(path, *args, **kwargs)

@@ -1,6 +1,6 @@
 """Rating lists (loaders/ratinglist.py): our own lists read back as they were, whatever their
 format: a player without a FIDE ID by the id we give them, list.xlsx's header below its title.
-Every list we publish, read back through the commands: tests/production/test_init.py."""
+Every list we publish, read back through the commands: tests/monthly/test_init.py."""
 
 from __future__ import annotations
 
@@ -81,7 +81,7 @@ def test_a_row_without_any_id_is_still_an_error() -> None:
 
 def our_workbook(path: Path, rows: list[list[object]]) -> Path:
     """A list.xlsx laid out as publish writes it: title, rules line, a blank row, then the
-    header with a rank column (production/outputs.py, list_sheets)."""
+    header with a rank column (monthly/outputs.py, list_sheets)."""
     book = Workbook()
     sheet = book.active
     sheet.title = "List"

@@ -17,7 +17,7 @@ from trf_text import P, trf
 
 from rating_batch.loaders import read_event
 from rating_batch.loaders.tabular import RawTable, _berger_round, _swiss_cell, parse_crosstable
-from rating_batch.pipeline import rate_events
+from rating_batch.rate import rate_events
 
 CROSSTABLES = sorted((DATA / "crosstables").glob("*.xlsx"))
 TWIN = (
@@ -133,7 +133,7 @@ def test_every_corpus_crosstable_loads_and_rates(path: Path) -> None:
     assert len(event.players) == sheet_rows(path)
     assert event.info.rounds == 7 and event.info.kind == "rapid"  # "Time control (Rapid)"
     assert event.info.format == "chess-results final ranking"
-    date = re.search(r"(\d{4}-\d\d-\d\d)", path.name).group(1)  # type: ignore[union-attr]
+    date = re.search(r"(\d{4}-\d\d-\d\d)", path.name).group(1)  # type: ignore[union-attr]  # every corpus name holds a date
     assert str(event.info.start) == date == str(event.info.end)
     rated = rate_events([path], rules_name="fide")
     assert rated.rules.kind == "rapid" and len(rated.players) == len(event.players)

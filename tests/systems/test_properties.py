@@ -111,7 +111,7 @@ def test_the_order_inside_a_period_does_not_matter_for_batch_systems(
 ) -> None:
     pairs, events, rounds = period
     order = list(range(len(pairs)))
-    shuffle.shuffle(order)  # type: ignore[attr-defined]
+    shuffle.shuffle(order)  # type: ignore[attr-defined]  # hypothesis's Random strategy value
     moved = games([pairs[i] for i in order], [events[i] for i in order], rounds)
     here = games(pairs, events, rounds)
     a = rate_glicko2(RATINGS, RDS, np.full(COUNT, 0.06), here, Glicko2())

@@ -59,7 +59,7 @@ def test_the_same_bytes_as_openpyxl(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     real = workbook_module.summary_rows
 
     def spy(*args: object) -> object:
-        made.append(real(*args))  # type: ignore[arg-type]
+        made.append(real(*args))  # type: ignore[arg-type]  # a spy forwards what it was given
         return made[-1]
 
     monkeypatch.setattr(workbook_module, "summary_rows", spy)

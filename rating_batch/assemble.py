@@ -1,0 +1,279 @@
+"""Assemble one rating period from loaded events and an optional previous list (pure).
+
+Identity: a player is their FIDE ID when the file gives one, else ``<event>#<start rank>``; a
+FIDE ID under two names (spelling aside) in two files is a warning naming both.
+Ratings (docs/rules.md §1, §2.6): with a list, every game uses the list's rating; without
+one, each game uses the rating written in its own event, and the rating the period change is
+added to is the one in the player's latest-starting event.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from rating_batch.errors import Issue
+from rating_batch.names import fide_id_conflicts
+from rating_batch.periods import FIRST_YEAR, LAST_YEAR, junior_year, period_of
+from rating_batch.schema import IDENTITY_KEY, Event, combined, conform
+from rating_batch.systems.elo.engine import PERIOD_GAMES, PERIOD_PLAYERS, in_run_order
+from rating_batch.systems.elo.rules import Rules
+
+#: Columns a previous rating list may give (``id`` and ``rating`` required).
+LIST_COLUMNS: dict[str, str] = {
+    "id": "Int64",
+    "rating": "Int64",
+    "k": "Int64",
+    "birth_year": "Int64",
+    "games_total": "Int64",
+    "ever_2400": "boolean",
+    "ever_2300": "boolean",
+}
+
+
+@dataclass(frozen=True)
+class Period:
+    """The engine's input for one period, with the issues found while assembling it."""
+
+    players: pd.DataFrame
+    games: pd.DataFrame
+    events: list[Event]
+    year: int | None
+    issues: list[Issue] = field(default_factory=list)
+
+
+def order_events(events: Sequence[Event]) -> list[Event]:
+    """Events by start date (unknown dates last), keeping the given order on ties."""
+    return sorted(events, key=lambda event: event.info.start or dt.date.max)
+
+
+def period_year(events: Sequence[Event], rules: Rules) -> int | None:
+    """The year the period's juniors are judged against (docs/rules.md §3): the events are
+    the list period of their latest end (or start) date, as ``publish`` would rate them."""
+    dates = [event.info.end or event.info.start for event in events]
+    known = [date for date in dates if date is not None]
+    if not known:
+        return None
+    latest = max(known)
+    period = period_of(rules, latest) if FIRST_YEAR <= latest.year < LAST_YEAR else None
+    return junior_year(rules, period, latest)
+
+
+def assemble_period(
+    events: Sequence[Event], rules: Rules, rating_list: pd.DataFrame | None = None
+) -> Period:
+    """Build PERIOD_PLAYERS and PERIOD_GAMES frames for ``rate_period``.
+
+    ``rating_list`` has the columns of ``LIST_COLUMNS`` (``id`` = FIDE ID); a flag named
+    ``ever_<threshold>`` is used when the rules' threshold has one.
+    """
+    ordered = order_events(events)
+    issues: list[Issue] = []
+    order = {event.info.key: index for index, event in enumerate(ordered)}
+    players = in_event_order(combined(events, "players"), order)
+    players["id"] = (
+        players["fide_id"]
+        .astype("string")
+        .where(
+            players["fide_id"].notna(),
+            players["event"] + "#" + players["player"].astype("string"),
+        )
+    )
+    twice = players[
+        players.duplicated(["event", "fide_id"], keep=False) & players["fide_id"].notna()
+    ]
+    for source, line, fide_id in zip(
+        twice["source"].tolist(), twice["line"].tolist(), twice["fide_id"].tolist(), strict=True
+    ):
+        issues.append(Issue(source, line, f"FIDE ID {fide_id} appears more than once in this file"))
+    # One FIDE ID under two names in two files: one player, but perhaps two people (a typo
+    # in an ID): said, as ``add`` says it (monthly/identify.py).
+    with_id = players[players["fide_id"].notna()]
+    issues += fide_id_conflicts(
+        with_id,
+        with_id.drop_duplicates("fide_id", keep="last"),
+        "the latest-starting event's name is used",
+    )
+
+    latest = players.drop_duplicates("id", keep="last")  # players are in event order
+    people = latest.set_index("id")
+    people["events"] = players.groupby("id")["event"].nunique()
+    for column in ("k", "games_total", "ever_high", "ever_junior_ceiling"):
+        people[column] = pd.NA
+    people["rating_source"] = "file"
+    if rating_list is not None:
+        people, notes = _apply_list(people, rating_list, rules)
+        issues.extend(notes)
+    people = people.reset_index()
+    table = conform(people, PERIOD_PLAYERS)
+    pidx = pd.Series(np.arange(len(table)), index=table["id"])
+
+    games = with_event_order(combined(events, "games"), order)  # in_run_order sorts them
+    keyed = players.set_index(["event", "player"])
+    own = pd.MultiIndex.from_frame(games[["event", "player"]])
+    against = pd.MultiIndex.from_arrays([games["event"], games["opponent"].fillna(-1)])
+    games["id"] = keyed["id"].reindex(own).to_numpy()
+    games["opponent_id"] = keyed["id"].reindex(against).to_numpy()
+    games["pidx"] = pidx.reindex(games["id"]).to_numpy()
+    games["oidx"] = pidx.reindex(games["opponent_id"]).fillna(-1).to_numpy()
+    if rating_list is None:
+        games["rating"] = keyed["rating"].reindex(own).to_numpy()
+        games["opponent_rating"] = keyed["rating"].reindex(against).to_numpy()
+    else:
+        by_id = table.set_index("id")["rating"]
+        games["rating"] = by_id.reindex(games["id"]).to_numpy()
+        games["opponent_rating"] = by_id.reindex(games["opponent_id"]).to_numpy()
+    games = in_run_order(conform(games, PERIOD_GAMES), len(table))
+    return Period(table, games, ordered, period_year(ordered, rules), issues)
+
+
+def with_event_order(frame: pd.DataFrame, order: dict[str, int]) -> pd.DataFrame:
+    """A frame of several events with each row's ``event_order``."""
+    return frame.assign(event_order=frame["event"].map(order).astype("int64"))
+
+
+def in_event_order(frame: pd.DataFrame, order: dict[str, int]) -> pd.DataFrame:
+    """A frame of several events with an ``event_order`` column, its rows in that order (the
+    rows of each event keep theirs): as if the events' frames were joined in that order."""
+    frame = with_event_order(frame, order)
+    rank = frame["event_order"].to_numpy()
+    if len(rank) and (np.diff(rank) < 0).any():
+        frame = frame.iloc[np.argsort(rank, kind="stable")].reset_index(drop=True)
+    return frame
+
+
+def _list_rows(people: pd.DataFrame, listed: pd.DataFrame) -> tuple[np.ndarray, list[Issue]]:
+    """Each player's row of the list (-1: none): by FIDE ID; a player without one by exact
+    name, birth year and federation among the list's players without one, as ``add`` finds
+    them among the database's (the list of a database, read back, rates them as it would):
+    two such players of one event alike are two people and take no row; a player matching
+    two rows is an error naming them."""
+    by_fide = pd.Series(np.arange(len(listed)), index=listed["id"].astype("Int64"))
+    by_fide = by_fide[by_fide.index.notna() & ~by_fide.index.duplicated()]
+    rows = by_fide.reindex(people["fide_id"].astype("Int64")).fillna(-1).to_numpy(np.int64)
+    without = people["fide_id"].isna().to_numpy()
+    twins = np.zeros(len(people), dtype=bool)
+    twins[without] = people[without].duplicated(["event", *IDENTITY_KEY], keep=False)
+    unlisted = listed[listed["id"].isna()]
+    if unlisted.empty or not (without & ~twins).any():
+        return rows, []
+    seeking = people[without & ~twins].assign(position=np.flatnonzero(without & ~twins))
+    types = {"name": "string", "birth_year": "Int64", "federation": "string"}
+    found = (
+        seeking[["position", "source", "line", *IDENTITY_KEY]]
+        .astype(types)
+        .merge(
+            unlisted[[*IDENTITY_KEY, "own_id", "line"]].astype(types).reset_index(names="row"),
+            on=IDENTITY_KEY,
+            suffixes=("", "_list"),
+        )
+    )
+    count = found.groupby("position")["row"].transform("size").to_numpy()
+    single = found[count == 1]
+    rows[single["position"].to_numpy(np.int64)] = single["row"].to_numpy(np.int64)
+    return rows, [_ambiguous(group) for _, group in found[count > 1].groupby("position")]
+
+
+def _ambiguous(group: pd.DataFrame) -> Issue:
+    """A player without a FIDE ID matching several players of the list without one."""
+    first = group.iloc[0]
+    born = first["birth_year"] if pd.notna(first["birth_year"]) else "?"
+    federation = first["federation"] if pd.notna(first["federation"]) else "no federation"
+    rows = ", ".join(
+        f"{own} (line {line})"
+        for own, line in zip(group["own_id"].fillna("no id"), group["line_list"], strict=True)
+    )
+    return Issue(
+        str(first["source"]),
+        int(first["line"]),
+        f"{first['name']!r} (born {born}, {federation}) without a FIDE ID matches "
+        f"{len(group)} players of the list without one: {rows}; give the FIDE ID in the file",
+    )
+
+
+def unlisted_first(frame: pd.DataFrame, used: str) -> pd.DataFrame:
+    """Rows whose file rating differs from the list, those not on the list (``used`` NA)
+    first, each group in its own order: their file's rating is not used at all (§1)."""
+    return frame.iloc[np.argsort(frame[used].notna().to_numpy(bool), kind="stable")]
+
+
+def rating_example(name: object, in_file: int, used: int | None) -> str:
+    """A file's rating beside the list's, which is used (§1): ``A (1650 in the file, 1600 on
+    the list)``; a player not on the list is unrated, whatever the file says."""
+    listed = "not on the list: unrated" if used is None else f"{used} on the list"
+    return f"{name} ({in_file} in the file, {listed})"
+
+
+def _apply_list(
+    people: pd.DataFrame, rating_list: pd.DataFrame, rules: Rules
+) -> tuple[pd.DataFrame, list[Issue]]:
+    """Take rating, K, history and birth year from the previous list (``_list_rows``)."""
+    listed = rating_list.reset_index(drop=True)
+    rows, issues = _list_rows(people, listed)
+
+    def take(column: str) -> pd.Series:
+        """Each player's value of a list column (NA: not on the list)."""
+        return pd.Series(listed[column].reindex(rows).to_numpy(), index=people.index)
+
+    file_rating = people["rating"]
+    people = people.copy()
+    people["rating"] = take("rating").astype("Int64")
+    people["rating_source"] = "list"
+    differs = file_rating.notna() & (file_rating != people["rating"]).fillna(True)
+    if differs.any():
+        shown = unlisted_first(people[differs].assign(in_file=file_rating[differs]), "rating")
+        examples = ", ".join(
+            rating_example(name, int(before), None if pd.isna(after) else int(after))
+            for name, before, after in zip(
+                shown["name"].tolist()[:3],
+                shown["in_file"].tolist()[:3],
+                shown["rating"].tolist()[:3],
+                strict=True,
+            )
+        )
+        issues.append(
+            Issue(
+                "--list",
+                None,
+                f"{int(differs.sum())} players' ratings in the event files differ from the "
+                f"list, which is used: {examples}",
+                "warning",
+            )
+        )
+    for column, source in (
+        ("k", "k"),
+        ("games_total", "games_total"),
+        ("ever_high", f"ever_{rules.high_threshold}"),
+        ("ever_junior_ceiling", f"ever_{rules.junior_ceiling}"),
+    ):
+        if source in listed:
+            people[column] = take(source)
+    if "birth_year" in listed:
+        people["birth_year"] = take("birth_year").astype("Int64").fillna(people["birth_year"])
+    if rules.kind != "standard" and rules.start_from_standard and "standard_rating" in listed:
+        # §6: unrated in rapid/blitz but rated in standard: start from the standard rating,
+        # with K as for a new player (rule 3.3, uncertain).
+        standard = take("standard_rating").astype("Int64")
+        start = people["rating"].isna() & standard.notna() & (standard > 0)
+        people.loc[start, "rating"] = standard[start]
+        people.loc[start, "rating_source"] = "standard"
+        people.loc[start, "games_total"] = 0
+        people.loc[start, "k"] = pd.NA
+        # No history in this list: the borrowed rating says nothing of 2400 or 2300 reached.
+        people.loc[start, "ever_high"] = False
+        people.loc[start, "ever_junior_ceiling"] = False
+        if start.any():
+            issues.append(
+                Issue(
+                    "--list",
+                    None,
+                    f"{int(start.sum())} players unrated in {rules.kind} start from their "
+                    "standard rating, with K as for a new player",
+                    "warning",
+                )
+            )
+    return people, issues

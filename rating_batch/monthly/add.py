@@ -1,0 +1,510 @@
+"""``add``: validate events and store them, each in the rating period of its end date.
+
+Refused, and nothing stored (each with a flag to accept it deliberately where a real case
+exists):
+
+* an event already stored (same content, or same name and dates), or given twice;
+* an event sharing half or more of its played games with a stored one or another of the same
+  ``add`` (``--allow-overlap``): the same results reported twice;
+* an event without dates; one ending before the initial list's period, more than 12 months
+  away from the database's last list, in the future, or lasting over 60 days
+  (``--accept-dates``).
+
+An event ending in a period that is already published goes to the next list, and ``add``
+says so on the terminal.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from rating_batch.errors import Issue, Severity, raise_if_errors
+from rating_batch.inputs import distinct_keys, expand_inputs, load_events
+from rating_batch.loaders import Progress, no_progress
+from rating_batch.monthly.common import (
+    Outcome,
+    RuleBook,
+    iso,
+    placed_period,
+    placement_floor,
+    rule_book,
+)
+from rating_batch.monthly.identify import IdentityPlan, plan_identities, store_identities
+from rating_batch.parallel import alongside, worth
+from rating_batch.periods import (
+    FIRST_YEAR,
+    INITIAL,
+    LAST_YEAR,
+    Period,
+    months_between,
+    period_of,
+)
+from rating_batch.schema import Event, combined
+from rating_batch.store import DEFAULT_WAIT, Store, open_store
+from rating_batch.validation import meet, overlapping_events
+
+#: An event whose period is further than this from the database's last list (months).
+MAX_MONTHS_AWAY = 12
+
+
+@dataclass(frozen=True)
+class AddOptions:
+    """What the officer accepts deliberately, and how the command runs."""
+
+    kind: str | None = None
+    accept_dates: bool = False
+    allow_overlap: bool = False
+    dry_run: bool = False
+    wait: float = DEFAULT_WAIT
+    today: dt.date | None = None
+    encoding: str | None = None
+    """The encoding of the files that are not UTF-8 (``--encoding``); else found per file."""
+    keep_apart: frozenset[int] = frozenset()
+    """New FIDE IDs that stay new players, even when a known player without a FIDE ID has
+    exactly their name, birth year and federation (monthly/identify.py)."""
+
+
+def add_events(
+    paths: Sequence[Path],
+    *,
+    db: Path,
+    options: AddOptions = AddOptions(),
+    progress: Progress = no_progress,
+) -> Outcome:
+    """Validate and store events, each in the period of its end date; never twice.
+
+    The events of one ``add`` are stored together: players are identified for all of them at
+    once and each table gets one bulk insert."""
+    inputs = expand_inputs(paths)
+    # The transaction (holding the write lock, recording what it changes) starts before the
+    # files are read: two adds at once see each other's events.
+    with (
+        open_store(
+            db, write=True, command="add", wait=options.wait, dry_run=options.dry_run
+        ) as store,
+        store.writing(dry_run=options.dry_run),
+    ):
+        book = rule_book(store)
+        events, issues = load_events(
+            inputs,
+            progress,
+            purpose="add",
+            accept_dates=options.accept_dates,
+            lowest_rating=(book.fixed or book.for_date(None)).rating_min,
+            encoding=options.encoding,
+        )
+        warnings = list(issues)
+        digests = [hashlib.sha256(path.read_bytes()).hexdigest() for path in inputs.files]
+        problems = _refused(store, events, digests)
+        raise_if_errors(problems)
+        dated = _date_problems(store, book, events, options)
+        raise_if_errors(dated)
+        warnings += dated
+        placed = _placements(store, book, events, options.kind)
+        warnings += [issue for place in placed for issue in place.warnings]
+        keys = distinct_keys([event.info.key for event in events], store.event_keys())
+        first_id = store.next_event_id()
+        event_ids = np.arange(first_id, first_id + len(events), dtype=np.int64)
+        store.insert_events(
+            pd.DataFrame(
+                {
+                    "event_id": event_ids,
+                    "key": keys,
+                    "name": [e.info.name for e in events],
+                    "source": [e.info.source for e in events],
+                    "content_hash": digests,
+                    "start": [iso(e.info.start) for e in events],
+                    "end": [iso(e.info.end) for e in events],
+                    "kind": [p.kind for p in placed],
+                    "period": [p.period for p in placed],
+                    "format": [e.info.format for e in events],
+                    "encoding": [e.info.encoding for e in events],
+                    "time_control": [e.info.time_control for e in events],
+                }
+            )
+        )
+        players = _batch(events, "players", event_ids, keys)
+        games = _batch(events, "games", event_ids, keys)
+        people, next_id = store.players(), store.next_player_id()
+        stored = _stored_games(store, events, keys)
+
+        def identities_and_repeats() -> tuple[IdentityPlan, list[Issue]]:
+            plan = plan_identities(people, players, next_id, options.keep_apart)
+            repeats = _overlaps(events, keys, players, games, plan.identified.ids, stored, options)
+            return plan, repeats
+
+        # Who is who, and which events repeat others, are worked out on the second core while
+        # the games (which need neither) are inserted: an error there rolls the add back.
+        with alongside(identities_and_repeats, worth=worth(len(games))) as checking:
+            _insert_games(store, games)
+            plan, overlaps = checking.result()
+        identified = store_identities(store, plan)
+        warnings += identified.warnings
+        raise_if_errors(overlaps)
+        warnings += overlaps
+        _insert_entries(store, players, identified.ids)
+    created = identified.created.groupby("event_index")["label"].agg(list).to_dict()
+    attached = identified.attached.groupby("event_index")["label"].agg(list).to_dict()
+    sizes = np.bincount(players["event_index"].to_numpy(np.int64), minlength=len(events))
+    verb = "would add" if options.dry_run else "added"
+    lines: list[str] = []
+    for index, (event, key, place) in enumerate(zip(events, keys, placed, strict=True)):
+        info = event.info
+        unread = " (no readable time control: --kind rapid or blitz for another list)"
+        lines.append(
+            f"{verb} {key} ({info.name}, {iso(info.start)}…{iso(info.end)}): {place.kind}"
+            f"{unread if place.unread else ''}, period {place.period}, {sizes[index]} players"
+        )
+        lines.extend(f"  new player: {label}" for label in created.get(index, []))
+        lines.extend(f"  {label}" for label in attached.get(index, []))
+    if options.dry_run:
+        lines.append("dry run: nothing was changed")
+    elif store.undo_point is not None:
+        lines.append(
+            f"'rating-batch restore latest' takes this add back (journal entry {store.undo_point})"
+        )
+    lines += store.notes
+    return Outcome(lines, warnings)
+
+
+def _batch(
+    events: Sequence[Event], frame: str, event_ids: np.ndarray, keys: Sequence[str]
+) -> pd.DataFrame:
+    """One frame of every event (``players`` or ``games``), with each row's database event id,
+    the event's index in the ``add`` and its stored key."""
+    index = {event.info.key: number for number, event in enumerate(events)}
+    batch = combined(events, frame)
+    position = batch["event"].map(index).to_numpy(np.int64)
+    return batch.assign(
+        event_index=position,
+        event_id=event_ids[position],
+        key=np.array(keys, dtype=object)[position],
+    )
+
+
+def _refused(store: Store, events: Sequence[Event], digests: Sequence[str]) -> list[Issue]:
+    """Events that cannot be added: already in the database (same content, or same name and
+    dates), given twice, or without any date to put them in a period."""
+    stored = store.event_identities(
+        pd.DataFrame(
+            {
+                "content_hash": list(digests),
+                "name": [event.info.name for event in events],
+                "start": [iso(event.info.start) for event in events],
+                "end": [iso(event.info.end) for event in events],
+            }
+        )
+    )
+    by_hash = {
+        h: (k, p)
+        for h, k, p in zip(stored["content_hash"], stored["key"], stored["period"], strict=True)
+    }
+    by_name = {
+        (n, s, e): (k, p)
+        for n, s, e, k, p in zip(
+            stored["name"],
+            stored["start"].astype(object).where(stored["start"].notna(), None),
+            stored["end"].astype(object).where(stored["end"].notna(), None),
+            stored["key"],
+            stored["period"],
+            strict=True,
+        )
+    }
+    problems: list[Issue] = []
+    seen_hash: set[str] = set()
+    seen_name: dict[tuple[str, str | None, str | None], str] = {}
+    for event, digest in zip(events, digests, strict=True):
+        info = event.info
+        name = (info.name, iso(info.start), iso(info.end))
+        found = by_hash.get(digest) or by_name.get(name)
+        if found is not None:
+            problems.append(
+                Issue(
+                    info.source,
+                    None,
+                    f"already added as {found[0]} (period {found[1]}): an event is never "
+                    f"counted twice (a corrected file? 'rating-batch remove {found[0]}' first, "
+                    "if its period is not published)",
+                )
+            )
+        elif digest in seen_hash:
+            problems.append(Issue(info.source, None, "the same file is given twice"))
+        elif name in seen_name and None not in name[1:]:
+            problems.append(
+                Issue(
+                    info.source,
+                    None,
+                    f"the same event (name and dates) as {seen_name[name]}: "
+                    "an event is never counted twice",
+                )
+            )
+        seen_hash.add(digest)
+        seen_name.setdefault(name, info.source)
+    return problems
+
+
+def _date_problems(
+    store: Store, book: RuleBook, events: Sequence[Event], options: AddOptions
+) -> list[Issue]:
+    """Dates that are plausible typos: errors, or warnings with ``--accept-dates``."""
+    severity: Severity = "warning" if options.accept_dates else "error"
+    hint = "" if options.accept_dates else " (--accept-dates adds it anyway)"
+    initial = store.initial_period()
+    known_initial = initial if initial not in (None, INITIAL) else None
+    reference = store.last_published() or known_initial
+    today = options.today or dt.date.today()
+    current = period_of(book.for_date(today), today)
+    problems = []
+    for event in events:
+        info = event.info
+        end = info.end or info.start
+        assert end is not None  # events without dates are refused by validation
+        start = info.start or end
+
+        def problem(message: str, source: str = info.source) -> None:
+            problems.append(Issue(source, None, message + hint, severity))
+
+        if not FIRST_YEAR <= end.year < LAST_YEAR or not FIRST_YEAR <= start.year < LAST_YEAR:
+            problem(f"dated {start}…{end}: not a plausible date")
+            continue
+        # One problem an event, the likeliest typo first.
+        period = period_of(book.for_date(end), end)
+        if end > today + dt.timedelta(days=1):
+            problem(f"ends on {end}, in the future (today is {today}): a typo in a date?")
+        elif known_initial is not None and period <= known_initial:
+            problem(
+                f"ended {end}, before the initial list ({known_initial}) was made: its games "
+                "should be in that list already"
+            )
+        elif reference is not None and abs(months_between(reference, period)) > MAX_MONTHS_AWAY:
+            problem(
+                f"ended {end} (period {period}), more than {MAX_MONTHS_AWAY} months from the "
+                f"database's last list ({reference}): a typo in the year?"
+            )
+        elif reference is None and months_between(period, current) > MAX_MONTHS_AWAY:
+            # No list month to measure against (an initial list of unknown month): today's.
+            problem(
+                f"ended {end} (period {period}), more than {MAX_MONTHS_AWAY} months before "
+                f"today ({today}), and the initial list's month is unknown: a typo in the year?"
+            )
+    return problems
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Where an added event goes: its list kind and rating period."""
+
+    kind: str
+    period: Period
+    warnings: list[Issue]
+    unread: bool = False
+    """No ``--kind`` and no readable time control: standard, by default (§6)."""
+
+
+def _placements(
+    store: Store, book: RuleBook, events: Sequence[Event], kind: str | None
+) -> list[Placement]:
+    """Each event's kind and period: that of its end date, or the next list when that
+    period is already published or is the initial list's (with a warning printed)."""
+    initial = store.initial_period()
+    floor = placement_floor(store)
+    lists = store.lists()
+    published = set(lists[lists["origin"] == "publish"]["period"])
+    placed = []
+    for event in events:
+        info = event.info
+        chosen = kind or info.kind or "standard"
+        end = info.end or info.start
+        assert end is not None  # events without dates are refused by validation
+        period, later = placed_period(book, end, floor)
+        warnings = []
+        if later != period:
+            if period in published:
+                what = "is already published"
+            elif initial is not None and period <= initial:
+                what = "is the initial list's"
+            else:  # passed over by a --skip-to: never published, and never will be
+                what = f"a --skip-to left unpublished (the last published list is {floor})"
+            warnings.append(
+                Issue(
+                    info.source,
+                    None,
+                    f"ended {end}, in period {period}, which {what}: rated in {later} "
+                    "(the next list)",
+                    "warning",
+                )
+            )
+            period = later
+        placed.append(Placement(chosen, period, warnings, unread=kind is None and not info.kind))
+    return placed
+
+
+def _insert_entries(store: Store, players: pd.DataFrame, ids: np.ndarray) -> None:
+    """The new events' players, as identified (``ids``)."""
+    store.insert_event_players(
+        pd.DataFrame(
+            {
+                "event_id": players["event_id"],
+                "start_rank": players["player"],
+                "player_id": ids,
+                "rating_in_file": players["rating"],
+                "line": players["line"],
+                **{c: players[c] for c in ("name", "federation", "sex", "title")},
+                "birth_year": players["birth_year"],
+                "final_rank": players["rank"],
+            }
+        )
+    )
+
+
+def _insert_games(store: Store, games: pd.DataFrame) -> None:
+    """The new events' games (by start rank: they need no identities)."""
+    store.insert_games(
+        pd.DataFrame(
+            {
+                "event_id": games["event_id"],
+                "round": games["round"],
+                "start_rank": games["player"],
+                "opponent_rank": games["opponent"],
+                "colour": games["colour"],
+                "result": games["result"],
+                "score": games["score"],
+                "rated": games["rated"].astype(np.int64),
+                "reason": games["reason"].astype("string"),
+                "line": games["line"],
+            }
+        )
+    )
+
+
+@dataclass(frozen=True)
+class _StoredGames:
+    """The stored events the new ones might repeat (``events_to_compare``: dates that meet
+    theirs, or the same name) and their games played over the board (``played_games``)."""
+
+    events: pd.DataFrame
+    games: pd.DataFrame
+
+
+def _spans(events: Sequence[Event]) -> tuple[list[str | None], list[str | None]]:
+    """Each event's first and last day (ISO; either one for both when only one is known)."""
+    starts = [iso(e.info.start or e.info.end) for e in events]
+    ends = [iso(e.info.end or e.info.start) for e in events]
+    return starts, ends
+
+
+def _stored_games(store: Store, events: Sequence[Event], keys: Sequence[str]) -> _StoredGames:
+    starts, ends = _spans(events)
+    # A resend with corrected dates keeps its name and games: events of the same name are
+    # compared whatever their dates.
+    stored = store.events_to_compare(
+        min(s for s in starts if s),
+        max(e for e in ends if e),
+        sorted({event.info.name for event in events}),
+    )
+    stored = stored[~stored["key"].isin(keys)]  # the new events are stored already
+    return _StoredGames(stored, store.played_games(stored["event_id"].tolist()))
+
+
+def _overlaps(
+    events: Sequence[Event],
+    keys: Sequence[str],
+    players: pd.DataFrame,
+    games: pd.DataFrame,
+    ids: np.ndarray,
+    known: _StoredGames,
+    options: AddOptions,
+) -> list[Issue]:
+    """New events that share half or more of their played games with a stored event (one
+    of ``known``) or with another event of this ``add`` whose dates meet theirs, or of the
+    same name whatever the dates (a resend with corrected dates: the message gives both
+    events' dates). Pure: no database."""
+    who = pd.Series(ids, index=pd.MultiIndex.from_arrays([players["event_id"], players["player"]]))
+    played = games[games["rated"].to_numpy(bool) & games["opponent"].notna().to_numpy()]
+    mine = who.reindex(pd.MultiIndex.from_arrays([played["event_id"], played["player"]]))
+    theirs = who.reindex(
+        pd.MultiIndex.from_arrays([played["event_id"], played["opponent"].astype("int64")])
+    )
+    new = pd.DataFrame(
+        {
+            "event": played["key"].to_numpy(),
+            "round": played["round"].to_numpy(),
+            "player": mine.to_numpy(),
+            "opponent": theirs.to_numpy(),
+            "score": played["score"].to_numpy(),
+        }
+    )
+    starts, ends = _spans(events)
+    stored, old = known.events, known.games
+    key_of = dict(zip(stored["event_id"], stored["key"], strict=True))
+    old_frame = pd.DataFrame(
+        {
+            "event": old["event_id"].map(key_of).to_numpy(),
+            "round": old["round"].to_numpy(),
+            "player": old["player_id"].to_numpy(),
+            "opponent": old["opponent_id"].to_numpy(),
+            "score": old["score"].to_numpy(),
+        }
+    )
+    spans = pd.concat(
+        [
+            pd.DataFrame(
+                {"event": list(keys), "first": starts, "last": ends,
+                 "name": [event.info.name for event in events]}
+            ),
+            stored.assign(event=stored["key"])[["event", "first", "last", "name"]],
+        ]
+    ).set_index("event")  # fmt: skip
+    pairs = overlapping_events(pd.concat([new, old_frame], ignore_index=True))
+    batch = dict(zip(keys, events, strict=True))
+    order = {key: number for number, key in enumerate(keys)}
+    stored_info = {
+        str(key): (str(source), str(period))
+        for key, source, period in zip(
+            stored["key"], stored["source"], stored["period"], strict=True
+        )
+    }
+    severity: Severity = "warning" if options.allow_overlap else "error"
+    hint = "" if options.allow_overlap else "; --allow-overlap adds it anyway"
+    problems = []
+    for pair in pairs.to_dict("records"):
+        x, y = str(pair["event_x"]), str(pair["event_y"])
+        # Said of the new event, or of the later of two new ones.
+        if x not in batch or (y in batch and order[y] > order[x]):
+            x, y = y, x
+            pair["played_x"], pair["played_y"] = pair["played_y"], pair["played_x"]
+        if x not in batch:
+            continue  # two stored events (added with --allow-overlap earlier)
+        event = batch[x]
+        here, there = spans.loc[x], spans.loc[y]
+        when, again = "", "the same results reported twice?"
+        if not meet(here["first"], here["last"], there["first"], there["last"]):
+            if here["name"] != there["name"]:
+                continue  # two matches between the same players, at other dates
+            when = f", played {there['first']}…{there['last']}; this file {here['first']}…"
+            when += f"{here['last']}"
+            again = "the same results reported twice, with corrected dates?"
+        if y in batch:
+            other = f"{batch[y].info.source} (in this add{when})"
+            advice = again
+        else:
+            source, period = stored_info[y]
+            other = f"the stored event {y} (file {source}, period {period}{when})"
+            advice = f"{again} If this is a corrected file, 'rating-batch remove {y}' first"
+        problems.append(
+            Issue(
+                event.info.source,
+                None,
+                f"shares {pair['shared']} of its {pair['played_x']} played games with {other}: "
+                f"{advice}{hint}",
+                severity,
+            )
+        )
+    return problems

@@ -1,0 +1,432 @@
+"""``publish``: rate a period for every list kind, keep the new lists, write them out.
+
+Periods are published in order: only the next list period after the last published one (or
+after the initial list) is accepted, or the last published one again; ``--skip-to`` publishes
+a later one on purpose, leaving those between unpublished (refused while they hold events).
+The initial list's own period is never published.
+
+A new publish computes every output into a staging folder, stores the new states and the
+files themselves in one transaction, commits, and only then switches the files into place. If
+that switch fails, the period is published and a plain re-run writes its files: re-publishing
+the last period writes, byte for byte, the files stored when it was first published, whatever
+was added since (a published list never changes).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+import pandas as pd
+
+from rating_batch.errors import Issue, RatingBatchError
+from rating_batch.loaders import Progress, no_progress
+from rating_batch.monthly.changes import ListCounts, change_summary
+from rating_batch.monthly.common import (
+    STATE_FIELDS,
+    Outcome,
+    RuleBook,
+    differs,
+    placed_period,
+    read_state,
+    rule_book,
+)
+from rating_batch.monthly.floor import idle_below_floor
+from rating_batch.monthly.outputs import PERIOD_FILES, Keeping, write_period
+from rating_batch.monthly.rate_kind import KindOutcome, _previous, rate_list
+from rating_batch.monthly.system_publish import (
+    SystemKindOutcome,
+    rate_system_kind,
+    write_system_kind,
+)
+from rating_batch.periods import (
+    INITIAL,
+    Period,
+    canonical_period,
+    closing_date,
+    is_list_period,
+    next_list_period,
+    shown,
+)
+from rating_batch.staging import OutputProblem, OutputSet, check_outputs, staged_outputs
+from rating_batch.store import DEFAULT_WAIT, Store, open_store
+from rating_batch.systems import RatingSystem
+from rating_batch.systems.elo.rules import KINDS, Rules
+
+POOL_COLUMNS = [
+    "period", "kind", "player_id", "event_id", "round", "opponent_rating", "half", "game_period",
+]  # fmt: skip
+
+
+@dataclass(frozen=True)
+class PublishOptions:
+    skip_to: bool = False
+    """Publish a period later than the next one on purpose (none between may hold events)."""
+    dry_run: bool = False
+    wait: float = DEFAULT_WAIT
+    accept_dates: bool = False
+    """Publish a list whose period is still open (its closing date is after today)."""
+    today: dt.date | None = None
+
+
+@dataclass
+class PublishResult(Outcome):
+    period: Period = ""
+    outcomes: list[KindOutcome] = field(default_factory=list)
+
+
+def publish_period(
+    period: str,
+    *,
+    db: Path,
+    out: Path,
+    options: PublishOptions = PublishOptions(),
+    progress: Progress = no_progress,
+) -> PublishResult:
+    """Rate ``period`` for every list kind, store the new lists and write them with reports;
+    or, for the last published period, write its stored files again."""
+    period = canonical_period(period)
+    command = f"publish {period}"
+    with open_store(
+        db, write=True, command=command, wait=options.wait, dry_run=options.dry_run
+    ) as store:
+        book = rule_book(store)
+        if store.last_published() == period:
+            return _republish(store, period, out, options)
+        _check_order(store, book, period, options)  # before the write lock is taken
+        publisher = _publisher(book)
+        if options.dry_run:
+            check_outputs(out, out / period, PERIOD_FILES)
+            with store.writing(dry_run=True):
+                _check_order(store, book, period, options)
+                kinds = _kinds(store, book, period)
+                outcomes = [publisher.rate(store, period, kind) for kind in kinds]
+            dry = publisher.result(period, outcomes, [], dry_run=True)
+            return _noting(dry, _waiting(store, book, period))
+        with staged_outputs(out) as outputs:
+            with store.writing():
+                # Checked holding the write lock: two publishes at once cannot both pass.
+                _check_order(store, book, period, options)
+                kinds = _kinds(store, book, period)
+                outcomes = [publisher.rate(store, period, kind) for kind in kinds]
+                waiting = _waiting(store, book, period)
+
+                def keep() -> None:
+                    for outcome in outcomes:
+                        publisher.keep(store, period, outcome)
+
+                # Every staged file kept as written (re-publishing writes them again): by the
+                # process that wrote it, as soon as it is written, the rest at the end.
+                keeping = Keeping(store.keep_file, meanwhile=keep, folder=out / period)
+                paths = publisher.write(outcomes, period, out, outputs, progress, keeping)
+                done = {path for path, *_ in keeping.kept}
+                written = [(keeping.name(final), staged) for final, staged in outputs.staged()]
+                store.store_files(
+                    period,
+                    [(path, staged) for path, staged in written if path not in done],
+                    meanwhile=keeping.run_meanwhile,
+                    kept=keeping.kept,
+                )
+            _switch(outputs, period, db, out)
+    result = _noting(publisher.result(period, outcomes, paths, dry_run=False), waiting)
+    result.lines.extend(store.notes)
+    return result
+
+
+def _waiting(store: Store, book: RuleBook, period: Period) -> Outcome:
+    """The events added for lists after ``period``: where they wait (an officer who
+    publishes the month before the one the events were added for sees where they went), and
+    a warning for any that ended in ``period`` or before (left in a later list)."""
+    later = store.events_after(period)
+    if later.empty:
+        return Outcome()
+    where = ", ".join(f"{n} in {p}" for p, n in later.groupby("period").size().items())
+    if len(store.events(period)):
+        line = f"{len(later)} event(s) added wait for later lists ({where})"
+    else:
+        line = (
+            f"no event was added for {period}: the {len(later)} added wait for later lists "
+            f"({where}): an event is rated in the first list closing on or after its end "
+            "date (docs/rules.md §1)"
+        )
+    warnings = []
+    for event in later.to_dict("records"):
+        end = dt.date.fromisoformat(str(event["end"] or event["start"]))
+        own, _ = placed_period(book, end, None)
+        if own <= period:
+            warnings.append(
+                Issue(
+                    str(event["source"]),
+                    None,
+                    f"ended {end} (period {own}) but waits for {event['period']}: 'rating-batch "
+                    f"remove {event['key']}' and add it again to rate it in {period}",
+                    "warning",
+                )
+            )
+    return Outcome([line], warnings)
+
+
+def _noting(result: PublishResult, note: Outcome) -> PublishResult:
+    """``result`` with ``note``'s lines after the lists' (before a dry run's last line) and
+    its warnings first."""
+    at = len(result.lines) - (result.lines[-1].startswith("dry run") if result.lines else 0)
+    result.lines[at:at] = note.lines
+    result.warnings[:0] = note.warnings
+    return result
+
+
+class _Publisher(Protocol):
+    """How a period's list kinds are rated, written and kept: FIDE Elo's way (``rate_list``,
+    ``write_period``) or another system's (``system_publish``). The order of periods, the
+    transaction, the staged files and the stored copies are publish's own."""
+
+    def rate(self, store: Store, period: Period, kind: str) -> Any: ...
+
+    def write(
+        self, outcomes: list[Any], period: Period, out: Path, outputs: OutputSet,
+        progress: Progress, keeping: Keeping,
+    ) -> list[Path]: ...  # fmt: skip
+
+    def keep(self, store: Store, period: Period, outcome: Any) -> None: ...
+
+    def result(
+        self, period: Period, outcomes: list[Any], paths: list[Path], *, dry_run: bool
+    ) -> PublishResult: ...
+
+
+@dataclass(frozen=True)
+class _EloPublisher:
+    book: RuleBook
+
+    def rate(self, store: Store, period: Period, kind: str) -> KindOutcome:
+        return rate_list(store, self.book, period, kind)
+
+    def write(
+        self, outcomes: list[KindOutcome], period: Period, out: Path, outputs: OutputSet,
+        progress: Progress, keeping: Keeping,
+    ) -> list[Path]:  # fmt: skip
+        return write_period(outcomes, period, out, outputs, progress, keeping)
+
+    def keep(self, store: Store, period: Period, outcome: KindOutcome) -> None:
+        _store_outcome(store, period, outcome, self.book.name)
+
+    def result(
+        self, period: Period, outcomes: list[KindOutcome], paths: list[Path], *, dry_run: bool
+    ) -> PublishResult:
+        return _result(period, outcomes, paths, dry_run=dry_run)
+
+
+@dataclass(frozen=True)
+class _SystemPublisher:
+    book: RuleBook
+    system: RatingSystem
+
+    def rate(self, store: Store, period: Period, kind: str) -> SystemKindOutcome:
+        return rate_system_kind(store, self.system, period, kind)
+
+    def write(
+        self, outcomes: list[SystemKindOutcome], period: Period, out: Path, outputs: OutputSet,
+        progress: Progress, keeping: Keeping,
+    ) -> list[Path]:  # fmt: skip
+        outputs.own(out / period, PERIOD_FILES)
+        return [path for each in outcomes for path in write_system_kind(each, period, out, outputs)]
+
+    def keep(self, store: Store, period: Period, outcome: SystemKindOutcome) -> None:
+        store.insert_system_states(outcome.state)
+        store.add_list(period, outcome.kind, "publish", self.book.name)
+
+    def result(
+        self,
+        period: Period,
+        outcomes: list[SystemKindOutcome],
+        paths: list[Path],
+        *,
+        dry_run: bool,
+    ) -> PublishResult:
+        return _system_result(period, outcomes, paths, dry_run=dry_run)
+
+
+def _publisher(book: RuleBook) -> _Publisher:
+    return _EloPublisher(book) if book.system is None else _SystemPublisher(book, book.system)
+
+
+def _system_result(
+    period: Period, outcomes: list[SystemKindOutcome], paths: list[Path], *, dry_run: bool
+) -> PublishResult:
+    lines = [f"{'would publish' if dry_run else 'published'} {period}"]
+    for outcome in outcomes:
+        rated = outcome.rated
+        counts = rated.status_counts()
+        against = "no earlier list" if outcome.previous is None else shown(outcome.previous)
+        lines.append(
+            f"{outcome.kind}: {len(rated.events)} event(s) under {rated.system.name}; list of "
+            f"{len(outcome.listing)} players ({counts['rated']} rated before, {counts['new']} "
+            f"new); {counts['unrated']} played but are still unrated; previous list: {against}"
+        )
+    if dry_run:
+        lines.append("dry run: nothing was changed or written")
+    return PublishResult(lines, [], paths, period=period)
+
+
+def _switch(outputs: OutputSet, period: Period, db: Path, out: Path) -> None:
+    """The staged files into place, after the commit (a failure leaves the period
+    published: a plain re-run writes its files)."""
+    try:
+        outputs.switch()
+    except OutputProblem as problem:
+        raise RatingBatchError(
+            f"published {period} in {db}, but its files could not be put in place: "
+            f"{problem}; 'rating-batch publish {period} --out {out}' writes them"
+        ) from None
+
+
+def _result(
+    period: Period, outcomes: list[KindOutcome], paths: list[Path], *, dry_run: bool
+) -> PublishResult:
+    lines = [f"{'would publish' if dry_run else 'published'} {period}"]
+    warnings = []
+    for outcome in outcomes:
+        players = outcome.result.players
+        counts = players["status"].value_counts()
+        # Those with games pending from earlier periods are unrated too, but did not play.
+        unrated = int(((players["status"] == "unrated") & (players["events"] > 0)).sum())
+        # The list's counts are changes.csv's, whatever the players' statuses say (a rapid
+        # player joining from the standard rating is "rated" and new on the list).
+        listed = ListCounts.of(outcome.changes, len(outcome.listing))
+        under = int(counts.get("below_floor", 0)) - listed.below_floor
+        idle = idle_below_floor(players)
+        lines.append(
+            f"{outcome.kind}: {len(outcome.events)} event(s) under {outcome.rules.edition}; "
+            f"list of {listed.listed} players ({listed.kept} from the previous list, "
+            f"{listed.arrivals()}); {listed.below_floor - idle} fell below the floor and left it"
+            + (
+                f", {idle} rated below the floor on the previous list left it without a game"
+                if idle
+                else ""
+            )
+            + (f", {under} more ended below it, not having been on the list" if under else "")
+            + f", {unrated} played but are still unrated"
+        )
+        against = "no earlier list" if outcome.previous is None else shown(outcome.previous)
+        lines.append(f"  {change_summary(outcome.changes, against)}")
+        warnings.extend(outcome.warnings)
+    if dry_run:
+        lines.append("dry run: nothing was changed or written")
+    return PublishResult(lines, warnings, paths, period=period, outcomes=outcomes)
+
+
+def _check_order(store: Store, book: RuleBook, period: Period, options: PublishOptions) -> None:
+    """Only the next list period, unless ``--skip-to`` (never over periods with events), and
+    only once it is closed, unless ``--accept-dates``."""
+    _check_sequence(store, book.for_period(period), period, options)
+    _check_closed(book.for_period(period), period, options)
+
+
+def _check_sequence(store: Store, rules: Rules, period: Period, options: PublishOptions) -> None:
+    if not is_list_period(rules, period):
+        months = ", ".join(str(m) for m in rules.list_months)
+        raise RatingBatchError(
+            f"{period} is not a list month under {rules.edition} (lists in months {months})"
+        )
+    initial = store.initial_period()
+    last = store.last_published()
+    if period == initial:
+        raise RatingBatchError(
+            f"{period} is the initial list's own period: it is never published (the next "
+            f"list is {next_list_period(rules, period)})"
+        )
+    if last is not None and period < last:
+        raise RatingBatchError(
+            f"{period} is earlier than the last published period {last}; periods are "
+            f"published in order ('rating-batch unpublish {last}' withdraws the last one)"
+        )
+    base = last or initial
+    if initial is not None and last is None and period < initial:
+        raise RatingBatchError(f"{period} is earlier than the initial list ({initial})")
+    if base is None or base == INITIAL:
+        expected = store.earliest_event_period()
+        if expected is None or period <= expected:
+            return
+    else:
+        expected = next_list_period(rules, base)
+    if period == expected:
+        return
+    if not options.skip_to:
+        raise RatingBatchError(
+            f"the next list is {expected}, not {period}: publish {expected} first (a typo in "
+            f"the month?), or pass --skip-to to publish {period} and leave the lists between "
+            "unpublished"
+        )
+    waiting = store.event_periods(base or INITIAL, period)
+    if waiting:
+        raise RatingBatchError(
+            f"--skip-to {period} would leave events unrated: publish {', '.join(waiting)} "
+            "first, or remove those events"
+        )
+
+
+def _check_closed(rules: Rules, period: Period, options: PublishOptions) -> None:
+    """A list is published once its period is closed: before its closing date, events that
+    belong to it may still be played (§1), and a list dated years ahead is a typo."""
+    today = options.today or dt.date.today()
+    closing = closing_date(rules, period)
+    if today < closing and not options.accept_dates:
+        raise RatingBatchError(
+            f"{period} is still open: events ending up to {closing} belong to it (today is "
+            f"{today}); publish it from {closing} on (a typo in the month?), or pass "
+            "--accept-dates to publish it now"
+        )
+
+
+def _kinds(store: Store, book: RuleBook, period: Period) -> list[str]:
+    """The list kinds published: those with a list already or with events this period."""
+    rules = book.for_period(period)
+    known = set(store.lists()["kind"]) | set(store.events(period)["kind"])
+    return [kind for kind in KINDS if kind in known and kind in rules.kinds]
+
+
+def _republish(store: Store, period: Period, out: Path, options: PublishOptions) -> PublishResult:
+    """The last published period's files again, as stored when it was published."""
+    if not store.has_published_files(period):
+        raise RatingBatchError(
+            f"{period} was published by an older rating_batch, which did not keep its files: "
+            f"'rating-batch unpublish {period}' and publish it again"
+        )
+    if options.dry_run:
+        check_outputs(out, out / period, PERIOD_FILES)
+        return PublishResult(
+            [f"{period} is published: publishing it again would write its stored files",
+             "dry run: nothing was changed or written"],
+            period=period,
+        )  # fmt: skip
+    written = []
+    with staged_outputs(out) as outputs:
+        outputs.own(out / period, PERIOD_FILES)
+        for path, data in store.published_files(period):
+            final = out / period / path
+            outputs.write_bytes(final, data)
+            written.append(final)
+    return PublishResult(
+        [f"re-published {period}: its files as stored when it was published"],
+        outputs=written,
+        period=period,
+    )
+
+
+def _store_outcome(store: Store, period: Period, outcome: KindOutcome, rules_name: str) -> None:
+    """The new states (a row for everyone who played, and for any change), the pool, the
+    list."""
+    kind = outcome.kind
+    previous = read_state(store, kind, _previous(store.lists(), kind, period))
+    state = outcome.state
+    merged = state.merge(previous, on="player_id", how="left", suffixes=("", "_before"))
+    changed = merged["games"] > 0
+    for name in STATE_FIELDS:
+        if name == "games":
+            continue
+        changed |= differs(merged[name], merged[f"{name}_before"])
+    pool = outcome.pending
+    rows = pool.assign(period=period, kind=kind)[POOL_COLUMNS] if len(pool) else pd.DataFrame()
+    store.store_publication(period, kind, state[changed.to_numpy(bool)], rows, rules_name)

@@ -1,0 +1,647 @@
+"""Rating one list kind for a period being published: every game with the ratings of the
+list in force at its event's start (§1), K from the previous list, the first-rating pool over
+earlier periods (§4, §8), the floor and inactivity, and each player's state for the next list.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from rating_batch.assemble import rating_example, unlisted_first
+from rating_batch.errors import Issue, RatingBatchError
+from rating_batch.monthly.changes import edits_since, list_changes
+from rating_batch.monthly.common import (
+    LIST_COLUMNS,
+    STATE_FIELDS,
+    RuleBook,
+    month_index,
+    read_state,
+)
+from rating_batch.monthly.floor import left_without_playing
+from rating_batch.parallel import alongside, worth
+from rating_batch.periods import (
+    INITIAL,
+    Period,
+    junior_year,
+    list_date,
+    month_number,
+    next_list_period,
+)
+from rating_batch.rate import junior_note, uncertain_notes
+from rating_batch.schema import REASON_DTYPE, conform
+from rating_batch.store import Store
+from rating_batch.systems.elo.calculations import individual_calculations
+from rating_batch.systems.elo.engine import PERIOD_GAMES, PERIOD_PLAYERS, PeriodResult, rate_period
+from rating_batch.systems.elo.k import history_flags, list_k
+from rating_batch.systems.elo.rules import Rules
+from rating_batch.validation import overlapping_events
+
+#: Consistency notes name at most this many events each (a month of FIDE files can have
+#: thousands made with an old list).
+MAX_EVENT_NOTES = 50
+
+
+@dataclass
+class KindOutcome:
+    kind: str
+    rules: Rules
+    result: PeriodResult
+    state: pd.DataFrame
+    pending: pd.DataFrame
+    listing: pd.DataFrame
+    pooled: pd.DataFrame | None
+    """The earlier periods' games still in the pools (for ``calculations``)."""
+    events: pd.DataFrame
+    notes: list[str]
+    changes: pd.DataFrame
+    """Against the previous list (``changes.list_changes``)."""
+    warnings: list[Issue]
+    """What the period's files say that disagrees, printed on the terminal too."""
+    previous: Period | None
+    """The list the new one follows (None: no earlier list of this kind)."""
+    entrants: pd.DataFrame
+    """Every event's players as its file lists them (``pages.ENTRANT_COLUMNS``)."""
+    period: Period
+
+    @functools.cached_property
+    def calculations(self) -> pd.DataFrame:
+        """Every counted game and first-rating pool explained (``individual_calculations``):
+        made when first asked for, by the files that show them (a dry run never does)."""
+        return individual_calculations(self.result, self.rules, self.pooled, self.period)
+
+
+def _previous(lists: pd.DataFrame, kind: str, period: Period) -> Period | None:
+    before = lists[(lists["kind"] == kind) & (lists["period"] < period)]["period"]
+    return str(before.max()) if len(before) else None
+
+
+def _in_force(
+    lists: pd.DataFrame, kind: str, start: dt.date | None, period: Period
+) -> Period | None:
+    """The list in force at an event's start: the latest one published on or before it (§1)."""
+    candidates = sorted(
+        p for p in lists[(lists["kind"] == kind) & (lists["period"] < period)]["period"]
+    )
+    chosen = None
+    for candidate in candidates:
+        if candidate == INITIAL or start is None or list_date(candidate) <= start:
+            chosen = candidate
+    return chosen or (candidates[0] if candidates else None)
+
+
+def _ratings_at(
+    store: Store,
+    lists: pd.DataFrame,
+    kind: str,
+    start: dt.date | None,
+    period: Period,
+    from_standard: bool,
+) -> pd.Series:
+    """Ratings (by player id) of the list in force at ``start``; for rapid and blitz with
+    ``from_standard``, a player unrated there starts from their standard rating (§6)."""
+    ratings = read_state(store, kind, _in_force(lists, kind, start, period)).set_index("player_id")[
+        "rating"
+    ]
+    if from_standard:
+        standard = read_state(store, "standard", _in_force(lists, "standard", start, period))
+        fallback = standard.set_index("player_id")["rating"]
+        ratings = ratings.reindex(ratings.index.union(fallback.index))
+        ratings = ratings.fillna(fallback.reindex(ratings.index)).astype("Int64")
+    return ratings.dropna()
+
+
+def rate_list(store: Store, book: RuleBook, period: Period, kind: str) -> KindOutcome:
+    """Rate the period's events of one list kind, and each player's state after it."""
+    rules = book.for_period(period).for_kind(kind)
+    lists = store.lists()
+    previous = _previous(lists, kind, period)
+    # The period's games (the largest read) are read beside the others.
+    with store.reading_aside(lambda other: other.period_games(period, kind)) as stored:
+        state = read_state(store, kind, previous)
+        events = store.events(period)
+        events = events[events["kind"] == kind].copy()
+        events["start_date"] = [dt.date.fromisoformat(s) if s else None for s in events["start"]]
+        events = events.sort_values(
+            ["start", "event_id"], na_position="last", kind="stable"
+        ).reset_index(drop=True)
+        people = store.players()
+        entries = store.period_entries(period, kind)
+        games = stored.result()
+    # Everyone with a state or a game this period.
+    ids = sorted(set(state["player_id"]) | set(entries["player_id"]))
+    table = pd.DataFrame({"player_id": ids}).merge(people, on="player_id", how="left")
+    table = table.merge(state, on="player_id", how="left")
+    table["id"] = np.where(
+        table["fide_id"].notna(),
+        table["fide_id"].astype("Int64").astype("string"),
+        table["created_by"],
+    )
+    counts = entries.groupby("player_id")["event_id"].nunique()
+    table["events"] = table["player_id"].map(counts).fillna(0).astype("int64")
+    from_standard = kind != "standard" and rules.start_from_standard
+    table["rating_source"] = "list"
+    notes: list[str] = []
+    if from_standard:
+        # §6: unrated in this list but rated in standard: start from the standard rating,
+        # with K as for a new player (rule 3.3, uncertain).
+        standard = read_state(store, "standard", _previous(lists, "standard", period))
+        start = table["player_id"].map(standard.set_index("player_id")["rating"]).astype("Int64")
+        starting = (
+            table["rating"].isna() & start.notna() & table["player_id"].isin(entries["player_id"])
+        )
+        table.loc[starting, "rating"] = start[starting]
+        table.loc[starting, "rating_source"] = "standard"
+        table.loc[starting, "games_total"] = 0
+        table.loc[starting, "k"] = pd.NA
+        if starting.any():
+            notes.append(
+                f"{int(starting.sum())} players unrated in {kind} start from their standard rating"
+            )
+    table["ever_high"] = (table["peak"] >= rules.high_threshold).astype("boolean")
+    table["ever_junior_ceiling"] = (table["peak"] >= rules.junior_ceiling).astype("boolean")
+    if from_standard:
+        # No history in this list: the borrowed rating says nothing of 2400 or 2300 reached.
+        table.loc[starting, ["ever_high", "ever_junior_ceiling"]] = False
+    table["first_event_done"] = table["first_event_done"].fillna(0).astype(bool)
+    pidx = pd.Series(np.arange(len(table)), index=table["player_id"])
+    players = conform(table.assign(fide_id=table["fide_id"].astype("Int64")), PERIOD_PLAYERS)
+    players["first_event_done"] = table["first_event_done"].to_numpy()
+
+    frame = _period_games(
+        store, events, entries, games, lists, kind, period, table, pidx, from_standard
+    )
+    # What the files say that disagrees is looked for on the second core meanwhile.
+    with alongside(
+        lambda: consistency_notes(entries, frame, table, events), worth=worth(len(frame))
+    ) as checking:
+        prior, pool_reset = _prior_pool(store, kind, previous, period, rules, table, pidx)
+        event_rules = {
+            key: book.for_date(start).for_kind(kind)
+            for key, start in zip(events["key"], events["start_date"], strict=True)
+        }
+        event_starts = dict(zip(events["key"], events["start_date"], strict=True))
+        # Juniors are judged by the period's year (§3): as the rules say, its closing date's
+        # or its events' latest end date's.
+        ends = [end or start for end, start in zip(events["end"], events["start"], strict=True)]
+        latest = max((dt.date.fromisoformat(day) for day in ends if day), default=None)
+        year = junior_year(rules, period, latest)
+        result = rate_period(
+            players, frame, rules, event_rules=event_rules, event_starts=event_starts,
+            period_year=year, prior=prior,
+        )  # fmt: skip
+        event_ids = dict(zip(events["key"], events["event_id"], strict=True))
+        new_state, pending, state_notes = _next_state(
+            Publication(result, table, prior, frame, rules, period, kind, pool_reset, event_ids)
+        )
+        listing = _listing(new_state, table, rules)
+        changes = list_changes(
+            state,
+            new_state,
+            table,
+            pd.DataFrame(
+                {
+                    "player_id": table["player_id"].to_numpy(),
+                    "status": result.players["status"].to_numpy(),
+                    "new_rating": result.players["new_rating"].to_numpy(),
+                    "rating_source": result.players["rating_source"].to_numpy(),
+                }
+            ),
+            edits_since(store, previous, kind),
+        )
+        pooled = _pooled_games(store, kind, previous, prior, table)
+        notes = [*notes, junior_note(rules, year), *state_notes, *result.notes]
+        notes += uncertain_notes(rules)
+        disagreements = checking.result()
+    if previous is None:
+        notes.append(f"no earlier {kind} list: every player starts unrated")
+    source_of = dict(zip(events["key"], events["source"], strict=True))
+    warnings = [
+        Issue(
+            source_of[key] if key is not None else f"the {kind} list of {period}",
+            None,
+            note.removeprefix(f"{key}: "),
+            "warning",
+        )
+        for key, note in disagreements
+    ] + left_without_playing(result.players, kind, period, previous, rules)
+    return KindOutcome(
+        kind, rules, result, new_state, pending, listing, pooled, events, notes, changes,
+        warnings, previous, _entrants(entries, events, table), period,
+    )  # fmt: skip
+
+
+def _entrants(entries: pd.DataFrame, events: pd.DataFrame, table: pd.DataFrame) -> pd.DataFrame:
+    """The period's event players as their files list them, for the event pages."""
+    fide = table.set_index("player_id")["fide_id"].astype("Int64")
+    return pd.DataFrame(
+        {
+            "event": entries["event_id"].map(events.set_index("event_id")["key"]),
+            "player": entries["start_rank"].astype("int64"),
+            "fide_id": entries["player_id"].map(fide).astype("Int64"),
+            "name": entries["name"],
+            "federation": entries["federation"],
+            "title": entries["title"],
+            "rank": entries["final_rank"].astype("Int64"),
+        }
+    )
+
+
+def consistency_notes(
+    entries: pd.DataFrame, frame: pd.DataFrame, table: pd.DataFrame, events: pd.DataFrame
+) -> list[tuple[str | None, str]]:
+    """What the period's files say that disagrees, as (the event it is about, note): ratings
+    written in a file that differ from the list in force (the list is used), one player with
+    different ratings in the files of the period, and two events that share most of their
+    games (added with ``--allow-overlap``)."""
+    notes: list[tuple[str | None, str]] = []
+    key_of = dict(zip(events["event_id"], events["key"], strict=True))
+    names = table.set_index("player_id")["name"]
+    used = frame.drop_duplicates(["event", "player"]).set_index(["event", "player"])["rating"]
+    written = entries.assign(event=entries["event_id"].map(key_of))
+    written["used"] = used.reindex(
+        pd.MultiIndex.from_frame(written[["event", "start_rank"]])
+    ).to_numpy()
+    differ = written[
+        written["rating_in_file"].notna()
+        & (written["rating_in_file"].astype("Int64") != written["used"].astype("Int64")).fillna(
+            True
+        )
+    ]
+    # One note per event (its first three players, those not on the list first: their
+    # file's rating is not used at all), for the first MAX_EVENT_NOTES events.
+    counts = differ.groupby("event", sort=True).size()
+    shown_events = counts.index[:MAX_EVENT_NOTES]
+    examples: dict[str, list[str]] = {}
+    heads = unlisted_first(differ[differ["event"].isin(shown_events)], "used")
+    heads = heads.groupby("event", sort=True).head(3)
+    for event, player_id, in_file, used_rating in zip(
+        heads["event"].tolist(),
+        heads["player_id"].tolist(),
+        heads["rating_in_file"].tolist(),
+        heads["used"].tolist(),
+        strict=True,
+    ):
+        examples.setdefault(str(event), []).append(
+            rating_example(
+                names.get(player_id, "?"),
+                int(in_file),
+                None if pd.isna(used_rating) else int(used_rating),
+            )
+        )
+    for event in shown_events:
+        notes.append(
+            (
+                str(event),
+                f"{event}: {counts[event]} rating(s) in the file differ from the list in force, "
+                f"which is used: {', '.join(examples[str(event)])}",
+            )
+        )
+    if len(counts) > MAX_EVENT_NOTES:
+        notes.append(
+            (
+                None,
+                f"… and {len(counts) - MAX_EVENT_NOTES:,} more events whose files give ratings "
+                "that differ from the list in force "
+                f"({int(counts.iloc[MAX_EVENT_NOTES:].sum()):,} ratings)",
+            )
+        )
+    ratings = (
+        written.dropna(subset=["rating_in_file"]).groupby("player_id")["rating_in_file"].nunique()
+    )
+    for player_id in ratings[ratings > 1].index.tolist()[:20]:
+        seen = written[written["player_id"] == player_id][["event", "rating_in_file"]]
+        shown = ", ".join(f"{r['rating_in_file']} in {r['event']}" for r in seen.to_dict("records"))
+        notes.append(
+            (
+                None,
+                f"{names.get(player_id, '?')} has different ratings in this period's files: "
+                f"{shown}",
+            )
+        )
+    played = frame[frame["rated"].to_numpy(bool) & frame["oidx"].ge(0).to_numpy()]
+    pairs = overlapping_events(
+        pd.DataFrame(
+            {
+                "event": played["event"].astype(str).to_numpy(),
+                "round": played["round"].to_numpy(),
+                "player": played["id"].to_numpy(),
+                "opponent": played["opponent_id"].to_numpy(),
+                "score": played["score"].to_numpy(),
+            }
+        )
+    )
+    for pair in pairs.to_dict("records"):
+        first, second = str(pair["event_x"]), str(pair["event_y"])
+        notes.append(
+            (
+                second,
+                f"{first} and {second} share {pair['shared']} identical games: the same "
+                "results reported twice? (both are rated as given)",
+            )
+        )
+    return notes
+
+
+def _period_games(
+    store: Store,
+    events: pd.DataFrame,
+    entries: pd.DataFrame,
+    games: pd.DataFrame,
+    lists: pd.DataFrame,
+    kind: str,
+    period: Period,
+    table: pd.DataFrame,
+    pidx: pd.Series,
+    from_standard: bool,
+) -> pd.DataFrame:
+    """The engine's games frame: each event's games with the ratings of the list in force at
+    its start date (§1), the rows in (event, player) order."""
+    order = {int(e): i for i, e in enumerate(events["event_id"])}
+    key_of = dict(zip(events["event_id"], events["key"], strict=True))
+    source_of = dict(zip(events["event_id"], events["source"], strict=True))
+    # Events share the lists in force (one per start date at most): each is read once, and
+    # the entries of all the events using it get their ratings together.
+    in_force = {
+        start: (
+            _in_force(lists, kind, start, period),
+            _in_force(lists, "standard", start, period) if from_standard else None,
+        )
+        for start in dict.fromkeys(events["start_date"])
+    }
+    users: dict[tuple[Period | None, Period | None], list[Any]] = {}
+    first_start: dict[tuple[Period | None, Period | None], dt.date | None] = {}
+    for event_id, start in zip(events["event_id"], events["start_date"], strict=True):
+        users.setdefault(in_force[start], []).append(event_id)
+        first_start.setdefault(in_force[start], start)
+    rating_in_event = []
+    for lists_used, event_ids in users.items():
+        ratings = _ratings_at(store, lists, kind, first_start[lists_used], period, from_standard)
+        chosen = entries[entries["event_id"].isin(event_ids)][
+            ["event_id", "start_rank", "player_id"]
+        ]
+        rating_in_event.append(
+            chosen.assign(rating=chosen["player_id"].map(ratings).astype("Int64"))
+        )
+    rated = (
+        pd.concat(rating_in_event)
+        if rating_in_event
+        else entries.assign(rating=pd.Series(dtype="Int64"))
+    )
+    mine = games.merge(rated, on=["event_id", "start_rank"], how="left")
+    theirs = rated.rename(
+        columns={
+            "start_rank": "opponent_rank",
+            "player_id": "opponent_player",
+            "rating": "opponent_rating",
+        }
+    )
+    mine = mine.merge(theirs, on=["event_id", "opponent_rank"], how="left")
+    if mine["player_id"].isna().any():
+        raise RatingBatchError(f"the database holds games of {period} without their entry")
+    ids = table.set_index("player_id")["id"]
+    frame = pd.DataFrame(
+        {
+            "event": mine["event_id"].map(key_of),
+            "event_order": mine["event_id"].map(order).astype("int64"),
+            "round": mine["round"],
+            "id": mine["player_id"].map(ids),
+            "opponent_id": mine["opponent_player"].map(ids),
+            "pidx": mine["player_id"].map(pidx).astype("int64"),
+            "oidx": mine["opponent_player"].map(pidx).fillna(-1).astype("int64"),
+            "player": mine["start_rank"],
+            "opponent": mine["opponent_rank"].astype("Int64"),
+            "colour": mine["colour"],
+            "result": mine["result"],
+            "score": mine["score"],
+            "rated": mine["rated"].astype(bool),
+            "reason": pd.Categorical(mine["reason"], dtype=REASON_DTYPE),
+            "rating": mine["rating"].astype("Int64"),
+            "opponent_rating": mine["opponent_rating"].astype("Int64"),
+            "source": mine["event_id"].map(source_of),
+            "line": mine["line"],
+        }
+    )
+    rows = np.lexsort(
+        (
+            frame["round"].to_numpy(np.int64),
+            frame["pidx"].to_numpy(np.int64),
+            frame["event_order"].to_numpy(np.int64),
+        )
+    )
+    return conform(frame.take(rows).reset_index(drop=True), PERIOD_GAMES)
+
+
+def _pooled_games(
+    store: Store, kind: str, previous: Period | None, prior: pd.DataFrame, table: pd.DataFrame
+) -> pd.DataFrame | None:
+    """The earlier periods' games still in the pools (``calculations.POOL_COLUMNS``)."""
+    if previous is None or not len(prior):
+        return None
+    games = store.pending_games(kind, previous)
+    kept = prior[["player_id", "round", "game_period"]].assign(keep=True)
+    games = games.merge(kept, on=["player_id", "round", "game_period"], how="inner")
+    public = table.set_index("player_id")
+    return pd.DataFrame(
+        {
+            "id": games["player_id"].map(public["id"]).to_numpy(),
+            "event": games["event"].to_numpy(),
+            "round": games["round"].to_numpy(),
+            "period": games["game_period"].to_numpy(),
+            "opponent_id": games["opponent_player"].map(public["id"]).to_numpy(),
+            "opponent_name": games["opponent_player"].map(public["name"]).to_numpy(),
+            "opponent_rating": games["opponent_rating"].to_numpy(),
+            "score": games["half"].to_numpy() / 2,
+        }
+    )
+
+
+def _prior_pool(
+    store: Store,
+    kind: str,
+    previous: Period | None,
+    period: Period,
+    rules: Rules,
+    table: pd.DataFrame,
+    pidx: pd.Series,
+) -> tuple[pd.DataFrame, set[int]]:
+    """Pending first-rating games still inside the pool window (§4, §8)."""
+    if previous is None:
+        return pd.DataFrame(
+            {"pidx": [], "opponent_rating": [], "half": [], "player_id": [], "game_period": []}
+        ), set()
+    pending = store.pending(kind, previous)
+    if pending.empty:
+        return pending.assign(pidx=pd.Series(dtype="int64")), set()
+    reset: set[int] = set()
+    now = _month_of(period)
+    if rules.pool_window == "rolling":
+        age = now - month_index(pending["game_period"])
+        pending = pending[(age < rules.pool_months).fillna(True).to_numpy(bool)]
+    else:
+        # Anchored: the window starts at the pool's first game; when it has run out, the
+        # whole pool is reset (§8).
+        starts = table.set_index("player_id")["pool_start"]
+        age = now - month_index(pending["player_id"].map(starts))
+        expired = (age >= rules.pool_months).fillna(False).to_numpy(bool)
+        reset = set(pending.loc[expired, "player_id"])
+        pending = pending[~expired]
+    return pending.assign(pidx=pending["player_id"].map(pidx).astype("int64")), reset
+
+
+@dataclass(frozen=True)
+class Publication:
+    """One list kind's period being published: what ``_next_state`` and ``_new_pool`` need."""
+
+    result: PeriodResult
+    table: pd.DataFrame
+    prior: pd.DataFrame
+    frame: pd.DataFrame
+    rules: Rules
+    period: Period
+    kind: str
+    pool_reset: set[int]
+    event_ids: dict[str, int]
+
+
+def _next_state(publication: Publication) -> tuple[pd.DataFrame, pd.DataFrame, list[str]]:
+    """Every player's state after the period, the new pending pool, and notes."""
+    result, table, rules = publication.result, publication.table, publication.rules
+    period, kind = publication.period, publication.kind
+    players = result.players
+    status = players["status"].astype(str).to_numpy()
+    old_rating = table["rating"]
+    rating = pd.Series(players["new_rating"].to_numpy(), dtype="Int64")
+    rating = rating.where(np.isin(status, ["rated", "new"]), pd.NA)
+    games = players["games"].to_numpy(np.int64)
+    was_rated = old_rating.notna().to_numpy()
+    total = table["games_total"].astype("Int64")
+    counted = pd.Series(np.where(was_rated, games, 0), dtype="Int64")
+    games_total = (total + counted).where(was_rated, total)
+    new = status == "new"
+    # A new rating: the games before it (a player who fell below the floor keeps them, §3.3),
+    # plus the pool's games when the rules count them toward the 30.
+    before = total.fillna(0).to_numpy(np.int64)
+    if rules.pool_games_count_toward_new:
+        pool_games = players["pool_games"].fillna(0).astype("int64").to_numpy()
+        games_total = games_total.mask(new, before + pool_games)
+    else:
+        games_total = games_total.mask(new, before)
+    peak = pd.concat([table["peak"].astype("Int64"), rating], axis=1).max(axis=1).astype("Int64")
+    played = games > 0
+    last_played = pd.Series(np.where(played, period, table["last_played"]), dtype="object")
+    last_played = last_played.where(last_played.notna(), None)
+    inactive_before = table["inactive"].fillna(0).astype(bool).to_numpy()
+    idle = _month_of(period) - month_index(last_played)
+    # Unknown (no game since the initial list): keep the list's flag until they play.
+    inactive = (idle >= 12).fillna(pd.Series(inactive_before)).to_numpy(bool)
+    # K on the new list, for the next period (§3): from the new rating and history.
+    next_year = junior_year(rules, next_list_period(rules, period), None)
+    k = list_k(rating, table["birth_year"], games_total, peak, rules, next_year)
+    first_done = players["first_event_done"].to_numpy(bool)
+    state = pd.DataFrame(
+        {
+            "player_id": table["player_id"].to_numpy(),
+            "kind": kind,
+            "period": period,
+            "rating": rating,
+            "k": pd.Series(k.to_numpy(), dtype="Int64").where(rating.notna(), pd.NA),
+            "games": games,
+            "games_total": games_total,
+            "peak": peak,
+            "last_played": last_played,
+            "inactive": inactive.astype(int),
+            "first_event_done": first_done.astype(int),
+            "pool_start": table["pool_start"].where(table["pool_start"].notna(), None).to_numpy(),
+        }
+    )
+    pending, starts = _new_pool(publication)
+    state["pool_start"] = state["player_id"].map(starts).where(state["rating"].isna(), None)
+    state["pool_start"] = state["pool_start"].where(state["pool_start"].notna(), None)
+    notes = [
+        "inactive: no counted game for 12 months (flag kept from the list until a player plays)",
+        f"K on the new list is for the next period, with juniors judged against {next_year}",
+    ]
+    return state, pending, notes
+
+
+def _new_pool(publication: Publication) -> tuple[pd.DataFrame, dict[int, str]]:
+    """The first-rating pool after the period: pending games plus this period's counted
+    games of players still unrated (§4); emptied when a rating is published, or reset when
+    below the floor if the rules say so."""
+    result, table, prior, frame = (
+        publication.result,
+        publication.table,
+        publication.prior,
+        publication.frame,
+    )
+    rules, period, event_ids = publication.rules, publication.period, publication.event_ids
+    pool_reset = publication.pool_reset
+    players = result.players
+    status = players["status"].astype(str)
+    player_ids = table["player_id"].to_numpy()
+    unrated = status == "unrated"
+    if not rules.keep_pool_below_floor:
+        complete = players["pool_games"].fillna(0) >= rules.first_min_games
+        unrated &= ~(complete & (players["provisional"] < rules.floor)).fillna(False)
+    keep_ids = set(player_ids[unrated.to_numpy()])
+    # The engine's games keep the order of ``frame`` (already in run order).
+    games = result.games
+    counted = games["counted"].to_numpy(bool)
+    owner = player_ids[frame["pidx"].to_numpy()]
+    mine = games[counted].assign(player_id=owner[counted])
+    mine = mine[mine["player_id"].isin(keep_ids) & mine["rating"].isna()]
+    fresh = pd.DataFrame(
+        {
+            "player_id": mine["player_id"].to_numpy(),
+            "event_id": mine["event"].astype(str).map(event_ids).to_numpy(),
+            "round": mine["round"].to_numpy(),
+            "opponent_rating": mine["opponent_rating"].astype("int64").to_numpy(),
+            "half": np.rint(mine["score"].to_numpy() * 2).astype(np.int64),
+            "game_period": period,
+        }
+    )
+    old = prior[prior["player_id"].isin(keep_ids)] if len(prior) else prior
+    starts: dict[int, str] = {}
+    if len(old):
+        firsts = old.groupby("player_id")["game_period"].min()
+        starts.update(dict(zip(firsts.index.tolist(), firsts.astype(str).tolist(), strict=True)))
+    for player_id in fresh["player_id"].unique():
+        starts.setdefault(int(player_id), period)
+    for player_id in pool_reset:
+        if player_id in keep_ids and player_id in set(fresh["player_id"]):
+            starts[int(player_id)] = period
+    return pd.concat(
+        [old.drop(columns=["pidx"], errors="ignore"), fresh], ignore_index=True
+    ), starts
+
+
+def _listing(state: pd.DataFrame, table: pd.DataFrame, rules: Rules) -> pd.DataFrame:
+    """The new rating list: rated players only (players with a pending first rating do not
+    appear), ordered by rating, then name, then id."""
+    listed = state[state["rating"].notna()].merge(
+        table.drop(columns=[*STATE_FIELDS, "kind", "period"], errors="ignore"),
+        on="player_id",
+        how="left",
+    )
+    listed["class"] = rules.class_of(listed["rating"])
+    listed["inactive"] = listed["inactive"].astype(bool)
+    # The history K depends on, for this list only (§3, §6): a later --list or init reads it.
+    flags = history_flags(rules)
+    for name, threshold in flags.items():
+        listed[name] = (listed["peak"].astype("Int64") >= threshold).fillna(False).astype(bool)
+    listed = listed.sort_values(
+        ["rating", "name", "id"], ascending=[False, True, True], kind="stable"
+    )
+    columns = [c for c in LIST_COLUMNS if c != "class" or rules.classes]
+    return listed[[*columns, *flags]].reset_index(drop=True)
+
+
+def _month_of(period: Period) -> int:
+    """Months as ``month_index`` counts them (year × 12 + month)."""
+    return month_number(period) + 1

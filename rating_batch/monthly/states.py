@@ -1,0 +1,104 @@
+"""A rating system's states in the database (docs/systems.md): each player's state columns as
+the system declares them, stored one row per column, read back as one row per player with
+the system's dtypes; and the rounded list a publish writes (list.csv)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from rating_batch.monthly.common import player_ids
+from rating_batch.periods import Period
+from rating_batch.store import Store
+from rating_batch.systems import RatingSystem
+from rating_batch.systems.base import half_away
+
+
+def numeric_columns(system: RatingSystem) -> list[str]:
+    """The state columns that are numbers (a player has all of them or is unrated)."""
+    return [column for column, dtype in system.state.items() if dtype != "string"]
+
+
+def read_system_state(
+    store: Store, system: RatingSystem, kind: str, period: Period | None
+) -> pd.DataFrame:
+    """Every player's state in ``kind`` as of ``period``: player_id and the state columns
+    (none: an empty frame)."""
+    columns = {"player_id": "int64", **system.state}
+    if period is None:
+        return pd.DataFrame({name: pd.Series(dtype=dtype) for name, dtype in columns.items()})
+    long = store.system_state(kind, period)
+    wide = long.pivot(index="player_id", columns="name", values="value")
+    wide = wide.reindex(columns=list(system.state)).reset_index()
+    for name, dtype in system.state.items():
+        values = wide[name]
+        if dtype == "string":
+            wide[name] = values.astype("string")
+        else:
+            wide[name] = pd.to_numeric(values, errors="coerce").astype(
+                pd.api.types.pandas_dtype(dtype)
+            )
+    return wide.astype({"player_id": "int64"})[list(columns)]
+
+
+def state_rows(
+    system: RatingSystem,
+    player_id: pd.Series | np.ndarray,
+    state: pd.DataFrame,
+    kind: str,
+    period: Period,
+) -> pd.DataFrame:
+    """``system_states`` rows for players with a state (all numeric columns given), one per
+    state column; ``state`` is aligned with ``player_id`` and has the state columns."""
+    numbers = numeric_columns(system)
+    has = state[numbers].notna().all(axis=1).to_numpy(bool)
+    ids = np.asarray(player_id)[has]
+    parts = []
+    for column, dtype in system.state.items():
+        if dtype == "string":
+            values = state[column].astype(object).to_numpy()[has]
+        else:
+            values = state[column].astype("Float64").to_numpy(np.float64, na_value=np.nan)[has]
+        parts.append(
+            pd.DataFrame(
+                {
+                    "player_id": ids,
+                    "kind": kind,
+                    "period": period,
+                    "name": column,
+                    "value": pd.Series(values, dtype=object),
+                }
+            )
+        )
+    return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
+
+
+def rounded(values: pd.Series, digits: int) -> pd.Series:
+    """Values rounded half away from zero to ``digits`` decimals (docs/systems.md §7)."""
+    numbers = values.astype("Float64").to_numpy(np.float64, na_value=np.nan)
+    scale = 10.0**digits
+    done = half_away(numbers * scale) / scale
+    if digits == 0:
+        return pd.Series(done, index=values.index).astype("Int64")
+    return pd.Series(done, index=values.index).astype("Float64")
+
+
+#: The identity columns written before the state in a system's lists.
+IDENTITY_COLUMNS = ["id", "name", "federation", "sex", "title", "birth_year"]
+
+
+def state_list(store: Store, system: RatingSystem, kind: str, period: Period) -> pd.DataFrame:
+    """The unrounded states of ``kind`` as of ``period`` (docs/formats.md §11: the list that
+    ``rate --list`` and ``init`` read), every player with a state, by id."""
+    state = read_system_state(store, system, kind, period)
+    people = store.players(list(state["player_id"]))
+    frame = pd.DataFrame(
+        {
+            "id": player_ids(people).to_numpy(),
+            **{c: people[c].to_numpy() for c in IDENTITY_COLUMNS[1:]},
+        }
+    )  # fmt: skip
+    frame["birth_year"] = frame["birth_year"].astype("Int64")
+    for column in system.state:
+        frame[column] = state[column].to_numpy()
+    return frame.sort_values("id", kind="stable").reset_index(drop=True)

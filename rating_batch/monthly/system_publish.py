@@ -1,0 +1,214 @@
+"""``publish`` in a database that rates under another system (docs/systems.md): each list
+kind's period rated from the stored games and the previous list's states, the new states
+stored (unrounded), and the files written as ``rate`` writes them plus the list.
+
+The order of periods, the staging of files, the files stored for re-publishing and the
+one transaction are ``publish``'s own (``monthly/publish.py``); this module rates a kind
+and writes its files.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from rating_batch.errors import RatingBatchError
+from rating_batch.monthly.common import differs, player_ids
+from rating_batch.monthly.outputs import list_sheets
+from rating_batch.monthly.rate_kind import _previous
+from rating_batch.monthly.states import (
+    IDENTITY_COLUMNS,
+    numeric_columns,
+    read_system_state,
+    rounded,
+    state_rows,
+)
+from rating_batch.periods import Period, shown
+from rating_batch.schema import EventInfo
+from rating_batch.staging import OutputSet
+from rating_batch.store import Store
+from rating_batch.system_rating import SystemRateResult, rating_key, write_system_files
+from rating_batch.systems import RatingSystem, SystemInput, rate_finite
+from rating_batch.systems.games import PlayedGames
+from rating_batch.systems.params import described
+from rating_batch.writers import write_csv, write_workbook
+
+GAME_COLUMNS = [
+    "event", "round", "id", "opponent_id", "player", "opponent", "colour", "result", "score",
+    "rated", "reason", "rating", "opponent_rating", "source", "line",
+]  # fmt: skip
+
+
+@dataclass
+class SystemKindOutcome:
+    """One list kind of a period rated under a system."""
+
+    kind: str
+    rated: SystemRateResult
+    state: pd.DataFrame
+    """``system_states`` rows to store (players whose state is new or changed)."""
+    listing: pd.DataFrame
+    previous: Period | None
+
+
+def rate_system_kind(
+    store: Store, system: RatingSystem, period: Period, kind: str
+) -> SystemKindOutcome:
+    """Rate ``kind``'s events of ``period`` from the previous list's states."""
+    previous = _previous(store.lists(), kind, period)
+    before = read_system_state(store, system, kind, previous)
+    events, infos = _events(store, period, kind)
+    entries = store.period_entries(period, kind)
+    stored = store.period_games(period, kind)
+    ids = sorted(set(before["player_id"]) | set(entries["player_id"]))
+    table = pd.DataFrame({"player_id": ids}).merge(store.players(ids), on="player_id", how="left")
+    table["id"] = player_ids(table).to_numpy()
+    twice = table["id"].duplicated(keep=False)
+    if twice.any():
+        raise RatingBatchError(
+            f"players {', '.join(table['id'][twice].unique()[:5])} share a public id; "
+            "give each its own id in the list the database was made from"
+        )
+    state = table[["player_id"]].merge(before, on="player_id", how="left")
+    games = _games(stored, entries, events, table)
+    rank = pd.Series(range(len(events)), index=events["key"].to_numpy())
+    outcome = rate_finite(
+        system,
+        SystemInput(
+            players=table[["id", "name", "federation", "birth_year"]],
+            state=state[list(system.state)].reset_index(drop=True),
+            games=PlayedGames.of(games, rank, len(table)),
+            events=list(events["key"]),
+            period=period,
+            year=int(period[:4]),
+        ),
+    )
+    players = outcome.players
+    player_id = players["id"].map(pd.Series(table["player_id"].to_numpy(), index=table["id"]))
+    new = pd.DataFrame({c: players[system.carried_as.get(c, f"new_{c}")] for c in system.state})
+    changed = players["games"].to_numpy() > 0
+    for column in system.state:
+        changed |= differs(new[column], players[column])
+    rows = state_rows(system, player_id[changed], new[changed], kind, period)
+    notes = [*outcome.notes, f"previous list: {shown(previous) if previous else 'none'}"]
+    rated = SystemRateResult(system, outcome, games[GAME_COLUMNS], infos, notes)
+    listing = system_listing(system, players, table)
+    return SystemKindOutcome(kind, rated, rows, listing, previous)
+
+
+def _events(store: Store, period: Period, kind: str) -> tuple[pd.DataFrame, list[EventInfo]]:
+    """The period's events of ``kind`` in rating order (``system_rating.rating_key``), as
+    rows and as the events' facts."""
+    events = store.events(period)
+    events = events[events["kind"] == kind]
+
+    def date(text: object) -> dt.date | None:
+        return dt.date.fromisoformat(text) if isinstance(text, str) and text else None
+
+    infos = sorted(
+        (
+            EventInfo(key=str(key), name=str(name), source=str(source), start=date(start),
+                      end=date(end))
+            for key, name, source, start, end in zip(
+                events["key"], events["name"], events["source"], events["start"],
+                events["end"], strict=True,
+            )
+        ),
+        key=rating_key,
+    )  # fmt: skip
+    ordered = events.set_index("key").loc[[info.key for info in infos]].reset_index()
+    return ordered, infos
+
+
+def _games(
+    stored: pd.DataFrame, entries: pd.DataFrame, events: pd.DataFrame, table: pd.DataFrame
+) -> pd.DataFrame:
+    """The stored games as the systems read them (``PlayedGames.of``) and games.csv shows
+    them: both players by start rank, database player and row in ``table``."""
+    pidx = pd.Series(np.arange(len(table)), index=table["player_id"].to_numpy())
+    public = table["id"].to_numpy(dtype=object)
+    seat = entries.set_index(["event_id", "start_rank"])
+    me = pd.MultiIndex.from_arrays([stored["event_id"], stored["start_rank"]])
+    them = pd.MultiIndex.from_arrays([stored["event_id"], stored["opponent_rank"].fillna(-1)])
+    mine = seat["player_id"].reindex(me).to_numpy()
+    theirs = seat["player_id"].reindex(them)
+    own = pidx.reindex(mine).to_numpy(np.int64)
+    other = pidx.reindex(theirs.to_numpy()).fillna(-1).to_numpy(np.int64)
+    events_by_id = events.set_index("event_id")
+    frame = pd.DataFrame(
+        {
+            "event": events_by_id["key"].reindex(stored["event_id"]).to_numpy(),
+            "round": stored["round"].to_numpy(np.int64),
+            "id": public[own],
+            "opponent_id": np.where(other >= 0, public[np.maximum(other, 0)], None),
+            "player": stored["start_rank"].to_numpy(np.int64),
+            "opponent": stored["opponent_rank"].astype("Int64").to_numpy(),
+            "colour": stored["colour"].to_numpy(),
+            "result": stored["result"].to_numpy(),
+            "score": stored["score"].to_numpy(np.float64),
+            "rated": stored["rated"].astype(bool).to_numpy(),
+            "reason": stored["reason"].to_numpy(),
+            "rating": seat["rating_in_file"].reindex(me).astype("Int64").to_numpy(),
+            "opponent_rating": seat["rating_in_file"].reindex(them).astype("Int64").to_numpy(),
+            "source": events_by_id["source"].reindex(stored["event_id"]).to_numpy(),
+            "line": stored["line"].to_numpy(np.int64),
+            "pidx": own,
+            "oidx": other,
+        }
+    )
+    order = events["key"].reset_index().set_index("key")["index"]
+    frame["event_order"] = frame["event"].map(order).to_numpy(np.int64)
+    return frame.sort_values(["event_order", "player", "round"], kind="stable").reset_index(
+        drop=True
+    )
+
+
+def system_listing(
+    system: RatingSystem, players: pd.DataFrame, table: pd.DataFrame
+) -> pd.DataFrame:
+    """list.csv: every player with a state after the period, best first, the published
+    value as ``rating`` and each state column rounded as the system publishes them."""
+    has = players[[f"new_{c}" for c in numeric_columns(system)]].notna().all(axis=1)
+    listed = players[has.to_numpy(bool)]
+    identity = table.set_index("id").reindex(listed["id"].to_numpy())
+    frame = pd.DataFrame({"id": listed["id"].to_numpy()})
+    for column in IDENTITY_COLUMNS[1:]:
+        frame[column] = identity[column].to_numpy() if column in identity else None
+    frame["birth_year"] = frame["birth_year"].astype("Int64")
+    digits = system.list_digits
+    frame["rating"] = rounded(
+        listed[system.published].reset_index(drop=True), digits.get("rating", 0)
+    ).to_numpy()
+    for column in system.state:
+        if column == "rating":
+            continue
+        values = listed[f"new_{column}"].reset_index(drop=True)
+        frame[column] = (
+            rounded(values, digits[column]).to_numpy() if column in digits else values.to_numpy()
+        )
+    frame["games"] = listed["games"].to_numpy(np.int64)
+    exact = listed[system.published].to_numpy(np.float64)
+    order = np.lexsort((frame["id"].astype(str).to_numpy(), exact if system.lower_is_better
+                        else -exact))  # fmt: skip
+    return frame.iloc[order].reset_index(drop=True)
+
+
+def write_system_kind(
+    outcome: SystemKindOutcome, period: Period, out: Path, outputs: OutputSet
+) -> list[Path]:
+    """One kind's files: the list (list.csv, list.xlsx) and the run's files (report.xlsx
+    with the list in it)."""
+    folder = out / period / outcome.kind
+    system = outcome.rated.system
+    title = f"Rating list: {outcome.kind}, {shown(period)}"
+    details = f"{system.title}; " + ", ".join(f"{k} {v}" for k, v, _ in described(system.params))
+    sheets = list_sheets(outcome.listing, title, details, lower_is_better=system.lower_is_better)
+    write_csv(outcome.listing, outputs.path(folder / "list.csv"))
+    write_workbook(sheets, outputs.path(folder / "list.xlsx"))
+    heading = f"{system.title}: {outcome.kind}, list of {shown(period)}"
+    files = write_system_files(outcome.rated, folder, outputs, sheets[:1], heading)
+    return [folder / "list.csv", folder / "list.xlsx", *files]

@@ -1,0 +1,254 @@
+"""A rated period's files, as ``rate`` writes them and as ``publish`` writes a list kind's:
+the CSVs, report.xlsx with its detail and chart sheets, the HTML index and event pages (on
+two cores from ``PARALLEL_PAGES`` events)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from rating_batch.loaders import (
+    Progress,
+    no_progress,
+)
+from rating_batch.parallel import alongside, beside
+from rating_batch.rated import RateResult
+from rating_batch.schema import EventInfo, combined
+from rating_batch.staging import OutputSet, staged_outputs
+from rating_batch.systems.elo.calculations import (
+    calculation_rows,
+    change_distribution,
+    individual_calculations,
+    rating_distribution,
+)
+from rating_batch.systems.elo.engine import PeriodResult
+from rating_batch.systems.elo.pages import EventPages, entrants_of, event_pages, index_page
+from rating_batch.systems.elo.reasons import ro_k_notes
+from rating_batch.systems.elo.rules import Rules
+from rating_batch.writers import (
+    CALCULATION_LABELS,
+    GAME_LABELS,
+    MAX_DETAIL_ROWS,
+    PLAYER_LABELS,
+    EventRows,
+    Sheet,
+    event_rows,
+    write_calculations_sheet,
+    write_chart_sheet,
+    write_csv,
+    write_event_html,
+    write_index_html,
+    write_workbook,
+)
+
+Keep = Callable[[Sequence[tuple[Path, Path]]], list[Any]]
+"""Keeps files as soon as they are written (publish keeps each beside its database): given
+each file's final and staged path, keeps them and returns what it kept."""
+
+
+def write_rate_outputs(rated: RateResult, out: Path) -> list[Path]:
+    """players.csv, games.csv, calculations.csv, report.xlsx and the event pages, all or
+    none."""
+    hidden = ["first_event_done"] + ([] if rated.rules.classes else ["class"])
+    players = rated.players.drop(columns=hidden)
+    games = rated.games
+    events = rated.result.player_events.assign(
+        id=lambda frame: rated.players["id"].to_numpy()[frame["pidx"].to_numpy()]
+    )[["id", "event", "games", "score", "expected", "change"]]
+    calculations = individual_calculations(rated.result, rated.rules)
+    paths = [out / "players.csv", out / "games.csv", out / "calculations.csv", out / "report.xlsx"]
+    heading = rated.heading()
+    with staged_outputs(out) as outputs:
+        # The folder's pages are this run's: a page of an event no longer rated goes.
+        outputs.own(out / "events", r"[^/]+\.html")
+        report_book = outputs.path(paths[3])  # recorded here, not in the child (``beside``)
+
+        def workbook() -> None:
+            write_workbook(
+                [
+                    Sheet("Summary", rows=rated.summary_rows()),
+                    *detail_sheets(players, games, calculations, heading, rated.rules),
+                    Sheet(
+                        "Player events",
+                        frame=events,
+                        heading=[f"Player events — {heading}"],
+                        labels=PLAYER_LABELS,
+                        keys=2,  # id, event
+                    ),
+                    replace(
+                        charts_sheet(
+                            rated.players["new_rating"].where(
+                                rated.players["status"].isin(["rated", "new"])
+                            )
+                        ),
+                        heading=[heading],
+                    ),
+                    replace(changes_chart_sheet(rated.players), heading=[heading]),
+                ],
+                report_book,
+            )
+
+        with beside(workbook):
+            write_csv(players, outputs.path(paths[0]))
+            write_csv(games, outputs.path(paths[1]))
+            write_csv(calculations, outputs.path(paths[2]))
+            paths += write_pages(
+                outputs,
+                out,
+                PageSource(
+                    rated.result,
+                    [event.info for event in rated.events],
+                    rated.event_rules,
+                    entrants_of(combined(rated.events, "players")),
+                    calculations,
+                ),
+                f"Rating report: {heading}",
+                [
+                    ("rules", rated._editions()),
+                    ("events", str(len(rated.events))),
+                    ("players", str(len(rated.players))),
+                    ("counted games", str(int(games["counted"].sum()))),
+                ],
+            ).paths
+    return paths
+
+
+#: More events than this get no HTML pages (each page is for posting one event).
+MAX_EVENT_PAGES = 1_000
+
+
+@dataclass(frozen=True)
+class PageSource:
+    """What the HTML pages of a rated period are made from."""
+
+    result: PeriodResult
+    infos: Sequence[EventInfo]
+    event_rules: Mapping[str, Rules]
+    entrants: pd.DataFrame
+    """Every event's players as its file lists them (``pages.ENTRANT_COLUMNS``)."""
+    calculations: pd.DataFrame
+    period: str = ""
+
+
+@dataclass(frozen=True)
+class WrittenPages:
+    """The pages written (their final paths) and what ``keep`` kept of them."""
+
+    paths: list[Path]
+    kept: list[Any]
+
+
+def write_pages(
+    outputs: OutputSet,
+    folder: Path,
+    source: PageSource,
+    title: str,
+    facts: list[tuple[str, str]],
+    progress: Progress = no_progress,
+    label: str = "event pages",
+    keep: Keep | None = None,
+) -> WrittenPages:
+    """``folder/index.html`` and one page per event in ``folder/events`` (none past
+    ``MAX_EVENT_PAGES`` events: the index then lists the events without links); with
+    ``keep``, each process keeps the pages it wrote as soon as they are written."""
+    written = [folder / "index.html"]
+    pages = []
+    kept: list[Any] = []
+    if len(source.infos) <= MAX_EVENT_PAGES:
+        prepared = event_pages(
+            source.result, source.infos, source.event_rules, source.entrants,
+            source.calculations, source.period,
+        )  # fmt: skip
+        pages = prepared.pages
+        places = {page.key: folder / "events" / f"{page.key}.html" for page in pages}
+        written += places.values()
+        # Staged paths are taken here (the output set is the command's): the later pages
+        # are laid out and written by a child (``parallel.alongside``) from PARALLEL_PAGES on.
+        staged = {key: (place, outputs.path(place)) for key, place in places.items()}
+        keys = list(places)
+        half = len(keys) // 2 if len(keys) >= PARALLEL_PAGES else len(keys)
+        later = prepared.subset(keys[half:])
+        with alongside(
+            lambda: _write_event_pages(later, staged, keep), worth=bool(later.pages)
+        ) as child:
+            kept += _write_event_pages(prepared.subset(keys[:half]), staged, keep, progress, label)
+            kept += child.result()
+    played = source.result.players[source.result.players["events"].to_numpy() > 0]
+    index = outputs.path(written[0])
+    write_index_html(index_page(title, facts, pages, played, source.infos), index)
+    if keep is not None:
+        kept += keep([(written[0], index)])
+    return WrittenPages(written, kept)
+
+
+#: Event pages of a run are laid out and written on two cores from this many.
+PARALLEL_PAGES = 50
+
+
+def _write_event_pages(
+    prepared: EventPages,
+    staged: Mapping[str, tuple[Path, Path]],
+    keep: Keep | None = None,
+    progress: Progress = no_progress,
+    label: str = "event pages",
+) -> list[Any]:
+    """The pages ``prepared``, each at its staged path (``staged``: each page's final and
+    staged path); what ``keep`` kept of them."""
+    rows = event_rows(prepared)
+    for page in progress(prepared.pages, label):
+        page_rows = rows.get(page.key, EventRows())
+        write_event_html(page, staged[page.key][1], page_rows, index_link="../index.html")
+    return [] if keep is None else keep([staged[page.key] for page in prepared.pages])
+
+
+def detail_sheets(
+    players: pd.DataFrame,
+    games: pd.DataFrame,
+    calculations: pd.DataFrame,
+    heading: str,
+    rules: Rules,
+) -> list[Sheet]:
+    """A report's Players, Games and Calculations sheets (the per-game ones cut at
+    ``MAX_DETAIL_ROWS``: the CSVs hold every row); each rated player's heading row of the
+    Calculations says where Ro and K came from when a reader would not guess it."""
+    notes = ro_k_notes(players, rules.kind, rules.k_games_cap).set_axis(players["id"])
+    return [
+        Sheet(
+            "Players",
+            frame=players,
+            heading=[f"Players — {heading}"],
+            labels=PLAYER_LABELS,
+            keys=2,  # id, name
+        ),
+        Sheet(
+            "Games",
+            frame=games.head(MAX_DETAIL_ROWS),
+            heading=[f"Games — {heading}"],
+            labels=GAME_LABELS,
+            keys=3,  # event, round, id
+        ),
+        Sheet(
+            "Calculations",
+            frame=calculation_rows(calculations.head(MAX_DETAIL_ROWS), notes),
+            writer=write_calculations_sheet,
+            heading=[f"Individual calculations — {heading}"],
+            labels=CALCULATION_LABELS,
+            keys=2,  # id, name
+        ),
+    ]
+
+
+def charts_sheet(ratings: pd.Series) -> Sheet:
+    """The Charts sheet: how the ratings are distributed, as a table and a bar chart."""
+    return Sheet("Charts", frame=rating_distribution(ratings), writer=write_chart_sheet)
+
+
+def changes_chart_sheet(players: pd.DataFrame) -> Sheet:
+    """The period's rating changes (rated players: new rating − rating), as bars."""
+    rated = players[players["status"].isin(["rated", "below_floor"]).to_numpy()]
+    changes = (rated["new_rating"].astype("Int64") - rated["rating"].astype("Int64")).dropna()
+    return Sheet("Changes chart", frame=change_distribution(changes), writer=write_chart_sheet)

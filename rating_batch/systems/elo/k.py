@@ -1,0 +1,101 @@
+"""Every K decision of FIDE Elo (docs/rules.md §3), in one place: K for the period
+(``k_factors``: from the list, else the first rule that applies), the 700 cap (``cap_k``),
+K on the next list (``list_k``), and the history flags a list carries for it
+(``history_flags``). The values are data, in the rules (``rules.py``)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from rating_batch.schema import integers
+from rating_batch.systems.elo.rules import Rules
+
+
+def k_factors(players: pd.DataFrame, rules: Rules, period_year: int | None) -> pd.DataFrame:
+    """K before the 700 cap, and where it came from.
+
+    Expects columns ``rating``, ``k``, ``birth_year``, ``games_total``, ``ever_high``,
+    ``ever_junior_ceiling``. Returns columns ``k`` and ``k_source``. K from the list wins;
+    otherwise the first matching rule of §3 applies. Unknown history falls back to the
+    current rating (ever ≥ threshold) and to "30 games or more" (the no-list rule of §3).
+    """
+    rating = integers(players["rating"])
+    # A known history flag decides; without one, the current rating is the best evidence.
+    ever_high = _flags(players["ever_high"], rating >= rules.high_threshold)
+    if rules.junior_ceiling_basis == "ever":
+        ceiling_reached = _flags(players["ever_junior_ceiling"], rating >= rules.junior_ceiling)
+    else:
+        ceiling_reached = rating >= rules.junior_ceiling
+    birth = players["birth_year"].to_numpy(dtype=np.int64, na_value=-10_000)
+    age = (period_year or 0) - birth
+    young = (
+        age < rules.junior_age if rules.junior_age_basis == "birthday" else age <= rules.junior_age
+    )
+    junior = (
+        np.zeros(len(players), dtype=bool)
+        if period_year is None or rules.k_junior is None
+        else (birth > 0) & young & ~ceiling_reached
+    )
+    games_total = players["games_total"].fillna(10**9).to_numpy(np.int64)
+    new = games_total < rules.new_player_games
+    listed = players["k"].notna().to_numpy()
+    computed = np.select(
+        [ever_high, junior, new],
+        [rules.k_high, rules.k_junior or 0, rules.k_new],
+        default=rules.k_default,
+    )
+    sources = ["list", f"rated {rules.high_threshold}+", "junior", "new player", "default"]
+    source = pd.Categorical.from_codes(
+        np.select([listed, ever_high, junior, new], [0, 1, 2, 3], default=4),
+        dtype=pd.CategoricalDtype(sources),
+    )
+    k = np.where(listed, players["k"].fillna(0).to_numpy(np.int64), computed)
+    return pd.DataFrame({"k": k, "k_source": source}, index=players.index)
+
+
+def _flags(column: pd.Series, otherwise: np.ndarray) -> np.ndarray:
+    """A nullable boolean column, with ``otherwise`` where it is NA."""
+    known = column.notna().to_numpy()
+    values = column.to_numpy(dtype=bool, na_value=False)
+    return np.where(known, values, otherwise)
+
+
+def cap_k(k: np.ndarray, games: np.ndarray, rules: Rules) -> np.ndarray:
+    """The 700 rule (§3): K × n may not exceed the cap over the period."""
+    if rules.k_games_cap is None:
+        return k
+    limit = rules.k_games_cap // np.maximum(games, 1)
+    return np.where(k * games > rules.k_games_cap, np.minimum(k, limit), k)
+
+
+def list_k(
+    rating: pd.Series,
+    birth_year: pd.Series,
+    games_total: pd.Series,
+    peak: pd.Series,
+    rules: Rules,
+    year: int | None,
+) -> pd.Series:
+    """K that a list gives for the next period (§3), from the rating and history."""
+    index = rating.index
+    frame = pd.DataFrame(
+        {
+            "rating": rating,
+            "k": pd.Series(pd.NA, index=index, dtype="Int64"),
+            "birth_year": pd.Series(birth_year.to_numpy(), index=index, dtype="Int64"),
+            "games_total": pd.Series(games_total.to_numpy(), index=index, dtype="Int64"),
+            "ever_high": (peak >= rules.high_threshold).astype("boolean"),
+            "ever_junior_ceiling": (peak >= rules.junior_ceiling).astype("boolean"),
+        }
+    )
+    return pd.Series(k_factors(frame, rules, year)["k"].to_numpy(), index=index, dtype="Int64")
+
+
+def history_flags(rules: Rules) -> dict[str, int]:
+    """The ``ever_<rating>`` columns a list carries: the permanent high K's threshold, and
+    the junior ceiling when it is judged on the highest rating ever published."""
+    flags = {f"ever_{rules.high_threshold}": rules.high_threshold}
+    if rules.junior_ceiling_basis == "ever":
+        flags[f"ever_{rules.junior_ceiling}"] = rules.junior_ceiling
+    return flags
