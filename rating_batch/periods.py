@@ -14,6 +14,8 @@ import datetime as dt
 import re
 from typing import TYPE_CHECKING
 
+import pandas as pd
+
 from rating_batch.errors import RatingBatchError
 
 if TYPE_CHECKING:
@@ -143,3 +145,17 @@ def period_of(rules: Rules, end: dt.date) -> Period:
 def shown(period: Period) -> str:
     """A period as the officer reads it: ``initial`` for the unknown month of an initial list."""
     return "initial" if period == INITIAL else period
+
+
+def month_index(periods: pd.Series) -> pd.Series:
+    """Periods ``YYYY-MM`` as a month count (year × 12 + month), NA for none or INITIAL."""
+    text = periods.astype("string")
+    known = text.notna() & (text != INITIAL)
+    year = pd.to_numeric(text.str.slice(0, 4).where(known), errors="coerce")
+    month = pd.to_numeric(text.str.slice(5, 7).where(known), errors="coerce")
+    return (year * 12 + month).astype("Int64")
+
+
+def month_count(period: Period) -> int:
+    """A period as ``month_index`` counts months (year × 12 + month)."""
+    return month_number(period) + 1

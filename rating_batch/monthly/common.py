@@ -16,21 +16,8 @@ from rating_batch.store import Store
 from rating_batch.systems import RatingSystem, stored_system
 from rating_batch.systems.elo.rules import FIDE_BY_DATE, LATEST, Rules, edition_in_force
 from rating_batch.systems.elo.rules_file import named_rules, parse_rules_text
+from rating_batch.systems.elo.state import EMPTY_STATE
 from rating_batch.values import as_int, missing
-
-LIST_COLUMNS = [
-    "id", "name", "federation", "sex", "title", "w_title", "o_title", "foa_title",
-    "birth_year", "rating", "k", "games", "games_total", "inactive", "class",
-]  # fmt: skip
-
-#: A player's state in one list kind (a ``ratings`` row without its kind and period).
-STATE_DTYPES = {
-    "player_id": "int64", "rating": "Int64", "k": "Int64", "games": "int64",
-    "games_total": "Int64", "peak": "Int64", "last_played": "object", "inactive": "int64",
-    "first_event_done": "int64", "pool_start": "object",
-}  # fmt: skip
-STATE_FIELDS = [name for name in STATE_DTYPES if name != "player_id"]
-EMPTY_STATE = pd.DataFrame({name: pd.Series(dtype=dtype) for name, dtype in STATE_DTYPES.items()})
 
 
 @dataclass(frozen=True)
@@ -99,15 +86,6 @@ def read_state(store: Store, kind: str, period: Period | None) -> pd.DataFrame:
         return EMPTY_STATE.copy()
     state = store.state(kind, period)
     return state.astype({"rating": "Int64", "k": "Int64", "games_total": "Int64", "peak": "Int64"})
-
-
-def month_index(periods: pd.Series) -> pd.Series:
-    """Periods ``YYYY-MM`` as a month count (year × 12 + month), NA for none or INITIAL."""
-    text = periods.astype("string")
-    known = text.notna() & (text != INITIAL)
-    year = pd.to_numeric(text.str.slice(0, 4).where(known), errors="coerce")
-    month = pd.to_numeric(text.str.slice(5, 7).where(known), errors="coerce")
-    return (year * 12 + month).astype("Int64")
 
 
 def differs(now: pd.Series, before: pd.Series) -> np.ndarray:

@@ -9,12 +9,12 @@ from pathlib import Path
 from rating_batch.errors import RatingBatchError
 from rating_batch.monthly.common import player_ids, read_state, rule_book
 from rating_batch.monthly.outputs import list_sheets, list_title
-from rating_batch.monthly.rate_kind import _listing
 from rating_batch.monthly.states import state_list
 from rating_batch.periods import INITIAL, Period, canonical_period, shown
 from rating_batch.staging import staged_outputs
 from rating_batch.store import Store, open_store
 from rating_batch.systems import RatingSystem
+from rating_batch.systems.elo.state import listing_of
 from rating_batch.writers import write_csv, write_list_txt, write_workbook
 
 LIST_FILES = ("list.csv", "list.xlsx", "list.txt")
@@ -58,7 +58,7 @@ def export_list(period: str, *, db: Path, out: Path, kind: str | None = None) ->
                     rules = book.for_period(label).for_kind(each)
                     state = read_state(store, each, label)
                     table = people.assign(id=player_ids(people))
-                    listing = _listing(
+                    listing = listing_of(
                         state.assign(inactive=state["inactive"].astype(bool)), table, rules
                     )
                     write_csv(listing, outputs.path(folder / "list.csv"))

@@ -25,7 +25,6 @@ from rating_batch.errors import Issue, RatingBatchError
 from rating_batch.loaders import Progress, no_progress
 from rating_batch.monthly.changes import ListCounts, change_summary
 from rating_batch.monthly.common import (
-    STATE_FIELDS,
     Outcome,
     RuleBook,
     differs,
@@ -54,6 +53,7 @@ from rating_batch.staging import OutputProblem, OutputSet, check_outputs, staged
 from rating_batch.store import DEFAULT_WAIT, Store, open_store
 from rating_batch.systems import RatingSystem
 from rating_batch.systems.elo.rules import KINDS, Rules
+from rating_batch.systems.elo.state import STATE_FIELDS
 
 POOL_COLUMNS = [
     "period", "kind", "player_id", "event_id", "round", "opponent_rating", "half", "game_period",

@@ -16,30 +16,17 @@ import pandas as pd
 from rating_batch.assemble import rating_example, unlisted_first
 from rating_batch.errors import Issue, RatingBatchError
 from rating_batch.monthly.changes import edits_since, list_changes
-from rating_batch.monthly.common import (
-    LIST_COLUMNS,
-    STATE_FIELDS,
-    RuleBook,
-    month_index,
-    read_state,
-)
+from rating_batch.monthly.common import RuleBook, read_state
 from rating_batch.monthly.floor import left_without_playing
 from rating_batch.parallel import alongside, worth
-from rating_batch.periods import (
-    INITIAL,
-    Period,
-    junior_year,
-    list_date,
-    month_number,
-    next_list_period,
-)
+from rating_batch.periods import INITIAL, Period, junior_year, list_date, month_count, month_index
 from rating_batch.rate import junior_note, uncertain_notes
 from rating_batch.schema import REASON_DTYPE, conform
 from rating_batch.store import Store
 from rating_batch.systems.elo.calculations import individual_calculations
 from rating_batch.systems.elo.engine import PERIOD_GAMES, PERIOD_PLAYERS, PeriodResult, rate_period
-from rating_batch.systems.elo.k import history_flags, list_k
 from rating_batch.systems.elo.rules import Rules
+from rating_batch.systems.elo.state import Publication, listing_of, next_state
 from rating_batch.validation import overlapping_events
 
 #: Consistency notes name at most this many events each (a month of FIDE files can have
@@ -196,10 +183,10 @@ def rate_list(store: Store, book: RuleBook, period: Period, kind: str) -> KindOu
             period_year=year, prior=prior,
         )  # fmt: skip
         event_ids = dict(zip(events["key"], events["event_id"], strict=True))
-        new_state, pending, state_notes = _next_state(
+        new_state, pending, state_notes = next_state(
             Publication(result, table, prior, frame, rules, period, kind, pool_reset, event_ids)
         )
-        listing = _listing(new_state, table, rules)
+        listing = listing_of(new_state, table, rules)
         changes = list_changes(
             state,
             new_state,
@@ -479,7 +466,7 @@ def _prior_pool(
     if pending.empty:
         return pending.assign(pidx=pd.Series(dtype="int64")), set()
     reset: set[int] = set()
-    now = _month_of(period)
+    now = month_count(period)
     if rules.pool_window == "rolling":
         age = now - month_index(pending["game_period"])
         pending = pending[(age < rules.pool_months).fillna(True).to_numpy(bool)]
@@ -492,156 +479,3 @@ def _prior_pool(
         reset = set(pending.loc[expired, "player_id"])
         pending = pending[~expired]
     return pending.assign(pidx=pending["player_id"].map(pidx).astype("int64")), reset
-
-
-@dataclass(frozen=True)
-class Publication:
-    """One list kind's period being published: what ``_next_state`` and ``_new_pool`` need."""
-
-    result: PeriodResult
-    table: pd.DataFrame
-    prior: pd.DataFrame
-    frame: pd.DataFrame
-    rules: Rules
-    period: Period
-    kind: str
-    pool_reset: set[int]
-    event_ids: dict[str, int]
-
-
-def _next_state(publication: Publication) -> tuple[pd.DataFrame, pd.DataFrame, list[str]]:
-    """Every player's state after the period, the new pending pool, and notes."""
-    result, table, rules = publication.result, publication.table, publication.rules
-    period, kind = publication.period, publication.kind
-    players = result.players
-    status = players["status"].astype(str).to_numpy()
-    old_rating = table["rating"]
-    rating = pd.Series(players["new_rating"].to_numpy(), dtype="Int64")
-    rating = rating.where(np.isin(status, ["rated", "new"]), pd.NA)
-    games = players["games"].to_numpy(np.int64)
-    was_rated = old_rating.notna().to_numpy()
-    total = table["games_total"].astype("Int64")
-    counted = pd.Series(np.where(was_rated, games, 0), dtype="Int64")
-    games_total = (total + counted).where(was_rated, total)
-    new = status == "new"
-    # A new rating: the games before it (a player who fell below the floor keeps them, §3.3),
-    # plus the pool's games when the rules count them toward the 30.
-    before = total.fillna(0).to_numpy(np.int64)
-    if rules.pool_games_count_toward_new:
-        pool_games = players["pool_games"].fillna(0).astype("int64").to_numpy()
-        games_total = games_total.mask(new, before + pool_games)
-    else:
-        games_total = games_total.mask(new, before)
-    peak = pd.concat([table["peak"].astype("Int64"), rating], axis=1).max(axis=1).astype("Int64")
-    played = games > 0
-    last_played = pd.Series(np.where(played, period, table["last_played"]), dtype="object")
-    last_played = last_played.where(last_played.notna(), None)
-    inactive_before = table["inactive"].fillna(0).astype(bool).to_numpy()
-    idle = _month_of(period) - month_index(last_played)
-    # Unknown (no game since the initial list): keep the list's flag until they play.
-    inactive = (idle >= 12).fillna(pd.Series(inactive_before)).to_numpy(bool)
-    # K on the new list, for the next period (§3): from the new rating and history.
-    next_year = junior_year(rules, next_list_period(rules, period), None)
-    k = list_k(rating, table["birth_year"], games_total, peak, rules, next_year)
-    first_done = players["first_event_done"].to_numpy(bool)
-    state = pd.DataFrame(
-        {
-            "player_id": table["player_id"].to_numpy(),
-            "kind": kind,
-            "period": period,
-            "rating": rating,
-            "k": pd.Series(k.to_numpy(), dtype="Int64").where(rating.notna(), pd.NA),
-            "games": games,
-            "games_total": games_total,
-            "peak": peak,
-            "last_played": last_played,
-            "inactive": inactive.astype(int),
-            "first_event_done": first_done.astype(int),
-            "pool_start": table["pool_start"].where(table["pool_start"].notna(), None).to_numpy(),
-        }
-    )
-    pending, starts = _new_pool(publication)
-    state["pool_start"] = state["player_id"].map(starts).where(state["rating"].isna(), None)
-    state["pool_start"] = state["pool_start"].where(state["pool_start"].notna(), None)
-    notes = [
-        "inactive: no counted game for 12 months (flag kept from the list until a player plays)",
-        f"K on the new list is for the next period, with juniors judged against {next_year}",
-    ]
-    return state, pending, notes
-
-
-def _new_pool(publication: Publication) -> tuple[pd.DataFrame, dict[int, str]]:
-    """The first-rating pool after the period: pending games plus this period's counted
-    games of players still unrated (§4); emptied when a rating is published, or reset when
-    below the floor if the rules say so."""
-    result, table, prior, frame = (
-        publication.result,
-        publication.table,
-        publication.prior,
-        publication.frame,
-    )
-    rules, period, event_ids = publication.rules, publication.period, publication.event_ids
-    pool_reset = publication.pool_reset
-    players = result.players
-    status = players["status"].astype(str)
-    player_ids = table["player_id"].to_numpy()
-    unrated = status == "unrated"
-    if not rules.keep_pool_below_floor:
-        complete = players["pool_games"].fillna(0) >= rules.first_min_games
-        unrated &= ~(complete & (players["provisional"] < rules.floor)).fillna(False)
-    keep_ids = set(player_ids[unrated.to_numpy()])
-    # The engine's games keep the order of ``frame`` (already in run order).
-    games = result.games
-    counted = games["counted"].to_numpy(bool)
-    owner = player_ids[frame["pidx"].to_numpy()]
-    mine = games[counted].assign(player_id=owner[counted])
-    mine = mine[mine["player_id"].isin(keep_ids) & mine["rating"].isna()]
-    fresh = pd.DataFrame(
-        {
-            "player_id": mine["player_id"].to_numpy(),
-            "event_id": mine["event"].astype(str).map(event_ids).to_numpy(),
-            "round": mine["round"].to_numpy(),
-            "opponent_rating": mine["opponent_rating"].astype("int64").to_numpy(),
-            "half": np.rint(mine["score"].to_numpy() * 2).astype(np.int64),
-            "game_period": period,
-        }
-    )
-    old = prior[prior["player_id"].isin(keep_ids)] if len(prior) else prior
-    starts: dict[int, str] = {}
-    if len(old):
-        firsts = old.groupby("player_id")["game_period"].min()
-        starts.update(dict(zip(firsts.index.tolist(), firsts.astype(str).tolist(), strict=True)))
-    for player_id in fresh["player_id"].unique():
-        starts.setdefault(int(player_id), period)
-    for player_id in pool_reset:
-        if player_id in keep_ids and player_id in set(fresh["player_id"]):
-            starts[int(player_id)] = period
-    return pd.concat(
-        [old.drop(columns=["pidx"], errors="ignore"), fresh], ignore_index=True
-    ), starts
-
-
-def _listing(state: pd.DataFrame, table: pd.DataFrame, rules: Rules) -> pd.DataFrame:
-    """The new rating list: rated players only (players with a pending first rating do not
-    appear), ordered by rating, then name, then id."""
-    listed = state[state["rating"].notna()].merge(
-        table.drop(columns=[*STATE_FIELDS, "kind", "period"], errors="ignore"),
-        on="player_id",
-        how="left",
-    )
-    listed["class"] = rules.class_of(listed["rating"])
-    listed["inactive"] = listed["inactive"].astype(bool)
-    # The history K depends on, for this list only (§3, §6): a later --list or init reads it.
-    flags = history_flags(rules)
-    for name, threshold in flags.items():
-        listed[name] = (listed["peak"].astype("Int64") >= threshold).fillna(False).astype(bool)
-    listed = listed.sort_values(
-        ["rating", "name", "id"], ascending=[False, True, True], kind="stable"
-    )
-    columns = [c for c in LIST_COLUMNS if c != "class" or rules.classes]
-    return listed[[*columns, *flags]].reset_index(drop=True)
-
-
-def _month_of(period: Period) -> int:
-    """Months as ``month_index`` counts them (year × 12 + month)."""
-    return month_number(period) + 1
