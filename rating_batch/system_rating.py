@@ -27,7 +27,7 @@ from rating_batch.systems.elo.rules_file import named_rules
 from rating_batch.systems.games import PlayedGames
 from rating_batch.systems.params import described
 from rating_batch.writers import Sheet, write_csv, write_workbook
-from rating_batch.writers.system_page import SystemPage, write_system_html
+from rating_batch.writers.html import SystemPage, write_system_html
 
 
 @dataclass

@@ -123,7 +123,7 @@ def test_warnings_are_printed_the_first_twenty_by_default(tmp_path: Path) -> Non
 
 
 def test_more_than_twenty_warnings_are_counted(tmp_path: Path) -> None:
-    from rating_batch.cli import report
+    from rating_batch.cli.common import report
 
     context = click.Context(click.Command("show"), obj={"quiet": False, "verbose": False})
     warnings = [f"f.trf:{line}: warning: something" for line in range(1, 26)]

@@ -1,13 +1,14 @@
 """HTML pages from the package's jinja2 templates (``rating_batch/templates``), autoescaped:
-self-contained (the style sheet inlined, no scripts, no external files) and printable."""
+self-contained (the style sheet inlined, no scripts, no external files) and printable. FIDE
+Elo's index and event pages, and another system's page (``write_system_html``), share the
+layout helpers."""
 
 from __future__ import annotations
 
 import math
 import re
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from dataclasses import dataclass
-from dataclasses import field as dataclass_field
+from dataclasses import dataclass, field
 from functools import cache
 from itertools import pairwise
 from pathlib import Path
@@ -19,7 +20,7 @@ import pandas as pd
 
 from rating_batch.systems.elo.pages import EventPage, EventPages, IndexPage
 from rating_batch.values import as_float
-from rating_batch.writers.common import each_at_once
+from rating_batch.writers.common import NUMBER_FORMATS, distinct, each_at_once, formatted
 
 if TYPE_CHECKING:
     from jinja2 import Environment
@@ -208,9 +209,9 @@ class EventRows:
     the calculations (``None`` for an unrated player's, laid out with the page's pool)."""
 
     crosstable: str = ""
-    sections: list[tuple[str, str | None]] = dataclass_field(default_factory=list)
+    sections: list[tuple[str, str | None]] = field(default_factory=list)
     """Per crosstable row: the section's start (anchor and heading) and its body."""
-    pools: dict[str, str] = dataclass_field(default_factory=dict)
+    pools: dict[str, str] = field(default_factory=dict)
     """Per unrated player id: the pooled games' rows toward a first rating."""
 
 
@@ -409,4 +410,98 @@ def empty_columns(
 def write_index_html(index: IndexPage, path: Path) -> None:
     """The index of a run or period, linking every event page and player section."""
     text = render("index.html", index=index, title=index.title, facts=index.facts, index_link=None)
+    path.write_text(text, encoding="utf-8")
+
+
+#: Players listed on the page (the CSVs and the workbook hold them all).
+MAX_PAGE_PLAYERS = 5_000
+
+
+@dataclass
+class SystemPage:
+    """What the page says besides its tables."""
+
+    title: str
+    facts: list[tuple[str, str]]
+    constants: list[tuple[str, str, str]]
+    explanation: str
+    notes: list[str] = field(default_factory=list)
+    player_columns: list[tuple[str, str]] = field(default_factory=list)
+    """(name, CSS class: "text" for text columns, "" for numbers)."""
+    calculation_columns: list[tuple[str, str]] = field(default_factory=list)
+    more_players: int = 0
+
+
+def _decimals(name: str) -> int:
+    form = NUMBER_FORMATS.get(name, ("", "0.00"))[1]
+    return len(form.split(".", 1)[1]) if "." in form else 2
+
+
+def _system_texts(values: pd.Series, name: str) -> list[str]:
+    """A column as the page shows it: numbers to the column's decimals, yes/no, text."""
+    kind, codes, distinct_values = distinct(values)
+    if kind == "float":
+        digits = _decimals(name)
+        return formatted(codes, distinct_values, lambda v: f"{float(v):.{digits}f}")
+    if kind == "bool":
+        return formatted(codes, distinct_values, lambda v: "yes" if v else "no")
+    return formatted(codes, distinct_values, str)
+
+
+def _headers(frame: pd.DataFrame) -> list[tuple[str, str]]:
+    return [
+        (str(c), "" if pd.api.types.is_numeric_dtype(frame[c].dtype) else "text")
+        for c in frame.columns
+    ]
+
+
+def table_rows(frame: pd.DataFrame, link: str | None = None) -> np.ndarray:
+    """Each row of ``frame`` as a table row; the ``link`` column links to its player."""
+    cells = np.full(len(frame), "", dtype=object)
+    for name in frame.columns:
+        texts = pd.DataFrame({"text": _system_texts(frame[name], str(name))}, index=frame.index)
+        if name == link:
+            macro = "linked_cell"
+            texts["anchor"] = anchors(frame["id"]).to_numpy()
+        elif pd.api.types.is_numeric_dtype(frame[name].dtype):
+            macro = "number_cell"
+        else:
+            macro = "text_cell"
+        cells = cells + fill_rows(macro, texts)
+    return fill_rows("table_row", pd.DataFrame({"cells_html": cells}))
+
+
+def write_system_html(
+    players: pd.DataFrame, calculations: pd.DataFrame, page: SystemPage, path: Path
+) -> None:
+    """The page: constants, players (at most ``MAX_PAGE_PLAYERS``), their calculations."""
+    from markupsafe import Markup
+
+    shown = players.head(MAX_PAGE_PLAYERS)
+    page.more_players = max(0, len(players) - len(shown))
+    page.player_columns = _headers(shown)
+    steps = calculations[calculations["id"].isin(shown["id"]).to_numpy(bool)]
+    page.calculation_columns = _headers(steps.drop(columns=["id", "name"]))
+    laid = table_rows(steps.drop(columns=["id", "name"]))
+    names = dict(zip(shown["id"].astype(str), shown["name"].astype(str), strict=True))
+    sections = [
+        {
+            "id": key,
+            "name": names.get(str(key), ""),
+            "anchor": anchor(key),
+            # Made by fill_rows from escaped texts.
+            "rows": Markup("".join(laid[positions].tolist())),
+        }
+        for key, positions in steps.groupby(steps["id"].astype(str), sort=False).indices.items()
+    ]
+    text = render(
+        "system.html",
+        page=page,
+        player_rows=Markup("".join(table_rows(shown, link="name").tolist())),
+        sections=sections,
+        title=page.title,
+        facts=page.facts,
+        index_link=None,
+        body_class="system",
+    )
     path.write_text(text, encoding="utf-8")

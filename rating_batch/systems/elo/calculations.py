@@ -20,8 +20,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from rating_batch.systems.elo.engine import PeriodResult, divide_half_up, first_rating_parts
+from rating_batch.systems.elo.engine import PeriodResult
+from rating_batch.systems.elo.first import first_rating_parts
 from rating_batch.systems.elo.rules import Rules
+from rating_batch.systems.elo.tables import divide_half_up
 
 COLUMNS = [
     "id", "name", "event", "round", "rating", "opponent_id", "opponent_name", "opponent_rating",

@@ -13,14 +13,15 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cache
 
 import numpy as np
 import pandas as pd
 
 from rating_batch.schema import REASON_DTYPE, REASONS, integers
+from rating_batch.systems.elo.first import first_ratings, performance
 from rating_batch.systems.elo.k import cap_k, k_factors
-from rating_batch.systems.elo.rules import Rules, Tables
+from rating_batch.systems.elo.rules import Rules
+from rating_batch.systems.elo.tables import divide_half_up, expected_scores, hundredths_half_away
 
 #: The period's players, one row per person; row position = the ``pidx`` used by games.
 PERIOD_PLAYERS: dict[str, str] = {
@@ -77,62 +78,6 @@ class PeriodResult:
     games: pd.DataFrame
     player_events: pd.DataFrame
     notes: list[str] = field(default_factory=list)
-
-
-# -- rounding: the one place (docs/rules.md §2.5, §4, §5) ---------------------------------------
-
-
-def divide_half_up(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
-    """numerator / denominator rounded half up, for integer arrays with denominator > 0."""
-    return np.asarray((2 * numerator + denominator) // (2 * denominator), dtype=np.int64)
-
-
-def hundredths_half_away(value: np.ndarray) -> np.ndarray:
-    """Integer hundredths → whole points, rounded half away from zero (−2.5 → −3)."""
-    return np.asarray(np.sign(value) * ((np.abs(value) + 50) // 100), dtype=np.int64)
-
-
-# -- tables ---------------------------------------------------------------------------------------
-
-
-@cache
-def _table_arrays(tables: Tables) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    return (
-        np.array(tables.pd_high, dtype=np.int64),
-        np.array(tables.pd_low, dtype=np.int64),
-        np.array(tables.dp, dtype=np.int64),
-    )
-
-
-@cache
-def _pd_by_difference(tables: Tables) -> np.ndarray:
-    """PD for every D from −last to +last (the table's last row holds beyond it): one
-    lookup per game instead of two and a choice. int8: PD is at most 100 hundredths, so
-    sums of it run in narrow integers."""
-    high, low, _ = _table_arrays(tables)
-    return np.concatenate([low[:0:-1], high]).astype(np.int8)
-
-
-def expected_hundredths(diff: np.ndarray, rules: Rules) -> np.ndarray:
-    """PD in hundredths for rating differences D (own − opponent, after any cap), §2.3."""
-    if rules.expected == "logistic":
-        value = 100.0 / (1.0 + 10.0 ** (-diff / 400.0))
-        return np.asarray(np.floor(value + 0.5), dtype=np.int64)
-    by_difference = _pd_by_difference(rules.tables)
-    # Beyond the table, its first or last row (mode="clip").
-    return np.take(by_difference, diff + len(by_difference) // 2, mode="clip")
-
-
-def expected_scores(diff: np.ndarray, rules: Rules) -> tuple[np.ndarray, np.ndarray]:
-    """PD for rating differences D, in hundredths (exact, to add up) and in points (each
-    exactly ``hundredths / 100``, as reported)."""
-    hundredths = expected_hundredths(diff, rules)
-    return hundredths, hundredths / 100
-
-
-def dp_for(p_hundredths: np.ndarray, rules: Rules) -> np.ndarray:
-    """dp(p) from the table, p in hundredths (0 … 100)."""
-    return np.asarray(_table_arrays(rules.tables)[2][np.clip(p_hundredths, 0, 100)])
 
 
 # -- the 400-point rule ---------------------------------------------------------------------------
@@ -317,83 +262,6 @@ def capped_differences(
         keep[first.index.to_numpy()] = True
         applies = applies & (~caps.largest_only | keep)
     return np.asarray(np.where(applies, np.sign(diff) * caps.cap, diff), dtype=np.int64)
-
-
-# -- K (§3) ---------------------------------------------------------------------------------------
-
-
-# -- first ratings (§4) ---------------------------------------------------------------------------
-
-
-def first_ratings(
-    n: np.ndarray, half_points: np.ndarray, opponent_sum: np.ndarray, rules: Rules
-) -> np.ndarray:
-    """The first-rating formula on n games against rated opponents (0 where n = 0).
-
-    ``hypothetical``: Ra = (ΣRo + h·Rh)/(n + h), p = (W + h·s)/(n + h) to 2 decimals (.005 up),
-    Ru = Ra + dp(p) rounded half up. ``half_point_step``: Ra = ΣRo/n (rounded half up when
-    ``first_round_average``), Ru = Ra + step × (2W − n) if W > n/2, else Ra + dp(W/n). Capped
-    at ``first_rating_max``.
-    """
-    return first_rating_parts(n, half_points, opponent_sum, rules)["first_rating"]
-
-
-def first_rating_parts(
-    n: np.ndarray, half_points: np.ndarray, opponent_sum: np.ndarray, rules: Rules
-) -> dict[str, np.ndarray]:
-    """Every step of ``first_ratings``, as arrays (what a report shows to explain it):
-    ``games`` and ``total`` (opponents' ratings, hypothetical ones included), ``points``
-    (half points, likewise), ``p`` (hundredths), ``dp``, ``above`` (2W − n, for the
-    half-point-step formula), ``uncapped`` and ``first_rating`` (0 where n = 0)."""
-    n = n.astype(np.int64)
-    safe_n = np.maximum(n, 1)
-    zero = np.zeros_like(n)
-    if rules.first_formula == "hypothetical":
-        extra = rules.hypothetical_opponents
-        games = safe_n + extra
-        total = opponent_sum + extra * rules.hypothetical_rating
-        points = half_points + extra * rules.hypothetical_half_points
-        p = divide_half_up(100 * points, 2 * games)
-        dp = dp_for(p, rules)
-        value = divide_half_up(total + dp * games, games)
-        above = zero
-    else:
-        step_halves = round(rules.first_step * 2)  # 12.5 → 25, exact
-        games, total, points = safe_n, opponent_sum, half_points
-        above = half_points - n  # = 2W − n
-        p = divide_half_up(100 * half_points, 2 * safe_n)
-        dp = dp_for(p, rules)
-        if rules.first_round_average:
-            average = divide_half_up(opponent_sum, safe_n)
-            stepped = divide_half_up(2 * average + step_halves * above, np.full_like(n, 2))
-            plain = average + dp
-        else:
-            stepped = divide_half_up(2 * opponent_sum + step_halves * above * safe_n, 2 * safe_n)
-            plain = divide_half_up(opponent_sum + dp * safe_n, safe_n)
-        value = np.where(above > 0, stepped, plain)
-    uncapped = value
-    if rules.first_rating_max is not None:
-        value = np.minimum(value, rules.first_rating_max)
-    return {
-        "games": np.asarray(games),
-        "total": np.asarray(total),
-        "points": np.asarray(points),
-        "p": np.asarray(p),
-        "dp": np.asarray(dp),
-        "above": np.asarray(above),
-        "uncapped": np.where(n > 0, uncapped, 0),
-        "first_rating": np.where(n > 0, value, 0),
-    }
-
-
-def performance(
-    n: np.ndarray, half_points: np.ndarray, opponent_sum: np.ndarray, rules: Rules
-) -> np.ndarray:
-    """Rp = Ra + dp(p), Ra rounded half up, p = W/n to 2 decimals with .005 up (§5)."""
-    safe_n = np.maximum(n, 1)
-    average = divide_half_up(opponent_sum, safe_n)
-    p = divide_half_up(100 * half_points, 2 * safe_n)
-    return np.where(n > 0, average + dp_for(p, rules), 0)
 
 
 # -- the period -----------------------------------------------------------------------------------

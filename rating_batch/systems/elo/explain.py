@@ -14,11 +14,11 @@ from typing import Protocol
 import numpy as np
 import pandas as pd
 
-from rating_batch.systems.elo.engine import divide_half_up
 from rating_batch.systems.elo.pages import Record as Row
 from rating_batch.systems.elo.pages import records
 from rating_batch.systems.elo.reasons import ro_k_notes
 from rating_batch.systems.elo.rules import KINDS, Rules
+from rating_batch.systems.elo.tables import divide_half_up
 from rating_batch.values import as_float, as_int
 
 

@@ -16,9 +16,11 @@ import numpy as np
 import pandas as pd
 
 from rating_batch.schema import EventInfo
-from rating_batch.systems.elo.engine import PeriodResult, divide_half_up, performance
+from rating_batch.systems.elo.engine import PeriodResult
+from rating_batch.systems.elo.first import performance
 from rating_batch.systems.elo.reasons import ro_k_notes
 from rating_batch.systems.elo.rules import Rules
+from rating_batch.systems.elo.tables import divide_half_up
 
 Record = dict[Hashable, object]
 

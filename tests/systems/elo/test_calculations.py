@@ -11,7 +11,7 @@ from conftest import read_csv
 from trf_text import P, trf
 
 from rating_batch.systems.elo.calculations import first_rating_formula
-from rating_batch.systems.elo.engine import first_rating_parts
+from rating_batch.systems.elo.first import first_rating_parts
 from rating_batch.systems.elo.rules import EDITIONS
 
 ADULT = 1980

@@ -18,7 +18,7 @@ from workbooks import summary
 
 from rating_batch.cli import cli
 from rating_batch.errors import RatingBatchError
-from rating_batch.systems.elo.engine import first_ratings
+from rating_batch.systems.elo.first import first_ratings
 from rating_batch.systems.elo.rules import EDITIONS, edition_in_force
 from rating_batch.systems.elo.rules_file import load_rules_file
 

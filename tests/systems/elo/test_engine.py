@@ -10,7 +10,7 @@ import pytest
 from conftest import RateTexts, player
 from trf_text import P, trf
 
-from rating_batch.systems.elo.engine import divide_half_up, hundredths_half_away
+from rating_batch.systems.elo.tables import divide_half_up, hundredths_half_away
 
 ADULT = 1980  # born 1980: never a junior in these 2026 events
 
@@ -385,8 +385,8 @@ def test_expected_score_of_every_difference_is_the_table_row() -> None:
     import csv
     from importlib import resources
 
-    from rating_batch.systems.elo.engine import expected_hundredths, expected_scores
     from rating_batch.systems.elo.rules import FIDE_2025
+    from rating_batch.systems.elo.tables import expected_hundredths, expected_scores
 
     text = resources.files("rating_batch").joinpath("data/fide_pd_table.csv").read_text()
     rows = list(csv.DictReader(text.splitlines()))

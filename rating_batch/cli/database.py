@@ -1,363 +1,30 @@
-"""The command line: a thin click layer over ``rating_batch.rate``."""
+"""The commands of the rating database: init, add, publish, unpublish, remove, edit-player,
+backups, restore, backup, upgrade, player and export-list."""
 
 from __future__ import annotations
 
-import contextlib
-import errno
-import logging
-import sys
-from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
 
 import click
 
-from rating_batch.errors import RatingBatchError
-from rating_batch.store import DEFAULT_WAIT
+from rating_batch.cli.common import (
+    ALLOW_OVERLAP,
+    DB_OPTION,
+    DRY_RUN,
+    ENCODING_OPTION,
+    EXISTING,
+    KIND_OPTION,
+    OUT_OPTION,
+    echo,
+    progress_bar,
+    report,
+    user_errors,
+)
 from rating_batch.systems import SYSTEM_HOMES
-from rating_batch.systems.elo.rules import EDITIONS, FIDE_BY_DATE, KINDS, LATEST
-from rating_batch.systems.elo.rules_file import describe, named_rules
-from rating_batch.terminal import terminal_text
-
-EXISTING = click.Path(exists=True, path_type=Path)
-LIST_OPTION = click.option(
-    "--list", "list_path", type=EXISTING, help="Previous rating list (CSV: id, rating, …)."
-)
-OUT_OPTION = click.option(
-    "--out",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=Path("out"),
-    show_default=True,
-    help="The folder to write to.",
-)
-ALLOW_OVERLAP = click.option(
-    "--allow-overlap",
-    is_flag=True,
-    help="Accept events that share half or more of their played games (rated twice).",
-)
-DRY_RUN = click.option(
-    "--dry-run", is_flag=True, help="Check and report everything; change and write nothing."
-)
+from rating_batch.systems.elo.rules import FIDE_BY_DATE, KINDS
 
 
-def _codec(context: click.Context, parameter: click.Parameter, name: str | None) -> str | None:
-    """An ``--encoding`` Python knows, else a usage error naming a few that it does."""
-    if name is None:
-        return None
-    import codecs
-
-    try:
-        codecs.lookup(name)
-    except LookupError:
-        raise click.BadParameter(
-            f"unknown encoding {name!r} (e.g. windows-1250, windows-1251, cp932, latin-1)"
-        ) from None
-    return name
-
-
-ENCODING_OPTION = click.option(
-    "--encoding",
-    callback=_codec,
-    help="The encoding of the files that are not UTF-8 (windows-1250, windows-1251, cp932 …); "
-    "default: found from each file's names and federations, with a warning when unsure.",
-)
-KIND_OPTION = click.option(
-    "--kind",
-    type=click.Choice(KINDS),
-    help="The list to rate for; default: read from the events' time controls, else standard.",
-)
-
-
-def echo(text: object, *, err: bool = False) -> None:
-    """Print a line, as every command prints: through ``terminal_text``."""
-    click.echo(terminal_text(str(text)), err=err)
-
-
-@contextlib.contextmanager
-def user_errors(debug: bool) -> Iterator[None]:
-    """Turn RatingBatchError, and what the machine refuses (no space, no access, a file in the
-    way), into a one-line message and exit status 1 (``--debug`` keeps the traceback)."""
-    try:
-        yield
-    except RatingBatchError as error:
-        if debug:
-            raise
-        raise click.ClickException(terminal_text(str(error))) from None
-    except OSError as error:
-        if debug:
-            raise
-        raise click.ClickException(terminal_text(describe_os_error(error))) from None
-
-
-def describe_os_error(error: OSError) -> str:
-    """``path: what the system said`` (no space left, permission denied, …)."""
-    where = error.filename or ""
-    reason = error.strerror or str(error)
-    if error.errno == errno.ENOSPC:
-        reason += " (disk full: nothing was changed)"
-    return f"{where}: {reason}" if where else reason
-
-
-#: The width the command line's own output keeps within.
-TERMINAL_WIDTH = 100
-
-#: Warnings printed by default (``-v`` prints them all, ``--quiet`` none).
-SHOWN_WARNINGS = 20
-
-
-@click.group()
-@click.version_option(package_name="rating_batch")
-@click.option("--debug", is_flag=True, help="Show tracebacks for input errors.")
-@click.option("--quiet", "-q", is_flag=True, help="Print errors only: no progress, no summary.")
-@click.option(
-    "--verbose",
-    "-v",
-    is_flag=True,
-    help=f"Print every warning (by default the first {SHOWN_WARNINGS}).",
-)
-@click.option(
-    "--wait",
-    type=click.FloatRange(min=0),
-    envvar="RATING_BATCH_WAIT",
-    default=DEFAULT_WAIT,
-    show_default=True,
-    help="Seconds to wait for another command writing to the database (or $RATING_BATCH_WAIT).",
-)
-@click.pass_context
-def cli(context: click.Context, debug: bool, quiet: bool, verbose: bool, wait: float) -> None:
-    """FIDE-exact rating calculations for rating officers."""
-    context.obj = {"debug": debug, "quiet": quiet, "verbose": verbose and not quiet, "wait": wait}
-    logging.basicConfig(level=logging.ERROR if quiet else logging.WARNING, format="%(message)s")
-
-
-def progress_bar(context: click.Context) -> Callable[[Sequence[Any], str], Iterable[Any]]:
-    """A progress bar on stderr for many items, when stderr is a terminal (quiet otherwise)."""
-
-    def wrap(items: Sequence[Any], label: str) -> Iterator[Any]:
-        if context.obj["quiet"] or len(items) < 2 or not sys.stderr.isatty():
-            yield from items
-            return
-        with click.progressbar(items, label=label, file=sys.stderr, show_pos=True) as bar:
-            yield from bar
-
-    return wrap
-
-
-def report(context: click.Context, summary: str, warnings: Sequence[object] = ()) -> None:
-    """The summary on stdout, then the warnings on stderr: the first ``SHOWN_WARNINGS`` by
-    default, all with --verbose; --quiet prints neither."""
-    if context.obj["quiet"]:
-        return
-    echo(summary)
-    shown = warnings if context.obj["verbose"] else warnings[:SHOWN_WARNINGS]
-    for warning in shown:
-        echo(str(warning), err=True)
-    if len(shown) < len(warnings):
-        echo(f"… and {len(warnings) - len(shown)} more warning(s) (-v prints them all)", err=True)
-
-
-@cli.command()
-@click.argument("events", nargs=-1, required=True, type=EXISTING)
-@LIST_OPTION
-@click.option(
-    "--rules",
-    "rules_name",
-    default=FIDE_BY_DATE,
-    show_default=True,
-    help=f"'{FIDE_BY_DATE}' (the edition in force at each event's start), one of "
-    + ", ".join(sorted(EDITIONS))
-    + ", a federation's .toml rules file, or another rating system: "
-    + ", ".join(SYSTEM_HOMES)
-    + " (docs/systems.md).",
-)
-@KIND_OPTION
-@OUT_OPTION
-@ALLOW_OVERLAP
-@ENCODING_OPTION
-@click.pass_context
-def rate(
-    context: click.Context,
-    events: tuple[Path, ...],
-    list_path: Path | None,
-    rules_name: str,
-    kind: str | None,
-    out: Path,
-    allow_overlap: bool,
-    encoding: str | None,
-) -> None:
-    """Rate EVENTS (files or folders) as one rating period, without a database.
-
-    Writes OUT/players.csv, OUT/games.csv, OUT/calculations.csv, OUT/report.xlsx,
-    OUT/index.html and a page per event, OUT/events/KEY.html (under another rating system:
-    the CSVs, report.xlsx and index.html).
-
-    Example:
-
-    \b
-        rating-batch rate sample_data/events --out out
-    """
-    from rating_batch.rate import rate_events
-
-    with user_errors(context.obj["debug"]):
-        result = rate_events(
-            events,
-            rules_name=rules_name,
-            list_path=list_path,
-            kind=kind,
-            out=out,
-            progress=progress_bar(context),
-            allow_overlap=allow_overlap,
-            encoding=encoding,
-        )
-    report(context, result.summary(), result.warnings)
-
-
-@cli.command()
-@click.argument("files", nargs=-1, required=True, type=EXISTING)
-@click.option(
-    "--rules",
-    "rules_name",
-    help=f"Another rating system ({', '.join(SYSTEM_HOMES)}, or its rules file): CSV lists "
-    "are checked as its state lists (docs/formats.md §11).",
-)
-@ENCODING_OPTION
-@click.pass_context
-def check(
-    context: click.Context, files: tuple[Path, ...], rules_name: str | None, encoding: str | None
-) -> None:
-    """Validate tournament files and rating lists; print every problem as file:line: message.
-
-    Exit status 0 when there is no error (warnings allowed), 1 otherwise. Writes nothing.
-
-    Example:
-
-    \b
-        rating-batch check sample_data/events/*.trf
-    """
-    from rating_batch.rate import check_files
-
-    with user_errors(context.obj["debug"]):
-        issues = check_files(files, rules_name, encoding)
-    for issue in issues:
-        echo(str(issue))
-    errors = sum(issue.severity == "error" for issue in issues)
-    echo(f"{errors} error(s), {len(issues) - errors} warning(s)", err=True)
-    if errors:
-        sys.exit(1)
-
-
-@cli.command("rules")
-@click.argument("name", required=False)
-@click.pass_context
-def rules_command(context: click.Context, name: str | None) -> None:
-    """List the rule editions, or print every value of one (an edition or a .toml file).
-
-    Each value is shown with where it comes from: the edition, or the rules file.
-
-    Example:
-
-    \b
-        rating-batch rules
-        rating-batch rules sample_data/rules/fexerj-2027.toml
-    """
-    from rating_batch.systems import SYSTEMS, find_system
-    from rating_batch.systems.params import described
-
-    with user_errors(context.obj["debug"]):
-        if name is None:
-            for edition in EDITIONS.values():
-                since = edition.in_force_from.isoformat() if edition.in_force_from else ""
-                echo(f"{edition.edition:10}  from {since:10}  {edition.title}")
-            echo(f"{FIDE_BY_DATE:10}  {'(default)':15}  the edition in force at each event's start")
-            for system_name, (params, make) in SYSTEMS.items():
-                echo(f"{system_name:10}  {'(system)':15}  {make(params()).title}")
-            return
-        system = find_system(name)
-        if system is not None:
-            echo(f"system  {system.name}: {system.title}  (docs/systems.md)")
-            constants = described(system.params)
-            width = max(len(key) for key, _, _ in constants)
-            for key, value, meaning in constants:
-                origin = system.sources.get(key, f"{system.name} default")
-                line = f"{key:{width}}  {value}  [{origin}]"
-                # What it is, on the line when it fits in 100 columns, else below it.
-                if len(line) + len(meaning) + 4 <= TERMINAL_WIDTH:
-                    echo(f"{line}  ({meaning})")
-                else:
-                    echo(f"{line}\n{'':{width}}  ({meaning})")
-            return
-        rows = describe(named_rules(LATEST if name == FIDE_BY_DATE else name))
-    width = max(len(key) for key, _, _, _ in rows)
-    for key, value, origin, valid in rows:
-        shown = f"{value}  [{origin}]" + (f"  (valid: {valid})" if valid else "")
-        echo(f"{key:{width}}  {shown}")
-
-
-@cli.command("compare-rules")
-@click.argument("events", nargs=-1, required=True, type=EXISTING)
-@click.option(
-    "--rules",
-    "rules_names",
-    multiple=True,
-    required=True,
-    help="Two rule sets (edition names, rating systems or .toml files): --rules A --rules B.",
-)
-@LIST_OPTION
-@KIND_OPTION
-@click.option(
-    "--out",
-    type=click.Path(file_okay=False, path_type=Path),
-    help="Write compare.csv and compare.xlsx to this folder.",
-)
-@ALLOW_OVERLAP
-@ENCODING_OPTION
-@click.pass_context
-def compare_rules(
-    context: click.Context,
-    events: tuple[Path, ...],
-    rules_names: tuple[str, ...],
-    list_path: Path | None,
-    kind: str | None,
-    out: Path | None,
-    allow_overlap: bool,
-    encoding: str | None,
-) -> None:
-    """Rate EVENTS under two rule sets and show, player by player and in total, what changes.
-
-    Example:
-
-    \b
-        rating-batch compare-rules sample_data/events --rules fide \
-            --rules sample_data/rules/fexerj-2027.toml
-    """
-    from rating_batch import compare
-
-    if len(rules_names) != 2:
-        raise click.UsageError("give --rules exactly twice: --rules A --rules B")
-    with user_errors(context.obj["debug"]):
-        compared = compare.compare_rules(
-            events,
-            (rules_names[0], rules_names[1]),
-            list_path=list_path,
-            kind=kind,
-            out=out,
-            allow_overlap=allow_overlap,
-            encoding=encoding,
-        )
-    report(context, compared.summary(), compared.warnings)
-
-
-DB_OPTION = click.option(
-    "--db",
-    type=click.Path(dir_okay=False, path_type=Path),
-    envvar="RATING_BATCH_DB",
-    default=Path("rating_batch.sqlite"),
-    show_default=True,
-    help="The rating database (or $RATING_BATCH_DB).",
-)
-
-
-@cli.command()
+@click.command()
 @click.option(
     "--list", "list_path", type=EXISTING, required=True, help="FIDE TXT/XML, CSV or XLSX list."
 )
@@ -423,7 +90,7 @@ def init(
     report(context, result.summary(), result.warnings)
 
 
-@cli.command()
+@click.command()
 @click.argument("events", nargs=-1, required=True, type=EXISTING)
 @KIND_OPTION
 @click.option(
@@ -484,7 +151,7 @@ def add(
     report(context, result.summary(), result.warnings)
 
 
-@cli.command()
+@click.command()
 @click.argument("period")
 @click.option(
     "--skip-to",
@@ -533,7 +200,7 @@ def publish(
     report(context, result.summary(), result.warnings)
 
 
-@cli.command()
+@click.command()
 @click.argument("period")
 @DB_OPTION
 @click.pass_context
@@ -553,7 +220,7 @@ def unpublish(context: click.Context, period: str, db: Path) -> None:
     report(context, result.summary())
 
 
-@cli.command()
+@click.command()
 @click.argument("event_key")
 @DB_OPTION
 @click.pass_context
@@ -573,7 +240,7 @@ def remove(context: click.Context, event_key: str, db: Path) -> None:
     report(context, result.summary())
 
 
-@cli.command("edit-player")
+@click.command("edit-player")
 @click.argument("player_id")
 @click.option("--name", help="The name as it is now (a marriage, a misspelt list).")
 @click.option("--federation", help="The federation as it is now (a transfer): three letters.")
@@ -616,7 +283,7 @@ def edit_player(
     report(context, result.summary())
 
 
-@cli.command()
+@click.command()
 @DB_OPTION
 @click.pass_context
 def backups(context: click.Context, db: Path) -> None:
@@ -638,7 +305,7 @@ def backups(context: click.Context, db: Path) -> None:
     report(context, result.summary())
 
 
-@cli.command()
+@click.command()
 @click.argument("point")
 @DB_OPTION
 @click.pass_context
@@ -664,7 +331,7 @@ def restore(context: click.Context, point: str, db: Path) -> None:
     report(context, result.summary())
 
 
-@cli.command()
+@click.command()
 @click.option(
     "--after",
     "after",
@@ -696,7 +363,7 @@ def backup(context: click.Context, after: tuple[str, ...], db: Path) -> None:
     report(context, result.summary())
 
 
-@cli.command()
+@click.command()
 @DB_OPTION
 @click.pass_context
 def upgrade(context: click.Context, db: Path) -> None:
@@ -716,7 +383,7 @@ def upgrade(context: click.Context, db: Path) -> None:
     report(context, result.summary())
 
 
-@cli.command()
+@click.command()
 @click.argument("fide_id", metavar="[ID]", required=False)
 @click.option("--name", help="Find players by name (any part, accents and case aside).")
 @DB_OPTION
@@ -754,7 +421,7 @@ def player(
             echo(monthly.player_report(str(fide_id), db=db, out=out))
 
 
-@cli.command("export-list")
+@click.command("export-list")
 @click.argument("period")
 @click.option("--kind", type=click.Choice(KINDS), help="Only this list kind (default: all).")
 @DB_OPTION

@@ -1,0 +1,62 @@
+"""The command line: a thin click layer over the library (``rate``, ``monthly``), one module
+per kind of command (``files``: no database; ``database``: the rating database), the
+options and printing they share in ``common``."""
+
+from __future__ import annotations
+
+import logging
+
+import click
+
+from rating_batch.cli import database, files
+from rating_batch.cli.common import SHOWN_WARNINGS
+from rating_batch.store import DEFAULT_WAIT
+
+
+@click.group()
+@click.version_option(package_name="rating_batch")
+@click.option("--debug", is_flag=True, help="Show tracebacks for input errors.")
+@click.option("--quiet", "-q", is_flag=True, help="Print errors only: no progress, no summary.")
+@click.option(
+    "--verbose",
+    "-v",
+    is_flag=True,
+    help=f"Print every warning (by default the first {SHOWN_WARNINGS}).",
+)
+@click.option(
+    "--wait",
+    type=click.FloatRange(min=0),
+    envvar="RATING_BATCH_WAIT",
+    default=DEFAULT_WAIT,
+    show_default=True,
+    help="Seconds to wait for another command writing to the database (or $RATING_BATCH_WAIT).",
+)
+@click.pass_context
+def cli(context: click.Context, debug: bool, quiet: bool, verbose: bool, wait: float) -> None:
+    """FIDE-exact rating calculations for rating officers."""
+    context.obj = {"debug": debug, "quiet": quiet, "verbose": verbose and not quiet, "wait": wait}
+    logging.basicConfig(level=logging.ERROR if quiet else logging.WARNING, format="%(message)s")
+
+
+# Each command in the order --help lists them (click sorts them by name).
+for _command in (
+    files.rate,
+    files.check,
+    files.rules_command,
+    files.compare_rules,
+    database.init,
+    database.add,
+    database.publish,
+    database.unpublish,
+    database.remove,
+    database.edit_player,
+    database.backups,
+    database.restore,
+    database.backup,
+    database.upgrade,
+    database.player,
+    database.export_list,
+):
+    cli.add_command(_command)
+
+__all__ = ["cli"]
