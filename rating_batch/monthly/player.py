@@ -2,7 +2,8 @@
 for every published period the player played in, FIDE's individual calculation read from the
 files that publish wrote (stored in the database: a published list never changes, so neither
 does its explanation); the games pending toward a first rating. ``player --name`` finds
-players. Read-only: the database is never changed.
+players. Under another rating system, the same from its stored states
+(``system_player_report``). Read-only: the database is never changed.
 
 A player is named by FIDE ID, or without one by the id the lists print for him
 (``<event>#<start rank>``); the database's own row numbers are never matched, so no typed
@@ -14,7 +15,7 @@ from __future__ import annotations
 import codecs
 import io
 import re
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from pathlib import Path
 from typing import Any
 
@@ -23,15 +24,22 @@ import pandas as pd
 from rating_batch.errors import RatingBatchError
 from rating_batch.loaders.common import MAX_ID_DIGITS, is_digits
 from rating_batch.monthly.common import number, player_ids, rule_book
-from rating_batch.monthly.system_player import system_player_report
 from rating_batch.names import name_key
 from rating_batch.schema import as_written
 from rating_batch.staging import staged_outputs
 from rating_batch.store import Store, open_store
+from rating_batch.system_explain import SystemListPart, SystemPlayerReport
+from rating_batch.systems import RatingSystem
 from rating_batch.systems.elo.explain import EventLabel, PeriodPart, PlayerReport, period_part
 from rating_batch.systems.elo.pages import date_span
+from rating_batch.systems.elo.rules import KINDS
 from rating_batch.writers import player_text, write_player_html, write_player_workbook
 from rating_batch.writers.common import neutralise
+from rating_batch.writers.system_player import (
+    system_player_text,
+    write_system_player_html,
+    write_system_player_workbook,
+)
 
 #: ``player --name`` lists at most this many players.
 MAX_FOUND = 50
@@ -233,3 +241,67 @@ def _rows_of(data: bytes | None, ids: set[str]) -> pd.DataFrame | None:
         if frame[column].dtype == object or isinstance(frame[column].dtype, pd.StringDtype):
             frame[column] = frame[column].map(as_written, na_action="ignore")
     return frame
+
+
+#: Reads the rows of one of our stored CSV files whose id is one of a set (``player._rows_of``).
+RowReader = Callable[[bytes | None, set[str]], pd.DataFrame | None]
+
+
+def system_player_report(
+    store: Store,
+    system: RatingSystem,
+    person: dict[str, Any],
+    label: str,
+    read_rows: RowReader,
+    files: Path | None,
+) -> str:
+    """The player's text report; with ``files`` (``OUT/player-<id>``), the workbook and
+    the page too, all or none."""
+    report = gather_system_player(store, system, person, label, read_rows)
+    if files is not None:
+        with staged_outputs(files.parent) as outputs:
+            write_system_player_workbook(
+                report, outputs.path(files.with_name(f"{files.name}.xlsx"))
+            )
+            write_system_player_html(report, outputs.path(files.with_name(f"{files.name}.html")))
+    return system_player_text(report)
+
+
+def gather_system_player(
+    store: Store, system: RatingSystem, person: dict[str, Any], label: str, read_rows: RowReader
+) -> SystemPlayerReport:
+    """Every published list of the kinds the player has a state in, from the first that
+    holds him: his players.csv row and calculations.csv rows as that publish stored them."""
+    lists = store.lists()
+    his = store.player_system_periods(int(person["player_id"]))
+    parts: list[SystemListPart] = []
+    for kind, first in his.groupby("kind", sort=False)["period"].min().items():
+        of_kind = lists[lists["kind"] == kind].sort_values("period")
+        periods = of_kind["period"].tolist()
+        published = of_kind[(of_kind["origin"] == "publish") & (of_kind["period"] >= first)]
+        for period in published["period"]:
+            players = read_rows(store.published_file(period, f"{kind}/players.csv"), {label})
+            if players is None or players.empty:
+                continue
+            rows = read_rows(store.published_file(period, f"{kind}/calculations.csv"), {label})
+            earlier = [p for p in periods if p < period]
+            parts.append(
+                SystemListPart(
+                    kind=str(kind),
+                    period=str(period),
+                    previous=str(earlier[-1]) if earlier else None,
+                    player={str(k): v for k, v in players.iloc[0].items()},
+                    rows=rows if rows is not None else pd.DataFrame(),
+                )
+            )
+    federation, title = person["federation"], person.get("title")
+    return SystemPlayerReport(
+        label=label,
+        name=str(person["name"]),
+        federation=str(federation) if pd.notna(federation) else None,
+        born=number(person["birth_year"]) or None,
+        system=system,
+        parts=sorted(parts, key=lambda part: (KINDS.index(part.kind), part.period)),
+        fide_id=label if pd.notna(person["fide_id"]) else None,
+        title=str(title) if pd.notna(title) else None,
+    )
