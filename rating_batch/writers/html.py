@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from rating_batch.systems.elo.pages import EventPage, EventPages, IndexPage
-from rating_batch.values import as_float
+from rating_batch.values import as_float, missing
 from rating_batch.writers.common import NUMBER_FORMATS, distinct, each_at_once, formatted
 
 if TYPE_CHECKING:
@@ -34,18 +34,9 @@ STATUS_TEXT = {
 }
 
 
-def _missing(value: object) -> bool:
-    if value is None:
-        return True
-    try:
-        return bool(value != value)  # NaN, pd.NA
-    except TypeError:
-        return True
-
-
 def _blank(value: object) -> object:
     """Missing as nothing; a whole number read as a float (a column with gaps) as a whole."""
-    if _missing(value):
+    if missing(value):
         return ""
     if isinstance(value, float) and value.is_integer():
         return int(value)
@@ -53,13 +44,13 @@ def _blank(value: object) -> object:
 
 
 def _number(value: object, digits: int = 0) -> str:
-    if _missing(value):
+    if missing(value):
         return ""
     return f"{as_float(value):.{digits}f}"
 
 
 def _signed(value: object, digits: int = 0) -> str:
-    if _missing(value):
+    if missing(value):
         return ""
     text = f"{as_float(value):+.{digits}f}"
     return text[1:] if text[1:].strip("0.") == "" else text  # 0.00, never +0.00 or -0.00
@@ -67,7 +58,7 @@ def _signed(value: object, digits: int = 0) -> str:
 
 def _points(value: object) -> str:
     """A score as a crosstable writes it: 1, ½, 3½."""
-    if _missing(value):
+    if missing(value):
         return ""
     number = as_float(value)
     whole = math.floor(number)

@@ -13,7 +13,7 @@ import pandas as pd
 
 from rating_batch.periods import INITIAL, shown
 from rating_batch.systems.elo.explain import EventPart, PeriodPart, PlayerReport
-from rating_batch.values import as_float
+from rating_batch.values import as_float, missing
 from rating_batch.writers.html import STATUS_TEXT, anchor, empty_columns, render
 from rating_batch.writers.workbook import (
     Sheet,
@@ -36,7 +36,7 @@ SHORT_LABELS = {
 
 
 def _number(value: object, digits: int = 0, signed: bool = False) -> str:
-    if value is None or value is pd.NA or (isinstance(value, float) and value != value):
+    if missing(value):
         return ""
     text = f"{as_float(value):{'+' if signed else ''}.{digits}f}"
     return text[1:] if signed and text[1:].strip("0.") == "" else text

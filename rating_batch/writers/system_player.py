@@ -16,7 +16,7 @@ from rating_batch.periods import shown
 from rating_batch.system_explain import SystemListPart, SystemPlayerReport
 from rating_batch.systems import RatingSystem
 from rating_batch.systems.elo.rules import KINDS
-from rating_batch.values import as_float
+from rating_batch.values import as_float, missing
 from rating_batch.writers.html import STATUS_TEXT, render
 from rating_batch.writers.workbook import (
     Sheet,
@@ -48,7 +48,7 @@ def digits(system: RatingSystem, column: str) -> int:
 def cell(system: RatingSystem, column: str, value: object) -> str:
     """A value as every report shows it: missing as nothing, scores as points (½), numbers
     to the system's decimals, text as it is."""
-    if value is None or value is pd.NA or (isinstance(value, float) and value != value):
+    if missing(value):
         return ""
     if column == "status":
         return STATUS_TEXT.get(str(value), str(value))

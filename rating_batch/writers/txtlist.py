@@ -10,6 +10,7 @@ import pandas as pd
 from anyascii import anyascii
 
 from rating_batch.schema import CONTROL_CHARACTERS
+from rating_batch.values import missing
 from rating_batch.writers.common import formatted, neutralise
 from rating_batch.writers.csvfile import CSV_BLOCK
 
@@ -96,7 +97,7 @@ def _txt_column(column: pd.Series | None, name: str, width: int, rows: int) -> l
     blank = "0" if name in ("rating", "games", "k", "birth_year") else ""
 
     def cell(value: object) -> str:
-        if value is None or value is pd.NA or (isinstance(value, float) and np.isnan(value)):
+        if missing(value):
             text = blank
         elif isinstance(value, int | np.integer | float):
             text = str(int(value))

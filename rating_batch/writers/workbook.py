@@ -23,6 +23,7 @@ from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.properties import PageSetupProperties
 
 from rating_batch.systems.elo.rules import KINDS
+from rating_batch.values import missing
 from rating_batch.writers.common import (
     FIXED_TIMESTAMP,
     FORMULA_STARTS,
@@ -328,7 +329,7 @@ def _text_cell(worksheet: WriteOnlyWorksheet, value: str, bold: bool = False) ->
 
 
 def _xlsx_value(worksheet: WriteOnlyWorksheet, value: object, number_format: str) -> object:
-    if value is None or value is pd.NA or (isinstance(value, float) and np.isnan(value)):
+    if missing(value):
         return None
     if isinstance(value, str):
         return _text_cell(worksheet, value)

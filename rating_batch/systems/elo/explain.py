@@ -19,7 +19,7 @@ from rating_batch.systems.elo.pages import records
 from rating_batch.systems.elo.reasons import ro_k_notes
 from rating_batch.systems.elo.rules import KINDS, Rules
 from rating_batch.systems.elo.tables import divide_half_up
-from rating_batch.values import as_float, as_int
+from rating_batch.values import as_float, as_int, missing
 
 
 @dataclass(frozen=True)
@@ -208,7 +208,7 @@ def in_list_order(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def _whole(value: object) -> int | None:
-    if value is None or value is pd.NA or (isinstance(value, float) and np.isnan(value)):
+    if missing(value):
         return None
     if isinstance(value, str):
         return int(value) if value.strip() else None
@@ -216,7 +216,7 @@ def _whole(value: object) -> int | None:
 
 
 def _decimal(value: object) -> float | None:
-    if value is None or value is pd.NA or (isinstance(value, float) and np.isnan(value)):
+    if missing(value):
         return None
     if isinstance(value, str):
         return float(value) if value.strip() else None
