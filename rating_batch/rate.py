@@ -59,8 +59,6 @@ log = logging.getLogger(__name__)
 def lowest_rating(rules_name: str) -> int:
     """The lowest rating an event file may give under ``rules_name``: a rules file's
     ``rating_min``, else FIDE's (also under another rating system)."""
-    from rating_batch.systems import find_system
-
     if rules_name == FIDE_BY_DATE or find_system(rules_name) is not None:
         return LOWEST_RATING
     return named_rules(rules_name).rating_min
@@ -309,8 +307,6 @@ def check_files(
     file's in line order. With ``rules_name`` naming another rating system, a CSV with
     ``id`` and that system's state columns is checked as its list (docs/formats.md §11);
     ``encoding`` is that of the files that are not UTF-8."""
-    from rating_batch.systems import find_system
-
     inputs = expand_inputs(paths, wanted="an event or a rating list")
     files = inputs.files
     if not files:
