@@ -145,7 +145,9 @@ def decode(
     of the whole file; only for a file that is not UTF-8). Raises DecodingError (with the
     line) when UTF-16 or the given encoding cannot read the bytes."""
     if data.startswith(UTF8_BOM):
-        return Decoded(data[len(UTF8_BOM) :].decode("utf-8", errors="replace"), "utf-8-sig")
+        text = data[len(UTF8_BOM) :].decode("utf-8", errors="replace")
+        # A second byte-order mark, as a careless export writes, is no part of the text.
+        return Decoded(text.lstrip("\ufeff"), "utf-8-sig")
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         return Decoded(_strict(data, "utf-16"), "utf-16")
     try:

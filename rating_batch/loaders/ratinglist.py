@@ -155,8 +155,7 @@ def read_rating_list(
                 decoded = decode(data, encoding, table_evidence)
             except DecodingError as error:
                 raise InputError([Issue(str(path), error.line, str(error))]) from None
-            # A second byte-order mark (a careless export's) is no part of the header.
-            text, warning = decoded.text.lstrip("\ufeff"), decoded.warning()
+            text, warning = decoded.text, decoded.warning()
             too_long = long_lines(text.splitlines(), str(path))
             if too_long:
                 raise InputError([Issue(str(path), n, message) for n, message in too_long[:20]])

@@ -135,7 +135,7 @@ def _read_csv(path: Path, encoding: str | None = None, head: int | None = None) 
         decoded = decode(data, encoding, table_evidence)
     except DecodingError as error:
         raise InputError([Issue(str(path), error.line, str(error))]) from None
-    text = decoded.text.lstrip("\ufeff")  # a second byte-order mark, as a careless export writes
+    text = decoded.text
     warning = decoded.warning()
     warnings = [Issue(str(path), None, warning, "warning")] if warning else []
     too_long = long_lines(split_lines(text), str(path))
