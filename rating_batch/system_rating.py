@@ -91,16 +91,29 @@ class SystemRateResult:
         return rows
 
 
-def rating_key(info: EventInfo) -> tuple[dt.date, dt.date, str]:
+def rating_key(info: EventInfo, by_start: bool = True) -> tuple[dt.date, dt.date, str]:
     """An event's place as the systems rate them (docs/systems.md §1): by end date, then
-    start date, then key; undated last."""
+    start date (unless not ``by_start``: the national systems, §8), then key; undated last."""
     far = dt.date.max
-    return (info.end or info.start or far, info.start or far, info.key)
+    return (info.end or info.start or far, (info.start or far) if by_start else far, info.key)
 
 
-def rating_order(events: Sequence[Event]) -> list[Event]:
+def rating_order(events: Sequence[Event], by_start: bool = True) -> list[Event]:
     """Events as the systems rate them (``rating_key``)."""
-    return sorted(events, key=lambda event: rating_key(event.info))
+    return sorted(events, key=lambda event: rating_key(event.info, by_start))
+
+
+def event_facts(infos: Sequence[EventInfo]) -> pd.DataFrame:
+    """``SystemInput.facts``: each event's key, dates and time control, in the given order."""
+    return pd.DataFrame(
+        {
+            "key": [info.key for info in infos],
+            "start": [info.start for info in infos],
+            "end": [info.end for info in infos],
+            "time_control": [info.time_control_code or info.time_control for info in infos],
+        },
+        dtype=object,
+    )
 
 
 def rate_with_system(
@@ -114,7 +127,7 @@ def rate_with_system(
     """Rate loaded events as one period under ``system`` (``encoding``: the list's, when it
     is not UTF-8)."""
     raise_if_errors(overlaps)
-    ordered = rating_order(events)
+    ordered = rating_order(events, system.by_start)
     rank = pd.Series(range(len(ordered)), index=[event.info.key for event in ordered])
     elo = named_rules(LATEST)  # identities only: no Elo number is used
     period = assemble_period(events, elo)
@@ -153,6 +166,7 @@ def rate_with_system(
             events=[event.info.key for event in ordered],
             period=label,
             year=int(label[:4]) if label else None,
+            facts=event_facts([event.info for event in ordered]),
         ),
     )
     notes += outcome.notes

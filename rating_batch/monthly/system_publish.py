@@ -31,7 +31,12 @@ from rating_batch.periods import Period, shown
 from rating_batch.schema import EventInfo
 from rating_batch.staging import OutputSet
 from rating_batch.store import Store
-from rating_batch.system_rating import SystemRateResult, rating_key, write_system_files
+from rating_batch.system_rating import (
+    SystemRateResult,
+    event_facts,
+    rating_key,
+    write_system_files,
+)
 from rating_batch.systems import RatingSystem, SystemInput, rate_finite
 from rating_batch.systems.games import PlayedGames
 from rating_batch.systems.params import described
@@ -61,7 +66,7 @@ def rate_system_kind(
     """Rate ``kind``'s events of ``period`` from the previous list's states."""
     previous = _previous(store.lists(), kind, period)
     before = read_system_state(store, system, kind, previous)
-    events, infos = _events(store, period, kind)
+    events, infos = _events(store, period, kind, system.by_start)
     entries = store.period_entries(period, kind)
     stored = store.period_games(period, kind)
     ids = sorted(set(before["player_id"]) | set(entries["player_id"]))
@@ -85,6 +90,7 @@ def rate_system_kind(
             events=list(events["key"]),
             period=period,
             year=int(period[:4]),
+            facts=event_facts(infos),
         ),
     )
     players = outcome.players
@@ -100,7 +106,9 @@ def rate_system_kind(
     return SystemKindOutcome(kind, rated, rows, listing, previous)
 
 
-def _events(store: Store, period: Period, kind: str) -> tuple[pd.DataFrame, list[EventInfo]]:
+def _events(
+    store: Store, period: Period, kind: str, by_start: bool
+) -> tuple[pd.DataFrame, list[EventInfo]]:
     """The period's events of ``kind`` in rating order (``system_rating.rating_key``), as
     rows and as the events' facts."""
     events = store.events(period)
@@ -112,13 +120,13 @@ def _events(store: Store, period: Period, kind: str) -> tuple[pd.DataFrame, list
     infos = sorted(
         (
             EventInfo(key=str(key), name=str(name), source=str(source), start=date(start),
-                      end=date(end))
-            for key, name, source, start, end in zip(
+                      end=date(end), time_control=str(control or ""))
+            for key, name, source, start, end, control in zip(
                 events["key"], events["name"], events["source"], events["start"],
-                events["end"], strict=True,
+                events["end"], events["time_control"], strict=True,
             )
         ),
-        key=rating_key,
+        key=lambda info: rating_key(info, by_start),
     )  # fmt: skip
     ordered = events.set_index("key").loc[[info.key for info in infos]].reset_index()
     return ordered, infos

@@ -38,6 +38,10 @@ class SystemInput:
     """Event keys in rating order (``PlayedGames.event`` indexes them)."""
     period: str | None = None
     year: int | None = None
+    facts: pd.DataFrame | None = None
+    """One row per event in rating order: ``key``, ``start`` and ``end`` (dates, None where
+    the file gives none) and ``time_control`` (as the file writes it): what a system whose
+    rules depend on an event's date or time control reads (docs/systems.md §8)."""
 
     def initial(self, column: str, default: float) -> np.ndarray:
         """A state column before the period, ``default`` for players without one."""
@@ -80,6 +84,9 @@ class RatingSystem(Protocol):
     """The calculations.csv columns that are the player's in the period (the same on each of
     his rows): a player's report shows them once per list, the others per game or event."""
     lower_is_better: ClassVar[bool]
+    by_start: ClassVar[bool]
+    """Whether events of one end date are ordered by their start date before their key
+    (docs/systems.md §1); the national systems order by end date and key alone (§8)."""
     seeds_from_file: ClassVar[bool]
     """Whether ``rate`` without a list starts each player from the Elo rating in their event
     file (``from_elo``); otherwise everyone starts unrated."""
@@ -130,6 +137,7 @@ class SystemBase(Generic[C]):
     notation: ClassVar[dict[str, tuple[str, int]]] = {}
     player_values: ClassVar[tuple[str, ...]] = ()
     lower_is_better: ClassVar[bool] = False
+    by_start: ClassVar[bool] = True
     limits: ClassVar[dict[str, tuple[float, float, str]]] = {}
     """``bounds`` when they do not depend on the constants."""
     carried_as: ClassVar[dict[str, str]] = {}

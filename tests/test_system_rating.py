@@ -1,0 +1,38 @@
+"""The order events are rated in under the systems, and the facts a system reads of them
+(docs/systems.md §1, §8)."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from rating_batch.schema import EventInfo
+from rating_batch.system_rating import event_facts, rating_key
+
+DAY = dt.date(2026, 8, 1)
+
+
+def _info(key: str, start: dt.date | None, end: dt.date | None) -> EventInfo:
+    return EventInfo(key=key, name=key, source=f"{key}.trf", start=start, end=end)
+
+
+def test_events_ending_the_same_day_go_by_start_then_key_by_default() -> None:
+    late = _info("a", DAY, DAY)
+    early = _info("b", DAY - dt.timedelta(days=3), DAY)
+    assert sorted([late, early], key=rating_key) == [early, late]
+
+
+def test_the_national_order_is_end_date_then_key_whatever_the_start() -> None:
+    # docs/systems.md §8: 202608010253-5 before 202608010253-6, whatever their starts.
+    five = _info("202608010253-5", DAY, DAY)
+    six = _info("202608010253-6", DAY - dt.timedelta(days=3), DAY)
+    ordered = sorted([six, five], key=lambda info: rating_key(info, by_start=False))
+    assert [info.key for info in ordered] == ["202608010253-5", "202608010253-6"]
+
+
+def test_facts_give_each_event_its_dates_and_time_control_in_order() -> None:
+    first = EventInfo("x", "X", "x.trf", DAY, DAY, time_control="90'+30\"")
+    second = EventInfo("y", "Y", "y.trf", None, None, time_control_code="5400+30")
+    facts = event_facts([first, second])
+    assert list(facts["key"]) == ["x", "y"]
+    assert list(facts["end"]) == [DAY, None]
+    assert list(facts["time_control"]) == ["90'+30\"", "5400+30"]
