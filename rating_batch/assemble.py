@@ -12,16 +12,20 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import cast
 
 import numpy as np
 import pandas as pd
 
-from rating_batch.errors import Issue
+from rating_batch.errors import (
+    Issue,
+    RatingBatchError,
+)
 from rating_batch.names import fide_id_conflicts
 from rating_batch.periods import FIRST_YEAR, LAST_YEAR, junior_year, period_of
 from rating_batch.schema import IDENTITY_KEY, Event, combined, conform
 from rating_batch.systems.elo.engine import PERIOD_GAMES, PERIOD_PLAYERS, in_run_order
-from rating_batch.systems.elo.rules import Rules
+from rating_batch.systems.elo.rules import KINDS, Kind, Rules
 
 #: Columns a previous rating list may give (``id`` and ``rating`` required).
 LIST_COLUMNS: dict[str, str] = {
@@ -277,3 +281,28 @@ def _apply_list(
                 )
             )
     return people, issues
+
+
+def choose_kind(events: Sequence[Event], kind: str | None) -> tuple[Kind, list[str]]:
+    """The list the events are rated for: ``--kind``, else read from their time controls."""
+    if kind is not None:
+        if kind not in KINDS:
+            raise RatingBatchError(f"unknown kind {kind!r}: choose one of {', '.join(KINDS)}")
+        return kind, [f"list: {kind} (--kind)"]
+    read = {event.info.key: event.info.kind for event in events}
+    kinds = sorted({k for k in read.values() if k is not None})
+    if len(kinds) > 1:
+        found = ", ".join(f"{key}: {k}" for key, k in read.items() if k is not None)
+        raise RatingBatchError(
+            f"the events are of different kinds ({found}): rate each kind separately, or pass "
+            "--kind to rate them all for one list"
+        )
+    notes = []
+    unread = [key for key, k in read.items() if k is None]
+    if not kinds:
+        notes.append("list: standard (no readable time control; pass --kind to change it)")
+        return "standard", notes
+    notes.append(f"list: {kinds[0]} (read from the time control)")
+    if unread:
+        notes.append(f"no readable time control in {', '.join(unread)}: taken as {kinds[0]}")
+    return cast(Kind, kinds[0]), notes  # each a value of KINDS, as the readers give them

@@ -21,10 +21,9 @@ import pandas as pd
 
 from rating_batch.errors import Issue
 from rating_batch.inputs import expand_inputs, keep_out_apart, load_events
-from rating_batch.rate import EloRater, find_rater
-from rating_batch.rated import RateResult
 from rating_batch.staging import staged_outputs
-from rating_batch.systems.base import LISTED
+from rating_batch.systems import find_system
+from rating_batch.systems.base import LISTED, Rated, RateRequest
 from rating_batch.values import as_float
 from rating_batch.writers import Sheet, write_csv, write_workbook
 
@@ -187,8 +186,8 @@ def _spearman(a: np.ndarray, b: np.ndarray) -> float:
 class RulesComparison:
     """Two ratings of the same events, and how they differ."""
 
-    a: RateResult
-    b: RateResult
+    a: Rated
+    b: Rated
     comparison: Comparison
     outputs: list[Path] = field(default_factory=list)
 
@@ -234,17 +233,16 @@ def compare_rules(
     (``compare_systems``)."""
     if out is not None:
         keep_out_apart(out, inputs, list_path)
-    raters = [find_rater(name) for name in rules_names]
-    if not all(isinstance(rater, EloRater) for rater in raters):
+    systems = [find_system(name) for name in rules_names]
+    if not all(system.compares_in_detail for system in systems):
         return compare_systems(inputs, rules_names, list_path=list_path, kind=kind, out=out,
                                allow_overlap=allow_overlap, encoding=encoding)  # fmt: skip
     events, issues = load_events(expand_inputs(inputs, beside=list_path), encoding=encoding)
     a, b = (
-        rater.rate(events, issues, list_path, kind, allow_overlap, encoding=encoding)
-        for rater in raters
+        system.rate_events(RateRequest(events, issues, list_path, kind, allow_overlap, encoding))
+        for system in systems
     )
-    assert isinstance(a, RateResult) and isinstance(b, RateResult)
-    labels = (a.rules.edition, b.rules.edition)
+    labels = (a.label, b.label)
     if labels[0] == labels[1]:
         labels = (f"A: {labels[0]}", f"B: {labels[1]}")
     compared = RulesComparison(a, b, compare_results(a.players, b.players, labels))
@@ -304,12 +302,14 @@ def compare_systems(
     events, issues = load_events(expand_inputs(inputs, beside=list_path), encoding=encoding)
     frames, labels, lower, notes = [], [], [], []
     for name in rules_names:
-        rater = find_rater(name)
-        own_list = list_path if rater.takes_elo_list else None
-        rated = rater.rate(events, issues, own_list, kind, allow_overlap, encoding=encoding)
-        frames.append(rater.listing(rated))
-        labels.append(rater.label(rated))
-        lower.append(rater.lower_is_better)
+        system = find_system(name)
+        own_list = list_path if system.takes_elo_list else None
+        rated = system.rate_events(
+            RateRequest(events, issues, own_list, kind, allow_overlap, encoding)
+        )
+        frames.append(rated.listing())
+        labels.append(rated.label)
+        lower.append(system.lower_is_better)
         if list_path is not None and own_list is None:
             notes.append(
                 f"{labels[-1]} does not use --list (FIDE Elo's previous list): "

@@ -13,6 +13,7 @@ from rating_batch.errors import (
     Issue,
 )
 from rating_batch.schema import Event
+from rating_batch.systems.base import listing_of
 from rating_batch.systems.elo.engine import STATUSES, PeriodResult
 from rating_batch.systems.elo.rules import Rules
 from rating_batch.writers import (
@@ -39,6 +40,13 @@ class RateResult:
     @property
     def games(self) -> pd.DataFrame:
         return self.result.games
+
+    @property
+    def label(self) -> str:
+        return self.rules.edition
+
+    def listing(self) -> pd.DataFrame:
+        return listing_of(self.players, "new_rating")
 
     def status_counts(self) -> dict[str, int]:
         counts = self.players["status"].value_counts()

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 import pandas as pd
 
 from rating_batch.periods import Period
-from rating_batch.systems import RatingSystem
+from rating_batch.systems import StateSystem
 from rating_batch.systems.elo.explain import in_list_order, player_heading
 
 #: Columns of calculations.csv that name the row rather than explain it.
@@ -45,7 +45,7 @@ class SystemPlayerReport:
     name: str
     federation: str | None
     born: str | None
-    system: RatingSystem
+    system: StateSystem
     parts: list[SystemListPart] = field(default_factory=list)
     fide_id: str | None = None
     """The FIDE ID (``label``), or None for a player without one."""

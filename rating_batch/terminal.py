@@ -11,6 +11,9 @@ from __future__ import annotations
 
 import re
 
+#: The width the command line's own output keeps within.
+TERMINAL_WIDTH = 100
+
 #: The bidi controls: U+061C, U+200E-F, U+202A-E, U+2066-9 (they reorder what follows).
 BIDI_CONTROLS = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
 #: What is never printed as it is: control characters but the newline and the tab, the bidi

@@ -19,15 +19,22 @@ Pure: events in, issues out.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Hashable, Mapping, Sequence
 from typing import Literal
 
 import numpy as np
 import pandas as pd
 
-from rating_batch.errors import Issue, Severity
+from rating_batch.errors import (
+    Issue,
+    Severity,
+)
+from rating_batch.names import name_key
 from rating_batch.schema import Event, combined
-from rating_batch.systems.elo.rules import LATEST
+from rating_batch.systems.elo.rules import (
+    LATEST,
+)
 from rating_batch.systems.elo.rules_file import named_rules
 
 Purpose = Literal["rate", "check", "add"]
@@ -213,3 +220,58 @@ def meet(first_x: object, last_x: object, first_y: object, last_y: object) -> bo
     if None in (first_x, last_x, first_y, last_y):
         return True
     return bool(str(first_x) <= str(last_y) and str(first_y) <= str(last_x))
+
+
+def overlap_issues(events: Sequence[Event], allow_overlap: bool) -> list[Issue]:
+    """Files sharing half or more of their played games: errors, or warnings when allowed.
+    Players are compared by FIDE ID, else by name (``names.name_key``)."""
+    if len(events) < 2:
+        return []
+    players = combined(events, "players")
+    games = combined(events, "games")
+    who = pd.Series(
+        ("F" + players["fide_id"].astype("string"))
+        .fillna("N" + players["name"].fillna("").astype(str).map(name_key))
+        .to_numpy(),
+        index=pd.MultiIndex.from_arrays([players["event"], players["player"]]),
+    )
+    played = games[games["rated"].to_numpy(bool) & games["opponent"].notna().to_numpy()]
+    pairs = overlapping_events(
+        pd.DataFrame(
+            {
+                "event": played["event"].to_numpy(),
+                "round": played["round"].to_numpy(),
+                "player": who.reindex(
+                    pd.MultiIndex.from_arrays([played["event"], played["player"]])
+                ).to_numpy(),
+                "opponent": who.reindex(
+                    pd.MultiIndex.from_arrays([played["event"], played["opponent"].astype("int64")])
+                ).to_numpy(),
+                "score": played["score"].to_numpy(),
+            }
+        ),
+        pd.DataFrame(
+            {
+                "event": [event.info.key for event in events],
+                "first": [_iso(event.info.start or event.info.end) for event in events],
+                "last": [_iso(event.info.end or event.info.start) for event in events],
+            }
+        ),
+    )
+    source = {event.info.key: event.info.source for event in events}
+    severity: Severity = "warning" if allow_overlap else "error"
+    hint = " (both are rated as given)" if allow_overlap else "; --allow-overlap rates both anyway"
+    return [
+        Issue(
+            source[str(pair["event_y"])],
+            None,
+            f"shares {pair['shared']} of its {pair['played_y']} played games with "
+            f"{source[str(pair['event_x'])]}: the same results reported twice?{hint}",
+            severity,
+        )
+        for pair in pairs.to_dict("records")
+    ]
+
+
+def _iso(date: dt.date | None) -> str | None:
+    return None if date is None else date.isoformat()

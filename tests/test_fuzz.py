@@ -20,7 +20,7 @@ from openpyxl.utils.exceptions import IllegalCharacterError
 
 from rating_batch.errors import InputError
 from rating_batch.loaders import read_event, read_rating_list
-from rating_batch.rate import rate_loaded
+from rating_batch.systems.elo.run import rate_loaded
 
 #: Left out of ``make test-fast`` (fuzzing).
 pytestmark = pytest.mark.slow
@@ -211,11 +211,11 @@ def test_fuzz_state_lists(data: bytes, system: str, tmp_path_factory: object) ->
     # A previous list for another rating system (docs/systems.md): read, or refused with
     # messages that name the file; never anything else.
     from rating_batch.loaders.statelist import read_state_list
-    from rating_batch.systems import find_system
+    from rating_batch.systems import state_system
 
     path = Path(tmp_path_factory.mktemp("state")) / "list.csv"
     path.write_bytes(data)
-    chosen = find_system(system)
+    chosen = state_system(system)
     assert chosen is not None
     try:
         read_state_list(path, chosen.state, chosen.name)

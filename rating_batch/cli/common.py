@@ -95,9 +95,6 @@ def describe_os_error(error: OSError) -> str:
     return f"{where}: {reason}" if where else reason
 
 
-#: The width the command line's own output keeps within.
-TERMINAL_WIDTH = 100
-
 #: Warnings printed by default (``-v`` prints them all, ``--quiet`` none).
 SHOWN_WARNINGS = 20
 

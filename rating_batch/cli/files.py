@@ -14,7 +14,6 @@ from rating_batch.cli.common import (
     KIND_OPTION,
     LIST_OPTION,
     OUT_OPTION,
-    TERMINAL_WIDTH,
     echo,
     progress_bar,
     report,
@@ -22,7 +21,6 @@ from rating_batch.cli.common import (
 )
 from rating_batch.systems import SYSTEM_HOMES
 from rating_batch.systems.elo.rules import EDITIONS, FIDE_BY_DATE, LATEST
-from rating_batch.systems.elo.rules_file import describe, named_rules
 
 
 @click.command()
@@ -130,7 +128,6 @@ def rules_command(context: click.Context, name: str | None) -> None:
         rating-batch rules sample_data/rules/fexerj-2027.toml
     """
     from rating_batch.systems import SYSTEMS, find_system
-    from rating_batch.systems.params import described
 
     with user_errors(context.obj["debug"]):
         if name is None:
@@ -141,25 +138,8 @@ def rules_command(context: click.Context, name: str | None) -> None:
             for system_name, (params, make) in SYSTEMS.items():
                 echo(f"{system_name:10}  {'(system)':15}  {make(params()).title}")
             return
-        system = find_system(name)
-        if system is not None:
-            echo(f"system  {system.name}: {system.title}  (docs/systems.md)")
-            constants = described(system.params)
-            width = max(len(key) for key, _, _ in constants)
-            for key, value, meaning in constants:
-                origin = system.sources.get(key, f"{system.name} default")
-                line = f"{key:{width}}  {value}  [{origin}]"
-                # What it is, on the line when it fits in 100 columns, else below it.
-                if len(line) + len(meaning) + 4 <= TERMINAL_WIDTH:
-                    echo(f"{line}  ({meaning})")
-                else:
-                    echo(f"{line}\n{'':{width}}  ({meaning})")
-            return
-        rows = describe(named_rules(LATEST if name == FIDE_BY_DATE else name))
-    width = max(len(key) for key, _, _, _ in rows)
-    for key, value, origin, valid in rows:
-        shown = f"{value}  [{origin}]" + (f"  (valid: {valid})" if valid else "")
-        echo(f"{key:{width}}  {shown}")
+        for line in find_system(LATEST if name == FIDE_BY_DATE else name).describe():
+            echo(line)
 
 
 @click.command("compare-rules")

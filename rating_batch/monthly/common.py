@@ -13,7 +13,7 @@ import pandas as pd
 from rating_batch.errors import InputError, Issue, RulesError
 from rating_batch.periods import INITIAL, Period, list_date, next_list_period, period_of
 from rating_batch.store import Store
-from rating_batch.systems import RatingSystem, stored_system
+from rating_batch.systems import StateSystem, stored_system
 from rating_batch.systems.elo.rules import FIDE_BY_DATE, LATEST, Rules, edition_in_force
 from rating_batch.systems.elo.rules_file import named_rules, parse_rules_text
 from rating_batch.systems.elo.state import EMPTY_STATE
@@ -27,7 +27,7 @@ class RuleBook:
 
     name: str
     fixed: Rules | None
-    system: RatingSystem | None = None
+    system: StateSystem | None = None
 
     def for_date(self, on: dt.date | None) -> Rules:
         return self.fixed or edition_in_force(on)

@@ -13,7 +13,7 @@ from rating_batch.monthly.states import state_list
 from rating_batch.periods import INITIAL, Period, canonical_period, shown
 from rating_batch.staging import staged_outputs
 from rating_batch.store import Store, open_store
-from rating_batch.systems import RatingSystem
+from rating_batch.systems import StateSystem
 from rating_batch.systems.elo.state import listing_of
 from rating_batch.writers import write_csv, write_list_txt, write_workbook
 
@@ -73,7 +73,7 @@ def export_list(period: str, *, db: Path, out: Path, kind: str | None = None) ->
 
 def _export_system(
     store: Store,
-    system: RatingSystem,
+    system: StateSystem,
     label: Period,
     kinds: list[str],
     stored: dict[str, bytes],

@@ -35,7 +35,7 @@ from rating_batch.periods import (
     shown,
 )
 from rating_batch.store import create_store, ensure_new
-from rating_batch.systems import RatingSystem
+from rating_batch.systems import StateSystem
 from rating_batch.systems.elo.k import list_k
 from rating_batch.systems.elo.rules import FIDE_BY_DATE, Rules
 
@@ -198,7 +198,7 @@ def init_system_database(
     label: Period,
     rules_name: str,
     rules_text: str | None,
-    system: RatingSystem,
+    system: StateSystem,
     from_elo: bool = False,
     encoding: str | None = None,
 ) -> Outcome:
@@ -247,7 +247,7 @@ def _registered(ids: pd.Series, identity: pd.DataFrame) -> pd.DataFrame:
 
 
 def _from_state_list(
-    path: Path, system: RatingSystem, encoding: str | None
+    path: Path, system: StateSystem, encoding: str | None
 ) -> tuple[pd.DataFrame, pd.DataFrame, str]:
     listed = read_state_list(path, system.state, system.name, system.bounds, encoding)
     listed = listed.reset_index(drop=True)
@@ -267,7 +267,7 @@ def _from_state_list(
 
 
 def _from_elo_list(
-    path: Path, system: RatingSystem, kind: str, encoding: str | None
+    path: Path, system: StateSystem, kind: str, encoding: str | None
 ) -> tuple[pd.DataFrame, pd.DataFrame, str, list[Issue]]:
     rating_list = read_rating_list(path, kind=kind, encoding=encoding)
     warnings = rating_list.issues

@@ -29,7 +29,7 @@ from rating_batch.schema import as_written
 from rating_batch.staging import staged_outputs
 from rating_batch.store import Store, open_store
 from rating_batch.system_explain import SystemListPart, SystemPlayerReport
-from rating_batch.systems import RatingSystem
+from rating_batch.systems import StateSystem
 from rating_batch.systems.elo.explain import EventLabel, PeriodPart, PlayerReport, period_part
 from rating_batch.systems.elo.pages import date_span
 from rating_batch.systems.elo.rules import KINDS
@@ -249,7 +249,7 @@ RowReader = Callable[[bytes | None, set[str]], pd.DataFrame | None]
 
 def system_player_report(
     store: Store,
-    system: RatingSystem,
+    system: StateSystem,
     person: dict[str, Any],
     label: str,
     read_rows: RowReader,
@@ -268,7 +268,7 @@ def system_player_report(
 
 
 def gather_system_player(
-    store: Store, system: RatingSystem, person: dict[str, Any], label: str, read_rows: RowReader
+    store: Store, system: StateSystem, person: dict[str, Any], label: str, read_rows: RowReader
 ) -> SystemPlayerReport:
     """Every published list of the kinds the player has a state in, from the first that
     holds him: his players.csv row and calculations.csv rows as that publish stored them."""

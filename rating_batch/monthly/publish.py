@@ -51,7 +51,7 @@ from rating_batch.periods import (
 )
 from rating_batch.staging import OutputProblem, OutputSet, check_outputs, staged_outputs
 from rating_batch.store import DEFAULT_WAIT, Store, open_store
-from rating_batch.systems import RatingSystem
+from rating_batch.systems import StateSystem
 from rating_batch.systems.elo.rules import KINDS, Rules
 from rating_batch.systems.elo.state import STATE_FIELDS
 
@@ -221,7 +221,7 @@ class _EloPublisher:
 @dataclass(frozen=True)
 class _SystemPublisher:
     book: RuleBook
-    system: RatingSystem
+    system: StateSystem
 
     def rate(self, store: Store, period: Period, kind: str) -> SystemKindOutcome:
         return rate_system_kind(store, self.system, period, kind)

@@ -20,12 +20,12 @@ from rating_batch.monthly.common import RuleBook, read_state
 from rating_batch.monthly.floor import left_without_playing
 from rating_batch.parallel import alongside, worth
 from rating_batch.periods import INITIAL, Period, junior_year, list_date, month_count, month_index
-from rating_batch.rate import junior_note, uncertain_notes
 from rating_batch.schema import REASON_DTYPE, conform
 from rating_batch.store import Store
 from rating_batch.systems.elo.calculations import individual_calculations
 from rating_batch.systems.elo.engine import PERIOD_GAMES, PERIOD_PLAYERS, PeriodResult, rate_period
 from rating_batch.systems.elo.rules import Rules
+from rating_batch.systems.elo.run import junior_note, uncertain_notes
 from rating_batch.systems.elo.state import Publication, listing_of, next_state
 from rating_batch.validation import overlapping_events
 

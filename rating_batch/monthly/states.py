@@ -10,17 +10,17 @@ import pandas as pd
 from rating_batch.monthly.common import player_ids
 from rating_batch.periods import Period
 from rating_batch.store import Store
-from rating_batch.systems import RatingSystem
+from rating_batch.systems import StateSystem
 from rating_batch.systems.base import half_away
 
 
-def numeric_columns(system: RatingSystem) -> list[str]:
+def numeric_columns(system: StateSystem) -> list[str]:
     """The state columns that are numbers (a player has all of them or is unrated)."""
     return [column for column, dtype in system.state.items() if dtype != "string"]
 
 
 def read_system_state(
-    store: Store, system: RatingSystem, kind: str, period: Period | None
+    store: Store, system: StateSystem, kind: str, period: Period | None
 ) -> pd.DataFrame:
     """Every player's state in ``kind`` as of ``period``: player_id and the state columns
     (none: an empty frame)."""
@@ -42,7 +42,7 @@ def read_system_state(
 
 
 def state_rows(
-    system: RatingSystem,
+    system: StateSystem,
     player_id: pd.Series | np.ndarray,
     state: pd.DataFrame,
     kind: str,
@@ -87,7 +87,7 @@ def rounded(values: pd.Series, digits: int) -> pd.Series:
 IDENTITY_COLUMNS = ["id", "name", "federation", "sex", "title", "birth_year"]
 
 
-def state_list(store: Store, system: RatingSystem, kind: str, period: Period) -> pd.DataFrame:
+def state_list(store: Store, system: StateSystem, kind: str, period: Period) -> pd.DataFrame:
     """The unrounded states of ``kind`` as of ``period`` (docs/formats.md §11: the list that
     ``rate --list`` and ``init`` read), every player with a state, by id."""
     state = read_system_state(store, system, kind, period)

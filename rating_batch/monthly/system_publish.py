@@ -31,14 +31,14 @@ from rating_batch.periods import Period, shown
 from rating_batch.schema import EventInfo
 from rating_batch.staging import OutputSet
 from rating_batch.store import Store
-from rating_batch.system_rating import (
+from rating_batch.systems import StateSystem, SystemInput, rate_finite
+from rating_batch.systems.games import PlayedGames
+from rating_batch.systems.generic import (
     SystemRateResult,
     event_facts,
     rating_key,
     write_system_files,
 )
-from rating_batch.systems import RatingSystem, SystemInput, rate_finite
-from rating_batch.systems.games import PlayedGames
 from rating_batch.systems.params import described
 from rating_batch.writers import write_csv, write_workbook
 
@@ -61,7 +61,7 @@ class SystemKindOutcome:
 
 
 def rate_system_kind(
-    store: Store, system: RatingSystem, period: Period, kind: str
+    store: Store, system: StateSystem, period: Period, kind: str
 ) -> SystemKindOutcome:
     """Rate ``kind``'s events of ``period`` from the previous list's states."""
     previous = _previous(store.lists(), kind, period)
@@ -175,9 +175,7 @@ def _games(
     )
 
 
-def system_listing(
-    system: RatingSystem, players: pd.DataFrame, table: pd.DataFrame
-) -> pd.DataFrame:
+def system_listing(system: StateSystem, players: pd.DataFrame, table: pd.DataFrame) -> pd.DataFrame:
     """list.csv: every player with a state after the period, best first, the published
     value as ``rating`` and each state column rounded as the system publishes them."""
     has = players[[f"new_{c}" for c in numeric_columns(system)]].notna().all(axis=1)

@@ -109,7 +109,7 @@ def rate_glicko(
 
 
 class GlickoSystem(SystemBase[Glicko]):
-    """Glicko behind the seam (``systems.RatingSystem``)."""
+    """Glicko behind the seam (``systems.StateSystem``)."""
 
     constants = Glicko
     name: ClassVar[str] = "glicko"

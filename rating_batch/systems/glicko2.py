@@ -178,7 +178,7 @@ def _volatility(
 
 
 class Glicko2System(SystemBase[Glicko2]):
-    """Glicko-2 behind the seam (``systems.RatingSystem``)."""
+    """Glicko-2 behind the seam (``systems.StateSystem``)."""
 
     constants = Glicko2
     name: ClassVar[str] = "glicko2"

@@ -197,7 +197,7 @@ def _event_calculations(period: SystemInput, done: EventRatings, value: str) -> 
 
 
 class HarknessSystem(SystemBase[Harkness]):
-    """Harkness behind the seam (``systems.RatingSystem``)."""
+    """Harkness behind the seam (``systems.StateSystem``)."""
 
     constants = Harkness
     name: ClassVar[str] = "harkness"
@@ -236,7 +236,7 @@ class HarknessSystem(SystemBase[Harkness]):
 
 
 class IngoSystem(SystemBase[Ingo]):
-    """Ingo behind the seam (``systems.RatingSystem``). Lower is better."""
+    """Ingo behind the seam (``systems.StateSystem``). Lower is better."""
 
     constants = Ingo
     name: ClassVar[str] = "ingo"

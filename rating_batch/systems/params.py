@@ -106,7 +106,7 @@ def field(default: Any, check: Check, doc: str) -> Any:
 
 def described(params: object) -> list[tuple[str, str, str]]:
     """(key, value, what it means) for each constant of a system (``rules NAME`` adds where
-    each comes from: ``RatingSystem.sources``, else the system's default)."""
+    each comes from: ``StateSystem.sources``, else the system's default)."""
     rows = []
     assert dataclasses.is_dataclass(params) and not isinstance(params, type)
     for f in dataclasses.fields(params):

@@ -1,12 +1,13 @@
-"""The registry of rating systems other than FIDE Elo, behind one seam (docs/systems.md).
+"""The registry of rating systems, behind one seam (docs/systems.md).
 
-A system is a ``RatingSystem`` (``base.py``): its state columns, its constants and how a period
-is rated. ``find_system`` gives the one a ``--rules`` value names: a built-in name
-(``glicko2``, ``glicko``, ``trueskill``, ``harkness``, ``ingo``: the defaults) or a rules file
-whose top level says ``system = "…"`` and whose section of that name sets the constants.
-FIDE Elo (its editions and federation rules files) is not one of these: ``find_system`` gives
-None for it and the Elo pipeline rates it (``rate.find_rater`` for ``rate`` and
-``compare-rules``, ``RuleBook.system`` for the database's commands).
+``find_system`` gives the ``RatingSystem`` a ``--rules`` value names: FIDE Elo
+(``elo/system.EloSystem``: an edition's name, ``fide``, or a rules file without a ``system``
+key or with ``system = "fide-elo"``), or a system whose players carry a state (a
+``StateSystem`` of ``SYSTEMS`` made a ``RatingSystem`` by ``generic.StatePipeline``): a
+built-in name (``glicko2``, ``glicko``, ``trueskill``, ``harkness``, ``ingo``: the defaults)
+or a rules file whose top level says ``system = "…"`` and whose section of that name sets the
+constants. ``stored_system`` gives a database's ``StateSystem`` (None for FIDE Elo, whose
+database commands are still its own: docs/architecture.md).
 """
 
 from __future__ import annotations
@@ -19,28 +20,33 @@ from pathlib import Path
 from typing import Any
 
 from rating_batch.rules_check import Findings, did_you_mean
-from rating_batch.systems.base import RatingSystem, SystemInput, SystemOutcome, rate_finite
+from rating_batch.systems.base import (
+    RatingSystem,
+    StateSystem,
+    SystemInput,
+    SystemOutcome,
+    rate_finite,
+)
+from rating_batch.systems.elo.system import ELO, EloSystem
+from rating_batch.systems.generic import StatePipeline
 from rating_batch.systems.homes import SYSTEM_HOMES
 from rating_batch.systems.params import from_section
-
-#: The value of a rules file's ``system`` key for FIDE Elo (the default).
-ELO = "fide-elo"
 
 
 #: Each system: its name, its constants' class and how it is made from them (and where the
 #: constants not left at their defaults come from).
-def _loaded(home: str) -> tuple[type[Any], Callable[..., RatingSystem]]:
+def _loaded(home: str) -> tuple[type[Any], Callable[..., StateSystem]]:
     module, constants, system = home.split(":")
     loaded = importlib.import_module(f"rating_batch.systems.{module}")
     return getattr(loaded, constants), getattr(loaded, system)
 
 
-SYSTEMS: dict[str, tuple[type[Any], Callable[..., RatingSystem]]] = {
+SYSTEMS: dict[str, tuple[type[Any], Callable[..., StateSystem]]] = {
     name: _loaded(home) for name, home in SYSTEM_HOMES.items()
 }
 
 
-def system_from_table(table: Mapping[str, Any], where: str, text: str = "") -> RatingSystem | None:
+def system_from_table(table: Mapping[str, Any], where: str, text: str = "") -> StateSystem | None:
     """The system a rules file's table names (None: FIDE Elo). Its constants come from the
     section named after it; every other key, and every problem of the section, is told at
     once, at its line of ``text`` (the file's TOML) when given."""
@@ -70,9 +76,15 @@ def system_from_table(table: Mapping[str, Any], where: str, text: str = "") -> R
     return make(params, {key: where for key in section})
 
 
-def find_system(rules: str) -> RatingSystem | None:
+def find_system(rules: str) -> RatingSystem:
     """The system ``--rules`` names: a built-in one with its defaults, a rules file naming a
-    system, or None (FIDE Elo: an edition, ``fide``, or a federation's Elo rules file)."""
+    system, else FIDE Elo (an edition, ``fide``, or a federation's Elo rules file)."""
+    system = state_system(rules)
+    return EloSystem(rules) if system is None else StatePipeline(system)
+
+
+def state_system(rules: str) -> StateSystem | None:
+    """The ``StateSystem`` ``--rules`` names, or None for FIDE Elo."""
     if rules in SYSTEMS:
         kind, make = SYSTEMS[rules]
         return make(kind())
@@ -87,11 +99,11 @@ def find_system(rules: str) -> RatingSystem | None:
     return None
 
 
-def stored_system(name: str, text: str | None) -> RatingSystem | None:
+def stored_system(name: str, text: str | None) -> StateSystem | None:
     """The system a database's rules name (its ``rules`` and the rules file's text kept with
     it), or None for FIDE Elo."""
     if text is None:
-        return find_system(name)
+        return state_system(name)
     try:
         table = tomllib.loads(text)
     except tomllib.TOMLDecodeError:
@@ -103,10 +115,12 @@ __all__ = [
     "ELO",
     "SYSTEMS",
     "RatingSystem",
+    "StateSystem",
     "SystemInput",
     "SystemOutcome",
     "find_system",
     "rate_finite",
+    "state_system",
     "stored_system",
     "system_from_table",
 ]

@@ -194,7 +194,7 @@ def _partner_rows(games: PlayedGames, first: np.ndarray) -> np.ndarray:
 
 
 class TrueSkillSystem(SystemBase[TrueSkill]):
-    """TrueSkill behind the seam (``systems.RatingSystem``)."""
+    """TrueSkill behind the seam (``systems.StateSystem``)."""
 
     constants = TrueSkill
     name: ClassVar[str] = "trueskill"

@@ -14,7 +14,7 @@ import pandas as pd
 
 from rating_batch.periods import shown
 from rating_batch.system_explain import SystemListPart, SystemPlayerReport
-from rating_batch.systems import RatingSystem
+from rating_batch.systems import StateSystem
 from rating_batch.systems.elo.rules import KINDS
 from rating_batch.values import as_float, missing
 from rating_batch.writers.html import STATUS_TEXT, render
@@ -28,7 +28,7 @@ from rating_batch.writers.workbook import (
 #: The terminal report fits this many columns.
 WIDTH = 100
 #: A column's heading under a system (``heading``, or the history's ``_history_heading``).
-Namer = Callable[[RatingSystem, str], str]
+Namer = Callable[[StateSystem, str], str]
 #: Headings of the columns every system shares.
 SHARED = {
     "kind": "list", "period": "period", "event": "event", "round": "Rd",
@@ -36,16 +36,16 @@ SHARED = {
 }  # fmt: skip
 
 
-def heading(system: RatingSystem, column: str) -> str:
+def heading(system: StateSystem, column: str) -> str:
     """A column's heading: the system's symbol, else the shared one, else its name."""
     return system.notation.get(column, (SHARED.get(column, column), 2))[0]
 
 
-def digits(system: RatingSystem, column: str) -> int:
+def digits(system: StateSystem, column: str) -> int:
     return system.notation.get(column, ("", 2))[1]
 
 
-def cell(system: RatingSystem, column: str, value: object) -> str:
+def cell(system: StateSystem, column: str, value: object) -> str:
     """A value as every report shows it: missing as nothing, scores as points (½), numbers
     to the system's decimals, text as it is."""
     if missing(value):
@@ -70,7 +70,7 @@ def points(value: float) -> str:
 HISTORY = {"score": "points", "games": "games"}
 
 
-def _history_heading(system: RatingSystem, column: str) -> str:
+def _history_heading(system: StateSystem, column: str) -> str:
     return HISTORY.get(column) or heading(system, column)
 
 
@@ -139,7 +139,7 @@ def _by_kind(history: pd.DataFrame) -> list[tuple[str, pd.DataFrame]]:
             if (history["kind"] == kind).any()]  # fmt: skip
 
 
-def _table(system: RatingSystem, frame: pd.DataFrame, indent: str, namer: Namer) -> list[str]:
+def _table(system: StateSystem, frame: pd.DataFrame, indent: str, namer: Namer) -> list[str]:
     """A frame as aligned columns: text left, numbers right."""
     columns = [c for c in frame.columns if frame[c].notna().any()]
     heads = [namer(system, str(c)) for c in columns]
@@ -161,7 +161,7 @@ def _format(places: int) -> str:
     return "0" if places == 0 else "0." + "0" * places
 
 
-def _formats(system: RatingSystem, columns: Sequence[str]) -> dict[str, str]:
+def _formats(system: StateSystem, columns: Sequence[str]) -> dict[str, str]:
     return {c: _format(digits(system, c)) for c in columns if c in system.notation}
 
 
@@ -289,7 +289,7 @@ def write_system_player_html(report: SystemPlayerReport, path: Path) -> None:
     path.write_text(text, encoding="utf-8")
 
 
-def _html_table(system: RatingSystem, frame: pd.DataFrame, namer: Namer) -> dict[str, object]:
+def _html_table(system: StateSystem, frame: pd.DataFrame, namer: Namer) -> dict[str, object]:
     """Headings (with their CSS class) and rows of cell texts: the same texts as the
     terminal's."""
     columns = [c for c in frame.columns if frame[c].notna().any()]

@@ -14,7 +14,7 @@ from openpyxl import load_workbook
 from workbooks import header_row, table
 
 from rating_batch.system_explain import SystemListPart, SystemPlayerReport
-from rating_batch.systems import find_system
+from rating_batch.systems import state_system
 from rating_batch.writers.system_player import (
     system_player_text,
     write_system_player_html,
@@ -34,7 +34,7 @@ def harkness_report() -> SystemPlayerReport:
          "performance": [1577.2727272727273], "new_rating": [1577.0]}
     )  # fmt: skip
     part = SystemListPart("standard", "2026-02", "2026-01", player, rows)
-    system = find_system("harkness")
+    system = state_system("harkness")
     assert system is not None
     return SystemPlayerReport("11", "One", "ESP", "1980", system, [part])
 
@@ -50,7 +50,7 @@ def trueskill_report() -> SystemPlayerReport:
          "sigma_before": [8.333333], "mu_after": [29.396], "sigma_after": [7.171]}
     )  # fmt: skip
     part = SystemListPart("standard", "2026-02", "2026-01", player, rows)
-    system = find_system("trueskill")
+    system = state_system("trueskill")
     assert system is not None
     return SystemPlayerReport("11", "One", "ESP", "1980", system, [part])
 

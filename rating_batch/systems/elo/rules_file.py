@@ -28,6 +28,7 @@ from rating_batch.systems.elo.rules import (
     range_text,
     value_problems,
 )
+from rating_batch.systems.homes import SYSTEM_HOMES
 
 
 def named_rules(name: str) -> Rules:
@@ -36,8 +37,6 @@ def named_rules(name: str) -> Rules:
         return EDITIONS[name]
     if name.lower().endswith(".toml"):
         return load_rules_file(Path(name))
-    from rating_batch.systems import SYSTEM_HOMES  # the other systems' names
-
     known = ", ".join([FIDE_BY_DATE, *sorted(EDITIONS)])
     raise RulesError(
         f"unknown rules {name!r}: choose one of {known}, a .toml rules file, or another "

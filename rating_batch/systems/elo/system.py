@@ -1,0 +1,67 @@
+"""FIDE Elo as a ``RatingSystem`` (``systems/base.py``): an edition of FIDE's regulations, the
+edition in force at each event's start (``fide``), or a federation's rules file, rated by
+``run.rate_loaded`` and written by ``outputs.write_rate_outputs``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rating_batch.errors import Issue
+from rating_batch.inputs import is_list_file
+from rating_batch.loaders import read_rating_list
+from rating_batch.outputs import write_rate_outputs
+from rating_batch.rated import RateResult
+from rating_batch.systems.base import RateRequest
+from rating_batch.systems.elo.rules import FIDE_BY_DATE, LATEST, Rules
+from rating_batch.systems.elo.rules_file import describe, named_rules
+from rating_batch.systems.elo.run import rate_loaded
+
+#: The value of a rules file's ``system`` key for FIDE Elo (the default).
+ELO = "fide-elo"
+
+
+class EloSystem:
+    """FIDE Elo under ``rules_name``: an edition's name, ``fide`` or a rules file."""
+
+    name = ELO
+    title = "FIDE Elo"
+    lower_is_better = False
+    takes_elo_list = True
+    compares_in_detail = True
+
+    def __init__(self, rules_name: str = FIDE_BY_DATE) -> None:
+        self.rules_name = rules_name
+
+    def lowest_rating(self) -> int:
+        """A rules file's ``rating_min``, else FIDE's."""
+        return named_rules(
+            LATEST if self.rules_name == FIDE_BY_DATE else self.rules_name
+        ).rating_min
+
+    def _rules(self) -> Rules:
+        """The rules named (``fide``: the latest edition's, for what does not depend on a
+        date)."""
+        return named_rules(LATEST if self.rules_name == FIDE_BY_DATE else self.rules_name)
+
+    def is_own_list(self, path: Path) -> bool:
+        return is_list_file(path)
+
+    def list_issues(self, path: Path, encoding: str | None) -> list[Issue]:
+        return read_rating_list(path, encoding=encoding).issues
+
+    def describe(self) -> list[str]:
+        rows = describe(self._rules())
+        width = max(len(key) for key, _, _, _ in rows)
+        return [
+            f"{key:{width}}  {value}  [{origin}]" + (f"  (valid: {valid})" if valid else "")
+            for key, value, origin, valid in rows
+        ]
+
+    def rate_events(self, request: RateRequest) -> RateResult:
+        r = request
+        rated = rate_loaded(
+            r.events, r.issues, self.rules_name, r.list_path, r.kind, r.allow_overlap, r.encoding
+        )
+        if r.out is not None:
+            rated.outputs = write_rate_outputs(rated, r.out)
+        return rated
