@@ -29,8 +29,8 @@ from rating_batch.loaders import (
     no_progress,
 )
 from rating_batch.systems import find_system
-from rating_batch.systems.base import Rated, RateRequest
 from rating_batch.systems.elo.rules import FIDE_BY_DATE
+from rating_batch.systems.seam import Rated, RateRequest
 
 log = logging.getLogger(__name__)
 

@@ -13,7 +13,7 @@ from rating_batch.errors import (
     Issue,
 )
 from rating_batch.schema import Event
-from rating_batch.systems.base import listing_of
+from rating_batch.systems.base import LISTED
 from rating_batch.systems.elo.engine import STATUSES, PeriodResult
 from rating_batch.systems.elo.rules import Rules
 from rating_batch.writers import (
@@ -118,3 +118,16 @@ class RateResult:
         if not self.warnings:
             rows.append(["", "none"])
         return rows
+
+
+def listing_of(players: pd.DataFrame, value: str) -> pd.DataFrame:
+    """The list a rated period would publish (``Rated.listing``): each player's ``value``
+    and whether listed."""
+    return pd.DataFrame(
+        {
+            "id": players["id"],
+            "name": players["name"],
+            "value": players[value],
+            "listed": players["status"].isin(list(LISTED)),
+        }
+    )

@@ -1,22 +1,63 @@
 """Monthly list production over the rating database, one module per command or concern:
-``init``, ``add`` (with ``identify``), ``publish`` (with ``rate_kind``, ``changes`` and
-``outputs``), ``undo`` (unpublish, remove, backups, restore, backup, upgrade), ``edit``
-(edit-player), ``player`` and ``export``."""
+``init``, ``add`` (with ``identify``), ``publish`` (with ``changes`` and ``outputs``), ``undo``
+(unpublish, remove, backups, restore, backup, upgrade), ``edit`` (edit-player), ``player``
+and ``export``; ``part`` is what a rating system does in them (FIDE Elo's in
+``systems/elo/database.py``, the others' in ``systems/state/database.py``).
 
-from rating_batch.monthly.add import AddOptions, add_events
-from rating_batch.monthly.edit import PlayerEdit, edit_player
-from rating_batch.monthly.export import export_list
-from rating_batch.monthly.init import init_database
-from rating_batch.monthly.player import find_players, player_report
-from rating_batch.monthly.publish import PublishOptions, PublishResult, publish_period
-from rating_batch.monthly.undo import (
-    backup,
-    backups_report,
-    remove_event,
-    restore,
-    unpublish_period,
-    upgrade,
-)
+The names below are imported on first use: a rating system's part imports the modules it
+shares with the commands (``common``, ``outputs``) without importing every command."""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from rating_batch.monthly.add import AddOptions, add_events
+    from rating_batch.monthly.edit import PlayerEdit, edit_player
+    from rating_batch.monthly.export import export_list
+    from rating_batch.monthly.init import init_database
+    from rating_batch.monthly.part import PublishResult
+    from rating_batch.monthly.player import find_players, player_report
+    from rating_batch.monthly.publish import PublishOptions, publish_period
+    from rating_batch.monthly.undo import (
+        backup,
+        backups_report,
+        remove_event,
+        restore,
+        unpublish_period,
+        upgrade,
+    )
+
+#: Each public name and the module it is in.
+_HOMES = {
+    "AddOptions": "add",
+    "add_events": "add",
+    "PlayerEdit": "edit",
+    "edit_player": "edit",
+    "export_list": "export",
+    "init_database": "init",
+    "PublishResult": "part",
+    "find_players": "player",
+    "player_report": "player",
+    "PublishOptions": "publish",
+    "publish_period": "publish",
+    "backup": "undo",
+    "backups_report": "undo",
+    "remove_event": "undo",
+    "restore": "undo",
+    "unpublish_period": "undo",
+    "upgrade": "undo",
+}
+
+
+def __getattr__(name: str) -> object:
+    if name not in _HOMES:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"rating_batch.monthly.{_HOMES[name]}"), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "AddOptions",

@@ -4,6 +4,7 @@ columns, and the result every command prints (what it did, then its warnings).""
 from __future__ import annotations
 
 import datetime as dt
+import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -13,21 +14,21 @@ import pandas as pd
 from rating_batch.errors import InputError, Issue, RulesError
 from rating_batch.periods import INITIAL, Period, list_date, next_list_period, period_of
 from rating_batch.store import Store
-from rating_batch.systems import StateSystem, stored_system
 from rating_batch.systems.elo.rules import FIDE_BY_DATE, LATEST, Rules, edition_in_force
 from rating_batch.systems.elo.rules_file import named_rules, parse_rules_text
 from rating_batch.systems.elo.state import EMPTY_STATE
+from rating_batch.systems.homes import ELO, SYSTEM_HOMES
 from rating_batch.values import as_int, missing
 
 
 @dataclass(frozen=True)
 class RuleBook:
-    """The rules of a database: FIDE's editions by date, or one fixed rule set; or another
-    rating system (``system``), whose periods are FIDE's current monthly lists."""
+    """The rules of a database: FIDE's editions by date, or one fixed rule set; under
+    another rating system, the latest edition's (its periods are FIDE's current monthly
+    lists)."""
 
     name: str
     fixed: Rules | None
-    system: StateSystem | None = None
 
     def for_date(self, on: dt.date | None) -> Rules:
         return self.fixed or edition_in_force(on)
@@ -40,13 +41,23 @@ class RuleBook:
 def book_from(name: str, text: str | None) -> RuleBook:
     if name == FIDE_BY_DATE:
         return RuleBook(name, None)
-    system = stored_system(name, text)
-    if system is not None:
-        # Periods, list months and kinds as for a rate under the system (system_rating).
-        return RuleBook(name, named_rules(LATEST), system)
+    if _names_another_system(name, text):
+        # Periods, list months and kinds as for a rate under the system (systems/state).
+        return RuleBook(name, named_rules(LATEST))
     if text is not None:
         return RuleBook(name, parse_rules_text(text, Path(name)))
     return RuleBook(name, named_rules(name))
+
+
+def _names_another_system(name: str, text: str | None) -> bool:
+    """Whether a database's rules name a system other than FIDE Elo (``systems.registry``
+    makes it; its rules were checked when the database was made)."""
+    if text is None:
+        return name in SYSTEM_HOMES
+    try:
+        return bool(tomllib.loads(text).get("system", ELO) != ELO)
+    except tomllib.TOMLDecodeError:
+        return False  # the Elo rules loader names the problem
 
 
 def read_rules_file(name: str) -> str | None:

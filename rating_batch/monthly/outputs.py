@@ -13,7 +13,6 @@ import pandas as pd
 
 from rating_batch.loaders import Progress, no_progress
 from rating_batch.monthly.changes import ListCounts
-from rating_batch.monthly.rate_kind import KindOutcome
 from rating_batch.outputs import (
     MAX_EVENT_PAGES,
     PageSource,
@@ -27,6 +26,7 @@ from rating_batch.periods import Period, shown
 from rating_batch.schema import EventInfo
 from rating_batch.staging import OutputSet
 from rating_batch.systems.elo.engine import STATUSES
+from rating_batch.systems.elo.publish import KindOutcome
 from rating_batch.systems.elo.rules import Rules
 from rating_batch.writers import (
     Sheet,

@@ -15,31 +15,20 @@ was added since (a published list never changes).
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
-
-import pandas as pd
 
 from rating_batch.errors import Issue, RatingBatchError
 from rating_batch.loaders import Progress, no_progress
-from rating_batch.monthly.changes import ListCounts, change_summary
+from rating_batch.monthly.book import database_system
 from rating_batch.monthly.common import (
     Outcome,
     RuleBook,
-    differs,
     placed_period,
-    read_state,
     rule_book,
 )
-from rating_batch.monthly.floor import idle_below_floor
-from rating_batch.monthly.outputs import PERIOD_FILES, Keeping, write_period
-from rating_batch.monthly.rate_kind import KindOutcome, _previous, rate_list
-from rating_batch.monthly.system_publish import (
-    SystemKindOutcome,
-    rate_system_kind,
-    write_system_kind,
-)
+from rating_batch.monthly.outputs import PERIOD_FILES, Keeping
+from rating_batch.monthly.part import PublishResult
 from rating_batch.periods import (
     INITIAL,
     Period,
@@ -47,17 +36,10 @@ from rating_batch.periods import (
     closing_date,
     is_list_period,
     next_list_period,
-    shown,
 )
 from rating_batch.staging import OutputProblem, OutputSet, check_outputs, staged_outputs
 from rating_batch.store import DEFAULT_WAIT, Store, open_store
-from rating_batch.systems import StateSystem
 from rating_batch.systems.elo.rules import KINDS, Rules
-from rating_batch.systems.elo.state import STATE_FIELDS
-
-POOL_COLUMNS = [
-    "period", "kind", "player_id", "event_id", "round", "opponent_rating", "half", "game_period",
-]  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -69,12 +51,6 @@ class PublishOptions:
     accept_dates: bool = False
     """Publish a list whose period is still open (its closing date is after today)."""
     today: dt.date | None = None
-
-
-@dataclass
-class PublishResult(Outcome):
-    period: Period = ""
-    outcomes: list[KindOutcome] = field(default_factory=list)
 
 
 def publish_period(
@@ -96,31 +72,32 @@ def publish_period(
         if store.last_published() == period:
             return _republish(store, period, out, options)
         _check_order(store, book, period, options)  # before the write lock is taken
-        publisher = _publisher(book)
+        publisher = database_system(store).database.publisher(book)
         if options.dry_run:
             check_outputs(out, out / period, PERIOD_FILES)
             with store.writing(dry_run=True):
                 _check_order(store, book, period, options)
                 kinds = _kinds(store, book, period)
-                outcomes = [publisher.rate(store, period, kind) for kind in kinds]
-            dry = publisher.result(period, outcomes, [], dry_run=True)
+                for kind in kinds:
+                    publisher.rate(store, period, kind)
+            dry = publisher.result(period, [], dry_run=True)
             return _noting(dry, _waiting(store, book, period))
         with staged_outputs(out) as outputs:
             with store.writing():
                 # Checked holding the write lock: two publishes at once cannot both pass.
                 _check_order(store, book, period, options)
                 kinds = _kinds(store, book, period)
-                outcomes = [publisher.rate(store, period, kind) for kind in kinds]
+                for kind in kinds:
+                    publisher.rate(store, period, kind)
                 waiting = _waiting(store, book, period)
 
                 def keep() -> None:
-                    for outcome in outcomes:
-                        publisher.keep(store, period, outcome)
+                    publisher.keep(store, period)
 
                 # Every staged file kept as written (re-publishing writes them again): by the
                 # process that wrote it, as soon as it is written, the rest at the end.
                 keeping = Keeping(store.keep_file, meanwhile=keep, folder=out / period)
-                paths = publisher.write(outcomes, period, out, outputs, progress, keeping)
+                paths = publisher.write(period, out, outputs, progress, keeping)
                 done = {path for path, *_ in keeping.kept}
                 written = [(keeping.name(final), staged) for final, staged in outputs.staged()]
                 store.store_files(
@@ -130,7 +107,7 @@ def publish_period(
                     kept=keeping.kept,
                 )
             _switch(outputs, period, db, out)
-    result = _noting(publisher.result(period, outcomes, paths, dry_run=False), waiting)
+    result = _noting(publisher.result(period, paths, dry_run=False), waiting)
     result.lines.extend(store.notes)
     return result
 
@@ -177,99 +154,6 @@ def _noting(result: PublishResult, note: Outcome) -> PublishResult:
     return result
 
 
-class _Publisher(Protocol):
-    """How a period's list kinds are rated, written and kept: FIDE Elo's way (``rate_list``,
-    ``write_period``) or another system's (``system_publish``). The order of periods, the
-    transaction, the staged files and the stored copies are publish's own."""
-
-    def rate(self, store: Store, period: Period, kind: str) -> Any: ...
-
-    def write(
-        self, outcomes: list[Any], period: Period, out: Path, outputs: OutputSet,
-        progress: Progress, keeping: Keeping,
-    ) -> list[Path]: ...  # fmt: skip
-
-    def keep(self, store: Store, period: Period, outcome: Any) -> None: ...
-
-    def result(
-        self, period: Period, outcomes: list[Any], paths: list[Path], *, dry_run: bool
-    ) -> PublishResult: ...
-
-
-@dataclass(frozen=True)
-class _EloPublisher:
-    book: RuleBook
-
-    def rate(self, store: Store, period: Period, kind: str) -> KindOutcome:
-        return rate_list(store, self.book, period, kind)
-
-    def write(
-        self, outcomes: list[KindOutcome], period: Period, out: Path, outputs: OutputSet,
-        progress: Progress, keeping: Keeping,
-    ) -> list[Path]:  # fmt: skip
-        return write_period(outcomes, period, out, outputs, progress, keeping)
-
-    def keep(self, store: Store, period: Period, outcome: KindOutcome) -> None:
-        _store_outcome(store, period, outcome, self.book.name)
-
-    def result(
-        self, period: Period, outcomes: list[KindOutcome], paths: list[Path], *, dry_run: bool
-    ) -> PublishResult:
-        return _result(period, outcomes, paths, dry_run=dry_run)
-
-
-@dataclass(frozen=True)
-class _SystemPublisher:
-    book: RuleBook
-    system: StateSystem
-
-    def rate(self, store: Store, period: Period, kind: str) -> SystemKindOutcome:
-        return rate_system_kind(store, self.system, period, kind)
-
-    def write(
-        self, outcomes: list[SystemKindOutcome], period: Period, out: Path, outputs: OutputSet,
-        progress: Progress, keeping: Keeping,
-    ) -> list[Path]:  # fmt: skip
-        outputs.own(out / period, PERIOD_FILES)
-        return [path for each in outcomes for path in write_system_kind(each, period, out, outputs)]
-
-    def keep(self, store: Store, period: Period, outcome: SystemKindOutcome) -> None:
-        store.insert_system_states(outcome.state)
-        store.add_list(period, outcome.kind, "publish", self.book.name)
-
-    def result(
-        self,
-        period: Period,
-        outcomes: list[SystemKindOutcome],
-        paths: list[Path],
-        *,
-        dry_run: bool,
-    ) -> PublishResult:
-        return _system_result(period, outcomes, paths, dry_run=dry_run)
-
-
-def _publisher(book: RuleBook) -> _Publisher:
-    return _EloPublisher(book) if book.system is None else _SystemPublisher(book, book.system)
-
-
-def _system_result(
-    period: Period, outcomes: list[SystemKindOutcome], paths: list[Path], *, dry_run: bool
-) -> PublishResult:
-    lines = [f"{'would publish' if dry_run else 'published'} {period}"]
-    for outcome in outcomes:
-        rated = outcome.rated
-        counts = rated.status_counts()
-        against = "no earlier list" if outcome.previous is None else shown(outcome.previous)
-        lines.append(
-            f"{outcome.kind}: {len(rated.events)} event(s) under {rated.system.name}; list of "
-            f"{len(outcome.listing)} players ({counts['rated']} rated before, {counts['new']} "
-            f"new); {counts['unrated']} played but are still unrated; previous list: {against}"
-        )
-    if dry_run:
-        lines.append("dry run: nothing was changed or written")
-    return PublishResult(lines, [], paths, period=period)
-
-
 def _switch(outputs: OutputSet, period: Period, db: Path, out: Path) -> None:
     """The staged files into place, after the commit (a failure leaves the period
     published: a plain re-run writes its files)."""
@@ -280,41 +164,6 @@ def _switch(outputs: OutputSet, period: Period, db: Path, out: Path) -> None:
             f"published {period} in {db}, but its files could not be put in place: "
             f"{problem}; 'rating-batch publish {period} --out {out}' writes them"
         ) from None
-
-
-def _result(
-    period: Period, outcomes: list[KindOutcome], paths: list[Path], *, dry_run: bool
-) -> PublishResult:
-    lines = [f"{'would publish' if dry_run else 'published'} {period}"]
-    warnings = []
-    for outcome in outcomes:
-        players = outcome.result.players
-        counts = players["status"].value_counts()
-        # Those with games pending from earlier periods are unrated too, but did not play.
-        unrated = int(((players["status"] == "unrated") & (players["events"] > 0)).sum())
-        # The list's counts are changes.csv's, whatever the players' statuses say (a rapid
-        # player joining from the standard rating is "rated" and new on the list).
-        listed = ListCounts.of(outcome.changes, len(outcome.listing))
-        under = int(counts.get("below_floor", 0)) - listed.below_floor
-        idle = idle_below_floor(players)
-        lines.append(
-            f"{outcome.kind}: {len(outcome.events)} event(s) under {outcome.rules.edition}; "
-            f"list of {listed.listed} players ({listed.kept} from the previous list, "
-            f"{listed.arrivals()}); {listed.below_floor - idle} fell below the floor and left it"
-            + (
-                f", {idle} rated below the floor on the previous list left it without a game"
-                if idle
-                else ""
-            )
-            + (f", {under} more ended below it, not having been on the list" if under else "")
-            + f", {unrated} played but are still unrated"
-        )
-        against = "no earlier list" if outcome.previous is None else shown(outcome.previous)
-        lines.append(f"  {change_summary(outcome.changes, against)}")
-        warnings.extend(outcome.warnings)
-    if dry_run:
-        lines.append("dry run: nothing was changed or written")
-    return PublishResult(lines, warnings, paths, period=period, outcomes=outcomes)
 
 
 def _check_order(store: Store, book: RuleBook, period: Period, options: PublishOptions) -> None:
@@ -413,20 +262,3 @@ def _republish(store: Store, period: Period, out: Path, options: PublishOptions)
         outputs=written,
         period=period,
     )
-
-
-def _store_outcome(store: Store, period: Period, outcome: KindOutcome, rules_name: str) -> None:
-    """The new states (a row for everyone who played, and for any change), the pool, the
-    list."""
-    kind = outcome.kind
-    previous = read_state(store, kind, _previous(store.lists(), kind, period))
-    state = outcome.state
-    merged = state.merge(previous, on="player_id", how="left", suffixes=("", "_before"))
-    changed = merged["games"] > 0
-    for name in STATE_FIELDS:
-        if name == "games":
-            continue
-        changed |= differs(merged[name], merged[f"{name}_before"])
-    pool = outcome.pending
-    rows = pool.assign(period=period, kind=kind)[POOL_COLUMNS] if len(pool) else pd.DataFrame()
-    store.store_publication(period, kind, state[changed.to_numpy(bool)], rows, rules_name)

@@ -1,24 +1,19 @@
-"""What a rating system is to the rest of the tool.
-
-``RatingSystem`` is what every command asks of a system, FIDE Elo (``elo/system.py``) as much
-as any other: its name, whether lower is better, the list it reads, and a rated period
-(``Rated``) from loaded events. ``StateSystem`` is a system whose players carry a state from
-list to list (Glicko, TrueSkill, …): what it is given and gives back, the period's players,
-games and states in (``SystemInput``), the players with their new state and the
-calculations out (``SystemOutcome``); ``generic.StatePipeline`` makes it a ``RatingSystem``."""
+"""A rating system whose players carry a state from list to list (``StateSystem``: Glicko,
+TrueSkill, …): what it is given and gives back, the period's players, games and states in
+(``SystemInput``), the players with their new state and the calculations out
+(``SystemOutcome``); ``state/system.StatePipeline`` makes it a ``RatingSystem``
+(``seam.py``)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 import numpy as np
 import pandas as pd
 
-from rating_batch.errors import Issue, RulesError
-from rating_batch.schema import Event
+from rating_batch.errors import RulesError
 from rating_batch.systems.games import PlayedGames
 from rating_batch.systems.params import described
 
@@ -27,96 +22,6 @@ from rating_batch.systems.params import described
 SYSTEM_STATUSES = ("rated", "new", "unrated")
 #: The statuses of the players a list shows, under every system (FIDE Elo too).
 LISTED = ("rated", "new")
-
-
-@dataclass(frozen=True)
-class RateRequest:
-    """Loaded events to rate as one period (``rate``, ``compare-rules``): the files' warnings,
-    the previous list (None: the files' ratings), the list kind (None: read from the time
-    controls), whether events sharing their games are rated anyway, the encoding of the
-    files that are not UTF-8, and where the files go (None: nowhere)."""
-
-    events: list[Event]
-    issues: list[Issue]
-    list_path: Path | None = None
-    kind: str | None = None
-    allow_overlap: bool = False
-    encoding: str | None = None
-    out: Path | None = None
-
-
-class Rated(Protocol):
-    """A period rated under a system: what ``rate`` prints and ``compare-rules`` compares."""
-
-    notes: list[str]
-    warnings: list[Issue]
-    outputs: list[Path]
-
-    @property
-    def players(self) -> pd.DataFrame:
-        """players.csv: every player of the period with a ``status``."""
-        ...
-
-    @property
-    def label(self) -> str:
-        """What rated it, in a word: an edition's name, a system's."""
-        ...
-
-    def summary(self) -> str:
-        """The one-screen summary printed at the end of ``rate``."""
-        ...
-
-    def listing(self) -> pd.DataFrame:
-        """The list the period would publish: ``id``, ``name``, ``value`` (the published
-        rating) and ``listed``."""
-        ...
-
-
-class RatingSystem(Protocol):
-    """What every command asks of a rating system (``registry.find_system`` gives one for
-    every ``--rules`` value, FIDE Elo's editions and rules files too)."""
-
-    @property
-    def name(self) -> str: ...
-
-    @property
-    def title(self) -> str: ...
-
-    @property
-    def lower_is_better(self) -> bool: ...
-
-    @property
-    def takes_elo_list(self) -> bool:
-        """Whether ``--list`` of ``compare-rules`` (a FIDE Elo list) is this system's."""
-        ...
-
-    @property
-    def compares_in_detail(self) -> bool:
-        """Whether two of its rule sets are compared player by player (``compare-rules``),
-        rather than by the lists they would publish."""
-        ...
-
-    def lowest_rating(self) -> int:
-        """The lowest rating an event file may give (docs/rules.md §9)."""
-        ...
-
-    def is_own_list(self, path: Path) -> bool:
-        """Whether a file is, by its shape, a list of this system (``check``)."""
-        ...
-
-    def list_issues(self, path: Path, encoding: str | None) -> list[Issue]:
-        """Every problem of a list of this system (``check``); raises ``InputError`` when
-        it cannot be read at all."""
-        ...
-
-    def describe(self) -> list[str]:
-        """Each value it rates by, a line each with where it comes from and its meaning or
-        range (``rules NAME``)."""
-        ...
-
-    def rate_events(self, request: RateRequest) -> Rated:
-        """Loaded events rated as one period; its files written when asked, all or none."""
-        ...
 
 
 @dataclass(frozen=True)
@@ -365,18 +270,5 @@ def game_rows(period: SystemInput) -> pd.DataFrame:
             "opponent_id": ids[games.oidx],
             "opponent_name": names[games.oidx],
             "score": games.score,
-        }
-    )
-
-
-def listing_of(players: pd.DataFrame, value: str) -> pd.DataFrame:
-    """The list a rated period would publish (``Rated.listing``): each player's ``value``
-    and whether listed."""
-    return pd.DataFrame(
-        {
-            "id": players["id"],
-            "name": players["name"],
-            "value": players[value],
-            "listed": players["status"].isin(list(LISTED)),
         }
     )

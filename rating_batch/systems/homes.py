@@ -3,6 +3,10 @@ line's help reads it)."""
 
 from __future__ import annotations
 
+#: The value of a rules file's ``system`` key for FIDE Elo (the default): its editions and a
+#: federation's rules files (``elo/system.EloSystem``).
+ELO = "fide-elo"
+
 #: Each rating system other than FIDE Elo: its name, and where its constants and its class
 #: are (``module:Constants:System`` in this package). ``registry.SYSTEMS`` loads them; the
 #: command line's help and the rules files' messages name them from here, without loading
@@ -15,4 +19,4 @@ SYSTEM_HOMES: dict[str, str] = {
     "ingo": "historical:Ingo:IngoSystem",
 }
 
-__all__ = ["SYSTEM_HOMES"]
+__all__ = ["ELO", "SYSTEM_HOMES"]

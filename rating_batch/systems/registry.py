@@ -21,16 +21,16 @@ from typing import Any
 
 from rating_batch.rules_check import Findings, did_you_mean
 from rating_batch.systems.base import (
-    RatingSystem,
     StateSystem,
     SystemInput,
     SystemOutcome,
     rate_finite,
 )
-from rating_batch.systems.elo.system import ELO, EloSystem
-from rating_batch.systems.generic import StatePipeline
-from rating_batch.systems.homes import SYSTEM_HOMES
+from rating_batch.systems.elo.system import EloSystem
+from rating_batch.systems.homes import ELO, SYSTEM_HOMES
 from rating_batch.systems.params import from_section
+from rating_batch.systems.seam import RatingSystem
+from rating_batch.systems.state.system import StatePipeline
 
 
 #: Each system: its name, its constants' class and how it is made from them (and where the
@@ -99,16 +99,17 @@ def state_system(rules: str) -> StateSystem | None:
     return None
 
 
-def stored_system(name: str, text: str | None) -> StateSystem | None:
+def stored_system(name: str, text: str | None) -> RatingSystem:
     """The system a database's rules name (its ``rules`` and the rules file's text kept with
-    it), or None for FIDE Elo."""
+    it): another system, else FIDE Elo."""
     if text is None:
-        return state_system(name)
+        return find_system(name)
     try:
         table = tomllib.loads(text)
     except tomllib.TOMLDecodeError:
-        return None  # the Elo rules loader names the problem
-    return system_from_table(table, name, text)
+        return EloSystem(name)  # the Elo rules loader names the problem
+    system = system_from_table(table, name, text)
+    return EloSystem(name) if system is None else StatePipeline(system)
 
 
 __all__ = [

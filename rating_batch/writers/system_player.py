@@ -13,9 +13,9 @@ from pathlib import Path
 import pandas as pd
 
 from rating_batch.periods import shown
-from rating_batch.system_explain import SystemListPart, SystemPlayerReport
-from rating_batch.systems import StateSystem
+from rating_batch.systems.base import StateSystem
 from rating_batch.systems.elo.rules import KINDS
+from rating_batch.systems.state.explain import SystemListPart, SystemPlayerReport
 from rating_batch.values import as_float, missing
 from rating_batch.writers.html import STATUS_TEXT, render
 from rating_batch.writers.workbook import (

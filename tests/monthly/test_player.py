@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import codecs
 import re
 import sqlite3
 from pathlib import Path
 
-import pandas as pd
 import pytest
 from conftest import DATA
 from db_helpers import (
@@ -25,8 +23,6 @@ from db_helpers import (
 from openpyxl import load_workbook
 from trf_text import P, trf
 from workbooks import table
-
-from rating_batch.monthly.player import _rows_of
 
 
 def test_a_number_that_is_no_fide_id_shows_nobody(tmp_path: Path) -> None:
@@ -296,49 +292,6 @@ def test_a_key_with_a_newline_loses_none_of_the_players_games(tmp_path: Path) ->
         ["2", "B", "1500", "0.5", "100", "100", "0.64", "-0.14", "-2.80"],
     ]
     assert "  Rn = Ro 1600 + change +1.60 = 1601.60 → 1602" in lines
-
-
-def picked(rows: list[tuple[str, str, str, str]]) -> pd.DataFrame:
-    """The frame ``_rows_of`` gives for rows of (id, event, opponent_id, name)."""
-    ids, events, opponents, names = (list(column) for column in zip(*rows, strict=True))
-    return pd.DataFrame(
-        {
-            "id": pd.array(ids, dtype="string"),
-            "event": events,
-            "opponent_id": pd.array(opponents, dtype="string"),
-            "name": pd.array(names, dtype="string"),
-        }
-    )
-
-
-def test_rows_are_picked_by_record_not_by_line() -> None:
-    # Event keys holding a line break that starts a line like a record of player 12, and a
-    # lone CR that an earlier writer left unquoted.
-    data = codecs.BOM_UTF8 + (
-        b"id,event,opponent_id,name\n"
-        b'11,"ev\n12,forged",12,B\n'
-        b'12,"ev\n12,forged",11,A\n'
-        b"11,plain,12,'=B\n"
-        b"12,bare\rcr,11,A\n"
-    )
-    pd.testing.assert_frame_equal(
-        _rows_of(data, {"12"}),
-        picked([("12", "ev\n12,forged", "11", "A"), ("12", "bare\rcr", "11", "A")]),
-    )
-    pd.testing.assert_frame_equal(
-        _rows_of(data, {"11"}),
-        picked([("11", "ev\n12,forged", "12", "B"), ("11", "plain", "12", "=B")]),
-    )
-
-
-def test_rows_of_a_file_of_one_line_records_are_its_lines() -> None:
-    data = codecs.BOM_UTF8 + (
-        b'id,event,opponent_id,name\n11,"a, b",12,"B, b"\n"x#1",e,11,"say ""hi"""\n12,e,11,A\n'
-    )
-    pd.testing.assert_frame_equal(
-        _rows_of(data, {"11", "x#1"}),
-        picked([("11", "a, b", "12", "B, b"), ("x#1", "e", "11", 'say "hi"')]),
-    )
 
 
 def test_player_names_events_by_title_and_dates_and_links_their_pages(tmp_path: Path) -> None:

@@ -13,8 +13,8 @@ from html_text import read_page
 from openpyxl import load_workbook
 from workbooks import header_row, table
 
-from rating_batch.system_explain import SystemListPart, SystemPlayerReport
 from rating_batch.systems import state_system
+from rating_batch.systems.state.explain import SystemListPart, SystemPlayerReport
 from rating_batch.writers.system_player import (
     system_player_text,
     write_system_player_html,

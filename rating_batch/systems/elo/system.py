@@ -11,13 +11,12 @@ from rating_batch.inputs import is_list_file
 from rating_batch.loaders import read_rating_list
 from rating_batch.outputs import write_rate_outputs
 from rating_batch.rated import RateResult
-from rating_batch.systems.base import RateRequest
+from rating_batch.systems.elo.database import EloDatabase
 from rating_batch.systems.elo.rules import FIDE_BY_DATE, LATEST, Rules
 from rating_batch.systems.elo.rules_file import describe, named_rules
 from rating_batch.systems.elo.run import rate_loaded
-
-#: The value of a rules file's ``system`` key for FIDE Elo (the default).
-ELO = "fide-elo"
+from rating_batch.systems.homes import ELO
+from rating_batch.systems.seam import RateRequest
 
 
 class EloSystem:
@@ -31,6 +30,8 @@ class EloSystem:
 
     def __init__(self, rules_name: str = FIDE_BY_DATE) -> None:
         self.rules_name = rules_name
+        self.database = EloDatabase()
+        """Its part in the database's commands."""
 
     def lowest_rating(self) -> int:
         """A rules file's ``rating_min``, else FIDE's."""

@@ -14,83 +14,27 @@ from pathlib import Path
 
 import pandas as pd
 
-from rating_batch.assemble import assemble_period, choose_kind
+from rating_batch.assemble import assemble_period
 from rating_batch.errors import Issue, raise_if_errors
 from rating_batch.loaders import read_state_list
-from rating_batch.loaders.statelist import is_state_list
 from rating_batch.parallel import beside
 from rating_batch.periods import period_of
+from rating_batch.rated import listing_of
 from rating_batch.schema import Event, EventInfo
 from rating_batch.staging import OutputSet, staged_outputs
 from rating_batch.systems.base import (
     SYSTEM_STATUSES,
-    RateRequest,
     StateSystem,
     SystemInput,
     SystemOutcome,
-    listing_of,
     rate_finite,
 )
 from rating_batch.systems.elo.rules import LATEST
 from rating_batch.systems.elo.rules_file import named_rules
 from rating_batch.systems.games import PlayedGames
 from rating_batch.systems.params import described
-from rating_batch.terminal import TERMINAL_WIDTH
-from rating_batch.validation import LOWEST_RATING, overlap_issues
 from rating_batch.writers import Sheet, write_csv, write_workbook
 from rating_batch.writers.html import SystemPage, write_system_html
-
-
-class StatePipeline:
-    """A ``StateSystem`` as a ``RatingSystem``: rated from its own list (``id`` and its state
-    columns), written as players.csv, games.csv, calculations.csv, report.xlsx and a page."""
-
-    takes_elo_list = False
-    compares_in_detail = False
-
-    def __init__(self, system: StateSystem) -> None:
-        self.system = system
-        self.name: str = system.name
-        self.title: str = system.title
-        self.lower_is_better: bool = system.lower_is_better
-
-    def lowest_rating(self) -> int:
-        """FIDE's lowest rating: the files' Elo ratings are judged as under FIDE Elo."""
-        return LOWEST_RATING
-
-    def is_own_list(self, path: Path) -> bool:
-        return is_state_list(path, self.system.state)
-
-    def list_issues(self, path: Path, encoding: str | None) -> list[Issue]:
-        system = self.system
-        read_state_list(path, system.state, system.name, system.bounds, encoding)
-        return []
-
-    def describe(self) -> list[str]:
-        system = self.system
-        lines = [f"system  {system.name}: {system.title}  (docs/systems.md)"]
-        constants = described(system.params)
-        width = max(len(key) for key, _, _ in constants)
-        for key, value, meaning in constants:
-            origin = system.sources.get(key, f"{system.name} default")
-            line = f"{key:{width}}  {value}  [{origin}]"
-            # What it is, on the line when it fits, else below it.
-            if len(line) + len(meaning) + 4 <= TERMINAL_WIDTH:
-                lines.append(f"{line}  ({meaning})")
-            else:
-                lines.append(f"{line}\n{'':{width}}  ({meaning})")
-        return lines
-
-    def rate_events(self, request: RateRequest) -> SystemRateResult:
-        r = request
-        # One list kind at a time, as under Elo: mixed kinds are refused unless --kind.
-        _, kind_notes = choose_kind(r.events, r.kind)
-        overlaps = overlap_issues(r.events, r.allow_overlap)
-        rated = rate_with_system(r.events, r.issues, self.system, r.list_path, overlaps, r.encoding)
-        rated.notes[:0] = kind_notes
-        if r.out is not None:
-            rated.outputs = write_system_outputs(rated, r.out)
-        return rated
 
 
 @dataclass

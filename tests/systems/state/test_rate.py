@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 
 from rating_batch.schema import EventInfo
-from rating_batch.systems.generic import event_facts, rating_key
+from rating_batch.systems.state.rate import event_facts, rating_key
 
 DAY = dt.date(2026, 8, 1)
 

@@ -19,27 +19,27 @@ import pandas as pd
 from rating_batch.errors import RatingBatchError
 from rating_batch.monthly.common import differs, player_ids
 from rating_batch.monthly.outputs import list_sheets
-from rating_batch.monthly.rate_kind import _previous
-from rating_batch.monthly.states import (
+from rating_batch.periods import Period, shown
+from rating_batch.schema import EventInfo
+from rating_batch.staging import OutputSet
+from rating_batch.store import Store
+from rating_batch.systems.base import StateSystem, SystemInput, rate_finite
+from rating_batch.systems.elo.publish import _previous
+from rating_batch.systems.games import PlayedGames
+from rating_batch.systems.params import described
+from rating_batch.systems.state.rate import (
+    SystemRateResult,
+    event_facts,
+    rating_key,
+    write_system_files,
+)
+from rating_batch.systems.state.states import (
     IDENTITY_COLUMNS,
     numeric_columns,
     read_system_state,
     rounded,
     state_rows,
 )
-from rating_batch.periods import Period, shown
-from rating_batch.schema import EventInfo
-from rating_batch.staging import OutputSet
-from rating_batch.store import Store
-from rating_batch.systems import StateSystem, SystemInput, rate_finite
-from rating_batch.systems.games import PlayedGames
-from rating_batch.systems.generic import (
-    SystemRateResult,
-    event_facts,
-    rating_key,
-    write_system_files,
-)
-from rating_batch.systems.params import described
 from rating_batch.writers import write_csv, write_workbook
 
 GAME_COLUMNS = [

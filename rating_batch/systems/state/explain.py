@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 import pandas as pd
 
 from rating_batch.periods import Period
-from rating_batch.systems import StateSystem
+from rating_batch.systems.base import StateSystem
 from rating_batch.systems.elo.explain import in_list_order, player_heading
 
 #: Columns of calculations.csv that name the row rather than explain it.

@@ -10,8 +10,7 @@ import pandas as pd
 from rating_batch.monthly.common import player_ids
 from rating_batch.periods import Period
 from rating_batch.store import Store
-from rating_batch.systems import StateSystem
-from rating_batch.systems.base import half_away
+from rating_batch.systems.base import StateSystem, half_away
 
 
 def numeric_columns(system: StateSystem) -> list[str]:

@@ -1,4 +1,4 @@
-"""Rating a list kind over periods (monthly/rate_kind.py, docs/rules.md §1–§5): the
+"""Rating a list kind over periods (systems/elo/publish.py, docs/rules.md §1–§5): the
 700 cap, first ratings pooled over periods, the floor, inactivity, consistency notes."""
 
 from __future__ import annotations
@@ -10,11 +10,11 @@ from pathlib import Path
 import pandas as pd
 import pytest
 from db_helpers import ADULT, add_one_game, database, process, rows, run, write_list
-from systems.elo.test_engine import OUTCOME, SEVEN_HUNDRED_CAP_EVENTS, _cap_event
 from trf_text import P, trf
 from workbooks import summary
 
-from rating_batch.monthly import rate_kind
+from rating_batch.systems.elo import publish as elo_publish
+from systems.elo.test_engine import OUTCOME, SEVEN_HUNDRED_CAP_EVENTS, _cap_event
 
 
 @pytest.fixture
@@ -164,7 +164,7 @@ def test_falling_below_1400_leaves_the_list(folder: Path) -> None:
 def test_two_month_periods_follow_the_rules(folder: Path) -> None:
     # FEXERJ: lists in odd months, no closing offset: an event ending 14 Feb 2026 is rated
     # on the March list.
-    rules = Path(__file__).parents[2] / "sample_data" / "rules" / "fexerj-2027.toml"
+    rules = Path(__file__).parents[3] / "sample_data" / "rules" / "fexerj-2027.toml"
     db = folder / "r.sqlite"
     run(
         "init",
@@ -189,7 +189,7 @@ def test_two_month_periods_follow_the_rules(folder: Path) -> None:
     assert "period 2026-03" in run("add", event, "--db", db)[1]
 
 
-FEXERJ = Path(__file__).parents[2] / "sample_data" / "rules" / "fexerj-2027.toml"
+FEXERJ = Path(__file__).parents[3] / "sample_data" / "rules" / "fexerj-2027.toml"
 
 
 def junior_files(folder: Path, end: str) -> tuple[Path, Path]:
@@ -409,7 +409,7 @@ def test_rating_notes_name_a_bounded_number_of_events(
     # Thousands of files made with an old list would give thousands of notes: at most
     # MAX_EVENT_NOTES events are named (here 1), the rest counted. Both files write 1650 for
     # 11 (1600 on the list) and 1500 for 13 (not on it): 2 ratings in the second file.
-    monkeypatch.setattr(rate_kind, "MAX_EVENT_NOTES", 1)
+    monkeypatch.setattr(elo_publish, "MAX_EVENT_NOTES", 1)
     db = database(folder)
     players = [P(1, "A", 1650, 11, ADULT), P(2, "B", 1500, 12, ADULT), P(3, "C", 1500, 13, ADULT)]
     for name, day in (("first", "05"), ("second", "19")):

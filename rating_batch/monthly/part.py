@@ -1,0 +1,82 @@
+"""What a rating system does in the database's commands (``RatingSystem.database``): make a
+database from a list (``init``), rate a period's list kinds and keep them (``publish``),
+write a list again (``export-list``) and explain a player (``player``). The commands own
+everything else: the order of periods, the locks and transactions, the staged files and the
+copies kept of them. FIDE Elo's part is ``systems/elo/database.py``, every other system's
+``systems/state/database.py``."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from rating_batch.loaders import Progress
+from rating_batch.monthly.common import Outcome, RuleBook
+from rating_batch.monthly.outputs import Keeping
+from rating_batch.periods import Period
+from rating_batch.staging import OutputSet
+from rating_batch.store import Store
+
+
+@dataclass(frozen=True)
+class InitRequest:
+    """``init``: the list, the new database, the list kind (None: every kind the list has,
+    or the system's one), the list's period (None: the list's own month, else before every
+    event), the rules as named and the rules file's text, whether an Elo list seeds another
+    system's states (``--from-elo``), and the list's encoding when it is not UTF-8."""
+
+    list_path: Path
+    db: Path
+    kind: str | None
+    period: Period | None
+    rules_name: str
+    rules_text: str | None
+    from_elo: bool = False
+    encoding: str | None = None
+
+
+@dataclass
+class PublishResult(Outcome):
+    period: Period = ""
+    outcomes: Sequence[object] = field(default_factory=list)
+    """Each list kind's rated period, as the system made it."""
+
+
+class Publisher(Protocol):
+    """One publish of one period: each list kind rated (``rate``), its files written
+    (``write``), the new states kept (``keep``), and what to print (``result``)."""
+
+    def rate(self, store: Store, period: Period, kind: str) -> None: ...
+
+    def write(
+        self, period: Period, out: Path, outputs: OutputSet, progress: Progress,
+        keeping: Keeping,
+    ) -> list[Path]: ...  # fmt: skip
+
+    def keep(self, store: Store, period: Period) -> None: ...
+
+    def result(self, period: Period, paths: list[Path], *, dry_run: bool) -> PublishResult: ...
+
+
+class DatabasePart(Protocol):
+    """A rating system's part in the database's commands."""
+
+    def init(self, request: InitRequest) -> Outcome:
+        """A new database at ``request.db`` from the list, all or nothing."""
+        ...
+
+    def publisher(self, book: RuleBook) -> Publisher: ...
+
+    def export(
+        self, store: Store, period: Period, kinds: list[str], stored: dict[str, bytes], out: Path
+    ) -> list[Path]:
+        """The list of ``period`` of each kind written again under ``out`` (``stored``: the
+        files publish kept, by ``KIND/NAME``), staged: all or none."""
+        ...
+
+    def explain(self, store: Store, person: dict[str, Any], label: str, out: Path | None) -> str:
+        """A player's report as text (``label``: his public id); with ``out``, its workbook
+        and page written under it as ``player-<id>``."""
+        ...

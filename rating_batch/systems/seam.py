@@ -1,0 +1,113 @@
+"""What every command asks of a rating system (``RatingSystem``), FIDE Elo
+(``elo/system.EloSystem``) as much as any other (``state/system.StatePipeline``): its name,
+whether lower is better, the list it reads, a rated period (``Rated``) from loaded events
+(``RateRequest``), and its part in the database's commands (``monthly/part.DatabasePart``).
+``registry.find_system`` gives one for every ``--rules`` value."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+import pandas as pd
+
+from rating_batch.errors import Issue
+from rating_batch.monthly.part import DatabasePart
+from rating_batch.schema import Event
+
+
+@dataclass(frozen=True)
+class RateRequest:
+    """Loaded events to rate as one period (``rate``, ``compare-rules``): the files' warnings,
+    the previous list (None: the files' ratings), the list kind (None: read from the time
+    controls), whether events sharing their games are rated anyway, the encoding of the
+    files that are not UTF-8, and where the files go (None: nowhere)."""
+
+    events: list[Event]
+    issues: list[Issue]
+    list_path: Path | None = None
+    kind: str | None = None
+    allow_overlap: bool = False
+    encoding: str | None = None
+    out: Path | None = None
+
+
+class Rated(Protocol):
+    """A period rated under a system: what ``rate`` prints and ``compare-rules`` compares."""
+
+    notes: list[str]
+    warnings: list[Issue]
+    outputs: list[Path]
+
+    @property
+    def players(self) -> pd.DataFrame:
+        """players.csv: every player of the period with a ``status``."""
+        ...
+
+    @property
+    def label(self) -> str:
+        """What rated it, in a word: an edition's name, a system's."""
+        ...
+
+    def summary(self) -> str:
+        """The one-screen summary printed at the end of ``rate``."""
+        ...
+
+    def listing(self) -> pd.DataFrame:
+        """The list the period would publish: ``id``, ``name``, ``value`` (the published
+        rating) and ``listed``."""
+        ...
+
+
+class RatingSystem(Protocol):
+    """What every command asks of a rating system (``registry.find_system`` gives one for
+    every ``--rules`` value, FIDE Elo's editions and rules files too)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def title(self) -> str: ...
+
+    @property
+    def lower_is_better(self) -> bool: ...
+
+    @property
+    def takes_elo_list(self) -> bool:
+        """Whether ``--list`` of ``compare-rules`` (a FIDE Elo list) is this system's."""
+        ...
+
+    @property
+    def compares_in_detail(self) -> bool:
+        """Whether two of its rule sets are compared player by player (``compare-rules``),
+        rather than by the lists they would publish."""
+        ...
+
+    @property
+    def database(self) -> DatabasePart:
+        """Its part in the database's commands (``init``, ``publish``, ``export-list``,
+        ``player``)."""
+        ...
+
+    def lowest_rating(self) -> int:
+        """The lowest rating an event file may give (docs/rules.md §9)."""
+        ...
+
+    def is_own_list(self, path: Path) -> bool:
+        """Whether a file is, by its shape, a list of this system (``check``)."""
+        ...
+
+    def list_issues(self, path: Path, encoding: str | None) -> list[Issue]:
+        """Every problem of a list of this system (``check``); raises ``InputError`` when
+        it cannot be read at all."""
+        ...
+
+    def describe(self) -> list[str]:
+        """Each value it rates by, a line each with where it comes from and its meaning or
+        range (``rules NAME``)."""
+        ...
+
+    def rate_events(self, request: RateRequest) -> Rated:
+        """Loaded events rated as one period; its files written when asked, all or none."""
+        ...
