@@ -25,6 +25,7 @@ from rating_batch.names import fide_id_conflicts
 from rating_batch.periods import FIRST_YEAR, LAST_YEAR, junior_year, period_of
 from rating_batch.schema import IDENTITY_KEY, Event, combined, conform
 from rating_batch.systems.elo.engine import PERIOD_GAMES, PERIOD_PLAYERS, in_run_order
+from rating_batch.systems.elo.k import as_new_players
 from rating_batch.systems.elo.rules import KINDS, Kind, Rules
 
 #: Columns a previous rating list may give (``id`` and ``rating`` required).
@@ -265,11 +266,7 @@ def _apply_list(
         start = people["rating"].isna() & standard.notna() & (standard > 0)
         people.loc[start, "rating"] = standard[start]
         people.loc[start, "rating_source"] = "standard"
-        people.loc[start, "games_total"] = 0
-        people.loc[start, "k"] = pd.NA
-        # No history in this list: the borrowed rating says nothing of 2400 or 2300 reached.
-        people.loc[start, "ever_high"] = False
-        people.loc[start, "ever_junior_ceiling"] = False
+        as_new_players(people, start)
         if start.any():
             issues.append(
                 Issue(

@@ -36,7 +36,7 @@ from rating_batch.periods import INITIAL, Period, junior_year, next_list_period,
 from rating_batch.staging import OutputSet, staged_outputs
 from rating_batch.store import Store, create_store
 from rating_batch.systems.elo.explain import EventLabel, PeriodPart, PlayerReport, period_part
-from rating_batch.systems.elo.k import list_k
+from rating_batch.systems.elo.k import games_from_list_k
 from rating_batch.systems.elo.pages import date_span
 from rating_batch.systems.elo.publish import KindOutcome, _previous, rate_list
 from rating_batch.systems.elo.rules import Rules
@@ -267,19 +267,9 @@ def _initial_ratings(
             reached = listed[name].fillna(False).astype(bool)
             peak = peak.where(~reached | (peak >= threshold), threshold)
     games = frame[f"{kind}_games"].fillna(0).astype("int64")
-    games_total = listed["games_total"].copy()
-    # K 40 on a FIDE list for a player who is neither junior nor 2400+ means fewer than 30
-    # games: count from 0, so that K drops to 20 once 30 games are played here. The list's K
-    # is for the next period, whose juniors are judged as the rules say (§3).
+    # The list's K is for the next period, whose juniors are judged as the rules say (§3).
     year = junior_year(rules, next_list_period(rules, period), None) if period != INITIAL else None
-    unknown = pd.Series(pd.NA, index=rating.index, dtype="Int64")
-    experienced = list_k(rating, listed["birth_year"], unknown, peak, rules, year)
-    new = (
-        games_total.isna()
-        & (listed["k"] == rules.k_new).fillna(False)
-        & (experienced != rules.k_new)
-    )
-    games_total = games_total.mask(new, 0)
+    games_total, new = games_from_list_k(listed, peak, rules, year)
     rows = pd.DataFrame(
         {
             "player_id": players["player_id"],

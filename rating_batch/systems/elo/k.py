@@ -92,6 +92,35 @@ def list_k(
     return pd.Series(k_factors(frame, rules, year)["k"].to_numpy(), index=index, dtype="Int64")
 
 
+def games_from_list_k(
+    listed: pd.DataFrame, peak: pd.Series, rules: Rules, year: int | None
+) -> tuple[pd.Series, pd.Series]:
+    """Lifetime games an initial list implies by its K (``init``), and who they were
+    inferred for: K ``k_new`` (40) on a FIDE list for a player who is neither a junior nor
+    2400+ means fewer than 30 games, so they are counted from 0 and K drops once 30 games are
+    played here (§3). ``listed``: the list's ``rating``, ``k``, ``birth_year`` and
+    ``games_total`` (kept where given); ``year``: the next period's, for juniors."""
+    games_total = listed["games_total"].copy()
+    unknown = pd.Series(pd.NA, index=listed.index, dtype="Int64")
+    experienced = list_k(listed["rating"], listed["birth_year"], unknown, peak, rules, year)
+    new = (
+        games_total.isna()
+        & (listed["k"] == rules.k_new).fillna(False)
+        & (experienced != rules.k_new)
+    )
+    return games_total.mask(new, 0), new
+
+
+def as_new_players(people: pd.DataFrame, who: pd.Series) -> None:
+    """K as for a new player for ``who`` (``rate --list``: unrated in rapid or blitz, rated
+    in standard, §6): no games counted, no K from the list, and no history (the borrowed
+    rating says nothing of 2400 or the junior ceiling reached)."""
+    people.loc[who, "games_total"] = 0
+    people.loc[who, "k"] = pd.NA
+    people.loc[who, "ever_high"] = False
+    people.loc[who, "ever_junior_ceiling"] = False
+
+
 def history_flags(rules: Rules) -> dict[str, int]:
     """The ``ever_<rating>`` columns a list carries: the permanent high K's threshold, and
     the junior ceiling when it is judged on the highest rating ever published."""
