@@ -2,10 +2,12 @@
 
 A period is named by the month of the list that closes it (FIDE's monthly lists): the list of
 ``2026-02`` is published on 1 February 2026 and rates the events that ended after the
-previous list's closing date and on or before its own. A period is always held in its
-canonical text ``YYYY-MM`` (four-digit year, two-digit month), the only form the database
-accepts (a CHECK constraint), so that text order is date order everywhere; whatever a user
-types is parsed by ``canonical_period`` first and refused unless it is exactly that form.
+previous list's closing date and on or before its own. A period is a value (``Period``): its
+year and month parsed once, where it enters (what a user types, by ``canonical_period``,
+refused unless it is exactly ``YYYY-MM``; a period the database holds), and shifted and
+compared as a value from then on. It is also its canonical text ``YYYY-MM`` (four-digit year,
+two-digit month), the only form the database accepts (a CHECK constraint), so that text order
+is date order everywhere and it is written as it is.
 """
 
 from __future__ import annotations
@@ -21,12 +23,6 @@ from rating_batch.errors import RatingBatchError
 if TYPE_CHECKING:
     from rating_batch.systems.elo.rules import Rules
 
-Period = str
-"""A rating period in canonical form, ``"2025-12"``."""
-
-INITIAL: Period = "0000-00"
-"""The period of an initial list whose month is unknown: in force before every event."""
-
 #: Years a period may name: FIDE's first list is of 1971; later than 2199 is a typo.
 FIRST_YEAR, LAST_YEAR = 1900, 2199
 
@@ -37,84 +33,127 @@ class PeriodError(RatingBatchError):
     """A period that is not a month written ``YYYY-MM``."""
 
 
+class Period(str):
+    """A rating period: its ``year`` and ``month``, and its canonical text ``YYYY-MM`` (it
+    is that text wherever text goes: the database, file names, CSVs, messages). Made from
+    text by ``Period.parse`` (refused unless canonical), from numbers by ``Period.of``."""
+
+    __slots__ = ("month", "year")
+    year: int
+    month: int
+
+    def __new__(cls, year: int, month: int) -> Period:
+        made = super().__new__(cls, f"{year:04d}-{month:02d}")
+        made.year, made.month = year, month
+        return made
+
+    def __getnewargs__(self) -> tuple[int, int]:  # type: ignore[override]  # pickled by value
+        return self.year, self.month
+
+    @classmethod
+    def of(cls, year: int, month: int) -> Period:
+        return cls(year, month)
+
+    @classmethod
+    def parse(cls, text: str) -> Period:
+        """``text`` as a period (itself when it is one already): PeriodError unless it is a
+        month written exactly ``YYYY-MM`` (1900-01 … 2199-12; ``0000-00``, ``INITIAL``)."""
+        if isinstance(text, Period):
+            return text
+        match = _PERIOD.fullmatch(text)
+        if match is None:
+            raise PeriodError(
+                f"period {text!r} is not a month written YYYY-MM (four-digit year, two-digit "
+                "month, e.g. 2026-04)"
+            )
+        year, month = int(match[1]), int(match[2])
+        if (year, month) == (0, 0):
+            return INITIAL
+        if not 1 <= month <= 12:
+            raise PeriodError(f"period {text!r}: there is no month {month}")
+        if not FIRST_YEAR <= year <= LAST_YEAR:
+            raise PeriodError(f"period {text!r}: the year must be {FIRST_YEAR}–{LAST_YEAR}")
+        return cls(year, month)
+
+    @property
+    def number(self) -> int:
+        """Months since year 0 (year × 12 + month − 1): differences are months between
+        lists."""
+        return self.year * 12 + self.month - 1
+
+    def shifted(self, months: int) -> Period:
+        """The period ``months`` later (earlier when negative)."""
+        year, month = divmod(self.number + months, 12)
+        return Period(year, month + 1)
+
+
+INITIAL: Period = Period(0, 0)
+"""The period of an initial list whose month is unknown: in force before every event."""
+
+
 def canonical_period(text: str) -> Period:
-    """``text`` if it is a month written exactly ``YYYY-MM`` (1900-01 … 2199-12), else
-    PeriodError: ``2026-4``, ``26-04``, ``2026-04 `` and ``2026-13`` are all refused, never
-    guessed."""
-    match = _PERIOD.fullmatch(text)
-    if match is None:
-        raise PeriodError(
-            f"period {text!r} is not a month written YYYY-MM (four-digit year, two-digit "
-            "month, e.g. 2026-04)"
-        )
-    year, month = int(match[1]), int(match[2])
-    if not 1 <= month <= 12:
-        raise PeriodError(f"period {text!r}: there is no month {month}")
-    if not FIRST_YEAR <= year <= LAST_YEAR:
-        raise PeriodError(f"period {text!r}: the year must be {FIRST_YEAR}–{LAST_YEAR}")
-    return text
+    """``text`` as a period if it is a month written exactly ``YYYY-MM`` (1900-01 …
+    2199-12), else PeriodError: ``2026-4``, ``26-04``, ``2026-04 `` and ``2026-13`` are all
+    refused, never guessed."""
+    if text == INITIAL:
+        raise PeriodError(f"period {text!r}: there is no month 0")
+    return Period.parse(text)
 
 
 def parse_period(text: str) -> tuple[int, int]:
     """``"2025-12"`` → (2025, 12); PeriodError for anything but a canonical period."""
-    canonical_period(text)
-    return int(text[:4]), int(text[5:7])
+    period = Period.parse(text)
+    return period.year, period.month
 
 
 def period_name(year: int, month: int) -> Period:
-    return f"{year:04d}-{month:02d}"
+    return Period(year, month)
 
 
-def month_number(period: Period) -> int:
+def month_number(period: str) -> int:
     """Months since year 0 (year × 12 + month − 1): differences are months between lists."""
-    year, month = parse_period(period)
-    return year * 12 + month - 1
+    return Period.parse(period).number
 
 
-def months_between(earlier: Period, later: Period) -> int:
+def months_between(earlier: str, later: str) -> int:
     return month_number(later) - month_number(earlier)
 
 
-def list_date(period: Period) -> dt.date:
+def list_date(period: str) -> dt.date:
     """The list of period ``YYYY-MM`` is published on the 1st of that month."""
     year, month = parse_period(period)
     return dt.date(year, month, 1)
 
 
-def closing_date(rules: Rules, period: Period) -> dt.date:
+def closing_date(rules: Rules, period: str) -> dt.date:
     """The last end date a period rates: ``closing_offset_days`` before its list (§1)."""
     return list_date(period) - dt.timedelta(days=rules.closing_offset_days)
 
 
-def is_list_period(rules: Rules, period: Period) -> bool:
-    return parse_period(period)[1] in rules.list_months
+def is_list_period(rules: Rules, period: str) -> bool:
+    return Period.parse(period).month in rules.list_months
 
 
-def next_list_period(rules: Rules, period: Period) -> Period:
+def next_list_period(rules: Rules, period: str) -> Period:
     """The list period after ``period``."""
-    year, month = parse_period(period)
-    for _ in range(24):
-        month += 1
-        if month > 12:
-            year, month = year + 1, 1
-        if month in rules.list_months:
-            return period_name(year, month)
-    raise RatingBatchError("no list month in the rules")  # excluded by the rules' checks
+    return _list_period(rules, Period.parse(period), 1)
 
 
-def previous_list_period(rules: Rules, period: Period) -> Period:
+def previous_list_period(rules: Rules, period: str) -> Period:
     """The list period before ``period``."""
-    year, month = parse_period(period)
-    for _ in range(24):
-        month -= 1
-        if month < 1:
-            year, month = year - 1, 12
-        if month in rules.list_months:
-            return period_name(year, month)
+    return _list_period(rules, Period.parse(period), -1)
+
+
+def _list_period(rules: Rules, period: Period, step: int) -> Period:
+    """The nearest list period after (``step`` 1) or before (−1) ``period``."""
+    for months in range(step, 25 * step, step):
+        candidate = period.shifted(months)
+        if candidate.month in rules.list_months:
+            return candidate
     raise RatingBatchError("no list month in the rules")  # excluded by the rules' checks
 
 
-def junior_year(rules: Rules, period: Period | None, latest_end: dt.date | None) -> int | None:
+def junior_year(rules: Rules, period: str | None, latest_end: dt.date | None) -> int | None:
     """The year against which a period's juniors are judged for K (docs/rules.md §3).
 
     ``junior_year = "closing_date"``: the year of the period's closing date (FIDE's monthly
@@ -134,7 +173,7 @@ def junior_year(rules: Rules, period: Period | None, latest_end: dt.date | None)
 
 def period_of(rules: Rules, end: dt.date) -> Period:
     """The first list period whose closing date is on or after an event's end date (§1)."""
-    candidate = period_name(end.year, end.month)
+    candidate = Period(end.year, end.month)
     if not is_list_period(rules, candidate):
         candidate = next_list_period(rules, candidate)
     while closing_date(rules, candidate) < end:
@@ -142,7 +181,7 @@ def period_of(rules: Rules, end: dt.date) -> Period:
     return candidate
 
 
-def shown(period: Period) -> str:
+def shown(period: str) -> str:
     """A period as the officer reads it: ``initial`` for the unknown month of an initial list."""
     return "initial" if period == INITIAL else period
 
@@ -156,6 +195,6 @@ def month_index(periods: pd.Series) -> pd.Series:
     return (year * 12 + month).astype("Int64")
 
 
-def month_count(period: Period) -> int:
+def month_count(period: str) -> int:
     """A period as ``month_index`` counts months (year × 12 + month)."""
     return month_number(period) + 1

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import datetime as dt
+import pickle
 from pathlib import Path
 
 import pytest
 
 from rating_batch.periods import (
+    INITIAL,
+    Period,
     PeriodError,
     canonical_period,
     junior_year,
@@ -90,3 +93,24 @@ def test_fexerj_judges_juniors_by_the_latest_end_of_the_periods_events() -> None
     assert previous_list_period(rules, "2027-01") == "2026-11"
     assert junior_year(rules, "2027-01", None) == 2026
     assert junior_year(rules, "2027-03", None) == 2027
+
+
+def test_a_period_is_a_value_parsed_once_and_its_canonical_text() -> None:
+    period = Period.parse("2026-02")
+    assert (period.year, period.month, period.number) == (2026, 2, 2026 * 12 + 1)
+    assert Period.parse(period) is period  # a period is not parsed again
+    assert period == "2026-02" and f"{period}" == "2026-02" and str(period) == "2026-02"
+    assert {period: 1}["2026-02"] == 1  # the same key as its text (the database's form)
+
+
+def test_a_period_shifts_across_years_and_survives_pickling() -> None:
+    assert Period.parse("2026-01").shifted(-1) == Period.of(2025, 12)
+    assert Period.parse("2025-12").shifted(13) == "2027-01"
+    copy = pickle.loads(pickle.dumps(Period.parse("2026-03")))
+    assert (type(copy), copy.year, copy.month) == (Period, 2026, 3)
+
+
+def test_the_initial_list_period_is_read_back_but_never_typed() -> None:
+    assert Period.parse("0000-00") is INITIAL
+    with pytest.raises(PeriodError, match="there is no month 0"):
+        canonical_period("0000-00")

@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 
 from rating_batch.monthly.common import text_of
+from rating_batch.periods import Period
 from rating_batch.store import Store
 
 CHANGE_COLUMNS = {
@@ -202,7 +203,7 @@ def change_summary(changes: pd.DataFrame, against: str) -> str:
     return f"changes against {against}: " + ", ".join(parts)
 
 
-def edits_since(store: Store, period: str | None, kind: str) -> pd.DataFrame:
+def edits_since(store: Store, period: Period | None, kind: str) -> pd.DataFrame:
     """The player edits made after the list of ``period`` (all of them without a list)."""
     mark = store.edit_mark(period, kind) if period is not None else 0
     return store.player_edits_after(mark)

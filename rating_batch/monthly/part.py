@@ -15,7 +15,7 @@ from typing import Any, Protocol
 from rating_batch.loaders import Progress
 from rating_batch.monthly.common import Outcome, RuleBook
 from rating_batch.monthly.outputs import Keeping
-from rating_batch.periods import Period
+from rating_batch.periods import INITIAL, Period
 from rating_batch.staging import OutputSet
 from rating_batch.store import Store
 
@@ -39,7 +39,7 @@ class InitRequest:
 
 @dataclass
 class PublishResult(Outcome):
-    period: Period = ""
+    period: Period = INITIAL
     outcomes: Sequence[object] = field(default_factory=list)
     """Each list kind's rated period, as the system made it."""
 

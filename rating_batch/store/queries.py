@@ -58,12 +58,12 @@ class Store(Connection):
 
     def initial_period(self) -> Period | None:
         row = self.execute("SELECT MIN(period) FROM lists WHERE origin = 'init'").fetchone()
-        return None if row[0] is None else str(row[0])
+        return None if row[0] is None else Period.parse(str(row[0]))
 
     def last_published(self) -> Period | None:
         """The latest published period, over every list kind."""
         row = self.execute("SELECT MAX(period) FROM lists WHERE origin = 'publish'").fetchone()
-        return None if row[0] is None else str(row[0])
+        return None if row[0] is None else Period.parse(str(row[0]))
 
     def add_list(self, period: Period, kind: str, origin: str, rules: str) -> None:
         """A new list, marked with the last player edit it has seen (corrections after it
@@ -531,7 +531,7 @@ class Store(Connection):
     def event_periods(self, after: Period, before: Period) -> list[Period]:
         """Periods strictly between ``after`` and ``before`` that hold events."""
         return [
-            str(p)
+            Period.parse(str(p))
             for (p,) in self.execute(
                 "SELECT DISTINCT period FROM events WHERE period > ? AND period < ? "
                 "ORDER BY period",
@@ -541,7 +541,7 @@ class Store(Connection):
 
     def earliest_event_period(self) -> Period | None:
         row = self.execute("SELECT MIN(period) FROM events").fetchone()
-        return None if row[0] is None else str(row[0])
+        return None if row[0] is None else Period.parse(str(row[0]))
 
     def remove_event(self, event_id: int) -> dict[str, int]:
         """An event and everything only it brought: its games and players' entries, the

@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from rating_batch.errors import RulesError
+from rating_batch.periods import Period
 from rating_batch.systems.games import PlayedGames
 from rating_batch.systems.params import described
 
@@ -38,7 +39,7 @@ class SystemInput:
     games: PlayedGames
     events: list[str] = field(default_factory=list)
     """Event keys in rating order (``PlayedGames.event`` indexes them)."""
-    period: str | None = None
+    period: Period | None = None
     year: int | None = None
     facts: pd.DataFrame | None = None
     """One row per event in rating order: ``key``, ``start`` and ``end`` (dates, None where

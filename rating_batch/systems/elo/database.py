@@ -310,7 +310,8 @@ def gather(store: Store, person: dict[str, Any], label: str) -> PlayerReport:
     parts: list[PeriodPart] = []
     missing: list[str] = []
     for kind, period in store.player_published_periods(player_id).itertuples(index=False):
-        part = _period(store, book.for_period(period).for_kind(kind), kind, period, label)
+        listed = Period.parse(period)
+        part = _period(store, book.for_period(listed).for_kind(kind), kind, listed, label)
         if part is None:
             missing.append(f"{kind} {period}")
         else:
@@ -329,7 +330,7 @@ def gather(store: Store, person: dict[str, Any], label: str) -> PlayerReport:
     )
 
 
-def _period(store: Store, rules: Any, kind: str, period: str, label: str) -> PeriodPart | None:
+def _period(store: Store, rules: Any, kind: str, period: Period, label: str) -> PeriodPart | None:
     """The player's calculation in one published list, from the files its publish stored
     (None when the database holds no files for it)."""
     calculations = rows_of(store.published_file(period, f"{kind}/calculations.csv"), {label})

@@ -65,7 +65,7 @@ class KindOutcome:
 
 def _previous(lists: pd.DataFrame, kind: str, period: Period) -> Period | None:
     before = lists[(lists["kind"] == kind) & (lists["period"] < period)]["period"]
-    return str(before.max()) if len(before) else None
+    return Period.parse(str(before.max())) if len(before) else None
 
 
 def _in_force(

@@ -283,8 +283,8 @@ def gather_system_player(
             parts.append(
                 SystemListPart(
                     kind=str(kind),
-                    period=str(period),
-                    previous=str(earlier[-1]) if earlier else None,
+                    period=Period.parse(str(period)),
+                    previous=Period.parse(str(earlier[-1])) if earlier else None,
                     player={str(k): v for k, v in players.iloc[0].items()},
                     rows=rows if rows is not None else pd.DataFrame(),
                 )

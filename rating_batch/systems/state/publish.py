@@ -89,7 +89,7 @@ def rate_system_kind(
             games=PlayedGames.of(games, rank, len(table)),
             events=list(events["key"]),
             period=period,
-            year=int(period[:4]),
+            year=period.year,
             facts=event_facts(infos),
         ),
     )

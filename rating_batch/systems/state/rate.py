@@ -179,7 +179,7 @@ def rate_with_system(
             games=PlayedGames.of(period.games, rank, len(players)),
             events=[event.info.key for event in ordered],
             period=label,
-            year=int(label[:4]) if label else None,
+            year=label.year if label else None,
             facts=event_facts([event.info for event in ordered]),
         ),
     )
