@@ -319,7 +319,10 @@ def check_files(
     # a folder of events is read as an event, and refused as add would (docs/formats.md §12).
     lists = [
         path not in inputs.found
-        and (is_list_file(path) or (system is not None and is_state_list(path, system.state)))
+        and (
+            is_list_file(path)
+            or (system is not None and is_state_list(path, system.state, system.optional))
+        )
         for path in files
     ]
     events = [path for path, is_list in zip(files, lists, strict=True) if not is_list]
@@ -332,7 +335,10 @@ def check_files(
     for path in (path for path, is_list in zip(files, lists, strict=True) if is_list):
         try:
             if system is not None:
-                read_state_list(path, system.state, system.name, system.bounds, encoding)
+                read_state_list(
+                    path, system.state, system.name, system.bounds, encoding,
+                    optional=system.optional, choices=system.choices,
+                )  # fmt: skip
             else:
                 issues.extend(read_rating_list(path, encoding=encoding).issues)
         except InputError as error:
@@ -428,9 +434,9 @@ class SystemRater:
         encoding: str | None = None,
     ) -> SystemRateResult:
         # One list kind at a time, as under Elo: mixed kinds are refused unless --kind.
-        _, kind_notes = choose_kind(events, kind)
+        chosen, kind_notes = choose_kind(events, kind)
         overlaps = overlap_issues(events, allow_overlap)
-        rated = rate_with_system(events, issues, self.system, list_path, overlaps, encoding)
+        rated = rate_with_system(events, issues, self.system, list_path, overlaps, encoding, chosen)
         rated.notes[:0] = kind_notes
         return rated
 

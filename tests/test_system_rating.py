@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import math
 
 from rating_batch.schema import EventInfo
 from rating_batch.system_rating import event_facts, rating_key
@@ -36,3 +37,13 @@ def test_facts_give_each_event_its_dates_and_time_control_in_order() -> None:
     assert list(facts["key"]) == ["x", "y"]
     assert list(facts["end"]) == [DAY, None]
     assert list(facts["time_control"]) == ["90'+30\"", "5400+30"]
+
+
+def test_facts_give_each_event_its_minutes() -> None:
+    # 90' + 30" → 90 + 30 = 120; the TRF-2026 code 1500+10 (seconds) → 25 + 10 = 35;
+    # nothing readable → NaN (docs/systems.md §9.1 reads t from it).
+    first = EventInfo("x", "X", "x.trf", DAY, DAY, time_control="90'+30\"")
+    second = EventInfo("y", "Y", "y.trf", DAY, DAY, time_control_code="1500+10")
+    third = EventInfo("z", "Z", "z.trf", DAY, DAY)
+    minutes = event_facts([first, second, third])["minutes"].tolist()
+    assert minutes[:2] == [120.0, 35.0] and math.isnan(minutes[2])

@@ -206,7 +206,7 @@ def init_system_database(
     own list, or (``from_elo``, or a list without the state columns) an Elo list
     (``encoding``: the list's, when it is not UTF-8)."""
     warnings: list[Issue] = []
-    if not from_elo and is_state_list(list_path, system.state):
+    if not from_elo and is_state_list(list_path, system.state, system.optional):
         players, state, how = _from_state_list(list_path, system, encoding)
     else:
         players, state, how, warnings = _from_elo_list(list_path, system, kind, encoding)
@@ -249,7 +249,10 @@ def _registered(ids: pd.Series, identity: pd.DataFrame) -> pd.DataFrame:
 def _from_state_list(
     path: Path, system: RatingSystem, encoding: str | None
 ) -> tuple[pd.DataFrame, pd.DataFrame, str]:
-    listed = read_state_list(path, system.state, system.name, system.bounds, encoding)
+    listed = read_state_list(
+        path, system.state, system.name, system.bounds, encoding,
+        optional=system.optional, choices=system.choices,
+    )  # fmt: skip
     listed = listed.reset_index(drop=True)
     issues: list[Issue] = []
     if "birth_year" in listed:

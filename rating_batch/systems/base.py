@@ -40,8 +40,11 @@ class SystemInput:
     year: int | None = None
     facts: pd.DataFrame | None = None
     """One row per event in rating order: ``key``, ``start`` and ``end`` (dates, None where
-    the file gives none) and ``time_control`` (as the file writes it): what a system whose
-    rules depend on an event's date or time control reads (docs/systems.md §8)."""
+    the file gives none), ``time_control`` (as the file writes it) and ``minutes`` (main
+    time + increment, NaN where unreadable): what a system whose rules depend on an event's
+    date or time control reads (docs/systems.md §8)."""
+    kind: str | None = None
+    """The list kind rated (``standard``, ``rapid``, ``blitz``; None: not known)."""
 
     def initial(self, column: str, default: float) -> np.ndarray:
         """A state column before the period, ``default`` for players without one."""
@@ -90,6 +93,12 @@ class RatingSystem(Protocol):
     seeds_from_file: ClassVar[bool]
     """Whether ``rate`` without a list starts each player from the Elo rating in their event
     file (``from_elo``); otherwise everyone starts unrated."""
+    optional: ClassVar[tuple[str, ...]]
+    """Numeric state columns a player with a state may lack (empty in a list, NaN in the
+    state): US Chess's ``peak``, docs/systems.md §9.3. The others are all given or none."""
+    choices: ClassVar[dict[str, tuple[str, ...]]]
+    """The values a string state column can take (otherwise a string column is a list
+    period, ``YYYY-MM``)."""
     carried_as: ClassVar[dict[str, str]]
     """The players.csv column holding what the next list carries for a state column, where
     not ``new_<column>`` (Glicko: ``new_rd`` is the RD as of the list, ``carried_rd`` the RD
@@ -141,6 +150,8 @@ class SystemBase(Generic[C]):
     limits: ClassVar[dict[str, tuple[float, float, str]]] = {}
     """``bounds`` when they do not depend on the constants."""
     carried_as: ClassVar[dict[str, str]] = {}
+    optional: ClassVar[tuple[str, ...]] = ()
+    choices: ClassVar[dict[str, tuple[str, ...]]] = {}
 
     def __init__(self, params: C | None = None, sources: dict[str, str] | None = None) -> None:
         self._params: C = params if params is not None else self.constants()
@@ -188,7 +199,10 @@ def rate_finite(system: RatingSystem, period: SystemInput) -> SystemOutcome:
         raise _not_computable(system, f"the calculation failed ({error})") from None
     players = outcome.players
     numbers = [c for c, dtype in system.state.items() if dtype != "string"]
-    shown = [f"new_{c}" for c in numbers] + [system.published, *system.carried_as.values()]
+    shown = [f"new_{c}" for c in numbers if c not in system.optional] + [
+        system.published,
+        *system.carried_as.values(),
+    ]
     listed = players["status"].isin(["rated", "new"]).to_numpy(bool)
     for column in dict.fromkeys(shown):
         values = players[column].to_numpy(np.float64, na_value=np.nan)
