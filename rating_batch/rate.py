@@ -39,6 +39,7 @@ from rating_batch.loaders import (
     read_rating_list,
     read_state_list,
 )
+from rating_batch.loaders.common import time_control_minutes
 from rating_batch.loaders.statelist import is_state_list
 from rating_batch.names import name_key
 from rating_batch.outputs import write_rate_outputs
@@ -64,13 +65,37 @@ def lowest_rating(rules_name: str) -> int:
     return named_rules(rules_name).rating_min
 
 
-def choose_kind(events: Sequence[Event], kind: str | None) -> tuple[Kind, list[str]]:
-    """The list the events are rated for: ``--kind``, else read from their time controls."""
+def choose_kind(
+    events: Sequence[Event], kind: str | None, system: RatingSystem | None = None
+) -> tuple[Kind, list[str]]:
+    """The list the events are rated for: ``--kind``, else read from their time controls
+    (by ``system.kinds_of`` where it says, docs/systems.md §9.1)."""
+    own = _system_kinds(events, system)
     if kind is not None:
         if kind not in KINDS:
             raise RatingBatchError(f"unknown kind {kind!r}: choose one of {', '.join(KINDS)}")
-        return kind, [f"list: {kind} (--kind)"]
+        wrong = [
+            f"{key} ({', '.join(rated) or 'not rated'})"
+            for key, rated in own.items()
+            if rated is not None and kind not in rated
+        ]
+        if wrong and system is not None:
+            raise RatingBatchError(
+                f"under {system.name}, the time control of {', '.join(wrong)} does not "
+                f"belong to the {kind} list: rate it for its own list"
+            )
+        unread = [key for key, rated in own.items() if rated is None]
+        taken = [f"no readable time control in {', '.join(unread)}: taken as {kind}"]
+        return kind, [f"list: {kind} (--kind)", *(taken if unread else [])]
+    # Each event's kind: the system's first for its time control, else as read.
     read = {event.info.key: event.info.kind for event in events}
+    read.update({key: rated[0] for key, rated in own.items() if rated})
+    unrated = [key for key, rated in own.items() if rated == ()]
+    if unrated and system is not None:
+        raise RatingBatchError(
+            f"under {system.name}, {', '.join(unrated)} is not rated: its time control is too "
+            "fast for any list"
+        )
     kinds = sorted({k for k in read.values() if k is not None})
     if len(kinds) > 1:
         found = ", ".join(f"{key}: {k}" for key, k in read.items() if k is not None)
@@ -87,6 +112,21 @@ def choose_kind(events: Sequence[Event], kind: str | None) -> tuple[Kind, list[s
     if unread:
         notes.append(f"no readable time control in {', '.join(unread)}: taken as {kinds[0]}")
     return cast(Kind, kinds[0]), notes  # each a value of KINDS, as the readers give them
+
+
+def _system_kinds(
+    events: Sequence[Event], system: RatingSystem | None
+) -> dict[str, tuple[str, ...] | None]:
+    """Per event the kinds ``system`` rates its time control for (None: unreadable), for a
+    system with kinds of its own (one that places an hour's game; none: {})."""
+    if system is None or system.kinds_of(60.0) is None:
+        return {}
+    return {
+        event.info.key: system.kinds_of(
+            time_control_minutes(event.info.time_control_code, event.info.time_control)
+        )
+        for event in events
+    }
 
 
 def resolve_rules(
@@ -434,7 +474,7 @@ class SystemRater:
         encoding: str | None = None,
     ) -> SystemRateResult:
         # One list kind at a time, as under Elo: mixed kinds are refused unless --kind.
-        chosen, kind_notes = choose_kind(events, kind)
+        chosen, kind_notes = choose_kind(events, kind, self.system)
         overlaps = overlap_issues(events, allow_overlap)
         rated = rate_with_system(events, issues, self.system, list_path, overlaps, encoding, chosen)
         rated.notes[:0] = kind_notes

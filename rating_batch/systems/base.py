@@ -131,6 +131,13 @@ class RatingSystem(Protocol):
         """How ``from_elo`` makes a state, with the constants it uses."""
         ...
 
+    def kinds_of(self, minutes: float | None) -> tuple[str, ...] | None:
+        """The list kinds an event whose time control is ``minutes`` (main time +
+        increment) is rated for, the first being the kind ``rate`` takes without ``--kind``
+        (``()``: not rated at all); None: the kind read as under FIDE Elo, as when the time
+        control is unreadable (docs/systems.md §9.1)."""
+        ...
+
     def rate(self, period: SystemInput) -> SystemOutcome: ...
 
 
@@ -165,6 +172,9 @@ class SystemBase(Generic[C]):
     @property
     def bounds(self) -> dict[str, tuple[float, float, str]]:
         return self.limits
+
+    def kinds_of(self, minutes: float | None) -> tuple[str, ...] | None:
+        return None
 
 
 def seeded(elo: pd.Series, state: Mapping[str, str], **values: float | pd.Series) -> pd.DataFrame:
