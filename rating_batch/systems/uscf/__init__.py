@@ -37,11 +37,11 @@ from rating_batch.systems.uscf.engine import (
 
 #: The calculations.csv columns of a section's values, as ``Rated.parts`` names them.
 SECTION_COLUMNS = {
-    "r0": "r0", "games": "n", "n_star": "n_star", "n_eff": "n_eff", "m": "m", "s": "s",
+    "r0": "rating", "games": "n", "n_star": "n_star", "n_eff": "n_eff", "m": "m", "s": "s",
     "r0_adjusted": "r0_adjusted", "s_adjusted": "s_adjusted", "step3": "step3",
     "intermediate": "intermediate", "expected": "expected", "k": "k", "bonus_b": "b",
     "threshold": "threshold", "bonus": "bonus", "value": "before_floors", "floor": "floor",
-    "post": "post",
+    "post": "new_rating",
 }  # fmt: skip
 
 
@@ -127,15 +127,15 @@ class UscfSystem(SystemBase[Uscf]):
         "rating (docs/systems.md §9)."
     )
     published: ClassVar[str] = "new_rating"
-    list_digits: ClassVar[dict[str, int]] = {"rating": 0, "peak": 0}
+    list_digits: ClassVar[dict[str, int]] = {"rating": 0, "peak": 0, "games_total": 0}
     notation: ClassVar[dict[str, tuple[str, int]]] = {
-        "rating": ("R", 2), "new_rating": ("R′", 2), "games_total": ("N", 0),
+        "rating": ("R0", 2), "new_rating": ("post-event", 2), "games_total": ("N", 0),
         "new_games_total": ("N′ total", 0), "peak": ("peak", 2), "new_peak": ("new peak", 2),
-        "r0": ("R0", 2), "n": ("N", 0), "n_star": ("N*", 2), "n_eff": ("N'", 2), "m": ("m", 0),
+        "n": ("N", 0), "n_star": ("N*", 2), "n_eff": ("N'", 2), "m": ("m", 0),
         "s": ("S", 1), "r0_adjusted": ("R0'", 2), "s_adjusted": ("S'", 2),
         "step3": ("Step 3", 2), "intermediate": ("Step 4", 2), "expected": ("E", 4),
         "k": ("K", 4), "b": ("B", 0), "threshold": ("B·√max(m,4)", 2), "bonus": ("bonus", 2),
-        "before_floors": ("before floors", 2), "floor": ("floor", 0), "post": ("post", 2),
+        "before_floors": ("before floors", 2), "floor": ("floor", 0),
         "opponent_step4": ("Ri (Step 4)", 2), "opponent_step5": ("Ri (Step 5)", 2),
         "we": ("We/PWe", 4),
     }  # fmt: skip
@@ -151,6 +151,23 @@ class UscfSystem(SystemBase[Uscf]):
             "floor": (low, HIGHEST, ""),
             "abs_floor": (low, self._params.absolute_floor_max, "a personal absolute floor"),
         }
+
+    def kinds_of(self, minutes: float | None) -> tuple[str, ...] | None:
+        """§9.1: Blitz 5 ≤ t ≤ 10, Quick 10 < t ≤ 65, Regular t ≥ 30; 30 ≤ t ≤ 65 is
+        dual-rated (Regular first: ``rate`` without ``--kind`` rates t ≥ 30 for Regular)."""
+        p = self._params
+        if minutes is None:
+            return None
+        found = [
+            kind
+            for kind, within in (
+                ("standard", minutes >= p.regular_min),
+                ("rapid", p.blitz_max < minutes <= p.quick_max),
+                ("blitz", p.not_rated_below <= minutes <= p.blitz_max),
+            )
+            if within
+        ]
+        return tuple(found)
 
     def from_elo(self, elo: pd.Series) -> pd.DataFrame:
         p = self._params
@@ -240,13 +257,15 @@ class UscfSystem(SystemBase[Uscf]):
         at = order[np.searchsorted(key[order], games.event * count + games.pidx)]
         frame = game_rows(period).assign(**done.rows)
         for name, column in SECTION_COLUMNS.items():
-            frame[column] = parts[name][at]
+            frame[column] = parts[name][at].astype(np.int64) if name == "m" else parts[name][at]
             if column == "n_eff":
                 special = parts["special"].astype(bool)[at]
                 frame["formula"] = np.where(special, "special", "standard")
         kinds = np.array(FLOOR_KINDS, dtype=object)
         frame.insert(len(frame.columns) - 1, "floor_kind", kinds[parts["floor_kind"][at]])
-        return frame
+        # Sections in the order rated (§9.12), each by round and board, white first.
+        order = np.lexsort((~games.white, games.board, games.round, games.event))
+        return frame.iloc[order].reset_index(drop=True)
 
 
 __all__ = ["Uscf", "UscfSystem"]
