@@ -28,6 +28,7 @@ import pandas as pd
 from rating_batch.errors import Issue, Severity, raise_if_errors
 from rating_batch.inputs import distinct_keys, expand_inputs, load_events
 from rating_batch.loaders import Progress, no_progress
+from rating_batch.loaders.common import time_control_minutes
 from rating_batch.monthly.common import (
     Outcome,
     RuleBook,
@@ -320,7 +321,11 @@ def _placements(
     placed = []
     for event in events:
         info = event.info
-        chosen = kind or info.kind or "standard"
+        # A system with kinds of its own files an event under its first (§9.1).
+        own = book.system.kinds_of(
+            time_control_minutes(info.time_control_code, info.time_control)
+        ) if book.system is not None else None  # fmt: skip
+        chosen = kind or (own[0] if own else None) or info.kind or "standard"
         end = info.end or info.start
         assert end is not None  # events without dates are refused by validation
         period, later = placed_period(book, end, floor)

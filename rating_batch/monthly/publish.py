@@ -38,6 +38,7 @@ from rating_batch.monthly.rate_kind import KindOutcome, _previous, rate_list
 from rating_batch.monthly.system_publish import (
     SystemKindOutcome,
     rate_system_kind,
+    system_kinds,
     write_system_kind,
 )
 from rating_batch.periods import (
@@ -383,7 +384,11 @@ def _check_closed(rules: Rules, period: Period, options: PublishOptions) -> None
 def _kinds(store: Store, book: RuleBook, period: Period) -> list[str]:
     """The list kinds published: those with a list already or with events this period."""
     rules = book.for_period(period)
-    known = set(store.lists()["kind"]) | set(store.events(period)["kind"])
+    events = store.events(period)
+    known = set(store.lists()["kind"]) | set(events["kind"])
+    if book.system is not None:  # and those the system also rates them for (§9.1)
+        system = book.system
+        known |= {k for text in events["time_control"] for k in system_kinds(system, text)}
     return [kind for kind in KINDS if kind in known and kind in rules.kinds]
 
 
