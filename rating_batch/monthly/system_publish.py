@@ -234,6 +234,8 @@ def system_listing(
         frame[column] = (
             rounded(values, digits[column]).to_numpy() if column in digits else values.to_numpy()
         )
+    for column, added in system.list_columns(listed).items():
+        frame[column] = added
     frame["games"] = listed["games"].to_numpy(np.int64)
     exact = listed[system.published].to_numpy(np.float64)
     order = np.lexsort((frame["id"].astype(str).to_numpy(), exact if system.lower_is_better

@@ -138,6 +138,11 @@ class RatingSystem(Protocol):
         control is unreadable (docs/systems.md §9.1)."""
         ...
 
+    def list_columns(self, players: pd.DataFrame) -> dict[str, np.ndarray]:
+        """Columns list.csv adds after the state for these players.csv rows (US Chess's
+        ``provisional``, docs/systems.md §9.11)."""
+        ...
+
     def rate(self, period: SystemInput) -> SystemOutcome: ...
 
 
@@ -175,6 +180,9 @@ class SystemBase(Generic[C]):
 
     def kinds_of(self, minutes: float | None) -> tuple[str, ...] | None:
         return None
+
+    def list_columns(self, players: pd.DataFrame) -> dict[str, np.ndarray]:
+        return {}
 
 
 def seeded(elo: pd.Series, state: Mapping[str, str], **values: float | pd.Series) -> pd.DataFrame:
