@@ -79,6 +79,8 @@ def test_a_uscf_database_publishes_rounded_and_keeps_the_state_unrounded(tmp_pat
     assert [listing["11"][c] for c in ("rating", "games_total", "record", "peak")] == [
         "1521", "32", "mixed", "1521",
     ]  # fmt: skip
+    # provisional: a rating on 25 games or fewer (One has 32).
+    assert listing["11"]["provisional"] == "false"
     # Four played no game: his state as listed, rounded (2210.6 → 2211).
     assert [listing["14"][c] for c in ("rating", "peak", "floor", "abs_floor")] == [
         "2211", "2300", "2200", "120",
@@ -125,6 +127,8 @@ def test_a_dual_rated_event_is_published_in_both_lists(tmp_path: Path) -> None:
     out = tmp_path / "out"
     code, printed, err = run("publish", "2026-08", "--db", db, "--out", out)
     assert code == 0, printed + err
+    # In the Quick list both are new on N = 10 + 1 games: provisional.
+    assert by_id(out / "2026-08" / "rapid" / "list.csv")["11"]["provisional"] == "true"
     regular = by_id(out / "2026-08" / "standard" / "calculations.csv")
     quick = by_id(out / "2026-08" / "rapid" / "calculations.csv")
     assert float(regular["11"]["k"]) == pytest.approx(800 / (STAR_2300 + 1) * 0.75, abs=1e-9)

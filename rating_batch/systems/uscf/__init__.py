@@ -137,7 +137,9 @@ class UscfSystem(SystemBase[Uscf]):
         "k": ("K", 4), "b": ("B", 0), "threshold": ("B·√max(m,4)", 2), "bonus": ("bonus", 2),
         "before_floors": ("before floors", 2), "floor": ("floor", 0),
         "opponent_step4": ("Ri (Step 4)", 2), "opponent_step5": ("Ri (Step 5)", 2),
-        "we": ("We/PWe", 4),
+        "we": ("We/PWe", 4), "new_record": ("record", 0), "new_abs_floor": ("AF'", 0),
+        "abs_floor": ("abs floor", 0), "floor_in_force": ("floor", 0),
+        "floored": ("floored", 0), "method": ("formula", 0),
     }  # fmt: skip
     by_start: ClassVar[bool] = False
 
@@ -168,6 +170,12 @@ class UscfSystem(SystemBase[Uscf]):
             if within
         ]
         return tuple(found)
+
+    def list_columns(self, players: pd.DataFrame) -> dict[str, np.ndarray]:
+        """§9.11: a rating on ``provisional_games`` (25) games or fewer is provisional (an
+        empty count: established)."""
+        total = players["new_games_total"].astype("Float64").to_numpy(np.float64, na_value=np.nan)
+        return {"provisional": total <= self._params.provisional_games}
 
     def from_elo(self, elo: pd.Series) -> pd.DataFrame:
         p = self._params

@@ -33,6 +33,13 @@ FIDE_2024 = dt.date(2024, 3, 1)
 HIGHEST = 3500.0
 
 
+class Dated(tuple[tuple[str, float], ...]):
+    """A history as the reports show it: ``from 2001-01-01: 10, from 2013-05-18: 8, …``."""
+
+    def __str__(self) -> str:
+        return ", ".join(f"from {date}: {value:g}" for date, value in self)
+
+
 def history(value: Any) -> str:
     """A list of ``["YYYY-MM-DD", number]`` pairs, dates rising."""
     if not isinstance(value, list | tuple) or not value:
@@ -98,6 +105,13 @@ class Uscf:
     quick_max: float = field(65.0, number(0, 1000), "t up to this: Quick")
     regular_min: float = field(30.0, number(0, 1000), "t from this: Regular")
     not_rated_below: float = field(5.0, number(0, 1000), "t below this: not rated")
+
+    def __post_init__(self) -> None:
+        # A rules file gives a history as a list of lists: kept as a History (shown as
+        # "from 2013-05-18: 8, …" in the reports).
+        for key in ("bonus_history", "peak_floor_history"):
+            pairs = tuple((str(d), float(v)) for d, v in getattr(self, key))
+            object.__setattr__(self, key, Dated(pairs))
 
     def inconsistent(self) -> list[Clash]:
         clashes: list[Clash] = []

@@ -273,8 +273,10 @@ def rate_sections(
         rows["we"][at] = parts["we"]
         values = {
             "player": who, "event": sec, "r0": r0, "games": n, "n_star": star, "n_eff": n_eff,
-            "special": special, "m": m, "s": wave.s, "r0_adjusted": r0_adjusted,
-            "s_adjusted": s_adjusted, "step3": step3, "intermediate": intermediate,
+            "special": special, "m": m, "s": wave.s,
+            "r0_adjusted": np.where(special, r0_adjusted, np.nan),
+            "s_adjusted": np.where(special, s_adjusted, np.nan), "step3": step3,
+            "intermediate": intermediate,
             "expected": parts["expected"], "k": parts["k"], "bonus_b": own.bonus_b,
             "threshold": parts["threshold"], "bonus": parts["bonus"], "root": parts["root"],
             "value": value, "floor": floor, "floor_kind": kind, "post": post, "new": new,
