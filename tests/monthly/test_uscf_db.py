@@ -135,3 +135,20 @@ def test_a_dual_rated_event_is_published_in_both_lists(tmp_path: Path) -> None:
     assert (float(quick["11"]["rating"]), quick["11"]["n"], quick["11"]["formula"]) == (
         pytest.approx(2366.0, abs=1e-9), "10.0", "standard",
     )  # fmt: skip
+
+
+def test_a_uscf_database_seeded_from_a_fide_list(tmp_path: Path) -> None:
+    # docs/systems.md §9.4 (the 2024 conversion): 1.5667 · 1500 − 1073 = 1277.05 on N = 5;
+    # 1.02 · 2200 + 20 = 2264 on N = 10 (above 2150); record mixed; an unrated player stays so.
+    listed = write(tmp_path / "elo.csv", ["id,name,rating", "11,One,1500", "12,Two,2200",
+                                          "13,Three,"])  # fmt: skip
+    db = tmp_path / "e.sqlite"
+    code, printed, err = run("init", "--list", listed, "--period", "2026-07", "--db", db,
+                             "--rules", "uscf", "--from-elo")  # fmt: skip
+    assert code == 0, printed + err
+    assert run("export-list", "initial", "--db", db, "--out", tmp_path / "x")[0] == 0
+    state = by_id(tmp_path / "x" / "2026-07" / "standard" / "state.csv")
+    assert float(state["11"]["rating"]) == pytest.approx(1277.05, abs=1e-9)
+    assert [state["11"]["games_total"], state["12"]["games_total"]] == ["5.0", "10.0"]
+    assert float(state["12"]["rating"]) == pytest.approx(2264.0, abs=1e-9)
+    assert (state["11"]["record"], "13" in state) == ("mixed", False)
