@@ -86,6 +86,10 @@ class RatingSystem(Protocol):
     player_values: ClassVar[tuple[str, ...]]
     """The calculations.csv columns that are the player's in the period (the same on each of
     his rows): a player's report shows them once per list, the others per game or event."""
+    event_values: ClassVar[tuple[str, ...]]
+    """The calculations.csv columns that are the player's in an event (the same on each of
+    his rows of it): the terminal report shows them once per event, above its games (US
+    Chess's R0, N', K, E … per section, docs/systems.md §9.12)."""
     lower_is_better: ClassVar[bool]
     by_start: ClassVar[bool]
     """Whether events of one end date are ordered by their start date before their key
@@ -157,6 +161,7 @@ class SystemBase(Generic[C]):
     seeds_from_file: ClassVar[bool] = False
     notation: ClassVar[dict[str, tuple[str, int]]] = {}
     player_values: ClassVar[tuple[str, ...]] = ()
+    event_values: ClassVar[tuple[str, ...]] = ()
     lower_is_better: ClassVar[bool] = False
     by_start: ClassVar[bool] = True
     limits: ClassVar[dict[str, tuple[float, float, str]]] = {}
