@@ -129,7 +129,7 @@ class UscfSystem(SystemBase[Uscf]):
     published: ClassVar[str] = "new_rating"
     list_digits: ClassVar[dict[str, int]] = {"rating": 0, "peak": 0, "games_total": 0}
     notation: ClassVar[dict[str, tuple[str, int]]] = {
-        "rating": ("R0", 2), "new_rating": ("post-event", 2), "games_total": ("N", 0),
+        "rating": ("rating", 2), "new_rating": ("post-event", 2), "games_total": ("N", 0),
         "new_games_total": ("N′ total", 0), "peak": ("peak", 2), "new_peak": ("new peak", 2),
         "n": ("N", 0), "n_star": ("N*", 2), "n_eff": ("N'", 2), "m": ("m", 0),
         "s": ("S", 1), "r0_adjusted": ("R0'", 2), "s_adjusted": ("S'", 2),
@@ -139,9 +139,12 @@ class UscfSystem(SystemBase[Uscf]):
         "opponent_step4": ("Ri (Step 4)", 2), "opponent_step5": ("Ri (Step 5)", 2),
         "we": ("We/PWe", 4), "new_record": ("record", 0), "new_abs_floor": ("AF'", 0),
         "abs_floor": ("abs floor", 0), "floor_in_force": ("floor", 0),
-        "floored": ("floored", 0), "method": ("formula", 0),
+        "floor_kind": ("floor kind", 0), "floored": ("floored", 0), "method": ("formula", 0),
     }  # fmt: skip
     by_start: ClassVar[bool] = False
+    event_values: ClassVar[tuple[str, ...]] = (
+        "formula", *list(SECTION_COLUMNS.values())[:-2], "floor", "floor_kind", "new_rating",
+    )  # fmt: skip
 
     @property
     def bounds(self) -> dict[str, tuple[float, float, str]]:
