@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from rating_batch.errors import Issue, Severity, raise_if_errors
+from rating_batch.errors import InputError, Issue, Severity, raise_if_errors
 from rating_batch.inputs import distinct_keys, expand_inputs, load_events
 from rating_batch.loaders import Progress, no_progress
 from rating_batch.loaders.common import time_control_minutes
@@ -325,6 +325,9 @@ def _placements(
         own = book.system.kinds_of(
             time_control_minutes(info.time_control_code, info.time_control)
         ) if book.system is not None else None  # fmt: skip
+        if own == () and book.system is not None:
+            fast = f"time control {info.time_control!r}: too fast for any list under "
+            raise InputError([Issue(info.source, None, fast + book.system.name)])
         chosen = kind or (own[0] if own else None) or info.kind or "standard"
         end = info.end or info.start
         assert end is not None  # events without dates are refused by validation

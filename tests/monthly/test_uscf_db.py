@@ -164,3 +164,19 @@ def test_a_uscf_database_seeded_from_a_fide_list(tmp_path: Path) -> None:
     assert [state["11"]["games_total"], state["12"]["games_total"]] == ["5.0", "10.0"]
     assert float(state["12"]["rating"]) == pytest.approx(2264.0, abs=1e-9)
     assert (state["11"]["record"], "13" in state) == ("mixed", False)
+
+
+def test_an_event_too_fast_for_any_list_is_not_added(tmp_path: Path) -> None:
+    # docs/systems.md §9.1: t < 5 is not rated (G/3: t = 3).
+    listed = write(tmp_path / "state.csv", ["id,rating", "11,1500", "12,1500"])
+    db = tmp_path / "f.sqlite"
+    assert run("init", "--list", listed, "--period", "2026-07", "--db", db, "--rules",
+               "uscf")[0] == 0  # fmt: skip
+    event = tmp_path / "fast.trf"
+    people = [P(1, "One, Ann", None, 11), P(2, "Two, Bea", None, 12)]
+    event.write_text(trf(people, [(1, 1, 2, "1-0")], start="2026/07/20", end="2026/07/20",
+                         extra=("122 G/3",)))  # fmt: skip
+    code, _, err = run("add", event, "--db", db)
+    assert code == 1
+    assert f"{event}: time control 'G/3': too fast for any list under uscf" in err
+    assert query(db, "SELECT COUNT(*) FROM events") == [(0,)]
