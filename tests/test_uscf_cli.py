@@ -73,6 +73,8 @@ def test_sections_go_by_end_date_then_key_each_from_the_last(tmp_path: Path) -> 
         1500 - k * we(1500, 1500 + k / 2), abs=1e-9
     )
     assert float(found["12"]["new_rating"]) == 1500.0
+    # A player listed on 0 games is new when he plays, rated while he does not.
+    assert found["11"]["status"] == "rated"
     assert [found["11"][c] for c in ("new_games_total", "new_record", "status")] == [
         "32.0", "mixed", "rated",
     ]  # fmt: skip
@@ -173,3 +175,19 @@ def test_a_list_the_system_cannot_hold_is_refused(tmp_path: Path, text: str, mes
     assert code == 1
     assert output == f"Error: {tmp_path / message}\n"
     assert not out.exists()
+
+
+def test_a_player_on_zero_games_is_new_when_he_plays(tmp_path: Path) -> None:
+    # outputs.md: status new for a player listed with games_total 0 who plays. 11 (1500 on 0
+    # games) beats 12 (1500, N unknown). Step 3 for 11: PWe(R, 1500) + PWe(R, 1500) = 1 + 0.5,
+    # 1 + (R − 1500)/400 = 1.5 → R = 1700. Step 4, N' = 0: PWe(R, 1500) = 1 → R ≥ 1900, the
+    # point nearest R0 1500: 1900.
+    people = [P(1, "Aa, One", None, 11), P(2, "Bb, Two", None, 12)]
+    event = section(tmp_path, "202608010600-1", [(1, 1, 2, "1-0")], people)
+    state = listed(tmp_path, "id,rating,games_total\n11,1500,0\n12,1500,\n")
+    out = tmp_path / "out"
+    assert run("rate", event, "--rules", "uscf", "--list", state, "--out", out)[0] == 0
+    found = by_id(out)
+    assert [found[i]["status"] for i in ("11", "12")] == ["new", "rated"]
+    assert float(found["11"]["step3"]) == pytest.approx(1700.0, abs=1e-9)
+    assert float(found["11"]["intermediate"]) == pytest.approx(1900.0, abs=1e-9)

@@ -81,7 +81,8 @@ def test_a_uscf_database_publishes_rounded_and_keeps_the_state_unrounded(tmp_pat
     ]  # fmt: skip
     # provisional: a rating on 25 games or fewer (One has 32).
     assert listing["11"]["provisional"] == "false"
-    # Four played no game: his state as listed, rounded (2210.6 → 2211).
+    # Four played no game: rated, his state as listed, rounded (2210.6 → 2211).
+    assert players["14"]["status"] == "rated"
     assert [listing["14"][c] for c in ("rating", "peak", "floor", "abs_floor")] == [
         "2211", "2300", "2200", "120",
     ]  # fmt: skip
