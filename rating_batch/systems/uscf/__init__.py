@@ -203,7 +203,7 @@ class UscfSystem(SystemBase[Uscf]):
 
     def rate(self, period: SystemInput) -> SystemOutcome:
         p = self._params
-        kind = getattr(period, "kind", None)
+        kind = period.kind
         before = state_of(period)
         fide = _numbers(period.players, "rating")
         birth = _numbers(period.players, "birth_year")
