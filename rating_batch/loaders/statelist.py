@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -20,8 +20,10 @@ from rating_batch.periods import PeriodError, canonical_period
 IDENTITY = ("name", "federation", "sex", "title", "birth_year")
 
 
-def is_state_list(path: Path, state_columns: Mapping[str, str]) -> bool:
-    """A CSV whose header holds ``id`` and the system's number columns."""
+def is_state_list(
+    path: Path, state_columns: Mapping[str, str], optional: Collection[str] = ()
+) -> bool:
+    """A CSV whose header holds ``id`` and the system's number columns (but ``optional``)."""
     if path.suffix.lower() != ".csv":
         return False
     try:
@@ -29,7 +31,7 @@ def is_state_list(path: Path, state_columns: Mapping[str, str]) -> bool:
             header = {name.strip() for name in handle.readline().split(",")}
     except OSError:
         return False
-    numbers = {c for c, dtype in state_columns.items() if dtype != "string"}
+    numbers = {c for c, dtype in state_columns.items() if dtype != "string"} - set(optional)
     return "id" in header and numbers <= header
 
 
@@ -80,11 +82,16 @@ def read_state_list(
     system: str,
     bounds: Mapping[str, tuple[float, float, str]] | None = None,
     encoding: str | None = None,
+    *,
+    optional: Collection[str] = (),
+    choices: Mapping[str, Sequence[str]] | None = None,
 ) -> pd.DataFrame:
     """A previous list for a rating system (docs/formats.md §11): a CSV with ``id`` and the
     system's ``state_columns`` (name → dtype; a "string" column, a list period, may be left
     out), with the ``IDENTITY`` columns given and each row's ``line``. A number outside its
-    column's ``bounds`` (low, high, hint) is an error. Problems name the file and line."""
+    column's ``bounds`` (low, high, hint) is an error. A number column in ``optional`` may
+    be left out or empty for a player with a state; a string column in ``choices`` holds
+    one of its values (else a list period). Problems name the file and line."""
     columns = ", ".join(state_columns)
     # An Elo list (any of its forms) makes a database's first states: docs/systems.md §7.
     from_elo = f"; if this is an Elo list, init --rules {system} --list makes each state from it"
@@ -92,7 +99,9 @@ def read_state_list(
         wrong = f"a {system} list is a CSV file of id, {columns}{from_elo}"
         raise InputError([Issue(str(path), None, wrong)])
     frame, lines = _csv_rows(path, encoding)
-    wanted = ["id", *(c for c, dtype in state_columns.items() if dtype != "string")]
+    numbers = [c for c, dtype in state_columns.items() if dtype != "string"]
+    required = [c for c in numbers if c not in optional]
+    wanted = ["id", *required]
     missing = [c for c in wanted if c not in frame.columns]
     if missing:
         wrong = f"no column {', '.join(missing)} for {system} (a list has id, {columns})"
@@ -103,6 +112,16 @@ def read_state_list(
     state = pd.DataFrame({"id": frame["id"].str.strip()})
     for column, dtype in state_columns.items():
         text = frame[column].str.strip() if column in frame else pd.Series("", index=frame.index)
+        if dtype == "string" and column in (choices or {}):
+            allowed = list((choices or {})[column])
+            unknown = text.ne("") & ~text.isin(allowed)
+            issues += [
+                Issue(str(path), int(lines[line]), f"{column} {text.iloc[line]!r} is not one of "
+                      f"{', '.join(allowed)} (or empty)")
+                for line in np.flatnonzero(unknown.to_numpy())[:20]
+            ]  # fmt: skip
+            state[column] = text.astype("string").where(text.ne(""))
+            continue
         if dtype == "string":
             # A list period (Glicko's last_period): written YYYY-MM, or empty.
             misdated: list[Issue] = []
@@ -129,14 +148,21 @@ def read_state_list(
                       f"for {system} ({low:g} to {high:g}){'; ' + hint if hint else ''}")
                 for line in np.flatnonzero(outside.fillna(False).to_numpy())[:20]
             ]  # fmt: skip
-    numbers = [c for c, dtype in state_columns.items() if dtype != "string"]
-    given = state[numbers].notna()
+    given = state[required].notna()
     partly = given.any(axis=1) & ~given.all(axis=1)
     issues += [
-        Issue(str(path), int(lines[line]), f"{', '.join(numbers)}: give all of them or none "
+        Issue(str(path), int(lines[line]), f"{', '.join(required)}: give all of them or none "
               "(none: the player starts as unrated)")
         for line in np.flatnonzero(partly.to_numpy())[:20]
     ]  # fmt: skip
+    extra = [c for c in numbers if c in optional]
+    if extra:
+        alone = state[extra].notna().any(axis=1) & ~given.all(axis=1)
+        issues += [
+            Issue(str(path), int(lines[line]), f"{', '.join(extra)} given without "
+                  f"{', '.join(required)}: give {', '.join(required)} too, or leave them empty")
+            for line in np.flatnonzero(alone.to_numpy())[:20]
+        ]  # fmt: skip
     twice = state["id"].duplicated(keep=False) & state["id"].ne("")
     issues += [
         Issue(str(path), int(lines[line]), f"id {state['id'].iloc[line]} is listed twice")

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+import pandas as pd
+
 from rating_batch.loaders import Progress
 from rating_batch.monthly.common import Outcome, RuleBook
 from rating_batch.monthly.outputs import Keeping
@@ -68,6 +70,11 @@ class DatabasePart(Protocol):
         ...
 
     def publisher(self, book: RuleBook) -> Publisher: ...
+
+    def also_rated(self, events: pd.DataFrame) -> set[str]:
+        """The list kinds the system rates stored ``events`` for beyond the one each is
+        filed under (US Chess's dual rating, docs/systems.md §9.1)."""
+        ...
 
     def export(
         self, store: Store, period: Period, kinds: list[str], stored: dict[str, bytes], out: Path

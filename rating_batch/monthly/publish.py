@@ -232,7 +232,10 @@ def _check_closed(rules: Rules, period: Period, options: PublishOptions) -> None
 def _kinds(store: Store, book: RuleBook, period: Period) -> list[str]:
     """The list kinds published: those with a list already or with events this period."""
     rules = book.for_period(period)
-    known = set(store.lists()["kind"]) | set(store.events(period)["kind"])
+    events = store.events(period)
+    known = set(store.lists()["kind"]) | set(events["kind"])
+    # and those the system also rates them for (US Chess's dual rating, docs/systems.md §9.1)
+    known |= database_system(store).database.also_rated(events)
     return [kind for kind in KINDS if kind in known and kind in rules.kinds]
 
 

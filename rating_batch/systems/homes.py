@@ -17,6 +17,7 @@ SYSTEM_HOMES: dict[str, str] = {
     "trueskill": "trueskill:TrueSkill:TrueSkillSystem",
     "harkness": "historical:Harkness:HarknessSystem",
     "ingo": "historical:Ingo:IngoSystem",
+    "uscf": "uscf:Uscf:UscfSystem",
 }
 
 __all__ = ["ELO", "SYSTEM_HOMES"]

@@ -90,6 +90,12 @@ class RatingSystem(Protocol):
         ``player``)."""
         ...
 
+    def kinds_of(self, minutes: float | None) -> tuple[str, ...] | None:
+        """The list kinds an event whose time control is ``minutes`` (main time +
+        increment) is rated for, the first being the one it is filed under (``()``: not
+        rated at all); None: the kind read as under FIDE Elo (docs/systems.md §9.1)."""
+        ...
+
     def lowest_rating(self) -> int:
         """The lowest rating an event file may give (docs/rules.md §9)."""
         ...

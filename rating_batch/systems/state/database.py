@@ -30,6 +30,7 @@ from rating_batch.systems.state.explain import SystemListPart, SystemPlayerRepor
 from rating_batch.systems.state.publish import (
     SystemKindOutcome,
     rate_system_kind,
+    system_kinds,
     write_system_kind,
 )
 from rating_batch.systems.state.states import numeric_columns, state_list, state_rows
@@ -61,6 +62,9 @@ class StateDatabase:
 
     def publisher(self, book: RuleBook) -> StatePublisher:
         return StatePublisher(book, self.system)
+
+    def also_rated(self, events: pd.DataFrame) -> set[str]:
+        return {k for text in events["time_control"] for k in system_kinds(self.system, text)}
 
     def export(
         self, store: Store, period: Period, kinds: list[str], stored: dict[str, bytes], out: Path
@@ -135,7 +139,7 @@ def init_system_database(
     own list, or (``from_elo``, or a list without the state columns) an Elo list
     (``encoding``: the list's, when it is not UTF-8)."""
     warnings: list[Issue] = []
-    if not from_elo and is_state_list(list_path, system.state):
+    if not from_elo and is_state_list(list_path, system.state, system.optional):
         players, state, how = _from_state_list(list_path, system, encoding)
     else:
         players, state, how, warnings = _from_elo_list(list_path, system, kind, encoding)
@@ -181,7 +185,10 @@ def _registered(ids: pd.Series, identity: pd.DataFrame) -> pd.DataFrame:
 def _from_state_list(
     path: Path, system: StateSystem, encoding: str | None
 ) -> tuple[pd.DataFrame, pd.DataFrame, str]:
-    listed = read_state_list(path, system.state, system.name, system.bounds, encoding)
+    listed = read_state_list(
+        path, system.state, system.name, system.bounds, encoding,
+        optional=system.optional, choices=system.choices,
+    )  # fmt: skip
     listed = listed.reset_index(drop=True)
     issues: list[Issue] = []
     if "birth_year" in listed:

@@ -10,6 +10,7 @@ and writes its files.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -17,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from rating_batch.errors import RatingBatchError
+from rating_batch.loaders.common import time_control_minutes
 from rating_batch.monthly.common import differs, player_ids
 from rating_batch.monthly.outputs import list_sheets
 from rating_batch.periods import Period, shown
@@ -66,9 +68,9 @@ def rate_system_kind(
     """Rate ``kind``'s events of ``period`` from the previous list's states."""
     previous = _previous(store.lists(), kind, period)
     before = read_system_state(store, system, kind, previous)
-    events, infos = _events(store, period, kind, system.by_start)
-    entries = store.period_entries(period, kind)
-    stored = store.period_games(period, kind)
+    events, infos = _events(store, period, kind, system)
+    entries = _of_events(store.period_entries, period, events)
+    stored = _of_events(store.period_games, period, events)
     ids = sorted(set(before["player_id"]) | set(entries["player_id"]))
     table = pd.DataFrame({"player_id": ids}).merge(store.players(ids), on="player_id", how="left")
     table["id"] = player_ids(table).to_numpy()
@@ -84,13 +86,16 @@ def rate_system_kind(
     outcome = rate_finite(
         system,
         SystemInput(
-            players=table[["id", "name", "federation", "birth_year"]],
+            players=table[["id", "name", "federation", "birth_year"]].assign(
+                rating=_file_ratings(entries, events, table)
+            ),
             state=state[list(system.state)].reset_index(drop=True),
             games=PlayedGames.of(games, rank, len(table)),
             events=list(events["key"]),
             period=period,
             year=int(period[:4]),
             facts=event_facts(infos),
+            kind=kind,
         ),
     )
     players = outcome.players
@@ -106,13 +111,34 @@ def rate_system_kind(
     return SystemKindOutcome(kind, rated, rows, listing, previous)
 
 
+def system_kinds(system: StateSystem, time_control: object) -> tuple[str, ...]:
+    """The kinds ``system`` rates an event of this stored time control for, beyond the
+    one it is filed under (US Chess's dual rating, docs/systems.md §9.1)."""
+    text = str(time_control or "")
+    return system.kinds_of(time_control_minutes("", text)) or ()
+
+
+def _of_events(
+    read: Callable[[Period, str], pd.DataFrame], period: Period, events: pd.DataFrame
+) -> pd.DataFrame:
+    """The rows ``read`` gives of the period's ``events``, whatever kinds they are filed
+    under."""
+    parts = [read(period, kind) for kind in sorted(set(events["kind"]))]
+    if not parts:
+        return read(period, "")
+    rows = pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0]
+    return rows[rows["event_id"].isin(events["event_id"])].reset_index(drop=True)
+
+
 def _events(
-    store: Store, period: Period, kind: str, by_start: bool
+    store: Store, period: Period, kind: str, system: StateSystem
 ) -> tuple[pd.DataFrame, list[EventInfo]]:
-    """The period's events of ``kind`` in rating order (``system_rating.rating_key``), as
-    rows and as the events' facts."""
+    """The period's events of ``kind`` (filed under it, or rated for it as well by the
+    system) in rating order (``system_rating.rating_key``), as rows and as their facts."""
+    by_start = system.by_start
     events = store.events(period)
-    events = events[events["kind"] == kind]
+    also = events["time_control"].map(lambda text: kind in system_kinds(system, text))
+    events = events[(events["kind"] == kind) | also.astype(bool)]
 
     def date(text: object) -> dt.date | None:
         return dt.date.fromisoformat(text) if isinstance(text, str) and text else None
@@ -130,6 +156,16 @@ def _events(
     )  # fmt: skip
     ordered = events.set_index("key").loc[[info.key for info in infos]].reset_index()
     return ordered, infos
+
+
+def _file_ratings(entries: pd.DataFrame, events: pd.DataFrame, table: pd.DataFrame) -> np.ndarray:
+    """Each player's rating in his last event file of the period (NA: none), as ``rate``
+    gives it to a system (US Chess's first rating from a FIDE rating, docs/systems.md §9.4)."""
+    place = pd.Series(np.arange(len(events)), index=events["event_id"].to_numpy())
+    filed = entries.dropna(subset=["rating_in_file"])
+    filed = filed.assign(place=place.reindex(filed["event_id"]).to_numpy())
+    last = filed.sort_values("place", kind="stable").groupby("player_id")["rating_in_file"].last()
+    return last.reindex(table["player_id"]).astype("Float64").to_numpy()
 
 
 def _games(
@@ -196,6 +232,8 @@ def system_listing(system: StateSystem, players: pd.DataFrame, table: pd.DataFra
         frame[column] = (
             rounded(values, digits[column]).to_numpy() if column in digits else values.to_numpy()
         )
+    for column, added in system.list_columns(listed).items():
+        frame[column] = added
     frame["games"] = listed["games"].to_numpy(np.int64)
     exact = listed[system.published].to_numpy(np.float64)
     order = np.lexsort((frame["id"].astype(str).to_numpy(), exact if system.lower_is_better

@@ -12,11 +12,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from rating_batch.assemble import assemble_period
 from rating_batch.errors import Issue, raise_if_errors
 from rating_batch.loaders import read_state_list
+from rating_batch.loaders.common import time_control_minutes
 from rating_batch.parallel import beside
 from rating_batch.periods import period_of
 from rating_batch.rated import listing_of
@@ -118,8 +120,9 @@ def rating_order(events: Sequence[Event], by_start: bool = True) -> list[Event]:
 
 
 def event_facts(infos: Sequence[EventInfo]) -> pd.DataFrame:
-    """``SystemInput.facts``: each event's key, dates and time control, in the given order."""
-    return pd.DataFrame(
+    """``SystemInput.facts``: each event's key, dates and time control, in the given order,
+    and its minutes (main time + increment; NaN where unreadable)."""
+    facts = pd.DataFrame(
         {
             "key": [info.key for info in infos],
             "start": [info.start for info in infos],
@@ -128,6 +131,9 @@ def event_facts(infos: Sequence[EventInfo]) -> pd.DataFrame:
         },
         dtype=object,
     )
+    minutes = [time_control_minutes(info.time_control_code, info.time_control) for info in infos]
+    facts["minutes"] = pd.Series([np.nan if m is None else m for m in minutes], dtype="float64")
+    return facts
 
 
 def rate_with_system(
@@ -137,9 +143,10 @@ def rate_with_system(
     list_path: Path | None,
     overlaps: list[Issue],
     encoding: str | None = None,
+    kind: str | None = None,
 ) -> SystemRateResult:
     """Rate loaded events as one period under ``system`` (``encoding``: the list's, when it
-    is not UTF-8)."""
+    is not UTF-8) for the list ``kind``."""
     raise_if_errors(overlaps)
     ordered = rating_order(events, system.by_start)
     rank = pd.Series(range(len(ordered)), index=[event.info.key for event in ordered])
@@ -152,8 +159,9 @@ def rate_with_system(
     notes: list[str] = []
     if list_path is not None:
         listed = read_state_list(
-            list_path, system.state, system.name, system.bounds, encoding
-        ).set_index("id")
+            list_path, system.state, system.name, system.bounds, encoding,
+            optional=system.optional, choices=system.choices,
+        ).set_index("id")  # fmt: skip
         found = listed.reindex(players["id"].astype(str).to_numpy())
         for column in system.state:
             state[column] = found[column].to_numpy()
@@ -181,6 +189,7 @@ def rate_with_system(
             period=label,
             year=int(label[:4]) if label else None,
             facts=event_facts([event.info for event in ordered]),
+            kind=kind,
         ),
     )
     notes += outcome.notes

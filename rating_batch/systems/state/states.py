@@ -14,8 +14,13 @@ from rating_batch.systems.base import StateSystem, half_away
 
 
 def numeric_columns(system: StateSystem) -> list[str]:
-    """The state columns that are numbers (a player has all of them or is unrated)."""
-    return [column for column, dtype in system.state.items() if dtype != "string"]
+    """The state columns that are numbers and not ``optional`` (a player has all of them or
+    is unrated)."""
+    return [
+        column
+        for column, dtype in system.state.items()
+        if dtype != "string" and column not in system.optional
+    ]
 
 
 def read_system_state(
@@ -58,14 +63,16 @@ def state_rows(
             values = state[column].astype(object).to_numpy()[has]
         else:
             values = state[column].astype("Float64").to_numpy(np.float64, na_value=np.nan)[has]
+        # An optional column left empty is not stored: it reads back empty.
+        kept = ~pd.isna(values) if column in system.optional else np.ones(len(ids), bool)
         parts.append(
             pd.DataFrame(
                 {
-                    "player_id": ids,
+                    "player_id": ids[kept],
                     "kind": kind,
                     "period": period,
                     "name": column,
-                    "value": pd.Series(values, dtype=object),
+                    "value": pd.Series(values[kept], dtype=object),
                 }
             )
         )

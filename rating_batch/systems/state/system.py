@@ -34,16 +34,22 @@ class StatePipeline:
         self.title: str = system.title
         self.lower_is_better: bool = system.lower_is_better
 
+    def kinds_of(self, minutes: float | None) -> tuple[str, ...] | None:
+        return self.system.kinds_of(minutes)
+
     def lowest_rating(self) -> int:
         """FIDE's lowest rating: the files' Elo ratings are judged as under FIDE Elo."""
         return LOWEST_RATING
 
     def is_own_list(self, path: Path) -> bool:
-        return is_state_list(path, self.system.state)
+        return is_state_list(path, self.system.state, self.system.optional)
 
     def list_issues(self, path: Path, encoding: str | None) -> list[Issue]:
         system = self.system
-        read_state_list(path, system.state, system.name, system.bounds, encoding)
+        read_state_list(
+            path, system.state, system.name, system.bounds, encoding,
+            optional=system.optional, choices=system.choices,
+        )  # fmt: skip
         return []
 
     def describe(self) -> list[str]:
@@ -64,9 +70,11 @@ class StatePipeline:
     def rate_events(self, request: RateRequest) -> SystemRateResult:
         r = request
         # One list kind at a time, as under Elo: mixed kinds are refused unless --kind.
-        _, kind_notes = choose_kind(r.events, r.kind)
+        chosen, kind_notes = choose_kind(r.events, r.kind, self.system)
         overlaps = overlap_issues(r.events, r.allow_overlap)
-        rated = rate_with_system(r.events, r.issues, self.system, r.list_path, overlaps, r.encoding)
+        rated = rate_with_system(
+            r.events, r.issues, self.system, r.list_path, overlaps, r.encoding, chosen
+        )
         rated.notes[:0] = kind_notes
         if r.out is not None:
             rated.outputs = write_system_outputs(rated, r.out)

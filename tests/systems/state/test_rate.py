@@ -4,8 +4,16 @@
 from __future__ import annotations
 
 import datetime as dt
+import math
 
-from rating_batch.schema import EventInfo
+import pandas as pd
+import pytest
+
+from rating_batch.assemble import choose_kind
+from rating_batch.errors import RatingBatchError
+from rating_batch.schema import Event, EventInfo
+from rating_batch.systems import state_system
+from rating_batch.systems.historical import HarknessSystem
 from rating_batch.systems.state.rate import event_facts, rating_key
 
 DAY = dt.date(2026, 8, 1)
@@ -36,3 +44,42 @@ def test_facts_give_each_event_its_dates_and_time_control_in_order() -> None:
     assert list(facts["key"]) == ["x", "y"]
     assert list(facts["end"]) == [DAY, None]
     assert list(facts["time_control"]) == ["90'+30\"", "5400+30"]
+
+
+def test_facts_give_each_event_its_minutes() -> None:
+    # 90' + 30" → 90 + 30 = 120; the TRF-2026 code 1500+10 (seconds) → 25 + 10 = 35;
+    # nothing readable → NaN (docs/systems.md §9.1 reads t from it).
+    first = EventInfo("x", "X", "x.trf", DAY, DAY, time_control="90'+30\"")
+    second = EventInfo("y", "Y", "y.trf", DAY, DAY, time_control_code="1500+10")
+    third = EventInfo("z", "Z", "z.trf", DAY, DAY)
+    minutes = event_facts([first, second, third])["minutes"].tolist()
+    assert minutes[:2] == [120.0, 35.0] and math.isnan(minutes[2])
+
+
+class ByThirty(HarknessSystem):
+    """A system with kinds of its own: 30 minutes or more Regular and Quick, else Quick."""
+
+    def kinds_of(self, minutes: float | None) -> tuple[str, ...] | None:
+        if minutes is None:
+            return None
+        return ("standard", "rapid") if minutes >= 30 else () if minutes < 5 else ("rapid",)
+
+
+def test_a_system_with_kinds_of_its_own_chooses_the_list_by_them() -> None:
+    # 50 minutes: Regular first (and Quick) by the system's kinds (as under uscf,
+    # docs/systems.md §9.1); FIDE's reading makes it rapid, and a system without kinds of
+    # its own keeps that reading.
+    fifty = Event(EventInfo("x", "X", "x.trf", DAY, DAY, time_control="G/45;d5", kind="rapid"),
+                  pd.DataFrame(), pd.DataFrame())  # fmt: skip
+    assert choose_kind([fifty], None, ByThirty())[0] == "standard"
+    assert choose_kind([fifty], "rapid", ByThirty())[0] == "rapid"
+    assert choose_kind([fifty], None, state_system("glicko2"))[0] == "rapid"
+    with pytest.raises(
+        RatingBatchError, match=r"x \(standard, rapid\) does not belong to the blitz"
+    ):
+        choose_kind([fifty], "blitz", ByThirty())
+    unread = Event(EventInfo("y", "Y", "y.trf", DAY, DAY), pd.DataFrame(), pd.DataFrame())
+    assert choose_kind([unread], "blitz", ByThirty())[1] == [
+        "list: blitz (--kind)", "no readable time control in y: taken as blitz",
+    ]  # fmt: skip
+    assert choose_kind([unread], "blitz", state_system("glicko2"))[1] == ["list: blitz (--kind)"]
