@@ -332,7 +332,9 @@ def check_files(
     for path in (path for path, is_list in zip(files, lists, strict=True) if is_list):
         try:
             if system is not None:
-                read_state_list(path, system.state, system.name, system.bounds, encoding)
+                read_state_list(
+                    path, system.state, system.name, system.bounds, encoding, system.text_checks
+                )
             else:
                 issues.extend(read_rating_list(path, encoding=encoding).issues)
         except InputError as error:

@@ -138,7 +138,7 @@ def rate_with_system(
     notes: list[str] = []
     if list_path is not None:
         listed = read_state_list(
-            list_path, system.state, system.name, system.bounds, encoding
+            list_path, system.state, system.name, system.bounds, encoding, system.text_checks
         ).set_index("id")
         found = listed.reindex(players["id"].astype(str).to_numpy())
         for column in system.state:

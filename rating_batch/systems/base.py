@@ -4,7 +4,7 @@ their new state and the calculations out (``SystemOutcome``)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
@@ -95,6 +95,11 @@ class RatingSystem(Protocol):
     not ``new_<column>`` (Glicko: ``new_rd`` is the RD as of the list, ``carried_rd`` the RD
     of the last games while ``last_period`` dates them, docs/systems.md §3)."""
 
+    text_checks: ClassVar[dict[str, Callable[[str], str]]]
+    """What is wrong with a value of a text state column other than a list period (the DWZ's
+    Restpartien): per column a check giving "" for a good value; a list's value refused is
+    an error naming its line."""
+
     @property
     def bounds(self) -> dict[str, tuple[float, float, str]]:
         """Where each numeric state column of a list can lie under these constants (low,
@@ -141,6 +146,7 @@ class SystemBase(Generic[C]):
     limits: ClassVar[dict[str, tuple[float, float, str]]] = {}
     """``bounds`` when they do not depend on the constants."""
     carried_as: ClassVar[dict[str, str]] = {}
+    text_checks: ClassVar[dict[str, Callable[[str], str]]] = {}
 
     def __init__(self, params: C | None = None, sources: dict[str, str] | None = None) -> None:
         self._params: C = params if params is not None else self.constants()

@@ -8,6 +8,7 @@ import pandas as pd
 import pytest
 from db_helpers import newcomer_database, process, query
 
+from rating_batch.errors import InputError
 from rating_batch.loaders.statelist import read_state_list
 
 GLICKO2 = {"rating": "Float64", "rd": "Float64", "volatility": "Float64"}
@@ -69,3 +70,35 @@ def test_an_elo_list_that_is_not_a_csv_is_told_a_glicko2_list_is_one(
                              "--out", tmp_path / "out")  # fmt: skip
     assert (code, out, err) == (1, "", f"Error: {said}\n")
     assert not (tmp_path / "out").exists()
+
+
+#: A state with a true/false column and a free text column checked by the system.
+FLAGGED = {"rating": "Float64", "flag": "boolean", "note": "string"}
+
+
+def _no_x(text: str) -> str:
+    return "must not hold 'x'" if "x" in text else ""
+
+
+def test_a_boolean_and_a_checked_text_column_are_read_and_may_be_left_out(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "state.csv"
+    path.write_text("id,rating,flag,note\n11,1600,true,a;b\n12,1500,,\n13,1400,False,\n")
+    listed = read_state_list(path, FLAGGED, "demo", text_checks={"note": _no_x})
+    assert listed["flag"].tolist() == [True, pd.NA, False]
+    assert listed["note"].tolist() == ["a;b", pd.NA, pd.NA]
+    bare = tmp_path / "bare.csv"
+    bare.write_text("id,rating\n11,1600\n")
+    assert read_state_list(bare, FLAGGED, "demo")["flag"].isna().all()
+
+
+def test_a_wrong_boolean_or_refused_text_names_the_line(tmp_path: Path) -> None:
+    path = tmp_path / "state.csv"
+    path.write_text("id,rating,flag,note\n11,1600,maybe,\n12,1500,true,x\n")
+    with pytest.raises(InputError) as caught:
+        read_state_list(path, FLAGGED, "demo", text_checks={"note": _no_x})
+    assert [str(issue) for issue in caught.value.issues] == [
+        f"{path}:2: flag 'maybe' is not true or false",
+        f"{path}:3: note: must not hold 'x'",
+    ]
