@@ -13,6 +13,7 @@ SYSTEM_HOMES: dict[str, str] = {
     "trueskill": "trueskill:TrueSkill:TrueSkillSystem",
     "harkness": "historical:Harkness:HarknessSystem",
     "ingo": "historical:Ingo:IngoSystem",
+    "dwz": "dwz:Dwz:DwzSystem",
 }
 
 __all__ = ["SYSTEM_HOMES"]
