@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import datetime as dt
 
+import pandas as pd
+
 from rating_batch.schema import EventInfo
-from rating_batch.system_rating import event_facts, rating_key
+from rating_batch.system_rating import event_facts, rating_key, with_listed
+from rating_batch.systems import find_system
 
 DAY = dt.date(2026, 8, 1)
 
@@ -36,3 +39,26 @@ def test_facts_give_each_event_its_dates_and_time_control_in_order() -> None:
     assert list(facts["key"]) == ["x", "y"]
     assert list(facts["end"]) == [DAY, None]
     assert list(facts["time_control"]) == ["90'+30\"", "5400+30"]
+
+
+def test_listed_players_absent_from_the_events_are_appended_with_their_identity() -> None:
+    # A system whose lists_everyone is true rates every player of the list (the DWZ's uplift).
+    players = pd.DataFrame({"id": ["11"], "name": ["One"], "federation": ["GER"],
+                            "birth_year": [1980], "events": [1]}).astype(
+        {"id": "string", "name": "string", "federation": "string", "birth_year": "Int64",
+         "events": "int64"})  # fmt: skip
+    listed = pd.DataFrame({"name": ["One", "Idle"], "birth_year": ["1980", "2001"]},
+                          index=pd.Index(["11", "99"], name="id"))  # fmt: skip
+    result = with_listed(players, listed)
+    expected = pd.DataFrame({"id": ["11", "99"], "name": ["One", "Idle"],
+                             "federation": ["GER", pd.NA], "birth_year": [1980, 2001],
+                             "events": [1, 0]}).astype(players.dtypes.to_dict())  # fmt: skip
+    pd.testing.assert_frame_equal(result, expected)
+
+
+def test_the_hooks_default_to_what_every_system_did_before() -> None:
+    for name in ("glicko2", "glicko", "trueskill", "harkness", "ingo"):
+        system = find_system(name)
+        assert system is not None
+        assert not system.birth_from_list and system.text_checks == {}
+        assert not system.lists_everyone(event_facts([_info("a", DAY, DAY)]))

@@ -95,6 +95,9 @@ class RatingSystem(Protocol):
     not ``new_<column>`` (Glicko: ``new_rd`` is the RD as of the list, ``carried_rd`` the RD
     of the last games while ``last_period`` dates them, docs/systems.md §3)."""
 
+    birth_from_list: ClassVar[bool]
+    """Whether ``rate --list`` takes a player's birth year from the list when it gives one
+    (the national systems, docs/systems.md §10.1), else from the event file."""
     text_checks: ClassVar[dict[str, Callable[[str], str]]]
     """What is wrong with a value of a text state column other than a list period (the DWZ's
     Restpartien): per column a check giving "" for a good value; a list's value refused is
@@ -127,6 +130,12 @@ class RatingSystem(Protocol):
         """How ``from_elo`` makes a state, with the constants it uses."""
         ...
 
+    def lists_everyone(self, facts: pd.DataFrame) -> bool:
+        """Whether ``rate --list`` over these events (``SystemInput.facts``) rates every
+        player of the list, not only those of the events (the DWZ's uplift changes every
+        state, docs/systems.md §10.8)."""
+        ...
+
     def rate(self, period: SystemInput) -> SystemOutcome: ...
 
 
@@ -147,6 +156,7 @@ class SystemBase(Generic[C]):
     """``bounds`` when they do not depend on the constants."""
     carried_as: ClassVar[dict[str, str]] = {}
     text_checks: ClassVar[dict[str, Callable[[str], str]]] = {}
+    birth_from_list: ClassVar[bool] = False
 
     def __init__(self, params: C | None = None, sources: dict[str, str] | None = None) -> None:
         self._params: C = params if params is not None else self.constants()
@@ -160,6 +170,9 @@ class SystemBase(Generic[C]):
     @property
     def bounds(self) -> dict[str, tuple[float, float, str]]:
         return self.limits
+
+    def lists_everyone(self, facts: pd.DataFrame) -> bool:
+        return False
 
 
 def seeded(elo: pd.Series, state: Mapping[str, str], **values: float | pd.Series) -> pd.DataFrame:
