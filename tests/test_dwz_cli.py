@@ -41,6 +41,13 @@ def first_dwz_event(folder: Path, name: str = "B431-636-C4F.trf") -> Path:
     return event
 
 
+def pair(path: Path, second: int, result: str, start: str, end: str) -> Path:
+    """An event of one game: player 11 against ``second``."""
+    people = [P(1, "One", None, 11, ADULT), P(2, f"Player {second}", None, second, ADULT)]
+    path.write_text(trf(people, [(1, 1, 2, result)], start=start, end=end), encoding="utf-8")
+    return path
+
+
 def dwz_list(folder: Path, extra: tuple[str, ...] = ()) -> Path:
     path = folder / "list.csv"
     lines = ["id,rating,index,uplifted,restpartien"]
@@ -81,12 +88,8 @@ def test_events_of_one_end_date_are_rated_by_key_not_start(tmp_path: Path) -> No
     # "B" starts first, "A" later; both end 2025-03-09: A is rated first (§8). Player 11
     # (1500) beats 12 (1500) in A: 1500 + 800 · 0.5/21 = 1519.05 → 1519 (E 20); in B he meets
     # 13 (1519) at R0 1519.
-    people = [P(1, "One", None, 11, ADULT), P(2, "Two", None, 12, ADULT)]
-    a = tmp_path / "A.trf"
-    a.write_text(trf(people, [(1, 1, 2, "1-0")], start="2025/03/05", end="2025/03/09"))
-    people_b = [P(1, "One", None, 11, ADULT), P(2, "Three", None, 13, ADULT)]
-    b = tmp_path / "B.trf"
-    b.write_text(trf(people_b, [(1, 1, 2, "=-=")], start="2025/03/01", end="2025/03/09"))
+    a = pair(tmp_path / "A.trf", 12, "1-0", "2025/03/05", "2025/03/09")
+    b = pair(tmp_path / "B.trf", 13, "=-=", "2025/03/01", "2025/03/09")
     listed = tmp_path / "list.csv"
     listed.write_text("id,rating,index\n11,1500,10\n12,1500,10\n13,1519,10\n")
     out = tmp_path / "out"
@@ -149,3 +152,35 @@ def test_a_list_the_dwz_cannot_hold_names_each_line_and_writes_nothing(tmp_path:
     ):
         assert message in output, output
     assert "Traceback" not in output and not out.exists()
+
+
+def test_the_birth_year_of_the_list_gives_the_age(tmp_path: Path) -> None:
+    # The file gives 1980 for everyone; the list says player 16 (2000) was born in 2008:
+    # age 17 in 2025, J = 5, E0 = 2⁴ + 5 = 21, fB = 2000/2000 = 1 (W ≥ We), E 21;
+    # Rn = 2000 + 800 · 0.264568/22 = 2009.62 → 2010 (as an adult: 2007, above).
+    listed = tmp_path / "list.csv"
+    listed.write_text("id,rating,index,birth_year\n" + "".join(
+        f"{10 + r},{1000 + 200 * (r - 1)},20,{2008 if r == 6 else ''}\n" for r in range(2, 7)
+    ))  # fmt: skip
+    out = tmp_path / "out"
+    code, output = run("rate", first_dwz_event(tmp_path), "--rules", "dwz",
+                       "--list", listed, "--out", out)  # fmt: skip
+    assert code == 0, output
+    assert (players(out)["16"]["e"], players(out)["16"]["new_rating"]) == ("21", "2010")
+
+
+def test_a_run_crossing_the_uplift_date_lists_every_player_of_the_list(tmp_path: Path) -> None:
+    # docs/systems.md §10.8: player 99 is on the list only; the event ends 2026-06-10, so his
+    # 1500 (index 10) becomes 0.64 · 1500 + 760 = 1720, index 11.
+    event = pair(tmp_path / "e.trf", 12, "=-=", "2026/06/09", "2026/06/10")
+    listed = tmp_path / "list.csv"
+    listed.write_text("id,name,rating,index\n11,One,1500,10\n12,Two,1500,10\n99,Idle,1500,10\n")
+    out = tmp_path / "out"
+    code, output = run("rate", event, "--rules", "dwz", "--list", listed, "--out", out)
+    assert code == 0, output
+    idle = players(out)["99"]
+    assert (idle["name"], idle["new_rating"], idle["new_index"], idle["new_uplifted"]) == (
+        "Idle", "1720", "11", "true",
+    )  # fmt: skip
+    assert idle["status"] == "rated" and idle["games"] == "0"
+    assert players(out)["11"]["new_rating"] == "1720"  # a draw at 1720 after the uplift

@@ -76,6 +76,7 @@ class DwzSystem(SystemBase[Dwz]):
     list_digits: ClassVar[dict[str, int]] = {"rating": 0, "index": 0}
     by_start: ClassVar[bool] = False
     text_checks: ClassVar[dict[str, Callable[[str], str]]] = {"restpartien": rests_problem}
+    birth_from_list: ClassVar[bool] = True
     explained: ClassVar[str] = (
         "Per player, counted game and event in the DSB's order (end date, then key): the "
         "opponent's rating used, D and P(D); the player's R0 (DWZ or FIDE), index, age, J, "
@@ -103,6 +104,12 @@ class DwzSystem(SystemBase[Dwz]):
     def from_elo(self, elo: pd.Series) -> pd.DataFrame:
         # §10.4: a FIDE rating is not a DWZ; it enters Auswahl 0 from the event file.
         return seeded(elo.astype("Float64") * np.nan, self.state)
+
+    def lists_everyone(self, facts: pd.DataFrame) -> bool:
+        # §10.8: a run crossing the uplift date changes every state of the list.
+        dates = event_dates(facts, len(facts), self._params)
+        day = self._params.uplift_day.toordinal()
+        return bool(self._params.uplift and (dates.end_day >= day).any())
 
     def rate(self, period: SystemInput) -> SystemOutcome:
         params = self._params
