@@ -136,6 +136,11 @@ class RatingSystem(Protocol):
         state, docs/systems.md §10.8)."""
         ...
 
+    def list_columns(self, listing: pd.DataFrame) -> pd.DataFrame:
+        """A published list (list.csv: identity, ``rating``, the rounded state columns,
+        ``games``) with any column the system's lists add (the DWZ's "1712-62")."""
+        ...
+
     def rate(self, period: SystemInput) -> SystemOutcome: ...
 
 
@@ -173,6 +178,9 @@ class SystemBase(Generic[C]):
 
     def lists_everyone(self, facts: pd.DataFrame) -> bool:
         return False
+
+    def list_columns(self, listing: pd.DataFrame) -> pd.DataFrame:
+        return listing
 
 
 def seeded(elo: pd.Series, state: Mapping[str, str], **values: float | pd.Series) -> pd.DataFrame:
