@@ -11,13 +11,13 @@ from typing import ClassVar
 import numpy as np
 import pandas as pd
 
+from rating_batch.errors import RulesError
 from rating_batch.systems.base import (
     SystemBase,
     SystemInput,
     SystemOutcome,
     game_rows,
     outcome_players,
-    seeded,
 )
 from rating_batch.systems.dwz.constants import Dwz
 from rating_batch.systems.dwz.engine import DwzRun, DwzState, EventDates, rate_events
@@ -92,9 +92,10 @@ class DwzSystem(SystemBase[Dwz]):
         "w": ("W", 1), "we": ("We", 3), "expected": ("We", 3), "rc": ("Rc", 2),
         "performance": ("Rh", 0), "stage": ("stage", 0), "start": ("start", 2),
         "steps": ("steps", 0), "rp": ("Rp", 2), "restpartien_used": ("Restpartien used", 0),
-        "restpartien_stored": ("Restpartien stored", 0),
+        "restpartien_stored": ("Restpartien stored", 0), "uplifted": ("uplifted", 0),
+        "new_uplifted": ("new uplifted", 0),
     }  # fmt: skip
-    player_values: ClassVar[tuple[str, ...]] = EVENT_VALUES
+    player_values: ClassVar[tuple[str, ...]] = ("edition", *EVENT_VALUES)
     limits: ClassVar[dict[str, tuple[float, float, str]]] = {
         "rating": (1.0, 3999.0, ""),
         "index": (1.0, 10000.0, "the number of evaluations so far, 1 or more"),
@@ -102,14 +103,23 @@ class DwzSystem(SystemBase[Dwz]):
     from_elo_note = "no DWZ is made from an Elo rating (a FIDE rating counts in its event)"
 
     def from_elo(self, elo: pd.Series) -> pd.DataFrame:
-        # §10.4: a FIDE rating is not a DWZ; it enters Auswahl 0 from the event file.
-        return seeded(elo.astype("Float64") * np.nan, self.state)
+        # §10.4: a FIDE rating is no DWZ; it counts from the event file, event by event.
+        raise RulesError(
+            "dwz: no DWZ is made from an Elo rating (a FIDE rating in an event file counts "
+            "there, docs/systems.md §10.4): init from a DWZ list of id, rating, index"
+        )
 
     def lists_everyone(self, facts: pd.DataFrame) -> bool:
         # §10.8: a run crossing the uplift date changes every state of the list.
         dates = event_dates(facts, len(facts), self._params)
         day = self._params.uplift_day.toordinal()
         return bool(self._params.uplift and (dates.end_day >= day).any())
+
+    def list_columns(self, listing: pd.DataFrame) -> pd.DataFrame:
+        # outputs.md: the DWZ as the DSB shows it, "rating-index" (1712-62).
+        dwz = listing["rating"].astype("Int64").astype("string")
+        index = listing["index"].astype("Int64").astype("string")
+        return listing.assign(dwz=(dwz + "-" + index).astype("string"))
 
     def rate(self, period: SystemInput) -> SystemOutcome:
         params = self._params
