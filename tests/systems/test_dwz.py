@@ -264,6 +264,7 @@ def test_a_first_dwz_below_800_is_raised_by_the_floor_formula() -> None:
     games = PlayedGames.from_pairs(against([1, 0, 0, 0, 0]), 6)
     done = run([NAN] + [700] * 5, [NAN] + [20] * 5, games, [DAY])
     assert done.state.dwz[0] == 758
+    assert (record(done, 0, "ri"), record(done, 0, "floored")) == (462, True)
     # Its games then count for its opponents: the winner of the first game lost to a 758.
     assert record(done, 1, "n") == 1
 

@@ -410,6 +410,8 @@ def rate_events(
                 "start": found.start,
                 "steps": found.steps,
                 "rp": np.where(first, found.rp, np.nan),
+                "ri": np.where(first, half_up(found.rp), np.nan),
+                "floored": first & (half_up(found.rp) < params.first_floor_below),
                 "rests_used": found.rest_count,
                 "rests_stored": _sum(np.searchsorted(players, stored.player), m),
                 "evaluated": evaluated,

@@ -26,7 +26,8 @@ from rating_batch.systems.dwz.rests import format_rests, parse_rests, rests_prob
 #: The values of a player's evaluation in an event (calculations.csv, after the game's).
 EVENT_VALUES = ("r0", "r0_source", "index", "age", "j", "e0", "fb", "sbr", "e", "n", "w",
                 "we", "rc", "performance", "new_rating", "new_index", "stage",
-                "restpartien_used", "start", "steps", "rp", "restpartien_stored")  # fmt: skip
+                "restpartien_used", "start", "steps", "rp", "ri", "floored",
+                "restpartien_stored")  # fmt: skip
 
 
 def years_before(day: dt.date, years: int) -> dt.date:
@@ -91,7 +92,8 @@ class DwzSystem(SystemBase[Dwz]):
         "e0": ("E0", 4), "fb": ("fB", 4), "sbr": ("SBr", 4), "e": ("E", 0), "n": ("n", 0),
         "w": ("W", 1), "we": ("We", 3), "expected": ("We", 3), "rc": ("Rc", 2),
         "performance": ("Rh", 0), "stage": ("stage", 0), "start": ("start", 2),
-        "steps": ("steps", 0), "rp": ("Rp", 2), "restpartien_used": ("Restpartien used", 0),
+        "steps": ("steps", 0), "rp": ("Rp", 2), "ri": ("Ri", 0),
+        "restpartien_used": ("Restpartien used", 0),
         "restpartien_stored": ("Restpartien stored", 0), "uplifted": ("uplifted", 0),
         "new_uplifted": ("new uplifted", 0),
     }  # fmt: skip
@@ -199,6 +201,10 @@ class DwzSystem(SystemBase[Dwz]):
                 "start": records["start"],
                 "steps": records["steps"],
                 "rp": records["rp"],
+                "ri": records["ri"],
+                "floored": pd.Series(records["floored"], dtype="boolean").where(
+                    records["stage"] > 0
+                ),
                 "restpartien_stored": records["rests_stored"],
             }
         )  # fmt: skip
@@ -208,7 +214,7 @@ class DwzSystem(SystemBase[Dwz]):
         merged: pd.DataFrame = games.merge(
             values, on=["_player", "_event"], how="left", validate="m:1"
         )
-        whole = ["r0", "index", "age", "j", "e", "n", "new_rating", "new_index", "stage",
+        whole = ["r0", "index", "age", "j", "e", "n", "new_rating", "new_index", "stage", "ri",
                  "restpartien_used", "steps", "restpartien_stored"]  # fmt: skip
         merged = merged.astype({column: "Int64" for column in whole})
         return merged.drop(columns=["_player", "_event"]).reset_index(drop=True)
