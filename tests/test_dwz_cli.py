@@ -82,6 +82,11 @@ def test_a_first_dwz_and_its_opponents_through_the_cli(tmp_path: Path) -> None:
         "1822.0", "-622.0", "1200", "DWZ",
     )  # fmt: skip
     assert abs(float(row["sbr"]) - 0.947734) < 1e-6
+    # The first DWZ's own rows: no R0; Rp, Ri and the steps of the iteration.
+    mine = [row for row in rows(out / "calculations.csv") if row["id"] == "11"]
+    assert {(r["r0"], r["r0_source"], r["ri"], r["steps"], r["floored"]) for r in mine} == {
+        ("", "", "1822", "5", "false"),
+    }  # fmt: skip
 
 
 def test_events_of_one_end_date_are_rated_by_key_not_start(tmp_path: Path) -> None:

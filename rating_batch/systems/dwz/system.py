@@ -185,13 +185,14 @@ class DwzSystem(SystemBase[Dwz]):
         records = run.records
         if not records:
             return games.drop(columns=["_player", "_event"]).reset_index(drop=True)
+        source = np.where(records["by_fide"], "FIDE", "DWZ")
         values = pd.DataFrame(
             {
                 "_player": records["player"],
                 "_event": records["event"],
                 "edition": np.array(dates.edition, dtype=object)[records["event"]],
                 **{key: records[key] for key in ("r0",)},
-                "r0_source": np.where(records["by_fide"], "FIDE", "DWZ"),
+                "r0_source": pd.Series(source, dtype="string").where(~np.isnan(records["r0"])),
                 **{key: records[key] for key in ("index", "age", "j", "e0", "fb", "sbr",
                                                  "e", "n", "w", "we", "rc", "performance")},
                 "new_rating": records["new_dwz"],
