@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from rating_batch.systems.base import SystemInput
 from rating_batch.systems.dwz.constants import EDITIONS, Dwz
 from rating_batch.systems.dwz.engine import (
     DwzRun,
@@ -24,7 +25,7 @@ from rating_batch.systems.dwz.engine import (
 )
 from rating_batch.systems.dwz.normal import difference, expected, phi, phi_inverse
 from rating_batch.systems.dwz.rests import Rests, format_rests, parse_rests, rests_problem
-from rating_batch.systems.dwz.system import event_dates
+from rating_batch.systems.dwz.system import DwzSystem, event_dates
 from rating_batch.systems.games import PlayedGames
 
 #: σ·√2 with σ = 200.
@@ -449,3 +450,20 @@ def test_inconsistent_constants_are_named() -> None:
     assert Dwz(accel_min=1.5).inconsistent() == [
         (("accel_min", "accel_max"), "is more than accel_max")
     ]
+
+
+def test_an_undated_event_is_rated_last_under_the_latest_edition_with_a_note() -> None:
+    system = DwzSystem()
+    players = pd.DataFrame({"id": ["11", "12"], "name": ["One", "Two"],
+                            "federation": ["GER", "GER"], "birth_year": [1980, 1980]})  # fmt: skip
+    state = pd.DataFrame({"rating": [1500.0, 1500.0], "index": [10.0, 10.0],
+                          "uplifted": [True, True], "restpartien": [None, None]})  # fmt: skip
+    facts = pd.DataFrame({"key": ["x"], "start": [None], "end": [None],
+                          "time_control": [None]}, dtype=object)  # fmt: skip
+    period = SystemInput(players, state.astype(system.state),
+                         PlayedGames.from_pairs([(0, 1, 1.0)], 2), ["x"], facts=facts)  # fmt: skip
+    outcome = system.rate(period)
+    # 1500 beats 1500 (both already on the 2026 scale): 1519 and 1481, as above.
+    assert outcome.players["new_rating"].tolist() == [1519, 1481]
+    assert set(outcome.calculations["edition"]) == {"dwz-2026"}
+    assert any("1 event(s) without dates: rated last" in note for note in outcome.notes)

@@ -228,6 +228,12 @@ class DwzSystem(SystemBase[Dwz]):
             f"by end date; P(D) = Φ(D / ({params.sigma:g}·√2)); Rn = R0 + 800·(W − We)/(E + n)",
             *run.notes,
         ]
+        undated = int((dates.end_day == dt.date.max.toordinal()).sum())
+        if undated:
+            notes.append(
+                f"{undated} event(s) without dates: rated last, under the latest edition, "
+                "after the uplift date (give the dates for the DSB's order)"
+            )
         uplifted = int(run.uplifted_now.sum())
         if uplifted:
             notes.append(
