@@ -82,6 +82,8 @@ def test_a_first_dwz_and_its_opponents_through_the_cli(tmp_path: Path) -> None:
         "1822.0", "-622.0", "1200", "DWZ",
     )  # fmt: skip
     assert abs(float(row["sbr"]) - 0.947734) < 1e-6
+    # A first DWZ's values are not an established player's.
+    assert (row["stage"], row["steps"], row["restpartien_used"], row["rp"]) == ("", "", "", "")
     # The first DWZ's own rows: no R0; Rp, Ri and the steps of the iteration.
     mine = [row for row in rows(out / "calculations.csv") if row["id"] == "11"]
     assert {(r["r0"], r["r0_source"], r["ri"], r["steps"], r["floored"]) for r in mine} == {

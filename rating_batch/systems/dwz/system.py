@@ -212,6 +212,12 @@ class DwzSystem(SystemBase[Dwz]):
         a0 = ~np.isnan(records["r0"])
         for key in ("j", "e0", "fb", "sbr", "e"):
             values[key] = np.where(a0 & records["evaluated"], values[key], np.nan)
+        # Each value only where it means something: a first DWZ's, a candidate's.
+        first = records["stage"] > 0
+        for key in ("stage", "restpartien_used", "steps"):
+            values[key] = np.where(first, values[key], np.nan)
+        stored = ~a0 & ~first
+        values["restpartien_stored"] = np.where(stored, values["restpartien_stored"], np.nan)
         merged: pd.DataFrame = games.merge(
             values, on=["_player", "_event"], how="left", validate="m:1"
         )
