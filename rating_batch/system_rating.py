@@ -151,10 +151,8 @@ def rate_with_system(
         found = listed.reindex(players["id"].astype(str).to_numpy())
         for column in system.state:
             state[column] = found[column].to_numpy()
-        if system.birth_from_list and "birth_year" in found:
-            # docs/systems.md §10.1: the list's birth year, else the event file's.
-            years = pd.to_numeric(found["birth_year"], errors="coerce").astype("Int64")
-            players["birth_year"] = years.fillna(players["birth_year"]).to_numpy()
+        if system.birth_from_list:
+            players["birth_year"] = birth_years(players["birth_year"], found).to_numpy()
         notes.append(f"states from the list {list_path}; players not on it start as unrated")
     elif system.seeds_from_file:
         seeded = system.from_elo(players["rating"].reset_index(drop=True))
@@ -187,6 +185,17 @@ def rate_with_system(
     warnings = [*issues, *overlaps, *period.issues]
     infos = [event.info for event in period.events]
     return SystemRateResult(system, outcome, period.games, infos, notes, warnings)
+
+
+def birth_years(in_files: pd.Series, found: pd.DataFrame) -> pd.Series:
+    """Per player (``in_files``' order, indexed 0, 1, …) the list's birth year where
+    ``found`` (the list's rows in that order) gives one, else the event file's
+    (docs/systems.md §10.1)."""
+    files = in_files.astype("Int64").reset_index(drop=True)
+    if "birth_year" not in found:
+        return files.rename(None)
+    listed = pd.to_numeric(found["birth_year"], errors="coerce").astype("Int64")
+    return listed.reset_index(drop=True).fillna(files).rename(None)
 
 
 def with_listed(players: pd.DataFrame, listed: pd.DataFrame) -> pd.DataFrame:

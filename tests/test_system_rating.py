@@ -8,7 +8,7 @@ import datetime as dt
 import pandas as pd
 
 from rating_batch.schema import EventInfo
-from rating_batch.system_rating import event_facts, rating_key, with_listed
+from rating_batch.system_rating import birth_years, event_facts, rating_key, with_listed
 from rating_batch.systems import find_system
 
 DAY = dt.date(2026, 8, 1)
@@ -62,3 +62,12 @@ def test_the_hooks_default_to_what_every_system_did_before() -> None:
         assert system is not None
         assert not system.birth_from_list and system.text_checks == {}
         assert not system.lists_everyone(event_facts([_info("a", DAY, DAY)]))
+
+
+def test_the_lists_birth_year_where_given_else_the_files() -> None:
+    in_files = pd.Series([1980, 2008, pd.NA], dtype="Int64", index=[5, 6, 7])
+    found = pd.DataFrame({"birth_year": ["2009", pd.NA, "1975"]}, index=["11", "12", "13"])
+    result = birth_years(in_files, found)
+    pd.testing.assert_series_equal(result, pd.Series([2009, 2008, 1975], dtype="Int64"))
+    result = birth_years(in_files, pd.DataFrame(index=["11", "12", "13"]))
+    pd.testing.assert_series_equal(result, pd.Series([1980, 2008, pd.NA], dtype="Int64"))
