@@ -93,8 +93,9 @@ def read_state_list(
     system's ``state_columns`` (name → dtype; a "string" column, a list period unless
     ``text_checks`` gives its own check, and a "boolean" column, written true or false, may
     be left out), with the ``IDENTITY`` columns given and each row's ``line``. A number
-    outside its column's ``bounds`` (low, high, hint), or a text its check refuses (the
-    check says what is wrong), is an error. Problems name the file and line."""
+    outside its column's ``bounds`` (low, high, hint), a fraction in an "Int64" column, or
+    a text its check refuses (the check says what is wrong), is an error. Problems name the
+    file and line."""
     columns = ", ".join(state_columns)
     # An Elo list (any of its forms) makes a database's first states: docs/systems.md §7.
     from_elo = f"; if this is an Elo list, init --rules {system} --list makes each state from it"
@@ -147,6 +148,13 @@ def read_state_list(
             Issue(str(path), int(lines[line]), f"{column} {text.iloc[line]!r} is not a number")
             for line in np.flatnonzero(bad.to_numpy())[:20]
         ]
+        if dtype == "Int64":  # a state that is a whole number (the DWZ and its index)
+            broken = values.notna() & (values != np.floor(values))
+            issues += [
+                Issue(str(path), int(lines[line]), f"{column} {text.iloc[line]!r} is not a "
+                      "whole number")
+                for line in np.flatnonzero(broken.to_numpy())[:20]
+            ]  # fmt: skip
         state[column] = values.astype("Float64")
         if bounds and column in bounds:
             low, high, hint = bounds[column]

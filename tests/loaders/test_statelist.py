@@ -102,3 +102,14 @@ def test_a_wrong_boolean_or_refused_text_names_the_line(tmp_path: Path) -> None:
         f"{path}:2: flag 'maybe' is not true or false",
         f"{path}:3: note: must not hold 'x'",
     ]
+
+
+def test_a_fraction_in_a_whole_number_column_names_the_line(tmp_path: Path) -> None:
+    path = tmp_path / "state.csv"
+    path.write_text("id,rating,index\n11,1500,3\n12,1500.5,3.0\n13,1400,2.5\n")
+    with pytest.raises(InputError) as caught:
+        read_state_list(path, {"rating": "Int64", "index": "Int64"}, "demo")
+    assert [str(issue) for issue in caught.value.issues] == [
+        f"{path}:3: rating '1500.5' is not a whole number",
+        f"{path}:4: index '2.5' is not a whole number",
+    ]
