@@ -146,7 +146,8 @@ def test_a_rules_file_fixes_an_edition(tmp_path: Path) -> None:
 
 def test_a_list_the_dwz_cannot_hold_names_each_line_and_writes_nothing(tmp_path: Path) -> None:
     listed = dwz_list(tmp_path, ("17,0,3,false,", "18,1500,2,perhaps,",
-                                 "19,,,,2024-05-01/1500/2", "20,1500,,false,"))  # fmt: skip
+                                 "19,,,,2024-05-01/1500/2", "20,1500,,false,",
+                                 "21,1500.5,3,false,"))  # fmt: skip
     out = tmp_path / "out"
     code, output = run("rate", first_dwz_event(tmp_path), "--rules", "dwz",
                        "--list", listed, "--out", out)  # fmt: skip
@@ -156,6 +157,7 @@ def test_a_list_the_dwz_cannot_hold_names_each_line_and_writes_nothing(tmp_path:
         f"{listed}:8: uplifted 'perhaps' is not true or false",
         f"{listed}:9: restpartien: '2' in '2024-05-01/1500/2' is not a score 1, ½ or 0",
         f"{listed}:10: rating, index: give all of them or none",
+        f"{listed}:11: rating '1500.5' is not a whole number",
     ):
         assert message in output, output
     assert "Traceback" not in output and not out.exists()

@@ -71,7 +71,7 @@ class DwzSystem(SystemBase[Dwz]):
     name: ClassVar[str] = "dwz"
     title: ClassVar[str] = "DWZ (Deutscher Schachbund), per event"
     state: ClassVar[dict[str, str]] = {
-        "rating": "Float64", "index": "Float64", "uplifted": "boolean", "restpartien": "string",
+        "rating": "Int64", "index": "Int64", "uplifted": "boolean", "restpartien": "string",
     }  # fmt: skip
     published: ClassVar[str] = "new_rating"
     list_digits: ClassVar[dict[str, int]] = {"rating": 0, "index": 0}
