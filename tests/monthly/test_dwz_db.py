@@ -49,21 +49,27 @@ def events(folder: Path) -> list[Path]:
     return [first, second]
 
 
-def test_a_dwz_database_from_init_to_export(tmp_path: Path) -> None:
-    listed = tmp_path / "dwz.csv"
+def dwz_database(folder: Path, added: list[Path]) -> Path:
+    """A database made from ``LIST`` (list 2025-02) with ``added`` added, 2025-03 and
+    2025-04 published into ``folder/out``."""
+    listed = folder / "dwz.csv"
     listed.write_text("\n".join(LIST) + "\n", encoding="utf-8")
-    db = tmp_path / "d.sqlite"
+    db = folder / "d.sqlite"
     code, out, err = run("init", "--list", listed, "--period", "2025-02", "--db", db,
                          "--rules", "dwz")  # fmt: skip
     assert code == 0, out + err
     assert "6 players with a state under dwz, read from the list" in out
-    for event in events(tmp_path):
+    for event in added:
         assert run("add", event, "--db", db)[0] == 0
-    published = tmp_path / "out"
     for period in ("2025-03", "2025-04"):
-        code, out, err = run("publish", period, "--db", db, "--out", published)
+        code, out, err = run("publish", period, "--db", db, "--out", folder / "out")
         assert code == 0, out + err
-    folder = published / "2025-04" / "standard"
+    return db
+
+
+def test_a_dwz_database_from_init_to_export(tmp_path: Path) -> None:
+    db = dwz_database(tmp_path, events(tmp_path))
+    folder = tmp_path / "out" / "2025-04" / "standard"
     listing = read(folder / "list.csv")
     # The first DWZ of tests/test_dwz_cli.py and its opponents; the junior 1600 (J 5:
     # E0 = 1.6⁴ + 5 = 11.55, W < We so fB 1, E 12 (≤ 30)) loses to 1822: We = P(−222) =
@@ -91,16 +97,8 @@ def test_a_dwz_database_from_init_to_export(tmp_path: Path) -> None:
 
 def test_the_exported_state_rates_as_the_database_does(tmp_path: Path) -> None:
     # rate --list state.csv over the next event gives what publish gives.
-    listed = tmp_path / "dwz.csv"
-    listed.write_text("\n".join(LIST) + "\n", encoding="utf-8")
-    db = tmp_path / "d.sqlite"
-    assert (
-        run("init", "--list", listed, "--period", "2025-02", "--db", db, "--rules", "dwz")[0] == 0
-    )
     first, second = events(tmp_path)
-    assert run("add", first, "--db", db)[0] == 0
-    for period in ("2025-03", "2025-04"):
-        assert run("publish", period, "--db", db, "--out", tmp_path / "out")[0] == 0
+    db = dwz_database(tmp_path, [first])
     assert run("export-list", "2025-04", "--db", db, "--out", tmp_path / "x")[0] == 0
     state = next((tmp_path / "x").rglob("state.csv"))
     late = tmp_path / "late.trf"
@@ -128,3 +126,12 @@ def test_init_from_an_elo_list_is_refused_and_creates_nothing(tmp_path: Path) ->
         "there, docs/systems.md §10.4): init from a DWZ list of id, rating, index\n"
     )
     assert not db.exists()
+
+
+def test_players_csv_shows_the_last_event_that_evaluated_the_player(tmp_path: Path) -> None:
+    # Two's game in B431-700-AAA (against 21, who stays without DWZ) does not count: his
+    # We and E are those of B431-636-C4F (We 0.013935, E 18: tests/test_dwz_cli.py).
+    dwz_database(tmp_path, events(tmp_path))
+    two = read(tmp_path / "out" / "2025-04" / "standard" / "players.csv")["12"]
+    assert (two["games"], two["e"], two["new_rating"]) == ("2", "18", "1199")
+    assert abs(float(two["expected"]) - 0.013935) < 1e-6

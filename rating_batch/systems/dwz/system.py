@@ -250,12 +250,15 @@ class DwzSystem(SystemBase[Dwz]):
 
 
 def _last_values(run: DwzRun, count: int, keys: tuple[str, ...]) -> dict[str, np.ndarray]:
-    """Per player the values of their last event (NaN: none)."""
+    """Per player the values of the last event that evaluated him or gave him a first DWZ
+    (NaN: none; an event whose games did not count for him is not his evaluation)."""
     out = {key: np.full(count, np.nan) for key in keys}
     if not run.records:
         return out
-    order = np.argsort(run.records["event"], kind="stable")  # later events overwrite
-    players = run.records["player"][order]
+    records = run.records
+    order = np.argsort(records["event"], kind="stable")  # later events overwrite
+    order = order[(records["evaluated"] | (records["stage"] > 0))[order]]
+    players = records["player"][order]
     for key in keys:
-        out[key][players] = run.records[key][order].astype(np.float64)
+        out[key][players] = records[key][order].astype(np.float64)
     return out
