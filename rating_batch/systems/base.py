@@ -6,7 +6,7 @@ TrueSkill, …): what it is given and gives back, the period's players, games an
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
@@ -111,6 +111,14 @@ class StateSystem(Protocol):
     not ``new_<column>`` (Glicko: ``new_rd`` is the RD as of the list, ``carried_rd`` the RD
     of the last games while ``last_period`` dates them, docs/systems.md §3)."""
 
+    birth_from_list: ClassVar[bool]
+    """Whether ``rate --list`` takes a player's birth year from the list when it gives one
+    (the national systems, docs/systems.md §10.1), else from the event file."""
+    text_checks: ClassVar[dict[str, Callable[[str], str]]]
+    """What is wrong with a value of a text state column other than a list period (the DWZ's
+    Restpartien): per column a check giving "" for a good value; a list's value refused is
+    an error naming its line."""
+
     @property
     def bounds(self) -> dict[str, tuple[float, float, str]]:
         """Where each numeric state column of a list can lie under these constants (low,
@@ -145,9 +153,20 @@ class StateSystem(Protocol):
         control is unreadable (docs/systems.md §9.1)."""
         ...
 
-    def list_columns(self, players: pd.DataFrame) -> dict[str, np.ndarray]:
+    def list_extra(self, players: pd.DataFrame) -> dict[str, np.ndarray]:
         """Columns list.csv adds after the state for these players.csv rows (US Chess's
         ``provisional``, docs/systems.md §9.11)."""
+        ...
+
+    def lists_everyone(self, facts: pd.DataFrame) -> bool:
+        """Whether ``rate --list`` over these events (``SystemInput.facts``) rates every
+        player of the list, not only those of the events (the DWZ's uplift changes every
+        state, docs/systems.md §10.8)."""
+        ...
+
+    def list_columns(self, listing: pd.DataFrame) -> pd.DataFrame:
+        """A published list (list.csv: identity, ``rating``, the rounded state columns,
+        ``games``) with any column the system's lists add (the DWZ's "1712-62")."""
         ...
 
     def rate(self, period: SystemInput) -> SystemOutcome: ...
@@ -172,6 +191,8 @@ class SystemBase(Generic[C]):
     carried_as: ClassVar[dict[str, str]] = {}
     optional: ClassVar[tuple[str, ...]] = ()
     choices: ClassVar[dict[str, tuple[str, ...]]] = {}
+    text_checks: ClassVar[dict[str, Callable[[str], str]]] = {}
+    birth_from_list: ClassVar[bool] = False
 
     def __init__(self, params: C | None = None, sources: dict[str, str] | None = None) -> None:
         self._params: C = params if params is not None else self.constants()
@@ -189,8 +210,14 @@ class SystemBase(Generic[C]):
     def kinds_of(self, minutes: float | None) -> tuple[str, ...] | None:
         return None
 
-    def list_columns(self, players: pd.DataFrame) -> dict[str, np.ndarray]:
+    def list_extra(self, players: pd.DataFrame) -> dict[str, np.ndarray]:
         return {}
+
+    def lists_everyone(self, facts: pd.DataFrame) -> bool:
+        return False
+
+    def list_columns(self, listing: pd.DataFrame) -> pd.DataFrame:
+        return listing
 
 
 def seeded(elo: pd.Series, state: Mapping[str, str], **values: float | pd.Series) -> pd.DataFrame:

@@ -18,6 +18,7 @@ SYSTEM_HOMES: dict[str, str] = {
     "harkness": "historical:Harkness:HarknessSystem",
     "ingo": "historical:Ingo:IngoSystem",
     "uscf": "uscf:Uscf:UscfSystem",
+    "dwz": "dwz:Dwz:DwzSystem",
 }
 
 __all__ = ["ELO", "SYSTEM_HOMES"]

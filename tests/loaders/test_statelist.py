@@ -97,3 +97,46 @@ def test_a_value_outside_the_choices_or_an_optional_one_alone_is_told(tmp_path: 
         f"{path}:2: record 'all' is not one of all_wins, mixed (or empty)",
         f"{path}:3: games, peak given without rating: give rating too, or leave them empty",
     ]
+
+
+#: A state with a true/false column and a free text column checked by the system.
+FLAGGED = {"rating": "Float64", "flag": "boolean", "note": "string"}
+
+
+def _no_x(text: str) -> str:
+    return "must not hold 'x'" if "x" in text else ""
+
+
+def test_a_boolean_and_a_checked_text_column_are_read_and_may_be_left_out(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "state.csv"
+    path.write_text("id,rating,flag,note\n11,1600,true,a;b\n12,1500,,\n13,1400,False,\n")
+    listed = read_state_list(path, FLAGGED, "demo", text_checks={"note": _no_x})
+    assert listed["flag"].tolist() == [True, pd.NA, False]
+    assert listed["note"].tolist() == ["a;b", pd.NA, pd.NA]
+    bare = tmp_path / "bare.csv"
+    bare.write_text("id,rating\n11,1600\n")
+    assert read_state_list(bare, FLAGGED, "demo")["flag"].isna().all()
+
+
+def test_a_wrong_boolean_or_refused_text_names_the_line(tmp_path: Path) -> None:
+    path = tmp_path / "state.csv"
+    path.write_text("id,rating,flag,note\n11,1600,maybe,\n12,1500,true,x\n")
+    with pytest.raises(InputError) as caught:
+        read_state_list(path, FLAGGED, "demo", text_checks={"note": _no_x})
+    assert [str(issue) for issue in caught.value.issues] == [
+        f"{path}:2: flag 'maybe' is not true or false",
+        f"{path}:3: note: must not hold 'x'",
+    ]
+
+
+def test_a_fraction_in_a_whole_number_column_names_the_line(tmp_path: Path) -> None:
+    path = tmp_path / "state.csv"
+    path.write_text("id,rating,index\n11,1500,3\n12,1500.5,3.0\n13,1400,2.5\n")
+    with pytest.raises(InputError) as caught:
+        read_state_list(path, {"rating": "Int64", "index": "Int64"}, "demo")
+    assert [str(issue) for issue in caught.value.issues] == [
+        f"{path}:3: rating '1500.5' is not a whole number",
+        f"{path}:4: index '2.5' is not a whole number",
+    ]

@@ -187,7 +187,7 @@ def _from_state_list(
 ) -> tuple[pd.DataFrame, pd.DataFrame, str]:
     listed = read_state_list(
         path, system.state, system.name, system.bounds, encoding,
-        optional=system.optional, choices=system.choices,
+        optional=system.optional, choices=system.choices, text_checks=system.text_checks,
     )  # fmt: skip
     listed = listed.reset_index(drop=True)
     issues: list[Issue] = []

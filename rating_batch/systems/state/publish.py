@@ -83,12 +83,18 @@ def rate_system_kind(
     state = table[["player_id"]].merge(before, on="player_id", how="left")
     games = _games(stored, entries, events, table)
     rank = pd.Series(range(len(events)), index=events["key"].to_numpy())
+    # The rating each player's event file gives (his last entry of the period): the FIDE
+    # rating a national system reads (docs/systems.md §10.4), as rate reads it.
+    in_file = entries.dropna(subset=["rating_in_file"]).drop_duplicates("player_id", keep="last")
+    table["rating"] = (
+        in_file.set_index("player_id")["rating_in_file"].reindex(table["player_id"]).to_numpy()
+    )
     outcome = rate_finite(
         system,
         SystemInput(
-            players=table[["id", "name", "federation", "birth_year"]].assign(
-                rating=_file_ratings(entries, events, table)
-            ),
+            players=table[["id", "name", "federation", "birth_year"]]
+            .assign(rating=_file_ratings(entries, events, table))
+            .astype({"rating": "Int64"}),
             state=state[list(system.state)].reset_index(drop=True),
             games=PlayedGames.of(games, rank, len(table)),
             events=list(events["key"]),
@@ -232,13 +238,13 @@ def system_listing(system: StateSystem, players: pd.DataFrame, table: pd.DataFra
         frame[column] = (
             rounded(values, digits[column]).to_numpy() if column in digits else values.to_numpy()
         )
-    for column, added in system.list_columns(listed).items():
+    for column, added in system.list_extra(listed).items():
         frame[column] = added
     frame["games"] = listed["games"].to_numpy(np.int64)
     exact = listed[system.published].to_numpy(np.float64)
     order = np.lexsort((frame["id"].astype(str).to_numpy(), exact if system.lower_is_better
                         else -exact))  # fmt: skip
-    return frame.iloc[order].reset_index(drop=True)
+    return system.list_columns(frame.iloc[order].reset_index(drop=True))
 
 
 def write_system_kind(

@@ -154,17 +154,32 @@ def rate_with_system(
     period = assemble_period(events, elo)
     raise_if_errors(period.issues)
     players = period.players.reset_index(drop=True)
+    facts = event_facts([event.info for event in ordered])
+    listed = (
+        None
+        if list_path is None
+        else read_state_list(
+            list_path,
+            system.state,
+            system.name,
+            system.bounds,
+            encoding,
+            optional=system.optional,
+            choices=system.choices,
+            text_checks=system.text_checks,
+        ).set_index("id")
+    )
+    if listed is not None and system.lists_everyone(facts):
+        players = with_listed(players, listed)
     state = pd.DataFrame({c: pd.Series(pd.NA, index=players.index, dtype=d)
                           for c, d in system.state.items()})  # fmt: skip
     notes: list[str] = []
-    if list_path is not None:
-        listed = read_state_list(
-            list_path, system.state, system.name, system.bounds, encoding,
-            optional=system.optional, choices=system.choices,
-        ).set_index("id")  # fmt: skip
+    if listed is not None:
         found = listed.reindex(players["id"].astype(str).to_numpy())
         for column in system.state:
             state[column] = found[column].to_numpy()
+        if system.birth_from_list:
+            players["birth_year"] = birth_years(players["birth_year"], found).to_numpy()
         notes.append(f"states from the list {list_path}; players not on it start as unrated")
     elif system.seeds_from_file:
         seeded = system.from_elo(players["rating"].reset_index(drop=True))
@@ -188,7 +203,7 @@ def rate_with_system(
             events=[event.info.key for event in ordered],
             period=label,
             year=int(label[:4]) if label else None,
-            facts=event_facts([event.info for event in ordered]),
+            facts=facts,
             kind=kind,
         ),
     )
@@ -198,6 +213,35 @@ def rate_with_system(
     warnings = [*issues, *overlaps, *period.issues]
     infos = [event.info for event in period.events]
     return SystemRateResult(system, outcome, period.games, infos, notes, warnings)
+
+
+def birth_years(in_files: pd.Series, found: pd.DataFrame) -> pd.Series:
+    """Per player (``in_files``' order, indexed 0, 1, …) the list's birth year where
+    ``found`` (the list's rows in that order) gives one, else the event file's
+    (docs/systems.md §10.1)."""
+    files = in_files.astype("Int64").reset_index(drop=True)
+    if "birth_year" not in found:
+        return files.rename(None)
+    listed = pd.to_numeric(found["birth_year"], errors="coerce").astype("Int64")
+    return listed.reset_index(drop=True).fillna(files).rename(None)
+
+
+def with_listed(players: pd.DataFrame, listed: pd.DataFrame) -> pd.DataFrame:
+    """``players`` and, after them, each player of ``listed`` (a state list by id) who is
+    not among them, with the list's name, federation and birth year (a system whose
+    ``lists_everyone`` is true: every state of the list changes)."""
+    absent = listed.index.difference(pd.Index(players["id"].astype(str)), sort=False)
+    extra = pd.DataFrame({"id": absent.to_numpy(dtype=object)})
+    for column in ("name", "federation", "birth_year"):
+        extra[column] = listed[column].reindex(absent).to_numpy() if column in listed else None
+    extra["name"] = extra["name"].fillna("")
+    extra["birth_year"] = pd.to_numeric(extra["birth_year"], errors="coerce")
+    extra = extra.reindex(columns=players.columns)
+    for name, dtype in players.dtypes.items():
+        if isinstance(dtype, np.dtype) and dtype.kind in "iub":  # no NA: none, 0 events
+            extra[name] = extra[name].fillna(0)
+    extra = extra.astype(players.dtypes.to_dict())
+    return pd.concat([players, extra], ignore_index=True)
 
 
 def write_system_outputs(rated: SystemRateResult, out: Path) -> list[Path]:

@@ -15,11 +15,11 @@ from rating_batch.systems.base import StateSystem, half_away
 
 def numeric_columns(system: StateSystem) -> list[str]:
     """The state columns that are numbers and not ``optional`` (a player has all of them or
-    is unrated)."""
+    is unrated); a true/false column (the DWZ's ``uplifted``) is not one of them."""
     return [
         column
         for column, dtype in system.state.items()
-        if dtype != "string" and column not in system.optional
+        if dtype not in ("string", "boolean") and column not in system.optional
     ]
 
 
@@ -55,7 +55,9 @@ def state_rows(
     """``system_states`` rows for players with a state (all numeric columns given), one per
     state column; ``state`` is aligned with ``player_id`` and has the state columns."""
     numbers = numeric_columns(system)
-    has = state[numbers].notna().all(axis=1).to_numpy(bool)
+    texts = [c for c, dtype in system.state.items() if dtype == "string"]
+    # A text state alone is a state too (the DWZ's Restpartien of a player without DWZ).
+    has = (state[numbers].notna().all(axis=1) | state[texts].notna().any(axis=1)).to_numpy(bool)
     ids = np.asarray(player_id)[has]
     parts = []
     for column, dtype in system.state.items():

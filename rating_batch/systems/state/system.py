@@ -48,7 +48,7 @@ class StatePipeline:
         system = self.system
         read_state_list(
             path, system.state, system.name, system.bounds, encoding,
-            optional=system.optional, choices=system.choices,
+            optional=system.optional, choices=system.choices, text_checks=system.text_checks,
         )  # fmt: skip
         return []
 

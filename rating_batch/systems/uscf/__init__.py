@@ -174,7 +174,7 @@ class UscfSystem(SystemBase[Uscf]):
         ]
         return tuple(found)
 
-    def list_columns(self, players: pd.DataFrame) -> dict[str, np.ndarray]:
+    def list_extra(self, players: pd.DataFrame) -> dict[str, np.ndarray]:
         """§9.11: a rating on ``provisional_games`` (25) games or fewer is provisional (an
         empty count: established)."""
         total = players["new_games_total"].astype("Float64").to_numpy(np.float64, na_value=np.nan)

@@ -14,7 +14,7 @@ from rating_batch.errors import RatingBatchError
 from rating_batch.schema import Event, EventInfo
 from rating_batch.systems import state_system
 from rating_batch.systems.historical import HarknessSystem
-from rating_batch.systems.state.rate import event_facts, rating_key
+from rating_batch.systems.state.rate import birth_years, event_facts, rating_key, with_listed
 
 DAY = dt.date(2026, 8, 1)
 
@@ -83,3 +83,35 @@ def test_a_system_with_kinds_of_its_own_chooses_the_list_by_them() -> None:
         "list: blitz (--kind)", "no readable time control in y: taken as blitz",
     ]  # fmt: skip
     assert choose_kind([unread], "blitz", state_system("glicko2"))[1] == ["list: blitz (--kind)"]
+
+
+def test_listed_players_absent_from_the_events_are_appended_with_their_identity() -> None:
+    # A system whose lists_everyone is true rates every player of the list (the DWZ's uplift).
+    players = pd.DataFrame({"id": ["11"], "name": ["One"], "federation": ["GER"],
+                            "birth_year": [1980], "events": [1]}).astype(
+        {"id": "string", "name": "string", "federation": "string", "birth_year": "Int64",
+         "events": "int64"})  # fmt: skip
+    listed = pd.DataFrame({"name": ["One", "Idle"], "birth_year": ["1980", "2001"]},
+                          index=pd.Index(["11", "99"], name="id"))  # fmt: skip
+    result = with_listed(players, listed)
+    expected = pd.DataFrame({"id": ["11", "99"], "name": ["One", "Idle"],
+                             "federation": ["GER", pd.NA], "birth_year": [1980, 2001],
+                             "events": [1, 0]}).astype(players.dtypes.to_dict())  # fmt: skip
+    pd.testing.assert_frame_equal(result, expected)
+
+
+def test_the_hooks_default_to_what_every_system_did_before() -> None:
+    for name in ("glicko2", "glicko", "trueskill", "harkness", "ingo"):
+        system = state_system(name)
+        assert system is not None
+        assert not system.birth_from_list and system.text_checks == {}
+        assert not system.lists_everyone(event_facts([_info("a", DAY, DAY)]))
+
+
+def test_the_lists_birth_year_where_given_else_the_files() -> None:
+    in_files = pd.Series([1980, 2008, pd.NA], dtype="Int64", index=[5, 6, 7])
+    found = pd.DataFrame({"birth_year": ["2009", pd.NA, "1975"]}, index=["11", "12", "13"])
+    result = birth_years(in_files, found)
+    pd.testing.assert_series_equal(result, pd.Series([2009, 2008, 1975], dtype="Int64"))
+    result = birth_years(in_files, pd.DataFrame(index=["11", "12", "13"]))
+    pd.testing.assert_series_equal(result, pd.Series([1980, 2008, pd.NA], dtype="Int64"))
