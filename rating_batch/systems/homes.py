@@ -13,6 +13,7 @@ SYSTEM_HOMES: dict[str, str] = {
     "trueskill": "trueskill:TrueSkill:TrueSkillSystem",
     "harkness": "historical:Harkness:HarknessSystem",
     "ingo": "historical:Ingo:IngoSystem",
+    "ecf-grade": "ecf_grade:EcfGrade:EcfGradeSystem",
 }
 
 __all__ = ["SYSTEM_HOMES"]
