@@ -38,6 +38,7 @@ from rating_batch.system_rating import (
     write_system_files,
 )
 from rating_batch.systems import RatingSystem, SystemInput, rate_finite
+from rating_batch.systems.base import LISTED
 from rating_batch.systems.games import PlayedGames
 from rating_batch.systems.params import described
 from rating_batch.writers import write_csv, write_workbook
@@ -178,9 +179,12 @@ def _games(
 def system_listing(
     system: RatingSystem, players: pd.DataFrame, table: pd.DataFrame
 ) -> pd.DataFrame:
-    """list.csv: every player with a state after the period, best first, the published
-    value as ``rating`` and each state column rounded as the system publishes them."""
+    """list.csv: every player with a state after the period whose status is listed (a
+    state kept but not published, as an ECF grade on too few games, is not), best first,
+    the published value as ``rating``, each state column rounded as the system publishes
+    them, and the system's ``listed_columns``."""
     has = players[[f"new_{c}" for c in numeric_columns(system)]].notna().all(axis=1)
+    has &= players["status"].isin(LISTED)
     listed = players[has.to_numpy(bool)]
     identity = table.set_index("id").reindex(listed["id"].to_numpy())
     frame = pd.DataFrame({"id": listed["id"].to_numpy()})
@@ -198,6 +202,8 @@ def system_listing(
         frame[column] = (
             rounded(values, digits[column]).to_numpy() if column in digits else values.to_numpy()
         )
+    for column in system.listed_columns:
+        frame[column] = listed[column].to_numpy()
     frame["games"] = listed["games"].to_numpy(np.int64)
     exact = listed[system.published].to_numpy(np.float64)
     order = np.lexsort((frame["id"].astype(str).to_numpy(), exact if system.lower_is_better

@@ -95,6 +95,10 @@ class RatingSystem(Protocol):
     not ``new_<column>`` (Glicko: ``new_rd`` is the RD as of the list, ``carried_rd`` the RD
     of the last games while ``last_period`` dates them, docs/systems.md §3)."""
 
+    listed_columns: ClassVar[tuple[str, ...]]
+    """Columns of players.csv a published list shows after the state (the ECF's
+    ``category``); none by default."""
+
     @property
     def bounds(self) -> dict[str, tuple[float, float, str]]:
         """Where each numeric state column of a list can lie under these constants (low,
@@ -141,6 +145,7 @@ class SystemBase(Generic[C]):
     limits: ClassVar[dict[str, tuple[float, float, str]]] = {}
     """``bounds`` when they do not depend on the constants."""
     carried_as: ClassVar[dict[str, str]] = {}
+    listed_columns: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, params: C | None = None, sources: dict[str, str] | None = None) -> None:
         self._params: C = params if params is not None else self.constants()
