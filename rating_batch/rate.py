@@ -332,7 +332,9 @@ def check_files(
     for path in (path for path, is_list in zip(files, lists, strict=True) if is_list):
         try:
             if system is not None:
-                read_state_list(path, system.state, system.name, system.bounds, encoding)
+                read_state_list(
+                    path, system.state, system.name, system.bounds, encoding, system.optional_state
+                )
             else:
                 issues.extend(read_rating_list(path, encoding=encoding).issues)
         except InputError as error:
@@ -428,9 +430,11 @@ class SystemRater:
         encoding: str | None = None,
     ) -> SystemRateResult:
         # One list kind at a time, as under Elo: mixed kinds are refused unless --kind.
-        _, kind_notes = choose_kind(events, kind)
+        chosen, kind_notes = choose_kind(events, kind)
         overlaps = overlap_issues(events, allow_overlap)
-        rated = rate_with_system(events, issues, self.system, list_path, overlaps, encoding)
+        rated = rate_with_system(
+            events, issues, self.system, list_path, overlaps, encoding, kind=chosen
+        )
         rated.notes[:0] = kind_notes
         return rated
 

@@ -123,9 +123,10 @@ def rate_with_system(
     list_path: Path | None,
     overlaps: list[Issue],
     encoding: str | None = None,
+    kind: str = "standard",
 ) -> SystemRateResult:
     """Rate loaded events as one period under ``system`` (``encoding``: the list's, when it
-    is not UTF-8)."""
+    is not UTF-8) for the list ``kind``."""
     raise_if_errors(overlaps)
     ordered = rating_order(events, system.by_start)
     rank = pd.Series(range(len(ordered)), index=[event.info.key for event in ordered])
@@ -138,7 +139,7 @@ def rate_with_system(
     notes: list[str] = []
     if list_path is not None:
         listed = read_state_list(
-            list_path, system.state, system.name, system.bounds, encoding
+            list_path, system.state, system.name, system.bounds, encoding, system.optional_state
         ).set_index("id")
         found = listed.reindex(players["id"].astype(str).to_numpy())
         for column in system.state:
@@ -167,6 +168,7 @@ def rate_with_system(
             period=label,
             year=int(label[:4]) if label else None,
             facts=event_facts([event.info for event in ordered]),
+            kind=kind,
         ),
     )
     notes += outcome.notes

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from pathlib import Path
 
 import numpy as np
@@ -80,11 +80,13 @@ def read_state_list(
     system: str,
     bounds: Mapping[str, tuple[float, float, str]] | None = None,
     encoding: str | None = None,
+    optional: Collection[str] = (),
 ) -> pd.DataFrame:
     """A previous list for a rating system (docs/formats.md §11): a CSV with ``id`` and the
     system's ``state_columns`` (name → dtype; a "string" column, a list period, may be left
     out), with the ``IDENTITY`` columns given and each row's ``line``. A number outside its
-    column's ``bounds`` (low, high, hint) is an error. Problems name the file and line."""
+    column's ``bounds`` (low, high, hint) is an error. Problems name the file and line.
+    ``optional``: numeric columns that may be left out or empty, player by player."""
     columns = ", ".join(state_columns)
     # An Elo list (any of its forms) makes a database's first states: docs/systems.md §7.
     from_elo = f"; if this is an Elo list, init --rules {system} --list makes each state from it"
@@ -92,7 +94,10 @@ def read_state_list(
         wrong = f"a {system} list is a CSV file of id, {columns}{from_elo}"
         raise InputError([Issue(str(path), None, wrong)])
     frame, lines = _csv_rows(path, encoding)
-    wanted = ["id", *(c for c, dtype in state_columns.items() if dtype != "string")]
+    wanted = [
+        "id",
+        *(c for c, dtype in state_columns.items() if dtype != "string" and c not in optional),
+    ]
     missing = [c for c in wanted if c not in frame.columns]
     if missing:
         wrong = f"no column {', '.join(missing)} for {system} (a list has id, {columns})"
@@ -129,7 +134,7 @@ def read_state_list(
                       f"for {system} ({low:g} to {high:g}){'; ' + hint if hint else ''}")
                 for line in np.flatnonzero(outside.fillna(False).to_numpy())[:20]
             ]  # fmt: skip
-    numbers = [c for c, dtype in state_columns.items() if dtype != "string"]
+    numbers = [c for c, dtype in state_columns.items() if dtype != "string" and c not in optional]
     given = state[numbers].notna()
     partly = given.any(axis=1) & ~given.all(axis=1)
     issues += [

@@ -249,7 +249,9 @@ def _registered(ids: pd.Series, identity: pd.DataFrame) -> pd.DataFrame:
 def _from_state_list(
     path: Path, system: RatingSystem, encoding: str | None
 ) -> tuple[pd.DataFrame, pd.DataFrame, str]:
-    listed = read_state_list(path, system.state, system.name, system.bounds, encoding)
+    listed = read_state_list(
+        path, system.state, system.name, system.bounds, encoding, system.optional_state
+    )
     listed = listed.reset_index(drop=True)
     issues: list[Issue] = []
     if "birth_year" in listed:

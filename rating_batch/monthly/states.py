@@ -15,8 +15,13 @@ from rating_batch.systems.base import half_away
 
 
 def numeric_columns(system: RatingSystem) -> list[str]:
-    """The state columns that are numbers (a player has all of them or is unrated)."""
-    return [column for column, dtype in system.state.items() if dtype != "string"]
+    """The state columns that are numbers (a player has all of them or is unrated), but for
+    the system's ``optional_state``."""
+    return [
+        column
+        for column, dtype in system.state.items()
+        if dtype != "string" and column not in system.optional_state
+    ]
 
 
 def read_system_state(

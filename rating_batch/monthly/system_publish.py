@@ -92,6 +92,7 @@ def rate_system_kind(
             period=period,
             year=int(period[:4]),
             facts=event_facts(infos),
+            kind=kind,
         ),
     )
     players = outcome.players

@@ -42,6 +42,9 @@ class SystemInput:
     """One row per event in rating order: ``key``, ``start`` and ``end`` (dates, None where
     the file gives none) and ``time_control`` (as the file writes it): what a system whose
     rules depend on an event's date or time control reads (docs/systems.md §8)."""
+    kind: str = "standard"
+    """The list rated: ``standard``, ``rapid`` or ``blitz`` (the ECF's nominal ratings differ
+    on the fast lists, docs/systems.md §12)."""
 
     def initial(self, column: str, default: float) -> np.ndarray:
         """A state column before the period, ``default`` for players without one."""
@@ -96,6 +99,10 @@ class RatingSystem(Protocol):
     of the last games while ``last_period`` dates them, docs/systems.md §3)."""
 
     listed_columns: ClassVar[tuple[str, ...]]
+    optional_state: ClassVar[tuple[str, ...]]
+    """Numeric state columns a list may leave empty (or out), player by player, and a period
+    may leave NaN: not part of a state's "all or none" (the ECF's ``partial_games``, empty
+    for a full rating); none by default."""
     """Columns of players.csv a published list shows after the state (the ECF's
     ``category``); none by default."""
 
@@ -146,6 +153,7 @@ class SystemBase(Generic[C]):
     """``bounds`` when they do not depend on the constants."""
     carried_as: ClassVar[dict[str, str]] = {}
     listed_columns: ClassVar[tuple[str, ...]] = ()
+    optional_state: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, params: C | None = None, sources: dict[str, str] | None = None) -> None:
         self._params: C = params if params is not None else self.constants()
@@ -192,7 +200,11 @@ def rate_finite(system: RatingSystem, period: SystemInput) -> SystemOutcome:
     except ArithmeticError as error:  # OverflowError of a Python float, a division by 0
         raise _not_computable(system, f"the calculation failed ({error})") from None
     players = outcome.players
-    numbers = [c for c, dtype in system.state.items() if dtype != "string"]
+    numbers = [
+        c
+        for c, dtype in system.state.items()
+        if dtype != "string" and c not in system.optional_state
+    ]
     shown = [f"new_{c}" for c in numbers] + [system.published, *system.carried_as.values()]
     listed = players["status"].isin(["rated", "new"]).to_numpy(bool)
     for column in dict.fromkeys(shown):

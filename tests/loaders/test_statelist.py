@@ -8,6 +8,7 @@ import pandas as pd
 import pytest
 from db_helpers import newcomer_database, process, query
 
+from rating_batch.errors import InputError
 from rating_batch.loaders.statelist import read_state_list
 
 GLICKO2 = {"rating": "Float64", "rd": "Float64", "volatility": "Float64"}
@@ -69,3 +70,22 @@ def test_an_elo_list_that_is_not_a_csv_is_told_a_glicko2_list_is_one(
                              "--out", tmp_path / "out")  # fmt: skip
     assert (code, out, err) == (1, "", f"Error: {said}\n")
     assert not (tmp_path / "out").exists()
+
+
+def test_an_optional_state_column_may_be_empty_or_left_out(tmp_path: Path) -> None:
+    # The ECF's partial_games (docs/systems.md §12.2): empty for a full rating; a rating
+    # without it is not "given in part", and a list without the column is read.
+    state = {"rating": "Float64", "partial_games": "Float64", "last_period": "string"}
+    path = tmp_path / "ecf.csv"
+    path.write_text("id,rating,partial_games\n11,1600,\n12,1500,4\n13,,\n")
+    listed = read_state_list(path, state, "ecf", optional=("partial_games",))
+    assert listed["rating"].tolist()[:2] == [1600.0, 1500.0] and listed["rating"].isna()[2]
+    assert listed["partial_games"].isna().tolist() == [True, False, True]
+    bare = tmp_path / "bare.csv"
+    bare.write_text("id,rating\n11,1600\n")
+    assert read_state_list(bare, state, "ecf", optional=("partial_games",))["rating"].tolist() == [
+        1600.0
+    ]
+    # Without optional, the same list is refused: every number or none.
+    with pytest.raises(InputError, match=r"ecf\.csv:2: rating, partial_games: give all of them"):
+        read_state_list(path, state, "ecf")
