@@ -14,6 +14,7 @@ SYSTEM_HOMES: dict[str, str] = {
     "harkness": "historical:Harkness:HarknessSystem",
     "ingo": "historical:Ingo:IngoSystem",
     "ecf-grade": "ecf_grade:EcfGrade:EcfGradeSystem",
+    "ecf": "ecf:Ecf:EcfSystem",
 }
 
 __all__ = ["SYSTEM_HOMES"]

@@ -8,6 +8,7 @@ import datetime as dt
 import numpy as np
 import pandas as pd
 import pytest
+from system_inputs import one_event
 
 from rating_batch.systems import SystemInput
 from rating_batch.systems.ecf_grade import (
@@ -164,19 +165,10 @@ def test_an_event_belongs_to_the_season_of_its_end_date(end: str, season: str,
 def season_input(ratings: list[float | None], counts: list[float | None],
                  last: list[str | None], games: PlayedGames, end: str = "2019-05-20",
                  births: list[int] | None = None) -> SystemInput:  # fmt: skip
-    count = len(ratings)
-    players = pd.DataFrame({"id": [str(11 + i) for i in range(count)],
-                            "name": [f"P{i}" for i in range(count)],
-                            "federation": [None] * count,
-                            "birth_year": births or [1980] * count})  # fmt: skip
-    state = pd.DataFrame({"rating": pd.Series(ratings, dtype="Float64"),
-                          "grade_games": pd.Series(counts, dtype="Float64"),
-                          "last_period": pd.Series(last, dtype="string")})  # fmt: skip
-    day = dt.date.fromisoformat(end)
-    facts = pd.DataFrame({"key": ["e"], "start": [day], "end": [day], "time_control": [None]},
-                         dtype=object)  # fmt: skip
-    return SystemInput(players, state, games, events=["e"], period="2019-06", year=2019,
-                       facts=facts)  # fmt: skip
+    state = {"rating": pd.Series(ratings, dtype="Float64"),
+             "grade_games": pd.Series(counts, dtype="Float64"),
+             "last_period": pd.Series(last, dtype="string")}  # fmt: skip
+    return one_event(state, games, end, period="2019-06", births=births)
 
 
 def test_the_season_dates_the_grades_and_a_grade_older_than_36_months_is_dropped() -> None:

@@ -17,7 +17,8 @@ from rating_batch.systems.params import from_section, number
 
 DOCS = Path(__file__).parents[2] / "docs" / "systems.md"
 SECTIONS = {"Glicko-2": "glicko2", "Glicko": "glicko", "TrueSkill": "trueskill",
-            "Harkness": "harkness", "Ingo": "ingo", "ECF grade": "ecf-grade"}  # fmt: skip
+            "Harkness": "harkness", "Ingo": "ingo", "ECF grade": "ecf-grade",
+            "ECF rating": "ecf"}  # fmt: skip
 #: "`key` default (low to high)", "(above low to high)", "(low to below high)"; a default
 #: such as σ0/2 is a formula, "optional `rd_min`" has none.
 STATED = re.compile(

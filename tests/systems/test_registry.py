@@ -15,7 +15,7 @@ from rating_batch.systems import SYSTEM_HOMES, SYSTEMS, find_system
 
 def test_each_name_of_the_table_is_the_system_it_loads() -> None:
     assert list(SYSTEMS) == list(SYSTEM_HOMES) == [
-        "glicko2", "glicko", "trueskill", "harkness", "ingo", "ecf-grade",
+        "glicko2", "glicko", "trueskill", "harkness", "ingo", "ecf-grade", "ecf",
     ]  # fmt: skip
     for name in SYSTEM_HOMES:
         system = find_system(name)
@@ -25,7 +25,7 @@ def test_each_name_of_the_table_is_the_system_it_loads() -> None:
 def test_the_help_names_every_system_of_the_table() -> None:
     for command in ("rate", "check", "init"):
         text = " ".join(CliRunner().invoke(cli, [command, "--help"]).output.split())
-        assert "glicko2, glicko, trueskill, harkness, ingo, ecf-grade" in text, command
+        assert "glicko2, glicko, trueskill, harkness, ingo, ecf-grade, ecf" in text, command
 
 
 def test_the_help_loads_no_system_nor_numpy() -> None:

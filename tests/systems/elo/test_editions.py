@@ -539,7 +539,7 @@ def test_rules_command_lists_editions_and_shows_sources() -> None:
     assert listing.exit_code == 0
     names = [line.split()[0] for line in listing.stdout.splitlines()]
     # The editions, the default, then the other rating systems (docs/systems.md).
-    systems = ["glicko2", "glicko", "trueskill", "harkness", "ingo", "ecf-grade"]
+    systems = ["glicko2", "glicko", "trueskill", "harkness", "ingo", "ecf-grade", "ecf"]
     assert names == [*EDITIONS, "fide", *systems]
     shown = CliRunner().invoke(cli, ["rules", FEXERJ]).stdout.splitlines()
     assert f"periods.months                        2  [{FEXERJ}]  (valid: 1–12)" in shown
