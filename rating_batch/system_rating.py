@@ -143,7 +143,9 @@ def rate_with_system(
         ).set_index("id")
         found = listed.reindex(players["id"].astype(str).to_numpy())
         for column in system.state:
-            state[column] = found[column].to_numpy()
+            # The system's dtype kept: a "string" column read back as object would count
+            # as a number, and a rated player without last_period would show as new.
+            state[column] = pd.Series(found[column].to_numpy(), dtype=system.state[column])
         notes.append(f"states from the list {list_path}; players not on it start as unrated")
     elif system.seeds_from_file:
         seeded = system.from_elo(players["rating"].reset_index(drop=True))

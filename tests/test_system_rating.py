@@ -3,8 +3,14 @@
 
 from __future__ import annotations
 
+import csv
 import datetime as dt
+from pathlib import Path
 
+from click.testing import CliRunner
+from trf_text import P, trf
+
+from rating_batch.cli import cli
 from rating_batch.schema import EventInfo
 from rating_batch.system_rating import event_facts, rating_key
 
@@ -36,3 +42,18 @@ def test_facts_give_each_event_its_dates_and_time_control_in_order() -> None:
     assert list(facts["key"]) == ["x", "y"]
     assert list(facts["end"]) == [DAY, None]
     assert list(facts["time_control"]) == ["90'+30\"", "5400+30"]
+
+
+def test_a_listed_player_without_last_period_is_rated_not_new(tmp_path: Path) -> None:
+    # A Glicko list whose last_period is empty: the players had a state, so their status is
+    # rated (the list's string column keeps its dtype: not taken for a missing number).
+    people = [P(r, f"Player {r}", None, 10 + r, 1980) for r in (1, 2)]
+    event = tmp_path / "e.trf"
+    event.write_text(trf(people, [(1, 1, 2, "1-0")]), encoding="utf-8")
+    listed = tmp_path / "list.csv"
+    listed.write_text("id,rating,rd,last_period\n11,1500,100,\n12,1500,100,2025-12\n")
+    result = CliRunner().invoke(cli, ["rate", str(event), "--rules", "glicko", "--list",
+                                      str(listed), "--out", str(tmp_path / "out")])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    with (tmp_path / "out" / "players.csv").open(encoding="utf-8-sig") as handle:
+        assert [row["status"] for row in csv.DictReader(handle)] == ["rated", "rated"]
