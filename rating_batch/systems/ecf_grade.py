@@ -295,8 +295,7 @@ class EcfGradeSystem(SystemBase[EcfGrade]):
         new_last = new_last.where(~np.isnan(done.grade))
         category = categories(done.n, done.grade_games, p)
         # A lapsed grade is dropped: the player is ungraded for the season (§11.4).
-        state = period.state.copy()
-        state.loc[lapsed, ["rating", "grade_games", "last_period"]] = pd.NA
+        state = period.state.apply(lambda column: column.mask(lapsed))
         seen = dataclasses.replace(period, state=state)
         after = {"rating": done.grade, "grade_games": done.grade_games,
                  "last_period": new_last.to_numpy()}  # fmt: skip

@@ -209,6 +209,8 @@ def test_calculations_show_each_game_and_the_players_values() -> None:
     assert mine["grade_used"].tolist() == [170.0] * 10 and mine["points"].tolist() == [170.0] * 10
     assert mine[["n", "average", "top_up", "category"]].iloc[0].tolist() == [10, 170, 20, "B"]
     assert any("January 2015" in note for note in outcome.notes)
+    # Graded before (no last_period: recent) and after: rated, whatever the dtype games.
+    assert set(outcome.players["status"]) == {"rated"}
 
 
 def test_a_state_from_an_elo_rating_inverts_the_2020_conversion() -> None:
