@@ -249,7 +249,7 @@ class EcfGradeSystem(SystemBase[EcfGrade]):
         "grade_used": ("Ro used", 2), "points": ("g", 2), "average": ("A", 2),
         "n": ("n", 0), "top_up": ("k", 0), "performance": ("A", 2),
         "first_estimate": ("first estimate", 2), "last_period": ("last list", 0),
-        "new_last_period": ("last list′", 0),
+        "new_last_period": ("last list′", 0), "counted": ("counted", 0),
     }  # fmt: skip
     player_values: ClassVar[tuple[str, ...]] = (
         "rating", "grade_games", "n", "average", "top_up", "new_rating", "category",
