@@ -319,7 +319,10 @@ def check_files(
     # a folder of events is read as an event, and refused as add would (docs/formats.md §12).
     lists = [
         path not in inputs.found
-        and (is_list_file(path) or (system is not None and is_state_list(path, system.state)))
+        and (
+            is_list_file(path)
+            or (system is not None and is_state_list(path, system.state, system.optional_state))
+        )
         for path in files
     ]
     events = [path for path, is_list in zip(files, lists, strict=True) if not is_list]

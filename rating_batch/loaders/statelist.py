@@ -20,8 +20,10 @@ from rating_batch.periods import PeriodError, canonical_period
 IDENTITY = ("name", "federation", "sex", "title", "birth_year")
 
 
-def is_state_list(path: Path, state_columns: Mapping[str, str]) -> bool:
-    """A CSV whose header holds ``id`` and the system's number columns."""
+def is_state_list(
+    path: Path, state_columns: Mapping[str, str], optional: Collection[str] = ()
+) -> bool:
+    """A CSV whose header holds ``id`` and the system's number columns (but ``optional``)."""
     if path.suffix.lower() != ".csv":
         return False
     try:
@@ -29,7 +31,7 @@ def is_state_list(path: Path, state_columns: Mapping[str, str]) -> bool:
             header = {name.strip() for name in handle.readline().split(",")}
     except OSError:
         return False
-    numbers = {c for c, dtype in state_columns.items() if dtype != "string"}
+    numbers = {c for c, dtype in state_columns.items() if dtype != "string" and c not in optional}
     return "id" in header and numbers <= header
 
 

@@ -9,7 +9,7 @@ import pytest
 from db_helpers import newcomer_database, process, query
 
 from rating_batch.errors import InputError
-from rating_batch.loaders.statelist import read_state_list
+from rating_batch.loaders.statelist import is_state_list, read_state_list
 
 GLICKO2 = {"rating": "Float64", "rd": "Float64", "volatility": "Float64"}
 
@@ -89,3 +89,13 @@ def test_an_optional_state_column_may_be_empty_or_left_out(tmp_path: Path) -> No
     # Without optional, the same list is refused: every number or none.
     with pytest.raises(InputError, match=r"ecf\.csv:2: rating, partial_games: give all of them"):
         read_state_list(path, state, "ecf")
+
+
+def test_a_list_is_the_systems_without_its_optional_columns(tmp_path: Path) -> None:
+    # is_state_list: id and every number column but the optional ones (the ECF's grade and
+    # partial_games) make a CSV the system's own list.
+    state = {"rating": "Float64", "partial_games": "Float64", "grade": "Float64"}
+    path = tmp_path / "ecf.csv"
+    path.write_text("id,rating\n11,1600\n")
+    assert is_state_list(path, state, ("partial_games", "grade"))
+    assert not is_state_list(path, state)
