@@ -90,6 +90,20 @@ def test_ecf_rating_the_new_players_illustration_through_rate(tmp_path: Path) ->
     assert (players["12"]["new_partial_games"], players["12"]["category"]) == ("", "K")
 
 
+def test_ecf_rating_from_an_old_grade_through_rate(tmp_path: Path) -> None:
+    # §12.2: 11 listed with grade 155 and no rating: 7.5 × 155 + 700 = 1862.5 → 1863, full.
+    # 3/5 against 1500s: D 363, PD 0.90 each: 20 × (3 − 4.5) = −30 → 1833, the K method.
+    lines = ["id,name,rating,grade", '11,"New, Nia",,155']
+    listed = write_list(tmp_path, lines + [f'{10 + r},"Club{r}, Cy",1500,' for r in range(2, 7)])
+    out = tmp_path / "out"
+    code, printed, err = run("rate", monthly_event(tmp_path), "--rules", "ecf", "--list",
+                             listed, "--out", out)  # fmt: skip
+    assert code == 0, printed + err
+    new = rows(out / "players.csv")["11"]
+    assert (new["grade"], new["new_rating"], new["method"], new["status"]) == (
+        "155.0", "1833.0", "K", "rated")  # fmt: skip
+
+
 def test_ecf_rating_on_the_rapid_list_takes_100_off_the_dummy(tmp_path: Path) -> None:
     # --kind rapid: dummy 1700: Ra = (7500 + 1700)/6 = 1533.33 + 57 = 1590.33 → 1590.
     out = tmp_path / "out"

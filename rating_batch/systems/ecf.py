@@ -238,8 +238,10 @@ class EcfSystem(SystemBase[Ecf]):
         "rating": "Float64",
         "partial_games": "Float64",
         "last_period": "string",
+        "grade": "Float64",
     }
-    optional_state: ClassVar[tuple[str, ...]] = ("partial_games",)
+    # partial_games is empty for a full rating; grade is input only (§12.2).
+    optional_state: ClassVar[tuple[str, ...]] = ("partial_games", "grade")
     explained: ClassVar[str] = (
         "K method (full ratings), per game: the opponent's value (new and partial opponents at "
         "their pass-B values), D (|D| at most 400), PD from FIDE's table and s − PD; the change "
@@ -271,6 +273,7 @@ class EcfSystem(SystemBase[Ecf]):
         return {
             "rating": (*ECF_RATINGS, ""),
             "partial_games": (1.0, last, "empty for a full rating"),
+            "grade": (-100.0, 400.0, "an old ECF grade (the rating is 7.5 × grade + 700)"),
         }
 
     def from_elo(self, elo: pd.Series) -> pd.DataFrame:
@@ -285,10 +288,13 @@ class EcfSystem(SystemBase[Ecf]):
     def rate(self, period: SystemInput) -> SystemOutcome:
         p = self._params
         month = rated_month(period)
-        rating = period.initial("rating", np.nan)
-        partial = (
-            period.state["partial_games"].astype("Float64").to_numpy(np.float64, na_value=np.nan)
-        )
+        given = period.initial("rating", np.nan)
+        grade = period.initial("grade", np.nan)
+        # §12.2, the July 2020 seeding: a list's old grade without a rating is the full
+        # rating 7.5 × grade + 700, a whole number (half away from zero).
+        seeded_now = np.isnan(given) & ~np.isnan(grade)
+        rating = np.where(seeded_now, half_away(7.5 * grade + 700.0), given)
+        partial = np.where(seeded_now, np.nan, period.initial("partial_games", np.nan))
         last = period.state["last_period"].astype("string")
         lapsed = np.zeros(len(rating), dtype=bool)
         if month is not None:
@@ -307,7 +313,8 @@ class EcfSystem(SystemBase[Ecf]):
             new_last[played] = month
         kept = ~np.isnan(done.rating)
         after = {"rating": done.rating, "partial_games": done.partial_games,
-                 "last_period": new_last.to_numpy()}  # fmt: skip
+                 "last_period": new_last.to_numpy(),
+                 "grade": np.full(len(rating), np.nan)}  # fmt: skip
         extra = {"k": done.k, "expected": done.expected, "change": done.change,
                  "nominal": done.nominal}  # fmt: skip
         players = outcome_players(period, after, extra, rated_now=kept)
@@ -344,6 +351,9 @@ class EcfSystem(SystemBase[Ecf]):
             "rated game; a partial rating's pool is carried as draws against its own rating "
             "(the list carries no games); late results are the database's unpublish/publish",
         ]
+        if seeded_now.any():
+            notes.append(f"{int(seeded_now.sum())} rating(s) made from the list's ECF grade: "
+                         "7.5 × grade + 700, rounded half away from zero (§12.2)")  # fmt: skip
         if idle.any():
             notes.append(f"{int(idle.sum())} lapsed rating(s) without games kept off the list")
         return SystemOutcome(players, calculations, notes)

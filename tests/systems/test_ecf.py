@@ -158,10 +158,12 @@ def test_p_is_rounded_to_two_decimals_half_up() -> None:
 
 
 def ecf_input(ratings: list[float | None], partial: list[float | None], last: list[str | None],
-              games: PlayedGames, kind: str = "standard") -> SystemInput:  # fmt: skip
+              games: PlayedGames, kind: str = "standard",
+              grades: list[float | None] | None = None) -> SystemInput:  # fmt: skip
     state = {"rating": pd.Series(ratings, dtype="Float64"),
              "partial_games": pd.Series(partial, dtype="Float64"),
-             "last_period": pd.Series(last, dtype="string")}  # fmt: skip
+             "last_period": pd.Series(last, dtype="string"),
+             "grade": pd.Series(grades or [None] * len(ratings), dtype="Float64")}  # fmt: skip
     return one_event(state, games, "2026-01-20", period="2026-02", kind=kind)
 
 
@@ -196,6 +198,21 @@ def test_the_kind_of_list_sets_the_nominal_and_a_new_player_is_new() -> None:
     calc = outcome.calculations.set_index("id")
     assert calc.loc["12", ["method", "opponent_value", "d", "pd"]].tolist() == [
         "K", 1700.0, 0.0, 0.5]  # fmt: skip
+
+
+def test_an_old_grade_without_a_rating_seeds_a_full_rating() -> None:
+    # §12.2, July 2020: 7.5 × 155 + 700 = 1862.5 → 1863 (half away from zero), full. 0 then
+    # draws a 1863 (given as a rating): D 0, PD 0.50: no change. A rating given with a grade
+    # is the rating (1863 stays 1863).
+    games = PlayedGames.from_pairs([(0, 1, 0.5)], 3)
+    period = ecf_input([None, 1863.0, None], [None, None, None], [None] * 3, games,
+                       grades=[155.0, 100.0, None])  # fmt: skip
+    outcome = EcfSystem().rate(period)
+    players = outcome.players.set_index("id")
+    assert players["new_rating"].tolist()[:2] == [1863.0, 1863.0]
+    assert players.loc["11", ["method", "category", "status"]].tolist() == ["K", "K", "rated"]
+    assert players["new_grade"].isna().all()  # input only: nothing carries it
+    assert any("7.5 × grade + 700" in note for note in outcome.notes)
 
 
 @pytest.mark.parametrize(
