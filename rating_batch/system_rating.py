@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import pandas as pd
@@ -130,7 +130,8 @@ def rate_with_system(
     raise_if_errors(overlaps)
     ordered = rating_order(events, system.by_start)
     rank = pd.Series(range(len(ordered)), index=[event.info.key for event in ordered])
-    elo = named_rules(LATEST)  # identities only: no Elo number is used
+    # Identities and the list's calendar only: no Elo number is used.
+    elo = replace(named_rules(LATEST), **system.calendar)
     period = assemble_period(events, elo)
     raise_if_errors(period.issues)
     players = period.players.reset_index(drop=True)

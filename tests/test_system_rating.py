@@ -11,8 +11,10 @@ from click.testing import CliRunner
 from trf_text import P, trf
 
 from rating_batch.cli import cli
+from rating_batch.loaders import read_event
 from rating_batch.schema import EventInfo
-from rating_batch.system_rating import event_facts, rating_key
+from rating_batch.system_rating import event_facts, rate_with_system, rating_key
+from rating_batch.systems.glicko import GlickoSystem
 
 DAY = dt.date(2026, 8, 1)
 
@@ -57,3 +59,21 @@ def test_a_listed_player_without_last_period_is_rated_not_new(tmp_path: Path) ->
     assert result.exit_code == 0, result.output
     with (tmp_path / "out" / "players.csv").open(encoding="utf-8-sig") as handle:
         assert [row["status"] for row in csv.DictReader(handle)] == ["rated", "rated"]
+
+
+def test_a_system_may_set_its_own_list_calendar(tmp_path: Path) -> None:
+    # RatingSystem.calendar: FIDE's monthly lists by default (an event ending 30 January
+    # waits for March: 3 days' closing); a system's own values replace them, in rate's
+    # "the games go into the list of …" as in a database's periods (monthly.common.book_from).
+    people = [P(r, f"Player {r}", None, 10 + r, 1980) for r in (1, 2)]
+    event = tmp_path / "e.trf"
+    event.write_text(trf(people, [(1, 1, 2, "1-0")], start="2026/01/30", end="2026/01/30"))
+
+    class Quarterly(GlickoSystem):
+        @property
+        def calendar(self) -> dict[str, object]:
+            return {"list_months": (1, 4, 7, 10), "period_months": 3, "closing_offset_days": 1}
+
+    for system, label in ((GlickoSystem(), "2026-03"), (Quarterly(), "2026-04")):
+        rated = rate_with_system([read_event(event)], [], system, None, [])
+        assert f"the games go into the list of {label}" in rated.notes

@@ -4,7 +4,7 @@ columns, and the result every command prints (what it did, then its warnings).""
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -43,7 +43,7 @@ def book_from(name: str, text: str | None) -> RuleBook:
     system = stored_system(name, text)
     if system is not None:
         # Periods, list months and kinds as for a rate under the system (system_rating).
-        return RuleBook(name, named_rules(LATEST), system)
+        return RuleBook(name, replace(named_rules(LATEST), **system.calendar), system)
     if text is not None:
         return RuleBook(name, parse_rules_text(text, Path(name)))
     return RuleBook(name, named_rules(name))

@@ -118,6 +118,14 @@ class RatingSystem(Protocol):
     def params(self) -> object: ...
 
     @property
+    def calendar(self) -> dict[str, Any]:
+        """The system's own list calendar, as values of the Elo rules' period fields
+        (``list_months``, ``period_months``, ``closing_offset_days``) that the lists and
+        database under it use instead of FIDE's monthly ones; empty: FIDE's (the ECF grade's
+        seasons, the ECF's months without the 3-day closing)."""
+        ...
+
+    @property
     def sources(self) -> dict[str, str]:
         """Where each constant not left at its default comes from (a rules file)."""
         ...
@@ -167,6 +175,10 @@ class SystemBase(Generic[C]):
     @property
     def bounds(self) -> dict[str, tuple[float, float, str]]:
         return self.limits
+
+    @property
+    def calendar(self) -> dict[str, Any]:
+        return {}
 
 
 def seeded(elo: pd.Series, state: Mapping[str, str], **values: float | pd.Series) -> pd.DataFrame:
