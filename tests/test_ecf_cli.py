@@ -5,10 +5,14 @@ database under each (init from its list, add, publish, player, export-list)."""
 from __future__ import annotations
 
 import csv
+import datetime as dt
 from pathlib import Path
 
 from db_helpers import rows, run, write_list
 from trf_text import P, trf
+
+from rating_batch.monthly.common import book_from
+from rating_batch.periods import period_of
 
 ADULT = 1980
 
@@ -202,11 +206,42 @@ def test_an_ecf_grade_database_publishes_the_grade_rounded_with_its_category(
     assert code == 0, printed + err
     assert run("add", season_event(tmp_path), "--db", db)[0] == 0
     out = tmp_path / "lists"
-    code, printed, err = run("publish", "2015-04", "--skip-to", "--db", db, "--out", out)
+    # docs/systems.md §11.1: the half-yearly lists are January's and July's; the March event
+    # goes into the list of July, the next after January's.
+    code, printed, err = run("publish", "2015-07", "--db", db, "--out", out)
     assert code == 0, printed + err
-    listing = {r["id"]: r for r in read(out / "2015-04" / "standard" / "list.csv")}
+    listing = {r["id"]: r for r in read(out / "2015-07" / "standard" / "list.csv")}
     # 156.67 → 157 (half away from zero), B; 169.33 → 169.
     assert (listing["11"]["rating"], listing["11"]["category"]) == ("157", "B")
     assert listing["12"]["rating"] == "169"
     code, printed, _ = run("player", "11", "--db", db)
     assert code == 0 and "G 150.00" in printed and "new grade 156.67" in printed
+
+
+def test_the_ecf_month_has_no_three_day_closing(tmp_path: Path) -> None:
+    # docs/systems.md §12.1: an event ending on 31 January goes into the February list (under
+    # FIDE's 3-day closing it would wait for March).
+    db = tmp_path / "ecf.sqlite"
+    assert run("init", "--list", ratings(tmp_path), "--period", "2026-01", "--rules", "ecf",
+               "--db", db)[0] == 0  # fmt: skip
+    event = monthly_event(tmp_path)
+    event.write_text(event.read_text().replace("2026/01/20", "2026/01/31"))
+    code, printed, err = run("add", event, "--db", db)
+    assert code == 0 and "period 2026-02" in printed, printed + err
+
+
+def test_the_calendars_of_the_ecf_systems() -> None:
+    # The database's periods: FIDE's monthly lists with 3 days' closing (glicko), the ECF's
+    # months (closing at the month's end), the ECF grade's seasons (docs/systems.md §11.1).
+    def period(rules: str, day: str, text: str | None = None) -> str:
+        book = book_from(rules, text)
+        assert book.fixed is not None
+        return period_of(book.fixed, dt.date.fromisoformat(day))
+
+    assert period("glicko", "2026-01-30") == "2026-03"
+    assert period("ecf", "2026-01-31") == "2026-02"
+    assert period("ecf-grade", "2015-06-30") == "2015-07"
+    assert period("ecf-grade", "2015-07-01") == "2016-01"
+    annual = 'system = "ecf-grade"\n[ecf-grade]\nseason = "annual"\n'
+    assert period("annual.toml", "2011-05-31", annual) == "2011-07"
+    assert period("annual.toml", "2011-06-01", annual) == "2012-07"

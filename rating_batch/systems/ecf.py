@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 import pandas as pd
@@ -275,6 +275,11 @@ class EcfSystem(SystemBase[Ecf]):
             "partial_games": (1.0, last, "empty for a full rating"),
             "grade": (-100.0, 400.0, "an old ECF grade (the rating is 7.5 × grade + 700)"),
         }
+
+    @property
+    def calendar(self) -> dict[str, Any]:
+        # §12.1: list YYYY-MM rates the events ending in the month before it; no 3-day closing.
+        return {"closing_offset_days": 1}
 
     def from_elo(self, elo: pd.Series) -> pd.DataFrame:
         # A project decision (docs/systems.md §12): the ECF rating is on FIDE's scale; an Elo

@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 import pandas as pd
@@ -262,6 +262,14 @@ class EcfGradeSystem(SystemBase[EcfGrade]):
         full = float(self._params.full_games)
         hint = "an ECF grade is about (ECF rating − 700)/7.5"
         return {"rating": (-100.0, 400.0, hint), "grade_games": (0.0, full, "")}
+
+    @property
+    def calendar(self) -> dict[str, Any]:
+        # §11.1: the lists of July (and January) rate the season ending 31 May (30 June, 31
+        # December) before them.
+        if self._params.season == "annual":
+            return {"list_months": (7,), "period_months": 12, "closing_offset_days": 31}
+        return {"list_months": (1, 7), "period_months": 6, "closing_offset_days": 1}
 
     def from_elo(self, elo: pd.Series) -> pd.DataFrame:
         # A project decision (docs/systems.md §11): the inverse of the ECF's 2020 conversion
