@@ -134,9 +134,9 @@ def estimate_ungraded(
 def rate_grades(
     grade: np.ndarray, grade_games: np.ndarray, games: PlayedGames, params: EcfGrade
 ) -> GradeSeason:
-    """A season (docs/systems.md §11.3–§11.5). ``grade``: each player's usable previous grade
-    (NaN: ungraded, or a grade too old to use), the junior increment already added;
-    ``grade_games``: the games it rests on."""
+    """A season (docs/systems.md §11.3–§11.5). ``grade``: each player's previous grade (NaN:
+    ungraded), the junior increment already added; ``grade_games``: the games it rests on as
+    far as it tops up (0 for a grade too old to use: k = 0)."""
     count = len(grade)
     estimate, rounds = estimate_ungraded(grade, games, params)
     graded = ~np.isnan(grade)
@@ -294,24 +294,29 @@ class EcfGradeSystem(SystemBase[EcfGrade]):
         births = period.players["birth_year"].astype("Float64")
         born = births.to_numpy(np.float64, na_value=np.nan)
         junior = (year - born < p.junior_age) if year is not None else np.zeros(len(grade), bool)
-        usable = np.where(lapsed, np.nan, grade + np.where(junior, p.junior_increment, 0.0))
-        done = rate_grades(usable, games_before, period.games, p)
+        usable = grade + np.where(junior, p.junior_increment, 0.0)
+        # §11.4: a grade too old to use tops up nothing (k = 0); without games it is dropped.
+        done = rate_grades(usable, np.where(lapsed, 0.0, games_before), period.games, p)
+        dropped = lapsed & (done.n == 0)
+        done = dataclasses.replace(
+            done,
+            grade=np.where(dropped, np.nan, done.grade),
+            grade_games=np.where(dropped, np.nan, done.grade_games),
+            top_up=np.where(dropped, np.nan, done.top_up),
+        )
         played = done.n > 0
         new_last = last.copy()
         if label is not None:
             new_last[played] = label
         new_last = new_last.where(~np.isnan(done.grade))
         category = categories(done.n, done.grade_games, p)
-        # A lapsed grade is dropped: the player is ungraded for the season (§11.4).
-        state = period.state.apply(lambda column: column.mask(lapsed))
-        seen = dataclasses.replace(period, state=state)
         after = {"rating": done.grade, "grade_games": done.grade_games,
                  "last_period": new_last.to_numpy()}  # fmt: skip
         extra = {"performance": done.average, "top_up": done.top_up}
-        players = outcome_players(seen, after, extra, rated_now=~np.isnan(done.grade))
+        players = outcome_players(period, after, extra, rated_now=~np.isnan(done.grade))
         players["category"] = category
         # Under min_published games no grade is published; the state is kept (§11.4).
-        hidden = ~np.isnan(done.grade) & (category == "")
+        hidden = dropped | (~np.isnan(done.grade) & (category == ""))
         players["status"] = players["status"].where(~hidden, "unrated")
         own = period.games.pidx
         estimates = _joined(done.estimates)
@@ -331,6 +336,6 @@ class EcfGradeSystem(SystemBase[EcfGrade]):
             f"increment {p.junior_increment:g} under {p.junior_age}",
         ]
         if lapsed.any():
-            notes.append(f"{int(lapsed.sum())} grade(s) older than {p.lookback_months} months "
-                         "dropped: those players are ungraded")  # fmt: skip
+            notes.append(f"{int(lapsed.sum())} grade(s) older than {p.lookback_months} months: "
+                         "no top-up (k = 0), dropped without games")  # fmt: skip
         return SystemOutcome(players, calculations, notes)

@@ -171,20 +171,24 @@ def season_input(ratings: list[float | None], counts: list[float | None],
     return one_event(state, games, end, period="2019-06", births=births)
 
 
-def test_the_season_dates_the_grades_and_a_grade_older_than_36_months_is_dropped() -> None:
-    # Season Jan–Jun 2019 (list 2019-07). 0 (150, list 2016-07: 36 months before, usable)
-    # draws 1 (150, list 2016-01: 42 months, dropped: ungraded, first estimate 150 + 0).
-    games = PlayedGames.from_pairs([(0, 1, 0.5)], 3)
+def test_a_grade_older_than_36_months_tops_up_nothing_and_without_games_is_dropped() -> None:
+    # Season Jan–Jun 2019 (list 2019-07). 1 (150, list 2016-01: 42 months before) beats
+    # 0 (150, list 2016-07: 36 months, usable). 1: g = 150 + 50 = 200, k = 0: 200 on one
+    # game (not (200 + 29 × 150)/30), kept but not published (under 5 games).
+    # 0: g = 150 − 50 = 100, k = 29: (100 + 29 × 150)/30 = 148.33 on 30, B, list 2019-07.
+    # 2 (140, 2016-01) plays no game: dropped.
+    games = PlayedGames.from_pairs([(1, 0, 1.0)], 3)
     period = season_input([150.0, 150.0, 140.0], [30.0, 30.0, 10.0],
                           ["2016-07", "2016-01", "2016-01"], games)  # fmt: skip
-    players = EcfGradeSystem().rate(period).players.set_index("id")
-    # 0: one game at 150 (the estimate) and k = 29 → 150 on 30 games, B, list 2019-07.
+    outcome = EcfGradeSystem().rate(period)
+    players = outcome.players.set_index("id")
     shown = ["new_rating", "new_grade_games", "new_last_period", "category", "status"]
-    assert players.loc["11", shown].tolist() == [150.0, 30.0, "2019-07", "B", "rated"]
-    # 1: a new grade on one game, kept but not published (under 5 games).
-    assert players.loc["12", shown].tolist() == [150.0, 1.0, "2019-07", "", "unrated"]
-    # 2: lapsed and without games: dropped.
+    assert players.loc["11", "new_rating"] == pytest.approx(4450 / 30)
+    assert players.loc["11", shown].tolist()[1:] == [30.0, "2019-07", "B", "rated"]
+    assert players.loc["12", shown].tolist() == [200.0, 1.0, "2019-07", "", "unrated"]
+    assert players.loc["12", "top_up"] == 0.0
     assert np.isnan(players.loc["13", "new_rating"]) and players.loc["13", "status"] == "unrated"
+    assert any("no top-up (k = 0), dropped without games" in note for note in outcome.notes)
 
 
 def test_a_junior_increment_is_added_before_the_season() -> None:
