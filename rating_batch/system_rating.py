@@ -147,6 +147,12 @@ def rate_with_system(
             # The system's dtype kept: a "string" column read back as object would count
             # as a number, and a rated player without last_period would show as new.
             state[column] = pd.Series(found[column].to_numpy(), dtype=system.state[column])
+        if system.birth_from_list and "birth_year" in found:
+            # §8: the list's birth year when given, else the event file's.
+            born = pd.to_numeric(found["birth_year"], errors="coerce").astype("Int64")
+            players["birth_year"] = pd.Series(born.to_numpy(), dtype="Int64").fillna(
+                players["birth_year"].astype("Int64")
+            )
         notes.append(f"states from the list {list_path}; players not on it start as unrated")
     elif system.seeds_from_file:
         seeded = system.from_elo(players["rating"].reset_index(drop=True))

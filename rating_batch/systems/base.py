@@ -99,6 +99,9 @@ class RatingSystem(Protocol):
     of the last games while ``last_period`` dates them, docs/systems.md §3)."""
 
     listed_columns: ClassVar[tuple[str, ...]]
+    birth_from_list: ClassVar[bool]
+    """Whether a list's ``birth_year``, where given, goes before the event file's (the
+    national systems, docs/systems.md §8); otherwise the event file's."""
     optional_state: ClassVar[tuple[str, ...]]
     """Numeric state columns a list may leave empty (or out), player by player, and a period
     may leave NaN: not part of a state's "all or none" (the ECF's ``partial_games``, empty
@@ -161,6 +164,7 @@ class SystemBase(Generic[C]):
     """``bounds`` when they do not depend on the constants."""
     carried_as: ClassVar[dict[str, str]] = {}
     listed_columns: ClassVar[tuple[str, ...]] = ()
+    birth_from_list: ClassVar[bool] = False
     optional_state: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, params: C | None = None, sources: dict[str, str] | None = None) -> None:
