@@ -245,3 +245,17 @@ def test_the_calendars_of_the_ecf_systems() -> None:
     annual = 'system = "ecf-grade"\n[ecf-grade]\nseason = "annual"\n'
     assert period("annual.toml", "2011-05-31", annual) == "2011-07"
     assert period("annual.toml", "2011-06-01", annual) == "2012-07"
+
+
+def test_a_lists_birth_year_goes_before_the_event_files(tmp_path: Path) -> None:
+    # docs/systems.md §8: 12 born 2010 by the list (1980 in the file) is 16 in 2026, a
+    # junior: against 1607, D −107, PD 0.35, 40 × −0.35 = −14 → 1486 (an adult: 1493).
+    lines = ["id,name,birth_year,rating,partial_games,last_period"]
+    lines += [f'{10 + r},"Club{r}, Cy",{2010 if r == 2 else ""},1500,,2025-12' for r in range(2, 7)]
+    out = tmp_path / "out"
+    code, printed, err = run("rate", monthly_event(tmp_path), "--rules", "ecf", "--list",
+                             write_list(tmp_path, lines), "--out", out)  # fmt: skip
+    assert code == 0, printed + err
+    players = rows(out / "players.csv")
+    assert (players["12"]["k"], players["12"]["new_rating"]) == ("40.0", "1486.0")
+    assert (players["13"]["k"], players["13"]["new_rating"]) == ("20.0", "1493.0")

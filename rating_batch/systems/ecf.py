@@ -266,6 +266,7 @@ class EcfSystem(SystemBase[Ecf]):
         "pass_a", "pass_b", "change", "new_rating",
     )  # fmt: skip
     by_start: ClassVar[bool] = False
+    birth_from_list: ClassVar[bool] = True
 
     @property
     def bounds(self) -> dict[str, tuple[float, float, str]]:

@@ -256,6 +256,7 @@ class EcfGradeSystem(SystemBase[EcfGrade]):
         "first_estimate", "estimates",
     )  # fmt: skip
     by_start: ClassVar[bool] = False
+    birth_from_list: ClassVar[bool] = True
 
     @property
     def bounds(self) -> dict[str, tuple[float, float, str]]:
