@@ -265,7 +265,7 @@ def _from_state_list(
         listed["birth_year"] = years
     raise_if_errors(issues[:20])
     players = _registered(listed["id"].astype("string"), listed)
-    return players, listed[list(system.state)], "read from the list"
+    return players, system.from_list(listed[list(system.state)]), "read from the list"
 
 
 def _from_elo_list(

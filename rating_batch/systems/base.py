@@ -133,6 +133,12 @@ class RatingSystem(Protocol):
         """Where each constant not left at its default comes from (a rules file)."""
         ...
 
+    def from_list(self, state: pd.DataFrame) -> pd.DataFrame:
+        """A list's states (the ``state`` columns as read) as the system carries them: the
+        same frame but where a list gives a value in another form (the ECF's input-only
+        ``grade`` made a rating); ``init`` stores these."""
+        ...
+
     def from_elo(self, elo: pd.Series) -> pd.DataFrame:
         """Each player's state (the ``state`` columns, in ``elo``'s order) made from an Elo
         rating, NA where it is NA (unrated): ``init`` from an Elo list, and ``rate`` without
@@ -183,6 +189,9 @@ class SystemBase(Generic[C]):
     @property
     def calendar(self) -> dict[str, Any]:
         return {}
+
+    def from_list(self, state: pd.DataFrame) -> pd.DataFrame:
+        return state
 
 
 def seeded(elo: pd.Series, state: Mapping[str, str], **values: float | pd.Series) -> pd.DataFrame:
