@@ -259,3 +259,21 @@ def test_a_lists_birth_year_goes_before_the_event_files(tmp_path: Path) -> None:
     players = rows(out / "players.csv")
     assert (players["12"]["k"], players["12"]["new_rating"]) == ("40.0", "1486.0")
     assert (players["13"]["k"], players["13"]["new_rating"]) == ("20.0", "1493.0")
+
+
+def test_an_ecf_database_made_from_old_grades(tmp_path: Path) -> None:
+    # §12.2, July 2020: init stores 7.5 × 155 + 700 = 1862.5 → 1863 as a full rating; the
+    # month then rates it by the K method as in rate: 3/5 against 1500s, −30 → 1833.
+    lines = ["id,name,rating,grade", '11,"New, Nia",,155']
+    listed = write_list(tmp_path, lines + [f'{10 + r},"Club{r}, Cy",1500,' for r in range(2, 7)])
+    db = tmp_path / "ecf.sqlite"
+    code, printed, err = run("init", "--list", listed, "--period", "2026-01", "--rules", "ecf",
+                             "--db", db)  # fmt: skip
+    assert code == 0 and "6 players with a state under ecf" in printed, printed + err
+    assert run("add", monthly_event(tmp_path), "--db", db)[0] == 0
+    out = tmp_path / "lists"
+    assert run("publish", "2026-02", "--db", db, "--out", out)[0] == 0
+    listing = {r["id"]: r for r in read(out / "2026-02" / "standard" / "list.csv")}
+    assert (listing["11"]["rating"], listing["11"]["category"]) == ("1833", "K")
+    players = rows(out / "2026-02" / "standard" / "players.csv")
+    assert (players["11"]["rating"], players["11"]["method"]) == ("1863.0", "K")

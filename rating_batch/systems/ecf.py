@@ -6,6 +6,7 @@ passes. Where the ECF's description is silent the choice is a constant (§12.9).
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -282,6 +283,19 @@ class EcfSystem(SystemBase[Ecf]):
         # §12.1: list YYYY-MM rates the events ending in the month before it; no 3-day closing.
         return {"closing_offset_days": 1}
 
+    def from_list(self, state: pd.DataFrame) -> pd.DataFrame:
+        # §12.2, the July 2020 seeding: a list's old grade without a rating is the full
+        # rating 7.5 × grade + 700, a whole number (half away from zero); the grade is input
+        # only and not carried.
+        grade = state["grade"].astype("Float64").to_numpy(np.float64, na_value=np.nan)
+        seeds = state["rating"].isna().to_numpy(bool) & ~np.isnan(grade)
+        made = half_away(7.5 * grade + 700.0)
+        return state.assign(
+            rating=state["rating"].astype("Float64").mask(seeds, pd.Series(made)),
+            partial_games=state["partial_games"].astype("Float64").mask(seeds),
+            grade=pd.Series(np.nan, index=state.index, dtype="Float64"),
+        )
+
     def from_elo(self, elo: pd.Series) -> pd.DataFrame:
         # A project decision (docs/systems.md §12): the ECF rating is on FIDE's scale; an Elo
         # rating is taken as a full ECF rating.
@@ -294,13 +308,10 @@ class EcfSystem(SystemBase[Ecf]):
     def rate(self, period: SystemInput) -> SystemOutcome:
         p = self._params
         month = rated_month(period)
-        given = period.initial("rating", np.nan)
-        grade = period.initial("grade", np.nan)
-        # §12.2, the July 2020 seeding: a list's old grade without a rating is the full
-        # rating 7.5 × grade + 700, a whole number (half away from zero).
-        seeded_now = np.isnan(given) & ~np.isnan(grade)
-        rating = np.where(seeded_now, half_away(7.5 * grade + 700.0), given)
-        partial = np.where(seeded_now, np.nan, period.initial("partial_games", np.nan))
+        seeded_now = (period.state["rating"].isna() & period.state["grade"].notna()).to_numpy()
+        carried = dataclasses.replace(period, state=self.from_list(period.state))
+        rating = carried.initial("rating", np.nan)
+        partial = carried.initial("partial_games", np.nan)
         last = period.state["last_period"].astype("string")
         lapsed = np.zeros(len(rating), dtype=bool)
         if month is not None:
