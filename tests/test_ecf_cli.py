@@ -179,10 +179,10 @@ def test_an_ecf_database_from_its_list_to_the_player_and_the_exported_state(
     assert list(listing[0])[-2:] == ["category", "games"]
     code, printed, _ = run("player", "11", "--db", db, "--out", tmp_path / "p")
     assert code == 0 and "rated under ecf" in printed
-    assert "n 5 · Ra 1550.00 · p 0.58 · dp 57 · pass A 1607 · pass B 1607 → R1 1607" in printed
+    assert "n 5 · Ra 1550.00 · p 0.58 · dp 57 · pass A 1607 · pass B 1607 → R′ 1607" in printed
     assert (tmp_path / "p" / "player-11.html").is_file()
     code, printed, _ = run("player", "12", "--db", db)
-    assert code == 0 and "R0 1500" in printed and "0.35   -0.35" in printed
+    assert code == 0 and "R 1500" in printed and "0.35   -0.35" in printed
     exported = tmp_path / "x"
     assert run("export-list", "2026-02", "--db", db, "--out", exported)[0] == 0
     state = {r["id"]: r for r in read(exported / "2026-02" / "standard" / "state.csv")}

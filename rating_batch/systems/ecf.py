@@ -254,7 +254,7 @@ class EcfSystem(SystemBase[Ecf]):
     list_digits: ClassVar[dict[str, int]] = {"rating": 0, "partial_games": 0}
     listed_columns: ClassVar[tuple[str, ...]] = ("category",)
     notation: ClassVar[dict[str, tuple[str, int]]] = {
-        "rating": ("R0", 0), "new_rating": ("R1", 0), "partial_games": ("partial games", 0),
+        "rating": ("R", 0), "new_rating": ("R′", 0), "partial_games": ("partial games", 0),
         "new_partial_games": ("partial games′", 0), "opponent_value": ("Ro", 0),
         "d": ("D", 0), "pd": ("PD", 2), "s_minus_pd": ("s − PD", 2), "weight": ("w", 2),
         "k": ("K", 0), "expected": ("ΣPD", 2), "change": ("change", 0), "pool": ("n", 0),
