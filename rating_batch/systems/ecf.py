@@ -27,7 +27,7 @@ from rating_batch.systems.base import (
 from rating_batch.systems.ecf_grade import month_number
 from rating_batch.systems.elo.rules import fide_tables
 from rating_batch.systems.games import PlayedGames
-from rating_batch.systems.params import field, number
+from rating_batch.systems.params import field, flag, number
 
 #: Where an ECF rating can lie (a list's ``rating``; constants that are ratings).
 ECF_RATINGS = (0.0, 4000.0)
@@ -39,7 +39,10 @@ class Ecf:
     docs/systems.md §12.9 are fields."""
 
     k: float = field(20.0, number(1, 100), "K of an adult (the K method)")
-    k_junior: float = field(40.0, number(1, 100), "K of a junior, whatever the change's sign")
+    k_junior: float = field(40.0, number(1, 100), "K of a junior")
+    k_junior_gains_only: bool = field(
+        False, flag, "a junior's K only for a gain (a calculator's reading; else always)"
+    )
     junior_age: int = field(18, number(1, 100), "age below which a player is a junior")
     d_cap: float = field(400.0, number(1, 4000), "largest |D| looked up in FIDE's table")
     partial_opponent_weight: float = field(
@@ -51,6 +54,10 @@ class Ecf:
     )
     nominal_fast_offset: float = field(
         100.0, number(0, 1000), "taken off the dummy on the rapid and blitz lists"
+    )
+    dummy_games: int = field(1, number(0, 10), "dummy draws in a P rating's pool")
+    whole_numbers: bool = field(
+        True, flag, "ratings whole: the change and the P rating rounded half away from zero"
     )
     full_games: int = field(10, number(1, 1000), "games of the pool that make a full rating")
     inactive_months: int = field(
@@ -119,6 +126,7 @@ def _performance(
     pool: tuple[np.ndarray, np.ndarray],
     dummy: np.ndarray,
     games: PlayedGames,
+    params: Ecf,
 ) -> _Performance:
     """The P method for the players ``who`` (docs/systems.md §12.4): opponents at ``values``;
     ``pool``: (games, their opponents' rating) carried from the list as draws."""
@@ -131,13 +139,21 @@ def _performance(
     carried, carried_rating = pool
     total = n + carried
     # Ra over the pool's opponents and the dummy; p = (W + ½)/(n + 1) to 2 decimals, half up:
-    # in integers, 100 · (2W + 1) / (2(n + 1)) with W in half points (the pool's are draws).
-    ra = (opponents + carried * carried_rating + dummy) / (total + 1.0)
-    numerator = (100 * (half_points + carried + 1.0)).astype(np.int64)
-    denominator = (2 * (total + 1.0)).astype(np.int64)
+    # in integers, 100 · (2W + 1) / (2(n + 1)) with W in half points (the pool's and the
+    # dummy's are draws); d dummy draws in general.
+    d = float(params.dummy_games)
+    weight = np.maximum(total + d, 1.0)  # players without games: not used
+    ra = (opponents + carried * carried_rating + d * dummy) / weight
+    numerator = (100 * (half_points + carried + d)).astype(np.int64)
+    denominator = (2 * weight).astype(np.int64)
     p = (2 * numerator + denominator) // (2 * denominator)
     dp = np.array(fide_tables().dp)[np.clip(p, 0, 100)].astype(np.float64)
-    return _Performance(half_away(ra + dp), ra, p / 100.0, dp, total)
+    return _Performance(_whole(ra + dp, params), ra, p / 100.0, dp, total)
+
+
+def _whole(values: np.ndarray, params: Ecf) -> np.ndarray:
+    """Rounded half away from zero when ratings are whole numbers (§12.9 decision 5)."""
+    return half_away(values) if params.whole_numbers else values
 
 
 def rate_month(
@@ -170,9 +186,9 @@ def rate_month(
     # §12.5 pass A: new and partial opponents at their previous partial or nominal rating;
     # pass B: at their pass-A values; pass C (the K method): at their pass-B values.
     values_a = np.where(full, rating, start)
-    pass_a = _performance(values_a, by_p, pool, dummy, games)
+    pass_a = _performance(values_a, by_p, pool, dummy, games, params)
     values_b = np.where(by_p, pass_a.rating, values_a)
-    pass_b = _performance(values_b, by_p, pool, dummy, games)
+    pass_b = _performance(values_b, by_p, pool, dummy, games, params)
     values_c = np.where(by_p, pass_b.rating, values_a)
     own, other = games.pidx, games.oidx
     k_rows = full[own]
@@ -182,9 +198,10 @@ def rate_month(
     weight = np.where(full[other], 1.0, params.partial_opponent_weight)
     terms = np.where(k_rows, weight * (100.0 * games.score - pd_h), 0.0)
     young = ~np.isnan(age) & (age < params.junior_age)
-    k = np.where(young, params.k_junior, params.k)
     total = np.bincount(own, weights=terms, minlength=count)
-    change = np.where(full & played, half_away(k * total / 100.0), np.nan)
+    junior_k = young & (~params.k_junior_gains_only | (total > 0))
+    k = np.where(junior_k, params.k_junior, params.k)
+    change = np.where(full & played, _whole(k * total / 100.0, params), np.nan)
     expected = np.bincount(own, weights=np.where(k_rows, weight * pd_h / 100.0, 0.0),
                            minlength=count)  # fmt: skip
     new_rating = np.where(full & played, rating + np.nan_to_num(change), rating)
@@ -355,18 +372,22 @@ class EcfSystem(SystemBase[Ecf]):
             dp=done.dp[own], pass_a=done.pass_a[own], pass_b=done.pass_b[own],
             change=done.change[own], new_rating=done.rating[own],
         )  # fmt: skip
+        sign = "only for a gain" if p.k_junior_gains_only else "whatever the change's sign"
+        rounding = "whole, the change rounded once a month" if p.whole_numbers else "unrounded"
         notes = [
             f"ECF rating (docs/systems.md §12), month rated {month or 'unknown'}, "
-            f"{'rapid/blitz' if fast else 'standard'} list: K {p.k:g} (juniors under "
-            f"{p.junior_age}: {p.k_junior:g}, whatever the change's sign), |D| at most "
-            f"{p.d_cap:g} (FIDE's table 8.1b), the change rounded once; new and partial "
-            f"players by Ra + dp with one dummy draw (nominal {p.nominal_adult:g}, "
-            f"{p.nominal_per_year:g} × age under {p.junior_age}, −{p.nominal_fast_offset:g} "
-            f"on the fast lists), a full rating on {p.full_games} games; three passes",
-            f"§12.9 decisions: new and partial opponents weigh {p.partial_opponent_weight:g} "
-            f"in the K method; a rating lapses after {p.inactive_months} months without a "
-            "rated game; a partial rating's pool is carried as draws against its own rating "
-            "(the list carries no games); late results are the database's unpublish/publish",
+            f"{'rapid/blitz' if fast else 'standard'} list: K {p.k:g} ({p.k_junior:g} under "
+            f"{p.junior_age}), FIDE's table 8.1b; new and partial players by Ra + dp (nominal "
+            f"{p.nominal_adult:g}, {p.nominal_per_year:g} × age under {p.junior_age}, "
+            f"−{p.nominal_fast_offset:g} on the fast lists), a full rating on {p.full_games} "
+            "games; three passes",
+            f"§12.9 decisions ([ecf] constants): 1. |D| at most d_cap {p.d_cap:g}; 2. juniors' "
+            f"K {p.k_junior:g} {sign} (k_junior_gains_only); 3. the P rating is Ra + dp with "
+            f"dummy_games {p.dummy_games} dummy draw(s); 4. new and partial opponents weigh "
+            f"partial_opponent_weight {p.partial_opponent_weight:g}; 5. ratings {rounding} "
+            f"(whole_numbers); 6. a rating lapses after inactive_months {p.inactive_months}; "
+            "7. late results are the database's unpublish and publish of their months; a "
+            "partial rating's earlier games are carried as draws against its own rating",
         ]
         if seeded_now.any():
             notes.append(f"{int(seeded_now.sum())} rating(s) made from the list's ECF grade: "

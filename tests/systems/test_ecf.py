@@ -140,6 +140,42 @@ def test_a_juniors_k_is_40_also_when_he_loses() -> None:
     assert month([1400.0, 1500.0], [(0, 1, 0.0)], ages=[15.0, ADULT]).rating[0] == 1386.0
 
 
+def test_a_juniors_k_only_for_a_gain_is_a_constant() -> None:
+    # §12.9 decision 2, the calculator's reading: the loss −0.36 with K 20, −7.2 → −7: 1393;
+    # the win keeps K 40: 25.6 → +26, 1426.
+    params = Ecf(k_junior_gains_only=True)
+    lost = month([1400.0, 1500.0], [(0, 1, 0.0)], ages=[15.0, ADULT], params=params)
+    assert (lost.k[0], lost.rating[0]) == (20.0, 1393.0)
+    won = month([1400.0, 1500.0], [(0, 1, 1.0)], ages=[15.0, ADULT], params=params)
+    assert (won.k[0], won.rating[0]) == (40.0, 1426.0)
+
+
+def test_the_number_of_dummy_draws_is_a_constant() -> None:
+    # §12.9 decision 3. The new adult's 3/5 against 1500s with no dummy: Ra 1500,
+    # p = 3/5 = 0.60, dp 72: 1572. With two: Ra = (7500 + 3600)/7 = 1585.71,
+    # p = 4/7 = 0.571 → 0.57, dp 50: 1635.71 → 1636.
+    pairs = [(0, 1, 1.0), (0, 2, 1.0), (0, 3, 1.0), (0, 4, 0.0), (0, 5, 0.0)]
+    none = month([NAN] + [1500.0] * 5, pairs, params=Ecf(dummy_games=0))
+    assert (none.ra[0], none.p[0], none.rating[0]) == (1500.0, 0.6, 1572.0)
+    two = month([NAN] + [1500.0] * 5, pairs, params=Ecf(dummy_games=2))
+    assert (two.p[0], two.dp[0], two.rating[0]) == (0.57, 50.0, 1636.0)
+    assert two.ra[0] == pytest.approx(11100 / 7)
+
+
+def test_unrounded_ratings_are_a_constant() -> None:
+    # §12.9 decision 5 off: the junior's 40 × 0.64 = 25.6 stays: 1425.6. The passes with
+    # unrounded values: N1 pass A 1733.33 + 125 = 1858.33, N2 1541.67; pass B N1
+    # (1600 + 1541.67 + 1800)/3 + 125 = 1772.22; F: D −172 (the table's row), −5.4: 1594.6.
+    params = Ecf(whole_numbers=False)
+    junior = month([1400.0, 1500.0], [(0, 1, 1.0)], ages=[15.0, ADULT], params=params)
+    assert junior.rating[0] == pytest.approx(1425.6)
+    done = month([NAN, NAN, 1600.0, 1400.0], [(0, 2, 1.0), (0, 1, 0.5), (3, 1, 1.0)],
+                 params=params)  # fmt: skip
+    assert done.pass_a[0] == pytest.approx(5200 / 3 + 125)
+    assert done.pass_b[0] == pytest.approx((1600 + 5000 / 3 - 125 + 1800) / 3 + 125)
+    assert done.rating[2] == pytest.approx(1594.6)
+
+
 def test_the_change_is_rounded_half_away_from_zero_once() -> None:
     # K 10: 1500 loses to 1393 (D 107, PD 0.65): 10 × −0.65 = −6.5 → −7 (not −6); the
     # winner: D −107, PD 0.35, 10 × 0.65 = 6.5 → +7. Two such games: −13, not 2 × −7.
@@ -194,7 +230,10 @@ def test_the_kind_of_list_sets_the_nominal_and_a_new_player_is_new() -> None:
     new = outcome.players.set_index("id").loc["11"]
     assert (new["nominal"], new["new_rating"], new["status"]) == (1700.0, 1700.0, "new")
     assert any("rapid/blitz" in note for note in outcome.notes)
-    assert any("§12.9" in note for note in outcome.notes)
+    decisions = next(note for note in outcome.notes if "§12.9" in note)
+    for key in ("d_cap", "k_junior_gains_only", "dummy_games", "partial_opponent_weight",
+                "whole_numbers", "inactive_months"):  # fmt: skip
+        assert key in decisions
     calc = outcome.calculations.set_index("id")
     assert calc.loc["12", ["method", "opponent_value", "d", "pd"]].tolist() == [
         "K", 1700.0, 0.0, 0.5]  # fmt: skip
