@@ -277,3 +277,34 @@ def test_an_ecf_database_made_from_old_grades(tmp_path: Path) -> None:
     assert (listing["11"]["rating"], listing["11"]["category"]) == ("1833", "K")
     players = rows(out / "2026-02" / "standard" / "players.csv")
     assert (players["11"]["rating"], players["11"]["method"]) == ("1863.0", "K")
+
+
+def test_an_ecf_database_carries_a_partial_ratings_games_to_the_next_month(
+    tmp_path: Path,
+) -> None:
+    # January: 11 new, 3/5 against 1500s: 1607 on 5 games, pool 7500 and 3 points.
+    # February: 11 draws 12 (1493): Ra = (7500 + 1493 + 1800)/7 = 1541.86,
+    # p = (3.5 + ½)/7 = 0.57, dp 50: 1591.86 → 1592 on 6 games. (The list's draws at 1607
+    # would give Ra = (8035 + 1493 + 1800)/7 = 1618.29, p 3.5/7 = 0.50: 1618.)
+    # 12 against 1592: D −99, PD 0.36, 20 × 0.14 = 2.8 → +3: 1496.
+    db = tmp_path / "ecf.sqlite"
+    assert run("init", "--list", ratings(tmp_path), "--period", "2026-01", "--rules", "ecf",
+               "--db", db)[0] == 0  # fmt: skip
+    assert run("add", monthly_event(tmp_path), "--db", db)[0] == 0
+    out = tmp_path / "lists"
+    assert run("publish", "2026-02", "--db", db, "--out", out)[0] == 0
+    people = [P(1, "New, Nia", None, 11, ADULT), P(2, "Club2, Cy", None, 12, ADULT)]
+    february = tmp_path / "february.trf"
+    february.write_text(trf(people, [(1, 1, 2, "=-=")], name="February Open",
+                            start="2026/02/07", end="2026/02/07"))  # fmt: skip
+    code, printed, err = run("add", february, "--db", db)
+    assert code == 0 and "period 2026-03" in printed, printed + err
+    code, printed, err = run("publish", "2026-03", "--db", db, "--out", out)
+    assert code == 0, printed + err
+    listing = {r["id"]: r for r in read(out / "2026-03" / "standard" / "list.csv")}
+    assert (listing["11"]["rating"], listing["11"]["partial_games"]) == ("1592", "6")
+    assert listing["12"]["rating"] == "1496"
+    players = rows(out / "2026-03" / "standard" / "players.csv")
+    assert (players["11"]["pool_opponents"], players["11"]["pool_points"]) == ("7500.0", "3.0")
+    assert (players["11"]["new_pool_opponents"], players["11"]["new_pool_points"]) == (
+        "8993.0", "3.5")  # fmt: skip

@@ -68,14 +68,17 @@ class Ecf:
 @dataclass(frozen=True)
 class EcfMonth:
     """A month rated. Per player: ``rating`` and ``partial_games`` after it (NaN: none, or a
-    full rating), ``method`` (``K``, ``P`` or empty without games), ``k``, ``expected``
-    (ΣPD), ``change`` (K method), the P method's ``pool`` (games, the dummy not counted),
-    ``nominal`` (the dummy), ``ra``, ``p``, ``dp`` and the pass values ``pass_a``,
-    ``pass_b``. Per game row: the opponent's value used (``opponent_value``), ``d``, ``pd``
-    (in points) and ``weight`` (K method)."""
+    full rating), the partial rating's pool (``pool_opponents``, ``pool_points``),
+    ``method`` (``K``, ``P`` or empty without games), ``k``, ``expected`` (ΣPD), ``change``
+    (K method), the P method's ``pool`` (games, the dummy not counted), ``nominal`` (the
+    dummy), ``ra``, ``p``, ``dp`` and the pass values ``pass_a``, ``pass_b``. Per game row:
+    the opponent's value used (``opponent_value``), ``d``, ``pd`` (in points) and
+    ``weight`` (K method)."""
 
     rating: np.ndarray
     partial_games: np.ndarray
+    pool_opponents: np.ndarray
+    pool_points: np.ndarray
     method: np.ndarray
     k: np.ndarray
     expected: np.ndarray
@@ -100,6 +103,10 @@ class _Performance:
     p: np.ndarray
     dp: np.ndarray
     pool: np.ndarray
+    opponents: np.ndarray
+    """The pool's opponents' ratings, summed (the dummy not counted)."""
+    points: np.ndarray
+    """The pool's points (the dummy's not counted)."""
 
 
 def nominal_rating(age: np.ndarray, fast: bool, params: Ecf) -> np.ndarray:
@@ -123,32 +130,36 @@ def expected_hundredths(d: np.ndarray) -> np.ndarray:
 def _performance(
     values: np.ndarray,
     who: np.ndarray,
-    pool: tuple[np.ndarray, np.ndarray],
+    pool: tuple[np.ndarray, np.ndarray, np.ndarray],
     dummy: np.ndarray,
     games: PlayedGames,
     params: Ecf,
 ) -> _Performance:
     """The P method for the players ``who`` (docs/systems.md §12.4): opponents at ``values``;
-    ``pool``: (games, their opponents' rating) carried from the list as draws."""
+    ``pool``: the earlier games carried (their number, their opponents' ratings summed, the
+    points scored in them)."""
     count = len(values)
     rows = who[games.pidx]
     own = games.pidx[rows]
     n = np.bincount(own, minlength=count).astype(np.float64)
     half_points = np.bincount(own, weights=2.0 * games.score[rows], minlength=count)
     opponents = np.bincount(own, weights=values[games.oidx[rows]], minlength=count)
-    carried, carried_rating = pool
+    carried, carried_sum, carried_points = pool
     total = n + carried
+    opponents_all = opponents + carried_sum
+    points_all = half_points / 2.0 + carried_points
     # Ra over the pool's opponents and the dummy; p = (W + ½)/(n + 1) to 2 decimals, half up:
     # in integers, 100 · (2W + 1) / (2(n + 1)) with W in half points (the pool's and the
     # dummy's are draws); d dummy draws in general.
     d = float(params.dummy_games)
     weight = np.maximum(total + d, 1.0)  # players without games: not used
-    ra = (opponents + carried * carried_rating + d * dummy) / weight
-    numerator = (100 * (half_points + carried + d)).astype(np.int64)
+    ra = (opponents_all + d * dummy) / weight
+    numerator = np.rint(100 * (2.0 * points_all + d)).astype(np.int64)
     denominator = (2 * weight).astype(np.int64)
     p = (2 * numerator + denominator) // (2 * denominator)
     dp = np.array(fide_tables().dp)[np.clip(p, 0, 100)].astype(np.float64)
-    return _Performance(_whole(ra + dp, params), ra, p / 100.0, dp, total)
+    return _Performance(_whole(ra + dp, params), ra, p / 100.0, dp, total, opponents_all,
+                        points_all)  # fmt: skip
 
 
 def _whole(values: np.ndarray, params: Ecf) -> np.ndarray:
@@ -165,12 +176,15 @@ def rate_month(
     params: Ecf,
     *,
     fast: bool = False,
+    pools: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> EcfMonth:
     """One month (docs/systems.md §12.3–§12.6). ``rating``: NaN for a new player;
     ``partial``: the games of a partial rating (NaN: a full rating); ``lapsed``: a rating
     without a rated game in the last ``inactive_months`` (a full one: the player returns; a
     partial one is dropped); ``age`` NaN where unknown (an adult); ``fast``: the rapid or
-    blitz list."""
+    blitz list; ``pools``: a partial rating's earlier games as the database keeps them (their
+    opponents' ratings summed, their points; NaN where not known: ``partial`` draws against
+    the partial rating, as a list gives them)."""
     count = len(rating)
     rated = ~np.isnan(rating) & ~lapsed
     full = rated & np.isnan(partial)
@@ -181,7 +195,13 @@ def rate_month(
     nominal = nominal_rating(age, fast, params)
     # A returning player's dummy is his last full rating when that is higher (§12.4).
     dummy = np.where(returning, np.fmax(nominal, rating), nominal)
-    pool = (np.where(is_partial, partial, 0.0), np.where(is_partial, rating, 0.0))
+    known_sum, known_points = pools if pools is not None else (np.full(count, np.nan),) * 2
+    kept = is_partial & ~np.isnan(known_sum) & ~np.isnan(known_points)
+    pool = (
+        np.where(is_partial, partial, 0.0),
+        np.where(kept, known_sum, np.where(is_partial, partial * rating, 0.0)),
+        np.where(kept, known_points, np.where(is_partial, partial / 2.0, 0.0)),
+    )
     start = np.where(is_partial, rating, dummy)
     # §12.5 pass A: new and partial opponents at their previous partial or nominal rating;
     # pass B: at their pass-A values; pass C (the K method): at their pass-B values.
@@ -209,12 +229,19 @@ def rate_month(
     complete = pass_b.pool >= params.full_games
     new_partial = np.where(by_p, np.where(complete, np.nan, pass_b.pool), partial)
     new_partial = np.where(full & played, np.nan, new_partial)
+    # The pool carried to the next month: a partial rating's games (NaN for a full one).
+    still = by_p & ~complete
+    new_sum = np.where(still, pass_b.opponents, np.where(is_partial & ~played, known_sum, np.nan))
+    new_points = np.where(still, pass_b.points, np.where(is_partial & ~played, known_points,
+                                                         np.nan))  # fmt: skip
     method = np.where(full & played, "K", np.where(by_p, "P", ""))
     p_only = np.where(by_p, 1.0, np.nan)
     values_used = np.where(k_rows, values_c[other], values_b[other])
     return EcfMonth(
         rating=new_rating,
         partial_games=new_partial,
+        pool_opponents=new_sum,
+        pool_points=new_points,
         method=method,
         k=np.where(full & played, k, np.nan),
         expected=np.where(full & played, expected, np.nan),
@@ -256,10 +283,15 @@ class EcfSystem(SystemBase[Ecf]):
         "rating": "Float64",
         "partial_games": "Float64",
         "last_period": "string",
+        "pool_opponents": "Float64",
+        "pool_points": "Float64",
         "grade": "Float64",
     }
-    # partial_games is empty for a full rating; grade is input only (§12.2).
-    optional_state: ClassVar[tuple[str, ...]] = ("partial_games", "grade")
+    # partial_games and the pool are empty for a full rating (a list may leave the pool out:
+    # draws against the partial rating); grade is input only (§12.2).
+    optional_state: ClassVar[tuple[str, ...]] = (
+        "partial_games", "pool_opponents", "pool_points", "grade",
+    )  # fmt: skip
     explained: ClassVar[str] = (
         "K method (full ratings), per game: the opponent's value (new and partial opponents at "
         "their pass-B values), D (|D| at most 400), PD from FIDE's table and s − PD; the change "
@@ -292,6 +324,8 @@ class EcfSystem(SystemBase[Ecf]):
         return {
             "rating": (*ECF_RATINGS, ""),
             "partial_games": (1.0, last, "empty for a full rating"),
+            "pool_opponents": (0.0, ECF_RATINGS[1] * last, "the pool's opponents summed"),
+            "pool_points": (0.0, last, "the pool's points"),
             "grade": (-100.0, 400.0, "an old ECF grade (the rating is 7.5 × grade + 700)"),
         }
 
@@ -310,6 +344,8 @@ class EcfSystem(SystemBase[Ecf]):
         return state.assign(
             rating=state["rating"].astype("Float64").mask(seeds, pd.Series(made)),
             partial_games=state["partial_games"].astype("Float64").mask(seeds),
+            pool_opponents=state["pool_opponents"].astype("Float64").mask(seeds),
+            pool_points=state["pool_points"].astype("Float64").mask(seeds),
             grade=pd.Series(np.nan, index=state.index, dtype="Float64"),
         )
 
@@ -340,14 +376,16 @@ class EcfSystem(SystemBase[Ecf]):
         born = births.to_numpy(np.float64, na_value=np.nan)
         age = (year - born) if year is not None else np.full(len(rating), np.nan)
         fast = period.kind in ("rapid", "blitz")
-        done = rate_month(rating, partial, lapsed, age, period.games, p, fast=fast)
+        pools = (carried.initial("pool_opponents", np.nan), carried.initial("pool_points", np.nan))
+        done = rate_month(rating, partial, lapsed, age, period.games, p, fast=fast, pools=pools)
         played = done.method != ""
         new_last = last.copy()
         if month is not None:
             new_last[played] = month
         kept = ~np.isnan(done.rating)
         after = {"rating": done.rating, "partial_games": done.partial_games,
-                 "last_period": new_last.to_numpy(),
+                 "last_period": new_last.to_numpy(), "pool_opponents": done.pool_opponents,
+                 "pool_points": done.pool_points,
                  "grade": np.full(len(rating), np.nan)}  # fmt: skip
         extra = {"k": done.k, "expected": done.expected, "change": done.change,
                  "nominal": done.nominal}  # fmt: skip
@@ -387,7 +425,8 @@ class EcfSystem(SystemBase[Ecf]):
             f"partial_opponent_weight {p.partial_opponent_weight:g}; 5. ratings {rounding} "
             f"(whole_numbers); 6. a rating lapses after inactive_months {p.inactive_months}; "
             "7. late results are the database's unpublish and publish of their months; a "
-            "partial rating's earlier games are carried as draws against its own rating",
+            "partial rating's earlier games: the pool kept (pool_opponents, pool_points), "
+            "else partial_games draws against its own rating",
         ]
         if seeded_now.any():
             notes.append(f"{int(seeded_now.sum())} rating(s) made from the list's ECF grade: "

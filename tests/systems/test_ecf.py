@@ -29,7 +29,8 @@ ADULT = 40.0
 def month(ratings: list[float], pairs: list[tuple[int, int, float]], *,
           partial: list[float] | None = None, ages: list[float] | None = None,
           lapsed: list[bool] | None = None, params: Ecf | None = None,
-          fast: bool = False) -> EcfMonth:  # fmt: skip
+          fast: bool = False,
+          pools: tuple[np.ndarray, np.ndarray] | None = None) -> EcfMonth:  # fmt: skip
     count = len(ratings)
     return rate_month(
         np.array(ratings, dtype=np.float64),
@@ -39,6 +40,7 @@ def month(ratings: list[float], pairs: list[tuple[int, int, float]], *,
         PlayedGames.from_pairs(pairs, count),
         params or Ecf(),
         fast=fast,
+        pools=pools,
     )
 
 
@@ -97,6 +99,22 @@ def test_a_partial_rating_carries_its_pool_and_partial_opponents_weigh_by_the_co
     older = month([1600.0, 1700.0], [(0, 1, 1.0)], partial=[4.0, NAN],
                   params=Ecf(partial_opponent_weight=0.5))  # fmt: skip
     assert older.rating[1] == 1695.0 and older.weight[1] == 0.5
+
+
+def test_a_pool_kept_by_the_database_replaces_the_lists_draws() -> None:
+    # The same partial 1600 on 4 games, its games kept: opponents 6000 (1500 each) and 2.5
+    # points. Beating the 1700: Ra = (6000 + 1700 + 1800)/6 = 1583.33, p = (3.5 + ½)/6 =
+    # 0.67, dp 125: 1708.33 → 1708; the pool carried on: 7700 and 3.5 on 5 games.
+    done = month([1600.0, 1700.0], [(0, 1, 1.0)], partial=[4.0, NAN],
+                 pools=(np.array([6000.0, NAN]), np.array([2.5, NAN])))  # fmt: skip
+    assert (done.rating[0], done.p[0]) == (1708.0, 0.67)
+    assert (done.pool_opponents[0], done.pool_points[0], done.partial_games[0]) == (
+        7700.0, 3.5, 5.0)  # fmt: skip
+    # Without it (a list): draws at 1600, 1707 as above; the pool then carried exactly:
+    # 4 × 1600 + 1700 = 8100 and 2 + 1 = 3 points. A full rating carries none.
+    listed = month([1600.0, 1700.0], [(0, 1, 1.0)], partial=[4.0, NAN])
+    assert (listed.pool_opponents[0], listed.pool_points[0]) == (8100.0, 3.0)
+    assert np.isnan(listed.pool_opponents[1]) and np.isnan(listed.pool_points[1])
 
 
 def test_ten_games_make_a_full_rating() -> None:
@@ -199,6 +217,8 @@ def ecf_input(ratings: list[float | None], partial: list[float | None], last: li
     state = {"rating": pd.Series(ratings, dtype="Float64"),
              "partial_games": pd.Series(partial, dtype="Float64"),
              "last_period": pd.Series(last, dtype="string"),
+             "pool_opponents": pd.Series([None] * len(ratings), dtype="Float64"),
+             "pool_points": pd.Series([None] * len(ratings), dtype="Float64"),
              "grade": pd.Series(grades or [None] * len(ratings), dtype="Float64")}  # fmt: skip
     return one_event(state, games, "2026-01-20", period="2026-02", kind=kind)
 
