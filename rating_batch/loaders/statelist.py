@@ -97,6 +97,7 @@ def read_state_list(
     optional: Collection[str] = (),
     choices: Mapping[str, Sequence[str]] | None = None,
     text_checks: Mapping[str, Callable[[str], str]] | None = None,
+    alone: Collection[str] = (),
 ) -> pd.DataFrame:
     """A previous list for a rating system (docs/formats.md §11): a CSV with ``id`` and the
     system's ``state_columns`` (name → dtype; a "string" column, a list period unless
@@ -105,7 +106,9 @@ def read_state_list(
     number outside its column's ``bounds`` (low, high, hint), a fraction in an "Int64"
     column, a string column in ``choices`` holding none of its values, or a text its check
     refuses (the check says what is wrong), is an error. A number column in ``optional`` may
-    be left out or empty for a player with a state. Problems name the file and line."""
+    be left out or empty for a player with a state, but is an error without them unless it is
+    in ``alone`` (a value the system makes a state of, the ECF's grade). Problems name the
+    file and line."""
     columns = ", ".join(state_columns)
     # An Elo list (any of its forms) makes a database's first states: docs/systems.md §7.
     from_elo = f"; if this is an Elo list, init --rules {system} --list makes each state from it"
@@ -192,13 +195,13 @@ def read_state_list(
               "(none: the player starts as unrated)")
         for line in np.flatnonzero(partly.to_numpy())[:20]
     ]  # fmt: skip
-    extra = [c for c in state_columns if c in optional]
+    extra = [c for c in state_columns if c in optional and c not in alone]
     if extra:
-        alone = state[extra].notna().any(axis=1) & ~given.all(axis=1)
+        without = state[extra].notna().any(axis=1) & ~given.all(axis=1)
         issues += [
             Issue(str(path), int(lines[line]), f"{', '.join(extra)} given without "
                   f"{', '.join(required)}: give {', '.join(required)} too, or leave them empty")
-            for line in np.flatnonzero(alone.to_numpy())[:20]
+            for line in np.flatnonzero(without.to_numpy())[:20]
         ]  # fmt: skip
     twice = state["id"].duplicated(keep=False) & state["id"].ne("")
     issues += [

@@ -29,14 +29,13 @@ from rating_batch.errors import InputError, Issue, Severity, raise_if_errors
 from rating_batch.inputs import distinct_keys, expand_inputs, load_events
 from rating_batch.loaders import Progress, no_progress
 from rating_batch.loaders.common import time_control_minutes
-from rating_batch.monthly.book import database_system
+from rating_batch.monthly.book import database_system, rule_book
 from rating_batch.monthly.common import (
     Outcome,
     RuleBook,
     iso,
     placed_period,
     placement_floor,
-    rule_book,
 )
 from rating_batch.monthly.identify import IdentityPlan, plan_identities, store_identities
 from rating_batch.parallel import alongside, worth

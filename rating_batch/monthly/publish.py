@@ -20,12 +20,11 @@ from pathlib import Path
 
 from rating_batch.errors import Issue, RatingBatchError
 from rating_batch.loaders import Progress, no_progress
-from rating_batch.monthly.book import database_system
+from rating_batch.monthly.book import database_system, rule_book
 from rating_batch.monthly.common import (
     Outcome,
     RuleBook,
     placed_period,
-    rule_book,
 )
 from rating_batch.monthly.outputs import PERIOD_FILES, Keeping
 from rating_batch.monthly.part import PublishResult

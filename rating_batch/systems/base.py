@@ -103,6 +103,9 @@ class StateSystem(Protocol):
     optional: ClassVar[tuple[str, ...]]
     """Numeric state columns a player with a state may lack (empty in a list, NaN in the
     state): US Chess's ``peak``, docs/systems.md §9.3. The others are all given or none."""
+    alone: ClassVar[tuple[str, ...]]
+    """``optional`` columns a list may give without the others: a value the system makes a
+    state of (the ECF's ``grade``, ``from_list``)."""
     choices: ClassVar[dict[str, tuple[str, ...]]]
     """The values a string state column can take (otherwise a string column is a list
     period, ``YYYY-MM``)."""
@@ -131,8 +134,22 @@ class StateSystem(Protocol):
     def params(self) -> object: ...
 
     @property
+    def calendar(self) -> dict[str, Any]:
+        """The system's own list calendar, as values of the Elo rules' period fields
+        (``list_months``, ``period_months``, ``closing_offset_days``) that the lists and
+        database under it use instead of FIDE's monthly ones; empty: FIDE's (the ECF grade's
+        seasons, the ECF's months without the 3-day closing)."""
+        ...
+
+    @property
     def sources(self) -> dict[str, str]:
         """Where each constant not left at its default comes from (a rules file)."""
+        ...
+
+    def from_list(self, state: pd.DataFrame) -> pd.DataFrame:
+        """A list's states (the ``state`` columns as read) as the system carries them: the
+        same frame but where a list gives a value in another form (the ECF's input-only
+        ``grade`` made a rating); ``init`` stores these."""
         ...
 
     def from_elo(self, elo: pd.Series) -> pd.DataFrame:
@@ -192,6 +209,7 @@ class SystemBase(Generic[C]):
     optional: ClassVar[tuple[str, ...]] = ()
     choices: ClassVar[dict[str, tuple[str, ...]]] = {}
     text_checks: ClassVar[dict[str, Callable[[str], str]]] = {}
+    alone: ClassVar[tuple[str, ...]] = ()
     birth_from_list: ClassVar[bool] = False
 
     def __init__(self, params: C | None = None, sources: dict[str, str] | None = None) -> None:
@@ -218,6 +236,13 @@ class SystemBase(Generic[C]):
 
     def list_columns(self, listing: pd.DataFrame) -> pd.DataFrame:
         return listing
+
+    @property
+    def calendar(self) -> dict[str, Any]:
+        return {}
+
+    def from_list(self, state: pd.DataFrame) -> pd.DataFrame:
+        return state
 
 
 def seeded(elo: pd.Series, state: Mapping[str, str], **values: float | pd.Series) -> pd.DataFrame:

@@ -19,6 +19,8 @@ SYSTEM_HOMES: dict[str, str] = {
     "ingo": "historical:Ingo:IngoSystem",
     "uscf": "uscf:Uscf:UscfSystem",
     "dwz": "dwz:Dwz:DwzSystem",
+    "ecf-grade": "ecf_grade:EcfGrade:EcfGradeSystem",
+    "ecf": "ecf:Ecf:EcfSystem",
 }
 
 __all__ = ["ELO", "SYSTEM_HOMES"]

@@ -9,7 +9,7 @@ import pytest
 from db_helpers import newcomer_database, process, query
 
 from rating_batch.errors import InputError
-from rating_batch.loaders.statelist import read_state_list
+from rating_batch.loaders.statelist import is_state_list, read_state_list
 
 GLICKO2 = {"rating": "Float64", "rd": "Float64", "volatility": "Float64"}
 
@@ -140,3 +140,32 @@ def test_a_fraction_in_a_whole_number_column_names_the_line(tmp_path: Path) -> N
         f"{path}:3: rating '1500.5' is not a whole number",
         f"{path}:4: index '2.5' is not a whole number",
     ]
+
+
+def test_an_optional_state_column_may_be_empty_or_left_out(tmp_path: Path) -> None:
+    # The ECF's partial_games (docs/systems.md §12.2): empty for a full rating; a rating
+    # without it is not "given in part", and a list without the column is read.
+    state = {"rating": "Float64", "partial_games": "Float64", "last_period": "string"}
+    path = tmp_path / "ecf.csv"
+    path.write_text("id,rating,partial_games\n11,1600,\n12,1500,4\n13,,\n")
+    listed = read_state_list(path, state, "ecf", optional=("partial_games",))
+    assert listed["rating"].tolist()[:2] == [1600.0, 1500.0] and listed["rating"].isna()[2]
+    assert listed["partial_games"].isna().tolist() == [True, False, True]
+    bare = tmp_path / "bare.csv"
+    bare.write_text("id,rating\n11,1600\n")
+    assert read_state_list(bare, state, "ecf", optional=("partial_games",))["rating"].tolist() == [
+        1600.0
+    ]
+    # Without optional, the same list is refused: every number or none.
+    with pytest.raises(InputError, match=r"ecf\.csv:2: rating, partial_games: give all of them"):
+        read_state_list(path, state, "ecf")
+
+
+def test_a_list_is_the_systems_without_its_optional_columns(tmp_path: Path) -> None:
+    # is_state_list: id and every number column but the optional ones (the ECF's grade and
+    # partial_games) make a CSV the system's own list.
+    state = {"rating": "Float64", "partial_games": "Float64", "grade": "Float64"}
+    path = tmp_path / "ecf.csv"
+    path.write_text("id,rating\n11,1600\n")
+    assert is_state_list(path, state, ("partial_games", "grade"))
+    assert not is_state_list(path, state)

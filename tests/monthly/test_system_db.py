@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import math
+import re
 from pathlib import Path
 
 import numpy as np
@@ -15,11 +16,11 @@ import pytest
 from conftest import glicko2_giving
 from db_helpers import dump, newcomer_database, process, query, run
 from html_text import read_page
-from rating_batch.monthly.system_publish import system_listing
 from trf_text import P, trf
 
 from rating_batch.systems import SYSTEMS
 from rating_batch.systems.historical import HarknessSystem
+from rating_batch.systems.state.publish import system_listing
 
 ADULT = 1980
 SCALE = 173.7178
@@ -248,12 +249,18 @@ def test_every_system_keeps_a_database(system: str, tmp_path: Path) -> None:
     code, printed, err = run("init", "--list", listed, "--period", "2026-01", "--db", db,
                              "--rules", system, "--from-elo")  # fmt: skip
     assert code == 0, printed + err
-    assert run("add", paper_event(tmp_path), "--db", db)[0] == 0
+    code, printed, _ = run("add", paper_event(tmp_path), "--db", db)
+    assert code == 0
+    # The list the event went into: 2026-02 under FIDE's monthly calendar, the next season's
+    # under the ECF grade's (docs/systems.md §11.1).
+    period = re.search(r"period (\d{4}-\d\d)", printed)
+    assert period is not None, printed
+    listed_in = period.group(1)
     out = tmp_path / "out"
-    code, printed, err = run("publish", "2026-02", "--db", db, "--out", out)
+    code, printed, err = run("publish", listed_in, "--db", db, "--out", out)
     assert code == 0, printed + err
-    players = by_id(out / "2026-02" / "standard" / "players.csv")
-    listing = by_id(out / "2026-02" / "standard" / "list.csv")
+    players = by_id(out / listed_in / "standard" / "players.csv")
+    listing = by_id(out / listed_in / "standard" / "list.csv")
     # One played three games: a state after the period in the list, and the same published
     # value as players.csv, rounded.
     assert players["11"]["games"] == "3" and "11" in listing

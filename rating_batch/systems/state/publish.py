@@ -25,7 +25,7 @@ from rating_batch.periods import Period, shown
 from rating_batch.schema import EventInfo
 from rating_batch.staging import OutputSet
 from rating_batch.store import Store
-from rating_batch.systems.base import StateSystem, SystemInput, rate_finite
+from rating_batch.systems.base import LISTED, StateSystem, SystemInput, rate_finite
 from rating_batch.systems.elo.publish import _previous
 from rating_batch.systems.games import PlayedGames
 from rating_batch.systems.params import described
@@ -140,7 +140,7 @@ def _events(
     store: Store, period: Period, kind: str, system: StateSystem
 ) -> tuple[pd.DataFrame, list[EventInfo]]:
     """The period's events of ``kind`` (filed under it, or rated for it as well by the
-    system) in rating order (``system_rating.rating_key``), as rows and as their facts."""
+    system) in rating order (``rate.rating_key``), as rows and as their facts."""
     by_start = system.by_start
     events = store.events(period)
     also = events["time_control"].map(lambda text: kind in system_kinds(system, text))
@@ -218,9 +218,12 @@ def _games(
 
 
 def system_listing(system: StateSystem, players: pd.DataFrame, table: pd.DataFrame) -> pd.DataFrame:
-    """list.csv: every player with a state after the period, best first, the published
-    value as ``rating`` and each state column rounded as the system publishes them."""
+    """list.csv: every player with a state after the period whose status is listed (a
+    state kept but not published, as an ECF grade on too few games, is not), best first,
+    the published value as ``rating``, each state column rounded as the system publishes
+    them, and the columns the system adds (``list_extra``)."""
     has = players[[f"new_{c}" for c in numeric_columns(system)]].notna().all(axis=1)
+    has &= players["status"].isin(LISTED)
     listed = players[has.to_numpy(bool)]
     identity = table.set_index("id").reindex(listed["id"].to_numpy())
     frame = pd.DataFrame({"id": listed["id"].to_numpy()})

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -17,7 +17,6 @@ import pandas as pd
 
 from rating_batch.assemble import assemble_period
 from rating_batch.errors import Issue, raise_if_errors
-from rating_batch.loaders import read_state_list
 from rating_batch.loaders.common import time_control_minutes
 from rating_batch.parallel import beside
 from rating_batch.periods import period_of
@@ -35,6 +34,7 @@ from rating_batch.systems.elo.rules import LATEST
 from rating_batch.systems.elo.rules_file import named_rules
 from rating_batch.systems.games import PlayedGames
 from rating_batch.systems.params import described
+from rating_batch.systems.state.states import read_system_list
 from rating_batch.writers import Sheet, write_csv, write_workbook
 from rating_batch.writers.html import SystemPage, write_system_html
 
@@ -150,24 +150,14 @@ def rate_with_system(
     raise_if_errors(overlaps)
     ordered = rating_order(events, system.by_start)
     rank = pd.Series(range(len(ordered)), index=[event.info.key for event in ordered])
-    elo = named_rules(LATEST)  # identities only: no Elo number is used
+    # Identities and the list's calendar only: no Elo number is used.
+    elo = replace(named_rules(LATEST), **system.calendar)
     period = assemble_period(events, elo)
     raise_if_errors(period.issues)
     players = period.players.reset_index(drop=True)
     facts = event_facts([event.info for event in ordered])
     listed = (
-        None
-        if list_path is None
-        else read_state_list(
-            list_path,
-            system.state,
-            system.name,
-            system.bounds,
-            encoding,
-            optional=system.optional,
-            choices=system.choices,
-            text_checks=system.text_checks,
-        ).set_index("id")
+        None if list_path is None else read_system_list(system, list_path, encoding).set_index("id")
     )
     if listed is not None and system.lists_everyone(facts):
         players = with_listed(players, listed)
@@ -177,7 +167,9 @@ def rate_with_system(
     if listed is not None:
         found = listed.reindex(players["id"].astype(str).to_numpy())
         for column in system.state:
-            state[column] = found[column].to_numpy()
+            # The system's dtype kept: a "string" column read back as object would count
+            # as a number, and a rated player without last_period would show as new.
+            state[column] = pd.Series(found[column].to_numpy(), dtype=system.state[column])
         if system.birth_from_list:
             players["birth_year"] = birth_years(players["birth_year"], found).to_numpy()
         notes.append(f"states from the list {list_path}; players not on it start as unrated")

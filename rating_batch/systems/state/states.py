@@ -4,9 +4,12 @@ the system's dtypes; and the rounded list a publish writes (list.csv)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 
+from rating_batch.loaders.statelist import read_state_list
 from rating_batch.monthly.common import player_ids
 from rating_batch.periods import Period
 from rating_batch.store import Store
@@ -110,3 +113,13 @@ def state_list(store: Store, system: StateSystem, kind: str, period: Period) -> 
     for column in system.state:
         frame[column] = state[column].to_numpy()
     return frame.sort_values("id", kind="stable").reset_index(drop=True)
+
+
+def read_system_list(system: StateSystem, path: Path, encoding: str | None) -> pd.DataFrame:
+    """A list of ``system`` (docs/formats.md §11), read and checked with everything the
+    system says of its columns."""
+    return read_state_list(
+        path, system.state, system.name, system.bounds, encoding,
+        optional=system.optional, choices=system.choices, text_checks=system.text_checks,
+        alone=system.alone,
+    )  # fmt: skip

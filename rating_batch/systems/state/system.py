@@ -4,17 +4,21 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 from rating_batch.assemble import choose_kind
 from rating_batch.errors import Issue
-from rating_batch.loaders import read_state_list
 from rating_batch.loaders.statelist import is_state_list
+from rating_batch.monthly.common import RuleBook
 from rating_batch.systems.base import StateSystem
+from rating_batch.systems.elo.rules import LATEST
+from rating_batch.systems.elo.rules_file import named_rules
 from rating_batch.systems.params import described
 from rating_batch.systems.seam import RateRequest
 from rating_batch.systems.state.database import StateDatabase
 from rating_batch.systems.state.rate import SystemRateResult, rate_with_system, write_system_outputs
+from rating_batch.systems.state.states import read_system_list
 from rating_batch.terminal import TERMINAL_WIDTH
 from rating_batch.validation import LOWEST_RATING, overlap_issues
 
@@ -34,6 +38,11 @@ class StatePipeline:
         self.title: str = system.title
         self.lower_is_better: bool = system.lower_is_better
 
+    def rule_book(self, name: str, text: str | None) -> RuleBook:
+        """FIDE's current monthly lists (the latest edition's periods and kinds), or the
+        system's own calendar (``StateSystem.calendar``: the ECF grade's seasons)."""
+        return RuleBook(name, dataclasses.replace(named_rules(LATEST), **self.system.calendar))
+
     def kinds_of(self, minutes: float | None) -> tuple[str, ...] | None:
         return self.system.kinds_of(minutes)
 
@@ -46,10 +55,7 @@ class StatePipeline:
 
     def list_issues(self, path: Path, encoding: str | None) -> list[Issue]:
         system = self.system
-        read_state_list(
-            path, system.state, system.name, system.bounds, encoding,
-            optional=system.optional, choices=system.choices, text_checks=system.text_checks,
-        )  # fmt: skip
+        read_system_list(system, path, encoding)  # fmt: skip
         return []
 
     def describe(self) -> list[str]:

@@ -549,6 +549,8 @@ def test_rules_command_lists_editions_and_shows_sources() -> None:
         "ingo",
         "uscf",
         "dwz",
+        "ecf-grade",
+        "ecf",
     ]
     shown = CliRunner().invoke(cli, ["rules", FEXERJ]).stdout.splitlines()
     assert f"periods.months                        2  [{FEXERJ}]  (valid: 1–12)" in shown

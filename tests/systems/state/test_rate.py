@@ -3,18 +3,31 @@
 
 from __future__ import annotations
 
+import csv
 import datetime as dt
 import math
+from pathlib import Path
 
 import pandas as pd
 import pytest
+from click.testing import CliRunner
+from trf_text import P, trf
 
 from rating_batch.assemble import choose_kind
+from rating_batch.cli import cli
 from rating_batch.errors import RatingBatchError
+from rating_batch.loaders import read_event
 from rating_batch.schema import Event, EventInfo
 from rating_batch.systems import state_system
+from rating_batch.systems.glicko import GlickoSystem
 from rating_batch.systems.historical import HarknessSystem
-from rating_batch.systems.state.rate import birth_years, event_facts, rating_key, with_listed
+from rating_batch.systems.state.rate import (
+    birth_years,
+    event_facts,
+    rate_with_system,
+    rating_key,
+    with_listed,
+)
 
 DAY = dt.date(2026, 8, 1)
 
@@ -115,3 +128,36 @@ def test_the_lists_birth_year_where_given_else_the_files() -> None:
     pd.testing.assert_series_equal(result, pd.Series([2009, 2008, 1975], dtype="Int64"))
     result = birth_years(in_files, pd.DataFrame(index=["11", "12", "13"]))
     pd.testing.assert_series_equal(result, pd.Series([1980, 2008, pd.NA], dtype="Int64"))
+
+
+def test_a_listed_player_without_last_period_is_rated_not_new(tmp_path: Path) -> None:
+    # A Glicko list whose last_period is empty: the players had a state, so their status is
+    # rated (the list's string column keeps its dtype: not taken for a missing number).
+    people = [P(r, f"Player {r}", None, 10 + r, 1980) for r in (1, 2)]
+    event = tmp_path / "e.trf"
+    event.write_text(trf(people, [(1, 1, 2, "1-0")]), encoding="utf-8")
+    listed = tmp_path / "list.csv"
+    listed.write_text("id,rating,rd,last_period\n11,1500,100,\n12,1500,100,2025-12\n")
+    result = CliRunner().invoke(cli, ["rate", str(event), "--rules", "glicko", "--list",
+                                      str(listed), "--out", str(tmp_path / "out")])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    with (tmp_path / "out" / "players.csv").open(encoding="utf-8-sig") as handle:
+        assert [row["status"] for row in csv.DictReader(handle)] == ["rated", "rated"]
+
+
+def test_a_system_may_set_its_own_list_calendar(tmp_path: Path) -> None:
+    # StateSystem.calendar: FIDE's monthly lists by default (an event ending 30 January
+    # waits for March: 3 days' closing); a system's own values replace them, in rate's
+    # "the games go into the list of …" as in a database's periods (StatePipeline.rule_book).
+    people = [P(r, f"Player {r}", None, 10 + r, 1980) for r in (1, 2)]
+    event = tmp_path / "e.trf"
+    event.write_text(trf(people, [(1, 1, 2, "1-0")], start="2026/01/30", end="2026/01/30"))
+
+    class Quarterly(GlickoSystem):
+        @property
+        def calendar(self) -> dict[str, object]:
+            return {"list_months": (1, 4, 7, 10), "period_months": 3, "closing_offset_days": 1}
+
+    for system, label in ((GlickoSystem(), "2026-03"), (Quarterly(), "2026-04")):
+        rated = rate_with_system([read_event(event)], [], system, None, [])
+        assert f"the games go into the list of {label}" in rated.notes
