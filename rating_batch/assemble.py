@@ -21,9 +21,11 @@ from rating_batch.errors import (
     Issue,
     RatingBatchError,
 )
+from rating_batch.loaders.common import time_control_minutes
 from rating_batch.names import fide_id_conflicts
 from rating_batch.periods import FIRST_YEAR, LAST_YEAR, junior_year, period_of
 from rating_batch.schema import IDENTITY_KEY, Event, combined, conform
+from rating_batch.systems.base import StateSystem
 from rating_batch.systems.elo.engine import PERIOD_GAMES, PERIOD_PLAYERS, in_run_order
 from rating_batch.systems.elo.k import as_new_players
 from rating_batch.systems.elo.rules import KINDS, Kind, Rules
@@ -280,13 +282,37 @@ def _apply_list(
     return people, issues
 
 
-def choose_kind(events: Sequence[Event], kind: str | None) -> tuple[Kind, list[str]]:
-    """The list the events are rated for: ``--kind``, else read from their time controls."""
+def choose_kind(
+    events: Sequence[Event], kind: str | None, system: StateSystem | None = None
+) -> tuple[Kind, list[str]]:
+    """The list the events are rated for: ``--kind``, else read from their time controls
+    (by ``system.kinds_of`` where it says, docs/systems.md §9.1)."""
+    own = _system_kinds(events, system)
     if kind is not None:
         if kind not in KINDS:
             raise RatingBatchError(f"unknown kind {kind!r}: choose one of {', '.join(KINDS)}")
-        return kind, [f"list: {kind} (--kind)"]
+        wrong = [
+            f"{key} ({', '.join(rated) or 'not rated'})"
+            for key, rated in own.items()
+            if rated is not None and kind not in rated
+        ]
+        if wrong and system is not None:
+            raise RatingBatchError(
+                f"under {system.name}, the time control of {', '.join(wrong)} does not "
+                f"belong to the {kind} list: rate it for its own list"
+            )
+        unread = [key for key, rated in own.items() if rated is None]
+        taken = [f"no readable time control in {', '.join(unread)}: taken as {kind}"]
+        return kind, [f"list: {kind} (--kind)", *(taken if unread else [])]
+    # Each event's kind: the system's first for its time control, else as read.
     read = {event.info.key: event.info.kind for event in events}
+    read.update({key: rated[0] for key, rated in own.items() if rated})
+    unrated = [key for key, rated in own.items() if rated == ()]
+    if unrated and system is not None:
+        raise RatingBatchError(
+            f"under {system.name}, {', '.join(unrated)} is not rated: its time control is too "
+            "fast for any list"
+        )
     kinds = sorted({k for k in read.values() if k is not None})
     if len(kinds) > 1:
         found = ", ".join(f"{key}: {k}" for key, k in read.items() if k is not None)
@@ -303,3 +329,18 @@ def choose_kind(events: Sequence[Event], kind: str | None) -> tuple[Kind, list[s
     if unread:
         notes.append(f"no readable time control in {', '.join(unread)}: taken as {kinds[0]}")
     return cast(Kind, kinds[0]), notes  # each a value of KINDS, as the readers give them
+
+
+def _system_kinds(
+    events: Sequence[Event], system: StateSystem | None
+) -> dict[str, tuple[str, ...] | None]:
+    """Per event the kinds ``system`` rates its time control for (None: unreadable), for a
+    system with kinds of its own (one that places an hour's game; none: {})."""
+    if system is None or system.kinds_of(60.0) is None:
+        return {}
+    return {
+        event.info.key: system.kinds_of(
+            time_control_minutes(event.info.time_control_code, event.info.time_control)
+        )
+        for event in events
+    }

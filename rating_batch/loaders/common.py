@@ -273,11 +273,16 @@ def minutes_of_text(text: str) -> float | None:
     return base + (int(increment.group(1)) if increment else 0)
 
 
+def time_control_minutes(encoded: str, text: str) -> float | None:
+    """Main time in minutes + increment in seconds of a time control (the TRF-2026 code,
+    else the text); ``None`` when it cannot be read."""
+    minutes = minutes_of_encoded(encoded) if encoded.strip() else None
+    return minutes_of_text(text) if minutes is None else minutes
+
+
 def kind_of_time_control(encoded: str, text: str) -> str | None:
     """The list kind a time control belongs to; ``None`` when it cannot be read."""
-    minutes = minutes_of_encoded(encoded) if encoded.strip() else None
-    if minutes is None:
-        minutes = minutes_of_text(text)
+    minutes = time_control_minutes(encoded, text)
     return None if minutes is None else kind_of_minutes(minutes)
 
 

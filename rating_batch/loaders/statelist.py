@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -18,10 +18,24 @@ from rating_batch.periods import PeriodError, canonical_period
 
 #: Columns of a state list kept as they are, when given (``init`` registers the players).
 IDENTITY = ("name", "federation", "sex", "title", "birth_year")
+#: How a "boolean" state column may be written (empty: not given).
+TRUTH = {"true": True, "false": False, "1": True, "0": False, "yes": True, "no": False}
 
 
-def is_state_list(path: Path, state_columns: Mapping[str, str]) -> bool:
-    """A CSV whose header holds ``id`` and the system's number columns."""
+def required_columns(state_columns: Mapping[str, str], optional: Collection[str] = ()) -> list[str]:
+    """The state columns a list must have: the numbers but ``optional`` (text and true/false
+    columns, such as a list period or DWZ's ``uplifted``, may be left out)."""
+    return [
+        c
+        for c, dtype in state_columns.items()
+        if dtype not in ("string", "boolean") and c not in optional
+    ]
+
+
+def is_state_list(
+    path: Path, state_columns: Mapping[str, str], optional: Collection[str] = ()
+) -> bool:
+    """A CSV whose header holds ``id`` and the system's number columns (but ``optional``)."""
     if path.suffix.lower() != ".csv":
         return False
     try:
@@ -29,8 +43,7 @@ def is_state_list(path: Path, state_columns: Mapping[str, str]) -> bool:
             header = {name.strip() for name in handle.readline().split(",")}
     except OSError:
         return False
-    numbers = {c for c, dtype in state_columns.items() if dtype != "string"}
-    return "id" in header and numbers <= header
+    return "id" in header and set(required_columns(state_columns, optional)) <= header
 
 
 def _csv_rows(path: Path, encoding: str | None) -> tuple[pd.DataFrame, np.ndarray]:
@@ -80,11 +93,22 @@ def read_state_list(
     system: str,
     bounds: Mapping[str, tuple[float, float, str]] | None = None,
     encoding: str | None = None,
+    *,
+    optional: Collection[str] = (),
+    choices: Mapping[str, Sequence[str]] | None = None,
+    text_checks: Mapping[str, Callable[[str], str]] | None = None,
+    alone: Collection[str] = (),
 ) -> pd.DataFrame:
     """A previous list for a rating system (docs/formats.md §11): a CSV with ``id`` and the
-    system's ``state_columns`` (name → dtype; a "string" column, a list period, may be left
-    out), with the ``IDENTITY`` columns given and each row's ``line``. A number outside its
-    column's ``bounds`` (low, high, hint) is an error. Problems name the file and line."""
+    system's ``state_columns`` (name → dtype; a "string" column, a list period unless
+    ``choices`` or ``text_checks`` says otherwise, and a "boolean" column, written true or
+    false, may be left out), with the ``IDENTITY`` columns given and each row's ``line``. A
+    number outside its column's ``bounds`` (low, high, hint), a fraction in an "Int64"
+    column, a string column in ``choices`` holding none of its values, or a text its check
+    refuses (the check says what is wrong), is an error. A number column in ``optional`` may
+    be left out or empty for a player with a state, but is an error without them unless it is
+    in ``alone`` (a value the system makes a state of, the ECF's grade). Problems name the
+    file and line."""
     columns = ", ".join(state_columns)
     # An Elo list (any of its forms) makes a database's first states: docs/systems.md §7.
     from_elo = f"; if this is an Elo list, init --rules {system} --list makes each state from it"
@@ -92,7 +116,8 @@ def read_state_list(
         wrong = f"a {system} list is a CSV file of id, {columns}{from_elo}"
         raise InputError([Issue(str(path), None, wrong)])
     frame, lines = _csv_rows(path, encoding)
-    wanted = ["id", *(c for c, dtype in state_columns.items() if dtype != "string")]
+    required = required_columns(state_columns, optional)
+    wanted = ["id", *required]
     missing = [c for c in wanted if c not in frame.columns]
     if missing:
         wrong = f"no column {', '.join(missing)} for {system} (a list has id, {columns})"
@@ -103,6 +128,33 @@ def read_state_list(
     state = pd.DataFrame({"id": frame["id"].str.strip()})
     for column, dtype in state_columns.items():
         text = frame[column].str.strip() if column in frame else pd.Series("", index=frame.index)
+        if dtype == "string" and column in (choices or {}):
+            allowed = list((choices or {})[column])
+            unknown = text.ne("") & ~text.isin(allowed)
+            issues += [
+                Issue(str(path), int(lines[line]), f"{column} {text.iloc[line]!r} is not one of "
+                      f"{', '.join(allowed)} (or empty)")
+                for line in np.flatnonzero(unknown.to_numpy())[:20]
+            ]  # fmt: skip
+            state[column] = text.astype("string").where(text.ne(""))
+            continue
+        if dtype == "string" and text_checks and column in text_checks:
+            check = text_checks[column]
+            refused = [(line, check(str(text.iloc[line])))
+                       for line in np.flatnonzero(text.ne("").to_numpy())]  # fmt: skip
+            issues += [Issue(str(path), int(lines[line]), f"{column}: {problem}")
+                       for line, problem in refused if problem][:20]  # fmt: skip
+            state[column] = text.astype("string").where(text.ne(""))
+            continue
+        if dtype == "boolean":
+            truth = text.str.lower().map(TRUTH)
+            issues += [
+                Issue(str(path), int(lines[line]), f"{column} {text.iloc[line]!r} is not "
+                      "true or false")
+                for line in np.flatnonzero((truth.isna() & text.ne("")).to_numpy())[:20]
+            ]  # fmt: skip
+            state[column] = truth.astype("boolean")
+            continue
         if dtype == "string":
             # A list period (Glicko's last_period): written YYYY-MM, or empty.
             misdated: list[Issue] = []
@@ -120,6 +172,13 @@ def read_state_list(
             Issue(str(path), int(lines[line]), f"{column} {text.iloc[line]!r} is not a number")
             for line in np.flatnonzero(bad.to_numpy())[:20]
         ]
+        if dtype == "Int64":  # a state that is a whole number (the DWZ and its index)
+            broken = values.notna() & (values != np.floor(values))
+            issues += [
+                Issue(str(path), int(lines[line]), f"{column} {text.iloc[line]!r} is not a "
+                      "whole number")
+                for line in np.flatnonzero(broken.to_numpy())[:20]
+            ]  # fmt: skip
         state[column] = values.astype("Float64")
         if bounds and column in bounds:
             low, high, hint = bounds[column]
@@ -129,14 +188,21 @@ def read_state_list(
                       f"for {system} ({low:g} to {high:g}){'; ' + hint if hint else ''}")
                 for line in np.flatnonzero(outside.fillna(False).to_numpy())[:20]
             ]  # fmt: skip
-    numbers = [c for c, dtype in state_columns.items() if dtype != "string"]
-    given = state[numbers].notna()
+    given = state[required].notna()
     partly = given.any(axis=1) & ~given.all(axis=1)
     issues += [
-        Issue(str(path), int(lines[line]), f"{', '.join(numbers)}: give all of them or none "
+        Issue(str(path), int(lines[line]), f"{', '.join(required)}: give all of them or none "
               "(none: the player starts as unrated)")
         for line in np.flatnonzero(partly.to_numpy())[:20]
     ]  # fmt: skip
+    extra = [c for c in state_columns if c in optional and c not in alone]
+    if extra:
+        without = state[extra].notna().any(axis=1) & ~given.all(axis=1)
+        issues += [
+            Issue(str(path), int(lines[line]), f"{', '.join(extra)} given without "
+                  f"{', '.join(required)}: give {', '.join(required)} too, or leave them empty")
+            for line in np.flatnonzero(without.to_numpy())[:20]
+        ]  # fmt: skip
     twice = state["id"].duplicated(keep=False) & state["id"].ne("")
     issues += [
         Issue(str(path), int(lines[line]), f"id {state['id'].iloc[line]} is listed twice")

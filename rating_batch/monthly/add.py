@@ -25,16 +25,17 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from rating_batch.errors import Issue, Severity, raise_if_errors
+from rating_batch.errors import InputError, Issue, Severity, raise_if_errors
 from rating_batch.inputs import distinct_keys, expand_inputs, load_events
 from rating_batch.loaders import Progress, no_progress
+from rating_batch.loaders.common import time_control_minutes
+from rating_batch.monthly.book import database_system, rule_book
 from rating_batch.monthly.common import (
     Outcome,
     RuleBook,
     iso,
     placed_period,
     placement_floor,
-    rule_book,
 )
 from rating_batch.monthly.identify import IdentityPlan, plan_identities, store_identities
 from rating_batch.parallel import alongside, worth
@@ -313,6 +314,7 @@ def _placements(
 ) -> list[Placement]:
     """Each event's kind and period: that of its end date, or the next list when that
     period is already published or is the initial list's (with a warning printed)."""
+    system = database_system(store)
     initial = store.initial_period()
     floor = placement_floor(store)
     lists = store.lists()
@@ -320,7 +322,12 @@ def _placements(
     placed = []
     for event in events:
         info = event.info
-        chosen = kind or info.kind or "standard"
+        # A system with kinds of its own files an event under its first (§9.1).
+        own = system.kinds_of(time_control_minutes(info.time_control_code, info.time_control))
+        if own == ():
+            fast = f"time control {info.time_control!r}: too fast for any list under "
+            raise InputError([Issue(info.source, None, fast + system.name)])
+        chosen = kind or (own[0] if own else None) or info.kind or "standard"
         end = info.end or info.start
         assert end is not None  # events without dates are refused by validation
         period, later = placed_period(book, end, floor)

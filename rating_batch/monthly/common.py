@@ -4,7 +4,6 @@ columns, and the result every command prints (what it did, then its warnings).""
 from __future__ import annotations
 
 import datetime as dt
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -14,10 +13,8 @@ import pandas as pd
 from rating_batch.errors import InputError, Issue, RulesError
 from rating_batch.periods import INITIAL, Period, list_date, next_list_period, period_of
 from rating_batch.store import Store
-from rating_batch.systems.elo.rules import FIDE_BY_DATE, LATEST, Rules, edition_in_force
-from rating_batch.systems.elo.rules_file import named_rules, parse_rules_text
+from rating_batch.systems.elo.rules import Rules, edition_in_force
 from rating_batch.systems.elo.state import EMPTY_STATE
-from rating_batch.systems.homes import ELO, SYSTEM_HOMES
 from rating_batch.values import as_int, missing
 
 
@@ -38,28 +35,6 @@ class RuleBook:
         return self.fixed or edition_in_force(None if period == INITIAL else list_date(period))
 
 
-def book_from(name: str, text: str | None) -> RuleBook:
-    if name == FIDE_BY_DATE:
-        return RuleBook(name, None)
-    if _names_another_system(name, text):
-        # Periods, list months and kinds as for a rate under the system (systems/state).
-        return RuleBook(name, named_rules(LATEST))
-    if text is not None:
-        return RuleBook(name, parse_rules_text(text, Path(name)))
-    return RuleBook(name, named_rules(name))
-
-
-def _names_another_system(name: str, text: str | None) -> bool:
-    """Whether a database's rules name a system other than FIDE Elo (``systems.registry``
-    makes it; its rules were checked when the database was made)."""
-    if text is None:
-        return name in SYSTEM_HOMES
-    try:
-        return bool(tomllib.loads(text).get("system", ELO) != ELO)
-    except tomllib.TOMLDecodeError:
-        return False  # the Elo rules loader names the problem
-
-
 def read_rules_file(name: str) -> str | None:
     """A rules file's text (kept in the database), or None for a named edition."""
     if not name.lower().endswith(".toml"):
@@ -68,10 +43,6 @@ def read_rules_file(name: str) -> str | None:
         return Path(name).read_text(encoding="utf-8")
     except OSError as error:
         raise RulesError(f"{name}: cannot read the rules file: {error.strerror}") from None
-
-
-def rule_book(store: Store) -> RuleBook:
-    return book_from(store.meta("rules") or FIDE_BY_DATE, store.meta("rules_text"))
 
 
 def placement_floor(store: Store) -> Period | None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from rating_batch.errors import RatingBatchError
-from rating_batch.monthly.book import database_system
+from rating_batch.monthly.book import database_system, rule_book
 from rating_batch.periods import INITIAL, canonical_period, shown
 from rating_batch.store import open_store
 
@@ -36,5 +36,5 @@ def export_list(period: str, *, db: Path, out: Path, kind: str | None = None) ->
             )
         stored = dict(store.published_files(label)) if label != INITIAL else {}
         return database_system(store).database.export(
-            store, label, list(chosen["kind"]), stored, out
+            store, rule_book(store), label, list(chosen["kind"]), stored, out
         )

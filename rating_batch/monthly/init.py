@@ -34,5 +34,6 @@ def init_database(
     ensure_new(db)  # before the list is even read: nothing at ``db`` is ever touched
     text = read_rules_file(rules_name)
     system = stored_system(rules_name, text)
-    request = InitRequest(list_path, db, kind, label, rules_name, text, from_elo, encoding)
+    book = system.rule_book(rules_name, text)
+    request = InitRequest(list_path, db, kind, label, rules_name, text, book, from_elo, encoding)
     return system.database.init(request)

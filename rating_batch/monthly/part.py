@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+import pandas as pd
+
 from rating_batch.loaders import Progress
 from rating_batch.monthly.common import Outcome, RuleBook
 from rating_batch.monthly.outputs import Keeping
@@ -24,8 +26,9 @@ from rating_batch.store import Store
 class InitRequest:
     """``init``: the list, the new database, the list kind (None: every kind the list has,
     or the system's one), the list's period (None: the list's own month, else before every
-    event), the rules as named and the rules file's text, whether an Elo list seeds another
-    system's states (``--from-elo``), and the list's encoding when it is not UTF-8."""
+    event), the rules as named, the rules file's text and the book they make, whether an
+    Elo list seeds another system's states (``--from-elo``), and the list's encoding when
+    it is not UTF-8."""
 
     list_path: Path
     db: Path
@@ -33,6 +36,7 @@ class InitRequest:
     period: Period | None
     rules_name: str
     rules_text: str | None
+    book: RuleBook
     from_elo: bool = False
     encoding: str | None = None
 
@@ -69,14 +73,22 @@ class DatabasePart(Protocol):
 
     def publisher(self, book: RuleBook) -> Publisher: ...
 
+    def also_rated(self, events: pd.DataFrame) -> set[str]:
+        """The list kinds the system rates stored ``events`` for beyond the one each is
+        filed under (US Chess's dual rating, docs/systems.md §9.1)."""
+        ...
+
     def export(
-        self, store: Store, period: Period, kinds: list[str], stored: dict[str, bytes], out: Path
-    ) -> list[Path]:
+        self, store: Store, book: RuleBook, period: Period, kinds: list[str],
+        stored: dict[str, bytes], out: Path,
+    ) -> list[Path]:  # fmt: skip
         """The list of ``period`` of each kind written again under ``out`` (``stored``: the
         files publish kept, by ``KIND/NAME``), staged: all or none."""
         ...
 
-    def explain(self, store: Store, person: dict[str, Any], label: str, out: Path | None) -> str:
+    def explain(
+        self, store: Store, book: RuleBook, person: dict[str, Any], label: str, out: Path | None
+    ) -> str:
         """A player's report as text (``label``: his public id); with ``out``, its workbook
         and page written under it as ``player-<id>``."""
         ...

@@ -19,7 +19,7 @@ import pandas as pd
 
 from rating_batch.errors import RatingBatchError
 from rating_batch.loaders.common import MAX_ID_DIGITS, is_digits
-from rating_batch.monthly.book import database_system
+from rating_batch.monthly.book import database_system, rule_book
 from rating_batch.monthly.common import number, player_ids
 from rating_batch.names import name_key
 from rating_batch.store import Store, open_store
@@ -102,4 +102,5 @@ def _report(store: Store, person: dict[str, Any], out: Path | None) -> str:
 def _explained(store: Store, person: dict[str, Any], out: Path | None) -> str:
     label = _label(person)
     files = None if out is None else out / _stem(label)
-    return database_system(store).database.explain(store, person, label, files)
+    system = database_system(store)
+    return system.database.explain(store, rule_book(store), person, label, files)

@@ -20,12 +20,11 @@ from pathlib import Path
 
 from rating_batch.errors import Issue, RatingBatchError
 from rating_batch.loaders import Progress, no_progress
-from rating_batch.monthly.book import database_system
+from rating_batch.monthly.book import database_system, rule_book
 from rating_batch.monthly.common import (
     Outcome,
     RuleBook,
     placed_period,
-    rule_book,
 )
 from rating_batch.monthly.outputs import PERIOD_FILES, Keeping
 from rating_batch.monthly.part import PublishResult
@@ -232,7 +231,10 @@ def _check_closed(rules: Rules, period: Period, options: PublishOptions) -> None
 def _kinds(store: Store, book: RuleBook, period: Period) -> list[str]:
     """The list kinds published: those with a list already or with events this period."""
     rules = book.for_period(period)
-    known = set(store.lists()["kind"]) | set(store.events(period)["kind"])
+    events = store.events(period)
+    known = set(store.lists()["kind"]) | set(events["kind"])
+    # and those the system also rates them for (US Chess's dual rating, docs/systems.md §9.1)
+    known |= database_system(store).database.also_rated(events)
     return [kind for kind in KINDS if kind in known and kind in rules.kinds]
 
 

@@ -13,7 +13,8 @@ import difflib
 from pathlib import Path
 
 from rating_batch.errors import RatingBatchError
-from rating_batch.monthly.common import Outcome, placed_period, placement_floor, rule_book
+from rating_batch.monthly.book import rule_book
+from rating_batch.monthly.common import Outcome, placed_period, placement_floor
 from rating_batch.periods import INITIAL, canonical_period
 from rating_batch.store import (
     DEFAULT_WAIT,

@@ -6,7 +6,7 @@ TrueSkill, …): what it is given and gives back, the period's players, games an
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
@@ -43,8 +43,11 @@ class SystemInput:
     year: int | None = None
     facts: pd.DataFrame | None = None
     """One row per event in rating order: ``key``, ``start`` and ``end`` (dates, None where
-    the file gives none) and ``time_control`` (as the file writes it): what a system whose
-    rules depend on an event's date or time control reads (docs/systems.md §8)."""
+    the file gives none), ``time_control`` (as the file writes it) and ``minutes`` (main
+    time + increment, NaN where unreadable): what a system whose rules depend on an event's
+    date or time control reads (docs/systems.md §8)."""
+    kind: str | None = None
+    """The list kind rated (``standard``, ``rapid``, ``blitz``; None: not known)."""
 
     def initial(self, column: str, default: float) -> np.ndarray:
         """A state column before the period, ``default`` for players without one."""
@@ -87,6 +90,10 @@ class StateSystem(Protocol):
     player_values: ClassVar[tuple[str, ...]]
     """The calculations.csv columns that are the player's in the period (the same on each of
     his rows): a player's report shows them once per list, the others per game or event."""
+    event_values: ClassVar[tuple[str, ...]]
+    """The calculations.csv columns that are the player's in an event (the same on each of
+    his rows of it): the terminal report shows them once per event, above its games (US
+    Chess's R0, N', K, E … per section, docs/systems.md §9.12)."""
     lower_is_better: ClassVar[bool]
     by_start: ClassVar[bool]
     """Whether events of one end date are ordered by their start date before their key
@@ -94,10 +101,27 @@ class StateSystem(Protocol):
     seeds_from_file: ClassVar[bool]
     """Whether ``rate`` without a list starts each player from the Elo rating in their event
     file (``from_elo``); otherwise everyone starts unrated."""
+    optional: ClassVar[tuple[str, ...]]
+    """Numeric state columns a player with a state may lack (empty in a list, NaN in the
+    state): US Chess's ``peak``, docs/systems.md §9.3. The others are all given or none."""
+    alone: ClassVar[tuple[str, ...]]
+    """``optional`` columns a list may give without the others: a value the system makes a
+    state of (the ECF's ``grade``, ``from_list``)."""
+    choices: ClassVar[dict[str, tuple[str, ...]]]
+    """The values a string state column can take (otherwise a string column is a list
+    period, ``YYYY-MM``)."""
     carried_as: ClassVar[dict[str, str]]
     """The players.csv column holding what the next list carries for a state column, where
     not ``new_<column>`` (Glicko: ``new_rd`` is the RD as of the list, ``carried_rd`` the RD
     of the last games while ``last_period`` dates them, docs/systems.md §3)."""
+
+    birth_from_list: ClassVar[bool]
+    """Whether ``rate --list`` takes a player's birth year from the list when it gives one
+    (the national systems, docs/systems.md §10.1), else from the event file."""
+    text_checks: ClassVar[dict[str, Callable[[str], str]]]
+    """What is wrong with a value of a text state column other than a list period (the DWZ's
+    Restpartien): per column a check giving "" for a good value; a list's value refused is
+    an error naming its line."""
 
     @property
     def bounds(self) -> dict[str, tuple[float, float, str]]:
@@ -111,8 +135,22 @@ class StateSystem(Protocol):
     def params(self) -> object: ...
 
     @property
+    def calendar(self) -> dict[str, Any]:
+        """The system's own list calendar, as values of the Elo rules' period fields
+        (``list_months``, ``period_months``, ``closing_offset_days``) that the lists and
+        database under it use instead of FIDE's monthly ones; empty: FIDE's (the ECF grade's
+        seasons, the ECF's months without the 3-day closing)."""
+        ...
+
+    @property
     def sources(self) -> dict[str, str]:
         """Where each constant not left at its default comes from (a rules file)."""
+        ...
+
+    def from_list(self, state: pd.DataFrame) -> pd.DataFrame:
+        """A list's states (the ``state`` columns as read) as the system carries them: the
+        same frame but where a list gives a value in another form (the ECF's input-only
+        ``grade`` made a rating); ``init`` stores these."""
         ...
 
     def from_elo(self, elo: pd.Series) -> pd.DataFrame:
@@ -124,6 +162,29 @@ class StateSystem(Protocol):
     @property
     def from_elo_note(self) -> str:
         """How ``from_elo`` makes a state, with the constants it uses."""
+        ...
+
+    def kinds_of(self, minutes: float | None) -> tuple[str, ...] | None:
+        """The list kinds an event whose time control is ``minutes`` (main time +
+        increment) is rated for, the first being the kind ``rate`` takes without ``--kind``
+        (``()``: not rated at all); None: the kind read as under FIDE Elo, as when the time
+        control is unreadable (docs/systems.md §9.1)."""
+        ...
+
+    def list_extra(self, players: pd.DataFrame) -> dict[str, np.ndarray]:
+        """Columns list.csv adds after the state for these players.csv rows (US Chess's
+        ``provisional``, docs/systems.md §9.11)."""
+        ...
+
+    def lists_everyone(self, facts: pd.DataFrame) -> bool:
+        """Whether ``rate --list`` over these events (``SystemInput.facts``) rates every
+        player of the list, not only those of the events (the DWZ's uplift changes every
+        state, docs/systems.md §10.8)."""
+        ...
+
+    def list_columns(self, listing: pd.DataFrame) -> pd.DataFrame:
+        """A published list (list.csv: identity, ``rating``, the rounded state columns,
+        ``games``) with any column the system's lists add (the DWZ's "1712-62")."""
         ...
 
     def rate(self, period: SystemInput) -> SystemOutcome: ...
@@ -140,11 +201,17 @@ class SystemBase(Generic[C]):
     seeds_from_file: ClassVar[bool] = False
     notation: ClassVar[dict[str, tuple[str, int]]] = {}
     player_values: ClassVar[tuple[str, ...]] = ()
+    event_values: ClassVar[tuple[str, ...]] = ()
     lower_is_better: ClassVar[bool] = False
     by_start: ClassVar[bool] = True
     limits: ClassVar[dict[str, tuple[float, float, str]]] = {}
     """``bounds`` when they do not depend on the constants."""
     carried_as: ClassVar[dict[str, str]] = {}
+    optional: ClassVar[tuple[str, ...]] = ()
+    choices: ClassVar[dict[str, tuple[str, ...]]] = {}
+    text_checks: ClassVar[dict[str, Callable[[str], str]]] = {}
+    alone: ClassVar[tuple[str, ...]] = ()
+    birth_from_list: ClassVar[bool] = False
 
     def __init__(self, params: C | None = None, sources: dict[str, str] | None = None) -> None:
         self._params: C = params if params is not None else self.constants()
@@ -158,6 +225,25 @@ class SystemBase(Generic[C]):
     @property
     def bounds(self) -> dict[str, tuple[float, float, str]]:
         return self.limits
+
+    def kinds_of(self, minutes: float | None) -> tuple[str, ...] | None:
+        return None
+
+    def list_extra(self, players: pd.DataFrame) -> dict[str, np.ndarray]:
+        return {}
+
+    def lists_everyone(self, facts: pd.DataFrame) -> bool:
+        return False
+
+    def list_columns(self, listing: pd.DataFrame) -> pd.DataFrame:
+        return listing
+
+    @property
+    def calendar(self) -> dict[str, Any]:
+        return {}
+
+    def from_list(self, state: pd.DataFrame) -> pd.DataFrame:
+        return state
 
 
 def seeded(elo: pd.Series, state: Mapping[str, str], **values: float | pd.Series) -> pd.DataFrame:
@@ -192,7 +278,10 @@ def rate_finite(system: StateSystem, period: SystemInput) -> SystemOutcome:
         raise _not_computable(system, f"the calculation failed ({error})") from None
     players = outcome.players
     numbers = [c for c, dtype in system.state.items() if dtype != "string"]
-    shown = [f"new_{c}" for c in numbers] + [system.published, *system.carried_as.values()]
+    shown = [f"new_{c}" for c in numbers if c not in system.optional] + [
+        system.published,
+        *system.carried_as.values(),
+    ]
     listed = players["status"].isin(["rated", "new"]).to_numpy(bool)
     for column in dict.fromkeys(shown):
         values = players[column].to_numpy(np.float64, na_value=np.nan)

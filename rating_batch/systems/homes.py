@@ -17,6 +17,10 @@ SYSTEM_HOMES: dict[str, str] = {
     "trueskill": "trueskill:TrueSkill:TrueSkillSystem",
     "harkness": "historical:Harkness:HarknessSystem",
     "ingo": "historical:Ingo:IngoSystem",
+    "uscf": "uscf:Uscf:UscfSystem",
+    "dwz": "dwz:Dwz:DwzSystem",
+    "ecf-grade": "ecf_grade:EcfGrade:EcfGradeSystem",
+    "ecf": "ecf:Ecf:EcfSystem",
 }
 
 __all__ = ["ELO", "SYSTEM_HOMES"]

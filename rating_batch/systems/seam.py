@@ -13,6 +13,7 @@ from typing import Protocol
 import pandas as pd
 
 from rating_batch.errors import Issue
+from rating_batch.monthly.common import RuleBook
 from rating_batch.monthly.part import DatabasePart
 from rating_batch.schema import Event
 
@@ -88,6 +89,17 @@ class RatingSystem(Protocol):
     def database(self) -> DatabasePart:
         """Its part in the database's commands (``init``, ``publish``, ``export-list``,
         ``player``)."""
+        ...
+
+    def rule_book(self, name: str, text: str | None) -> RuleBook:
+        """The rules of a database made under ``name`` (and a rules file's ``text``): its
+        periods, list months and kinds, and under FIDE Elo its K, floor and first ratings."""
+        ...
+
+    def kinds_of(self, minutes: float | None) -> tuple[str, ...] | None:
+        """The list kinds an event whose time control is ``minutes`` (main time +
+        increment) is rated for, the first being the one it is filed under (``()``: not
+        rated at all); None: the kind read as under FIDE Elo (docs/systems.md §9.1)."""
         ...
 
     def lowest_rating(self) -> int:

@@ -128,7 +128,11 @@ def system_player_text(report: SystemPlayerReport) -> str:
                                subsequent_indent="    ")  # fmt: skip
         for event, games in report.game_rows(part).groupby("event", sort=False):
             lines.append(f"  {event}")
-            lines += _table(system, games.drop(columns=["event"]), "    ", heading)
+            once = [c for c in system.event_values if c in games.columns]
+            values = {c: cell(system, c, games[c].iloc[0]) for c in once}
+            shown = " · ".join(f"{heading(system, c)} {text}" for c, text in values.items() if text)
+            lines += textwrap.wrap(shown, WIDTH, initial_indent="    ", subsequent_indent="    ")
+            lines += _table(system, games.drop(columns=["event", *once]), "    ", heading)
     return "\n".join(lines)
 
 

@@ -23,7 +23,7 @@ CROSSTABLE = (
     DATA / "crosstables" / "keshmat-circuit_2024-07-31_rapid_chess-results-final-ranking.xlsx"
 )
 TEMPLATE = SAMPLE / "template.csv"
-SYSTEMS = ("glicko2", "glicko", "trueskill", "harkness", "ingo")
+SYSTEMS = ("glicko2", "glicko", "trueskill", "harkness", "ingo", "uscf")
 
 #: The message of a list given where an event belongs (docs/formats.md §12).
 LIST_NOT_EVENT = "this is a rating list ({}), not an event: give it with --list, or to init --list"

@@ -8,7 +8,8 @@ import pandas as pd
 import pytest
 from db_helpers import newcomer_database, process, query
 
-from rating_batch.loaders.statelist import read_state_list
+from rating_batch.errors import InputError
+from rating_batch.loaders.statelist import is_state_list, read_state_list
 
 GLICKO2 = {"rating": "Float64", "rd": "Float64", "volatility": "Float64"}
 
@@ -69,3 +70,102 @@ def test_an_elo_list_that_is_not_a_csv_is_told_a_glicko2_list_is_one(
                              "--out", tmp_path / "out")  # fmt: skip
     assert (code, out, err) == (1, "", f"Error: {said}\n")
     assert not (tmp_path / "out").exists()
+
+
+#: A state with a required number, optional numbers and a string of fixed values (US Chess's
+#: shape, docs/systems.md §9.3).
+SHAPE = {"rating": "Float64", "games": "Float64", "peak": "Float64", "record": "string"}
+
+
+def test_optional_columns_may_be_left_out_or_empty(tmp_path: Path) -> None:
+    path = tmp_path / "state.csv"
+    path.write_text("id,rating,record\n11,1600,all_wins\n12,1500,\n")
+    listed = read_state_list(path, SHAPE, "uscf", optional=("games", "peak"),
+                             choices={"record": ("all_wins", "mixed")})  # fmt: skip
+    assert listed["rating"].tolist() == [1600.0, 1500.0]
+    assert listed["games"].isna().all() and listed["peak"].isna().all()
+    assert listed["record"].tolist() == ["all_wins", pd.NA]
+
+
+def test_a_value_outside_the_choices_or_an_optional_one_alone_is_told(tmp_path: Path) -> None:
+    path = tmp_path / "state.csv"
+    path.write_text("id,rating,games,peak,record\n11,1600,,,all\n12,,3,,\n")
+    with pytest.raises(InputError) as raised:
+        read_state_list(path, SHAPE, "uscf", optional=("games", "peak"),
+                        choices={"record": ("all_wins", "mixed")})  # fmt: skip
+    assert [str(issue) for issue in raised.value.issues] == [
+        f"{path}:2: record 'all' is not one of all_wins, mixed (or empty)",
+        f"{path}:3: games, peak given without rating: give rating too, or leave them empty",
+    ]
+
+
+#: A state with a true/false column and a free text column checked by the system.
+FLAGGED = {"rating": "Float64", "flag": "boolean", "note": "string"}
+
+
+def _no_x(text: str) -> str:
+    return "must not hold 'x'" if "x" in text else ""
+
+
+def test_a_boolean_and_a_checked_text_column_are_read_and_may_be_left_out(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "state.csv"
+    path.write_text("id,rating,flag,note\n11,1600,true,a;b\n12,1500,,\n13,1400,False,\n")
+    listed = read_state_list(path, FLAGGED, "demo", text_checks={"note": _no_x})
+    assert listed["flag"].tolist() == [True, pd.NA, False]
+    assert listed["note"].tolist() == ["a;b", pd.NA, pd.NA]
+    bare = tmp_path / "bare.csv"
+    bare.write_text("id,rating\n11,1600\n")
+    assert read_state_list(bare, FLAGGED, "demo")["flag"].isna().all()
+
+
+def test_a_wrong_boolean_or_refused_text_names_the_line(tmp_path: Path) -> None:
+    path = tmp_path / "state.csv"
+    path.write_text("id,rating,flag,note\n11,1600,maybe,\n12,1500,true,x\n")
+    with pytest.raises(InputError) as caught:
+        read_state_list(path, FLAGGED, "demo", text_checks={"note": _no_x})
+    assert [str(issue) for issue in caught.value.issues] == [
+        f"{path}:2: flag 'maybe' is not true or false",
+        f"{path}:3: note: must not hold 'x'",
+    ]
+
+
+def test_a_fraction_in_a_whole_number_column_names_the_line(tmp_path: Path) -> None:
+    path = tmp_path / "state.csv"
+    path.write_text("id,rating,index\n11,1500,3\n12,1500.5,3.0\n13,1400,2.5\n")
+    with pytest.raises(InputError) as caught:
+        read_state_list(path, {"rating": "Int64", "index": "Int64"}, "demo")
+    assert [str(issue) for issue in caught.value.issues] == [
+        f"{path}:3: rating '1500.5' is not a whole number",
+        f"{path}:4: index '2.5' is not a whole number",
+    ]
+
+
+def test_an_optional_state_column_may_be_empty_or_left_out(tmp_path: Path) -> None:
+    # The ECF's partial_games (docs/systems.md §12.2): empty for a full rating; a rating
+    # without it is not "given in part", and a list without the column is read.
+    state = {"rating": "Float64", "partial_games": "Float64", "last_period": "string"}
+    path = tmp_path / "ecf.csv"
+    path.write_text("id,rating,partial_games\n11,1600,\n12,1500,4\n13,,\n")
+    listed = read_state_list(path, state, "ecf", optional=("partial_games",))
+    assert listed["rating"].tolist()[:2] == [1600.0, 1500.0] and listed["rating"].isna()[2]
+    assert listed["partial_games"].isna().tolist() == [True, False, True]
+    bare = tmp_path / "bare.csv"
+    bare.write_text("id,rating\n11,1600\n")
+    assert read_state_list(bare, state, "ecf", optional=("partial_games",))["rating"].tolist() == [
+        1600.0
+    ]
+    # Without optional, the same list is refused: every number or none.
+    with pytest.raises(InputError, match=r"ecf\.csv:2: rating, partial_games: give all of them"):
+        read_state_list(path, state, "ecf")
+
+
+def test_a_list_is_the_systems_without_its_optional_columns(tmp_path: Path) -> None:
+    # is_state_list: id and every number column but the optional ones (the ECF's grade and
+    # partial_games) make a CSV the system's own list.
+    state = {"rating": "Float64", "partial_games": "Float64", "grade": "Float64"}
+    path = tmp_path / "ecf.csv"
+    path.write_text("id,rating\n11,1600\n")
+    assert is_state_list(path, state, ("partial_games", "grade"))
+    assert not is_state_list(path, state)

@@ -17,7 +17,10 @@ from rating_batch.systems.params import from_section, number
 
 DOCS = Path(__file__).parents[2] / "docs" / "systems.md"
 SECTIONS = {"Glicko-2": "glicko2", "Glicko": "glicko", "TrueSkill": "trueskill",
-            "Harkness": "harkness", "Ingo": "ingo"}  # fmt: skip
+            "Harkness": "harkness", "Ingo": "ingo", "US Chess": "uscf",
+             "DWZ": "dwz", "ECF grade": "ecf-grade", "ECF rating": "ecf"}  # fmt: skip
+#: Constants that are not single numbers: texts, flags, lists of numbers (the DWZ's J).
+NOT_NUMBERS = ("str", "bool", "str | None", "bool | None", "tuple[float, ...]")
 #: "`key` default (low to high)", "(above low to high)", "(low to below high)"; a default
 #: such as σ0/2 is a formula, "optional `rd_min`" has none.
 STATED = re.compile(
@@ -66,8 +69,10 @@ def test_every_number_constant_has_a_range_holding_its_default() -> None:
 
 def test_the_docs_state_each_default_and_range_as_the_rules_check_them() -> None:
     stated = _stated()
+    # A history (US Chess's bonus_history) is a list of dated values, not a number.
     numbers = {(system, f.name) for system, (kind, _) in SYSTEMS.items()
-               for f in dataclasses.fields(kind) if f.type not in ("str", "bool")}  # fmt: skip
+               for f in dataclasses.fields(kind)
+               if f.type not in NOT_NUMBERS and "tuple" not in str(f.type)}  # fmt: skip
     # rd_max of Glicko-2 shares rd_min's range ("optional `rd_max`, `rd_min` (1 to 10000)").
     assert {(s, k) for s, k, *_ in stated} == numbers - {("glicko2", "rd_max")}
     for system, key, default, above, low, below, high in stated:

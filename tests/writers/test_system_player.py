@@ -109,3 +109,24 @@ def test_a_per_game_system_shows_mu_and_sigma_around_each_game(tmp_path: Path) -
     assert [(row["period"], row["standard rating"]) for row in table(book["Chart standard"])] == [
         ("2026-02", 7.883)
     ]
+
+
+def test_values_that_differ_between_events_stay_with_the_games() -> None:
+    # A system's player_values are shown once per list when they are the same on all his
+    # rows; the DWZ's differ between two events of one list (R0 1500, then 1519) and stay
+    # on each event's rows, while one value the same in both (edition) is shown once.
+    system = state_system("dwz")
+    assert system is not None
+    player = {"id": "11", "name": "One", "federation": "GER", "games": 2, "score": 1.5,
+              "rating": 1500.0, "index": 10.0, "new_rating": 1519.0, "new_index": 12.0,
+              "status": "rated"}  # fmt: skip
+    rows = pd.DataFrame(
+        {"id": ["11", "11"], "name": ["One", "One"], "event": ["A", "B"], "round": [1, 1],
+         "opponent_id": ["12", "13"], "opponent_name": ["Two", "Three"], "score": [1.0, 0.5],
+         "edition": ["dwz-2016", "dwz-2016"], "r0": [1500, 1519]}
+    )  # fmt: skip
+    part = SystemListPart("standard", "2026-02", "2026-01", player, rows)
+    report = SystemPlayerReport("11", "One", "GER", "1980", system, [part])
+    assert "edition" in report.before_values(part) and "r0" not in report.before_values(part)
+    assert list(report.game_rows(part)["r0"]) == [1500, 1519]
+    assert "edition" not in report.game_rows(part)

@@ -20,13 +20,11 @@ from rating_batch.monthly.changes import ListCounts, change_summary
 from rating_batch.monthly.common import (
     Outcome,
     RuleBook,
-    book_from,
     differs,
     number,
     player_ids,
     read_state,
     refuse_repeated_ids,
-    rule_book,
 )
 from rating_batch.monthly.floor import below_floor_on_list, idle_below_floor
 from rating_batch.monthly.outputs import Keeping, list_sheets, list_title, write_period
@@ -63,7 +61,7 @@ class EloDatabase:
             raise RulesError(
                 f"--from-elo: {r.rules_name} is FIDE Elo; the list is an Elo list already"
             )
-        book = book_from(r.rules_name, r.rules_text)
+        book = r.book
         rating_list = read_rating_list(r.list_path, kind=r.kind or "standard", encoding=r.encoding)
         kinds = (r.kind,) if r.kind else rating_list.kinds
         if r.kind and r.kind not in rating_list.kinds:
@@ -117,12 +115,15 @@ class EloDatabase:
     def publisher(self, book: RuleBook) -> EloPublisher:
         return EloPublisher(book)
 
+    def also_rated(self, events: pd.DataFrame) -> set[str]:
+        return set()  # an event is rated for the one list it is filed under
+
     def export(
-        self, store: Store, period: Period, kinds: list[str], stored: dict[str, bytes], out: Path
-    ) -> list[Path]:
+        self, store: Store, book: RuleBook, period: Period, kinds: list[str],
+        stored: dict[str, bytes], out: Path,
+    ) -> list[Path]:  # fmt: skip
         """A published list's files as published; the initial list (or one published by an
         older version, which kept no files) made again from its stored ratings."""
-        book = rule_book(store)
         people = store.players()
         paths: list[Path] = []
         with staged_outputs(out) as outputs:
@@ -149,8 +150,10 @@ class EloDatabase:
                 paths.extend(folder / name for name in LIST_FILES)
         return paths
 
-    def explain(self, store: Store, person: dict[str, Any], label: str, out: Path | None) -> str:
-        report = gather(store, person, label)
+    def explain(
+        self, store: Store, book: RuleBook, person: dict[str, Any], label: str, out: Path | None
+    ) -> str:
+        report = gather(store, book, person, label)
         if out is not None:
             with staged_outputs(out.parent) as outputs:
                 write_player_workbook(report, outputs.path(out.with_name(f"{out.name}.xlsx")))
@@ -298,7 +301,7 @@ def _initial_ratings(
     return rows[keep], int((new & rating.notna()).sum())
 
 
-def gather(store: Store, person: dict[str, Any], label: str) -> PlayerReport:
+def gather(store: Store, book: RuleBook, person: dict[str, Any], label: str) -> PlayerReport:
     """Everything the report shows, read from the database."""
     player_id = int(person["player_id"])
     fide = person["fide_id"]
@@ -306,7 +309,6 @@ def gather(store: Store, person: dict[str, Any], label: str) -> PlayerReport:
     pending = store.player_pending(player_id).merge(
         store.last_published_by_kind(), on=["kind", "period"]
     )
-    book = rule_book(store)
     parts: list[PeriodPart] = []
     missing: list[str] = []
     for kind, period in store.player_published_periods(player_id).itertuples(index=False):

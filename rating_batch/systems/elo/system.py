@@ -9,11 +9,12 @@ from pathlib import Path
 from rating_batch.errors import Issue
 from rating_batch.inputs import is_list_file
 from rating_batch.loaders import read_rating_list
+from rating_batch.monthly.common import RuleBook
 from rating_batch.outputs import write_rate_outputs
 from rating_batch.rated import RateResult
 from rating_batch.systems.elo.database import EloDatabase
 from rating_batch.systems.elo.rules import FIDE_BY_DATE, LATEST, Rules
-from rating_batch.systems.elo.rules_file import describe, named_rules
+from rating_batch.systems.elo.rules_file import describe, named_rules, parse_rules_text
 from rating_batch.systems.elo.run import rate_loaded
 from rating_batch.systems.homes import ELO
 from rating_batch.systems.seam import RateRequest
@@ -32,6 +33,18 @@ class EloSystem:
         self.rules_name = rules_name
         self.database = EloDatabase()
         """Its part in the database's commands."""
+
+    def rule_book(self, name: str, text: str | None) -> RuleBook:
+        """FIDE's editions by date (``fide``), or one fixed rule set: an edition, or a
+        federation's rules file (its text as kept in the database)."""
+        if name == FIDE_BY_DATE:
+            return RuleBook(name, None)
+        if text is not None:
+            return RuleBook(name, parse_rules_text(text, Path(name)))
+        return RuleBook(name, named_rules(name))
+
+    def kinds_of(self, minutes: float | None) -> tuple[str, ...] | None:
+        return None  # the kind read from the time control (docs/rules.md §6)
 
     def lowest_rating(self) -> int:
         """A rules file's ``rating_min``, else FIDE's."""

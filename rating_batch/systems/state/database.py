@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from rating_batch.errors import InputError, Issue, raise_if_errors
-from rating_batch.loaders import Progress, read_rating_list, read_state_list
+from rating_batch.loaders import Progress, read_rating_list
 from rating_batch.loaders.statelist import is_state_list
 from rating_batch.monthly.common import Outcome, RuleBook, number, refuse_repeated_ids
 from rating_batch.monthly.outputs import PERIOD_FILES, Keeping
@@ -30,9 +30,15 @@ from rating_batch.systems.state.explain import SystemListPart, SystemPlayerRepor
 from rating_batch.systems.state.publish import (
     SystemKindOutcome,
     rate_system_kind,
+    system_kinds,
     write_system_kind,
 )
-from rating_batch.systems.state.states import numeric_columns, state_list, state_rows
+from rating_batch.systems.state.states import (
+    numeric_columns,
+    read_system_list,
+    state_list,
+    state_rows,
+)
 from rating_batch.writers import write_csv
 from rating_batch.writers.system_player import (
     system_player_text,
@@ -62,12 +68,18 @@ class StateDatabase:
     def publisher(self, book: RuleBook) -> StatePublisher:
         return StatePublisher(book, self.system)
 
+    def also_rated(self, events: pd.DataFrame) -> set[str]:
+        return {k for text in events["time_control"] for k in system_kinds(self.system, text)}
+
     def export(
-        self, store: Store, period: Period, kinds: list[str], stored: dict[str, bytes], out: Path
-    ) -> list[Path]:
+        self, store: Store, book: RuleBook, period: Period, kinds: list[str],
+        stored: dict[str, bytes], out: Path,
+    ) -> list[Path]:  # fmt: skip
         return _export_system(store, self.system, period, kinds, stored, out)
 
-    def explain(self, store: Store, person: dict[str, Any], label: str, out: Path | None) -> str:
+    def explain(
+        self, store: Store, book: RuleBook, person: dict[str, Any], label: str, out: Path | None
+    ) -> str:
         return system_player_report(store, self.system, person, label, rows_of, out)
 
 
@@ -135,7 +147,7 @@ def init_system_database(
     own list, or (``from_elo``, or a list without the state columns) an Elo list
     (``encoding``: the list's, when it is not UTF-8)."""
     warnings: list[Issue] = []
-    if not from_elo and is_state_list(list_path, system.state):
+    if not from_elo and is_state_list(list_path, system.state, system.optional):
         players, state, how = _from_state_list(list_path, system, encoding)
     else:
         players, state, how, warnings = _from_elo_list(list_path, system, kind, encoding)
@@ -181,7 +193,7 @@ def _registered(ids: pd.Series, identity: pd.DataFrame) -> pd.DataFrame:
 def _from_state_list(
     path: Path, system: StateSystem, encoding: str | None
 ) -> tuple[pd.DataFrame, pd.DataFrame, str]:
-    listed = read_state_list(path, system.state, system.name, system.bounds, encoding)
+    listed = read_system_list(system, path, encoding)  # fmt: skip
     listed = listed.reset_index(drop=True)
     issues: list[Issue] = []
     if "birth_year" in listed:
@@ -195,7 +207,7 @@ def _from_state_list(
         listed["birth_year"] = years
     raise_if_errors(issues[:20])
     players = _registered(listed["id"].astype("string"), listed)
-    return players, listed[list(system.state)], "read from the list"
+    return players, system.from_list(listed[list(system.state)]), "read from the list"
 
 
 def _from_elo_list(

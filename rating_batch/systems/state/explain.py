@@ -93,8 +93,15 @@ class SystemPlayerReport:
         """The player's values as a list's calculation starts: the state before it, then his
         values of the period's calculation (Glicko-2's v and Δ, Glicko's grown RD and d²)."""
         values = {c: part.player[c] for c in self.state_columns() if c in part.player}
-        own = [c for c in self.system.player_values if c not in part.player and c in part.rows]
+        own = [c for c in self.once(part) if c not in part.player]
         return values | {c: part.rows[c].iloc[0] for c in own}
+
+    def once(self, part: SystemListPart) -> list[str]:
+        """The system's ``player_values`` that are the same on all his rows of the list:
+        shown once; one that differs between his events (the DWZ's values of each event,
+        docs/systems.md §10.9) stays with the games."""
+        return [c for c in self.system.player_values
+                if c in part.rows and part.rows[c].nunique(dropna=False) <= 1]  # fmt: skip
 
     def after_values(self, part: SystemListPart) -> dict[str, object]:
         """The state after a list (``new_<column>``) and the system's own columns."""
@@ -104,8 +111,8 @@ class SystemPlayerReport:
     def game_rows(self, part: SystemListPart) -> pd.DataFrame:
         """His rows of the period's calculation without the values that are his in the
         period: per game (Glicko, Glicko-2, TrueSkill) or per event (Harkness, Ingo)."""
-        kept = [c for c in part.rows.columns
-                if c not in NAMING and c not in self.system.player_values]  # fmt: skip
+        once = self.once(part)
+        kept = [c for c in part.rows.columns if c not in NAMING and c not in once]
         return part.rows[kept]
 
 

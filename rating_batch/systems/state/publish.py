@@ -10,6 +10,7 @@ and writes its files.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -17,13 +18,14 @@ import numpy as np
 import pandas as pd
 
 from rating_batch.errors import RatingBatchError
+from rating_batch.loaders.common import time_control_minutes
 from rating_batch.monthly.common import differs, player_ids
 from rating_batch.monthly.outputs import list_sheets
 from rating_batch.periods import Period, shown
 from rating_batch.schema import EventInfo
 from rating_batch.staging import OutputSet
 from rating_batch.store import Store
-from rating_batch.systems.base import StateSystem, SystemInput, rate_finite
+from rating_batch.systems.base import LISTED, StateSystem, SystemInput, rate_finite
 from rating_batch.systems.elo.publish import _previous
 from rating_batch.systems.games import PlayedGames
 from rating_batch.systems.params import described
@@ -66,9 +68,9 @@ def rate_system_kind(
     """Rate ``kind``'s events of ``period`` from the previous list's states."""
     previous = _previous(store.lists(), kind, period)
     before = read_system_state(store, system, kind, previous)
-    events, infos = _events(store, period, kind, system.by_start)
-    entries = store.period_entries(period, kind)
-    stored = store.period_games(period, kind)
+    events, infos = _events(store, period, kind, system)
+    entries = _of_events(store.period_entries, period, events)
+    stored = _of_events(store.period_games, period, events)
     ids = sorted(set(before["player_id"]) | set(entries["player_id"]))
     table = pd.DataFrame({"player_id": ids}).merge(store.players(ids), on="player_id", how="left")
     table["id"] = player_ids(table).to_numpy()
@@ -81,16 +83,25 @@ def rate_system_kind(
     state = table[["player_id"]].merge(before, on="player_id", how="left")
     games = _games(stored, entries, events, table)
     rank = pd.Series(range(len(events)), index=events["key"].to_numpy())
+    # The rating each player's event file gives (his last entry of the period): the FIDE
+    # rating a national system reads (docs/systems.md §10.4), as rate reads it.
+    in_file = entries.dropna(subset=["rating_in_file"]).drop_duplicates("player_id", keep="last")
+    table["rating"] = (
+        in_file.set_index("player_id")["rating_in_file"].reindex(table["player_id"]).to_numpy()
+    )
     outcome = rate_finite(
         system,
         SystemInput(
-            players=table[["id", "name", "federation", "birth_year"]],
+            players=table[["id", "name", "federation", "birth_year"]]
+            .assign(rating=_file_ratings(entries, events, table))
+            .astype({"rating": "Int64"}),
             state=state[list(system.state)].reset_index(drop=True),
             games=PlayedGames.of(games, rank, len(table)),
             events=list(events["key"]),
             period=period,
             year=period.year,
             facts=event_facts(infos),
+            kind=kind,
         ),
     )
     players = outcome.players
@@ -106,13 +117,34 @@ def rate_system_kind(
     return SystemKindOutcome(kind, rated, rows, listing, previous)
 
 
+def system_kinds(system: StateSystem, time_control: object) -> tuple[str, ...]:
+    """The kinds ``system`` rates an event of this stored time control for, beyond the
+    one it is filed under (US Chess's dual rating, docs/systems.md §9.1)."""
+    text = str(time_control or "")
+    return system.kinds_of(time_control_minutes("", text)) or ()
+
+
+def _of_events(
+    read: Callable[[Period, str], pd.DataFrame], period: Period, events: pd.DataFrame
+) -> pd.DataFrame:
+    """The rows ``read`` gives of the period's ``events``, whatever kinds they are filed
+    under."""
+    parts = [read(period, kind) for kind in sorted(set(events["kind"]))]
+    if not parts:
+        return read(period, "")
+    rows = pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0]
+    return rows[rows["event_id"].isin(events["event_id"])].reset_index(drop=True)
+
+
 def _events(
-    store: Store, period: Period, kind: str, by_start: bool
+    store: Store, period: Period, kind: str, system: StateSystem
 ) -> tuple[pd.DataFrame, list[EventInfo]]:
-    """The period's events of ``kind`` in rating order (``system_rating.rating_key``), as
-    rows and as the events' facts."""
+    """The period's events of ``kind`` (filed under it, or rated for it as well by the
+    system) in rating order (``rate.rating_key``), as rows and as their facts."""
+    by_start = system.by_start
     events = store.events(period)
-    events = events[events["kind"] == kind]
+    also = events["time_control"].map(lambda text: kind in system_kinds(system, text))
+    events = events[(events["kind"] == kind) | also.astype(bool)]
 
     def date(text: object) -> dt.date | None:
         return dt.date.fromisoformat(text) if isinstance(text, str) and text else None
@@ -130,6 +162,16 @@ def _events(
     )  # fmt: skip
     ordered = events.set_index("key").loc[[info.key for info in infos]].reset_index()
     return ordered, infos
+
+
+def _file_ratings(entries: pd.DataFrame, events: pd.DataFrame, table: pd.DataFrame) -> np.ndarray:
+    """Each player's rating in his last event file of the period (NA: none), as ``rate``
+    gives it to a system (US Chess's first rating from a FIDE rating, docs/systems.md §9.4)."""
+    place = pd.Series(np.arange(len(events)), index=events["event_id"].to_numpy())
+    filed = entries.dropna(subset=["rating_in_file"])
+    filed = filed.assign(place=place.reindex(filed["event_id"]).to_numpy())
+    last = filed.sort_values("place", kind="stable").groupby("player_id")["rating_in_file"].last()
+    return last.reindex(table["player_id"]).astype("Float64").to_numpy()
 
 
 def _games(
@@ -176,9 +218,12 @@ def _games(
 
 
 def system_listing(system: StateSystem, players: pd.DataFrame, table: pd.DataFrame) -> pd.DataFrame:
-    """list.csv: every player with a state after the period, best first, the published
-    value as ``rating`` and each state column rounded as the system publishes them."""
+    """list.csv: every player with a state after the period whose status is listed (a
+    state kept but not published, as an ECF grade on too few games, is not), best first,
+    the published value as ``rating``, each state column rounded as the system publishes
+    them, and the columns the system adds (``list_extra``)."""
     has = players[[f"new_{c}" for c in numeric_columns(system)]].notna().all(axis=1)
+    has &= players["status"].isin(LISTED)
     listed = players[has.to_numpy(bool)]
     identity = table.set_index("id").reindex(listed["id"].to_numpy())
     frame = pd.DataFrame({"id": listed["id"].to_numpy()})
@@ -196,11 +241,13 @@ def system_listing(system: StateSystem, players: pd.DataFrame, table: pd.DataFra
         frame[column] = (
             rounded(values, digits[column]).to_numpy() if column in digits else values.to_numpy()
         )
+    for column, added in system.list_extra(listed).items():
+        frame[column] = added
     frame["games"] = listed["games"].to_numpy(np.int64)
     exact = listed[system.published].to_numpy(np.float64)
     order = np.lexsort((frame["id"].astype(str).to_numpy(), exact if system.lower_is_better
                         else -exact))  # fmt: skip
-    return frame.iloc[order].reset_index(drop=True)
+    return system.list_columns(frame.iloc[order].reset_index(drop=True))
 
 
 def write_system_kind(

@@ -9,14 +9,15 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from rating_batch.assemble import assemble_period
 from rating_batch.errors import Issue, raise_if_errors
-from rating_batch.loaders import read_state_list
+from rating_batch.loaders.common import time_control_minutes
 from rating_batch.parallel import beside
 from rating_batch.periods import period_of
 from rating_batch.rated import listing_of
@@ -33,6 +34,7 @@ from rating_batch.systems.elo.rules import LATEST
 from rating_batch.systems.elo.rules_file import named_rules
 from rating_batch.systems.games import PlayedGames
 from rating_batch.systems.params import described
+from rating_batch.systems.state.states import read_system_list
 from rating_batch.writers import Sheet, write_csv, write_workbook
 from rating_batch.writers.html import SystemPage, write_system_html
 
@@ -118,8 +120,9 @@ def rating_order(events: Sequence[Event], by_start: bool = True) -> list[Event]:
 
 
 def event_facts(infos: Sequence[EventInfo]) -> pd.DataFrame:
-    """``SystemInput.facts``: each event's key, dates and time control, in the given order."""
-    return pd.DataFrame(
+    """``SystemInput.facts``: each event's key, dates and time control, in the given order,
+    and its minutes (main time + increment; NaN where unreadable)."""
+    facts = pd.DataFrame(
         {
             "key": [info.key for info in infos],
             "start": [info.start for info in infos],
@@ -128,6 +131,9 @@ def event_facts(infos: Sequence[EventInfo]) -> pd.DataFrame:
         },
         dtype=object,
     )
+    minutes = [time_control_minutes(info.time_control_code, info.time_control) for info in infos]
+    facts["minutes"] = pd.Series([np.nan if m is None else m for m in minutes], dtype="float64")
+    return facts
 
 
 def rate_with_system(
@@ -137,26 +143,35 @@ def rate_with_system(
     list_path: Path | None,
     overlaps: list[Issue],
     encoding: str | None = None,
+    kind: str | None = None,
 ) -> SystemRateResult:
     """Rate loaded events as one period under ``system`` (``encoding``: the list's, when it
-    is not UTF-8)."""
+    is not UTF-8) for the list ``kind``."""
     raise_if_errors(overlaps)
     ordered = rating_order(events, system.by_start)
     rank = pd.Series(range(len(ordered)), index=[event.info.key for event in ordered])
-    elo = named_rules(LATEST)  # identities only: no Elo number is used
+    # Identities and the list's calendar only: no Elo number is used.
+    elo = replace(named_rules(LATEST), **system.calendar)
     period = assemble_period(events, elo)
     raise_if_errors(period.issues)
     players = period.players.reset_index(drop=True)
+    facts = event_facts([event.info for event in ordered])
+    listed = (
+        None if list_path is None else read_system_list(system, list_path, encoding).set_index("id")
+    )
+    if listed is not None and system.lists_everyone(facts):
+        players = with_listed(players, listed)
     state = pd.DataFrame({c: pd.Series(pd.NA, index=players.index, dtype=d)
                           for c, d in system.state.items()})  # fmt: skip
     notes: list[str] = []
-    if list_path is not None:
-        listed = read_state_list(
-            list_path, system.state, system.name, system.bounds, encoding
-        ).set_index("id")
+    if listed is not None:
         found = listed.reindex(players["id"].astype(str).to_numpy())
         for column in system.state:
-            state[column] = found[column].to_numpy()
+            # The system's dtype kept: a "string" column read back as object would count
+            # as a number, and a rated player without last_period would show as new.
+            state[column] = pd.Series(found[column].to_numpy(), dtype=system.state[column])
+        if system.birth_from_list:
+            players["birth_year"] = birth_years(players["birth_year"], found).to_numpy()
         notes.append(f"states from the list {list_path}; players not on it start as unrated")
     elif system.seeds_from_file:
         seeded = system.from_elo(players["rating"].reset_index(drop=True))
@@ -180,7 +195,8 @@ def rate_with_system(
             events=[event.info.key for event in ordered],
             period=label,
             year=label.year if label else None,
-            facts=event_facts([event.info for event in ordered]),
+            facts=facts,
+            kind=kind,
         ),
     )
     notes += outcome.notes
@@ -189,6 +205,35 @@ def rate_with_system(
     warnings = [*issues, *overlaps, *period.issues]
     infos = [event.info for event in period.events]
     return SystemRateResult(system, outcome, period.games, infos, notes, warnings)
+
+
+def birth_years(in_files: pd.Series, found: pd.DataFrame) -> pd.Series:
+    """Per player (``in_files``' order, indexed 0, 1, …) the list's birth year where
+    ``found`` (the list's rows in that order) gives one, else the event file's
+    (docs/systems.md §10.1)."""
+    files = in_files.astype("Int64").reset_index(drop=True)
+    if "birth_year" not in found:
+        return files.rename(None)
+    listed = pd.to_numeric(found["birth_year"], errors="coerce").astype("Int64")
+    return listed.reset_index(drop=True).fillna(files).rename(None)
+
+
+def with_listed(players: pd.DataFrame, listed: pd.DataFrame) -> pd.DataFrame:
+    """``players`` and, after them, each player of ``listed`` (a state list by id) who is
+    not among them, with the list's name, federation and birth year (a system whose
+    ``lists_everyone`` is true: every state of the list changes)."""
+    absent = listed.index.difference(pd.Index(players["id"].astype(str)), sort=False)
+    extra = pd.DataFrame({"id": absent.to_numpy(dtype=object)})
+    for column in ("name", "federation", "birth_year"):
+        extra[column] = listed[column].reindex(absent).to_numpy() if column in listed else None
+    extra["name"] = extra["name"].fillna("")
+    extra["birth_year"] = pd.to_numeric(extra["birth_year"], errors="coerce")
+    extra = extra.reindex(columns=players.columns)
+    for name, dtype in players.dtypes.items():
+        if isinstance(dtype, np.dtype) and dtype.kind in "iub":  # no NA: none, 0 events
+            extra[name] = extra[name].fillna(0)
+    extra = extra.astype(players.dtypes.to_dict())
+    return pd.concat([players, extra], ignore_index=True)
 
 
 def write_system_outputs(rated: SystemRateResult, out: Path) -> list[Path]:

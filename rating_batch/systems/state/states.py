@@ -4,9 +4,12 @@ the system's dtypes; and the rounded list a publish writes (list.csv)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 
+from rating_batch.loaders.statelist import read_state_list
 from rating_batch.monthly.common import player_ids
 from rating_batch.periods import Period
 from rating_batch.store import Store
@@ -14,8 +17,13 @@ from rating_batch.systems.base import StateSystem, half_away
 
 
 def numeric_columns(system: StateSystem) -> list[str]:
-    """The state columns that are numbers (a player has all of them or is unrated)."""
-    return [column for column, dtype in system.state.items() if dtype != "string"]
+    """The state columns that are numbers and not ``optional`` (a player has all of them or
+    is unrated); a true/false column (the DWZ's ``uplifted``) is not one of them."""
+    return [
+        column
+        for column, dtype in system.state.items()
+        if dtype not in ("string", "boolean") and column not in system.optional
+    ]
 
 
 def read_system_state(
@@ -50,7 +58,9 @@ def state_rows(
     """``system_states`` rows for players with a state (all numeric columns given), one per
     state column; ``state`` is aligned with ``player_id`` and has the state columns."""
     numbers = numeric_columns(system)
-    has = state[numbers].notna().all(axis=1).to_numpy(bool)
+    texts = [c for c, dtype in system.state.items() if dtype == "string"]
+    # A text state alone is a state too (the DWZ's Restpartien of a player without DWZ).
+    has = (state[numbers].notna().all(axis=1) | state[texts].notna().any(axis=1)).to_numpy(bool)
     ids = np.asarray(player_id)[has]
     parts = []
     for column, dtype in system.state.items():
@@ -58,14 +68,16 @@ def state_rows(
             values = state[column].astype(object).to_numpy()[has]
         else:
             values = state[column].astype("Float64").to_numpy(np.float64, na_value=np.nan)[has]
+        # An optional column left empty is not stored: it reads back empty.
+        kept = ~pd.isna(values) if column in system.optional else np.ones(len(ids), bool)
         parts.append(
             pd.DataFrame(
                 {
-                    "player_id": ids,
+                    "player_id": ids[kept],
                     "kind": kind,
                     "period": period,
                     "name": column,
-                    "value": pd.Series(values, dtype=object),
+                    "value": pd.Series(values[kept], dtype=object),
                 }
             )
         )
@@ -101,3 +113,13 @@ def state_list(store: Store, system: StateSystem, kind: str, period: Period) -> 
     for column in system.state:
         frame[column] = state[column].to_numpy()
     return frame.sort_values("id", kind="stable").reset_index(drop=True)
+
+
+def read_system_list(system: StateSystem, path: Path, encoding: str | None) -> pd.DataFrame:
+    """A list of ``system`` (docs/formats.md §11), read and checked with everything the
+    system says of its columns."""
+    return read_state_list(
+        path, system.state, system.name, system.bounds, encoding,
+        optional=system.optional, choices=system.choices, text_checks=system.text_checks,
+        alone=system.alone,
+    )  # fmt: skip

@@ -4,17 +4,21 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 from rating_batch.assemble import choose_kind
 from rating_batch.errors import Issue
-from rating_batch.loaders import read_state_list
 from rating_batch.loaders.statelist import is_state_list
+from rating_batch.monthly.common import RuleBook
 from rating_batch.systems.base import StateSystem
+from rating_batch.systems.elo.rules import LATEST
+from rating_batch.systems.elo.rules_file import named_rules
 from rating_batch.systems.params import described
 from rating_batch.systems.seam import RateRequest
 from rating_batch.systems.state.database import StateDatabase
 from rating_batch.systems.state.rate import SystemRateResult, rate_with_system, write_system_outputs
+from rating_batch.systems.state.states import read_system_list
 from rating_batch.terminal import TERMINAL_WIDTH
 from rating_batch.validation import LOWEST_RATING, overlap_issues
 
@@ -34,16 +38,24 @@ class StatePipeline:
         self.title: str = system.title
         self.lower_is_better: bool = system.lower_is_better
 
+    def rule_book(self, name: str, text: str | None) -> RuleBook:
+        """FIDE's current monthly lists (the latest edition's periods and kinds), or the
+        system's own calendar (``StateSystem.calendar``: the ECF grade's seasons)."""
+        return RuleBook(name, dataclasses.replace(named_rules(LATEST), **self.system.calendar))
+
+    def kinds_of(self, minutes: float | None) -> tuple[str, ...] | None:
+        return self.system.kinds_of(minutes)
+
     def lowest_rating(self) -> int:
         """FIDE's lowest rating: the files' Elo ratings are judged as under FIDE Elo."""
         return LOWEST_RATING
 
     def is_own_list(self, path: Path) -> bool:
-        return is_state_list(path, self.system.state)
+        return is_state_list(path, self.system.state, self.system.optional)
 
     def list_issues(self, path: Path, encoding: str | None) -> list[Issue]:
         system = self.system
-        read_state_list(path, system.state, system.name, system.bounds, encoding)
+        read_system_list(system, path, encoding)  # fmt: skip
         return []
 
     def describe(self) -> list[str]:
@@ -64,9 +76,11 @@ class StatePipeline:
     def rate_events(self, request: RateRequest) -> SystemRateResult:
         r = request
         # One list kind at a time, as under Elo: mixed kinds are refused unless --kind.
-        _, kind_notes = choose_kind(r.events, r.kind)
+        chosen, kind_notes = choose_kind(r.events, r.kind, self.system)
         overlaps = overlap_issues(r.events, r.allow_overlap)
-        rated = rate_with_system(r.events, r.issues, self.system, r.list_path, overlaps, r.encoding)
+        rated = rate_with_system(
+            r.events, r.issues, self.system, r.list_path, overlaps, r.encoding, chosen
+        )
         rated.notes[:0] = kind_notes
         if r.out is not None:
             rated.outputs = write_system_outputs(rated, r.out)

@@ -539,7 +539,19 @@ def test_rules_command_lists_editions_and_shows_sources() -> None:
     assert listing.exit_code == 0
     names = [line.split()[0] for line in listing.stdout.splitlines()]
     # The editions, the default, then the other rating systems (docs/systems.md).
-    assert names == [*EDITIONS, "fide", "glicko2", "glicko", "trueskill", "harkness", "ingo"]
+    assert names == [
+        *EDITIONS,
+        "fide",
+        "glicko2",
+        "glicko",
+        "trueskill",
+        "harkness",
+        "ingo",
+        "uscf",
+        "dwz",
+        "ecf-grade",
+        "ecf",
+    ]
     shown = CliRunner().invoke(cli, ["rules", FEXERJ]).stdout.splitlines()
     assert f"periods.months                        2  [{FEXERJ}]  (valid: 1–12)" in shown
     assert "k.new                                 40  [fide-2025]  (valid: 1–100)" in shown

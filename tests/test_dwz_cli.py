@@ -1,0 +1,195 @@
+"""The DWZ through the command line (docs/systems.md §10): ``rate --rules dwz --list`` over
+TRF files in the DSB's order, a first DWZ and its opponents, Restpartien carried by the
+list, rules files, and lists the DWZ cannot hold."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+from click.testing import CliRunner
+from trf_text import P, trf
+
+from rating_batch.cli import cli
+
+ADULT = 1980
+
+
+def run(*args: object) -> tuple[int, str]:
+    result = CliRunner().invoke(cli, [str(a) for a in args])
+    return result.exit_code, result.output
+
+
+def rows(path: Path) -> list[dict[str, str]]:
+    with path.open(encoding="utf-8-sig", newline="") as handle:
+        return list(csv.DictReader(handle))
+
+
+def players(out: Path) -> dict[str, dict[str, str]]:
+    return {row["id"]: row for row in rows(out / "players.csv")}
+
+
+def first_dwz_event(folder: Path, name: str = "B431-636-C4F.trf") -> Path:
+    """Player 11 (no DWZ) against 12-16 (1200 … 2000 on the list): 1, 1, 1, ½, 0."""
+    people = [P(1, "New Player", None, 11, ADULT)] + [
+        P(r, f"Player {r}", None, 10 + r, ADULT) for r in range(2, 7)
+    ]
+    results = ["1-0", "1-0", "1-0", "=-=", "0-1"]
+    games = [(r, 1, r + 1, results[r - 1]) for r in range(1, 6)]
+    event = folder / name
+    event.write_text(trf(people, games, start="2025/03/01", end="2025/03/09"), encoding="utf-8")
+    return event
+
+
+def pair(path: Path, second: int, result: str, start: str, end: str) -> Path:
+    """An event of one game: player 11 against ``second``."""
+    people = [P(1, "One", None, 11, ADULT), P(2, f"Player {second}", None, second, ADULT)]
+    path.write_text(trf(people, [(1, 1, 2, result)], start=start, end=end), encoding="utf-8")
+    return path
+
+
+def dwz_list(folder: Path, extra: tuple[str, ...] = ()) -> Path:
+    path = folder / "list.csv"
+    lines = ["id,rating,index,uplifted,restpartien"]
+    lines += [f"{10 + r},{1000 + 200 * (r - 1)},20,false," for r in range(2, 7)]
+    path.write_text("\n".join([*lines, *extra]) + "\n", encoding="utf-8")
+    return path
+
+
+def test_a_first_dwz_and_its_opponents_through_the_cli(tmp_path: Path) -> None:
+    # docs/systems.md §10.6: Rc 1600, start 1748, five integer steps to 1822 (worked out in
+    # tests/systems/test_dwz.py). Each opponent then counts his game against 1822:
+    #   1200, lost: We = P(−622) = 0.013935; E0 = 1.2⁴ + 15 = 17.07, SBr = e^(100/150) − 1 =
+    #         0.947734 (W < We), E = 18.02 → 18; Rn = 1200 − 800 · 0.013935/19 = 1199.41 → 1199
+    #   1800, ½: We = P(−22) = 0.469001; E = 25.50 → 25; 1800 + 800 · 0.030999/26 = 1800.95 → 1801
+    #   2000, won: We = 0.735432; E 31 → 30; 2000 + 800 · 0.264568/31 = 2006.83 → 2007
+    out = tmp_path / "out"
+    code, output = run("rate", first_dwz_event(tmp_path), "--rules", "dwz",
+                       "--list", dwz_list(tmp_path), "--out", out)  # fmt: skip
+    assert code == 0, output
+    got = players(out)
+    assert (got["11"]["new_rating"], got["11"]["new_index"], got["11"]["status"]) == (
+        "1822", "1", "new",
+    )  # fmt: skip
+    assert got["11"]["stage"] == "1" and float(got["11"]["performance"]) == 1822.0
+    new = {key: (got[key]["new_rating"], got[key]["new_index"]) for key in ("12", "15", "16")}
+    assert new == {"12": ("1199", "21"), "15": ("1801", "21"), "16": ("2007", "21")}
+    assert got["12"]["e"] == "18" and got["12"]["status"] == "rated"
+    calculations = [row for row in rows(out / "calculations.csv") if row["id"] == "12"]
+    assert len(calculations) == 1
+    row = calculations[0]
+    assert (row["opponent_rating"], row["d"], row["r0"], row["r0_source"]) == (
+        "1822.0", "-622.0", "1200", "DWZ",
+    )  # fmt: skip
+    assert abs(float(row["sbr"]) - 0.947734) < 1e-6
+    # A first DWZ's values are not an established player's.
+    assert (row["stage"], row["steps"], row["restpartien_used"], row["rp"]) == ("", "", "", "")
+    # The first DWZ's own rows: no R0; Rp, Ri and the steps of the iteration.
+    mine = [row for row in rows(out / "calculations.csv") if row["id"] == "11"]
+    assert {(r["r0"], r["r0_source"], r["ri"], r["steps"], r["floored"]) for r in mine} == {
+        ("", "", "1822", "5", "false"),
+    }  # fmt: skip
+
+
+def test_events_of_one_end_date_are_rated_by_key_not_start(tmp_path: Path) -> None:
+    # "B" starts first, "A" later; both end 2025-03-09: A is rated first (§8). Player 11
+    # (1500) beats 12 (1500) in A: 1500 + 800 · 0.5/21 = 1519.05 → 1519 (E 20); in B he meets
+    # 13 (1519) at R0 1519.
+    a = pair(tmp_path / "A.trf", 12, "1-0", "2025/03/05", "2025/03/09")
+    b = pair(tmp_path / "B.trf", 13, "=-=", "2025/03/01", "2025/03/09")
+    listed = tmp_path / "list.csv"
+    listed.write_text("id,rating,index\n11,1500,10\n12,1500,10\n13,1519,10\n")
+    out = tmp_path / "out"
+    code, output = run("rate", b, a, "--rules", "dwz", "--list", listed, "--out", out)
+    assert code == 0, output
+    mine = {row["event"]: row["r0"] for row in rows(out / "calculations.csv") if row["id"] == "11"}
+    assert mine == {"A": "1500", "B": "1519"}
+    assert players(out)["11"]["new_index"] == "12"
+
+
+def test_restpartien_from_the_list_and_stored_back(tmp_path: Path) -> None:
+    # Player 11 has no DWZ and two stored results; here 1 of 2 against 1200 and 1400 (two
+    # rounds): 4 results, still too few: all four are stored, the new ones dated 2025-03-09.
+    people = [P(1, "New", None, 11, ADULT), P(2, "A", None, 12, ADULT), P(3, "B", None, 13, ADULT)]
+    event = tmp_path / "e.trf"
+    event.write_text(trf(people, [(1, 1, 2, "1-0"), (2, 3, 1, "1-0")], start="2025/03/01",
+                         end="2025/03/09"))  # fmt: skip
+    listed = tmp_path / "list.csv"
+    listed.write_text("id,rating,index,uplifted,restpartien\n11,,,,2024-05-01/1500/1;"
+                      "2024-06-01/1600/½\n12,1200,20,false,\n13,1400,20,false,\n")  # fmt: skip
+    out = tmp_path / "out"
+    code, output = run("rate", event, "--rules", "dwz", "--list", listed, "--out", out)
+    assert code == 0, output
+    got = players(out)["11"]
+    assert got["status"] == "unrated" and got["new_rating"] == ""
+    assert got["new_restpartien"] == (
+        "2024-05-01/1500/1;2024-06-01/1600/½;2025-03-09/1200/1;2025-03-09/1400/0"
+    )
+    # Their opponents' games did not count: unchanged.
+    assert players(out)["12"]["new_rating"] == "1200"
+
+
+def test_a_rules_file_fixes_an_edition(tmp_path: Path) -> None:
+    rules = tmp_path / "dsb.toml"
+    rules.write_text('system = "dwz"\n[dwz]\nedition = "dwz-2002"\n')
+    out = tmp_path / "out"
+    code, output = run("rate", first_dwz_event(tmp_path), "--rules", rules,
+                       "--list", dwz_list(tmp_path), "--out", out)  # fmt: skip
+    assert code == 0, output
+    assert {row["edition"] for row in rows(out / "calculations.csv")} == {"dwz-2002"}
+    bad = tmp_path / "bad.toml"
+    bad.write_text('system = "dwz"\n[dwz]\nedition = "dwz-1999"\n')
+    code, output = run("rate", first_dwz_event(tmp_path), "--rules", bad, "--out", out)
+    assert code == 1
+    assert "edition" in output and "must be one of by-end-date, dwz-2002" in output
+
+
+def test_a_list_the_dwz_cannot_hold_names_each_line_and_writes_nothing(tmp_path: Path) -> None:
+    listed = dwz_list(tmp_path, ("17,0,3,false,", "18,1500,2,perhaps,",
+                                 "19,,,,2024-05-01/1500/2", "20,1500,,false,",
+                                 "21,1500.5,3,false,"))  # fmt: skip
+    out = tmp_path / "out"
+    code, output = run("rate", first_dwz_event(tmp_path), "--rules", "dwz",
+                       "--list", listed, "--out", out)  # fmt: skip
+    assert code == 1
+    for message in (
+        f"{listed}:7: rating 0 is out of range for dwz (1 to 3999)",
+        f"{listed}:8: uplifted 'perhaps' is not true or false",
+        f"{listed}:9: restpartien: '2' in '2024-05-01/1500/2' is not a score 1, ½ or 0",
+        f"{listed}:10: rating, index: give all of them or none",
+        f"{listed}:11: rating '1500.5' is not a whole number",
+    ):
+        assert message in output, output
+    assert "Traceback" not in output and not out.exists()
+
+
+def test_the_birth_year_of_the_list_gives_the_age(tmp_path: Path) -> None:
+    # The file gives 1980 for everyone; the list says player 16 (2000) was born in 2008:
+    # age 17 in 2025, J = 5, E0 = 2⁴ + 5 = 21, fB = 2000/2000 = 1 (W ≥ We), E 21;
+    # Rn = 2000 + 800 · 0.264568/22 = 2009.62 → 2010 (as an adult: 2007, above).
+    listed = tmp_path / "list.csv"
+    listed.write_text("id,rating,index,birth_year\n" + "".join(
+        f"{10 + r},{1000 + 200 * (r - 1)},20,{2008 if r == 6 else ''}\n" for r in range(2, 7)
+    ))  # fmt: skip
+    out = tmp_path / "out"
+    code, output = run("rate", first_dwz_event(tmp_path), "--rules", "dwz",
+                       "--list", listed, "--out", out)  # fmt: skip
+    assert code == 0, output
+    assert (players(out)["16"]["e"], players(out)["16"]["new_rating"]) == ("21", "2010")
+
+
+def test_a_run_crossing_the_uplift_date_lists_every_player_of_the_list(tmp_path: Path) -> None:
+    # docs/systems.md §10.8: player 99 is on the list only; the event ends 2026-06-10, so his
+    # 1500 (index 10) becomes 0.64 · 1500 + 760 = 1720, index 11.
+    event = pair(tmp_path / "e.trf", 12, "=-=", "2026/06/09", "2026/06/10")
+    listed = tmp_path / "list.csv"
+    listed.write_text("id,name,rating,index\n11,One,1500,10\n12,Two,1500,10\n99,Idle,1500,10\n")
+    out = tmp_path / "out"
+    code, output = run("rate", event, "--rules", "dwz", "--list", listed, "--out", out)
+    assert code == 0, output
+    idle = players(out)["99"]
+    assert (idle["name"], idle["new_rating"], idle["new_index"], idle["new_uplifted"]) == (
+        "Idle", "1720", "11", "true",
+    )  # fmt: skip
+    assert idle["status"] == "rated" and idle["games"] == "0"
+    assert players(out)["11"]["new_rating"] == "1720"  # a draw at 1720 after the uplift
