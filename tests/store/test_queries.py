@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 from rating_batch.store import Store, create_store, open_store
-from rating_batch.store.queries import ROWS_PER_INSERT
+from rating_batch.store.tables import ROWS_PER_INSERT
 
 
 @pytest.mark.parametrize(

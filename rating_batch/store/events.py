@@ -1,0 +1,215 @@
+"""The events of the rating database: their rows, entries and games, moved between periods
+and removed (``Store``'s events part)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+import pandas as pd
+
+from rating_batch.periods import Period
+from rating_batch.store.players import PlayerQueries
+from rating_batch.store.tables import first_row, plain
+
+
+class EventQueries(PlayerQueries):
+    """The events, event_players and games tables."""
+
+    # -- events ---------------------------------------------------------------------------------
+
+    def events(self, period: Period | None = None) -> pd.DataFrame:
+        if period is None:
+            return self.frame("SELECT * FROM events ORDER BY event_id")
+        return self.frame("SELECT * FROM events WHERE period = ? ORDER BY event_id", (period,))
+
+    def events_after(self, period: Period) -> pd.DataFrame:
+        """The events of the periods after ``period`` (those not published yet)."""
+        return self.frame("SELECT * FROM events WHERE period > ? ORDER BY event_id", (period,))
+
+    def move_events(self, moves: Sequence[tuple[int, Period]]) -> None:
+        """Events put in another period: (event_id, period) pairs."""
+        self.connection.executemany(
+            "UPDATE events SET period = ? WHERE event_id = ?",
+            [(period, event_id) for event_id, period in moves],
+        )
+
+    def event_by_key(self, key: str) -> dict[str, Any] | None:
+        return first_row(self.frame("SELECT * FROM events WHERE key = ?", (key,)))
+
+    def event_keys(self) -> list[str]:
+        return [str(key) for (key,) in self.execute("SELECT key FROM events")]
+
+    def next_event_id(self) -> int:
+        return int(self.execute("SELECT COALESCE(MAX(event_id), 0) + 1 FROM events").fetchone()[0])
+
+    def event_identities(self, wanted: pd.DataFrame) -> pd.DataFrame:
+        """The stored events that are the same as one of ``wanted`` (content_hash, name,
+        start, end): the same content, or the same name and dates. Looked up by the indexes,
+        so the cost does not grow with the database's history."""
+        self.execute('CREATE TEMP TABLE IF NOT EXISTS wanted (content_hash, name, start, "end")')
+        self.execute("DELETE FROM temp.wanted")
+        self._insert("temp.wanted", wanted[["content_hash", "name", "start", "end"]])
+        columns = 'e.key, e.period, e.content_hash, e.name, e.start, e."end"'
+        return self.frame(
+            f"SELECT {columns} FROM temp.wanted w CROSS JOIN events e "
+            "ON e.content_hash = w.content_hash UNION "
+            f"SELECT {columns} FROM temp.wanted w CROSS JOIN events e ON e.name = w.name "
+            'AND e.start IS w.start AND e."end" IS w."end"'
+        )
+
+    def events_to_compare(self, first: str, last: str, names: Sequence[str]) -> pd.DataFrame:
+        """Stored events that new ones (played ``first``…``last``, ISO dates) might repeat:
+        those whose dates overlap theirs, and those with one of ``names`` whatever their
+        dates."""
+        return self.frame(
+            'SELECT event_id, key, name, source, period, COALESCE(start, "end") AS first, '
+            'COALESCE("end", start) AS last FROM events '
+            'WHERE (COALESCE(start, "end") <= ? AND COALESCE("end", start) >= ?) '
+            "OR name IN (SELECT value FROM json_each(?))",
+            (last, first, json.dumps(list(names))),
+        )
+
+    def played_games(self, event_ids: Sequence[int]) -> pd.DataFrame:
+        """The games played over the board in these events, by database player:
+        event_id, round, player_id, opponent_id, score."""
+        if not len(event_ids):
+            return pd.DataFrame(
+                {c: pd.Series(dtype="int64") for c in ("event_id", "round", "player_id")}
+                | {"opponent_id": pd.Series(dtype="int64"), "score": pd.Series(dtype="float64")}
+            )
+        marks = ",".join("?" * len(event_ids))
+        return self.frame(
+            f"""
+            SELECT g.event_id, g.round, me.player_id, them.player_id AS opponent_id, g.score
+            FROM games g
+            JOIN event_players me ON me.event_id = g.event_id AND me.start_rank = g.start_rank
+            JOIN event_players them
+              ON them.event_id = g.event_id AND them.start_rank = g.opponent_rank
+            WHERE g.rated = 1 AND g.event_id IN ({marks})
+            """,
+            tuple(int(e) for e in event_ids),
+        )
+
+    def insert_events(self, rows: pd.DataFrame) -> None:
+        self._insert("events", rows)
+
+    def insert_event_players(self, rows: pd.DataFrame) -> None:
+        self._insert("event_players", rows)
+
+    def insert_games(self, rows: pd.DataFrame) -> None:
+        self._insert("games", rows)
+
+    def period_entries(self, period: Period, kind: str) -> pd.DataFrame:
+        """The players of the period's events of ``kind`` (event_players rows)."""
+        return self.table_frame(
+            "event_players",
+            "SELECT ep.* FROM event_players ep JOIN events e USING (event_id) "
+            "WHERE e.period = ? AND e.kind = ?",
+            (period, kind),
+        )
+
+    def period_games(self, period: Period, kind: str) -> pd.DataFrame:
+        return self.table_frame(
+            "games",
+            "SELECT g.* FROM games g JOIN events e USING (event_id) "
+            "WHERE e.period = ? AND e.kind = ?",
+            (period, kind),
+        )
+
+    def event_periods(self, after: Period, before: Period) -> list[Period]:
+        """Periods strictly between ``after`` and ``before`` that hold events."""
+        return [
+            Period.parse(str(p))
+            for (p,) in self.execute(
+                "SELECT DISTINCT period FROM events WHERE period > ? AND period < ? "
+                "ORDER BY period",
+                (after, before),
+            )
+        ]
+
+    def earliest_event_period(self) -> Period | None:
+        row = self.execute("SELECT MIN(period) FROM events").fetchone()
+        return None if row[0] is None else Period.parse(str(row[0]))
+
+    def remove_event(self, event_id: int) -> dict[str, int]:
+        """An event and everything only it brought: its games and players' entries, the
+        players it created that nothing else refers to, and the identity fields it filled in
+        (each set back, then filled from another event that gives it, as ``add`` would have).
+        How many rows of each kind were removed."""
+        edits = self.frame(
+            "SELECT edit_id, player_id, field, old_value FROM player_edits WHERE event_id = ? "
+            "ORDER BY edit_id DESC",
+            (event_id,),
+        )
+        reverted = [
+            (int(p), str(f)) for p, f in zip(edits["player_id"], edits["field"], strict=True)
+        ]
+        for (player_id, field), old in zip(reverted, edits["old_value"].tolist(), strict=True):
+            self._set(field, pd.Series([player_id]), pd.Series([old], dtype=object))
+        self.execute("DELETE FROM player_edits WHERE event_id = ?", (event_id,))
+        removed = {
+            "games": self.execute("DELETE FROM games WHERE event_id = ?", (event_id,)).rowcount,
+            "entries": self.execute(
+                "DELETE FROM event_players WHERE event_id = ?", (event_id,)
+            ).rowcount,
+        }
+        referenced = (
+            "SELECT player_id FROM event_players UNION SELECT player_id FROM ratings "
+            "UNION SELECT player_id FROM pending UNION SELECT player_id FROM player_edits"
+        )
+        removed["players"] = self.execute(
+            f"DELETE FROM players WHERE created_event = ? AND player_id NOT IN ({referenced})",
+            (event_id,),
+        ).rowcount
+        # A player it created whom another event also names: now made by the first of those
+        # (one pass over the entries for all of them).
+        self.execute(
+            "UPDATE players SET created_event = (SELECT first FROM (SELECT player_id, "
+            "MIN(event_id) AS first FROM event_players WHERE player_id IN (SELECT player_id "
+            "FROM players WHERE created_event = ?) GROUP BY player_id) f "
+            "WHERE f.player_id = players.player_id) WHERE created_event = ?",
+            (event_id, event_id),
+        )
+        self.execute("DELETE FROM events WHERE event_id = ?", (event_id,))
+        entries = self._entries_of(sorted({player_id for player_id, _ in reverted}))
+        for player_id, field in reverted:
+            self._refill(player_id, field, entries)
+        return removed
+
+    def _entries_of(self, player_ids: Sequence[int]) -> pd.DataFrame:
+        """Every stored entry of these players, in one pass over the entries."""
+        if not player_ids:
+            return pd.DataFrame()
+        marks = ",".join("?" * len(player_ids))
+        return self.frame(
+            f"SELECT * FROM event_players WHERE player_id IN ({marks}) "
+            "ORDER BY player_id, event_id, line",
+            tuple(int(p) for p in player_ids),
+        )
+
+    def _refill(self, player_id: int, field: str, entries: pd.DataFrame) -> None:
+        """Fill a field another stored event gives, as its ``add`` would have done."""
+        current = self.execute(
+            f"SELECT {field} FROM players WHERE player_id = ?", (player_id,)
+        ).fetchone()
+        if current is None or (current[0] is not None and current[0] != ""):
+            return
+        if field not in entries:
+            return  # an entry does not keep it (a FIDE ID given to a known player)
+        mine = entries[entries["player_id"] == player_id]
+        values = mine[field]
+        filled = mine[values.notna() & (values.astype(str) != "")]
+        given = (
+            None
+            if filled.empty
+            else (plain(filled[field].iloc[0]), int(filled["event_id"].iloc[0]))
+        )
+        if given is not None:
+            self.fill_player_fields(
+                pd.DataFrame(
+                    {"player_id": [player_id], "field": [field], "old_value": [current[0]],
+                     "value": [given[0]], "event_id": [given[1]]}
+                )
+            )  # fmt: skip
