@@ -11,7 +11,7 @@ import pandas as pd
 
 from rating_batch.periods import Period
 from rating_batch.store.players import PlayerQueries
-from rating_batch.store.tables import first_row, plain
+from rating_batch.store.tables import first_row, plain_value
 
 
 class EventQueries(PlayerQueries):
@@ -204,7 +204,7 @@ class EventQueries(PlayerQueries):
         given = (
             None
             if filled.empty
-            else (plain(filled[field].iloc[0]), int(filled["event_id"].iloc[0]))
+            else (plain_value(filled[field].iloc[0]), int(filled["event_id"].iloc[0]))
         )
         if given is not None:
             self.fill_player_fields(

@@ -9,7 +9,7 @@ from typing import Any
 import pandas as pd
 
 from rating_batch.names import name_keys
-from rating_batch.store.tables import Tables, first_row, plain
+from rating_batch.store.tables import Tables, first_row, plain_value
 
 
 class PlayerQueries(Tables):
@@ -54,8 +54,8 @@ class PlayerQueries(Tables):
                 {
                     "player_id": fills["player_id"].astype("int64").to_numpy(),
                     "field": fills["field"].to_numpy(),
-                    "old_value": [plain(v) for v in fills["old_value"].tolist()],
-                    "new_value": [plain(v) for v in fills["value"].tolist()],
+                    "old_value": [plain_value(v) for v in fills["old_value"].tolist()],
+                    "new_value": [plain_value(v) for v in fills["value"].tolist()],
                     "event_id": fills["event_id"].astype("int64").to_numpy(),
                 }
             ),
@@ -64,7 +64,7 @@ class PlayerQueries(Tables):
     def _set(self, field: str, player_ids: pd.Series, values: pd.Series) -> None:
         """One identity field of some players (their name key follows their name)."""
         ids = [int(i) for i in player_ids.tolist()]
-        plain = [plain(v) for v in values.tolist()]
+        plain = [plain_value(v) for v in values.tolist()]
         if field == "name":
             keys = name_keys(pd.Series(plain, dtype=object)).tolist()
             self.connection.executemany(

@@ -52,7 +52,7 @@ def first_row(frame: pd.DataFrame) -> dict[str, Any] | None:
     return {str(name): value for name, value in frame.iloc[0].items()}
 
 
-def plain(value: object) -> object:
+def plain_value(value: object) -> object:
     """A value sqlite3 takes: numpy scalars as Python ones, missing as None."""
     if value is None or value is pd.NA or (isinstance(value, float) and np.isnan(value)):
         return None

@@ -613,13 +613,14 @@ def test_a_players_heading_under_another_system_reads_as_under_elo(tmp_path: Pat
 class Flagged(HarknessSystem):
     """A system whose list adds a column of its own (as US Chess's ``provisional``)."""
 
-    def list_columns(self, players: pd.DataFrame) -> dict[str, np.ndarray]:
+    def list_extra(self, players: pd.DataFrame) -> dict[str, np.ndarray]:
         return {"high": players["new_rating"].to_numpy(np.float64) > 1500}
 
 
 def test_a_system_adds_its_own_list_columns_after_the_state() -> None:
-    players = pd.DataFrame({"id": ["11", "12"], "games": [3, 1],
-                            "new_rating": [1600.4, 1400.0]})  # fmt: skip
+    # players.csv rows as a system gives them (every row has its status: docs/systems.md §7).
+    players = pd.DataFrame({"id": ["11", "12"], "games": [3, 1], "new_rating": [1600.4, 1400.0],
+                            "status": ["rated", "new"]})  # fmt: skip
     table = pd.DataFrame({"id": ["11", "12"], "name": ["One", "Two"], "birth_year": [1980, 1981]})
     listing = system_listing(Flagged(), players, table)
     assert list(listing.columns)[-3:] == ["rating", "high", "games"]

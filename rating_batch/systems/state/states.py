@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from rating_batch.loaders.statelist import read_state_list
+from rating_batch.loaders import read_state_list
 from rating_batch.monthly.common import player_ids
 from rating_batch.periods import Period
 from rating_batch.store import Store
