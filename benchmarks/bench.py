@@ -52,6 +52,11 @@ from rating_batch.systems.elo.run import rate_loaded
 from rating_batch.systems.elo.tables import expected_hundredths
 from rating_batch.systems.games import PlayedGames
 from rating_batch.systems.glicko2 import Glicko2, rate_glicko2
+from rating_batch.systems.registry import find_system
+from rating_batch.systems.seam import RateRequest
+
+#: The national systems timed against FIDE Elo on the same period.
+NATIONAL = ("uscf", "dwz", "ecf", "ecf-grade")
 
 MONTH = "2026-01"
 
@@ -145,6 +150,15 @@ def run_one(games: int, repeats: int, list_players: int | None = None) -> dict[s
                                  np.full(len(players), 0.06), played, Glicko2()),
         )  # fmt: skip
 
+        # The same period rated as a whole (assembled, rated, no files) under FIDE Elo and
+        # under each national system from its defaults (docs/systems.md §8-§12).
+        for name in ("fide-2025", *NATIONAL):
+            system = find_system(name)
+            request = RateRequest(events, [], None, "standard", allow_overlap=True)
+            figures[f"rate_{name}_s"] = best_of(
+                repeats, lambda s=system, r=request: s.rate_events(r)
+            )
+
         rated = rate_loaded(events, [], "fide-2025", None, "standard")
         start = time.perf_counter()
         write_rate_outputs(rated, root / "rate")
@@ -229,6 +243,14 @@ def report(all_figures: list[dict[str, float]]) -> None:
         ("per-player Python loop", lambda f: f"{f['loop_s'] * 1000:.0f} ms"),
         ("Glicko-2 period (vectorised)", lambda f: f"{f['glicko2_s'] * 1000:.1f} ms"),
         ("Glicko-2 / engine", lambda f: f"{f['glicko2_s'] / f['engine_s']:.1f}x"),
+        ("rate, no files: FIDE Elo", lambda f: f"{f['rate_fide-2025_s']:.2f} s"),
+        *(
+            (
+                f"rate, no files: {name} / FIDE Elo",
+                lambda f, n=name: f"{f[f'rate_{n}_s'] / f['rate_fide-2025_s']:.1f}x",
+            )
+            for name in NATIONAL
+        ),
         ("loop / engine", lambda f: f"{f['loop_s'] / f['engine_s']:.1f}x"),
         ("init (list)", lambda f: f"{f['init_s']:.2f} s"),
         ("add (all files)", lambda f: f"{f['add_s']:.2f} s"),
