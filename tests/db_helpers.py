@@ -30,6 +30,12 @@ def run(*args: object) -> tuple[int, str, str]:
     return result.exit_code, result.stdout, result.stderr
 
 
+def run_combined(*args: object) -> tuple[int, str]:
+    """The command line in this process: (exit status, stdout and stderr as one text)."""
+    result = CliRunner().invoke(cli, [str(a) for a in args])
+    return result.exit_code, result.output
+
+
 def process(
     *args: object,
     cwd: Path | None = None,

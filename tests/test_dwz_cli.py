@@ -4,25 +4,13 @@ list, rules files, and lists the DWZ cannot hold."""
 
 from __future__ import annotations
 
-import csv
 from pathlib import Path
 
-from click.testing import CliRunner
+from conftest import read_csv as rows
+from db_helpers import run_combined as run
 from trf_text import P, trf
 
-from rating_batch.cli import cli
-
 ADULT = 1980
-
-
-def run(*args: object) -> tuple[int, str]:
-    result = CliRunner().invoke(cli, [str(a) for a in args])
-    return result.exit_code, result.output
-
-
-def rows(path: Path) -> list[dict[str, str]]:
-    with path.open(encoding="utf-8-sig", newline="") as handle:
-        return list(csv.DictReader(handle))
 
 
 def players(out: Path) -> dict[str, dict[str, str]]:

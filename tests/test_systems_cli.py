@@ -10,18 +10,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from click.testing import CliRunner
 from conftest import glicko2_giving
+from db_helpers import run_combined as run
 from trf_text import P, trf
 
-from rating_batch.cli import cli
-
 ADULT = 1980
-
-
-def run(*args: object) -> tuple[int, str]:
-    result = CliRunner().invoke(cli, [str(a) for a in args])
-    return result.exit_code, result.output
 
 
 def players(out: Path) -> dict[str, dict[str, str]]:

@@ -4,30 +4,18 @@ K, a list the system cannot hold. Expected values by hand; the database: test_us
 
 from __future__ import annotations
 
-import csv
 import math
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from conftest import read_csv as rows
+from db_helpers import run_combined as run
 from trf_text import P, trf
-
-from rating_batch.cli import cli
 
 #: N*(1500) = 50/√(0.662 + 0.00000739 · 1069²) = 50/√9.107004 = 16.5685 (docs/systems.md §9,
 #: Step 2); N*(2300) = 50/√(0.662 + 0.00000739 · 269²) = 50/√1.196748 = 45.7055.
 STAR_1500 = 50 / math.sqrt(0.662 + 0.00000739 * 1069**2)
 STAR_2300 = 50 / math.sqrt(0.662 + 0.00000739 * 269**2)
-
-
-def run(*args: object) -> tuple[int, str]:
-    result = CliRunner().invoke(cli, [str(a) for a in args])
-    return result.exit_code, result.output
-
-
-def rows(path: Path) -> list[dict[str, str]]:
-    with path.open(encoding="utf-8-sig", newline="") as handle:
-        return list(csv.DictReader(handle))
 
 
 def by_id(out: Path) -> dict[str, dict[str, str]]:

@@ -274,7 +274,7 @@ def rated_month(period: SystemInput) -> Period | None:
 
 
 class EcfSystem(SystemBase[Ecf]):
-    """The ECF rating behind the seam (``systems.RatingSystem``)."""
+    """The ECF rating behind the seam (a ``systems.base.StateSystem``)."""
 
     constants = Ecf
     name: ClassVar[str] = "ecf"

@@ -222,7 +222,7 @@ def _joined(rounds: np.ndarray) -> np.ndarray:
 
 
 class EcfGradeSystem(SystemBase[EcfGrade]):
-    """The ECF grade behind the seam (``systems.RatingSystem``)."""
+    """The ECF grade behind the seam (a ``systems.base.StateSystem``)."""
 
     constants = EcfGrade
     name: ClassVar[str] = "ecf-grade"
