@@ -108,6 +108,12 @@ def init(
     help="A new FIDE ID that stays a new player, although a known player without one has "
     "exactly its name, birth year and federation (repeatable).",
 )
+@click.option(
+    "--new-only",
+    is_flag=True,
+    help="Skip, with a line each, the files whose content is stored already (an inbox read "
+    "again); the rest is added. Nothing new is no error.",
+)
 @DRY_RUN
 @ENCODING_OPTION
 @DB_OPTION
@@ -119,6 +125,7 @@ def add(
     accept_dates: bool,
     allow_overlap: bool,
     keep_apart: tuple[int, ...],
+    new_only: bool,
     dry_run: bool,
     encoding: str | None,
     db: Path,
@@ -134,6 +141,7 @@ def add(
 
     \b
         rating-batch add sample_data/monthly/2026-02
+        rating-batch add --new-only inbox/
     """
     from rating_batch import monthly
 
@@ -145,6 +153,7 @@ def add(
         wait=context.obj["wait"],
         encoding=encoding,
         keep_apart=frozenset(keep_apart),
+        new_only=new_only,
     )
     with user_errors(context.obj["debug"]):
         result = monthly.add_events(events, db=db, options=options, progress=progress_bar(context))

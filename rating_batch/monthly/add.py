@@ -16,6 +16,7 @@ says so on the terminal.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import hashlib
 from collections.abc import Sequence
@@ -26,7 +27,7 @@ import numpy as np
 import pandas as pd
 
 from rating_batch.errors import InputError, Issue, Severity, raise_if_errors
-from rating_batch.inputs import distinct_keys, expand_inputs, load_events
+from rating_batch.inputs import Inputs, distinct_keys, expand_inputs, load_events
 from rating_batch.loaders import Progress, no_progress
 from rating_batch.loaders.common import time_control_minutes
 from rating_batch.monthly.book import database_system, rule_book
@@ -70,6 +71,9 @@ class AddOptions:
     keep_apart: frozenset[int] = frozenset()
     """New FIDE IDs that stay new players, even when a known player without a FIDE ID has
     exactly their name, birth year and federation (monthly/identify.py)."""
+    new_only: bool = False
+    """Files whose content is stored already are skipped with a line each, not refused
+    (``--new-only``: an inbox read again on a schedule)."""
 
 
 def add_events(
@@ -93,6 +97,11 @@ def add_events(
         store.writing(dry_run=options.dry_run),
     ):
         book = rule_book(store)
+        skipped: list[str] = []
+        if options.new_only:
+            inputs, skipped = _already_stored(store, inputs)
+            if not inputs.files:
+                return Outcome([*skipped, "nothing new to add"], list(inputs.issues))
         events, issues = load_events(
             inputs,
             progress,
@@ -155,7 +164,7 @@ def add_events(
     attached = identified.attached.groupby("event_index")["label"].agg(list).to_dict()
     sizes = np.bincount(players["event_index"].to_numpy(np.int64), minlength=len(events))
     verb = "would add" if options.dry_run else "added"
-    lines: list[str] = []
+    lines: list[str] = list(skipped)
     for index, (event, key, place) in enumerate(zip(events, keys, placed, strict=True)):
         info = event.info
         unread = " (no readable time control: --kind rapid or blitz for another list)"
@@ -188,6 +197,31 @@ def _batch(
         event_id=event_ids[position],
         key=np.array(keys, dtype=object)[position],
     )
+
+
+def _already_stored(store: Store, inputs: Inputs) -> tuple[Inputs, list[str]]:
+    """``--new-only``: the files whose content is stored already, left out with a line each
+    (docs/schedule.md §1); the others as they were given."""
+    digests = [hashlib.sha256(path.read_bytes()).hexdigest() for path in inputs.files]
+    empty = [None] * len(digests)
+    stored = store.event_identities(
+        pd.DataFrame({"content_hash": digests, "name": empty, "start": empty, "end": empty})
+    )
+    by_hash = {
+        digest: (key, period)
+        for digest, key, period in zip(
+            stored["content_hash"], stored["key"], stored["period"], strict=True
+        )
+    }
+    kept: list[Path] = []
+    lines: list[str] = []
+    for path, digest in zip(inputs.files, digests, strict=True):
+        found = by_hash.get(digest)
+        if found is None:
+            kept.append(path)
+        else:
+            lines.append(f"skipped {path}: already stored as {found[0]} (period {found[1]})")
+    return dataclasses.replace(inputs, files=kept), lines
 
 
 def _refused(store: Store, events: Sequence[Event], digests: Sequence[str]) -> list[Issue]:

@@ -337,3 +337,43 @@ def test_an_event_without_a_time_control_is_said_to_go_to_the_standard_list(
     assert query(db, "SELECT key, kind FROM events ORDER BY key") == [
         ("notc", "standard"), ("timed", "standard"),
     ]  # fmt: skip
+
+
+# -- add --new-only: an inbox read again (docs/schedule.md §1) -------------------------------
+
+
+def test_new_only_skips_stored_content_and_adds_the_rest(tmp_path: Path) -> None:
+    db = database(tmp_path)
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    first = event_file(inbox, "first", [(1, 1, 2, "1-0")], day="2026/01/10")
+    assert run("add", first, "--db", db)[0] == 0
+    second = event_file(inbox, "second", [(1, 2, 1, "1-0")], day="2026/01/12")
+    code, out, err = run("add", "--new-only", inbox, "--db", db)
+    assert code == 0, err
+    assert f"skipped {first}: already stored as first (period 2026-02)" in out
+    assert "added second (" in out
+    assert [key for (key,) in query(db, "SELECT key FROM events ORDER BY event_id")] == [
+        "first", "second",
+    ]  # fmt: skip
+    # Read again with nothing new: both skipped, exit 0, the database not touched at all
+    # (not even the undo journal).
+    before = dump(db)
+    code, out, err = run("add", "--new-only", inbox, "--db", db)
+    assert code == 0, err
+    assert out.splitlines() == [
+        f"skipped {first}: already stored as first (period 2026-02)",
+        f"skipped {second}: already stored as second (period 2026-02)",
+        "nothing new to add",
+    ]
+    assert dump(db) == before
+
+
+def test_without_new_only_stored_content_is_still_refused(tmp_path: Path) -> None:
+    db = database(tmp_path)
+    first = event_file(tmp_path, "first", [(1, 1, 2, "1-0")])
+    assert run("add", first, "--db", db)[0] == 0
+    before = dump(db)
+    code, _, err = run("add", first, "--db", db)
+    assert code == 1 and "already added as first" in err
+    assert dump(db) == before
