@@ -50,6 +50,7 @@ STATE_OF = {
     "init": "none",
     "add": "initialised",
     "publish": "january added",
+    "month": "initialised",
     "remove": "february added",
     "unpublish": "march published",
     "export-list": "march published",

@@ -47,6 +47,7 @@ for _command in (
     database.init,
     database.add,
     database.publish,
+    database.month,
     database.unpublish,
     database.remove,
     database.edit_player,

@@ -3,6 +3,7 @@ backups, restore, backup, upgrade, player and export-list."""
 
 from __future__ import annotations
 
+import datetime as dt
 from pathlib import Path
 
 import click
@@ -141,7 +142,7 @@ def add(
 
     \b
         rating-batch add sample_data/monthly/2026-02
-        rating-batch add --new-only inbox/
+        rating-batch add --new-only sample_data/monthly/2026-01 sample_data/monthly/2026-02
     """
     from rating_batch import monthly
 
@@ -161,7 +162,63 @@ def add(
 
 
 @click.command()
-@click.argument("period")
+@click.argument("inbox", nargs=-1, required=True, type=EXISTING)
+@click.option(
+    "--today",
+    type=click.DateTime(["%Y-%m-%d"]),
+    help="The day the lists' dates are judged by (YYYY-MM-DD; default: today).",
+)
+@ENCODING_OPTION
+@DB_OPTION
+@OUT_OPTION
+@click.pass_context
+def month(
+    context: click.Context,
+    inbox: tuple[Path, ...],
+    today: dt.datetime | None,
+    encoding: str | None,
+    db: Path,
+    out: Path,
+) -> None:
+    """The month on a schedule: add what is new in INBOX, then publish every list due.
+
+    As 'add --new-only INBOX' then 'publish --due', one month run at a time on the database.
+    Writes a dated log, OUT/log/month-DATE-TIME.log. A file refused is named (and named
+    again on every run until it is fixed or taken out of INBOX), and the run exits 1, so a
+    scheduler's mail reaches the officer; the other files are added.
+
+    Example:
+
+    \b
+        rating-batch month sample_data/monthly/2026-01 --today 2026-02-02 --out lists
+    """
+    from rating_batch import monthly
+
+    options = monthly.MonthOptions(
+        today=today.date() if today is not None else None,
+        wait=context.obj["wait"],
+        encoding=encoding,
+    )
+    with user_errors(context.obj["debug"]):
+        result = monthly.run_month(list(inbox), db=db, out=out, options=options)
+    report(context, "\n".join([result.summary(), f"log: {result.log}"]), result.warnings)
+    if result.refused:
+        context.exit(1)
+
+
+@click.command()
+@click.argument("period", required=False)
+@click.option(
+    "--due",
+    is_flag=True,
+    help="Instead of PERIOD: every list whose date has come, in order (for a scheduler); "
+    "nothing due is no error.",
+)
+@click.option(
+    "--today",
+    type=click.DateTime(["%Y-%m-%d"]),
+    help="With --due: the day to judge by (YYYY-MM-DD; default: today).",
+)
 @click.option(
     "--skip-to",
     is_flag=True,
@@ -178,7 +235,9 @@ def add(
 @click.pass_context
 def publish(
     context: click.Context,
-    period: str,
+    period: str | None,
+    due: bool,
+    today: dt.datetime | None,
     skip_to: bool,
     accept_dates: bool,
     dry_run: bool,
@@ -192,20 +251,34 @@ def publish(
     players.csv, games.csv, calculations.csv, changes.csv, report.xlsx, index.html and a page
     per event, events/KEY.html.
 
+    With --due instead of PERIOD, every list whose date has come is published in turn (the
+    month on a schedule); nothing due prints one line and exits 0.
+
     Example:
 
     \b
         rating-batch publish 2026-02 --out out
+        rating-batch publish --due --out out
     """
     from rating_batch import monthly
 
+    if (period is None) == (not due):
+        raise click.UsageError("give PERIOD or --due (not both)")
+    if today is not None and not due:
+        raise click.UsageError("--today goes with --due")
     options = monthly.PublishOptions(
-        skip_to=skip_to, dry_run=dry_run, wait=context.obj["wait"], accept_dates=accept_dates
-    )
+        skip_to=skip_to, dry_run=dry_run, wait=context.obj["wait"], accept_dates=accept_dates,
+        today=today.date() if today is not None else None,
+    )  # fmt: skip
     with user_errors(context.obj["debug"]):
-        result = monthly.publish_period(
-            period, db=db, out=out, options=options, progress=progress_bar(context)
-        )
+        if period is None:
+            result = monthly.publish_due(
+                db=db, out=out, options=options, progress=progress_bar(context)
+            )
+        else:
+            result = monthly.publish_period(
+                period, db=db, out=out, options=options, progress=progress_bar(context)
+            )
     report(context, result.summary(), result.warnings)
 
 

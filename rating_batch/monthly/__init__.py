@@ -17,9 +17,10 @@ if TYPE_CHECKING:
     from rating_batch.monthly.edit import PlayerEdit, edit_player
     from rating_batch.monthly.export import export_list
     from rating_batch.monthly.init import init_database
+    from rating_batch.monthly.month import MonthOptions, run_month
     from rating_batch.monthly.part import PublishResult
     from rating_batch.monthly.player import find_players, player_report
-    from rating_batch.monthly.publish import PublishOptions, publish_period
+    from rating_batch.monthly.publish import PublishOptions, publish_due, publish_period
     from rating_batch.monthly.undo import (
         backup,
         backups_report,
@@ -38,10 +39,13 @@ _HOMES = {
     "export_list": "export",
     "init_database": "init",
     "PublishResult": "part",
+    "MonthOptions": "month",
+    "run_month": "month",
     "find_players": "player",
     "player_report": "player",
     "PublishOptions": "publish",
     "publish_period": "publish",
+    "publish_due": "publish",
     "backup": "undo",
     "backups_report": "undo",
     "remove_event": "undo",
@@ -61,6 +65,7 @@ def __getattr__(name: str) -> object:
 
 __all__ = [
     "AddOptions",
+    "MonthOptions",
     "PlayerEdit",
     "PublishOptions",
     "PublishResult",
@@ -72,9 +77,11 @@ __all__ = [
     "find_players",
     "init_database",
     "player_report",
+    "publish_due",
     "publish_period",
     "remove_event",
     "restore",
+    "run_month",
     "unpublish_period",
     "upgrade",
 ]

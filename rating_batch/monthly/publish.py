@@ -15,7 +15,7 @@ was added since (a published list never changes).
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from rating_batch.errors import Issue, RatingBatchError
@@ -34,7 +34,9 @@ from rating_batch.periods import (
     canonical_period,
     closing_date,
     is_list_period,
+    list_date,
     next_list_period,
+    shown,
 )
 from rating_batch.staging import OutputProblem, OutputSet, check_outputs, staged_outputs
 from rating_batch.store import DEFAULT_WAIT, Store, open_store
@@ -109,6 +111,53 @@ def publish_period(
     result = _noting(publisher.result(period, paths, dry_run=False), waiting)
     result.lines.extend(store.notes)
     return result
+
+
+def publish_due(
+    *,
+    db: Path,
+    out: Path,
+    options: PublishOptions = PublishOptions(),
+    progress: Progress = no_progress,
+) -> PublishResult:
+    """``publish --due``: the next list period, when its list date has come (``options.today``,
+    else today), and every further one due, in order, each in its own transaction as
+    ``publish PERIOD`` publishes it (docs/schedule.md §2). Nothing due is no error: one line."""
+    today = options.today or dt.date.today()
+    done: list[PublishResult] = []
+    while True:
+        with open_store(db, command="publish --due", wait=options.wait) as store:
+            due = _next_period(store, rule_book(store))
+        if due is None or list_date(due) > today:
+            break
+        done.append(
+            publish_period(due, db=db, out=out, options=replace(options, today=today),
+                           progress=progress)
+        )  # fmt: skip
+        if options.dry_run:
+            break  # a dry run changes nothing: the next period would be this one again
+    if not done:
+        when = "no list period follows" if due is None else (
+            f"the next list, {shown(due)}, is dated {list_date(due)}"
+        )  # fmt: skip
+        return PublishResult([f"nothing due on {today}: {when}"])
+    return PublishResult(
+        [line for result in done for line in result.lines],
+        [issue for result in done for issue in result.warnings],
+        [path for result in done for path in result.outputs],
+        period=done[-1].period,
+        outcomes=[outcome for result in done for outcome in result.outcomes],
+    )
+
+
+def _next_period(store: Store, book: RuleBook) -> Period | None:
+    """The list period a publish would make next: the one after the last published list, or
+    after the initial list; with an initial list of unknown month and nothing published, the
+    first period holding events (None: none)."""
+    start = store.last_published() or store.initial_period()
+    if start is None or start == INITIAL:
+        return store.earliest_event_period()
+    return next_list_period(book.for_period(start), start)
 
 
 def _waiting(store: Store, book: RuleBook, period: Period) -> Outcome:

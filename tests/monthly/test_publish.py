@@ -18,6 +18,7 @@ from db_helpers import (
     dump,
     event_file,
     process,
+    query,
     run,
     tree,
     write_list,
@@ -482,3 +483,47 @@ def test_a_month_without_events_counts_no_one_as_having_played(folder: Path) -> 
         "standard: 0 event(s) under fide-2025; list of 2 players (2 from the previous list, 0 "
         "new); 0 fell below the floor and left it, 0 played but are still unrated"
     )
+
+
+# -- publish --due: the lists whose date has come (docs/schedule.md §2) ----------------------
+
+
+def test_publish_due_publishes_every_list_whose_date_has_come_and_only_those(
+    tmp_path: Path,
+) -> None:
+    db = database(tmp_path)  # the list of 2026-01
+    event = event_file(tmp_path, "jan", [(1, 1, 2, "1-0")], day="2026/01/10")
+    assert run("add", event, "--db", db)[0] == 0  # period 2026-02 (FIDE's monthly lists)
+    out = tmp_path / "lists"
+    # 31 January: February's list is dated 1 February, not come yet; nothing changes.
+    before = dump(db)
+    code, printed, err = run("publish", "--due", "--today", "2026-01-31", "--db", db,
+                             "--out", out)  # fmt: skip
+    assert (code, printed.strip()) == (
+        0, "nothing due on 2026-01-31: the next list, 2026-02, is dated 2026-02-01",
+    ), err  # fmt: skip
+    assert dump(db) == before and not out.exists()
+    # 5 March: February's and March's lists have come: both, in order.
+    code, printed, err = run("publish", "--due", "--today", "2026-03-05", "--db", db,
+                             "--out", out)  # fmt: skip
+    assert code == 0, err
+    published = [line for line in printed.splitlines() if line.startswith("published ")]
+    assert published == ["published 2026-02", "published 2026-03"]
+    assert query(db, "SELECT period FROM lists WHERE origin = 'publish' ORDER BY period") == [
+        ("2026-02",), ("2026-03",),
+    ]  # fmt: skip
+    assert (out / "2026-02" / "standard" / "list.csv").exists()
+    assert (out / "2026-03" / "standard" / "list.csv").exists()
+    # Run again the same day: April's list is not due.
+    code, printed, _ = run("publish", "--due", "--today", "2026-03-05", "--db", db, "--out", out)
+    assert (code, printed.strip()) == (
+        0, "nothing due on 2026-03-05: the next list, 2026-04, is dated 2026-04-01",
+    )  # fmt: skip
+
+
+def test_publish_takes_a_period_or_due_not_both(tmp_path: Path) -> None:
+    db = database(tmp_path)
+    assert run("publish", "2026-02", "--due", "--db", db, "--out", tmp_path / "o")[0] == 2
+    assert run("publish", "--db", db, "--out", tmp_path / "o")[0] == 2
+    assert run("publish", "2026-02", "--today", "2026-03-01", "--db", db,
+               "--out", tmp_path / "o")[0] == 2  # fmt: skip
