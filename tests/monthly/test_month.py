@@ -49,3 +49,16 @@ def test_a_broken_file_exits_1_on_every_run_and_the_others_go_in(tmp_path: Path)
     assert code == 1
     assert f"refused {inbox / 'broken.trf'}:" in printed
     assert "skipped " in printed and query(db, "SELECT key FROM events") == [("jan",)]
+
+
+def test_a_second_month_run_at_the_same_time_is_refused_and_does_nothing(tmp_path: Path) -> None:
+    import fcntl
+
+    db = database(tmp_path)
+    inbox, out = _inbox(tmp_path), tmp_path / "lists"
+    before = dump(db)
+    with db.open("rb") as running:  # a first run holds the database's month lock
+        fcntl.flock(running, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        code, _, err = run("month", inbox, "--today", "2026-02-03", "--db", db, "--out", out)
+    assert code == 1 and "another month run is working on this database" in err
+    assert dump(db) == before and not out.exists()
