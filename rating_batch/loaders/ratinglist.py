@@ -17,7 +17,6 @@ list's title (``HEADER_WITHIN`` rows), and a ``rank`` column that is not read.
 from __future__ import annotations
 
 import csv
-import datetime as dt
 import io
 import re
 from collections.abc import Iterator
@@ -30,7 +29,6 @@ from defusedxml import ElementTree
 
 from rating_batch.errors import InputError, Issue
 from rating_batch.loaders.common import (
-    MAX_ID_DIGITS,
     MAX_LIST_CELLS,
     check_size,
     check_xlsx,
@@ -43,8 +41,9 @@ from rating_batch.loaders.common import (
     read_sheet,
 )
 from rating_batch.loaders.encoding import DecodingError, decode, table_evidence
+from rating_batch.loaders.listchecks import list_issues
 from rating_batch.schema import as_written
-from rating_batch.systems.elo.rules import FIDE_LIST_K, Rules
+from rating_batch.systems.elo.rules import Rules
 
 KINDS = ("standard", "rapid", "blitz")
 PER_KIND = ("rating", "games", "k", "games_total")
@@ -169,7 +168,7 @@ def read_rating_list(
         raise InputError(
             [Issue(str(path), None, f"cannot read the list: {error.strerror}")]
         ) from None
-    result.issues.extend(list_issues(result, rules))
+    result.issues.extend(list_issues(result.frame, result.source, result.kinds, rules))
     result.issues.sort(key=lambda issue: issue.line or 0)
     if any(issue.severity == "error" for issue in result.issues):
         raise InputError(result.issues)
@@ -179,60 +178,6 @@ def read_rating_list(
 #: A rating list larger than this is refused before it is read (FIDE's combined TXT list of
 #: 1.6 million players is about 250 MB).
 MAX_LIST_BYTES = 1024 * 1024 * 1024
-FIRST_BIRTH_YEAR = 1900
-
-
-def list_issues(rating_list: RatingList, rules: Rules | None = None) -> list[Issue]:
-    """Values a list may hold but should not: ratings outside the rules' range, K outside
-    the rules' values (any FIDE edition's without rules), birth years before 1900 or after
-    this year, FIDE IDs of more than 10 digits, the same FIDE ID on two rows. Each an error
-    naming the row."""
-    frame, source = rating_list.frame, rating_list.source
-    if frame.empty:
-        return []
-    low, high = (rules.rating_min, rules.rating_max) if rules else (100, 3000)
-    k_values = rules.k_values() if rules else FIDE_LIST_K
-    lines = frame["line"].to_numpy()
-    found: list[tuple[int, str]] = []
-
-    def bad(mask: pd.Series, values: pd.Series, message: str) -> None:
-        """``message`` with ``{}`` for the value, for every row of ``mask``."""
-        for position in np.flatnonzero(mask.fillna(False).to_numpy(bool)).tolist():
-            found.append((position, message.format(values.iat[position])))
-
-    allowed = ", ".join(str(v) for v in sorted(k_values))
-    for kind in KINDS:
-        rating, k = frame[f"{kind}_rating"], frame[f"{kind}_k"]
-        prefix = "" if len(rating_list.kinds) <= 1 else f"{kind} "
-        bad(
-            (rating < low) | (rating > high),
-            rating,
-            prefix + f"rating {{}} is not a rating ({low}–{high})",
-        )
-        bad(
-            k.notna() & ~k.isin(list(k_values)),
-            k,
-            prefix + f"K {{}} is not a K of the rules ({allowed})",
-        )
-    year = frame["birth_year"]
-    this_year = dt.date.today().year
-    bad(
-        (year < FIRST_BIRTH_YEAR) | (year > this_year),
-        year,
-        f"birth year {{}} is not a year of birth ({FIRST_BIRTH_YEAR}–{this_year})",
-    )
-    ids = frame["id"]
-    bad(ids >= 10**MAX_ID_DIGITS, ids, f"FIDE ID {{}} has more than {MAX_ID_DIGITS} digits")
-    own = frame["own_id"]
-    for key, shown in ((ids, "FIDE ID " + ids.astype("string")), (own, "id '" + own + "'")):
-        first = pd.Series(lines, index=frame.index).groupby(key.to_numpy()).transform("first")
-        bad(
-            key.duplicated(keep="first") & key.notna(),
-            shown + " is also on line " + first.astype("Int64").astype("string"),
-            "{}: one player, one row",
-        )
-    found.sort(key=lambda item: item[0])
-    return [Issue(source, int(lines[position]), message) for position, message in found]
 
 
 def _empty(rows: int) -> dict[str, list[object]]:
