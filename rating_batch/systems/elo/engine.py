@@ -20,6 +20,7 @@ import pandas as pd
 from rating_batch.schema import REASON_DTYPE, REASONS, integers
 from rating_batch.systems.elo.first import first_ratings, performance
 from rating_batch.systems.elo.k import cap_k, k_factors
+from rating_batch.systems.elo.reasons import period_notes
 from rating_batch.systems.elo.rules import Rules
 from rating_batch.systems.elo.tables import divide_half_up, expected_scores, hundredths_half_away
 
@@ -458,7 +459,7 @@ def rate_period(
             "change": _nullable(k[runs.pidx] * run_delta / 100, scoring_runs),
         }
     )
-    return PeriodResult(result_players, result_games, player_events, _notes(rules, players))
+    return PeriodResult(result_players, result_games, player_events, period_notes(rules, players))
 
 
 def _reasons(
@@ -578,30 +579,3 @@ def _pool_filters(
         low = pool_half[first_runs] < rules.first_event_min_half_points
         dropped_runs[first_runs[low]] = True
     return PoolFilters(pool_rows, short_runs[pool_run], dropped_runs[pool_run], dropped_runs)
-
-
-def _notes(rules: Rules, players: pd.DataFrame) -> list[str]:
-    notes = [f"rules: {rules.edition} ({rules.list_title()}); source: {rules.source}"]
-    if players["k"].isna().any():
-        notes.append(
-            "K without a value in the previous list: 10 once rated 2400+, 40 for juniors below "
-            "2300 and players with fewer than 30 rated games when the list says so, otherwise 20 "
-            "(docs/rules.md §3); then the 700 cap over the period"
-        )
-    if players["games_total"].isna().any():
-        notes.append(
-            "players whose total of rated games is unknown are taken to have 30 or more "
-            "(no-list rule, docs/rules.md §3)"
-        )
-    if rules.discard_until_scoring:
-        notes.append(
-            "first ratings: every event scoreless against rated opponents is disregarded until "
-            "the first scoring one"
-        )
-    elif rules.first_event_min_half_points > 0:
-        notes.append(
-            "first ratings: an unrated player's first event with games against rated opponents "
-            f"is disregarded when it scored less than {rules.first_event_min_half_points / 2:g} "
-            "against them (docs/rules.md §4)"
-        )
-    return notes

@@ -10,6 +10,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from rating_batch.systems.elo.rules import Rules
+
 #: How each ``k_source`` reads after "K 40 " (docs/rules.md §3).
 K_SOURCES = {
     "list": "from the list",
@@ -49,3 +51,32 @@ def ro_k_notes(players: pd.DataFrame, kind: str, caps: pd.Series | int | None) -
         borrowed.fillna("") + capped.fillna(""),
     )  # fmt: skip
     return pd.Series(notes, index=index, dtype="string")
+
+
+def period_notes(rules: Rules, players: pd.DataFrame) -> list[str]:
+    """The notes of a rated period on the rules it used: which rules, K where the list gave
+    none (docs/rules.md §3), and the first-rating rule that disregards events (§4)."""
+    notes = [f"rules: {rules.edition} ({rules.list_title()}); source: {rules.source}"]
+    if players["k"].isna().any():
+        notes.append(
+            "K without a value in the previous list: 10 once rated 2400+, 40 for juniors below "
+            "2300 and players with fewer than 30 rated games when the list says so, otherwise 20 "
+            "(docs/rules.md §3); then the 700 cap over the period"
+        )
+    if players["games_total"].isna().any():
+        notes.append(
+            "players whose total of rated games is unknown are taken to have 30 or more "
+            "(no-list rule, docs/rules.md §3)"
+        )
+    if rules.discard_until_scoring:
+        notes.append(
+            "first ratings: every event scoreless against rated opponents is disregarded until "
+            "the first scoring one"
+        )
+    elif rules.first_event_min_half_points > 0:
+        notes.append(
+            "first ratings: an unrated player's first event with games against rated opponents "
+            f"is disregarded when it scored less than {rules.first_event_min_half_points / 2:g} "
+            "against them (docs/rules.md §4)"
+        )
+    return notes
