@@ -16,6 +16,7 @@ import datetime as dt
 import re
 from typing import TYPE_CHECKING
 
+import numpy as np
 import pandas as pd
 
 from rating_batch.errors import RatingBatchError
@@ -193,6 +194,14 @@ def month_index(periods: pd.Series) -> pd.Series:
     year = pd.to_numeric(text.str.slice(0, 4).where(known), errors="coerce")
     month = pd.to_numeric(text.str.slice(5, 7).where(known), errors="coerce")
     return (year * 12 + month).astype("Int64")
+
+
+def months_since(period: str, periods: pd.Series) -> np.ndarray:
+    """Months from each of ``periods`` (``YYYY-MM``; NaN where empty) to the list ``period``:
+    Glicko's idle periods, the ECF's lapsed ratings and grades."""
+    then = month_index(periods).to_numpy(np.float64, na_value=np.nan)
+    result: np.ndarray = month_count(period) - then
+    return result
 
 
 def month_count(period: str) -> int:

@@ -98,8 +98,9 @@ def add_events(
     ):
         book = rule_book(store)
         skipped: list[str] = []
+        digests: list[str] | None = None  # each file hashed once
         if options.new_only:
-            inputs, skipped = _already_stored(store, inputs)
+            inputs, digests, skipped = _already_stored(store, inputs, _digests(inputs.files))
             if not inputs.files:
                 return Outcome([*skipped, "nothing new to add"], list(inputs.issues))
         events, issues = load_events(
@@ -111,7 +112,7 @@ def add_events(
             encoding=options.encoding,
         )
         warnings = list(issues)
-        digests = [hashlib.sha256(path.read_bytes()).hexdigest() for path in inputs.files]
+        digests = _digests(inputs.files) if digests is None else digests
         problems = _refused(store, events, digests)
         raise_if_errors(problems)
         dated = _date_problems(store, book, events, options)
@@ -199,10 +200,16 @@ def _batch(
     )
 
 
-def _already_stored(store: Store, inputs: Inputs) -> tuple[Inputs, list[str]]:
-    """``--new-only``: the files whose content is stored already, left out with a line each
-    (docs/schedule.md §1); the others as they were given."""
-    digests = [hashlib.sha256(path.read_bytes()).hexdigest() for path in inputs.files]
+def _digests(paths: Sequence[Path]) -> list[str]:
+    """Each file's content as the database knows it: its SHA-256."""
+    return [hashlib.sha256(path.read_bytes()).hexdigest() for path in paths]
+
+
+def _already_stored(
+    store: Store, inputs: Inputs, digests: list[str]
+) -> tuple[Inputs, list[str], list[str]]:
+    """``--new-only``: the files whose content (``digests``) is stored already, left out
+    with a line each (docs/schedule.md §1); the others and their digests as they were."""
     empty = [None] * len(digests)
     stored = store.event_identities(
         pd.DataFrame({"content_hash": digests, "name": empty, "start": empty, "end": empty})
@@ -214,14 +221,16 @@ def _already_stored(store: Store, inputs: Inputs) -> tuple[Inputs, list[str]]:
         )
     }
     kept: list[Path] = []
+    kept_digests: list[str] = []
     lines: list[str] = []
     for path, digest in zip(inputs.files, digests, strict=True):
         found = by_hash.get(digest)
         if found is None:
             kept.append(path)
+            kept_digests.append(digest)
         else:
             lines.append(f"skipped {path}: already stored as {found[0]} (period {found[1]})")
-    return dataclasses.replace(inputs, files=kept), lines
+    return dataclasses.replace(inputs, files=kept), kept_digests, lines
 
 
 def _refused(store: Store, events: Sequence[Event], digests: Sequence[str]) -> list[Issue]:

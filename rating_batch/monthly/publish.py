@@ -15,6 +15,7 @@ was added since (a published list never changes).
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -127,7 +128,7 @@ def publish_due(
     done: list[PublishResult] = []
     while True:
         with open_store(db, command="publish --due", wait=options.wait) as store:
-            due = _next_period(store, rule_book(store))
+            due = _next_period(store, rule_book(store).for_period)
         if due is None or list_date(due) > today:
             break
         done.append(
@@ -150,14 +151,14 @@ def publish_due(
     )
 
 
-def _next_period(store: Store, book: RuleBook) -> Period | None:
+def _next_period(store: Store, rules_of: Callable[[Period], Rules]) -> Period | None:
     """The list period a publish would make next: the one after the last published list, or
-    after the initial list; with an initial list of unknown month and nothing published, the
-    first period holding events (None: none)."""
+    after the initial list (by the rules ``rules_of`` gives for it); with an initial list of
+    unknown month and nothing published, the first period holding events (None: none)."""
     start = store.last_published() or store.initial_period()
     if start is None or start == INITIAL:
         return store.earliest_event_period()
-    return next_list_period(book.for_period(start), start)
+    return next_list_period(rules_of(start), start)
 
 
 def _waiting(store: Store, book: RuleBook, period: Period) -> Outcome:
@@ -242,12 +243,9 @@ def _check_sequence(store: Store, rules: Rules, period: Period, options: Publish
     base = last or initial
     if initial is not None and last is None and period < initial:
         raise RatingBatchError(f"{period} is earlier than the initial list ({initial})")
-    if base is None or base == INITIAL:
-        expected = store.earliest_event_period()
-        if expected is None or period <= expected:
-            return
-    else:
-        expected = next_list_period(rules, base)
+    expected = _next_period(store, lambda _: rules)
+    if (base is None or base == INITIAL) and (expected is None or period <= expected):
+        return
     if period == expected:
         return
     if not options.skip_to:

@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 import numpy as np
 import pandas as pd
 
-from rating_batch.periods import Period
+from rating_batch.periods import Period, months_since
 from rating_batch.systems.base import (
     SYSTEM_STATUSES,
     SystemBase,
@@ -25,7 +25,6 @@ from rating_batch.systems.base import (
     outcome_players,
     seeded,
 )
-from rating_batch.systems.ecf_grade import months_since
 from rating_batch.systems.elo.rules import fide_tables
 from rating_batch.systems.games import PlayedGames
 from rating_batch.systems.params import field, flag, number

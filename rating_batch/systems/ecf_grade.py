@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 import numpy as np
 import pandas as pd
 
-from rating_batch.periods import month_count, month_index
+from rating_batch.periods import months_since
 from rating_batch.systems.base import (
     SystemBase,
     SystemInput,
@@ -194,12 +194,6 @@ def season_list(end: dt.date, season: str) -> str:
     if season == "annual":  # 1 June to 31 May: list of July after it
         return f"{end.year + 1 if end.month >= 6 else end.year}-07"
     return f"{end.year}-07" if end.month <= 6 else f"{end.year + 1}-01"
-
-
-def months_since(label: str, periods: pd.Series) -> np.ndarray:
-    """Months from each of ``periods`` (``YYYY-MM``; NaN where empty) to the list ``label``."""
-    then = month_index(periods).to_numpy(np.float64, na_value=np.nan)
-    return month_count(label) - then
 
 
 def _season_of(period: SystemInput, season: str) -> tuple[str | None, int | None]:

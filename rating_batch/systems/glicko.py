@@ -10,7 +10,7 @@ from typing import ClassVar
 import numpy as np
 import pandas as pd
 
-from rating_batch.periods import month_count, month_index
+from rating_batch.periods import months_since
 from rating_batch.systems.base import (
     SystemBase,
     SystemInput,
@@ -159,8 +159,7 @@ class GlickoSystem(SystemBase[Glicko]):
         idle = np.ones(len(rating))
         if period.period is not None and known.any():
             # t: the periods from the list's last_period to the period rated (0 when equal).
-            then = month_index(last).to_numpy(np.float64, na_value=np.nan)
-            idle[known] = np.maximum(0.0, month_count(period.period) - then)[known]
+            idle[known] = np.maximum(0.0, months_since(period.period, last))[known]
         done = rate_glicko(rating, rd, idle, period.games, p)
         played = np.bincount(period.games.pidx, minlength=len(rating)) > 0
         new_last = last.copy()
