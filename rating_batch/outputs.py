@@ -1,6 +1,8 @@
-"""A rated period's files, as ``rate`` writes them and as ``publish`` writes a list kind's:
-the CSVs, report.xlsx with its detail and chart sheets, the HTML index and event pages (on
-two cores from ``PARALLEL_PAGES`` events)."""
+"""A rated period's files, as ``rate`` writes them and as ``publish`` writes a list kind's,
+under any system: the CSVs, report.xlsx and the HTML pages. Under FIDE Elo
+(``write_rate_outputs``) report.xlsx has its detail and chart sheets and the event pages are
+written beside the index (on two cores from ``PARALLEL_PAGES`` events); under another system
+(``write_system_outputs``) the system's own columns, constants and calculations."""
 
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ from rating_batch.loaders import (
     no_progress,
 )
 from rating_batch.parallel import alongside, beside
-from rating_batch.rated import RateResult
+from rating_batch.rated import RateResult, SystemRateResult
 from rating_batch.schema import EventInfo, combined
 from rating_batch.staging import OutputSet, staged_outputs
 from rating_batch.systems.elo.calculations import (
@@ -29,6 +31,7 @@ from rating_batch.systems.elo.engine import PeriodResult
 from rating_batch.systems.elo.pages import EventPages, entrants_of, event_pages, index_page
 from rating_batch.systems.elo.reasons import ro_k_notes
 from rating_batch.systems.elo.rules import Rules
+from rating_batch.systems.params import described
 from rating_batch.writers import (
     CALCULATION_LABELS,
     GAME_LABELS,
@@ -44,6 +47,7 @@ from rating_batch.writers import (
     write_index_html,
     write_workbook,
 )
+from rating_batch.writers.html import SystemPage, write_system_html
 
 Keep = Callable[[Sequence[tuple[Path, Path]]], list[Any]]
 """Keeps files as soon as they are written (publish keeps each beside its database): given
@@ -252,3 +256,59 @@ def changes_chart_sheet(players: pd.DataFrame) -> Sheet:
     rated = players[players["status"].isin(["rated", "below_floor"]).to_numpy()]
     changes = (rated["new_rating"].astype("Int64") - rated["rating"].astype("Int64")).dropna()
     return Sheet("Changes chart", frame=change_distribution(changes), writer=write_chart_sheet)
+
+
+def write_system_outputs(rated: SystemRateResult, out: Path) -> list[Path]:
+    """players.csv, games.csv, calculations.csv, report.xlsx and index.html, all or none."""
+    with staged_outputs(out) as outputs:
+        return write_system_files(rated, out, outputs)
+
+
+def write_system_files(
+    rated: SystemRateResult,
+    folder: Path,
+    outputs: OutputSet,
+    extra_sheets: Sequence[Sheet] = (),
+    heading: str | None = None,
+) -> list[Path]:
+    """The run's files under ``folder``, staged in ``outputs`` (``extra_sheets`` go into
+    report.xlsx after the others: a publish's list; ``heading`` names the run instead of
+    its first events: a publish's list)."""
+    paths = [
+        folder / "players.csv", folder / "games.csv", folder / "calculations.csv",
+        folder / "report.xlsx", folder / "index.html",
+    ]  # fmt: skip
+    players, calculations = rated.outcome.players, rated.outcome.calculations
+    games = rated.games.drop(columns=["pidx", "oidx", "event_order"], errors="ignore")
+    title = heading or f"{rated.system.title}: {', '.join(e.name for e in rated.events[:3])}"
+    book = outputs.path(paths[3])
+
+    def workbook() -> None:
+        write_workbook(
+            [
+                Sheet("Summary", rows=rated.summary_rows()),
+                Sheet("Players", frame=players, heading=[f"Players — {title}"]),
+                Sheet(
+                    "Calculations",
+                    frame=calculations.head(100_000),
+                    heading=[f"Calculations — {title}"],
+                ),
+                *extra_sheets,
+            ],
+            book,
+        )
+
+    with beside(workbook):
+        write_csv(players, outputs.path(paths[0]), exact=True)
+        write_csv(games, outputs.path(paths[1]))
+        write_csv(calculations, outputs.path(paths[2]), exact=True)
+        page = SystemPage(
+            title=f"Rating report: {title}",
+            facts=[("system", rated.system.name), ("events", str(len(rated.events))),
+                   ("players", str(len(players)))],
+            constants=described(rated.system.params),
+            explanation=rated.system.explained,
+            notes=rated.notes + [str(issue) for issue in rated.warnings],
+        )  # fmt: skip
+        write_system_html(players, calculations, page, outputs.path(paths[4]))
+    return paths

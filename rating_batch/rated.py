@@ -1,21 +1,30 @@
-"""What a rated period is (``rate`` under FIDE Elo): the engine's frames with the events,
-the rules each was rated under, and the notes and warnings the officer reads."""
+"""What a rated period is (``rate``): under FIDE Elo the engine's frames with the events and
+the rules each was rated under (``RateResult``), under another system its outcome
+(``SystemRateResult``); both with the notes and warnings the officer reads, summed up alike
+(``summary_text``, ``closing_rows``)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
 
 import pandas as pd
 
 from rating_batch.errors import (
     Issue,
 )
-from rating_batch.schema import Event
-from rating_batch.systems.base import LISTED
+from rating_batch.schema import Event, EventInfo
+from rating_batch.systems.base import (
+    LISTED,
+    SYSTEM_STATUSES,
+    StateSystem,
+    SystemOutcome,
+)
 from rating_batch.systems.elo.engine import STATUSES, PeriodResult
 from rating_batch.systems.elo.rules import Rules
+from rating_batch.systems.params import described
 from rating_batch.writers import (
     detail_notes,
 )
@@ -54,17 +63,9 @@ class RateResult:
 
     def summary(self) -> str:
         """The one-screen summary printed at the end of ``rate``."""
-        counts = self.status_counts()
-        lines = [
-            f"rated {len(self.events)} event(s) as one period under {self._editions()}",
-            f"players: {len(self.players)} ({', '.join(f'{v} {k}' for k, v in counts.items())})",
-            f"counted games: {int(self.games['counted'].sum())} of "
-            f"{int(self.games['opponent_id'].notna().sum())} paired rows",
-        ]
-        if self.warnings:
-            lines.append(f"warnings: {len(self.warnings)} (printed below and in the Summary sheet)")
-        lines.extend(f"wrote {path}" for path in self.outputs)
-        return "\n".join(lines)
+        counted = int(self.games["counted"].sum())
+        paired = int(self.games["opponent_id"].notna().sum())
+        return summary_text(self, self._editions(), self.status_counts(), counted, paired)
 
     def heading(self) -> str:
         """What the rated period is, in a line (the top of every printed page)."""
@@ -110,14 +111,9 @@ class RateResult:
                     info.source,
                 ]
             )
-        rows += [[], ["Notes"]]
-        rows.extend(["", note] for note in self.notes)
-        rows.extend(["", note] for note in detail_notes("Games", len(self.games)))
-        rows += [[], ["Warnings"]]
-        rows.extend(["", str(issue)] for issue in self.warnings)
-        if not self.warnings:
-            rows.append(["", "none"])
-        return rows
+        return rows + closing_rows(
+            [*self.notes, *detail_notes("Games", len(self.games))], self.warnings
+        )
 
 
 def listing_of(players: pd.DataFrame, value: str) -> pd.DataFrame:
@@ -131,3 +127,99 @@ def listing_of(players: pd.DataFrame, value: str) -> pd.DataFrame:
             "listed": players["status"].isin(list(LISTED)),
         }
     )
+
+
+@dataclass
+class SystemRateResult:
+    """A period rated under a system, with what the officer needs to read it."""
+
+    system: StateSystem
+    outcome: SystemOutcome
+    games: pd.DataFrame
+    events: list[EventInfo]
+    """The events, as the files were given."""
+    notes: list[str] = field(default_factory=list)
+    warnings: list[Issue] = field(default_factory=list)
+    outputs: list[Path] = field(default_factory=list)
+
+    @property
+    def players(self) -> pd.DataFrame:
+        return self.outcome.players
+
+    @property
+    def label(self) -> str:
+        return self.system.name
+
+    def listing(self) -> pd.DataFrame:
+        return listing_of(self.players, self.system.published)
+
+    def status_counts(self) -> dict[str, int]:
+        counts = self.players["status"].value_counts()
+        return {status: int(counts.get(status, 0)) for status in SYSTEM_STATUSES}
+
+    def summary(self) -> str:
+        """The one-screen summary printed at the end of ``rate``."""
+        paired = self.games["oidx"].ge(0)
+        counted = int((self.games["rated"] & paired).sum())
+        return summary_text(
+            self, self.system.title, self.status_counts(), counted, int(paired.sum())
+        )
+
+    def summary_rows(self) -> list[Sequence[object]]:
+        rows: list[Sequence[object]] = [
+            [f"Rating report: {self.system.title}"],
+            [],
+            ["System", self.system.name],
+            ["Players", len(self.players)],
+            *([f"  {status}", count] for status, count in self.status_counts().items()),
+            [],
+            ["Constants"],
+            *(
+                [key, f"{value}  ({meaning})"]
+                for key, value, meaning in described(self.system.params)
+            ),
+            [],
+            ["Events"],
+            ["event", "name", "start", "end"],
+        ]
+        for info in self.events:
+            rows.append([info.key, info.name, str(info.start or ""), str(info.end or "")])
+        return rows + closing_rows(self.notes, self.warnings)
+
+
+class _Summed(Protocol):
+    @property
+    def events(self) -> Sequence[object]: ...
+
+    @property
+    def warnings(self) -> Sequence[Issue]: ...
+
+    @property
+    def outputs(self) -> Sequence[Path]: ...
+
+    @property
+    def players(self) -> pd.DataFrame: ...
+
+
+def summary_text(
+    rated: _Summed, under: str, counts: dict[str, int], counted: int, paired: int
+) -> str:
+    """The one-screen summary printed at the end of ``rate``, under any system."""
+    lines = [
+        f"rated {len(rated.events)} event(s) as one period under {under}",
+        f"players: {len(rated.players)} ({', '.join(f'{v} {k}' for k, v in counts.items())})",
+        f"counted games: {counted} of {paired} paired rows",
+    ]
+    if rated.warnings:
+        lines.append(f"warnings: {len(rated.warnings)} (printed below and in the Summary sheet)")
+    lines.extend(f"wrote {path}" for path in rated.outputs)
+    return "\n".join(lines)
+
+
+def closing_rows(notes: Sequence[str], warnings: Sequence[Issue]) -> list[Sequence[object]]:
+    """The Summary sheet's last rows, under any system: the notes, then the warnings."""
+    rows: list[Sequence[object]] = [[], ["Notes"], *(["", note] for note in notes)]
+    rows += [[], ["Warnings"], *(["", str(issue)] for issue in warnings)]
+    if not warnings:
+        rows.append(["", "none"])
+    return rows

@@ -1,13 +1,13 @@
 """The registry of rating systems, behind one seam (docs/systems.md).
 
-``find_system`` gives the ``RatingSystem`` a ``--rules`` value names: FIDE Elo
+``find_system`` gives the ``RatingSystem`` a ``--rules`` value names, never None: FIDE Elo
 (``elo/system.EloSystem``: an edition's name, ``fide``, or a rules file without a ``system``
 key or with ``system = "fide-elo"``), or a system whose players carry a state (a
-``StateSystem`` of ``SYSTEMS`` made a ``RatingSystem`` by ``generic.StatePipeline``): a
-built-in name (``glicko2``, ``glicko``, ``trueskill``, ``harkness``, ``ingo``: the defaults)
-or a rules file whose top level says ``system = "…"`` and whose section of that name sets the
-constants. ``stored_system`` gives a database's ``StateSystem`` (None for FIDE Elo, whose
-database commands are still its own: docs/architecture.md).
+``StateSystem`` of ``SYSTEMS`` made a ``RatingSystem`` by ``state/system.StatePipeline``): a
+built-in name (``glicko2``, ``glicko``, ``trueskill``, ``harkness``, ``ingo``, ``uscf``,
+``dwz``, ``ecf-grade``, ``ecf``: the defaults) or a rules file whose top level says
+``system = "…"`` and whose section of that name sets the constants. ``stored_system`` gives
+the ``RatingSystem`` of a database's rules (its name and the rules file's text kept with it).
 """
 
 from __future__ import annotations

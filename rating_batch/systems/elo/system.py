@@ -1,4 +1,4 @@
-"""FIDE Elo as a ``RatingSystem`` (``systems/base.py``): an edition of FIDE's regulations, the
+"""FIDE Elo as a ``RatingSystem`` (``systems/seam.py``): an edition of FIDE's regulations, the
 edition in force at each event's start (``fide``), or a federation's rules file, rated by
 ``run.rate_loaded`` and written by ``outputs.write_rate_outputs``."""
 

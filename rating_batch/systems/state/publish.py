@@ -21,7 +21,9 @@ from rating_batch.errors import RatingBatchError
 from rating_batch.loaders.common import time_control_minutes
 from rating_batch.monthly.common import differs, player_ids
 from rating_batch.monthly.outputs import list_sheets
+from rating_batch.outputs import write_system_files
 from rating_batch.periods import Period, shown
+from rating_batch.rated import SystemRateResult
 from rating_batch.schema import EventInfo
 from rating_batch.staging import OutputSet
 from rating_batch.store import Store
@@ -29,12 +31,7 @@ from rating_batch.systems.base import LISTED, StateSystem, SystemInput, rate_fin
 from rating_batch.systems.elo.publish import _previous
 from rating_batch.systems.games import PlayedGames
 from rating_batch.systems.params import described
-from rating_batch.systems.state.rate import (
-    SystemRateResult,
-    event_facts,
-    rating_key,
-    write_system_files,
-)
+from rating_batch.systems.state.rate import event_facts, rating_key
 from rating_batch.systems.state.states import (
     IDENTITY_COLUMNS,
     numeric_columns,

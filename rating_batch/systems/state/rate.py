@@ -2,14 +2,14 @@
 makes such a ``StateSystem`` a ``RatingSystem``. The same files, validation, identities and
 output set as under FIDE Elo, the system's own numbers. The events are read and checked as for
 Elo; the period's players and games are assembled once; the previous list (``--list``: a CSV
-with ``id`` and the system's state columns) gives each player's state; the system rates; the
-outputs are players.csv, games.csv, calculations.csv and report.xlsx."""
+with ``id`` and the system's state columns) gives each player's state; the system rates
+(``rated.SystemRateResult``), and ``outputs.write_system_outputs`` writes its files."""
 
 from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -18,93 +18,18 @@ import pandas as pd
 from rating_batch.assemble import assemble_period
 from rating_batch.errors import Issue, raise_if_errors
 from rating_batch.loaders.common import time_control_minutes
-from rating_batch.parallel import beside
 from rating_batch.periods import period_of
-from rating_batch.rated import listing_of
+from rating_batch.rated import SystemRateResult
 from rating_batch.schema import Event, EventInfo
-from rating_batch.staging import OutputSet, staged_outputs
 from rating_batch.systems.base import (
-    SYSTEM_STATUSES,
     StateSystem,
     SystemInput,
-    SystemOutcome,
     rate_finite,
 )
 from rating_batch.systems.elo.rules import LATEST
 from rating_batch.systems.elo.rules_file import named_rules
 from rating_batch.systems.games import PlayedGames
-from rating_batch.systems.params import described
 from rating_batch.systems.state.states import read_system_list
-from rating_batch.writers import Sheet, write_csv, write_workbook
-from rating_batch.writers.html import SystemPage, write_system_html
-
-
-@dataclass
-class SystemRateResult:
-    """A period rated under a system, with what the officer needs to read it."""
-
-    system: StateSystem
-    outcome: SystemOutcome
-    games: pd.DataFrame
-    events: list[EventInfo]
-    """The events, as the files were given."""
-    notes: list[str] = field(default_factory=list)
-    warnings: list[Issue] = field(default_factory=list)
-    outputs: list[Path] = field(default_factory=list)
-
-    @property
-    def players(self) -> pd.DataFrame:
-        return self.outcome.players
-
-    @property
-    def label(self) -> str:
-        return self.system.name
-
-    def listing(self) -> pd.DataFrame:
-        return listing_of(self.players, self.system.published)
-
-    def status_counts(self) -> dict[str, int]:
-        counts = self.players["status"].value_counts()
-        return {status: int(counts.get(status, 0)) for status in SYSTEM_STATUSES}
-
-    def summary(self) -> str:
-        """The one-screen summary printed at the end of ``rate``."""
-        counts = self.status_counts()
-        counted = int((self.games["rated"] & self.games["oidx"].ge(0)).sum())
-        lines = [
-            f"rated {len(self.events)} event(s) as one period under {self.system.title}",
-            f"players: {len(self.players)} ({', '.join(f'{v} {k}' for k, v in counts.items())})",
-            f"counted games: {counted} of {int(self.games['oidx'].ge(0).sum())} paired rows",
-        ]
-        if self.warnings:
-            lines.append(f"warnings: {len(self.warnings)} (printed below and in the Summary sheet)")
-        lines.extend(f"wrote {path}" for path in self.outputs)
-        return "\n".join(lines)
-
-    def summary_rows(self) -> list[Sequence[object]]:
-        rows: list[Sequence[object]] = [
-            [f"Rating report: {self.system.title}"],
-            [],
-            ["System", self.system.name],
-            ["Players", len(self.players)],
-            *([f"  {status}", count] for status, count in self.status_counts().items()),
-            [],
-            ["Constants"],
-            *(
-                [key, f"{value}  ({meaning})"]
-                for key, value, meaning in described(self.system.params)
-            ),
-            [],
-            ["Events"],
-            ["event", "name", "start", "end"],
-        ]
-        for info in self.events:
-            rows.append([info.key, info.name, str(info.start or ""), str(info.end or "")])
-        rows += [[], ["Notes"], *(["", note] for note in self.notes)]
-        rows += [[], ["Warnings"], *(["", str(issue)] for issue in self.warnings)]
-        if not self.warnings:
-            rows.append(["", "none"])
-        return rows
 
 
 def rating_key(info: EventInfo, by_start: bool = True) -> tuple[dt.date, dt.date, str]:
@@ -234,59 +159,3 @@ def with_listed(players: pd.DataFrame, listed: pd.DataFrame) -> pd.DataFrame:
             extra[name] = extra[name].fillna(0)
     extra = extra.astype(players.dtypes.to_dict())
     return pd.concat([players, extra], ignore_index=True)
-
-
-def write_system_outputs(rated: SystemRateResult, out: Path) -> list[Path]:
-    """players.csv, games.csv, calculations.csv, report.xlsx and index.html, all or none."""
-    with staged_outputs(out) as outputs:
-        return write_system_files(rated, out, outputs)
-
-
-def write_system_files(
-    rated: SystemRateResult,
-    folder: Path,
-    outputs: OutputSet,
-    extra_sheets: Sequence[Sheet] = (),
-    heading: str | None = None,
-) -> list[Path]:
-    """The run's files under ``folder``, staged in ``outputs`` (``extra_sheets`` go into
-    report.xlsx after the others: a publish's list; ``heading`` names the run instead of
-    its first events: a publish's list)."""
-    paths = [
-        folder / "players.csv", folder / "games.csv", folder / "calculations.csv",
-        folder / "report.xlsx", folder / "index.html",
-    ]  # fmt: skip
-    players, calculations = rated.outcome.players, rated.outcome.calculations
-    games = rated.games.drop(columns=["pidx", "oidx", "event_order"], errors="ignore")
-    title = heading or f"{rated.system.title}: {', '.join(e.name for e in rated.events[:3])}"
-    book = outputs.path(paths[3])
-
-    def workbook() -> None:
-        write_workbook(
-            [
-                Sheet("Summary", rows=rated.summary_rows()),
-                Sheet("Players", frame=players, heading=[f"Players — {title}"]),
-                Sheet(
-                    "Calculations",
-                    frame=calculations.head(100_000),
-                    heading=[f"Calculations — {title}"],
-                ),
-                *extra_sheets,
-            ],
-            book,
-        )
-
-    with beside(workbook):
-        write_csv(players, outputs.path(paths[0]), exact=True)
-        write_csv(games, outputs.path(paths[1]))
-        write_csv(calculations, outputs.path(paths[2]), exact=True)
-        page = SystemPage(
-            title=f"Rating report: {title}",
-            facts=[("system", rated.system.name), ("events", str(len(rated.events))),
-                   ("players", str(len(players)))],
-            constants=described(rated.system.params),
-            explanation=rated.system.explained,
-            notes=rated.notes + [str(issue) for issue in rated.warnings],
-        )  # fmt: skip
-        write_system_html(players, calculations, page, outputs.path(paths[4]))
-    return paths
