@@ -7,6 +7,7 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Hashable, Sequence
 from pathlib import Path
+from typing import Protocol
 from urllib.parse import quote
 
 import pandas as pd
@@ -213,17 +214,35 @@ def write_player_workbook(report: PlayerReport, path: Path) -> None:
     write_workbook(sheets, path)
 
 
-def _summary_rows(report: PlayerReport) -> list[Sequence[object]]:
-    rows: list[Sequence[object]] = [
+class _Identified(Protocol):
+    @property
+    def name(self) -> str: ...
+    @property
+    def fide_id(self) -> str | None: ...
+    @property
+    def label(self) -> str: ...
+    @property
+    def federation(self) -> str | None: ...
+    @property
+    def born(self) -> str | None: ...
+
+    def heading(self) -> str: ...
+
+
+def identity_rows(report: _Identified) -> list[Sequence[object]]:
+    """The top of a player workbook's Summary under any system: who the player is."""
+    return [
         [report.heading()],
         [],
         ["Name", report.name],
         ["FIDE ID", report.fide_id or f"none ({report.label})"],
         ["Federation", report.federation or ""],
         ["Born", report.born or ""],
-        [],
-        ["Lists"],
     ]
+
+
+def _summary_rows(report: PlayerReport) -> list[Sequence[object]]:
+    rows = [*identity_rows(report), [], ["Lists"]]
     for part in report.parts:
         rows.append([f"{part.kind} {part.period}", part.verdict])
         if part.note:

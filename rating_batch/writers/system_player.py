@@ -18,6 +18,7 @@ from rating_batch.systems.elo.rules import KINDS
 from rating_batch.systems.state.explain import SystemListPart, SystemPlayerReport
 from rating_batch.values import as_float, missing
 from rating_batch.writers.html import STATUS_TEXT, render
+from rating_batch.writers.player import identity_rows
 from rating_batch.writers.workbook import (
     Sheet,
     history_charts,
@@ -206,13 +207,8 @@ def write_system_player_workbook(report: SystemPlayerReport, path: Path) -> None
 
 
 def _summary_rows(report: SystemPlayerReport) -> list[Sequence[object]]:
-    rows: list[Sequence[object]] = [
-        [report.heading()],
-        [],
-        ["Name", report.name],
-        ["FIDE ID", report.fide_id or f"none ({report.label})"],
-        ["Federation", report.federation or ""],
-        ["Born", report.born or ""],
+    rows = [
+        *identity_rows(report),
         ["System", f"{report.system.name}: {report.system.title}"],
         [],
         ["Lists"],
