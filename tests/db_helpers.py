@@ -24,15 +24,21 @@ SCHEMA_5 = Path(__file__).parent / "data" / "db" / "schema-5.sqlite"
 COMMAND = [sys.executable, "-m", "rating_batch"]
 
 
-def run(*args: object) -> tuple[int, str, str]:
-    """The command line in this process: (exit status, stdout, stderr)."""
-    result = CliRunner().invoke(cli, [str(a) for a in args])
+def run(*args: object, env: dict[str, str] | None = None) -> tuple[int, str, str]:
+    """The command line in this process: (exit status, stdout, stderr). An exception the
+    command let through is raised here, as the traceback a real process would print: a
+    test of a refusal cannot pass on a crash."""
+    result = CliRunner().invoke(cli, [str(a) for a in args], env=env)
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception
     return result.exit_code, result.stdout, result.stderr
 
 
 def run_combined(*args: object) -> tuple[int, str]:
     """The command line in this process: (exit status, stdout and stderr as one text)."""
     result = CliRunner().invoke(cli, [str(a) for a in args])
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception
     return result.exit_code, result.output
 
 

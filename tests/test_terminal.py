@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from db_helpers import ADULT, database, process
+from db_helpers import ADULT, database, run
 from trf_text import P, trf
 
 from rating_batch.terminal import terminal_text
@@ -26,11 +26,11 @@ def test_player_prints_no_hidden_character_and_list_txt_no_formula(tmp_path: Pat
     event = tmp_path / "e.trf"
     players = [P(1, HIDDEN_NAME, 1600, 11, ADULT), P(2, "=1+1", 1500, 12, ADULT)]
     event.write_text(trf(players, [(1, 1, 2, "1-0")]), encoding="utf-8")
-    code, out, err = process("add", event, "--db", db)
+    code, out, err = run("add", event, "--db", db)
     assert code == 0, err
-    code, out, err = process("publish", "2026-02", "--db", db, "--out", tmp_path / "lists")
+    code, out, err = run("publish", "2026-02", "--db", db, "--out", tmp_path / "lists")
     assert code == 0, err
-    code, out, err = process("player", "11", "--db", db)
+    code, out, err = run("player", "11", "--db", db)
     assert code == 0, err
     assert "Bell Del<U+00A0>M<U+202E>X (FIDE ID 11" in out
     assert not {"\u00a0", "\u202e"} & set(out + err)
@@ -47,9 +47,9 @@ def test_messages_naming_a_hostile_file_print_no_hidden_character(tmp_path: Path
     players = [P(1, "A", 1600, 11, ADULT), P(2, "B", 1500, 11, ADULT)]
     event.write_text(trf(players, [(1, 1, 2, "1-0")]), encoding="utf-8")
     shown = str(event).replace("\u202e", "<U+202E>")
-    code, out, _ = process("check", event)
+    code, out, _ = run("check", event)
     assert (code, out) == (1, f"{shown}:5: FIDE ID 11 is also on line 4: one player cannot "
                               "have two lines\n")  # fmt: skip
-    code, _, err = process("rate", event, "--out", tmp_path / "out")
+    code, _, err = run("rate", event, "--out", tmp_path / "out")
     assert (code, err.splitlines()[0]) == (1, f"Error: {shown}:5: FIDE ID 11 is also on line 4: "
                                               "one player cannot have two lines")  # fmt: skip

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from conftest import DATA, read_csv
-from db_helpers import ADULT, database, dump, process, query
+from db_helpers import ADULT, database, dump, process, query, run
 from trf_text import P, trf
 
 from rating_batch.loaders.encoding import decode
@@ -64,14 +64,14 @@ def test_rate_writes_the_names_in_their_alphabet_without_a_warning(
     file: str, tmp_path: Path
 ) -> None:
     _, _, _, names = EVENTS[file]
-    code, _, err = process("rate", ENCODINGS / file, "--rules", "fide-2025", "--out", tmp_path)
+    code, _, err = run("rate", ENCODINGS / file, "--rules", "fide-2025", "--out", tmp_path)
     assert (code, err) == (0, "")
     assert [row["name"] for row in read_csv(tmp_path / "players.csv")] == names
 
 
 def test_add_stores_the_names_and_the_encoding(tmp_path: Path) -> None:
     db = database(tmp_path, *(f"{900000101 + n},{RATINGS[n]}" for n in range(6)))
-    code, _, err = process("add", ENCODINGS / "lodz-cp1250.trf", "--db", db)
+    code, _, err = run("add", ENCODINGS / "lodz-cp1250.trf", "--db", db)
     assert (code, err) == (0, "")
     assert query(db, "SELECT name, encoding FROM events") == [
         ("Puchar Łodzi w szachach szybkich", "windows-1250")
@@ -82,9 +82,9 @@ def test_add_stores_the_names_and_the_encoding(tmp_path: Path) -> None:
 
 def test_a_list_and_a_crosstable_in_a_code_page(tmp_path: Path) -> None:
     listing = ENCODINGS / "list-cp1251.csv"
-    assert process("check", listing)[1:] == ("", "0 error(s), 0 warning(s)\n")
+    assert run("check", listing)[1:] == ("", "0 error(s), 0 warning(s)\n")
     db = tmp_path / "r.sqlite"
-    code, _, err = process("init", "--list", listing, "--period", "2026-01", "--db", db)
+    code, _, err = run("init", "--list", listing, "--period", "2026-01", "--db", db)
     assert (code, err) == (0, "")
     stored = query(db, "SELECT name FROM players ORDER BY fide_id")
     assert [name for (name,) in stored] == EVENTS["moskva-cp1251.trf"][3]
@@ -110,8 +110,8 @@ def test_an_unsure_reading_is_a_warning_showing_the_other_readings(tmp_path: Pat
         "it): if names read wrong, give --encoding with the file's code page (windows-1250, "
         "windows-1251, cp932 …)"
     )
-    assert process("check", path) == (0, warning + "\n", "0 error(s), 1 warning(s)\n")
-    code, _, err = process("rate", path, "--rules", "fide-2025", "--out", tmp_path / "out")
+    assert run("check", path) == (0, warning + "\n", "0 error(s), 1 warning(s)\n")
+    code, _, err = run("rate", path, "--rules", "fide-2025", "--out", tmp_path / "out")
     assert (code, err) == (0, warning + "\n")
     # Said once, the officer's --encoding is taken without a word.
     code, _, err = process(
@@ -166,7 +166,7 @@ def test_an_unknown_encoding_is_a_usage_error_that_changes_nothing(
         "compare-rules": [event, "--rules", "fide", "--rules", "fide-2024"],
         "init": ["--list", ENCODINGS / "list-cp1251.csv", "--db", tmp_path / "new.sqlite"],
     }[command]
-    code, out, err = process(command, *args, "--encoding", "klingon")
+    code, out, err = run(command, *args, "--encoding", "klingon")
     assert (code, out) == (2, "")
     assert err.endswith(
         "Error: Invalid value for '--encoding': unknown encoding 'klingon' (e.g. windows-1250, "

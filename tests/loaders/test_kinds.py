@@ -154,7 +154,7 @@ def test_a_list_given_to_add_is_said_to_be_a_list(tmp_path: Path, published: Pat
     db = database(tmp_path)
     before = dump(db)
     for path, shape in _lists(published):
-        code, out, err = process("add", path, "--db", db)
+        code, out, err = run("add", path, "--db", db)
         assert (code, out) == (1, ""), path.name
         assert err == f"Error: {path}: {LIST_NOT_EVENT.format(shape)}\n", path.name
         assert dump(db) == before, path.name
@@ -164,7 +164,7 @@ def test_a_list_given_to_rate_is_said_to_be_a_list(tmp_path: Path, published: Pa
     systems = ["fide", "glicko2", "fide", "trueskill", "fide"]  # each list once, some systems
     for (path, shape), rules in zip(_lists(published), systems, strict=True):
         out = tmp_path / "out"
-        code, text, err = process("rate", path, "--rules", rules, "--out", out)
+        code, text, err = run("rate", path, "--rules", rules, "--out", out)
         assert (code, text) == (1, ""), path.name
         assert err == f"Error: {path}: {LIST_NOT_EVENT.format(shape)}\n", path.name
         assert not out.exists()
@@ -185,7 +185,7 @@ def _events(tmp_path: Path) -> list[tuple[Path, str]]:
 def test_an_event_given_to_init_is_said_to_be_an_event(tmp_path: Path, rules: str) -> None:
     db = tmp_path / "new.sqlite"
     for path, shape in _events(tmp_path):
-        code, out, err = process("init", "--list", path, "--rules", rules, "--db", db)
+        code, out, err = run("init", "--list", path, "--rules", rules, "--db", db)
         assert (code, out) == (1, ""), path.name
         assert err == f"Error: {path}: {EVENT_NOT_LIST.format(shape)}\n", path.name
         assert sorted(p.name for p in tmp_path.iterdir()) == ["rr.trf"]
@@ -198,7 +198,7 @@ def test_an_event_given_as_the_list_of_rate_is_said_to_be_an_event(
     event = four_players(tmp_path)
     for path, shape in _events(tmp_path):
         out = tmp_path / "out"
-        code, text, err = process("rate", event, "--list", path, "--rules", rules, "--out", out)
+        code, text, err = run("rate", event, "--list", path, "--rules", rules, "--out", out)
         assert (code, text) == (1, ""), path.name
         assert err == f"Error: {path}: {EVENT_NOT_LIST.format(shape)}\n", path.name
         assert not out.exists()
@@ -232,14 +232,14 @@ def test_an_output_named_as_an_event_is_refused(tmp_path: Path, published: Path)
     db = database(tmp_path)
     before = dump(db)
     games = published / "games.csv"
-    code, out, err = process("add", games, "--db", db)
+    code, out, err = run("add", games, "--db", db)
     assert (code, out) == (1, "")
     assert err == (
         f"Error: {games}: this is games.csv as rating_batch writes it (header event,round,id,…,"
         "line): an output, not an event\n"
     )
     assert dump(db) == before
-    code, out, err = process("check", published / "report.xlsx")
+    code, out, err = run("check", published / "report.xlsx")
     assert code == 1
     assert out == (
         f"{published / 'report.xlsx'}: this is report.xlsx as rating_batch writes it (sheets "

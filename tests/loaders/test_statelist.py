@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from db_helpers import newcomer_database, process, query
+from db_helpers import newcomer_database, process, query, run
 
 from rating_batch.errors import InputError
 from rating_batch.loaders.statelist import is_state_list, read_state_list
@@ -24,7 +24,7 @@ def test_a_birth_year_of_0_or_0000_is_unknown(tmp_path: Path) -> None:
     listed = read_state_list(path, GLICKO2, "glicko2")
     assert listed["birth_year"].tolist() == [pd.NA, pd.NA, "1990"]
     db = tmp_path / "g.sqlite"
-    code, _, err = process("init", "--list", path, "--rules", "glicko2", "--db", db)
+    code, _, err = run("init", "--list", path, "--rules", "glicko2", "--db", db)
     assert code == 0, err
     assert query(db, "SELECT fide_id, birth_year FROM players ORDER BY fide_id") == [
         (11, None),
@@ -48,7 +48,7 @@ def test_check_under_glicko2_tells_our_elo_list_csv_by_the_list_reader(elo_lists
     # docs/formats.md §12: a list named to check is checked as a list, under --rules SYSTEM
     # as that system's list; list.csv has id and rating but no rd or volatility.
     listing = elo_lists / "list.csv"
-    code, out, err = process("check", "--rules", "glicko2", listing)
+    code, out, err = run("check", "--rules", "glicko2", listing)
     assert code == 1
     assert out == (
         f"{listing}:1: no column rd, volatility for glicko2 (a list has id, rating, rd, "
@@ -63,7 +63,7 @@ def test_an_elo_list_that_is_not_a_csv_is_told_a_glicko2_list_is_one(
 ) -> None:
     listing = elo_lists / name
     said = f"{listing}: a glicko2 list is a CSV file of id, rating, rd, volatility{FROM_ELO}"
-    code, out, _ = process("check", "--rules", "glicko2", listing)
+    code, out, _ = run("check", "--rules", "glicko2", listing)
     assert (code, out) == (1, said + "\n")
     event = elo_lists.parent.parent.parent / "n1.trf"
     code, out, err = process("rate", event, "--rules", "glicko2", "--list", listing,

@@ -268,14 +268,14 @@ def test_a_title_that_is_no_fide_title_is_left_out_with_its_row_and_column(
 def test_a_birth_year_of_0_or_0000_is_unknown_not_an_error(tmp_path: Path) -> None:
     """docs/formats.md §4.1: 0 and 0000 are how federations' data write an unknown year."""
     from conftest import read_csv
-    from db_helpers import process
+    from db_helpers import run
 
     path = tmp_path / "zeros.csv"
     text = CSV_TEXT.replace("IRL,1990,F", "IRL,0,F").replace("IRL,1985,M", "IRL,0000,M")
     path.write_text(text, encoding="utf-8")
     event = read_event(path)
     assert (event.issues, event.players["birth_year"].tolist()) == ([], [pd.NA, pd.NA, 2010])
-    code, _, err = process("rate", path, "--rules", "fide-2025", "--out", tmp_path / "out")
+    code, _, err = run("rate", path, "--rules", "fide-2025", "--out", tmp_path / "out")
     assert code == 0, err
     years = {row["name"]: row["birth_year"] for row in read_csv(tmp_path / "out/players.csv")}
     assert years == {"Alpha, Ann": "", "Bravo, Bob": "", "Charlie, Cy": "2010"}

@@ -455,7 +455,7 @@ def test_a_batch_read_on_two_cores_is_the_batch_read_on_one(
 def test_trf_titles_other_than_fides_are_left_out_with_a_located_warning(tmp_path: Path) -> None:
     """docs/formats.md §4.1: columns 11-13 hold GM … WCM or the FIDE-list letters; anything
     else (formula text, a typo) is no title: reported where it is, and not carried on."""
-    from db_helpers import process
+    from db_helpers import run
     from trf_text import P, trf
 
     players = [
@@ -476,7 +476,7 @@ def test_trf_titles_other_than_fides_are_left_out_with_a_located_warning(tmp_pat
         "(columns 11-13)"
         for line, title in ((4, "=1+"), (5, "@WG"), (6, "-GM"))
     ]
-    code, _, err = process("rate", path, "--rules", "fide-2025", "--out", tmp_path / "out")
+    code, _, err = run("rate", path, "--rules", "fide-2025", "--out", tmp_path / "out")
     assert code == 0, err
     from conftest import read_csv
 

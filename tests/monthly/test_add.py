@@ -9,7 +9,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from db_helpers import ADULT, database, dump, event_file, process, query, run
+from db_helpers import ADULT, database, dump, event_file, query, run
 from trf_text import P, trf
 
 
@@ -146,16 +146,16 @@ def test_a_resend_with_corrected_dates_is_refused(tmp_path: Path, together: bool
     when = "played 2026-01-10…2026-01-12; this file 2026-01-24…2026-01-26"
     if together:
         before = dump(db)
-        code, _, err = process("add", first, again, "--db", db)
+        code, _, err = run("add", first, again, "--db", db)
         expected = (
             f"Error: {again}: shares 3 of its 3 played games with {first} (in this add, {when}): "
             "the same results reported twice, with corrected dates?; --allow-overlap adds it "
             "anyway\n"
         )
     else:
-        assert process("add", first, "--db", db)[0] == 0
+        assert run("add", first, "--db", db)[0] == 0
         before = dump(db)
-        code, _, err = process("add", again, "--db", db)
+        code, _, err = run("add", again, "--db", db)
         expected = (
             f"Error: {again}: shares 3 of its 3 played games with the stored event e1 (file "
             f"{first}, period 2026-02, {when}): the same results reported twice, with corrected "
@@ -165,7 +165,7 @@ def test_a_resend_with_corrected_dates_is_refused(tmp_path: Path, together: bool
     assert (code, err) == (1, expected)
     assert dump(db) == before
     files = [first, again] if together else [again]
-    assert process("add", *files, "--allow-overlap", "--db", db)[0] == 0
+    assert run("add", *files, "--allow-overlap", "--db", db)[0] == 0
     assert query(db, "SELECT key FROM events ORDER BY key") == [("e1",), ("e1_redated",)]
 
 
@@ -178,7 +178,7 @@ def test_the_same_games_in_another_event_at_other_dates_are_another_match(
     players = [P(1, "A", 1600, 11, 1980), P(2, "B", 1500, 12, 1980), P(3, "C", 1400, 13, 1980)]
     week1 = event_file(tmp_path, "w1", RESENT, players=players, day="2026/01/10", title="Week 1")
     week2 = event_file(tmp_path, "w2", RESENT, players=players, day="2026/01/17", title="Week 2")
-    assert process("add", week1, week2, "--db", db)[:3:2] == (0, "")
+    assert run("add", week1, week2, "--db", db)[:3:2] == (0, "")
     assert query(db, "SELECT key FROM events ORDER BY key") == [("w1",), ("w2",)]
 
 
@@ -281,7 +281,7 @@ def test_a_late_event_of_a_period_passed_over_by_skip_to_says_so(tmp_path: Path)
     db = database(tmp_path)
     assert run("publish", "2026-05", "--skip-to", "--db", db, "--out", tmp_path / "out")[0] == 0
     late = event_file(tmp_path, "late", [(1, 1, 2, "1-0")], day="2026/02/12")
-    code, out, err = process("add", late, "--db", db)
+    code, out, err = run("add", late, "--db", db)
     assert code == 0 and "period 2026-06" in out
     assert err == (
         f"{late}: warning: ended 2026-02-12, in period 2026-03, which a --skip-to left "
@@ -298,7 +298,7 @@ def test_with_an_initial_list_of_unknown_month_a_misdated_event_is_measured_agai
     db = database(tmp_path, period=None)  # no --period, no FIDE header
     before = dump(db)
     typo = event_file(tmp_path, "typo", [(1, 1, 2, "1-0")], day="2006/01/10")
-    code, out, err = process("add", typo, "--db", db)
+    code, out, err = run("add", typo, "--db", db)
     today = dt.date.today()
     assert (code, out) == (1, "")
     assert err == (
@@ -309,9 +309,9 @@ def test_with_an_initial_list_of_unknown_month_a_misdated_event_is_measured_agai
     assert dump(db) == before
     recent = today - dt.timedelta(days=40)
     event = event_file(tmp_path, "recent", [(1, 1, 2, "1-0")], day=recent.strftime("%Y/%m/%d"))
-    code, out, err = process("add", event, "--db", db)
+    code, out, err = run("add", event, "--db", db)
     assert (code, err) == (0, "") and out.startswith("added recent")
-    code, _, err = process("add", typo, "--accept-dates", "--db", db)
+    code, _, err = run("add", typo, "--accept-dates", "--db", db)
     assert code == 0 and "a typo in the year?" in err
 
 
@@ -327,7 +327,7 @@ def test_an_event_without_a_time_control_is_said_to_go_to_the_standard_list(
             name="timed", start="2026/01/12", end="2026/01/12",
             extra=("122 90 min/40 moves + 30 min + 30 sec",))
     )  # fmt: skip
-    code, out, err = process("add", notc, timed, "--db", db)
+    code, out, err = run("add", notc, timed, "--db", db)
     assert (code, err) == (0, "")
     assert out.splitlines()[:2] == [
         "added notc (notc, 2026-01-10…2026-01-10): standard (no readable time control: --kind "

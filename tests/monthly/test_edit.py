@@ -14,7 +14,6 @@ from db_helpers import (
     dump,
     newcomer_database,
     newcomer_with_fide_id,
-    process,
     query,
     rows,
     run,
@@ -32,11 +31,11 @@ def corrections(folder: Path) -> list[tuple[str, str, str, str]]:
 def test_a_marriage_and_a_transfer_show_in_the_next_lists_changes(tmp_path: Path) -> None:
     # The February list has 11 (Player, P01) and 12 (Player, P02), both ITA and M.
     db, _ = newcomer_database(tmp_path)
-    code, out, err = process("edit-player", "11", "--federation", "esp", "--db", db)
+    code, out, err = run("edit-player", "11", "--federation", "esp", "--db", db)
     assert (code, err) == (0, "")
     assert out.splitlines()[:2] == ["edited 'Player, P01' (11):", "  federation 'ITA' → 'ESP'"]
     before = data_dump(db)
-    code, out, _ = process("edit-player", "12", "--name", "Rossi, Paola", "--sex", "w", "--db", db)
+    code, out, _ = run("edit-player", "12", "--name", "Rossi, Paola", "--sex", "w", "--db", db)
     assert code == 0
     assert out.splitlines()[:3] == [
         "edited 'Player, P02' (12):",
@@ -44,10 +43,10 @@ def test_a_marriage_and_a_transfer_show_in_the_next_lists_changes(tmp_path: Path
         "  sex 'M' → 'F'",
     ]
     # Undone as every command is, and done again.
-    assert process("restore", "latest", "--db", db)[0] == 0
+    assert run("restore", "latest", "--db", db)[0] == 0
     assert data_dump(db) == before
-    assert process("edit-player", "12", "--name", "Rossi, Paola", "--sex", "w", "--db", db)[0] == 0
-    assert process("publish", "2026-03", "--db", db, "--out", tmp_path / "lists")[0] == 0
+    assert run("edit-player", "12", "--name", "Rossi, Paola", "--sex", "w", "--db", db)[0] == 0
+    assert run("publish", "2026-03", "--db", db, "--out", tmp_path / "lists")[0] == 0
     march = tmp_path / "lists" / "2026-03" / "standard"
     assert corrections(march) == [
         ("11", "federation", "ITA", "ESP"),
@@ -69,11 +68,11 @@ def test_a_fide_id_received_later_makes_the_two_players_one(tmp_path: Path) -> N
     # goes into n1#7, who keeps his history and takes the FIDE ID.
     db, _ = newcomer_database(tmp_path)
     event = newcomer_with_fide_id(tmp_path, "NEWBIE, Sam")
-    code, _, err = process("add", event, "--db", db)
+    code, _, err = run("add", event, "--db", db)
     assert code == 0
     assert f"rating-batch edit-player n1#7 --fide-id {NEWBIE_FIDE_ID})" in err
     before = data_dump(db)
-    code, out, err = process("edit-player", "n1#7", "--fide-id", NEWBIE_FIDE_ID, "--db", db)
+    code, out, err = run("edit-player", "n1#7", "--fide-id", NEWBIE_FIDE_ID, "--db", db)
     assert (code, err) == (0, "")
     assert out.splitlines()[:3] == [
         "edited 'Newbie, Sam' (n1#7):",
@@ -89,10 +88,10 @@ def test_a_fide_id_received_later_makes_the_two_players_one(tmp_path: Path) -> N
         "SELECT COUNT(DISTINCT ep.event_id) FROM event_players ep JOIN players p "
         f"USING (player_id) WHERE p.fide_id = {NEWBIE_FIDE_ID}",
     ) == [(2,)]
-    assert process("restore", "latest", "--db", db)[0] == 0
+    assert run("restore", "latest", "--db", db)[0] == 0
     assert data_dump(db) == before
-    assert process("edit-player", "n1#7", "--fide-id", NEWBIE_FIDE_ID, "--db", db)[0] == 0
-    assert process("publish", "2026-03", "--db", db, "--out", tmp_path / "lists")[0] == 0
+    assert run("edit-player", "n1#7", "--fide-id", NEWBIE_FIDE_ID, "--db", db)[0] == 0
+    assert run("publish", "2026-03", "--db", db, "--out", tmp_path / "lists")[0] == 0
     march = tmp_path / "lists" / "2026-03" / "standard"
     # Sam 1749 (K 40) beats Ian 1749: D 0, PD 0.50, +20 → 1769; 6 + 1 games.
     sam = rows(march / "list.csv")[str(NEWBIE_FIDE_ID)]
@@ -107,7 +106,7 @@ def test_two_players_on_published_lists_are_not_made_one(tmp_path: Path) -> None
     run("add", newcomer_with_fide_id(tmp_path, "NEWBIE, Sam"), "--db", db)
     assert run("publish", "2026-03", "--db", db, "--out", tmp_path / "lists")[0] == 0
     before = dump(db)
-    code, out, err = process("edit-player", "n1#7", "--fide-id", NEWBIE_FIDE_ID, "--db", db)
+    code, out, err = run("edit-player", "n1#7", "--fide-id", NEWBIE_FIDE_ID, "--db", db)
     assert (code, out) == (1, "")
     assert err == (
         f"Error: FIDE ID {NEWBIE_FIDE_ID} is 'NEWBIE, Sam' ({NEWBIE_FIDE_ID}); both are on lists "

@@ -16,7 +16,6 @@ from db_helpers import (
     event_file,
     newcomer_database,
     newcomer_with_fide_id,
-    process,
     query,
     rows,
     run,
@@ -319,7 +318,7 @@ def test_a_known_fide_id_under_another_federation_or_sex_is_a_printed_warning(
     players = [P(1, "Player, P01", 1800, 11, ADULT, sex="m", federation="ESP"),
                P(2, "Player, P02", 1750, 12, ADULT, sex="w", federation="ITA")]  # fmt: skip
     event = event_file(tmp_path, "f1", [(1, 1, 2, "1-0")], players=players, day="2026/02/10")
-    code, _, err = process("add", event, "--db", db)
+    code, _, err = run("add", event, "--db", db)
     assert code == 0
     assert err == (
         f"{event}:4: warning: FIDE ID 11 is federation 'ESP' in this file but 'ITA' in the "
@@ -341,7 +340,7 @@ def test_a_new_fide_id_with_the_identity_of_a_player_without_one_is_his(tmp_path
     db, _ = newcomer_database(tmp_path)
     event = newcomer_with_fide_id(tmp_path)
     before = data_dump(db)
-    code, out, err = process("add", event, "--db", db)
+    code, out, err = run("add", event, "--db", db)
     assert (code, err) == (0, "")
     assert out.splitlines()[1] == (
         f"  FIDE ID {NEWBIE_FIDE_ID} given to Newbie, Sam (n1#7, born 2010, ITA): his exact "
@@ -353,13 +352,13 @@ def test_a_new_fide_id_with_the_identity_of_a_player_without_one_is_his(tmp_path
     ]
     # Undone as every add is, and by removing the event that gave it; then again, and
     # published.
-    assert process("restore", "latest", "--db", db)[0] == 0
+    assert run("restore", "latest", "--db", db)[0] == 0
     assert data_dump(db) == before
-    assert process("add", event, "--db", db)[0] == 0
-    assert process("remove", "g", "--db", db)[0] == 0
+    assert run("add", event, "--db", db)[0] == 0
+    assert run("remove", "g", "--db", db)[0] == 0
     assert query(db, "SELECT fide_id FROM players WHERE name = 'Newbie, Sam'") == [(None,)]
-    assert process("add", event, "--db", db)[0] == 0
-    assert process("publish", "2026-03", "--db", db, "--out", tmp_path / "lists")[0] == 0
+    assert run("add", event, "--db", db)[0] == 0
+    assert run("publish", "2026-03", "--db", db, "--out", tmp_path / "lists")[0] == 0
     march = tmp_path / "lists" / "2026-03" / "standard"
     # Sam 1749 (K 40, a junior; 6 games) beats Ian 1749 (K 20): D 0, PD 0.50, +0.50 × 40 =
     # +20 → 1769, 7 games; Ian -0.50 × 20 = -10 → 1739: the game counts for both.
@@ -384,7 +383,7 @@ def test_a_new_fide_id_with_the_identity_of_a_player_without_one_is_his(tmp_path
 def test_keep_apart_leaves_a_new_fide_id_a_new_player(tmp_path: Path) -> None:
     db, _ = newcomer_database(tmp_path)
     event = newcomer_with_fide_id(tmp_path)
-    code, out, err = process("add", event, "--keep-apart", NEWBIE_FIDE_ID, "--db", db)
+    code, out, err = run("add", event, "--keep-apart", NEWBIE_FIDE_ID, "--db", db)
     assert code == 0
     assert "  new player: Newbie, Sam (FIDE ID 955555555)" in out.splitlines()
     assert err == (
@@ -425,7 +424,7 @@ def test_new_players_are_named_as_the_lists_will_name_them(folder: Path) -> None
     players = [P(1, "Known, Kim", 1600, 11, ADULT), P(2, "Runevi, Isis", None, 900000128, 1990),
                P(3, "New, Ned", None, None, 1999, federation="IRL")]  # fmt: skip
     event = event_file(folder, "jan", [(1, 1, 2, "1-0"), (2, 3, 1, "0-1")], players=players)
-    code, out, err = process("add", event, "--db", db)
+    code, out, err = run("add", event, "--db", db)
     assert (code, err) == (0, "")
     assert out.splitlines()[1:3] == [
         "  new player: Runevi, Isis (FIDE ID 900000128)",

@@ -10,7 +10,6 @@ from db_helpers import (
     LIST_FILES,
     newcomer_database,
     newcomer_plays,
-    process,
     query,
     rows,
     run,
@@ -197,17 +196,16 @@ def test_players_of_a_fide_list_without_any_id_get_one_that_reads_back(tmp_path:
 
 def test_a_birth_year_of_0_or_0000_is_unknown_not_an_error(folder: Path) -> None:
     """docs/formats.md §4.1: 0 and 0000 are how lists write an unknown birth year."""
-    from db_helpers import process
 
     listing = write_list(
         folder,
         ["id,name,birth_year,rating", '11,"Aa, Bb",0,1600', '12,"Cc, Dd",0000,1500',
          '13,"Ee, Ff",1990,1700'],
     )  # fmt: skip
-    code, out, err = process("check", listing)
+    code, out, err = run("check", listing)
     assert (code, out, err) == (0, "", "0 error(s), 0 warning(s)\n")
     db = folder / "r.sqlite"
-    code, _, err = process("init", "--list", listing, "--period", "2026-01", "--db", db)
+    code, _, err = run("init", "--list", listing, "--period", "2026-01", "--db", db)
     assert code == 0, err
     assert query(db, "SELECT fide_id, birth_year FROM players ORDER BY fide_id") == [
         (11, None),
@@ -224,7 +222,7 @@ def test_ratings_below_the_floor_are_a_warning_naming_them(folder: Path) -> None
         folder, ["id,name,rating", '11,"High, Hal",1800', *(f'{i},"{n}",{r}' for i, n, r in low)]
     )
     db = folder / "r.sqlite"
-    code, out, err = process("init", "--list", listing, "--period", "2026-01", "--db", db)
+    code, out, err = run("init", "--list", listing, "--period", "2026-01", "--db", db)
     assert (code, out.splitlines()[-1]) == (0, "standard: 8 rated players")
     named = ", ".join(f"{n} ({i}, {r}, line {line})" for line, (i, n, r) in enumerate(low[:5], 3))
     assert err == (

@@ -15,7 +15,6 @@ from db_helpers import (
     database,
     event_file,
     newcomer_database,
-    process,
     rows,
     run,
     three_lists_database,
@@ -297,7 +296,6 @@ def test_a_key_with_a_newline_loses_none_of_the_players_games(tmp_path: Path) ->
 def test_player_names_events_by_title_and_dates_and_links_their_pages(tmp_path: Path) -> None:
     """Written into the folder publish wrote, the player's page links each event to the
     player's section of its page; the text and the workbook name the event by its title."""
-    from db_helpers import process
     from html_text import read_page
     from openpyxl import load_workbook
 
@@ -305,10 +303,10 @@ def test_player_names_events_by_title_and_dates_and_links_their_pages(tmp_path: 
     first = event_file(tmp_path, "e1", [(1, 1, 2, "1-0")], title="First Open")
     second = event_file(tmp_path, "e2", [(1, 2, 1, "=-=")], title="Second Open",
                         day="2026/01/17", end="2026/01/18")  # fmt: skip
-    assert process("add", first, second, "--db", db)[0] == 0
+    assert run("add", first, second, "--db", db)[0] == 0
     out = tmp_path / "site"
-    assert process("publish", "2026-02", "--db", db, "--out", out)[0] == 0
-    code, text, err = process("player", "11", "--db", db, "--out", out)
+    assert run("publish", "2026-02", "--db", db, "--out", out)[0] == 0
+    code, text, err = run("player", "11", "--db", db, "--out", out)
     assert code == 0, err
     assert "  event First Open (e1), 2026-01-10 – 2026-01-10" in text.splitlines()
     assert "  event Second Open (e2), 2026-01-17 – 2026-01-18" in text.splitlines()
@@ -337,7 +335,7 @@ def test_a_player_without_a_fide_id_is_shown_by_the_id_the_lists_print(tmp_path:
     assert run("add", february, "--db", db)[0] == 0
     code, out, _ = run("player", "--name", "newbie", "--db", db)
     assert code == 0 and "  Newbie, Sam, ITA, born 2010: no FIDE ID (n1#7)" in out.splitlines()
-    code, out, err = process("player", "n1#7", "--db", db, "--out", tmp_path / "pl")
+    code, out, err = run("player", "n1#7", "--db", db, "--out", tmp_path / "pl")
     assert (code, err) == (0, "")
     assert out.splitlines()[0] == "Newbie, Sam (no FIDE ID, n1#7, ITA, born 2010)"
     assert "first rating 1749: on the list from 2026-02" in out
@@ -365,7 +363,7 @@ def test_the_report_shows_texts_as_the_files_gave_them_not_as_neutralised_for_sp
         "=1+2#3": "  2026-02 =1+2 round 2: opponent 1600, scored 0.5",
     }
     for label, stem in (("11", "player-11"), ("=1+2#3", "player-=1+2-3")):
-        code, out, err = process("player", label, "--db", db, "--out", tmp_path / "pl")
+        code, out, err = run("player", label, "--db", db, "--out", tmp_path / "pl")
         assert (code, err) == (0, "")
         assert shown[label] in out.splitlines()
         assert re.search(r"'[=+\-@]", out) is None
@@ -387,13 +385,13 @@ def test_player_out_says_which_files_it_wrote(tmp_path: Path, rules: str) -> Non
     add_one_game(tmp_path, db)
     assert run("publish", "2026-02", "--db", db, "--out", tmp_path / "lists")[0] == 0
     out = tmp_path / "reports"
-    code, printed, err = process("player", "11", "--db", db, "--out", out)
+    code, printed, err = run("player", "11", "--db", db, "--out", out)
     assert (code, err) == (0, "")
     assert printed.splitlines()[-2:] == [
         f"wrote {out / 'player-11.xlsx'}", f"wrote {out / 'player-11.html'}",
     ]  # fmt: skip
     assert sorted(p.name for p in out.iterdir()) == ["player-11.html", "player-11.xlsx"]
-    code, printed, _ = process("player", "11", "--db", db)
+    code, printed, _ = run("player", "11", "--db", db)
     assert code == 0 and "wrote" not in printed
 
 
@@ -406,7 +404,7 @@ def three_lists(tmp_path: Path) -> Path:
 
 
 def test_the_lists_come_in_one_order_in_the_text(three_lists: Path) -> None:
-    code, out, err = process("player", "11", "--db", three_lists)
+    code, out, err = run("player", "11", "--db", three_lists)
     assert code == 0, err
     lines = out.splitlines()
     heads = [line for line in lines if re.match(r"\w+ list (history|2026-02)", line)]
@@ -428,7 +426,7 @@ def test_the_lists_come_in_one_order_in_the_workbook_and_the_page(three_lists: P
     from openpyxl import load_workbook
 
     out = three_lists.parent / "reports"
-    assert process("player", "11", "--db", three_lists, "--out", out)[0] == 0
+    assert run("player", "11", "--db", three_lists, "--out", out)[0] == 0
     order = ["standard", "rapid", "blitz"]
     book = load_workbook(out / "player-11.xlsx")
     assert book.sheetnames[-3:] == [f"Chart {kind}" for kind in order]
@@ -457,7 +455,7 @@ def test_a_rapid_or_blitz_calculation_claims_no_2650_exemption(three_lists: Path
     from html_text import read_page
 
     out = three_lists.parent / "reports"
-    code, printed, err = process("player", "11", "--db", three_lists, "--out", out)
+    code, printed, err = run("player", "11", "--db", three_lists, "--out", out)
     assert code == 0, err
     edition = "fide-2025: FIDE Rating Regulations effective 1 October 2025"
     lines = printed.splitlines()

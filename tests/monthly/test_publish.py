@@ -187,7 +187,7 @@ def test_leaving_the_list_below_the_floor_without_a_game_is_said(tmp_path: Path)
     ]  # fmt: skip
     event = event_file(tmp_path, "open", [(1, 1, 2, "1-0"), (2, 3, 2, "1-0")], players=players)
     assert run("add", event, "--db", db)[0] == 0
-    code, out, err = process("publish", "2026-02", "--db", db, "--out", tmp_path / "out")
+    code, out, err = run("publish", "2026-02", "--db", db, "--out", tmp_path / "out")
     assert code == 0, err
     assert (
         "standard: 1 event(s) under fide-2025; list of 3 players (3 from the previous list, 0 "
@@ -216,7 +216,6 @@ def test_a_first_rapid_list_counts_its_players_as_changes_csv_does(tmp_path: Pat
     from the standard rating (docs/rules.md §6), so the first rapid list holds 6 players, none
     from a previous rapid list: the terminal, the report's Summary and changes.csv all say 6
     new."""
-    from db_helpers import process
     from openpyxl import load_workbook
     from workbooks import summary
 
@@ -224,8 +223,8 @@ def test_a_first_rapid_list_counts_its_players_as_changes_csv_does(tmp_path: Pat
     players = [P(n + 1, f"Player {n + 1}", 1800 - 50 * n, 11 + n, 1980) for n in range(6)]
     games = [(1, 1, 2, "1-0"), (1, 3, 4, "=-="), (1, 5, 6, "0-1")]
     event = event_file(tmp_path, "r1", games, players=players, extra=(RAPID,))
-    assert process("add", event, "--db", db)[0] == 0
-    code, out, err = process("publish", "2026-02", "--db", db, "--out", tmp_path / "out")
+    assert run("add", event, "--db", db)[0] == 0
+    code, out, err = run("publish", "2026-02", "--db", db, "--out", tmp_path / "out")
     assert code == 0, err
     (line,) = [line for line in out.splitlines() if line.startswith("rapid:")]
     assert line.endswith(
@@ -359,7 +358,7 @@ def test_republishing_over_the_helper_files_of_finder_explorer_and_excel(folder:
                    "standard/~$report.xlsx", "standard/events/.DS_Store"):  # fmt: skip
         (out / "2026-02" / helper).write_bytes(b"\x00helper")
     state = dump(db)
-    code, stdout, err = process("publish", "2026-02", "--db", db, "--out", out)
+    code, stdout, err = run("publish", "2026-02", "--db", db, "--out", out)
     assert (code, err) == (0, "")
     assert stdout.splitlines()[0] == (
         "re-published 2026-02: its files as stored when it was published"
@@ -390,7 +389,7 @@ def test_a_dry_run_refuses_the_out_folders_the_publish_would_refuse(
     }
     for out, message in refusals.items():
         for dry_run in (["--dry-run"], []):
-            code, stdout, err = process("publish", "2026-02", *dry_run, "--db", db, "--out", out)
+            code, stdout, err = run("publish", "2026-02", *dry_run, "--db", db, "--out", out)
             assert (code, stdout, err) == (1, "", message), dry_run
             assert dump(db) == before and companions(db) == beside
             assert tree(folder / "out") == outs and (folder / "afile").read_text() == "mine"

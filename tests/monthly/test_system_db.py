@@ -394,9 +394,9 @@ def test_from_elo_under_glicko2_starts_from_the_elo_and_the_rules_rd(tmp_path: P
         "standard: 5 players with a state under glicko2, from the Elo ratings (rating = Elo, "
         "RD 80, volatility 0.06)"
     )
-    assert process("add", paper_event(tmp_path), "--db", db)[0] == 0
+    assert run("add", paper_event(tmp_path), "--db", db)[0] == 0
     out = tmp_path / "out"
-    code, printed, err = process("publish", "2026-02", "--db", db, "--out", out)
+    code, printed, err = run("publish", "2026-02", "--db", db, "--out", out)
     assert code == 0, printed + err
     assert "list of 5 players (5 rated before, 0 new)" in printed
     players = by_id(out / "2026-02" / "standard" / "players.csv")
@@ -475,7 +475,7 @@ def test_a_players_report_under_glicko2_is_a_workbook_and_a_page_of_tables(
     db = glicko2_db(tmp_path)
     assert run("publish", "2026-02", "--db", db, "--out", tmp_path / "out")[0] == 0
     out = tmp_path / "p"
-    code, printed, err = process("player", "11", "--db", db, "--out", out)
+    code, printed, err = run("player", "11", "--db", db, "--out", out)
     assert code == 0, printed + err
     assert sorted(p.name for p in out.iterdir()) == ["player-11.html", "player-11.xlsx"]
 
@@ -555,7 +555,7 @@ def test_a_players_lists_come_standard_rapid_blitz_in_every_report(tmp_path: Pat
         assert run("add", path, "--db", db)[0] == 0
     assert run("publish", "2026-02", "--db", db, "--out", tmp_path / "out")[0] == 0
     out = tmp_path / "p"
-    code, printed, err = process("player", "11", "--db", db, "--out", out)
+    code, printed, err = run("player", "11", "--db", db, "--out", out)
     assert code == 0, err
     order = ["standard", "rapid", "blitz"]
     assert [line for line in printed.splitlines() if line.startswith("2026-02 ")] == [
@@ -599,7 +599,7 @@ def test_a_players_heading_under_another_system_reads_as_under_elo(tmp_path: Pat
         ("open#3", "Newman, Ned (no FIDE ID, open#3, -, born 1990)", "none (open#3)"),
     ]:
         out = tmp_path / typed.replace("#", "-")
-        code, printed, err = process("player", typed, "--db", db, "--out", out)
+        code, printed, err = run("player", typed, "--db", db, "--out", out)
         assert (code, printed.splitlines()[0]) == (0, heading), err
         book = load_workbook(next(out.glob("*.xlsx")))
         assert {book[s].cell(1, 1).value.split(" — ")[0] for s in book.sheetnames} == {heading}

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from db_helpers import add_one_game, data_dump, database, dump, event_file, process, query, run
+from db_helpers import add_one_game, data_dump, database, dump, event_file, query, run
 from trf_text import P
 
 
@@ -125,7 +125,7 @@ def test_unpublish_moves_the_events_added_late_back_to_the_withdrawn_period(
     assert run("publish", "2026-02", "--db", db, "--out", tmp_path / "first")[0] == 0
     assert run("add", late, "--db", db)[0] == 0
     before = data_dump(db)
-    code, out, err = process("unpublish", "2026-02", "--db", db)
+    code, out, err = run("unpublish", "2026-02", "--db", db)
     assert (code, err) == (0, "")
     assert out.splitlines()[1:3] == [
         "late (ended 2026-01-26) moves back from 2026-03 to 2026-02, the list it goes to when "
@@ -154,7 +154,7 @@ def test_the_whole_copies_are_listed_in_aligned_columns(tmp_path: Path) -> None:
     assert run("backup", "--after", "publish", "--db", db)[0] == 0
     add_one_game(tmp_path, db)
     assert run("publish", "2026-02", "--db", db, "--out", tmp_path / "out")[0] == 0
-    code, out, err = process("backups", "--db", db)
+    code, out, err = run("backups", "--db", db)
     assert (code, err) == (0, "")
     copies = sorted(p.name for p in Path(f"{db}.backups").glob("*.sqlite"))
     labels = [name.split("Z-", 1)[1] for name in copies]

@@ -453,7 +453,7 @@ def test_players_csv_says_where_ro_comes_from_and_k_before_the_700_cap(tmp_path)
     # 693). A: D 100 → PD 0.64; ΣΔR = 0.5 + 21 × (0.5 − 0.64) = −2.44; 33 × −2.44 = −80.52
     # → 1519. B: K 20 (20 × 21 = 420, no cap); ΣΔR = +2.44; +48.8 → 1549.
     from conftest import read_csv
-    from db_helpers import process
+    from db_helpers import run
 
     games = [(1, 1, 2, "1-0")] + [(r, 1 + r % 2, 2 - r % 2, "=-=") for r in range(2, 22)]
     event = tmp_path / "rapid.trf"
@@ -465,7 +465,7 @@ def test_players_csv_says_where_ro_comes_from_and_k_before_the_700_cap(tmp_path)
     listing = tmp_path / "list.csv"
     listing.write_text("id,rating,k,standard_rating\n11,,,1600\n12,1500,20,1550\n")
     out = tmp_path / "out"
-    status, _, stderr = process("-q", "rate", event, "--list", listing, "--out", out)
+    status, _, stderr = run("-q", "rate", event, "--list", listing, "--out", out)
     assert status == 0, stderr
     rows = {row["id"]: row for row in read_csv(out / "players.csv")}
     shown = ["rating", "rating_source", "k_source", "k_before_cap", "k", "games", "new_rating"]

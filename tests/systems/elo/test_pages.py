@@ -189,7 +189,7 @@ def test_an_event_page_links_the_players_other_events_and_gives_the_period_total
     # A (1600) beats B (1500) in the first event: D 100 → PD 0.64, +0.36 × 20 = +7.20; and
     # draws C (1700) in the second: D -100 → PD 0.36, +0.14 × 20 = +2.80. The period:
     # +10.00 → 1610 (K 20: 30+ games assumed without a list).
-    from db_helpers import process
+    from db_helpers import run
     from html_text import read_page
 
     players = [P(1, "Alpha, A", 1600, 11, ADULT), P(2, "Beta, B", 1500, 12, ADULT)]
@@ -206,7 +206,7 @@ def test_an_event_page_links_the_players_other_events_and_gives_the_period_total
         encoding="utf-8",
     )  # fmt: skip
     out = tmp_path / "out"
-    status, _, stderr = process("-q", "rate", first, second, "--out", out)
+    status, _, stderr = run("-q", "rate", first, second, "--out", out)
     assert status == 0, stderr
     page = read_page((out / "events" / "first.html").read_text(encoding="utf-8"))
     assert "dates: 2026-01-10 – 2026-01-12 · place: Łódź, POL" in page.paragraphs[0]
@@ -232,12 +232,12 @@ def test_a_column_no_player_of_the_page_fills_is_left_out(
     tmp_path: Path, title: str, hidden: str
 ) -> None:
     # The players of FOUR have FIDE IDs but no federation; one of them a title or none.
-    from db_helpers import process
+    from db_helpers import run
 
     players = [P(p.rank, p.name, p.rating, p.fide_id, p.birth, title=title if p.rank == 1 else "")
                for p in FOUR]  # fmt: skip
     event = tmp_path / "four.trf"
     event.write_text(trf(players, GAMES), encoding="utf-8")
-    assert process("-q", "rate", event, "--out", tmp_path / "out")[0] == 0
+    assert run("-q", "rate", event, "--out", tmp_path / "out")[0] == 0
     page = (tmp_path / "out" / "events" / "four.html").read_text(encoding="utf-8")
     assert f'<body class="{hidden}">' in page

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from db_helpers import ADULT, add_one_game, database, process, rows, run, write_list
+from db_helpers import ADULT, add_one_game, database, rows, run, write_list
 from trf_text import P, trf
 from workbooks import summary
 
@@ -460,10 +460,10 @@ def test_a_player_not_on_the_list_is_named_first_as_unrated(folder: Path) -> Non
         trf([*four, gm], [(1, 5, 1, "1-0"), (1, 2, 3, "=-=")], name="Feb", start="2026/02/10",
             end="2026/02/12")
     )  # fmt: skip
-    assert process("add", january, "--db", db)[0] == 0
-    assert process("publish", "2026-02", "--db", db, "--out", folder / "out")[0] == 0
-    assert process("add", february, "--db", db)[0] == 0
-    code, _, err = process("-v", "publish", "2026-03", "--db", db, "--out", folder / "out")
+    assert run("add", january, "--db", db)[0] == 0
+    assert run("publish", "2026-02", "--db", db, "--out", folder / "out")[0] == 0
+    assert run("add", february, "--db", db)[0] == 0
+    code, _, err = run("-v", "publish", "2026-03", "--db", db, "--out", folder / "out")
     assert code == 0
     assert (
         f"{february}: warning: 5 rating(s) in the file differ from the list in force, which is "

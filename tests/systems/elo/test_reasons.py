@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from db_helpers import ADULT, RAPID, event_file, process, write_list
+from db_helpers import ADULT, RAPID, event_file, run, write_list
 from html_text import read_page
 from trf_text import P
 from workbooks import table
@@ -35,13 +35,13 @@ def published(tmp_path_factory: pytest.TempPathFactory) -> Path:
          '11,"Alpha, A",ITA,M,1980,1600,20,,', '12,"Beta, B",ITA,M,1980,1700,20,1600,40'],
     )  # fmt: skip
     db = folder / "r.sqlite"
-    assert process("init", "--list", listing, "--period", "2026-01", "--db", db)[0] == 0
+    assert run("init", "--list", listing, "--period", "2026-01", "--db", db)[0] == 0
     games = [(1, 1, 2, "1-0")] + [(r, 1 + r % 2, 2 - r % 2, "=-=") for r in range(2, 22)]
     players = [P(1, "Alpha, A", None, 11, ADULT), P(2, "Beta, B", 1600, 12, ADULT)]
     event = event_file(folder, "quick", games, players=players, title="Rapid Cup",
                        day="2026/01/17", end="2026/01/18", extra=(RAPID,))  # fmt: skip
-    assert process("add", event, "--db", db)[0] == 0
-    code, _, err = process("publish", "2026-02", "--db", db, "--out", folder / "lists")
+    assert run("add", event, "--db", db)[0] == 0
+    code, _, err = run("publish", "2026-02", "--db", db, "--out", folder / "lists")
     assert code == 0, err
     return folder
 
@@ -50,7 +50,7 @@ def test_player_says_ro_was_borrowed_and_k_capped(published: Path, tmp_path: Pat
     from openpyxl import load_workbook
 
     out = tmp_path / "players"
-    code, text, err = process("player", "11", "--db", published / "r.sqlite", "--out", out)
+    code, text, err = run("player", "11", "--db", published / "r.sqlite", "--out", out)
     assert code == 0, err
     lines = text.splitlines()
     rapid = next(n for n, line in enumerate(lines) if line.startswith("rapid list 2026-02"))

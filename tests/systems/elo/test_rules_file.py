@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from db_helpers import ADULT, process
+from db_helpers import ADULT, run
 from trf_text import P, trf
 
 from rating_batch.errors import RulesError
@@ -151,7 +151,7 @@ def test_a_file_that_is_no_toml_is_told_where_toml_says(tmp_path: Path) -> None:
     assert "(at line 1, column 9)" in str(raised.value)
 
 
-# -- through the command line, as real processes -------------------------------------------------
+# -- through the command line ----------------------------------------------------------------------
 
 TWO = 'base = "fide-2025"\nflor = 1200\n\n[periods]\nmonths = 5\n'
 
@@ -174,7 +174,7 @@ def event(folder: Path) -> Path:
 def test_rate_tells_both_problems_and_writes_nothing(tmp_path: Path) -> None:
     rules = write(tmp_path, TWO)
     out = tmp_path / "out"
-    assert process("rate", event(tmp_path), "--rules", rules, "--out", out) == (
+    assert run("rate", event(tmp_path), "--rules", rules, "--out", out) == (
         1,
         "",
         two_problems(rules),
@@ -184,7 +184,7 @@ def test_rate_tells_both_problems_and_writes_nothing(tmp_path: Path) -> None:
 
 def test_check_tells_both_problems_of_an_elo_rules_file(tmp_path: Path) -> None:
     rules = write(tmp_path, TWO)
-    assert process("check", event(tmp_path), "--rules", rules) == (1, "", two_problems(rules))
+    assert run("check", event(tmp_path), "--rules", rules) == (1, "", two_problems(rules))
 
 
 def test_check_judges_ratings_by_the_rules_files_rating_min(tmp_path: Path) -> None:
@@ -193,8 +193,8 @@ def test_check_judges_ratings_by_the_rules_files_rating_min(tmp_path: Path) -> N
     low = tmp_path / "low.trf"
     low.write_text(trf(players, [(1, 1, 2, "1-0")]))
     rules = write(tmp_path, "[lists]\nrating_min = 5\n")
-    assert process("check", low, "--rules", rules) == (0, "", "0 error(s), 0 warning(s)\n")
-    assert process("check", low)[0] == 1
+    assert run("check", low, "--rules", rules) == (0, "", "0 error(s), 0 warning(s)\n")
+    assert run("check", low)[0] == 1
 
 
 def test_init_with_a_wrong_rules_file_makes_no_database(tmp_path: Path) -> None:
@@ -202,7 +202,7 @@ def test_init_with_a_wrong_rules_file_makes_no_database(tmp_path: Path) -> None:
     listing = tmp_path / "list.csv"
     listing.write_text("id,name,rating\n11,A,1600\n")
     db = tmp_path / "r.sqlite"
-    code, _, err = process("init", "--list", listing, "--rules", rules, "--db", db)
+    code, _, err = run("init", "--list", listing, "--rules", rules, "--db", db)
     assert (code, err) == (1, two_problems(rules))
     assert sorted(p.name for p in tmp_path.iterdir()) == ["list.csv", "rules.toml"]
 
@@ -231,9 +231,9 @@ def test_a_systems_rules_file_tells_every_problem_at_once(tmp_path: Path) -> Non
         f"{rules}:7: unknown key 'tua': 'rating-batch rules glicko' lists them all\n"
         f"{rules}:8: key 'c' must be at least 0 and at most 10000 (got -5)\n"
     )
-    assert process("rate", event(tmp_path), "--rules", rules, "--out", out) == (1, "", expected)
+    assert run("rate", event(tmp_path), "--rules", rules, "--out", out) == (1, "", expected)
     assert not out.exists()
-    assert process("check", event(tmp_path), "--rules", rules) == (1, "", expected)
+    assert run("check", event(tmp_path), "--rules", rules) == (1, "", expected)
 
 
 # -- the title of the rapid and blitz lists (docs/rules.md §6, §8) -------------------------------
