@@ -95,6 +95,7 @@ BEYOND = (
 )
 
 
+@pytest.mark.slow  # four real processes under a memory cap, each reading 500,001 rows
 def test_a_sheet_declaring_the_whole_grid_is_refused_by_row_in_every_command(
     tmp_path: Path,
 ) -> None:
