@@ -235,6 +235,8 @@ class Connection:
         nothing)."""
         self.migrated_from: int | None = None
         """The schema version this database had before it was upgraded on opening."""
+        self.recording: Recording | None = None
+        """The undo journal of the change ``writing()`` has under way (None: none)."""
         self.after_commit: list[Callable[[], None]] = []
         """Run once a command's change is committed (a whole copy the officer asked for)."""
         self.notes: list[str] = []
@@ -285,6 +287,7 @@ class Connection:
                 remove_stale_beside(self.places.real.parent)
                 if record and has_journal(self.connection):
                     recording = Recording(self.connection, self.command)
+            self.recording = recording
             yield
             if dry_run:
                 self.connection.execute("ROLLBACK")
@@ -304,6 +307,7 @@ class Connection:
                 self.files.discard_new()
             raise
         finally:
+            self.recording = None
             if dry_run:
                 self.execute("PRAGMA cache_spill = ON")
             else:

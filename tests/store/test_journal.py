@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pandas as pd
 import pytest
 from db_helpers import copy_of, data_dump, database, event_file, query, run
 from trf_text import P
@@ -93,6 +94,40 @@ def test_an_added_events_games_go_with_it_and_are_not_recorded_one_by_one(tmp_pa
     assert query(db, "SELECT undo_op, COUNT(*) FROM undo_events GROUP BY 1") == [("i", 1)]
     assert query(db, "SELECT COUNT(*) FROM undo_games") == [(0,)]
     assert query(db, "SELECT COUNT(*) FROM undo_event_players") == [(0,)]
+    assert run("restore", "latest", "--db", db)[0] == 0
+    assert data_dump(db) == before
+
+
+def test_games_of_an_event_the_command_did_not_create_are_still_recorded(
+    tmp_path: Path,
+) -> None:
+    # The games of events a command creates go in without a trigger per row (their event
+    # takes them when undone); games added to an event that was there before are recorded
+    # row by row, in the same command too, and undone exactly.
+    db = database(tmp_path, "11,1600", "12,1500")
+    players = [P(1, "A", 1600, 11, 1980), P(2, "B", 1500, 12, 1980)]
+    event = event_file(tmp_path, "open", [(1, 1, 2, "1-0")], players=players)
+    assert run("add", event, "--db", db)[0] == 0
+    before = data_dump(db)
+    [(old,)] = query(db, "SELECT event_id FROM events")
+    row = {"round": 2, "opponent_rank": 2, "colour": "w", "result": "1", "score": 1.0,
+           "rated": 1, "reason": None, "line": 9}  # fmt: skip
+    with open_store(db, write=True, command="mixed") as store, store.writing():
+        store.execute(
+            "INSERT INTO events (event_id, key, name, source, content_hash, kind, period) "
+            "VALUES (77, 'made', 'Made', 'made.trf', 'x', 'standard', '2026-01')"
+        )
+        # One insert holding both: the event made before keeps its trigger.
+        store.insert_games(
+            pd.DataFrame([{"event_id": old, "start_rank": 1, **row},
+                          {"event_id": 77, "start_rank": 1, **row}])
+        )  # fmt: skip
+        # Only the new event's: no row recorded.
+        store.insert_games(pd.DataFrame([{"event_id": 77, "start_rank": 2, **row}]))
+        # The trigger is back for the next insert into the event made before.
+        store.insert_games(pd.DataFrame([{"event_id": old, "start_rank": 2, **row}]))
+    recorded = "SELECT event_id, start_rank FROM undo_games WHERE undo_op = 'i' ORDER BY 2"
+    assert query(db, recorded) == [(old, 1), (old, 2)]
     assert run("restore", "latest", "--db", db)[0] == 0
     assert data_dump(db) == before
 
