@@ -3,6 +3,7 @@ commits or rolls back as a command's does)."""
 
 from __future__ import annotations
 
+import contextlib
 import socket
 from collections.abc import Callable
 from pathlib import Path
@@ -41,7 +42,9 @@ def serve_desk(
         timeout_graceful_shutdown=GRACE,
     )
     say(f"the desk of {db} is at http://{shown}:{bound}/ (Ctrl-C ends it)")
-    uvicorn.Server(config).run(sockets=[listening])
+    # uvicorn raises Ctrl-C again once every request in progress has finished.
+    with contextlib.suppress(KeyboardInterrupt):
+        uvicorn.Server(config).run(sockets=[listening])
     say("the desk is closed")
 
 

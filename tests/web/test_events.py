@@ -8,32 +8,13 @@ from pathlib import Path
 
 import pytest
 from db_helpers import dump, query
-from desk_helpers import csrf, desk, january, said, send
-
-#: add's line for jan.trf, which has no time control (TRF tag 122): standard, by default.
-ADDED = (
-    "jan (jan, 2026-01-10…2026-01-10): standard (no readable time control: --kind rapid or "
-    "blitz for another list), period 2026-02, 2 players"
-)
-#: What the loaders say of the result 'Q' of round 1 on jan.trf's line 4 (player 1).
-BAD_RESULT = (
-    "jan.trf:4: round 1: unknown result code 'Q' (TRF codes: 1 = 0 + - W D L H F U Z, or blank)"
-)
-
-
-def _broken(event: Path) -> Path:
-    """``event`` with player 1's result of round 1 written 'Q' (line 4: after 012, 042, 052)."""
-    lines = event.read_text(encoding="utf-8").splitlines()
-    assert lines[3].startswith("001    1") and " w 1" in lines[3]
-    lines[3] = lines[3].replace(" w 1", " w Q")
-    event.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return event
+from desk_helpers import ADDED, BAD_RESULT, broken, csrf, desk, january, said, send
 
 
 def test_a_file_with_an_error_is_shown_at_its_line_and_nothing_is_kept(tmp_path: Path) -> None:
     db, event = january(tmp_path)
     good = event.read_bytes()
-    _broken(event)
+    broken(event)
     client = desk(db, tmp_path / "out")
     before = dump(db)
     for check in (True, False):
