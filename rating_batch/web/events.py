@@ -17,8 +17,6 @@ from rating_batch.web.pages import (
     done,
     page,
     posted,
-    shown_issues,
-    unpathed,
 )
 from rating_batch.web.uploads import MAX_FILES, Sent, placed, received
 
@@ -52,7 +50,7 @@ async def send_events(request: Request) -> HTMLResponse:
         try:
             files = await received(form.getlist("files"))
         except InputError as error:
-            return _answer(request, check, None, error, {})
+            return _answer(request, check, None, error)
     finally:
         await form.close()
     return await call(_added, request, files, options)
@@ -60,14 +58,14 @@ async def send_events(request: Request) -> HTMLResponse:
 
 def _added(request: Request, files: list[Sent], options: monthly.AddOptions) -> HTMLResponse:
     desk = desk_of(request)
-    with placed(desk.db, files, desk.wait) as inbox:
+    with placed(desk.inbox, files, desk.wait) as inbox:
         try:
             outcome = monthly.add_events(inbox.paths, db=desk.db, options=options)
         except InputError as error:
-            return _answer(request, options.dry_run, None, error, inbox.names)
+            return _answer(request, options.dry_run, None, error)
         if not options.dry_run:
             inbox.keep()
-        return _answer(request, options.dry_run, outcome, None, inbox.names)
+        return _answer(request, options.dry_run, outcome, None)
 
 
 def _answer(
@@ -75,8 +73,8 @@ def _answer(
     check: bool,
     outcome: Outcome | None,
     error: InputError | None,
-    names: dict[str, str],
 ) -> HTMLResponse:
+    shown = desk_of(request).shown
     if error is not None:
         issues = ordered_issues(error.issues)
     else:
@@ -90,9 +88,9 @@ def _answer(
         status=400 if error is not None else 200,
         title="Files checked" if check else ("Files refused" if error else "Files added"),
         check=check,
-        errors=shown_issues(errors, names),
-        warnings=shown_issues(warnings, names),
-        lines=[unpathed(line, names) for line in lines],
+        errors=[shown(issue) for issue in errors],
+        warnings=[shown(issue) for issue in warnings],
+        lines=[shown(line) for line in lines],
     )
 
 

@@ -8,14 +8,15 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from rating_batch import monthly
-from rating_batch.web.pages import UserError, call, desk_of, page, posted
+from rating_batch.web.pages import UserError, call, desk_of, file_order, page, posted
 from rating_batch.web.security import COOKIE
 
 
 async def home(request: Request) -> HTMLResponse:
     desk = desk_of(request)
     overview = await call(monthly.database_overview, desk.db)
-    return page(request, "home.html", title="Rating database", overview=overview)
+    files = sorted((path for path in overview.files if "/events/" not in path), key=file_order)
+    return page(request, "home.html", title="Rating database", overview=overview, files=files)
 
 
 async def login_form(request: Request) -> HTMLResponse:

@@ -5,6 +5,8 @@ and an error a user can cause turned into a page with the message and a way back
 from __future__ import annotations
 
 import functools
+import os
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,10 +17,10 @@ from starlette.datastructures import FormData
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
-from rating_batch.errors import Issue, RatingBatchError
+from rating_batch.errors import RatingBatchError
 from rating_batch.monthly.common import Outcome
 from rating_batch.store import DatabaseProblem
-from rating_batch.web.security import Guard
+from rating_batch.web.security import COOKIE, Guard
 from rating_batch.writers.html import render
 
 T = TypeVar("T")
@@ -36,6 +38,17 @@ class Desk:
     out: Path
     guard: Guard
     wait: float
+
+    @property
+    def inbox(self) -> Path:
+        """Where the files sent are kept once added (``uploads``): ``<db>.inbox/``."""
+        return self.db.with_name(f"{self.db.name}.inbox")
+
+    def shown(self, text: object) -> str:
+        """A message with each file sent named as it was sent: without its folder in the
+        inbox (``<db>.inbox/<SHA-256>/``)."""
+        inbox = re.escape(f"{self.inbox}{os.sep}")
+        return re.sub(rf"{inbox}[0-9a-f]{{64}}{re.escape(os.sep)}", "", str(text))
 
 
 class UserError(RatingBatchError):
@@ -57,13 +70,23 @@ def page(request: Request, template: str, *, status: int = 200, **context: Any) 
     desk = desk_of(request)
     text = render(
         f"desk/{template}",
-        csrf=desk.guard.csrf,
+        csrf=desk.guard.csrf(request.cookies.get(COOKIE)),
         database=desk.db.name,
         here=request.url.path,
         body_class="desk",
         **context,
     )
     return HTMLResponse(text, status_code=status)
+
+
+#: The files of a list linked first, in this order; the others follow by name.
+FIRST = ("list.csv", "list.xlsx", "list.txt", "report.xlsx", "changes.csv", "index.html")
+
+
+def file_order(path: str) -> tuple[str, int, str]:
+    """A published file's place among its list's links (``KIND/NAME``)."""
+    kind, _, name = path.partition("/")
+    return kind, FIRST.index(name) if name in FIRST else len(FIRST), name
 
 
 def done(
@@ -81,9 +104,9 @@ def done(
         request,
         "done.html",
         title=title,
-        lines=[line for line in outcome.lines if line],
-        warnings=[str(issue) for issue in outcome.warnings],
-        files=list(files),
+        lines=[desk_of(request).shown(line) for line in outcome.lines if line],
+        warnings=[desk_of(request).shown(issue) for issue in outcome.warnings],
+        files=sorted(files, key=lambda link: file_order(link[1])),
         undo=undo,
     )
 
@@ -99,7 +122,7 @@ async def posted(request: Request, *, max_files: int = 0) -> FormData:
         form = await request.form(max_files=max_files, max_fields=MAX_FIELDS)
     except Exception as error:  # the multipart parser's own refusals (too many parts, …)
         raise UserError(f"the form could not be read: {error}") from None
-    if not desk_of(request).guard.csrf_ok(form.get("csrf")):
+    if not desk_of(request).guard.csrf_ok(form.get("csrf"), request.cookies.get(COOKIE)):
         await form.close()
         raise UserError(
             "the form is not one this desk gave (its csrf field is missing or from an earlier "
@@ -116,8 +139,6 @@ def status_of(error: RatingBatchError) -> int:
     text = str(error)
     if isinstance(error, DatabaseProblem) and "is busy" in text:
         return 409
-    if "another month run" in text:
-        return 409
     return 400
 
 
@@ -133,18 +154,6 @@ def error_page(request: Request, message: str, status: int) -> HTMLResponse:
         "error.html",
         status=status,
         title={403: "Refused", 404: "Not found", 409: "Busy"}.get(status, "Cannot do that"),
-        lines=message.splitlines(),
+        lines=desk_of(request).shown(message).splitlines(),
         back=BACK.get(first, "/"),
     )
-
-
-def shown_issues(issues: Sequence[Issue], names: dict[str, str]) -> list[str]:
-    """Each issue as ``file:line: message``, a file named as the officer uploaded it
-    (``names``: each stored path's text, its uploaded name)."""
-    return [unpathed(str(issue), names) for issue in issues]
-
-
-def unpathed(text: str, names: dict[str, str]) -> str:
-    for path, name in names.items():
-        text = text.replace(path, name)
-    return text

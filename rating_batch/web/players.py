@@ -57,8 +57,6 @@ def _player_page(label: str, db: Path) -> str:
 async def player(request: Request) -> HTMLResponse:
     desk = desk_of(request)
     label = request.path_params["player"]
-    if "#" not in label and not label.isascii():
-        raise UserError(f"{label!r} is not a FIDE ID nor the id of a player without one")
     try:
         text = await call(_player_page, label, desk.db)
     except RatingBatchError as error:

@@ -25,8 +25,8 @@ async def preview(request: Request) -> HTMLResponse:
         "preview.html",
         title=f"Publish {period}?",
         period=str(period),
-        lines=result.lines,
-        warnings=[str(issue) for issue in result.warnings],
+        lines=[desk.shown(line) for line in result.lines],
+        warnings=[desk.shown(issue) for issue in result.warnings],
     )
 
 

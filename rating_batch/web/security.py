@@ -48,13 +48,14 @@ class Guard:
     def _sign(self, purpose: str) -> str:
         return hmac.new(self.key, purpose.encode("utf-8"), hashlib.sha256).hexdigest()
 
-    @property
-    def csrf(self) -> str:
-        """The hidden ``csrf`` field of every form of this run."""
-        return self._sign("csrf")
+    def csrf(self, cookie: str | None) -> str:
+        """The hidden ``csrf`` field of the forms of this run, for a browser with this login
+        ``cookie`` (none before signing in, or without a token): another browser's field,
+        or one of an earlier run, is refused."""
+        return self._sign(f"csrf:{cookie or ''}")
 
-    def csrf_ok(self, given: object) -> bool:
-        return isinstance(given, str) and hmac.compare_digest(given, self.csrf)
+    def csrf_ok(self, given: object, cookie: str | None) -> bool:
+        return isinstance(given, str) and hmac.compare_digest(given, self.csrf(cookie))
 
     def token_ok(self, given: object) -> bool:
         return (

@@ -43,10 +43,6 @@ class Sent:
     data: bytes
 
 
-def inbox_of(db: Path) -> Path:
-    return db.with_name(f"{db.name}.inbox")
-
-
 async def received(files: Sequence[object]) -> list[Sent]:
     """The files of the form's ``files`` field, each with a safe name and at most
     ``MAX_EVENT_BYTES``; every problem of every file named at once."""
@@ -86,7 +82,7 @@ def _name_problem(name: str) -> str | None:
 
 
 @contextlib.contextmanager
-def placed(db: Path, files: Sequence[Sent], wait: float) -> Iterator[Placed]:
+def placed(inbox: Path, files: Sequence[Sent], wait: float) -> Iterator[Placed]:
     """The files in the inbox for the block; afterwards those this upload put there are
     removed unless ``keep()`` was called (they were added)."""
     if not _ONE_AT_A_TIME.acquire(timeout=wait):
@@ -95,7 +91,7 @@ def placed(db: Path, files: Sequence[Sent], wait: float) -> Iterator[Placed]:
             "try again",
             409,
         )
-    placing = Placed(inbox_of(db))
+    placing = Placed(inbox)
     try:
         for sent in files:
             placing.put(sent)
@@ -108,19 +104,17 @@ def placed(db: Path, files: Sequence[Sent], wait: float) -> Iterator[Placed]:
 
 
 class Placed:
-    """Files placed in the inbox: their paths, and how each reads in messages."""
+    """Files placed in the inbox, and those of them this upload put there."""
 
     def __init__(self, inbox: Path) -> None:
         self.inbox = inbox
         self.paths: list[Path] = []
-        self.names: dict[str, str] = {}
         self._made: list[Path] = []
         self._kept = False
 
     def put(self, sent: Sent) -> None:
         folder = self.inbox / hashlib.sha256(sent.data).hexdigest()
         path = folder / sent.name
-        self.names[f"{folder}{os.sep}"] = ""
         self.paths.append(path)
         if path.exists():
             return  # the same file under the same name, added before: the add says so

@@ -76,7 +76,12 @@ def test_remove_takes_the_event_out_and_an_unknown_key_is_404(tmp_path: Path) ->
     send(client, event)
     answer = client.post("/events/jan/remove", data={"csrf": csrf(client)})
     assert answer.status_code == 200
-    assert "removed jan (jan, file " in said(answer.text)
+    # The file named as it was sent, not by its folder in the inbox; one game is two rows
+    # (one from each side); 11 and 12 were on the list, so it created no player.
+    assert (
+        "removed jan (jan, file jan.trf, period 2026-02): 2 game rows, 2 player entries, "
+        "0 player(s) only it had created"
+    ) in said(answer.text)
     assert query(db, "SELECT COUNT(*) FROM events") == [(0,)]
     before = dump(db)
     missing = client.post("/events/nope/remove", data={"csrf": csrf(client)})

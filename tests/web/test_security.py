@@ -104,6 +104,10 @@ def test_with_a_token_every_request_signs_in_first(tmp_path: Path) -> None:
     page = client.get("/events")
     assert page.status_code == 200 and "s3cret-desk" not in page.text
     assert send(client, event).status_code == 200
+    # The field given before signing in (any visitor can read it) is no signed-in form's.
+    before = dump(db)
+    stale = client.post("/events/jan/remove", data={"csrf": token})
+    assert stale.status_code == 403 and dump(db) == before
     # Another browser, without the cookie, is still asked to sign in.
     other = TestClient(client.app, base_url=BASE)
     assert other.get("/", follow_redirects=False).status_code == 303
