@@ -32,7 +32,7 @@ def serve_desk(
     prints the address to open."""
     guard = Guard(host, token)
     monthly.database_overview(db)
-    listening = socket.create_server((host, port), family=_family(host), reuse_port=False)
+    listening = listen(host, port)
     bound = listening.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
     config = uvicorn.Config(
@@ -48,5 +48,7 @@ def serve_desk(
     say("the desk is closed")
 
 
-def _family(host: str) -> socket.AddressFamily:
-    return socket.AF_INET6 if ":" in host else socket.AF_INET
+def listen(host: str, port: int) -> socket.socket:
+    """The desk's socket (port 0: a free one), bound before the address is printed."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    return socket.create_server((host, port), family=family)
