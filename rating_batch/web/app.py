@@ -14,7 +14,7 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from rating_batch.errors import RatingBatchError
+from rating_batch.errors import RatingBatchError, describe_os_error
 from rating_batch.web import backups, events, home, lists, players, publish
 from rating_batch.web.pages import Desk, error_page, status_of
 from rating_batch.web.security import COOKIE, Guard
@@ -46,6 +46,7 @@ def create_app(db: Path, out: Path, guard: Guard, *, wait: float) -> Starlette:
         middleware=[Middleware(_Guarded)],
         exception_handlers={
             RatingBatchError: _user_error,
+            OSError: _refused,
             HTTPException: _http_error,
             Exception: _bug,
         },
@@ -57,6 +58,13 @@ def create_app(db: Path, out: Path, guard: Guard, *, wait: float) -> Starlette:
 async def _user_error(request: Request, error: Exception) -> Response:
     assert isinstance(error, RatingBatchError)
     return error_page(request, str(error), status_of(error))
+
+
+async def _refused(request: Request, error: Exception) -> Response:
+    """What the machine refused (a full disk, a folder without access): said as the commands
+    say it; the change was rolled back."""
+    assert isinstance(error, OSError)
+    return error_page(request, describe_os_error(error), 500)
 
 
 async def _http_error(request: Request, error: Exception) -> Response:

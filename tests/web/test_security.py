@@ -128,3 +128,34 @@ def test_an_unknown_page_and_a_wrong_method_are_pages_with_a_way_back(tmp_path: 
     assert missing.status_code == 404 and "no page '/nowhere' on this desk" in said(missing.text)
     assert client.get("/restore").status_code == 405
     assert 'href="/"' in missing.text
+
+
+def test_a_bug_or_a_refusal_of_the_machine_is_a_page_without_a_traceback(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import errno
+
+    from rating_batch import monthly
+
+    db, _ = january(tmp_path)
+    client = TestClient(desk(db, tmp_path / "out").app, base_url=BASE,
+                        raise_server_exceptions=False)  # fmt: skip
+
+    def failing(*args: object, **kwargs: object) -> None:
+        raise ZeroDivisionError("a bug")
+
+    monkeypatch.setattr(monthly, "database_overview", failing)
+    bug = client.get("/")
+    assert bug.status_code == 500
+    assert "the desk met an error it does not know" in said(bug.text)
+    assert "Traceback" not in bug.text and "ZeroDivisionError" not in bug.text
+
+    def full(*args: object, **kwargs: object) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device", str(tmp_path / "out"))
+
+    monkeypatch.setattr(monthly, "database_overview", full)
+    refused = client.get("/")
+    assert refused.status_code == 500
+    assert f"{tmp_path / 'out'}: No space left on device (disk full: nothing was changed)" in said(
+        refused.text
+    )
