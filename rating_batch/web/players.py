@@ -8,6 +8,7 @@ import html
 import re
 import tempfile
 from pathlib import Path
+from urllib.parse import quote
 
 from markupsafe import Markup
 from starlette.requests import Request
@@ -26,11 +27,11 @@ def _linked(text: str) -> Markup:
     """The text, escaped, with each player's id a link to his page."""
 
     def link(match: re.Match[str]) -> str:
-        label = match[1] or match[2]
-        address = f"/players/{label.replace('#', '%23')}"
+        label = match[1] or match[2]  # escaped already, as the whole text
+        address = f"/players/{quote(html.unescape(label), safe='')}"
         return match[0].replace(label, f'<a href="{address}">{label}</a>')
 
-    return Markup(_IDS.sub(link, html.escape(text, quote=False)))
+    return Markup(_IDS.sub(link, html.escape(text)))
 
 
 async def find(request: Request) -> HTMLResponse:

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from urllib.parse import quote
 
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
@@ -44,7 +45,7 @@ async def publish(request: Request) -> HTMLResponse:
 def _link(period: str, path: Path, folder: Path) -> tuple[str, str]:
     """A written file as (its desk address, its path in the period's folder)."""
     inside = path.relative_to(folder).as_posix()
-    return f"/lists/{period}/{inside}", inside
+    return f"/lists/{period}/{quote(inside)}", inside
 
 
 async def unpublish(request: Request) -> HTMLResponse:

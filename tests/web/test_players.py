@@ -66,3 +66,22 @@ def test_an_unknown_or_malformed_id_is_an_error_page(tmp_path: Path) -> None:
     wrong = client.get("/players/abc")
     assert wrong.status_code == 400
     assert "'abc' is not a FIDE ID (digits only)" in said(wrong.text)
+
+
+def test_a_player_without_a_fide_id_is_linked_by_his_id_escaped(tmp_path: Path) -> None:
+    from db_helpers import ADULT, event_file
+    from trf_text import P
+
+    db = _db(tmp_path)
+    # A newcomer without a FIDE ID in a file whose name holds a quote: his id is the event's
+    # key and his start rank, 'q"x#2'.
+    players = [P(1, "Rakovic, Ana", 1600, 11, 1990), P(2, "Rakon, Ned", None, None, ADULT)]
+    event = event_file(tmp_path, 'q"x', [(1, 1, 2, "1-0")], players=players)
+    assert run("add", event, "--db", db)[0] == 0
+    client = desk(db, tmp_path / "out")
+    page = client.get("/players", params={"name": "rako"})
+    assert page.status_code == 200
+    assert "3 players named like 'rako':" in said(page.text)
+    assert 'no FIDE ID (<a href="/players/q%22x%232">q&quot;x#2</a>)' in page.text
+    his = client.get("/players/q%22x%232")
+    assert his.status_code == 200 and "Rakon, Ned" in said(his.text)
