@@ -19,7 +19,9 @@ async def home(request: Request) -> HTMLResponse:
     return page(request, "home.html", title="Rating database", overview=overview, files=files)
 
 
-async def login_form(request: Request) -> HTMLResponse:
+async def login_form(request: Request) -> Response:
+    if desk_of(request).guard.token is None:
+        return RedirectResponse("/", status_code=303)  # this desk needs no token
     return page(request, "login.html", title="Sign in", status=401)
 
 

@@ -138,3 +138,29 @@ def test_a_hidden_file_name_is_refused(tmp_path: Path) -> None:
     answer = client.post("/events", data={"csrf": csrf(client)}, files=files)
     assert answer.status_code == 400
     assert "the file name '.jan.trf' cannot be kept" in said(answer.text)
+
+
+def test_the_loaders_zip_limits_hold_for_a_file_sent(tmp_path: Path) -> None:
+    import io
+    import zipfile
+
+    db, _ = january(tmp_path)
+    client = desk(db, tmp_path / "out")
+    # 20 MB of zeros deflate to a few kB: over the loaders' MAX_ZIP_RATIO (200) for a member
+    # over 10 MB, a zip bomb, refused from the zip's directory before anything is unpacked.
+    bomb = io.BytesIO()
+    with zipfile.ZipFile(bomb, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("xl/worksheets/sheet1.xml", b"\0" * 20_000_000)
+    before = dump(db)
+    files = [
+        ("files", ("bomb.xlsx", bomb.getvalue(), "application/octet-stream")),
+        ("files", ("plain.xlsx", b"not a zip", "application/octet-stream")),
+    ]
+    answer = client.post("/events", data={"csrf": csrf(client)}, files=files)
+    assert answer.status_code == 400
+    text = said(answer.text)
+    assert "bomb.xlsx: xl/worksheets/sheet1.xml is compressed " in text
+    assert " times (a zip bomb?)" in text
+    assert "plain.xlsx: not an XLSX file (it is not a zip archive)" in text
+    assert dump(db) == before
+    assert list((tmp_path / "r.sqlite.inbox").iterdir()) == []

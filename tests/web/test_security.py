@@ -81,6 +81,8 @@ def test_a_request_naming_another_host_is_refused(tmp_path: Path) -> None:
     assert answer.status_code == 400
     assert "this desk answers only to 127.0.0.1 or localhost" in said(answer.text)
     assert client.get("/", headers={"Host": "localhost:8765"}).status_code == 200
+    # Without a token there is nothing to sign in to.
+    assert client.get("/login", follow_redirects=False).headers["location"] == "/"
 
 
 def test_with_a_token_every_request_signs_in_first(tmp_path: Path) -> None:
