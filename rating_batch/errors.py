@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
@@ -91,3 +92,13 @@ def raise_if_errors(issues: Iterable[Issue]) -> None:
     collected = list(issues)
     if errors_only(collected):
         raise InputError(collected)
+
+
+def describe_os_error(error: OSError) -> str:
+    """What the machine refused, as a user reads it (the commands' and the desk's message):
+    ``path: what the system said`` (no space left, permission denied, …)."""
+    where = error.filename or ""
+    reason = error.strerror or str(error)
+    if error.errno == errno.ENOSPC:
+        reason += " (disk full: nothing was changed)"
+    return f"{where}: {reason}" if where else reason

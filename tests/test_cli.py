@@ -481,13 +481,14 @@ def test_event_html_escapes_names(tmp_path: Path) -> None:
 
 
 def test_help_and_version_load_no_heavy_library() -> None:
-    """The command line's help and --version answer without pandas, numpy, openpyxl or
-    jinja2 (they load in the commands that use them)."""
+    """The command line's help and --version answer without pandas, numpy, openpyxl, jinja2
+    or the desk's web framework (they load in the commands that use them)."""
     code = (
         "import sys; sys.argv = ['rating-batch', '--help']\n"
         "from rating_batch.cli import cli\n"
         "try:\n    cli()\nexcept SystemExit:\n    pass\n"
-        "print(sorted(m for m in ('pandas', 'numpy', 'openpyxl', 'jinja2') if m in sys.modules))"
+        "heavy = ('pandas', 'numpy', 'openpyxl', 'jinja2', 'starlette', 'uvicorn', 'multipart')\n"
+        "print(sorted(m for m in heavy if m in sys.modules))"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip().splitlines()[-1] == "[]"

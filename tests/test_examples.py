@@ -61,6 +61,7 @@ STATE_OF = {
     "restore": "march published",
     "backup": "march published",
     "upgrade": "march published",
+    "serve": "march published",
 }
 
 
@@ -129,8 +130,18 @@ def test_every_command_has_a_state_for_its_examples() -> None:
 
 @pytest.mark.parametrize(("command", "line"), EXAMPLES, ids=[line for _, line in EXAMPLES])
 def test_the_help_example_runs_as_written(
-    command: str, line: str, sandbox: Path, made_states: dict[str, Path]
+    command: str,
+    line: str,
+    sandbox: Path,
+    made_states: dict[str, Path],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    if command == "serve":  # on a free port, and Ctrl-C at once (tests/web/ test the desk)
+        from rating_batch.web import serving
+
+        listen = serving.listen
+        monkeypatch.setattr(serving, "listen", lambda host, port: listen(host, 0))
+        monkeypatch.setattr(serving.uvicorn.Server, "run", lambda self, sockets: None)
     # The state's folder as its commands left it, the database and its folders beside it.
     made = made_states[STATE_OF[command]]
     shutil.copytree(made, sandbox, ignore=_SAMPLE_DATA, symlinks=True, dirs_exist_ok=True)

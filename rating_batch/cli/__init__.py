@@ -1,6 +1,6 @@
 """The command line: a thin click layer over the library (``rate``, ``monthly``), one module
-per kind of command (``files``: no database; ``database``: the rating database), the
-options and printing they share in ``common``."""
+per kind of command (``files``: no database; ``database``: the rating database; ``desk``: the
+web desk over it), the options and printing they share in ``common``."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import logging
 
 import click
 
-from rating_batch.cli import database, files
+from rating_batch.cli import database, desk, files
 from rating_batch.cli.common import SHOWN_WARNINGS
 from rating_batch.store import DEFAULT_WAIT
 
@@ -57,6 +57,7 @@ for _command in (
     database.upgrade,
     database.player,
     database.export_list,
+    desk.serve,
 ):
     cli.add_command(_command)
 

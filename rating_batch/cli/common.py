@@ -4,7 +4,6 @@ warnings on stderr), and how an error becomes a one-line message."""
 from __future__ import annotations
 
 import contextlib
-import errno
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
@@ -12,7 +11,7 @@ from typing import Any
 
 import click
 
-from rating_batch.errors import RatingBatchError
+from rating_batch.errors import RatingBatchError, describe_os_error
 from rating_batch.systems.elo.rules import KINDS
 from rating_batch.terminal import terminal_text
 
@@ -84,15 +83,6 @@ def user_errors(debug: bool) -> Iterator[None]:
         if debug:
             raise
         raise click.ClickException(terminal_text(describe_os_error(error))) from None
-
-
-def describe_os_error(error: OSError) -> str:
-    """``path: what the system said`` (no space left, permission denied, …)."""
-    where = error.filename or ""
-    reason = error.strerror or str(error)
-    if error.errno == errno.ENOSPC:
-        reason += " (disk full: nothing was changed)"
-    return f"{where}: {reason}" if where else reason
 
 
 #: Warnings printed by default (``-v`` prints them all, ``--quiet`` none).

@@ -1,8 +1,8 @@
 """Monthly list production over the rating database, one module per command or concern:
 ``init``, ``add`` (with ``identify``), ``publish`` (with ``changes`` and ``outputs``), ``undo``
-(unpublish, remove, backups, restore, backup, upgrade), ``edit`` (edit-player), ``player``
-and ``export``; ``part`` is what a rating system does in them (FIDE Elo's in
-``systems/elo/database.py``, the others' in ``systems/state/database.py``).
+(unpublish, remove, backups, restore, backup, upgrade), ``edit`` (edit-player), ``player``,
+``export`` and ``overview`` (the desk's first page); ``part`` is what a rating system does in
+them (FIDE Elo's in ``systems/elo/database.py``, the others' in ``systems/state/database.py``).
 
 The names below are imported on first use: a rating system's part imports the modules it
 shares with the commands (``common``, ``outputs``) without importing every command."""
@@ -18,6 +18,12 @@ if TYPE_CHECKING:
     from rating_batch.monthly.export import export_list
     from rating_batch.monthly.init import init_database
     from rating_batch.monthly.month import MonthOptions, run_month
+    from rating_batch.monthly.overview import (
+        database_overview,
+        published_file,
+        restore_points,
+        stored_events,
+    )
     from rating_batch.monthly.part import PublishResult
     from rating_batch.monthly.player import find_players, player_report
     from rating_batch.monthly.publish import PublishOptions, publish_due, publish_period
@@ -41,6 +47,10 @@ _HOMES = {
     "PublishResult": "part",
     "MonthOptions": "month",
     "run_month": "month",
+    "database_overview": "overview",
+    "stored_events": "overview",
+    "restore_points": "overview",
+    "published_file": "overview",
     "find_players": "player",
     "player_report": "player",
     "PublishOptions": "publish",
@@ -72,6 +82,7 @@ __all__ = [
     "add_events",
     "backup",
     "backups_report",
+    "database_overview",
     "edit_player",
     "export_list",
     "find_players",
@@ -79,9 +90,12 @@ __all__ = [
     "player_report",
     "publish_due",
     "publish_period",
+    "published_file",
     "remove_event",
     "restore",
+    "restore_points",
     "run_month",
+    "stored_events",
     "unpublish_period",
     "upgrade",
 ]

@@ -35,6 +35,19 @@ class EventQueries(PlayerQueries):
             [(period, event_id) for event_id, period in moves],
         )
 
+    def event_sizes(self) -> pd.DataFrame:
+        """Every stored event with its size, by period then key: key, name, source, start,
+        end, kind, period, players (entries) and games (played over the board, each once)."""
+        return self.frame(
+            """
+            SELECT e.key, e.name, e.source, e.start, e."end", e.kind, e.period,
+                (SELECT COUNT(*) FROM event_players p WHERE p.event_id = e.event_id) AS players,
+                (SELECT COUNT(*) FROM games g
+                 WHERE g.event_id = e.event_id AND g.opponent_rank IS NOT NULL) / 2 AS games
+            FROM events e ORDER BY e.period, e.key
+            """
+        )
+
     def event_by_key(self, key: str) -> dict[str, Any] | None:
         return first_row(self.frame("SELECT * FROM events WHERE key = ?", (key,)))
 

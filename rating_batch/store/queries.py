@@ -237,6 +237,15 @@ class Store(EventQueries):
         for path, digest, compressed in rows:
             yield str(path), self._kept(str(digest), bool(compressed))
 
+    def published_paths(self, period: Period) -> list[str]:
+        """The paths of the files a publish of ``period`` wrote, in its period's folder."""
+        return [
+            str(path)
+            for (path,) in self.execute(
+                "SELECT path FROM published_files WHERE period = ? ORDER BY path", (period,)
+            )
+        ]
+
     def published_file(self, period: Period, path: str) -> bytes | None:
         """One file a publish of ``period`` wrote (None if it is not stored)."""
         row = self.execute(

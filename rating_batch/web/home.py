@@ -1,0 +1,43 @@
+"""``GET /``: the database at a glance (``monthly.database_overview``), and the login form
+of a desk that needs a token (``GET``/``POST /login``)."""
+
+from __future__ import annotations
+
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, RedirectResponse, Response
+from starlette.routing import Route
+
+from rating_batch import monthly
+from rating_batch.web.pages import UserError, call, desk_of, file_order, page, posted
+from rating_batch.web.security import COOKIE
+
+
+async def home(request: Request) -> HTMLResponse:
+    desk = desk_of(request)
+    overview = await call(monthly.database_overview, desk.db)
+    files = sorted((path for path in overview.files if "/events/" not in path), key=file_order)
+    return page(request, "home.html", title="Rating database", overview=overview, files=files)
+
+
+async def login_form(request: Request) -> Response:
+    if desk_of(request).guard.token is None:
+        return RedirectResponse("/", status_code=303)  # this desk needs no token
+    return page(request, "login.html", title="Sign in", status=401)
+
+
+async def login(request: Request) -> Response:
+    desk = desk_of(request)
+    form = await posted(request)
+    await form.close()
+    if not desk.guard.token_ok(form.get("token")):
+        raise UserError("that is not this desk's token: nothing was done", 403)
+    answer = RedirectResponse("/", status_code=303)
+    answer.set_cookie(COOKIE, desk.guard.cookie, httponly=True, samesite="strict", path="/")
+    return answer
+
+
+ROUTES = [
+    Route("/", home, methods=["GET"]),
+    Route("/login", login_form, methods=["GET"]),
+    Route("/login", login, methods=["POST"]),
+]

@@ -1,0 +1,74 @@
+"""Players: ``GET /players?name=TEXT`` (as ``player --name``) and ``GET /players/<ID>`` (the
+player's page, as ``player ID --out`` writes it: made in a temporary folder, which is
+removed; the database is only read)."""
+
+from __future__ import annotations
+
+import html
+import re
+import tempfile
+from pathlib import Path
+from urllib.parse import quote
+
+from markupsafe import Markup
+from starlette.requests import Request
+from starlette.responses import HTMLResponse
+from starlette.routing import Route
+
+from rating_batch import monthly
+from rating_batch.errors import RatingBatchError
+from rating_batch.web.pages import UserError, call, desk_of, page
+
+#: A player's id in the text ``player --name`` prints: ``FIDE ID 123`` or ``(n1#7)``.
+_IDS = re.compile(r"FIDE ID (\d+)|no FIDE ID \(([^)]+)\)")
+
+
+def _linked(text: str) -> Markup:
+    """The text, escaped, with each player's id a link to his page."""
+
+    def link(match: re.Match[str]) -> str:
+        label = match[1] or match[2]  # escaped already, as the whole text
+        address = f"/players/{quote(html.unescape(label), safe='')}"
+        return match[0].replace(label, f'<a href="{address}">{label}</a>')
+
+    return Markup(_IDS.sub(link, html.escape(text)))
+
+
+async def find(request: Request) -> HTMLResponse:
+    desk = desk_of(request)
+    name = request.query_params.get("name", "")
+    found = None
+    if name.strip():
+        try:
+            found = _linked(await call(monthly.find_players, name, db=desk.db))
+        except RatingBatchError as error:
+            if "no player" not in str(error):
+                raise
+            raise UserError(str(error), 404) from None
+    return page(request, "players.html", title="Players", name=name, found=found)
+
+
+def _player_page(label: str, db: Path) -> str:
+    with tempfile.TemporaryDirectory(prefix="rating-batch-desk-") as folder:
+        monthly.player_report(label, db=db, out=Path(folder))
+        written = next(Path(folder).glob("player-*.html"))
+        return written.read_text(encoding="utf-8")
+
+
+async def player(request: Request) -> HTMLResponse:
+    desk = desk_of(request)
+    label = request.path_params["player"]
+    try:
+        text = await call(_player_page, label, desk.db)
+    except RatingBatchError as error:
+        if not str(error).startswith("no "):
+            raise
+        raise UserError(str(error), 404) from None
+    # The page's links lead to the event pages of the published lists (``/lists/``).
+    return HTMLResponse(text.replace("<head>", '<head>\n<base href="/lists/">', 1))
+
+
+ROUTES = [
+    Route("/players", find, methods=["GET"]),
+    Route("/players/{player:path}", player, methods=["GET"]),
+]

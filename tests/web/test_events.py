@@ -1,0 +1,166 @@
+"""``GET /events``, ``POST /events`` (check, add) and ``POST /events/<key>/remove``
+(rating_batch/web/events.py, spec/desk.md §1)."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import pytest
+from db_helpers import dump, query
+from desk_helpers import ADDED, BAD_RESULT, broken, csrf, desk, january, said, send
+
+
+def test_a_file_with_an_error_is_shown_at_its_line_and_nothing_is_kept(tmp_path: Path) -> None:
+    db, event = january(tmp_path)
+    good = event.read_bytes()
+    broken(event)
+    client = desk(db, tmp_path / "out")
+    before = dump(db)
+    for check in (True, False):
+        answer = send(client, event, check=check)
+        assert answer.status_code == 400
+        assert BAD_RESULT in said(answer.text)
+        assert "nothing was stored" in said(answer.text)
+    assert dump(db) == before
+    assert list((tmp_path / "r.sqlite.inbox").iterdir()) == []  # nothing kept
+    # The fixed file, checked: what adding it would do, nothing stored.
+    event.write_bytes(good)
+    answer = send(client, event, check=True)
+    assert answer.status_code == 200
+    text = said(answer.text)
+    assert f"would add {ADDED}" in text
+    assert "dry run: nothing was changed" in text
+    assert dump(db) == before
+
+
+def test_adding_stores_the_event_and_keeps_its_file_in_the_inbox(tmp_path: Path) -> None:
+    db, event = january(tmp_path)
+    client = desk(db, tmp_path / "out")
+    answer = send(client, event)
+    assert answer.status_code == 200
+    text = said(answer.text)
+    assert f"added {ADDED}" in text
+    assert "'rating-batch restore latest' takes this add back (journal entry 1)" in text
+    digest = hashlib.sha256(event.read_bytes()).hexdigest()
+    kept = tmp_path / "r.sqlite.inbox" / digest / "jan.trf"
+    assert kept.read_bytes() == event.read_bytes()
+    assert query(db, "SELECT key, period, source FROM events") == [("jan", "2026-02", str(kept))]
+    # The same file again: refused as add refuses it, named as it was sent.
+    again = send(client, event)
+    assert again.status_code == 400
+    assert "jan.trf: already added as jan (period 2026-02)" in said(again.text)
+    assert kept.exists()
+
+
+def test_the_events_page_lists_each_stored_event_with_its_size(tmp_path: Path) -> None:
+    db, event = january(tmp_path)
+    client = desk(db, tmp_path / "out")
+    assert "No event is stored yet." in said(client.get("/events").text)
+    send(client, event)
+    page = client.get("/events")
+    assert page.status_code == 200
+    # One row: key, title, dates, kind, 2 players, 1 game (11 beat 12), the file, remove.
+    assert "Period 2026-02" in said(page.text)
+    assert (
+        '<td class="text">jan</td><td class="text">jan</td>'
+        '<td class="text">2026-01-10…2026-01-10</td><td class="text">standard</td>'
+        '<td>2</td><td>1</td><td class="text">jan.trf</td>'
+    ) in page.text
+    assert 'action="/events/jan/remove"' in page.text
+
+
+def test_remove_takes_the_event_out_and_an_unknown_key_is_404(tmp_path: Path) -> None:
+    db, event = january(tmp_path)
+    client = desk(db, tmp_path / "out")
+    send(client, event)
+    answer = client.post("/events/jan/remove", data={"csrf": csrf(client)})
+    assert answer.status_code == 200
+    # The file named as it was sent, not by its folder in the inbox; one game is two rows
+    # (one from each side); 11 and 12 were on the list, so it created no player.
+    assert (
+        "removed jan (jan, file jan.trf, period 2026-02): 2 game rows, 2 player entries, "
+        "0 player(s) only it had created"
+    ) in said(answer.text)
+    assert query(db, "SELECT COUNT(*) FROM events") == [(0,)]
+    before = dump(db)
+    missing = client.post("/events/nope/remove", data={"csrf": csrf(client)})
+    assert missing.status_code == 404
+    assert "no event 'nope' in" in said(missing.text)
+    assert 'href="/events"' in missing.text  # the way back
+    assert dump(db) == before
+
+
+def test_no_file_sent_is_a_400_page(tmp_path: Path) -> None:
+    db, _ = january(tmp_path)
+    client = desk(db, tmp_path / "out")
+    answer = client.post("/events", data={"csrf": csrf(client)})
+    assert answer.status_code == 400
+    assert "no file was sent: choose one or more tournament files" in said(answer.text)
+
+
+def test_a_file_over_the_commands_size_limit_is_refused_unwritten(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db, event = january(tmp_path)
+    # The limit is the loaders' MAX_EVENT_BYTES (64 MiB): lowered so the test stays small.
+    monkeypatch.setattr("rating_batch.web.uploads.MAX_EVENT_BYTES", 100)
+    size = len(event.read_bytes())
+    assert size > 100
+    client = desk(db, tmp_path / "out")
+    before = dump(db)
+    answer = send(client, event)
+    assert answer.status_code == 400
+    assert f"jan.trf: the file is {size:,} bytes; at most 100 are read" in said(answer.text)
+    assert dump(db) == before
+    assert not (tmp_path / "r.sqlite.inbox").exists()
+
+
+@pytest.mark.parametrize(
+    ("sent", "kept"),
+    [("../../jan.trf", "jan.trf"), ("C:\\officer\\jan.trf", "jan.trf")],
+    ids=["posix-folders", "windows-folders"],
+)
+def test_a_sent_name_keeps_only_its_last_part(tmp_path: Path, sent: str, kept: str) -> None:
+    db, event = january(tmp_path)
+    client = desk(db, tmp_path / "out")
+    files = [("files", (sent, event.read_bytes(), "text/plain"))]
+    answer = client.post("/events", data={"csrf": csrf(client)}, files=files)
+    assert answer.status_code == 200, said(answer.text)
+    digest = hashlib.sha256(event.read_bytes()).hexdigest()
+    assert [p.name for p in (tmp_path / "r.sqlite.inbox" / digest).iterdir()] == [kept]
+
+
+def test_a_hidden_file_name_is_refused(tmp_path: Path) -> None:
+    db, event = january(tmp_path)
+    client = desk(db, tmp_path / "out")
+    files = [("files", (".jan.trf", event.read_bytes(), "text/plain"))]
+    answer = client.post("/events", data={"csrf": csrf(client)}, files=files)
+    assert answer.status_code == 400
+    assert "the file name '.jan.trf' cannot be kept" in said(answer.text)
+
+
+def test_the_loaders_zip_limits_hold_for_a_file_sent(tmp_path: Path) -> None:
+    import io
+    import zipfile
+
+    db, _ = january(tmp_path)
+    client = desk(db, tmp_path / "out")
+    # 20 MB of zeros deflate to a few kB: over the loaders' MAX_ZIP_RATIO (200) for a member
+    # over 10 MB, a zip bomb, refused from the zip's directory before anything is unpacked.
+    bomb = io.BytesIO()
+    with zipfile.ZipFile(bomb, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("xl/worksheets/sheet1.xml", b"\0" * 20_000_000)
+    before = dump(db)
+    files = [
+        ("files", ("bomb.xlsx", bomb.getvalue(), "application/octet-stream")),
+        ("files", ("plain.xlsx", b"not a zip", "application/octet-stream")),
+    ]
+    answer = client.post("/events", data={"csrf": csrf(client)}, files=files)
+    assert answer.status_code == 400
+    text = said(answer.text)
+    assert "bomb.xlsx: xl/worksheets/sheet1.xml is compressed " in text
+    assert " times (a zip bomb?)" in text
+    assert "plain.xlsx: not an XLSX file (it is not a zip archive)" in text
+    assert dump(db) == before
+    assert list((tmp_path / "r.sqlite.inbox").iterdir()) == []

@@ -1,0 +1,87 @@
+"""``GET /players?name=TEXT`` and ``GET /players/<ID>`` (rating_batch/web/players.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from db_helpers import dump, run, write_list
+from desk_helpers import desk, said
+
+
+def _db(tmp_path: Path) -> Path:
+    listing = write_list(
+        tmp_path,
+        ["id,name,federation,sex,birth_year,rating",
+         '11,"Rakovic, Ana",SRB,F,1990,1600', '12,"Rako, Ivo",CRO,M,1985,1500',
+         '13,"Other, Tom",ITA,M,1980,1700'],
+    )  # fmt: skip
+    db = tmp_path / "r.sqlite"
+    assert run("init", "--list", listing, "--period", "2026-01", "--db", db)[0] == 0
+    return db
+
+
+def test_a_name_finds_players_each_linked_to_his_page(tmp_path: Path) -> None:
+    db = _db(tmp_path)
+    client = desk(db, tmp_path / "out")
+    page = client.get("/players", params={"name": "rako"})
+    assert page.status_code == 200
+    text = said(page.text)
+    assert "2 players named like 'rako':" in text
+    assert "Rakovic, Ana, SRB, born 1990: FIDE ID 11" in text
+    assert 'FIDE ID <a href="/players/11">11</a>' in page.text
+    assert 'FIDE ID <a href="/players/12">12</a>' in page.text
+    assert "Other" not in text
+
+
+def test_the_search_form_alone_and_a_name_found_nowhere(tmp_path: Path) -> None:
+    db = _db(tmp_path)
+    client = desk(db, tmp_path / "out")
+    empty = client.get("/players")
+    assert empty.status_code == 200 and 'name="name"' in empty.text
+    missing = client.get("/players", params={"name": "zzz"})
+    assert missing.status_code == 404
+    assert "no player named like 'zzz' in" in said(missing.text)
+
+
+def test_a_players_page_is_the_one_player_out_writes(tmp_path: Path) -> None:
+    db = _db(tmp_path)
+    client = desk(db, tmp_path / "out")
+    before = dump(db)
+    page = client.get("/players/11")
+    assert page.status_code == 200
+    code, _, _ = run("player", "11", "--db", db, "--out", tmp_path / "cli")
+    assert code == 0
+    written = (tmp_path / "cli" / "player-11.html").read_text(encoding="utf-8")
+    assert page.text == written.replace("<head>", '<head>\n<base href="/lists/">', 1)
+    assert dump(db) == before
+    assert not (tmp_path / "out").exists()
+
+
+def test_an_unknown_or_malformed_id_is_an_error_page(tmp_path: Path) -> None:
+    db = _db(tmp_path)
+    client = desk(db, tmp_path / "out")
+    missing = client.get("/players/99")
+    assert missing.status_code == 404
+    assert "no player with FIDE ID 99 in" in said(missing.text)
+    wrong = client.get("/players/abc")
+    assert wrong.status_code == 400
+    assert "'abc' is not a FIDE ID (digits only)" in said(wrong.text)
+
+
+def test_a_player_without_a_fide_id_is_linked_by_his_id_escaped(tmp_path: Path) -> None:
+    from db_helpers import ADULT, event_file
+    from trf_text import P
+
+    db = _db(tmp_path)
+    # A newcomer without a FIDE ID in a file whose name holds a quote: his id is the event's
+    # key and his start rank, 'q"x#2'.
+    players = [P(1, "Rakovic, Ana", 1600, 11, 1990), P(2, "Rakon, Ned", None, None, ADULT)]
+    event = event_file(tmp_path, 'q"x', [(1, 1, 2, "1-0")], players=players)
+    assert run("add", event, "--db", db)[0] == 0
+    client = desk(db, tmp_path / "out")
+    page = client.get("/players", params={"name": "rako"})
+    assert page.status_code == 200
+    assert "3 players named like 'rako':" in said(page.text)
+    assert 'no FIDE ID (<a href="/players/q%22x%232">q&quot;x#2</a>)' in page.text
+    his = client.get("/players/q%22x%232")
+    assert his.status_code == 200 and "Rakon, Ned" in said(his.text)

@@ -1,0 +1,79 @@
+"""``GET /publish/<period>`` (the preview), ``POST /publish/<period>`` and
+``POST /unpublish/<period>`` (rating_batch/web/publish.py, spec/desk.md §1)."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from db_helpers import dump, query
+from desk_helpers import csrf, desk, january, said, send
+
+
+def _added(tmp_path: Path):
+    db, event = january(tmp_path)
+    client = desk(db, tmp_path / "out")
+    assert send(client, event).status_code == 200
+    return db, client
+
+
+def test_the_preview_is_publish_dry_run_and_changes_nothing(tmp_path: Path) -> None:
+    db, client = _added(tmp_path)
+    before = dump(db)
+    page = client.get("/publish/2026-02")
+    assert page.status_code == 200
+    text = said(page.text)
+    # 11 (1600) beat 12 (1500): both stay on the list of two, both ratings change.
+    assert "would publish 2026-02" in text
+    assert "changes against 2026-01: 0 new, 0 left, 2 ratings changed" in text
+    assert "dry run: nothing was changed or written" in text
+    assert 'action="/publish/2026-02"' in page.text
+    assert dump(db) == before
+    assert not (tmp_path / "out").exists()
+
+
+def test_publish_writes_the_lists_links_them_and_unpublish_takes_it_back(tmp_path: Path) -> None:
+    db, client = _added(tmp_path)
+    answer = client.post("/publish/2026-02", data={"csrf": csrf(client)})
+    assert answer.status_code == 200
+    assert "published 2026-02" in said(answer.text)
+    assert 'href="/lists/2026-02/standard/list.csv"' in answer.text
+    assert query(db, "SELECT period FROM lists WHERE origin = 'publish'") == [("2026-02",)]
+    written = tmp_path / "out" / "2026-02" / "standard" / "list.csv"
+    download = client.get("/lists/2026-02/standard/list.csv")
+    assert download.status_code == 200 and download.content == written.read_bytes()
+    assert 'action="/unpublish/2026-02"' in answer.text
+    undone = client.post("/unpublish/2026-02", data={"csrf": csrf(client)})
+    assert undone.status_code == 200
+    assert "unpublished 2026-02 (standard)" in said(undone.text)
+    assert query(db, "SELECT period FROM lists WHERE origin = 'publish'") == []
+
+
+def test_a_period_out_of_order_or_not_a_month_is_a_400_page(tmp_path: Path) -> None:
+    db, client = _added(tmp_path)
+    before = dump(db)
+    later = client.post("/publish/2026-04", data={"csrf": csrf(client)})
+    assert later.status_code == 400
+    assert "the next list is 2026-02, not 2026-04: publish 2026-02 first" in said(later.text)
+    assert client.get("/publish/2026-13").status_code == 400
+    nothing = client.post("/unpublish/2026-02", data={"csrf": csrf(client)})
+    assert nothing.status_code == 400
+    assert "no period is published; nothing to unpublish" in said(nothing.text)
+    assert dump(db) == before
+
+
+def test_another_writer_holding_the_database_is_named_with_409(tmp_path: Path) -> None:
+    db, client = _added(tmp_path)
+    token = csrf(client)
+    holder = sqlite3.connect(db, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    owner = "'rating-batch add' (pid 4242 on officer-pc, since 2026-12-01 06:00:00 UTC)"
+    Path(f"{db}.writer").write_text(owner, encoding="utf-8")
+    try:
+        answer = client.post("/publish/2026-02", data={"csrf": token})
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert answer.status_code == 409
+    assert f"the database is busy: {owner} is writing to it; waited 0.2 s" in said(answer.text)
+    assert query(db, "SELECT period FROM lists WHERE origin = 'publish'") == []

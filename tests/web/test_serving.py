@@ -1,0 +1,78 @@
+"""``rating-batch serve`` as a real process: the address printed, the pages served, Ctrl-C
+ends it cleanly, the token never printed (rating_batch/web/serving.py, cli/desk.py)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from db_helpers import COMMAND, run
+from desk_helpers import january
+
+#: Left out of ``make test-fast`` (a real server process).
+pytestmark = pytest.mark.slow
+
+
+@contextlib.contextmanager
+def _serving(
+    db: Path, *options: str, env: dict[str, str] | None = None
+) -> Iterator[subprocess.Popen[str]]:
+    """``serve`` on a free port; killed if the block leaves it running."""
+    desk = subprocess.Popen(
+        [*COMMAND, "serve", "--db", str(db), "--port", "0", *options],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, **(env or {})},
+    )
+    try:
+        yield desk
+    finally:
+        if desk.poll() is None:
+            desk.kill()
+            desk.wait()
+
+
+def _interrupted(desk: subprocess.Popen[str]) -> tuple[str, str]:
+    """Ctrl-C, then what it printed afterwards (stdout, stderr)."""
+    desk.send_signal(signal.SIGINT)
+    return desk.communicate(timeout=60)
+
+
+def test_serve_prints_its_address_serves_and_ends_on_ctrl_c(tmp_path: Path) -> None:
+    db, _ = january(tmp_path)
+    with _serving(db, "--out", str(tmp_path / "out")) as desk:
+        assert desk.stdout is not None
+        line = desk.stdout.readline()
+        prefix = f"the desk of {db} is at http://127.0.0.1:"
+        assert line.startswith(prefix) and line.endswith("/ (Ctrl-C ends it)\n"), line
+        address = line[len("the desk of ") + len(str(db)) + len(" is at ") :].split(" ")[0]
+        with urllib.request.urlopen(address) as answer:
+            assert answer.status == 200
+            assert "<dt>Initial list</dt><dd>2026-01</dd>" in answer.read().decode("utf-8")
+        printed, errors = _interrupted(desk)
+    assert desk.returncode == 0, errors
+    assert printed == "the desk is closed\n"
+    assert "Traceback" not in errors
+
+
+def test_the_token_is_never_printed(tmp_path: Path) -> None:
+    db, _ = january(tmp_path)
+    with _serving(db, "--host", "0.0.0.0", env={"RATING_BATCH_TOKEN": "s3cret-desk"}) as desk:
+        assert desk.stdout is not None
+        line = desk.stdout.readline()
+        assert line.startswith(f"the desk of {db} is at http://0.0.0.0:")
+        printed, errors = _interrupted(desk)
+    assert "s3cret-desk" not in line + printed + errors
+
+
+def test_serve_refuses_a_missing_database(tmp_path: Path) -> None:
+    code, _, err = run("serve", "--db", tmp_path / "none.sqlite")
+    assert code == 1
+    assert err.startswith(f"Error: {tmp_path / 'none.sqlite'}")
