@@ -182,7 +182,8 @@ def month(
 ) -> None:
     """The month on a schedule: add what is new in INBOX, then publish every list due.
 
-    As 'add --new-only INBOX' then 'publish --due', one month run at a time on the database.
+    As 'add --new-only INBOX' then 'publish --due', under one lock: no other writer (a
+    command, the desk, another run) gets in between them.
     Writes a dated log, OUT/log/month-DATE-TIME.log. A file refused is named (and named
     again on every run until it is fixed or taken out of INBOX), and the run exits 1, so a
     scheduler's mail reaches the officer; the other files are added.

@@ -1,14 +1,13 @@
 """``month``: the month on a schedule (docs/schedule.md §3). ``add --new-only`` over the inbox,
-then ``publish --due``, with one month run at a time on a database; what was added, skipped,
-refused and published is printed and kept in a dated log under ``--out``, and a refused file
-makes the run exit 1 (a scheduler mails the officer), on every run until it is fixed or taken
-out of the inbox."""
+then ``publish --due``, under the database's one writers' lock for the whole run; what was
+added, skipped, refused and published is printed and kept in a dated log under ``--out``, and
+a refused file makes the run exit 1 (a scheduler mails the officer), on every run until it is
+fixed or taken out of the inbox."""
 
 from __future__ import annotations
 
 import contextlib
 import datetime as dt
-import fcntl
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,7 +18,7 @@ from rating_batch.monthly.add import AddOptions, add_events
 from rating_batch.monthly.common import Outcome
 from rating_batch.monthly.publish import PublishOptions, publish_due
 from rating_batch.staging import staged_outputs
-from rating_batch.store import DEFAULT_WAIT
+from rating_batch.store import DEFAULT_WAIT, Busy, one_writer, places_of
 
 
 @dataclass(frozen=True)
@@ -44,7 +43,7 @@ def run_month(
     today = options.today or dt.date.today()
     lines: list[str] = []
     result = MonthResult()
-    with _one_month_run(db):
+    with _one_month_run(db, options.wait):
         adding = AddOptions(new_only=True, wait=options.wait, encoding=options.encoding)
         try:
             added = add_events(inbox, db=db, options=adding)
@@ -75,24 +74,23 @@ def run_month(
 
 
 @contextlib.contextmanager
-def _one_month_run(db: Path) -> Iterator[None]:
-    """One month run at a time on ``db``: an advisory lock on the database file itself
-    (SQLite's own locks are of another kind, so the commands are not held up by it)."""
+def _one_month_run(db: Path, wait: float) -> Iterator[None]:
+    """The whole run holds the database's writers' lock (``store/writer.py``): its add and
+    its publish take it again at no cost, and any other writer (a command, the desk,
+    another month run) waits for it or is refused, as two commands are."""
     if not db.exists():
         raise RatingBatchError(
             f"no rating database at {db}: create one with 'rating-batch init --list FILE'"
         )
-    with db.open("rb") as handle:
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            raise RatingBatchError(
-                f"{db}: another month run is working on this database; nothing was done"
-            ) from None
-        try:
+    places = places_of(db)
+    try:
+        with one_writer(places.real, places.owner, "month", wait):
             yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
+    except Busy as busy:
+        raise RatingBatchError(
+            f"{db}: the database is busy: {busy.holder} is writing to it; waited {wait:g} s "
+            "(--wait SECONDS, or $RATING_BATCH_WAIT, waits longer); nothing was done"
+        ) from None
 
 
 def _write_log(out: Path, today: dt.date, result: MonthResult) -> Path:

@@ -17,6 +17,7 @@ from rating_batch.store.database import DEFAULT_WAIT, Damaged, DatabaseProblem
 from rating_batch.store.journal import Point
 from rating_batch.store.opening import create_database, ensure_new, open_database
 from rating_batch.store.places import Places, places_of
+from rating_batch.store.writer import Busy, one_writer
 
 if TYPE_CHECKING:
     from rating_batch.store.queries import Store
@@ -62,6 +63,7 @@ def create_store(path: Path) -> Iterator[Store]:
 
 __all__ = [
     "DEFAULT_WAIT",
+    "Busy",
     "Copy",
     "Damaged",
     "DatabaseProblem",
@@ -71,6 +73,7 @@ __all__ = [
     "create_store",
     "ensure_new",
     "list_copies",
+    "one_writer",
     "open_store",
     "places_of",
     "take_copy",

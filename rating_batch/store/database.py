@@ -19,9 +19,7 @@ permissions) as that, and only a file SQLite finds damaged as damaged (``Damaged
 from __future__ import annotations
 
 import contextlib
-import datetime as dt
 import os
-import socket
 import sqlite3
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -33,6 +31,7 @@ from rating_batch.store.files import FileStore, kept_name
 from rating_batch.store.journal import Recording, has_journal
 from rating_batch.store.places import Places, remove_stale_beside
 from rating_batch.store.schema import APPLICATION_ID, SCHEMA_VERSION
+from rating_batch.store.writer import Busy, holder_of, nested, one_writer, owner_text
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -267,22 +266,49 @@ class Connection:
 
     @contextlib.contextmanager
     def writing(self, *, dry_run: bool = False, record: bool = True) -> Iterator[None]:
-        """The command's one transaction. Takes the write lock (waiting at most ``wait``
-        seconds), records what the command changes in the undo journal (unless ``record`` is
-        off: the command records itself), and commits when the block ends; any exception, or
-        ``dry_run``, rolls everything back (a dry run writes nothing at all, not even to the
-        database's journal files: its changes stay in memory)."""
+        """The command's one transaction. Takes the writers' lock and SQLite's write lock
+        (waiting at most ``wait`` seconds for each), records what the command changes in the
+        undo journal (unless ``record`` is off: the command records itself), and commits
+        when the block ends; any exception, or ``dry_run``, rolls everything back (a dry run
+        writes nothing at all, not even to the database's journal files: its changes stay in
+        memory)."""
         if self.read_only:
             raise RuntimeError("writing on a read-only connection")
+        with self._one_writer(dry_run), self._transaction(dry_run, record):
+            yield
+
+    @contextlib.contextmanager
+    def _one_writer(self, dry_run: bool) -> Iterator[None]:
+        """The writers' lock (``writer.one_writer``)."""
+        stack = contextlib.ExitStack()
+        try:
+            stack.enter_context(one_writer(self.places.real, None, self.command, self.wait))
+        except Busy as busy:
+            raise self._busy(busy.holder) from None
+        with stack:
+            yield
+
+    def _busy(self, holder: str) -> DatabaseProblem:
+        return _fail(
+            self.path,
+            f"the database is busy: {holder} is writing to it; waited {self.wait:g} s "
+            "(--wait SECONDS, or $RATING_BATCH_WAIT, waits longer)",
+        )
+
+    @contextlib.contextmanager
+    def _transaction(self, dry_run: bool, record: bool) -> Iterator[None]:
         if dry_run:
             self.execute("PRAGMA cache_spill = OFF")
         self._begin()
-        owner = self.places.owner
         recording: Recording | None = None
+        # Who writes, said once SQLite's lock is ours too (a writer nested in a month run
+        # leaves the run's word).
+        owner = None if dry_run or nested(self.places.real) else self.places.owner
         try:
-            if not dry_run:
+            if owner is not None:
                 with contextlib.suppress(OSError):
-                    owner.write_text(_owner_text(self.command), encoding="utf-8")
+                    owner.write_text(owner_text(self.command), encoding="utf-8")
+            if not dry_run:
                 self.files.sweep(self._kept_names)
                 remove_stale_beside(self.places.real.parent)
                 if record and has_journal(self.connection):
@@ -310,7 +336,7 @@ class Connection:
             self.recording = None
             if dry_run:
                 self.execute("PRAGMA cache_spill = ON")
-            else:
+            if owner is not None:
                 owner.unlink(missing_ok=True)
         if not dry_run:
             for work in self.after_commit:
@@ -337,17 +363,4 @@ class Connection:
         except sqlite3.OperationalError as error:
             if "locked" not in str(error) and "busy" not in str(error):
                 raise
-            try:
-                holder = self.places.owner.read_text(encoding="utf-8").strip()
-            except OSError:
-                holder = "another program"
-            raise _fail(
-                self.path,
-                f"the database is busy: {holder} is writing to it; waited {self.wait:g} s "
-                "(--wait SECONDS, or $RATING_BATCH_WAIT, waits longer)",
-            ) from None
-
-
-def _owner_text(command: str) -> str:
-    now = dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
-    return f"'rating-batch {command}' (pid {os.getpid()} on {socket.gethostname()}, since {now})"
+            raise self._busy(holder_of(self.places.real)) from None

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rating_batch.parallel import alive
+from rating_batch.store.writer import owner_path
 
 #: The ``meta`` keys naming the folders beside the database.
 FILES_KEY = "files_folder"
@@ -50,7 +51,7 @@ class Places:
     @property
     def owner(self) -> Path:
         """Where the command holding the write lock says who it is."""
-        return self.real.parent / f"{self.real.name}.writer"
+        return owner_path(self.real)
 
     def meta_rows(self) -> dict[str, str]:
         """The folders' names as recorded in the database."""

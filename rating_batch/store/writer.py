@@ -1,0 +1,104 @@
+"""One writer at a time on a database: every writing command, the desk's writes and a whole
+``month`` run (its add and its publish) hold one lock, so a second writer waits for it or is
+refused, whoever it is (docs/desk.md, docs/schedule.md §3).
+
+The lock is an advisory ``flock`` on the database file itself. SQLite's own locks are of
+another kind (``fcntl`` record locks) and stay as they are: this one is held around them,
+for as long as the outermost writer of a thread works. Inside it, the same thread takes it
+again at no cost (the month's add and publish); another thread of the same process (two
+requests to the desk) waits for it as another process does. Beside the database,
+``<db>.writer`` says who holds it, for the message of the writer that waits."""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import fcntl
+import os
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+#: How often a waiting writer tries the lock again (seconds).
+_POLL = 0.05
+
+_HELD = threading.local()
+"""Per thread: the databases (their real paths) it holds the lock of, and how deep."""
+
+
+class Busy(Exception):
+    """Another writer held the lock for the whole wait; ``holder`` says who."""
+
+    def __init__(self, holder: str) -> None:
+        super().__init__(holder)
+        self.holder = holder
+
+
+@contextlib.contextmanager
+def one_writer(real: Path, owner: Path | None, command: str, wait: float) -> Iterator[None]:
+    """Hold the writers' lock of the database ``real`` (waiting at most ``wait`` seconds,
+    else ``Busy``); with ``owner``, say there that ``command`` holds it. Taken again by the
+    thread holding it, it only counts."""
+    held: dict[str, int] = _HELD.__dict__.setdefault("paths", {})
+    key = str(real)
+    if key in held:
+        held[key] += 1
+        try:
+            yield
+        finally:
+            held[key] -= 1
+        return
+    try:
+        handle = real.open("rb")
+    except FileNotFoundError:
+        yield  # nothing to lock yet: the database is being made
+        return
+    with handle:
+        deadline = time.monotonic() + wait
+        while True:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    raise Busy(holder_of(real)) from None
+                time.sleep(_POLL)
+        held[key] = 1
+        try:
+            if owner is not None:
+                with contextlib.suppress(OSError):
+                    owner.write_text(owner_text(command), encoding="utf-8")
+            yield
+        finally:
+            del held[key]
+            if owner is not None:
+                owner.unlink(missing_ok=True)
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def nested(real: Path) -> bool:
+    """Whether this thread holds the writers' lock of ``real`` from further out (a month
+    run's add or publish)."""
+    held: dict[str, int] = _HELD.__dict__.get("paths", {})
+    return held.get(str(real), 0) > 1
+
+
+def owner_path(real: Path) -> Path:
+    """Where the writer holding the lock says who it is."""
+    return real.parent / f"{real.name}.writer"
+
+
+def holder_of(real: Path) -> str:
+    """Who says he holds the writers' lock of ``real`` ("another program": nobody)."""
+    try:
+        return owner_path(real).read_text(encoding="utf-8").strip() or "another program"
+    except OSError:
+        return "another program"
+
+
+def owner_text(command: str) -> str:
+    """What ``<db>.writer`` says: the command, its process and machine, since when."""
+    now = dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+    return f"'rating-batch {command}' (pid {os.getpid()} on {socket.gethostname()}, since {now})"
