@@ -1,7 +1,7 @@
 """Monthly list production over the rating database, one module per command or concern:
 ``init``, ``add`` (with ``identify``), ``publish`` (with ``changes`` and ``outputs``), ``undo``
 (unpublish, remove, backups, restore, backup, upgrade), ``edit`` (edit-player), ``player``
-and ``export``; ``part`` is what a rating system does in them (FIDE Elo's in
+``export`` and ``site`` (the web site); ``part`` is what a rating system does in them (FIDE Elo's in
 ``systems/elo/database.py``, the others' in ``systems/state/database.py``).
 
 The names below are imported on first use: a rating system's part imports the modules it
@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from rating_batch.monthly.part import PublishResult
     from rating_batch.monthly.player import find_players, player_report
     from rating_batch.monthly.publish import PublishOptions, publish_due, publish_period
+    from rating_batch.monthly.site import site_from_database
     from rating_batch.monthly.undo import (
         backup,
         backups_report,
@@ -46,6 +47,7 @@ _HOMES = {
     "PublishOptions": "publish",
     "publish_period": "publish",
     "publish_due": "publish",
+    "site_from_database": "site",
     "backup": "undo",
     "backups_report": "undo",
     "remove_event": "undo",
@@ -82,6 +84,7 @@ __all__ = [
     "remove_event",
     "restore",
     "run_month",
+    "site_from_database",
     "unpublish_period",
     "upgrade",
 ]
