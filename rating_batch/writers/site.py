@@ -253,7 +253,7 @@ def _list_page(
 ) -> str:
     listing = each.listing
     extra = system_columns(listing)
-    columns = [*_LEADING, *((c, c, "", "num") for c in extra)]
+    columns = _filled([*_LEADING, *((c, c, "", "num") for c in extra)], listing)
     frame = listing.assign(
         name_html=linked_names(listing["name"], listing["id"], pages, "../../"),
         change_text=signed_text(listing["change_value"]),
@@ -277,6 +277,21 @@ def _list_page(
     )
 
 
+#: Columns a page shows even when no player has a value in them.
+_ALWAYS = {"rank", "name_html", "rating", "change_text", "games"}
+
+
+def _filled(
+    columns: list[tuple[str, str, str, str]], listing: pd.DataFrame
+) -> list[tuple[str, str, str, str]]:
+    """``columns`` without those no player of the list has a value in (no title, say)."""
+    return [
+        column
+        for column in columns
+        if column[0] in _ALWAYS or (column[0] in listing and (listing[column[0]] != "").any())
+    ]
+
+
 def top_lists(listing: pd.DataFrame, year: int, settings: Settings) -> dict[str, pd.DataFrame]:
     """The top ``settings.top`` of the open list, women, juniors (under ``junior_age`` in the
     list's year) and seniors (``senior_age`` or older), each in list order."""
@@ -297,15 +312,9 @@ def top_lists(listing: pd.DataFrame, year: int, settings: Settings) -> dict[str,
 def _top_page(
     each: SiteList, layout: Layout, settings: Settings, pages: pd.Series, date: str
 ) -> str:
-    cells = [
-        ("rank", ""),
-        ("name_html", "name"),
-        ("federation", "text"),
-        ("title", "text"),
-        ("birth_year", ""),
-        ("rating", ""),
-    ]
-    parts = table_parts(cells)
+    columns = _filled([_LEADING[i] for i in (0, 1, 2, 3, 4, 5)], each.listing)
+    parts = table_parts([(column, css) for column, _, css, _ in columns])
+    heads = [(layout.labels[key], css) for _, key, css, _ in columns]
     tables = []
     for name, frame in top_lists(each.listing, each.period.year, settings).items():
         shown = frame.assign(
@@ -318,6 +327,7 @@ def _top_page(
         each=each,
         kind=layout.labels[each.kind],
         tables=tables,
+        heads=heads,
         settings=settings,
         **layout.context("../../", date),
     )

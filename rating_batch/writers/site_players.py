@@ -254,7 +254,7 @@ def _calculations(lists: Sequence[SiteList], layout: Layout) -> dict[str, str]:
         columns = [c for c in columns if (mine[c] != "").any()]
         head = "".join(f'<th scope="col">{c}</th>' for c in columns)
         rows = fill_parts(table_parts([(c, "") for c in columns]), mine)
-        links = _event_links(mine, each)
+        links = _event_links(mine, each, layout.labels["calculation_page"])
         heading = (
             f'<h3>{layout.labels[each.kind]} {each.period}</h3><div class="scroll">'
             f'<table class="calculation"><thead><tr>{head}</tr></thead><tbody>'
@@ -269,7 +269,7 @@ def _calculations(lists: Sequence[SiteList], layout: Layout) -> dict[str, str]:
     return {key: "".join(parts) for key, parts in found.items()}
 
 
-def _event_links(mine: pd.DataFrame, each: SiteList) -> dict[str, str]:
+def _event_links(mine: pd.DataFrame, each: SiteList, label: str) -> dict[str, str]:
     """Per player, links to his section of each event page (where the list has them)."""
     if "event" not in mine:
         return {}
@@ -289,4 +289,4 @@ def _event_links(mine: pd.DataFrame, each: SiteList) -> dict[str, str]:
         + "</a>"
     )
     joined = links.groupby(pairs["id"]).agg(" · ".join)
-    return {str(k): f'<p class="note">{v}</p>' for k, v in joined.items()}
+    return {str(k): f'<p class="note">{label}: {v}</p>' for k, v in joined.items()}
