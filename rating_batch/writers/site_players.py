@@ -13,7 +13,13 @@ import numpy as np
 import pandas as pd
 
 from rating_batch.staging import OutputSet
-from rating_batch.writers.html import anchors, escaped_texts, fill_parts, page_parts
+from rating_batch.writers.html import (
+    anchors,
+    escaped_texts,
+    fill_parts,
+    joined_by,
+    page_parts,
+)
 from rating_batch.writers.site import (
     Layout,
     SiteList,
@@ -53,8 +59,19 @@ def write_player_pages(
         calculation_html=_each(frame["id"], _calculations(lists, layout)),
     )
     parts = page_parts("site_player.html", **layout.context("../", date))
-    for stem, page in zip(frame["stem"], fill_parts(parts, frame), strict=True):
-        outputs.path(folder / f"{stem}.html").write_text(str(page), encoding="utf-8")
+    where = str(outputs.folder(folder))
+    for stem, page in zip(frame["stem"].tolist(), fill_parts(parts, frame).tolist(), strict=True):
+        with open(f"{where}/{stem}.html", "w", encoding="utf-8") as handle:
+            handle.write(page)
+
+
+def _by_id(texts: np.ndarray | pd.Series, ids: pd.Series, between: str = "") -> dict[str, str]:
+    """Each id's texts joined in row order (``between`` them)."""
+    if between:
+        texts = np.asarray(texts, dtype=object) + between
+    joined = joined_by(np.asarray(texts, dtype=object), ids.to_numpy(dtype=object))
+    cut = len(between)
+    return {str(key[0]): text[: len(text) - cut] for key, text in joined.items()}
 
 
 def _each(ids: pd.Series, markup: dict[str, str]) -> pd.Series:
@@ -91,11 +108,7 @@ def _history(lists: Sequence[SiteList], layout: Layout) -> pd.DataFrame:
 
 def _joined(ids: pd.Series, frame: pd.DataFrame, rows: np.ndarray) -> pd.Series:
     """Each id's rows of ``frame`` (grouped by its ``id``) as one piece of markup."""
-    joined = {
-        str(key): "".join(rows[at].tolist())
-        for key, at in frame.groupby("id", sort=False).indices.items()
-    }
-    return _each(ids, joined)
+    return _each(ids, _by_id(rows, frame["id"]))
 
 
 def _history_rows(history: pd.DataFrame) -> np.ndarray:
@@ -117,13 +130,12 @@ def _history_rows(history: pd.DataFrame) -> np.ndarray:
 
 def _facts(ids: pd.Series, people: pd.DataFrame, layout: Layout) -> pd.Series:
     """The line under the name: id, federation, title, birth year."""
-    label = layout.labels
-    parts = [ids.astype(str)]
-    for column, prefix in (("federation", ""), ("title", ""), ("birth_year", label["born_label"])):
+    joined = ids.astype(str)
+    for column, prefix in (("federation", ""), ("title", ""), ("birth_year", "born_label")):
         value = ids.map(people[column]).fillna("").astype(str)
-        parts.append(value.where(value == "", (prefix + " " if prefix else "") + value))
-    joined = pd.concat(parts, axis=1).apply(lambda row: " · ".join(v for v in row if v), axis=1)
-    return joined if len(joined) else pd.Series(dtype=str)
+        shown = (layout.labels[prefix] + " " if prefix else "") + value
+        joined = joined.where(value == "", joined + " · " + shown)
+    return joined
 
 
 def _charts(history: pd.DataFrame, lists: Sequence[SiteList], layout: Layout) -> dict[str, str]:
@@ -143,7 +155,15 @@ def _charts(history: pd.DataFrame, lists: Sequence[SiteList], layout: Layout) ->
     y = y.where(high > low, TOP + HEIGHT / 2)
     point = x.round(1).astype(str) + "," + y.round(1).astype(str)
     frame = rated.assign(point=point, x=x.round(1).astype(str), y=y.round(1).astype(str))
-    lines = frame.groupby(["id", "kind"], sort=False)["point"].agg(" ".join).reset_index()
+    joined = joined_by(
+        (frame["point"] + " ").to_numpy(object),
+        frame["id"].to_numpy(object),
+        frame["kind"].to_numpy(object),
+    )
+    lines = pd.DataFrame(
+        [(key[0], key[1], text.rstrip()) for key, text in joined.items()],
+        columns=["id", "kind", "point"],
+    )
     line_html = '<polyline class="line k-' + lines["kind"] + '" points="' + lines["point"] + '"/>'
     dots = (
         '<circle class="k-'
@@ -160,7 +180,7 @@ def _charts(history: pd.DataFrame, lists: Sequence[SiteList], layout: Layout) ->
             pd.DataFrame({"id": frame["id"], "m": dots}),
         ]
     )
-    drawn = marks.groupby("id", sort=False)["m"].agg("".join)
+    drawn = pd.Series(_by_id(marks["m"].to_numpy(object), marks["id"]))
     ends = pd.DataFrame({"low": low, "high": high, "id": rated["id"]}).drop_duplicates("id")
     ends = ends.set_index("id").reindex(drawn.index)
     bottom, right = TOP + HEIGHT, LEFT + WIDTH
@@ -226,22 +246,21 @@ def _played(lists: Sequence[SiteList], layout: Layout) -> dict[str, str]:
         ("games", ""),
         ("score_text", ""),
     ]
-    rows = fill_parts(table_parts(cells), frame)
-    return {
-        str(key): "".join(rows[at].tolist())
-        for key, at in frame.groupby("id", sort=False).indices.items()
-    }
+    return _by_id(fill_parts(table_parts(cells), frame), frame["id"])
 
 
 def _calculations(lists: Sequence[SiteList], layout: Layout) -> dict[str, str]:
     """Each player's calculation in the last list he has one in (every kind of that
     period): calculations.csv's rows, the columns the period fills, under a heading that
     links each event page's section of his calculation."""
-    last: dict[str, str] = {}
-    for each in lists:
-        if each.calculations is not None and not each.calculations.empty:
-            for player in pd.unique(each.calculations["id"]):
-                last[str(player)] = str(each.period)
+    calculated = [
+        pd.DataFrame({"id": each.calculations["id"], "period": str(each.period)})
+        for each in lists
+        if each.calculations is not None and not each.calculations.empty
+    ]
+    if not calculated:
+        return {}
+    last = pd.concat(calculated).groupby("id")["period"].max()
     found: dict[str, list[str]] = {}
     for each in lists:
         calculations = each.calculations
@@ -259,12 +278,9 @@ def _calculations(lists: Sequence[SiteList], layout: Layout) -> dict[str, str]:
             f'<h3>{layout.labels[each.kind]} {each.period}</h3><div class="scroll">'
             f'<table class="calculation"><thead><tr>{head}</tr></thead><tbody>'
         )
-        for key, at in mine.groupby("id", sort=False).indices.items():
-            found.setdefault(str(key), []).append(
-                heading
-                + "".join(rows[at].tolist())
-                + "</tbody></table></div>"
-                + links.get(str(key), "")
+        for key, text in _by_id(rows, mine["id"]).items():
+            found.setdefault(key, []).append(
+                heading + text + "</tbody></table></div>" + links.get(key, "")
             )
     return {key: "".join(parts) for key, parts in found.items()}
 
@@ -288,5 +304,5 @@ def _event_links(mine: pd.DataFrame, each: SiteList, label: str) -> dict[str, st
         + escaped_texts(pairs["event"])
         + "</a>"
     )
-    joined = links.groupby(pairs["id"]).agg(" · ".join)
-    return {str(k): f'<p class="note">{label}: {v}</p>' for k, v in joined.items()}
+    joined = _by_id(links.to_numpy(object), pairs["id"], " · ")
+    return {key: f'<p class="note">{label}: {text}</p>' for key, text in joined.items()}
