@@ -400,7 +400,7 @@ def _write_events(
         dates=event_dates(events),
         rows_html=events["key"].map(body),
         link_html=[
-            f'<a href="{crosstable[1]}{quote(key)}.html">{crosstable[0]}</a>'
+            f' · <a href="{crosstable[1]}{quote(key)}.html">{crosstable[0]}</a>'
             if f"events/{key}.html" in each.files
             else ""
             for key in events["key"]

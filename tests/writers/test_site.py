@@ -154,3 +154,30 @@ def test_the_checks_find_bad_html_and_missing_labels_scopes_and_lang(tmp_path: P
         "p.html: controls without a label: ['q']",
         "p.html: 1 <img> without alt",
     ]
+
+
+def test_the_pages_speak_the_settings_language_and_carry_title_and_date(tmp_path: Path) -> None:
+    from rating_batch.staging import staged_outputs
+    from rating_batch.writers.site import ranked_lists, write_site_pages
+
+    frame = listing().assign(
+        federation="POR",
+        title="",
+        games="0",
+        rating=["2000", "1900", "1800", "1700", "1600", "1500"],
+    )
+    frame = frame.assign(rating_value=frame["rating"].astype(float), change_value=float("nan"))
+    lists = ranked_lists(
+        [SiteList(Period.parse("2026-03"), "rapid", frame, None, None, None,
+                  pd.DataFrame(columns=["key", "name", "start", "end"]), {})],
+        lower_is_better=False,
+    )  # fmt: skip
+    settings = SiteSettings(title="Federação Exemplo", language="pt")
+    with staged_outputs(tmp_path) as outputs:
+        outputs.own(tmp_path / "site", ".*")
+        write_site_pages(lists, settings, player_stems(lists), tmp_path / "site", outputs)
+    page = (tmp_path / "site" / "2026-03" / "rapid" / "list.html").read_text(encoding="utf-8")
+    assert '<html lang="pt">' in page
+    assert "<h1>Lista de rating: rápido 2026-03</h1>" in page
+    assert "<span>Federação Exemplo</span>" in page and "2026-03-01" in page
+    assert '<option value="juniors">Juniores (menos de 20 anos)</option>' in page
