@@ -14,10 +14,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from rating_batch.errors import RatingBatchError
 from rating_batch.monthly.book import database_system
 from rating_batch.monthly.site_settings import SiteSettings, site_settings
 from rating_batch.periods import Period
-from rating_batch.staging import staged_outputs
+from rating_batch.staging import OutputProblem, staged_outputs
 from rating_batch.store import Store, open_store
 from rating_batch.writers.site import (
     SITE_FILES,
@@ -45,12 +46,20 @@ def write_site(store: Store, out: Path) -> Path:
     lists = ranked_lists(read_site_lists(store), database_system(store).lower_is_better)
     pages = player_stems(lists)
     folder = out / SITE_FOLDER
-    with staged_outputs(out) as outputs:
-        outputs.own(folder, SITE_FILES)
-        write_site_pages(lists, settings, pages, folder, outputs)
-        write_player_pages(
-            lists, site_layout(settings), pages, folder / "players", outputs, latest_date(lists)
-        )
+    try:
+        with staged_outputs(out) as outputs:
+            outputs.own(folder, SITE_FILES)
+            write_site_pages(lists, settings, pages, folder, outputs)
+            write_player_pages(
+                lists, site_layout(settings), pages, folder / "players", outputs,
+                latest_date(lists),
+            )  # fmt: skip
+    except OutputProblem as problem:
+        # After publish's commit: the list stands whatever becomes of its pages.
+        raise RatingBatchError(
+            f"the web site was not written: {problem}; the published lists and their files "
+            f"are in place, and 'rating-batch site --out {out}' writes the site"
+        ) from None
     return folder
 
 

@@ -176,7 +176,12 @@ def test_a_foreign_file_in_the_site_folder_is_refused_and_kept(tmp_path: Path) -
     (out / "site" / "notes.txt").write_text("mine")
     code, _, err = run("site", "--db", db, "--out", out)
     assert code == 1
-    assert "holds files rating_batch does not write (notes.txt)" in err
+    assert err == (
+        f"Error: the web site was not written: {out}/site: holds files rating_batch does not "
+        "write (notes.txt); move them away or choose another --out (nothing was written); the "
+        f"published lists and their files are in place, and 'rating-batch site --out {out}' "
+        "writes the site\n"
+    )
     assert (out / "site" / "notes.txt").read_text() == "mine"
 
 
