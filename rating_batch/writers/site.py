@@ -181,9 +181,11 @@ def _ranked(each: SiteList, lower_is_better: bool) -> SiteList:
 
 def player_stems(lists: Sequence[SiteList]) -> pd.Series:
     """Each listed player's page name (``players/<stem>.html``), by id: an id that is not a
-    FIDE ID (``<event>#<rank>``) with every character but letters, digits and '-' as '-'."""
+    FIDE ID (``<event>#<rank>``) with every character but letters, digits, '_' and '-' as '-'."""
     ids = pd.unique(pd.concat([each.listing["id"] for each in lists] or [pd.Series(dtype=str)]))
-    stems = pd.Series(ids, index=ids, dtype="string").str.replace(r"[^A-Za-z0-9-]", "-", regex=True)
+    stems = pd.Series(ids, index=ids, dtype="string").str.replace(
+        r"[^A-Za-z0-9_-]", "-", regex=True
+    )
     return stems.map(quote)
 
 
