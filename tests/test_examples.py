@@ -60,6 +60,7 @@ STATE_OF = {
     "restore": "march published",
     "backup": "march published",
     "upgrade": "march published",
+    "site": "march published",
 }
 
 

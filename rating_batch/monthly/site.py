@@ -91,6 +91,7 @@ def read_site_lists(store: Store) -> list[SiteList]:
             old = before.set_index("id")["rating_value"]
             change = rating - listing["id"].map(old[~old.index.duplicated()])
         listing = listing.assign(rating_value=rating, change_value=change)
+        games = _csv(store, period, f"{kind}/games.csv")
         previous[kind] = listing
         result.append(
             SiteList(
@@ -98,9 +99,9 @@ def read_site_lists(store: Store) -> list[SiteList]:
                 kind=str(kind),
                 listing=listing,
                 players=_csv(store, period, f"{kind}/players.csv"),
-                games=_csv(store, period, f"{kind}/games.csv"),
+                games=games,
                 calculations=_csv(store, period, f"{kind}/calculations.csv"),
-                events=_events(store, period, str(kind)),
+                events=_events(store, period, games),
                 files=_carried(store, period, str(kind)),
             )
         )
@@ -115,10 +116,12 @@ def _csv(store: Store, period: Period, path: str) -> pd.DataFrame | None:
     return pd.read_csv(io.BytesIO(data), dtype=str, keep_default_na=False, encoding="utf-8-sig")
 
 
-def _events(store: Store, period: Period, kind: str) -> pd.DataFrame:
-    """The list's events: key, name, start, end (text)."""
+def _events(store: Store, period: Period, games: pd.DataFrame | None) -> pd.DataFrame:
+    """The list's events (those its games.csv names: an event filed under one kind may be
+    rated for another too, docs/systems.md §9.1): key, name, start, end (text)."""
     events = store.events(period)
-    events = events[events["kind"] == kind]
+    rated = set() if games is None else set(games["event"])
+    events = events[events["key"].isin(rated)]
     return events[["key", "name", "start", "end"]].astype("string").fillna("")
 
 

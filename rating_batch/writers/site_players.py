@@ -74,7 +74,7 @@ def _by_id(texts: np.ndarray | pd.Series, ids: pd.Series, between: str = "") -> 
     return {str(key[0]): text[: len(text) - cut] for key, text in joined.items()}
 
 
-def _each(ids: pd.Series, markup: dict[str, str]) -> pd.Series:
+def _each(ids: pd.Series, markup: dict[str, str] | pd.Series) -> pd.Series:
     """Each id's piece of ``markup`` ("" for none)."""
     return ids.map(markup).astype(object).fillna("")
 
@@ -223,10 +223,8 @@ def _played(lists: Sequence[SiteList], layout: Layout) -> dict[str, str]:
             results.assign(
                 period=str(each.period),
                 kind_label=layout.labels[each.kind],
-                name=results["event"].map(events["name"]).fillna(results["event"]),
-                dates=results["event"]
-                .map(event_dates(each.events).set_axis(each.events["key"]))
-                .fillna(""),
+                name=results["event"].map(events["name"]).astype(object).fillna(results["event"]),
+                dates=_each(results["event"], event_dates(each.events).set_axis(events.index)),
                 link=f"../{each.folder}/event/" + results["event"].map(quote) + ".html",
             )
         )

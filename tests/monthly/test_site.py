@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from db_helpers import database, event_file, run, tree
 from site_checks import accessibility_problems, broken_links, html5_errors
-from trf_text import P
+from trf_text import P, trf
 
 from monthly.test_system_db import glicko2_db
 from rating_batch.errors import RulesError
@@ -241,3 +241,26 @@ def test_the_site_section_chooses_title_language_and_logo(
         site_settings('[site]\nlanguage = "fr"\n', "rules.toml")
     with pytest.raises(RulesError, match=r"rules.toml:2: key 'site.logo': no image file 'x.png'"):
         site_settings('[site]\nlogo = "x.png"\n', "rules.toml")
+
+
+def test_an_event_rated_in_two_lists_has_a_page_in_each(tmp_path: Path) -> None:
+    # US Chess: G/45;d5 is filed under standard and rated in rapid too (docs/systems.md
+    # §9.1), so each list's site has the event's page, and its players link to both.
+    listed = tmp_path / "state.csv"
+    listed.write_text("id,rating,games_total\n11,2300,100\n12,2300,100\n")
+    db = tmp_path / "d.sqlite"
+    assert run("init", "--list", listed, "--period", "2026-07", "--db", db,
+               "--rules", "uscf")[0] == 0  # fmt: skip
+    event = tmp_path / "dual.trf"
+    people = [P(1, "One, Ann", 2300, 11, 1980), P(2, "Two, Bea", 2300, 12, 1981)]
+    event.write_text(trf(people, [(1, 1, 2, "1-0")], start="2026/07/20", end="2026/07/20",
+                         extra=("122 G/45;d5",)))  # fmt: skip
+    assert run("add", event, "--db", db)[0] == 0
+    out = tmp_path / "out"
+    assert run("publish", "2026-08", "--db", db, "--out", out)[0] == 0
+    site = out / "site"
+    assert (site / "2026-08" / "standard" / "event" / "dual.html").is_file()
+    assert (site / "2026-08" / "rapid" / "event" / "dual.html").is_file()
+    page = (site / "players" / "11.html").read_text(encoding="utf-8")
+    assert 'href="../2026-08/rapid/event/dual.html"' in page
+    assert broken_links(site) == []
