@@ -128,10 +128,10 @@ def _events(store: Store, period: Period, games: pd.DataFrame | None) -> pd.Data
 def _carried(store: Store, period: Period, kind: str) -> dict[str, bytes]:
     """The published files the site carries for this list, by path within its folder."""
     files: dict[str, bytes] = {}
-    for path, data in store.published_files(period):
+    for path in store.published_paths(period):
         head, _, name = path.partition("/")
         if head == kind and (name in CARRIED or name.startswith("events/")):
-            files[name] = data
+            files[name] = store.published_file(period, path) or b""
     return files
 
 

@@ -237,6 +237,13 @@ class Store(EventQueries):
         for path, digest, compressed in rows:
             yield str(path), self._kept(str(digest), bool(compressed))
 
+    def published_paths(self, period: Period) -> list[str]:
+        """The paths of the files a publish of ``period`` wrote, without reading them."""
+        rows = self.execute(
+            "SELECT path FROM published_files WHERE period = ? ORDER BY path", (period,)
+        ).fetchall()
+        return [str(path) for (path,) in rows]
+
     def published_file(self, period: Period, path: str) -> bytes | None:
         """One file a publish of ``period`` wrote (None if it is not stored)."""
         row = self.execute(

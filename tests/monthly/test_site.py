@@ -74,6 +74,19 @@ def test_the_index_links_every_list_newest_first(tmp_path: Path) -> None:
     lists = re.findall(r'href="([0-9-]+/standard)/list.html"', index)
     assert lists == ["2026-03/standard", "2026-02/standard"]
     assert 'href="2026-03/standard/files/report.xlsx"' in index
+    # The files carried: publish's list, changes, report and pages, as it wrote them.
+    carried = out / "site" / "2026-03" / "standard" / "files"
+    assert sorted(p.relative_to(carried).as_posix() for p in carried.rglob("*.*")) == [
+        "changes.csv",
+        "events/feb.html",
+        "index.html",
+        "list.csv",
+        "list.txt",
+        "list.xlsx",
+        "report.xlsx",
+    ]
+    period = out / "2026-03" / "standard"
+    assert (carried / "report.xlsx").read_bytes() == (period / "report.xlsx").read_bytes()
     assert 'href="2026-02/standard/event/jan.html">January Open</a>' in index
 
 
