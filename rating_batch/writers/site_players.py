@@ -32,7 +32,7 @@ from rating_batch.writers.site import (
 )
 
 #: The chart's drawing area (SVG user units) inside its margins.
-WIDTH, HEIGHT, LEFT, TOP = 560, 160, 48, 12
+WIDTH, HEIGHT, LEFT, TOP = 540, 160, 64, 14
 
 
 def write_player_pages(
@@ -269,8 +269,9 @@ def _calculations(lists: Sequence[SiteList], layout: Layout) -> dict[str, str]:
             continue
         columns = [c for c in system_columns(mine) if c not in ("period", "name")]
         columns = [c for c in columns if (mine[c] != "").any()]
-        head = "".join(f'<th scope="col">{c}</th>' for c in columns)
-        rows = fill_parts(table_parts([(c, "") for c in columns]), mine)
+        css = {c: "" if _numbers(mine[c]) else "text" for c in columns}
+        head = "".join(f'<th scope="col" class="{css[c]}">{c}</th>' for c in columns)
+        rows = fill_parts(table_parts([(c, css[c]) for c in columns]), mine)
         links = _event_links(mine, each, layout.labels["calculation_page"])
         heading = (
             f'<h3>{layout.labels[each.kind]} {each.period}</h3><div class="scroll">'
@@ -281,6 +282,12 @@ def _calculations(lists: Sequence[SiteList], layout: Layout) -> dict[str, str]:
                 heading + text + "</tbody></table></div>" + links.get(key, "")
             )
     return {key: "".join(parts) for key, parts in found.items()}
+
+
+def _numbers(column: pd.Series) -> bool:
+    """Whether every value of a text column is a number or blank (it is then right-aligned)."""
+    filled = column[column != ""]
+    return bool(pd.to_numeric(filled, errors="coerce").notna().all())
 
 
 def _event_links(mine: pd.DataFrame, each: SiteList, label: str) -> dict[str, str]:
