@@ -15,7 +15,9 @@ a seeded synthetic month (``generate.py``: a list of players/10 players and Swis
 * the peak resident memory of the benchmark process itself, which holds everything at once;
 * once, on a month of 2x10^5 player-games in the default event shape (~300 files): ``rate``
   with all outputs as a process, against ``baseline.py`` (a straightforward pure-Python
-  implementation writing players.csv only), and the start-up of ``--version`` and ``--help``.
+  implementation writing players.csv only), and the start-up of ``--version`` and ``--help``;
+* once, the web site (docs/site.md) of a 10^5-player list with 10^5 player-games: publish
+  with and without it, ``site`` alone, and the site's size (``--site``: this figure only).
 
     python benchmarks/bench.py                 # 10^4, 10^5, 10^6 player-games
     python benchmarks/bench.py --sizes 10000   # one size
@@ -223,6 +225,57 @@ def rate_against_baseline(repeats: int) -> dict[str, float]:
     return figures
 
 
+def folder_mb(folder: Path) -> float:
+    """The size of every file under ``folder``, in MB (10^6 bytes)."""
+    return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file()) / 1e6
+
+
+def site_figures(players: int = 100_000, games: int = 100_000) -> dict[str, float]:
+    """The web site (docs/site.md) of a list of ``players`` with ``games`` player-games in
+    its period: publish (which writes the site), ``site`` alone (the same pages again, from
+    the database), and their sizes, each command its own process."""
+    figures: dict[str, float] = {}
+    with tempfile.TemporaryDirectory() as folder:
+        root = Path(folder)
+        rng = np.random.default_rng(2026)
+        federation = make_federation(players, rng)
+        write_list_csv(federation, root / "list.csv")
+        generate_month(federation, MONTH, games, root, rng, sizes=(10, 400), shape=FIDE_MONTH)
+        db = root / "r.sqlite"
+        cli = [sys.executable, "-m", "rating_batch", "--quiet"]
+        for name, args in (
+            ("init", ["init", "--list", root / "list.csv", "--period", "2026-01"]),
+            ("add", ["add", root / MONTH]),
+            ("publish", ["publish", "2026-02", "--out", root / "lists"]),
+            ("site", ["site", "--out", root / "again"]),
+        ):
+            start = time.perf_counter()
+            subprocess.run([*cli, *map(str, args), "--db", str(db)], check=True)
+            figures[f"{name}_s"] = time.perf_counter() - start
+        figures["start_s"] = timed([*cli[:-1], "--version"], 3)
+        figures["period_mb"] = folder_mb(root / "lists" / "2026-02")
+        figures["site_mb"] = folder_mb(root / "lists" / "site")
+        site = root / "lists" / "site"
+        figures["site_files"] = sum(1 for p in site.rglob("*") if p.is_file())
+        figures["player_pages"] = sum(1 for _ in (site / "players").iterdir())
+        figures["list_players"] = players
+        figures["player_games"] = games
+    return figures
+
+
+def report_site(f: dict[str, float]) -> None:
+    """The site's figures: publish with it, and without it (publish less the site's own
+    time, which is ``site``'s less a command's start-up)."""
+    own = f["site_s"] - f["start_s"]
+    print(
+        f"web site of a {f['list_players']:,.0f}-player list, {f['player_games']:,.0f} "
+        f"player-games: publish {f['publish_s']:.2f} s with the site, "
+        f"{f['publish_s'] - own:.2f} s without it; 'site' alone {f['site_s']:.2f} s "
+        f"({f['player_pages']:,.0f} player pages, {f['site_files']:,.0f} files, "
+        f"{f['site_mb']:.0f} MB; the period's own files {f['period_mb']:.0f} MB)"
+    )
+
+
 def report(all_figures: list[dict[str, float]]) -> None:
     print(
         f"machine: {platform.machine()}, {os.cpu_count()} cores, python "
@@ -278,7 +331,11 @@ def main() -> None:
         help="players in the federation (default: player-games / 10; FIDE's list: 1600000)",
     )
     parser.add_argument("--one", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--site", action="store_true", help="the web site's figures only")
     args = parser.parse_args()
+    if args.site:
+        report_site(site_figures())
+        return
     if args.one:
         print(json.dumps(run_one(args.one, args.repeats, args.list_players)))
         return
@@ -300,6 +357,7 @@ def main() -> None:
         f"({whole['rate_s'] / whole['baseline_s']:.1f}x the baseline's time)"
     )
     print(f"start-up: --version {whole['version_s']:.2f} s, --help {whole['help_s']:.2f} s")
+    report_site(site_figures())
 
 
 if __name__ == "__main__":

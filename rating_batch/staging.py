@@ -86,6 +86,14 @@ class OutputSet:
         self.files.append(final)
         return staged
 
+    def folder(self, final: Path) -> Path:
+        """Where to write the files of the folder ``final``, inside an owned folder (switched
+        with it, so its files need no record of their own: 10^5 pages at one ``mkdir``)."""
+        assert any(owned in [final, *final.parents] for owned in self.owned), final
+        staged = self._prepare() / final.relative_to(self.root)
+        staged.mkdir(parents=True, exist_ok=True)
+        return staged
+
     def write_bytes(self, final: Path, data: bytes) -> None:
         self.path(final).write_bytes(data)
 

@@ -62,6 +62,7 @@ STATE_OF = {
     "backup": "march published",
     "upgrade": "march published",
     "serve": "march published",
+    "site": "march published",
 }
 
 

@@ -103,6 +103,8 @@ def outputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
         os.chdir(previous)
     pinned = {"player.txt": "".join(printed)}
     for path in sorted((folder / "out").rglob("*")):
+        if "site" in path.relative_to(folder / "out").parts[1:2]:
+            continue  # the web site: tests/monthly/test_site.py checks its pages and links
         if path.is_file() and path.suffix != ".sqlite" and "-wal" not in path.name:
             name = path.relative_to(folder / "out").as_posix()
             if path.suffix == ".xlsx":

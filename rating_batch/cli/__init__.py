@@ -48,6 +48,7 @@ for _command in (
     database.add,
     database.publish,
     database.month,
+    database.site,
     database.unpublish,
     database.remove,
     database.edit_player,

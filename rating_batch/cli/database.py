@@ -1,4 +1,4 @@
-"""The commands of the rating database: init, add, publish, unpublish, remove, edit-player,
+"""The commands of the rating database: init, add, publish, site, unpublish, remove, edit-player,
 backups, restore, backup, upgrade, player and export-list."""
 
 from __future__ import annotations
@@ -301,6 +301,26 @@ def unpublish(context: click.Context, period: str, db: Path) -> None:
     with user_errors(context.obj["debug"]):
         result = monthly.unpublish_period(period, db=db, wait=context.obj["wait"])
     report(context, result.summary())
+
+
+@click.command()
+@OUT_OPTION
+@DB_OPTION
+@click.pass_context
+def site(context: click.Context, out: Path, db: Path) -> None:
+    """Write the federation's web site again from the database, every published list, under
+    OUT/site/ (publish writes it too; after unpublish, this brings it up to date).
+
+    Example:
+
+    \b
+        rating-batch site --out out/lists
+    """
+    from rating_batch import monthly
+
+    with user_errors(context.obj["debug"]):
+        result = monthly.site_from_database(db, out, context.obj["wait"])
+    report(context, result)
 
 
 @click.command()

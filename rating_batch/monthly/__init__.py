@@ -1,8 +1,9 @@
 """Monthly list production over the rating database, one module per command or concern:
 ``init``, ``add`` (with ``identify``), ``publish`` (with ``changes`` and ``outputs``), ``undo``
 (unpublish, remove, backups, restore, backup, upgrade), ``edit`` (edit-player), ``player``,
-``export`` and ``overview`` (the desk's first page); ``part`` is what a rating system does in
-them (FIDE Elo's in ``systems/elo/database.py``, the others' in ``systems/state/database.py``).
+``export``, ``site`` (the web site) and ``overview`` (the desk's first page); ``part`` is what
+a rating system does in them (FIDE Elo's in ``systems/elo/database.py``, the others' in
+``systems/state/database.py``).
 
 The names below are imported on first use: a rating system's part imports the modules it
 shares with the commands (``common``, ``outputs``) without importing every command."""
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
     from rating_batch.monthly.part import PublishResult
     from rating_batch.monthly.player import find_players, player_report
     from rating_batch.monthly.publish import PublishOptions, publish_due, publish_period
+    from rating_batch.monthly.site import site_from_database
     from rating_batch.monthly.undo import (
         backup,
         backups_report,
@@ -56,6 +58,7 @@ _HOMES = {
     "PublishOptions": "publish",
     "publish_period": "publish",
     "publish_due": "publish",
+    "site_from_database": "site",
     "backup": "undo",
     "backups_report": "undo",
     "remove_event": "undo",
@@ -95,6 +98,7 @@ __all__ = [
     "restore",
     "restore_points",
     "run_month",
+    "site_from_database",
     "stored_events",
     "unpublish_period",
     "upgrade",

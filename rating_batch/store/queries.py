@@ -238,13 +238,12 @@ class Store(EventQueries):
             yield str(path), self._kept(str(digest), bool(compressed))
 
     def published_paths(self, period: Period) -> list[str]:
-        """The paths of the files a publish of ``period`` wrote, in its period's folder."""
-        return [
-            str(path)
-            for (path,) in self.execute(
-                "SELECT path FROM published_files WHERE period = ? ORDER BY path", (period,)
-            )
-        ]
+        """The paths of the files a publish of ``period`` wrote (in its period's folder),
+        without reading them."""
+        rows = self.execute(
+            "SELECT path FROM published_files WHERE period = ? ORDER BY path", (period,)
+        ).fetchall()
+        return [str(path) for (path,) in rows]
 
     def published_file(self, period: Period, path: str) -> bytes | None:
         """One file a publish of ``period`` wrote (None if it is not stored)."""

@@ -158,11 +158,25 @@ class _Fields(dict[str, str]):
         return f"{FIELD}{key}{FIELD}"
 
 
+Parts = tuple[tuple[str, ...], tuple[str, ...]]
+"""Markup as its literal pieces and, between them, the columns it shows (``fill_parts``)."""
+
+
 @cache
-def _row_parts(macro: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """A macro of ``rows.html`` as its literal markup and, between, the columns it shows."""
-    module = _environment().get_template("rows.html").module
-    parts = str(getattr(module, macro)(_Fields())).split(FIELD)
+def _row_parts(macro: str, template: str = "rows.html") -> Parts:
+    """A macro of ``template`` as its literal markup and, between, the columns it shows."""
+    module = _environment().get_template(template).module
+    return _split(str(getattr(module, macro)(_Fields())))
+
+
+def page_parts(template: str, **context: Any) -> Parts:
+    """A whole page of ``template`` whose ``row["…"]`` lookups are columns (``fill_parts``):
+    one rendering for every page of that shape."""
+    return _split(render(template, row=_Fields(), **context))
+
+
+def _split(text: str) -> Parts:
+    parts = text.split(FIELD)
     return tuple(parts[0::2]), tuple(parts[1::2])
 
 
@@ -179,10 +193,21 @@ def _texts(values: pd.Series, escape: bool) -> np.ndarray:
     return np.array([*texts, ""], dtype=object)[codes]  # code -1 (missing): the last, ""
 
 
-def fill_rows(macro: str, frame: pd.DataFrame) -> np.ndarray:
-    """Each row of ``frame`` laid out by a macro of ``rows.html``, a whole column at a time
+def escaped_texts(values: pd.Series) -> np.ndarray:
+    """A column as the text a page shows, escaped (``_texts``)."""
+    return _texts(values, escape=True)
+
+
+def fill_rows(macro: str, frame: pd.DataFrame, template: str = "rows.html") -> np.ndarray:
+    """Each row of ``frame`` laid out by a macro of ``template``, a whole column at a time
     (an event page's rows are ~10^6 cells at 10^5 games: per cell, templating costs ~5 µs)."""
-    literals, fields = _row_parts(macro)
+    return fill_parts(_row_parts(macro, template), frame)
+
+
+def fill_parts(parts: Parts, frame: pd.DataFrame) -> np.ndarray:
+    """Each row of ``frame`` laid out as ``parts`` (``_row_parts``, ``page_parts``): a
+    column named ``…_html`` is markup, any other is text, escaped."""
+    literals, fields = parts
     # Every row's pieces joined once (adding each column to the rows made so far would copy
     # each row again per column).
     pieces: list[list[str]] = [[literals[0]] * len(frame)]
@@ -446,18 +471,23 @@ def _headers(frame: pd.DataFrame) -> list[tuple[str, str]]:
     ]
 
 
-def table_rows(frame: pd.DataFrame, link: str | None = None) -> np.ndarray:
-    """Each row of ``frame`` as a table row; the ``link`` column links to its player."""
+def table_rows(
+    frame: pd.DataFrame, link: str | None = None, linked: np.ndarray | None = None
+) -> np.ndarray:
+    """Each row of ``frame`` as a table row; the ``link`` column links to its player's
+    calculation, in the rows ``linked`` marks (all without it): a player without one (no
+    game) has no section to link to."""
     cells = np.full(len(frame), "", dtype=object)
     for name in frame.columns:
         texts = pd.DataFrame({"text": _system_texts(frame[name], str(name))}, index=frame.index)
         if name == link:
-            macro = "linked_cell"
             texts["anchor"] = anchors(frame["id"]).to_numpy()
-        elif pd.api.types.is_numeric_dtype(frame[name].dtype):
-            macro = "number_cell"
-        else:
-            macro = "text_cell"
+            marked = np.ones(len(frame), bool) if linked is None else linked
+            cells = cells + np.where(
+                marked, fill_rows("linked_cell", texts), fill_rows("name_cell", texts)
+            )
+            continue
+        macro = "number_cell" if pd.api.types.is_numeric_dtype(frame[name].dtype) else "text_cell"
         cells = cells + fill_rows(macro, texts)
     return fill_rows("table_row", pd.DataFrame({"cells_html": cells}))
 
@@ -485,10 +515,11 @@ def write_system_html(
         }
         for key, positions in steps.groupby(steps["id"].astype(str), sort=False).indices.items()
     ]
+    rows = table_rows(shown, "name", shown["id"].isin(steps["id"]).to_numpy(bool))
     text = render(
         "system.html",
         page=page,
-        player_rows=Markup("".join(table_rows(shown, link="name").tolist())),
+        player_rows=Markup("".join(rows.tolist())),
         sections=sections,
         title=page.title,
         facts=page.facts,

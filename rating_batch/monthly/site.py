@@ -1,0 +1,138 @@
+"""The federation's web site (docs/site.md): every published list as pages under
+``OUT/site/``, read from the files each publish kept in the database (a published list never
+changes, so neither do its pages), written whole into a staging folder and switched in.
+
+``publish`` writes it after each new list; ``rating-batch site --out OUT`` writes it again,
+as after ``unpublish``. The site is plain files (no server code): any web host serves it.
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from rating_batch.errors import RatingBatchError
+from rating_batch.monthly.book import database_system
+from rating_batch.monthly.site_settings import SiteSettings, site_settings
+from rating_batch.periods import Period
+from rating_batch.staging import OutputProblem, staged_outputs
+from rating_batch.store import Store, open_store
+from rating_batch.writers.site import (
+    SITE_FILES,
+    SiteList,
+    latest_date,
+    player_stems,
+    ranked_lists,
+    site_layout,
+    write_site_pages,
+)
+from rating_batch.writers.site_players import write_player_pages
+
+#: The site's folder under ``--out``.
+SITE_FOLDER = "site"
+
+#: The published files the site carries (under ``PERIOD/KIND/files/``), for download and
+#: for the event pages; players.csv, games.csv and calculations.csv stay in the period's folder.
+CARRIED = ("list.csv", "list.xlsx", "list.txt", "changes.csv", "report.xlsx", "index.html")
+
+
+def write_site(store: Store, out: Path) -> Path:
+    """The whole site of ``store``'s published lists under ``out/site``, replacing the one
+    there (a half-written site is never in place); returns its folder."""
+    settings = site_settings(store.meta("rules_text"), store.meta("rules") or "")
+    lists = ranked_lists(read_site_lists(store), database_system(store).lower_is_better)
+    pages = player_stems(lists)
+    folder = out / SITE_FOLDER
+    try:
+        with staged_outputs(out) as outputs:
+            outputs.own(folder, SITE_FILES)
+            write_site_pages(lists, settings, pages, folder, outputs)
+            write_player_pages(
+                lists, site_layout(settings), pages, folder / "players", outputs,
+                latest_date(lists),
+            )  # fmt: skip
+    except OutputProblem as problem:
+        # After publish's commit: the list stands whatever becomes of its pages.
+        raise RatingBatchError(
+            f"the web site was not written: {problem}; the published lists and their files "
+            f"are in place, and 'rating-batch site --out {out}' writes the site"
+        ) from None
+    return folder
+
+
+def site_from_database(db: Path, out: Path, wait: float) -> str:
+    """``rating-batch site``: the site written again from ``db``; what was written."""
+    with open_store(db, wait=wait) as store:
+        folder = write_site(store, out)
+        published = store.lists()
+    count = int((published["origin"] == "publish").sum())
+    return f"wrote {folder}/index.html: {count} published list(s)"
+
+
+def read_site_lists(store: Store) -> list[SiteList]:
+    """Every published list, oldest first, each with the change against the previous
+    published list of its kind (NA for a player not on it)."""
+    lists = store.lists()
+    published = lists[lists["origin"] == "publish"]
+    result: list[SiteList] = []
+    previous: dict[str, pd.DataFrame] = {}
+    for period_text, kind in published[["period", "kind"]].itertuples(index=False):
+        period = Period.parse(str(period_text))
+        listing = _csv(store, period, f"{kind}/list.csv")
+        if listing is None:
+            continue  # published by an older rating_batch, which kept no files
+        rating = pd.to_numeric(listing["rating"], errors="coerce")
+        before = previous.get(kind)
+        change = pd.Series(np.nan, index=listing.index)
+        if before is not None:
+            old = before.set_index("id")["rating_value"]
+            change = rating - listing["id"].map(old[~old.index.duplicated()])
+        listing = listing.assign(rating_value=rating, change_value=change)
+        games = _csv(store, period, f"{kind}/games.csv")
+        previous[kind] = listing
+        result.append(
+            SiteList(
+                period=period,
+                kind=str(kind),
+                listing=listing,
+                players=_csv(store, period, f"{kind}/players.csv"),
+                games=games,
+                calculations=_csv(store, period, f"{kind}/calculations.csv"),
+                events=_events(store, period, games),
+                files=_carried(store, period, str(kind)),
+            )
+        )
+    return result
+
+
+def _csv(store: Store, period: Period, path: str) -> pd.DataFrame | None:
+    """A published CSV file as text columns (what was written, unparsed)."""
+    data = store.published_file(period, path)
+    if data is None:
+        return None
+    return pd.read_csv(io.BytesIO(data), dtype=str, keep_default_na=False, encoding="utf-8-sig")
+
+
+def _events(store: Store, period: Period, games: pd.DataFrame | None) -> pd.DataFrame:
+    """The list's events (those its games.csv names: an event filed under one kind may be
+    rated for another too, docs/systems.md §9.1): key, name, start, end (text)."""
+    events = store.events(period)
+    rated = set() if games is None else set(games["event"])
+    events = events[events["key"].isin(rated)]
+    return events[["key", "name", "start", "end"]].astype("string").fillna("")
+
+
+def _carried(store: Store, period: Period, kind: str) -> dict[str, bytes]:
+    """The published files the site carries for this list, by path within its folder."""
+    files: dict[str, bytes] = {}
+    for path in store.published_paths(period):
+        head, _, name = path.partition("/")
+        if head == kind and (name in CARRIED or name.startswith("events/")):
+            files[name] = store.published_file(period, path) or b""
+    return files
+
+
+__all__ = ["SITE_FOLDER", "SiteSettings", "read_site_lists", "site_from_database", "write_site"]

@@ -1,0 +1,445 @@
+"""The federation's web site: static pages of every published list (docs/site.md).
+
+``site/index.html`` links every list, newest first; each list has its page (filters and sort
+by the vendored ``site.js``, no server), its top lists, a page per event and the files
+publish wrote; every player on a list has a page (``writers/site_players.py``). Pages of one
+shape are one rendering of a template whose per-page values are columns (``page_parts``), so
+10^5 player pages cost a few column operations and the writing of the files.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Protocol
+from urllib.parse import quote
+
+import numpy as np
+import pandas as pd
+
+from rating_batch.periods import Period, list_date
+from rating_batch.staging import OutputSet
+from rating_batch.writers.html import (
+    FORMS,
+    Parts,
+    escaped_texts,
+    fill_parts,
+    page_parts,
+    render,
+)
+from rating_batch.writers.site_labels import LANGUAGES
+
+#: What a site's folder holds (paths relative to it): anything else there is not ours.
+SITE_FILES = (
+    r"index\.html|site\.(css|js)|logo\.[A-Za-z0-9]+|players(/[^/]+\.html)?|"
+    r"[0-9]{4}-[0-9]{2}(/(standard|rapid|blitz)(/(list\.html|top\.html|event(/[^/]+\.html)?|"
+    r"files(/[^/]+|/events(/[^/]+\.html)?)?))?)?"
+)
+
+#: A list's columns every system writes (docs/formats.md), shown in this order.
+IDENTITY = ("name", "federation", "title", "birth_year")
+#: list.csv columns never shown as a column of the page (their values are in others).
+HIDDEN = {
+    "id",
+    "sex",
+    "w_title",
+    "o_title",
+    "foa_title",
+    "rating",
+    "games",
+    "rating_value",
+    "change_value",
+}
+
+
+class Settings(Protocol):
+    """What the pages take from the rules file's ``[site]`` (``SiteSettings``)."""
+
+    @property
+    def title(self) -> str: ...
+    @property
+    def logo(self) -> Path | None: ...
+    @property
+    def language(self) -> str: ...
+    @property
+    def top(self) -> int: ...
+    @property
+    def junior_age(self) -> int: ...
+    @property
+    def senior_age(self) -> int: ...
+
+
+@dataclass(frozen=True)
+class SiteList:
+    """A published list as the site shows it: its files as written (text columns)."""
+
+    period: Period
+    kind: str
+    listing: pd.DataFrame
+    """list.csv, with ``rating_value`` and ``change_value`` (against the previous list)."""
+    players: pd.DataFrame | None
+    games: pd.DataFrame | None
+    calculations: pd.DataFrame | None
+    events: pd.DataFrame
+    """key, name, start, end."""
+    files: dict[str, bytes]
+    """The published files the site carries, by path within the list's folder."""
+
+    @property
+    def folder(self) -> str:
+        return f"{self.period}/{self.kind}"
+
+
+@dataclass(frozen=True)
+class Layout:
+    """What every page shares: the labels, the federation's title and logo."""
+
+    labels: dict[str, str]
+    title: str
+    logo: str
+    """The logo's file name in the site ("" for none)."""
+
+    def context(self, root: str, date: str) -> dict[str, object]:
+        """The base template's values for a page ``root`` below the site's folder."""
+        return {
+            "L": self.labels,
+            "site_title": self.title,
+            "logo": self.logo,
+            "root": root,
+            "list_date": date,
+        }
+
+
+def site_layout(settings: Settings) -> Layout:
+    """The pages' shared parts as ``settings`` choose them."""
+    logo = "" if settings.logo is None else f"logo{settings.logo.suffix.lower()}"
+    return Layout(LANGUAGES[settings.language], settings.title, logo)
+
+
+def ranked_lists(lists: Sequence[SiteList], lower_is_better: bool) -> list[SiteList]:
+    """The lists with each player's ``rank`` (equal ratings, equal rank)."""
+    return [_ranked(each, lower_is_better) for each in lists]
+
+
+def write_site_pages(
+    lists: Sequence[SiteList],
+    settings: Settings,
+    pages: pd.Series,
+    folder: Path,
+    outputs: OutputSet,
+) -> None:
+    """The site's index, static files, and every list's pages (``ranked_lists``) into
+    ``outputs`` under ``folder`` (``pages``: each listed player's page, ``player_stems``)."""
+    layout = site_layout(settings)
+    for name in ("site.css", "site.js"):
+        data = resources.files("rating_batch").joinpath("templates", name).read_bytes()
+        outputs.write_bytes(folder / name, data)
+    if settings.logo is not None:
+        outputs.write_bytes(folder / layout.logo, settings.logo.read_bytes())
+    latest = latest_date(lists)
+    _write(
+        outputs,
+        folder / "index.html",
+        render("site_index.html", lists=_index(lists), **layout.context("", latest)),
+    )
+    for each in lists:
+        base = folder / each.folder
+        date = str(list_date(each.period))
+        _write(outputs, base / "list.html", _list_page(each, layout, settings, pages, date))
+        _write(outputs, base / "top.html", _top_page(each, layout, settings, pages, date))
+        for name, data in each.files.items():
+            outputs.write_bytes(base / "files" / name, data)
+        _write_events(each, layout, pages, base, outputs)
+
+
+def latest_date(lists: Sequence[SiteList]) -> str:
+    """The date of the newest list ("" for none)."""
+    return str(list_date(lists[-1].period)) if lists else ""
+
+
+def _write(outputs: OutputSet, path: Path, text: str) -> None:
+    outputs.path(path).write_text(text, encoding="utf-8")
+
+
+def _ranked(each: SiteList, lower_is_better: bool) -> SiteList:
+    """The list with each player's rank (equal ratings, equal rank)."""
+    rank = each.listing["rating_value"].rank(method="min", ascending=lower_is_better)
+    listing = each.listing.assign(rank=rank.astype("Int64"))
+    return SiteList(
+        each.period,
+        each.kind,
+        listing,
+        each.players,
+        each.games,
+        each.calculations,
+        each.events,
+        each.files,
+    )
+
+
+def player_stems(lists: Sequence[SiteList]) -> pd.Series:
+    """Each listed player's page name (``players/<stem>.html``), by id: an id that is not a
+    FIDE ID (``<event>#<rank>``) with every character but letters, digits, '_' and '-' as '-'."""
+    ids = pd.unique(pd.concat([each.listing["id"] for each in lists] or [pd.Series(dtype=str)]))
+    stems = pd.Series(ids, index=ids, dtype="string").str.replace(
+        r"[^A-Za-z0-9_-]", "-", regex=True
+    )
+    return stems.map(quote)
+
+
+def player_links(ids: pd.Series, pages: pd.Series, root: str) -> pd.Series:
+    """Each id's page link from a page ``root`` below the site (NA: no page)."""
+    return root + "players/" + ids.map(pages) + ".html"
+
+
+def linked_names(names: pd.Series, ids: pd.Series, pages: pd.Series, root: str) -> np.ndarray:
+    """Each name as markup: a link to the player's page when he has one."""
+    text = escaped_texts(names)
+    links = player_links(ids, pages, root)
+    has = links.notna().to_numpy(bool)
+    linked = '<a href="' + links.fillna("").to_numpy(object) + '">' + text + "</a>"
+    return np.where(has, linked, text)
+
+
+def table_parts(cells: Sequence[tuple[str, str]], row_start: str = "<tr>") -> Parts:
+    """A table row of ``cells`` (column, the cell's class) as ``fill_parts`` takes it; a
+    column named ``…_html`` is markup. ``row_start`` may hold fields as ``\\x00col\\x00``."""
+    start = row_start.split("\x00")
+    literals, fields = list(start[0::2]), list(start[1::2])
+    for column, css in cells:
+        literals[-1] += f'<td class="{css}">' if css else "<td>"
+        fields.append(column)
+        literals.append("</td>")
+    literals[-1] += "</tr>\n"
+    return tuple(literals), tuple(fields)
+
+
+def signed_text(values: pd.Series) -> pd.Series:
+    """A change as the list shows it: +12, −3, 0; "" for none."""
+    number = pd.to_numeric(values, errors="coerce").round(0)
+    text = number.map(lambda v: "" if pd.isna(v) else f"{int(v):+d}".replace("-", "−"))
+    return text.where(number != 0, "0")
+
+
+#: The list page's columns before a system's own: (list.csv column, label key, class, sort).
+_LEADING = [
+    ("rank", "rank", "", "num"),
+    ("name_html", "name", "name", "text"),
+    ("federation", "federation", "text", "text"),
+    ("title", "title", "text", "text"),
+    ("birth_year", "birth_year", "", "num"),
+    ("rating", "rating", "", "num"),
+    ("change_text", "change", "", "num"),
+    ("games", "games", "", "num"),
+]
+
+
+def system_columns(listing: pd.DataFrame) -> list[str]:
+    """The columns a system adds to its list (K, RD, volatility…), in list.csv's order:
+    those not shown already and not true/false flags."""
+    flags = {"true", "false", ""}
+    return [
+        column
+        for column in listing.columns
+        if column not in HIDDEN
+        and column not in IDENTITY
+        and column != "rank"
+        and not set(listing[column].unique()) <= flags
+    ]
+
+
+def _list_page(
+    each: SiteList, layout: Layout, settings: Settings, pages: pd.Series, date: str
+) -> str:
+    listing = each.listing
+    extra = system_columns(listing)
+    columns = _filled([*_LEADING, *((c, c, "", "num") for c in extra)], listing)
+    frame = listing.assign(
+        name_html=linked_names(listing["name"], listing["id"], pages, "../../"),
+        change_text=signed_text(listing["change_value"]),
+        sex=listing.get("sex", ""),
+    )
+    row = '<tr data-sex="\x00sex\x00" data-born="\x00birth_year\x00" data-fed="\x00federation\x00">'
+    rows = fill_parts(table_parts([(c, css) for c, _, css, _ in columns], row), frame)
+    federations = sorted(f for f in listing["federation"].unique() if f)
+    heads = [(layout.labels.get(key, key), css, sort) for _, key, css, sort in columns]
+    return render(
+        "site_list.html",
+        each=each,
+        kind=layout.labels[each.kind],
+        heads=heads,
+        rows_html="".join(rows.tolist()),
+        federations=federations,
+        count=len(listing),
+        year=each.period.year,
+        settings=settings,
+        **layout.context("../../", date),
+    )
+
+
+#: Columns a page shows even when no player has a value in them.
+_ALWAYS = {"rank", "name_html", "rating", "change_text", "games"}
+
+
+def _filled(
+    columns: list[tuple[str, str, str, str]], listing: pd.DataFrame
+) -> list[tuple[str, str, str, str]]:
+    """``columns`` without those no player of the list has a value in (no title, say)."""
+    return [
+        column
+        for column in columns
+        if column[0] in _ALWAYS or (column[0] in listing and (listing[column[0]] != "").any())
+    ]
+
+
+def top_lists(listing: pd.DataFrame, year: int, settings: Settings) -> dict[str, pd.DataFrame]:
+    """The top ``settings.top`` of the open list, women, juniors (under ``junior_age`` in the
+    list's year) and seniors (``senior_age`` or older), each in list order."""
+    age = year - pd.to_numeric(listing["birth_year"], errors="coerce")
+    sex = listing["sex"] if "sex" in listing else pd.Series("", index=listing.index)
+    groups = {
+        "open": pd.Series(True, index=listing.index),
+        "women": sex == "F",
+        "juniors": age < settings.junior_age,
+        "seniors": age >= settings.senior_age,
+    }
+    return {
+        name: listing[chosen.fillna(False).to_numpy(bool)].head(settings.top)
+        for name, chosen in groups.items()
+    }
+
+
+def _top_page(
+    each: SiteList, layout: Layout, settings: Settings, pages: pd.Series, date: str
+) -> str:
+    columns = _filled([_LEADING[i] for i in (0, 1, 2, 3, 4, 5)], each.listing)
+    parts = table_parts([(column, css) for column, _, css, _ in columns])
+    heads = [(layout.labels[key], css) for _, key, css, _ in columns]
+    tables = []
+    for name, frame in top_lists(each.listing, each.period.year, settings).items():
+        shown = frame.assign(
+            rank=np.arange(1, len(frame) + 1),
+            name_html=linked_names(frame["name"], frame["id"], pages, "../../"),
+        )
+        tables.append((name, "".join(fill_parts(parts, shown).tolist())))
+    return render(
+        "site_top.html",
+        each=each,
+        kind=layout.labels[each.kind],
+        tables=tables,
+        heads=heads,
+        settings=settings,
+        **layout.context("../../", date),
+    )
+
+
+def played(games: pd.DataFrame | None) -> pd.DataFrame:
+    """Per player and event of games.csv: the games played (those with an opponent) and the
+    points scored in them (id, event, games, score)."""
+    if games is None or games.empty:
+        return pd.DataFrame({"id": [], "event": [], "games": [], "score": []})
+    rows = games[games["opponent_id"] != ""]
+    score = pd.to_numeric(rows["score"], errors="coerce")
+    grouped = rows.assign(score=score).groupby(["id", "event"], sort=False)
+    return (
+        grouped["score"]
+        .agg(["size", "sum"])
+        .reset_index()
+        .rename(columns={"size": "games", "sum": "score"})
+    )
+
+
+def points(values: pd.Series) -> pd.Series:
+    """Scores as a crosstable writes them (3, 3½, ½): each distinct score once."""
+    codes, distinct_scores = pd.factorize(values)
+    texts = np.array([*(FORMS["points"](v) for v in distinct_scores), ""], dtype=object)
+    return pd.Series(texts[codes], index=values.index)
+
+
+def event_dates(events: pd.DataFrame) -> pd.Series:
+    """An event's dates as ``start – end`` (one date when it is one day)."""
+    same = (events["start"] == events["end"]) | (events["end"] == "")
+    return events["start"].where(same, events["start"] + " – " + events["end"])
+
+
+def _write_events(
+    each: SiteList, layout: Layout, pages: pd.Series, base: Path, outputs: OutputSet
+) -> None:
+    """A page per event of the list: its players with games, score, rating before the
+    period and on the list, each linking his page."""
+    results = played(each.games)
+    if results.empty or each.events.empty:
+        return
+    people = each.players if each.players is not None else pd.DataFrame({"id": [], "name": []})
+    known = people.drop_duplicates("id").set_index("id")
+    listed = each.listing.drop_duplicates("id").set_index("id")["rating"]
+    results = results.assign(
+        name=results["id"].map(known["name"]).fillna(results["id"]),
+        federation=results["id"].map(known["federation"]) if "federation" in known else "",
+        before=results["id"].map(known["rating"]) if "rating" in known else "",
+        after=results["id"].map(listed).fillna(""),
+        score_text=points(results["score"]),
+    ).sort_values(["event", "score", "name"], ascending=[True, False, True], kind="stable")
+    results["name_html"] = linked_names(results["name"], results["id"], pages, "../../../")
+    cells = [
+        ("name_html", "name"),
+        ("federation", "text"),
+        ("games", ""),
+        ("score_text", ""),
+        ("before", ""),
+        ("after", ""),
+    ]
+    rows = fill_parts(table_parts(cells), results)
+    body = {
+        str(key): "".join(rows[at].tolist())
+        for key, at in results.groupby("event", sort=False).indices.items()
+    }
+    events = each.events[each.events["key"].isin(list(body))]
+    crosstable = (layout.labels["crosstable"], "../files/events/")
+    frame = events.assign(
+        dates=event_dates(events),
+        rows_html=events["key"].map(body),
+        link_html=[
+            f' · <a href="{crosstable[1]}{quote(key)}.html">{crosstable[0]}</a>'
+            if f"events/{key}.html" in each.files
+            else ""
+            for key in events["key"]
+        ],
+    )
+    parts = page_parts(
+        "site_event.html",
+        each=each,
+        kind=layout.labels[each.kind],
+        **layout.context("../../../", str(list_date(each.period))),
+    )
+    for key, page in zip(frame["key"], fill_parts(parts, frame), strict=True):
+        _write(outputs, base / "event" / f"{key}.html", str(page))
+
+
+def _index(lists: Sequence[SiteList]) -> list[dict[str, object]]:
+    """The index's entries, newest list first."""
+    entries = []
+    for each in reversed(lists):
+        have = [
+            name
+            for name in ("list.csv", "list.xlsx", "list.txt", "changes.csv", "report.xlsx")
+            if name in each.files
+        ]
+        events = each.events[each.events["key"].isin(set(played(each.games)["event"]))]
+        events = events.assign(dates=event_dates(events))
+        entries.append(
+            {
+                "each": each,
+                "date": str(list_date(each.period)),
+                "files": have,
+                "period_page": "index.html" in each.files,
+                "players": len(each.listing),
+                "events": [
+                    (quote(key), name, dates)
+                    for key, name, dates in events[["key", "name", "dates"]].itertuples(index=False)
+                ],
+            }
+        )
+    return entries

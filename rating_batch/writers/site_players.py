@@ -1,0 +1,313 @@
+"""The site's page of every player on a list: identity, rating history (a table and an
+inline SVG chart), the events of each period linking their pages, and the calculation of
+the last period he played in (the rows of calculations.csv, with a link to each event page's
+calculation). Every part is made for all players at once, column by column."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from urllib.parse import quote
+
+import numpy as np
+import pandas as pd
+
+from rating_batch.staging import OutputSet
+from rating_batch.writers.html import (
+    anchors,
+    escaped_texts,
+    fill_parts,
+    joined_by,
+    page_parts,
+)
+from rating_batch.writers.site import (
+    Layout,
+    SiteList,
+    event_dates,
+    played,
+    points,
+    signed_text,
+    system_columns,
+    table_parts,
+)
+
+#: The chart's drawing area (SVG user units) inside its margins.
+WIDTH, HEIGHT, LEFT, TOP = 540, 160, 64, 14
+
+
+def write_player_pages(
+    lists: Sequence[SiteList],
+    layout: Layout,
+    pages: pd.Series,
+    folder: Path,
+    outputs: OutputSet,
+    date: str,
+) -> None:
+    """``folder/<stem>.html`` for every player on any list (``pages``: each id's stem)."""
+    if not lists:
+        return
+    history = _history(lists, layout)
+    people = history.drop_duplicates("id", keep="last").set_index("id")
+    frame = pd.DataFrame({"id": pages.index.astype(str)})
+    frame = frame.assign(
+        stem=pages.to_numpy(),
+        name=frame["id"].map(people["name"]),
+        facts=_facts(frame["id"], people, layout),
+        history_html=_joined(frame["id"], history, _history_rows(history)),
+        chart_html=_each(frame["id"], _charts(history, lists, layout)),
+        played_html=_each(frame["id"], _played(lists, layout)),
+        calculation_html=_each(frame["id"], _calculations(lists, layout)),
+    )
+    parts = page_parts("site_player.html", **layout.context("../", date))
+    where = str(outputs.folder(folder))
+    for stem, page in zip(frame["stem"].tolist(), fill_parts(parts, frame).tolist(), strict=True):
+        with open(f"{where}/{stem}.html", "w", encoding="utf-8") as handle:
+            handle.write(page)
+
+
+def _by_id(texts: np.ndarray | pd.Series, ids: pd.Series, between: str = "") -> dict[str, str]:
+    """Each id's texts joined in row order (``between`` them)."""
+    if between:
+        texts = np.asarray(texts, dtype=object) + between
+    joined = joined_by(np.asarray(texts, dtype=object), ids.to_numpy(dtype=object))
+    cut = len(between)
+    return {str(key[0]): text[: len(text) - cut] for key, text in joined.items()}
+
+
+def _each(ids: pd.Series, markup: dict[str, str] | pd.Series) -> pd.Series:
+    """Each id's piece of ``markup`` ("" for none)."""
+    return ids.map(markup).astype(object).fillna("")
+
+
+def _history(lists: Sequence[SiteList], layout: Layout) -> pd.DataFrame:
+    """Every list row of every player, by id, kind and period (newest last)."""
+    columns = [
+        "id",
+        "name",
+        "federation",
+        "title",
+        "birth_year",
+        "rating",
+        "rating_value",
+        "change_value",
+        "rank",
+        "games",
+    ]
+    frames = [
+        each.listing.reindex(columns=columns, fill_value="").assign(
+            period=str(each.period),
+            kind=each.kind,
+            kind_label=layout.labels[each.kind],
+            link=f"../{each.folder}/list.html",
+        )
+        for each in lists
+    ]
+    history = pd.concat(frames, ignore_index=True)
+    return history.sort_values(["id", "kind", "period"], kind="stable").reset_index(drop=True)
+
+
+def _joined(ids: pd.Series, frame: pd.DataFrame, rows: np.ndarray) -> pd.Series:
+    """Each id's rows of ``frame`` (grouped by its ``id``) as one piece of markup."""
+    return _each(ids, _by_id(rows, frame["id"]))
+
+
+def _history_rows(history: pd.DataFrame) -> np.ndarray:
+    frame = history.assign(
+        period_html='<a href="' + history["link"] + '">' + history["period"] + "</a>",
+        change_text=signed_text(history["change_value"]),
+        rank_text=history["rank"].astype("string").fillna(""),
+    )
+    cells = [
+        ("kind_label", "text"),
+        ("period_html", "text"),
+        ("rating", ""),
+        ("change_text", ""),
+        ("rank_text", ""),
+        ("games", ""),
+    ]
+    return fill_parts(table_parts(cells), frame)
+
+
+def _facts(ids: pd.Series, people: pd.DataFrame, layout: Layout) -> pd.Series:
+    """The line under the name: id, federation, title, birth year."""
+    joined = ids.astype(str)
+    for column, prefix in (("federation", ""), ("title", ""), ("birth_year", "born_label")):
+        value = ids.map(people[column]).fillna("").astype(str)
+        shown = (layout.labels[prefix] + " " if prefix else "") + value
+        joined = joined.where(value == "", joined + " · " + shown)
+    return joined
+
+
+def _charts(history: pd.DataFrame, lists: Sequence[SiteList], layout: Layout) -> dict[str, str]:
+    """Each player's chart: one line per list kind over every published period, the
+    ratings between his lowest and highest (an SVG drawn here, no script)."""
+    periods = sorted({str(each.period) for each in lists})
+    where = {period: i for i, period in enumerate(periods)}
+    rated = history[history["rating_value"].notna()]
+    low = rated.groupby("id")["rating_value"].transform("min")
+    high = rated.groupby("id")["rating_value"].transform("max")
+    span = (high - low).where(high > low, 1.0)
+    steps = max(len(periods) - 1, 1)
+    x = LEFT + WIDTH * rated["period"].map(where).astype(float) / steps
+    if len(periods) == 1:
+        x = x + WIDTH / 2
+    y = TOP + HEIGHT * (1 - (rated["rating_value"] - low) / span)
+    y = y.where(high > low, TOP + HEIGHT / 2)
+    point = x.round(1).astype(str) + "," + y.round(1).astype(str)
+    frame = rated.assign(point=point, x=x.round(1).astype(str), y=y.round(1).astype(str))
+    joined = joined_by(
+        (frame["point"] + " ").to_numpy(object),
+        frame["id"].to_numpy(object),
+        frame["kind"].to_numpy(object),
+    )
+    lines = pd.DataFrame(
+        [(key[0], key[1], text.rstrip()) for key, text in joined.items()],
+        columns=["id", "kind", "point"],
+    )
+    line_html = '<polyline class="line k-' + lines["kind"] + '" points="' + lines["point"] + '"/>'
+    dots = (
+        '<circle class="k-'
+        + frame["kind"]
+        + '" cx="'
+        + frame["x"]
+        + '" cy="'
+        + frame["y"]
+        + '" r="3"/>'
+    )
+    marks = pd.concat(
+        [
+            pd.DataFrame({"id": lines["id"], "m": line_html}),
+            pd.DataFrame({"id": frame["id"], "m": dots}),
+        ]
+    )
+    drawn = pd.Series(_by_id(marks["m"].to_numpy(object), marks["id"]))
+    ends = pd.DataFrame({"low": low, "high": high, "id": rated["id"]}).drop_duplicates("id")
+    ends = ends.set_index("id").reindex(drawn.index)
+    bottom, right = TOP + HEIGHT, LEFT + WIDTH
+    axis = (
+        f'<line class="axis" x1="{LEFT}" y1="{bottom}" x2="{right}" y2="{bottom}"/>'
+        f'<text x="{LEFT}" y="{bottom + 16}">{periods[0]}</text>'
+        f'<text x="{right}" y="{bottom + 16}" text-anchor="end">{periods[-1]}</text>'
+    )
+    low_text = ends["low"].round(0).astype(int).astype(str)
+    high_text = ends["high"].round(0).astype(int).astype(str)
+    kinds = " ".join(
+        f'<tspan class="k-{k}">■ {layout.labels[k]}</tspan>'
+        for k in sorted({each.kind for each in lists})
+    )
+    svg = (
+        f'<svg class="chart" viewBox="0 0 {right + 12} {bottom + 40}" role="img" '
+        f'aria-label="{layout.labels["chart"]}"><title>{layout.labels["chart"]}</title>'
+        + axis
+        + f'<text x="{LEFT - 6}" y="{TOP + 4}" text-anchor="end">'
+        + high_text
+        + "</text>"
+        + f'<text x="{LEFT - 6}" y="{bottom}" text-anchor="end">'
+        + low_text
+        + "</text>"
+        + drawn
+        + f'<text x="{LEFT}" y="{bottom + 34}">{kinds}</text></svg>'
+    )
+    return {str(key): str(value) for key, value in svg.items()}
+
+
+def _played(lists: Sequence[SiteList], layout: Layout) -> dict[str, str]:
+    """Each player's events, newest list first, each linking the site's event page."""
+    frames = []
+    for each in reversed(lists):
+        results = played(each.games)
+        if results.empty:
+            continue
+        events = each.events.set_index("key")
+        frames.append(
+            results.assign(
+                period=str(each.period),
+                kind_label=layout.labels[each.kind],
+                name=results["event"].map(events["name"]).astype(object).fillna(results["event"]),
+                dates=_each(results["event"], event_dates(each.events).set_axis(events.index)),
+                link=f"../{each.folder}/event/" + results["event"].map(quote) + ".html",
+            )
+        )
+    if not frames:
+        return {}
+    frame = pd.concat(frames, ignore_index=True)
+    frame = frame.assign(
+        event_html='<a href="' + frame["link"] + '">' + escaped_texts(frame["name"]) + "</a>",
+        score_text=points(frame["score"]),
+        games=frame["games"].astype(str),
+    )
+    cells = [
+        ("period", "text"),
+        ("kind_label", "text"),
+        ("event_html", "name"),
+        ("dates", "text"),
+        ("games", ""),
+        ("score_text", ""),
+    ]
+    return _by_id(fill_parts(table_parts(cells), frame), frame["id"])
+
+
+def _calculations(lists: Sequence[SiteList], layout: Layout) -> dict[str, str]:
+    """Each player's calculation in the last list he has one in (every kind of that
+    period): calculations.csv's rows, the columns the period fills, under a heading that
+    links each event page's section of his calculation."""
+    calculated = [
+        pd.DataFrame({"id": each.calculations["id"], "period": str(each.period)})
+        for each in lists
+        if each.calculations is not None and not each.calculations.empty
+    ]
+    if not calculated:
+        return {}
+    last = pd.concat(calculated).groupby("id")["period"].max()
+    found: dict[str, list[str]] = {}
+    for each in lists:
+        calculations = each.calculations
+        if calculations is None or calculations.empty:
+            continue
+        mine = calculations[calculations["id"].map(last) == str(each.period)]
+        if mine.empty:
+            continue
+        columns = [c for c in system_columns(mine) if c not in ("period", "name")]
+        columns = [c for c in columns if (mine[c] != "").any()]
+        css = {c: "" if _numbers(mine[c]) else "text" for c in columns}
+        head = "".join(f'<th scope="col" class="{css[c]}">{c}</th>' for c in columns)
+        rows = fill_parts(table_parts([(c, css[c]) for c in columns]), mine)
+        links = _event_links(mine, each, layout.labels["calculation_page"])
+        heading = (
+            f'<h3>{layout.labels[each.kind]} {each.period}</h3><div class="scroll">'
+            f'<table class="calculation"><thead><tr>{head}</tr></thead><tbody>'
+        )
+        for key, text in _by_id(rows, mine["id"]).items():
+            found.setdefault(key, []).append(
+                heading + text + "</tbody></table></div>" + links.get(key, "")
+            )
+    return {key: "".join(parts) for key, parts in found.items()}
+
+
+def _numbers(column: pd.Series) -> bool:
+    """Whether every value of a text column is a number or blank (it is then right-aligned)."""
+    filled = column[column != ""]
+    return bool(pd.to_numeric(filled, errors="coerce").notna().all())
+
+
+def _event_links(mine: pd.DataFrame, each: SiteList, label: str) -> dict[str, str]:
+    """Per player, links to his section of each event page (where the list has them)."""
+    if "event" not in mine:
+        return {}
+    pairs = mine[["id", "event"]].drop_duplicates()
+    pairs = pairs[[f"events/{key}.html" in each.files for key in pairs["event"]]]
+    if pairs.empty:
+        return {}
+    links = (
+        '<a href="../'
+        + each.folder
+        + "/files/events/"
+        + pairs["event"].map(quote)
+        + ".html#"
+        + anchors(pairs["id"])
+        + '">'
+        + escaped_texts(pairs["event"])
+        + "</a>"
+    )
+    joined = _by_id(links.to_numpy(object), pairs["id"], " · ")
+    return {key: f'<p class="note">{label}: {text}</p>' for key, text in joined.items()}
