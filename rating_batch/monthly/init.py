@@ -12,6 +12,7 @@ from pathlib import Path
 
 from rating_batch.monthly.common import Outcome, read_rules_file
 from rating_batch.monthly.part import InitRequest
+from rating_batch.monthly.site_settings import site_settings
 from rating_batch.periods import canonical_period
 from rating_batch.store import ensure_new
 from rating_batch.systems.elo.rules import FIDE_BY_DATE
@@ -33,6 +34,7 @@ def init_database(
     label = canonical_period(period) if period is not None else None
     ensure_new(db)  # before the list is even read: nothing at ``db`` is ever touched
     text = read_rules_file(rules_name)
+    site_settings(text, rules_name)  # a wrong [site] is told now, not at the first publish
     system = stored_system(rules_name, text)
     book = system.rule_book(rules_name, text)
     request = InitRequest(list_path, db, kind, label, rules_name, text, book, from_elo, encoding)

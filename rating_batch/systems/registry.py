@@ -60,7 +60,7 @@ def system_from_table(table: Mapping[str, Any], where: str, text: str = "") -> S
         found.raise_any()
     kind, make = SYSTEMS[name]
     constants = {f.name for f in dataclasses.fields(kind)}
-    top = ["system", "name", "title", name]
+    top = ["system", "name", "title", "site", name]  # [site]: monthly/site_settings.py
     for key in set(table) - set(top):
         if key in constants:
             found.add(f"key {key!r} is a constant of {name}: write it in the [{name}] section", key)

@@ -256,6 +256,42 @@ def test_the_site_section_chooses_title_language_and_logo(
         site_settings('[site]\nlogo = "x.png"\n', "rules.toml")
 
 
+@pytest.mark.parametrize("base", ['base = "fide-2025"', 'system = "glicko2"'])
+def test_a_rules_file_with_a_site_section_makes_the_database_and_its_site(
+    base: str, tmp_path: Path
+) -> None:
+    # The rules loaders leave [site] to the site (FIDE Elo's and another system's): init
+    # takes the file, rate reads it, and the site of the first publish is the federation's.
+    rules = tmp_path / "fed.toml"
+    rules.write_text(f'{base}\n\n[site]\ntitle = "Federação Exemplo"\nlanguage = "pt"\n',
+                     encoding="utf-8")  # fmt: skip
+    listed = tmp_path / "list.csv"
+    listed.write_text("id,rating\n11,1600\n12,1500\n", encoding="utf-8")
+    db, out = tmp_path / "f.sqlite", tmp_path / "lists"
+    seeded = ["--from-elo"] if "glicko2" in base else []
+    code, printed, err = run("init", "--list", listed, "--period", "2026-01", "--rules", rules,
+                             "--db", db, *seeded)  # fmt: skip
+    assert code == 0, printed + err
+    jan = event_file(tmp_path, "jan", [(1, 1, 2, "1-0")])
+    assert run("rate", jan, "--rules", rules, "--out", tmp_path / "rated")[0] == 0
+    assert run("add", jan, "--db", db)[0] == 0
+    assert run("publish", "2026-02", "--db", db, "--out", out)[0] == 0
+    index = (out / "site" / "index.html").read_text(encoding="utf-8")
+    assert '<html lang="pt">' in index and "Federação Exemplo" in index
+
+
+def test_a_wrong_site_section_is_refused_by_init_at_its_line(tmp_path: Path) -> None:
+    rules = tmp_path / "fed.toml"
+    rules.write_text('base = "fide-2025"\n\n[site]\nlanguage = "fr"\n', encoding="utf-8")
+    listed = tmp_path / "list.csv"
+    listed.write_text("id,rating\n11,1600\n", encoding="utf-8")
+    db = tmp_path / "f.sqlite"
+    code, _, err = run("init", "--list", listed, "--rules", rules, "--db", db)
+    assert code == 1
+    assert f"{rules}:4: key 'site.language' must be one of en, pt, not 'fr'" in err
+    assert not db.exists()
+
+
 def test_an_event_rated_in_two_lists_has_a_page_in_each(tmp_path: Path) -> None:
     # US Chess: G/45;d5 is filed under standard and rated in rapid too (docs/systems.md
     # §9.1), so each list's site has the event's page, and its players link to both.

@@ -179,7 +179,9 @@ RULES_FILE_KEYS: dict[str, tuple[str, Convert]] = {
     "lists.rating_min": ("rating_min", _whole),
     "lists.rating_max": ("rating_max", _whole),
 }
-_TOP_LEVEL = {"name", "title", "rapid_blitz_title", "base", "system"}
+#: Keys read elsewhere: the rules' names, the base edition, the system, and ``[site]`` (the
+#: federation's web site, ``monthly/site_settings.py``).
+_TOP_LEVEL = {"name", "title", "rapid_blitz_title", "base", "system", "site"}
 #: Each field's key in a rules file.
 FILE_KEY = {name: key for key, (name, _) in RULES_FILE_KEYS.items()}
 
