@@ -5,6 +5,7 @@ calculation). Every part is made for all players at once, column by column."""
 
 from __future__ import annotations
 
+import html
 from collections.abc import Sequence
 from pathlib import Path
 from urllib.parse import quote
@@ -268,9 +269,12 @@ def _calculations(lists: Sequence[SiteList], layout: Layout) -> dict[str, str]:
         if mine.empty:
             continue
         columns = [c for c in system_columns(mine) if c not in ("period", "name")]
+        # The columns the period fills; the step only where there are several kinds.
         columns = [c for c in columns if (mine[c] != "").any()]
+        columns = [c for c in columns if c != "calculation" or mine[c].nunique() > 1]
         css = {c: "" if _numbers(mine[c]) else "text" for c in columns}
-        head = "".join(f'<th scope="col" class="{css[c]}">{c}</th>' for c in columns)
+        named = {c: html.escape(layout.labels.get(f"calc.{c}", c)) for c in columns}
+        head = "".join(f'<th scope="col" class="{css[c]}">{named[c]}</th>' for c in columns)
         rows = fill_parts(table_parts([(c, css[c]) for c in columns]), mine)
         links = _event_links(mine, each, layout.labels["calculation_page"])
         heading = (
