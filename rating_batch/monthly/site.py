@@ -9,6 +9,7 @@ as after ``unpublish``. The site is plain files (no server code): any web host s
 from __future__ import annotations
 
 import io
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -21,6 +22,7 @@ from rating_batch.periods import Period
 from rating_batch.staging import OutputProblem, staged_outputs
 from rating_batch.store import Store, open_store
 from rating_batch.writers.site import (
+    GAME_COLUMNS,
     SITE_FILES,
     SiteList,
     latest_date,
@@ -91,7 +93,7 @@ def read_site_lists(store: Store) -> list[SiteList]:
             old = before.set_index("id")["rating_value"]
             change = rating - listing["id"].map(old[~old.index.duplicated()])
         listing = listing.assign(rating_value=rating, change_value=change)
-        games = _csv(store, period, f"{kind}/games.csv")
+        games = _csv(store, period, f"{kind}/games.csv", GAME_COLUMNS)
         previous[kind] = listing
         result.append(
             SiteList(
@@ -102,18 +104,24 @@ def read_site_lists(store: Store) -> list[SiteList]:
                 games=games,
                 calculations=_csv(store, period, f"{kind}/calculations.csv"),
                 events=_events(store, period, games),
-                files=_carried(store, period, str(kind)),
+                files=_Carried(store, period, str(kind)),
             )
         )
     return result
 
 
-def _csv(store: Store, period: Period, path: str) -> pd.DataFrame | None:
-    """A published CSV file as text columns (what was written, unparsed)."""
+def _csv(
+    store: Store, period: Period, path: str, columns: Sequence[str] | None = None
+) -> pd.DataFrame | None:
+    """A published CSV file as text columns (what was written, unparsed); ``columns``: only
+    those."""
     data = store.published_file(period, path)
     if data is None:
         return None
-    return pd.read_csv(io.BytesIO(data), dtype=str, keep_default_na=False, encoding="utf-8-sig")
+    return pd.read_csv(
+        io.BytesIO(data), dtype=str, keep_default_na=False, encoding="utf-8-sig",
+        usecols=None if columns is None else list(columns),
+    )  # fmt: skip
 
 
 def _events(store: Store, period: Period, games: pd.DataFrame | None) -> pd.DataFrame:
@@ -125,14 +133,33 @@ def _events(store: Store, period: Period, games: pd.DataFrame | None) -> pd.Data
     return events[["key", "name", "start", "end"]].astype("string").fillna("")
 
 
-def _carried(store: Store, period: Period, kind: str) -> dict[str, bytes]:
-    """The published files the site carries for this list, by path within its folder."""
-    files: dict[str, bytes] = {}
-    for path in store.published_paths(period):
-        head, _, name = path.partition("/")
-        if head == kind and (name in CARRIED or name.startswith("events/")):
-            files[name] = store.published_file(period, path) or b""
-    return files
+class _Carried(Mapping[str, bytes]):
+    """The published files the site carries for a list, by path within its folder: each
+    read from the store when asked for (a month's event pages are written one by one, not
+    held at once)."""
+
+    def __init__(self, store: Store, period: Period, kind: str) -> None:
+        self._store, self._period, self._kind = store, period, kind
+        self._names = [
+            name
+            for head, _, name in (path.partition("/") for path in store.published_paths(period))
+            if head == kind and (name in CARRIED or name.startswith("events/"))
+        ]
+        self._known = set(self._names)
+
+    def __getitem__(self, name: str) -> bytes:
+        if name not in self._known:
+            raise KeyError(name)
+        return self._store.published_file(self._period, f"{self._kind}/{name}") or b""
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names)
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._known
 
 
 __all__ = ["SITE_FOLDER", "SiteSettings", "read_site_lists", "site_from_database", "write_site"]

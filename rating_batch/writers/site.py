@@ -9,7 +9,7 @@ shape are one rendering of a template whose per-page values are columns (``page_
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -81,11 +81,13 @@ class SiteList:
     """list.csv, with ``rating_value`` and ``change_value`` (against the previous list)."""
     players: pd.DataFrame | None
     games: pd.DataFrame | None
+    """games.csv's columns the site reads (``GAME_COLUMNS``)."""
     calculations: pd.DataFrame | None
     events: pd.DataFrame
     """key, name, start, end."""
-    files: dict[str, bytes]
-    """The published files the site carries, by path within the list's folder."""
+    files: Mapping[str, bytes]
+    """The published files the site carries, by path within the list's folder (each read
+    when it is written: a month's event pages need not all be held at once)."""
 
     @property
     def folder(self) -> str:
@@ -333,6 +335,10 @@ def _top_page(
         settings=settings,
         **layout.context("../../", date),
     )
+
+
+#: What the site reads of games.csv (``played``, and the events a list's games name).
+GAME_COLUMNS = ("event", "id", "opponent_id", "score")
 
 
 def played(games: pd.DataFrame | None) -> pd.DataFrame:
