@@ -110,7 +110,7 @@ def publish_period(
                     kept=keeping.kept,
                 )
             _switch(outputs, period, db, out)
-            write_site(store, out)  # every published list's pages again (docs/site.md)
+            write_site(store, out, publishing=True)  # every list's pages again (docs/site.md)
     result = _noting(publisher.result(period, paths, dry_run=False), waiting)
     result.lines.extend(store.notes)
     return result
@@ -308,7 +308,7 @@ def _republish(store: Store, period: Period, out: Path, options: PublishOptions)
             final = out / period / path
             outputs.write_bytes(final, data)
             written.append(final)
-    write_site(store, out)  # as the first publish wrote it (docs/site.md)
+    write_site(store, out, publishing=True)  # as the first publish wrote it (docs/site.md)
     return PublishResult(
         [f"re-published {period}: its files as stored when it was published"],
         outputs=written,

@@ -41,10 +41,13 @@ SITE_FOLDER = "site"
 CARRIED = ("list.csv", "list.xlsx", "list.txt", "changes.csv", "report.xlsx", "index.html")
 
 
-def write_site(store: Store, out: Path) -> Path:
+def write_site(store: Store, out: Path, *, publishing: bool = False) -> Path | None:
     """The whole site of ``store``'s published lists under ``out/site``, replacing the one
-    there (a half-written site is never in place); returns its folder."""
+    there (a half-written site is never in place); returns its folder. ``publishing``: as
+    part of a publish, which writes it unless ``[site] with_publish = false`` (None)."""
     settings = site_settings(store.meta("rules_text"), store.meta("rules") or "")
+    if publishing and not settings.with_publish:
+        return None
     lists = ranked_lists(read_site_lists(store), database_system(store).lower_is_better)
     pages = player_stems(lists)
     folder = out / SITE_FOLDER

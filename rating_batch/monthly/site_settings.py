@@ -28,6 +28,9 @@ class SiteSettings:
     """Juniors are under this age in the list's year (year − birth year)."""
     senior_age: int = 65
     """Seniors are this age or older in the list's year."""
+    with_publish: bool = True
+    """Whether every publish writes the site again (false: only ``rating-batch site`` does,
+    for a federation whose site is large enough to be written apart, e.g. after ``month``)."""
 
 
 #: Each key of ``[site]``: its type and, for numbers, the values allowed.
@@ -38,6 +41,7 @@ _KEYS: dict[str, tuple[type, tuple[int, int] | None]] = {
     "top": (int, (1, 10_000)),
     "junior_age": (int, (1, 120)),
     "senior_age": (int, (1, 120)),
+    "with_publish": (bool, None),
 }
 
 
@@ -70,6 +74,8 @@ def site_settings(text: str | None, source: str) -> SiteSettings:
             found.add(f"key {dotted!r} must be a whole number, not {value!r}", dotted)
         elif kind is str and not isinstance(value, str):
             found.add(f"key {dotted!r} must be text in quotes, not {value!r}", dotted)
+        elif kind is bool and not isinstance(value, bool):
+            found.add(f"key {dotted!r} must be true or false, not {value!r}", dotted)
         elif allowed is not None and not allowed[0] <= int(str(value)) <= allowed[1]:
             found.add(
                 f"key {dotted!r} must be from {allowed[0]} to {allowed[1]}, not {value}", dotted

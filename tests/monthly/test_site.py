@@ -233,7 +233,7 @@ def test_the_site_section_is_checked_and_every_problem_told_at_its_line() -> Non
         "rules.toml:6: key 'site.top' must be from 1 to 10000, not 0",
         "rules.toml:7: key 'site.junior_age' must be a whole number, not 'twenty'",
         "rules.toml:8: unknown key 'site.colour': write one of title, logo, language, top, "
-        "junior_age, senior_age",
+        "junior_age, senior_age, with_publish",
     ]
 
 
@@ -278,6 +278,31 @@ def test_a_rules_file_with_a_site_section_makes_the_database_and_its_site(
     assert run("publish", "2026-02", "--db", db, "--out", out)[0] == 0
     index = (out / "site" / "index.html").read_text(encoding="utf-8")
     assert '<html lang="pt">' in index and "Federação Exemplo" in index
+
+
+def test_a_site_written_apart_from_publishing(tmp_path: Path) -> None:
+    # [site] with_publish = false: publish writes the lists only; 'site' writes the site.
+    rules = tmp_path / "fed.toml"
+    rules.write_text('base = "fide-2025"\n\n[site]\nwith_publish = false\n', encoding="utf-8")
+    listed = tmp_path / "list.csv"
+    listed.write_text("id,rating\n11,1600\n12,1500\n", encoding="utf-8")
+    db, out = tmp_path / "f.sqlite", tmp_path / "lists"
+    assert (
+        run("init", "--list", listed, "--period", "2026-01", "--rules", rules, "--db", db)[0] == 0
+    )
+    assert run("add", event_file(tmp_path, "jan", [(1, 1, 2, "1-0")]), "--db", db)[0] == 0
+    assert run("publish", "2026-02", "--db", db, "--out", out)[0] == 0
+    assert (out / "2026-02" / "standard" / "list.csv").exists()
+    assert not (out / "site").exists()
+    code, printed, _ = run("site", "--db", db, "--out", out)
+    assert code == 0 and printed.startswith(f"wrote {out / 'site'}/index.html: 1 published list")
+    assert broken_links(out / "site") == []
+    wrong = tmp_path / "wrong.toml"
+    wrong.write_text('base = "fide-2025"\n\n[site]\nwith_publish = "no"\n', encoding="utf-8")
+    code, _, err = run("init", "--list", listed, "--rules", wrong, "--db", tmp_path / "w.sqlite")
+    assert (
+        code == 1 and f"{wrong}:4: key 'site.with_publish' must be true or false, not 'no'" in err
+    )
 
 
 def test_a_wrong_site_section_is_refused_by_init_at_its_line(tmp_path: Path) -> None:
