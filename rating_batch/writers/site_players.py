@@ -61,9 +61,13 @@ def write_player_pages(
     )
     parts = page_parts("site_player.html", **layout.context("../", date))
     where = str(outputs.folder(folder))
-    for stem, page in zip(frame["stem"].tolist(), fill_parts(parts, frame).tolist(), strict=True):
-        with open(f"{where}/{stem}.html", "w", encoding="utf-8") as handle:
-            handle.write(page)
+    # The pages a block at a time: made all at once, 10^5 pages are held twice over.
+    for start in range(0, len(frame), PAGE_BLOCK):
+        block = frame.iloc[start : start + PAGE_BLOCK]
+        made = fill_parts(parts, block).tolist()
+        for stem, page in zip(block["stem"].tolist(), made, strict=True):
+            with open(f"{where}/{stem}.html", "w", encoding="utf-8") as handle:
+                handle.write(page)
 
 
 def _by_id(texts: np.ndarray | pd.Series, ids: pd.Series, between: str = "") -> dict[str, str]:
@@ -248,6 +252,11 @@ def _played(lists: Sequence[SiteList], layout: Layout) -> dict[str, str]:
     return _by_id(fill_parts(table_parts(cells), frame), frame["id"])
 
 
+#: Calculation rows laid out at a time (``_calculations``), and pages made at a time.
+CALCULATION_BLOCK = 100_000
+PAGE_BLOCK = 5_000
+
+
 def _calculations(lists: Sequence[SiteList], layout: Layout) -> dict[str, str]:
     """Each player's calculation in the last list he has one in (every kind of that
     period): calculations.csv's rows, the columns the period fills, under a heading that
@@ -275,13 +284,20 @@ def _calculations(lists: Sequence[SiteList], layout: Layout) -> dict[str, str]:
         css = {c: "" if _numbers(mine[c]) else "text" for c in columns}
         named = {c: html.escape(layout.labels.get(f"calc.{c}", c)) for c in columns}
         head = "".join(f'<th scope="col" class="{css[c]}">{named[c]}</th>' for c in columns)
-        rows = fill_parts(table_parts([(c, css[c]) for c in columns]), mine)
+        parts = table_parts([(c, css[c]) for c in columns])
+        tables: dict[str, str] = {}
+        # A block of rows at a time: a month's calculations are ~10^6 rows, each laid out as
+        # a piece per column before it is joined.
+        for start in range(0, len(mine), CALCULATION_BLOCK):
+            block = mine.iloc[start : start + CALCULATION_BLOCK]
+            for key, text in _by_id(fill_parts(parts, block), block["id"]).items():
+                tables[key] = tables.get(key, "") + text
         links = _event_links(mine, each, layout.labels["calculation_page"])
         heading = (
             f'<h3>{layout.labels[each.kind]} {each.period}</h3><div class="scroll">'
             f'<table class="calculation"><thead><tr>{head}</tr></thead><tbody>'
         )
-        for key, text in _by_id(rows, mine["id"]).items():
+        for key, text in tables.items():
             found.setdefault(key, []).append(
                 heading + text + "</tbody></table></div>" + links.get(key, "")
             )
