@@ -58,8 +58,7 @@ class RateResult:
         return listing_of(self.players, "new_rating")
 
     def status_counts(self) -> dict[str, int]:
-        counts = self.players["status"].value_counts()
-        return {status: int(counts.get(status, 0)) for status in STATUSES}
+        return counted_statuses(self.players, STATUSES)
 
     def summary(self) -> str:
         """The one-screen summary printed at the end of ``rate``."""
@@ -154,8 +153,7 @@ class SystemRateResult:
         return listing_of(self.players, self.system.published)
 
     def status_counts(self) -> dict[str, int]:
-        counts = self.players["status"].value_counts()
-        return {status: int(counts.get(status, 0)) for status in SYSTEM_STATUSES}
+        return counted_statuses(self.players, SYSTEM_STATUSES)
 
     def summary(self) -> str:
         """The one-screen summary printed at the end of ``rate``."""
@@ -199,6 +197,12 @@ class _Summed(Protocol):
 
     @property
     def players(self) -> pd.DataFrame: ...
+
+
+def counted_statuses(players: pd.DataFrame, statuses: Sequence[str]) -> dict[str, int]:
+    """How many players have each of ``statuses``, in their order (0 for none)."""
+    counts = players["status"].value_counts()
+    return {status: int(counts.get(status, 0)) for status in statuses}
 
 
 def summary_text(
