@@ -303,6 +303,7 @@ def test_a_site_written_apart_from_publishing(tmp_path: Path) -> None:
     assert (
         code == 1 and f"{wrong}:4: key 'site.with_publish' must be true or false, not 'no'" in err
     )
+    assert not (tmp_path / "w.sqlite").exists()
 
 
 def test_a_wrong_site_section_is_refused_by_init_at_its_line(tmp_path: Path) -> None:
