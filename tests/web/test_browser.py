@@ -158,11 +158,14 @@ def test_an_officer_checks_adds_publishes_downloads_and_undoes(served, browser) 
 
     driver.find_element(By.LINK_TEXT, "standard/list.csv").click()  # a download: no new page
     saved = downloads / "2026-02-standard-list.csv"
+    published = (out / "2026-02" / "standard" / "list.csv").read_bytes()
+    # Chromium may name the file before its bytes are in it: wait for the whole download.
     deadline = time.monotonic() + 30
-    while not saved.exists():
-        assert time.monotonic() < deadline, sorted(downloads.iterdir())
+    while not (saved.exists() and saved.read_bytes() == published):
+        if time.monotonic() > deadline:
+            got = saved.read_bytes() if saved.exists() else None
+            raise AssertionError(f"{sorted(downloads.iterdir())}: {got!r} != {published!r}")
         time.sleep(0.1)
-    assert saved.read_bytes() == (out / "2026-02" / "standard" / "list.csv").read_bytes()
 
     # By keyboard: the player search, typed and sent with Enter.
     _follow(driver, "Players")
