@@ -1,12 +1,14 @@
 """The site's page of every player on a list: identity, rating history (a table and an
 inline SVG chart), the events of each period linking their pages, and the calculation of
 the last period he played in (the rows of calculations.csv, with a link to each event page's
-calculation). Every part is made for all players at once, column by column."""
+calculation). Every part is made for a block of players at once, column by column."""
 
 from __future__ import annotations
 
 import html
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from itertools import pairwise
 from pathlib import Path
 from urllib.parse import quote
 
@@ -15,6 +17,7 @@ import pandas as pd
 
 from rating_batch.staging import OutputSet
 from rating_batch.writers.html import (
+    Parts,
     anchors,
     escaped_texts,
     fill_parts,
@@ -44,30 +47,84 @@ def write_player_pages(
     outputs: OutputSet,
     date: str,
 ) -> None:
-    """``folder/<stem>.html`` for every player on any list (``pages``: each id's stem)."""
+    """``folder/<stem>.html`` for every player on any list (``pages``: each id's stem), made
+    ``PAGE_BLOCK`` players at a time: each piece of a page (history, chart, events,
+    calculation) for a block's players only, so that a FIDE-size site holds one block's
+    markup, not every player's."""
     if not lists:
         return
-    history = _history(lists, layout)
-    people = history.drop_duplicates("id", keep="last").set_index("id")
-    frame = pd.DataFrame({"id": pages.index.astype(str)})
-    frame = frame.assign(
-        stem=pages.to_numpy(),
-        name=frame["id"].map(people["name"]),
-        facts=_facts(frame["id"], people, layout),
-        history_html=_joined(frame["id"], history, _history_rows(history)),
-        chart_html=_each(frame["id"], _charts(history, lists, layout)),
-        played_html=_each(frame["id"], _played(lists, layout)),
-        calculation_html=_each(frame["id"], _calculations(lists, layout)),
-    )
+    ids = pd.Series(pages.index.astype(str))
+    stems = pages.to_numpy()
+    tables = _calculation_tables(lists, layout)
+    blocks = _Blocks(ids)
+    cuts = [blocks.cut(each, table) for each, table in zip(lists, tables, strict=True)]
     parts = page_parts("site_player.html", **layout.context("../", date))
     where = str(outputs.folder(folder))
-    # The pages a block at a time: made all at once, 10^5 pages are held twice over.
-    for start in range(0, len(frame), PAGE_BLOCK):
-        block = frame.iloc[start : start + PAGE_BLOCK]
-        made = fill_parts(parts, block).tolist()
-        for stem, page in zip(block["stem"].tolist(), made, strict=True):
+    for number, (start, end) in enumerate(blocks.bounds):
+        mine = [cut(number) for cut in cuts]
+        history = _history(mine, layout)
+        people = history.drop_duplicates("id", keep="last").set_index("id")
+        frame = pd.DataFrame({"id": ids.iloc[start:end].to_numpy()})
+        frame = frame.assign(
+            name=frame["id"].map(people["name"]),
+            facts=_facts(frame["id"], people, layout),
+            history_html=_joined(frame["id"], history, _history_rows(history)),
+            chart_html=_each(frame["id"], _charts(history, mine, layout)),
+            played_html=_each(frame["id"], _played(mine, layout)),
+            calculation_html=_each(frame["id"], _calculations(mine, tables)),
+        )
+        made = fill_parts(parts, frame).tolist()
+        for stem, page in zip(stems[start:end].tolist(), made, strict=True):
             with open(f"{where}/{stem}.html", "w", encoding="utf-8") as handle:
                 handle.write(page)
+
+
+#: Players whose pages are made at a time (``write_player_pages``).
+PAGE_BLOCK = 5_000
+
+
+class _Blocks:
+    """The players cut into blocks of ``PAGE_BLOCK`` in page order, and each list's rows
+    of a block's players (in the rows' own order)."""
+
+    def __init__(self, ids: pd.Series) -> None:
+        self.block_of = pd.Series(np.arange(len(ids)) // PAGE_BLOCK, index=ids.to_numpy())
+        starts = list(range(0, len(ids), PAGE_BLOCK))
+        self.bounds = list(zip(starts, [*starts[1:], len(ids)], strict=True))
+
+    def rows(self, frame: pd.DataFrame | None, keep: np.ndarray | None = None) -> list[np.ndarray]:
+        """Per block, the positions of ``frame``'s rows whose ``id`` is of its players
+        (with ``keep``, only the rows it marks)."""
+        if frame is None:
+            return [np.zeros(0, dtype=np.int64)] * len(self.bounds)
+        codes = np.array(frame["id"].map(self.block_of), dtype=np.float64)
+        if keep is not None:
+            codes[~keep] = np.nan
+        order = np.argsort(codes, kind="stable")  # a missing code sorts last: no block's
+        edges = np.searchsorted(codes[order], np.arange(len(self.bounds) + 1), side="left")
+        return [order[low:high] for low, high in pairwise(edges.tolist())]
+
+    def cut(self, each: SiteList, table: _Table | None) -> Callable[[int], SiteList]:
+        """The list ``each`` with a block's rows only (its calculations: those of the
+        players whose page shows this list's, ``table``)."""
+        listing = self.rows(each.listing)
+        games = self.rows(each.games)
+        calculated = self.rows(
+            each.calculations if table is not None else None,
+            None if table is None else table.shown,
+        )
+
+        def block(number: int) -> SiteList:
+            return replace(
+                each,
+                listing=each.listing.iloc[listing[number]],
+                games=None if each.games is None else each.games.iloc[games[number]],
+                calculations=None
+                if each.calculations is None or table is None
+                else each.calculations.iloc[calculated[number]],
+            )
+
+        return block
 
 
 def _by_id(texts: np.ndarray | pd.Series, ids: pd.Series, between: str = "") -> dict[str, str]:
@@ -252,31 +309,47 @@ def _played(lists: Sequence[SiteList], layout: Layout) -> dict[str, str]:
     return _by_id(fill_parts(table_parts(cells), frame), frame["id"])
 
 
-#: Calculation rows laid out at a time (``_calculations``), and pages made at a time.
+#: Calculation rows laid out at a time (``_calculations``).
 CALCULATION_BLOCK = 100_000
-PAGE_BLOCK = 5_000
 
 
-def _calculations(lists: Sequence[SiteList], layout: Layout) -> dict[str, str]:
-    """Each player's calculation in the last list he has one in (every kind of that
-    period): calculations.csv's rows, the columns the period fills, under a heading that
-    links each event page's section of his calculation."""
+@dataclass(frozen=True)
+class _Table:
+    """How a list's calculations are shown on the pages of the players whose last
+    calculation it holds (``shown``: their rows): the columns the period fills, decided on
+    all of them, not on a block's."""
+
+    shown: np.ndarray
+    parts: Parts
+    heading: str
+    label: str
+    """What the links to the event pages' sections are called."""
+
+
+def _calculation_tables(lists: Sequence[SiteList], layout: Layout) -> list[_Table | None]:
+    """Per list, its calculation table (None: no player's page shows its calculations);
+    each player's page shows the last list he has a calculation in (every kind of that
+    period)."""
     calculated = [
         pd.DataFrame({"id": each.calculations["id"], "period": str(each.period)})
         for each in lists
         if each.calculations is not None and not each.calculations.empty
     ]
     if not calculated:
-        return {}
+        return [None] * len(lists)
     last = pd.concat(calculated).groupby("id")["period"].max()
-    found: dict[str, list[str]] = {}
+    tables: list[_Table | None] = []
     for each in lists:
         calculations = each.calculations
-        if calculations is None or calculations.empty:
+        shown = (
+            None
+            if calculations is None or calculations.empty
+            else (calculations["id"].map(last) == str(each.period)).to_numpy()
+        )
+        if calculations is None or shown is None or not shown.any():
+            tables.append(None)
             continue
-        mine = calculations[calculations["id"].map(last) == str(each.period)]
-        if mine.empty:
-            continue
+        mine = calculations[shown]
         columns = [c for c in system_columns(mine) if c not in ("period", "name")]
         # The columns the period fills; the step only where there are several kinds.
         columns = [c for c in columns if (mine[c] != "").any()]
@@ -284,29 +357,41 @@ def _calculations(lists: Sequence[SiteList], layout: Layout) -> dict[str, str]:
         css = {c: "" if _numbers(mine[c]) else "text" for c in columns}
         named = {c: html.escape(layout.labels.get(f"calc.{c}", c)) for c in columns}
         head = "".join(f'<th scope="col" class="{css[c]}">{named[c]}</th>' for c in columns)
-        parts = table_parts([(c, css[c]) for c in columns])
-        tables: dict[str, str] = {}
-        # A block of rows at a time: a month's calculations are ~10^6 rows, each laid out as
-        # a piece per column before it is joined.
-        for start in range(0, len(mine), CALCULATION_BLOCK):
-            block = mine.iloc[start : start + CALCULATION_BLOCK]
-            for key, text in _by_id(fill_parts(parts, block), block["id"]).items():
-                tables[key] = tables.get(key, "") + text
-        links = _event_links(mine, each, layout.labels["calculation_page"])
         heading = (
             f'<h3>{layout.labels[each.kind]} {each.period}</h3><div class="scroll">'
             f'<table class="calculation"><thead><tr>{head}</tr></thead><tbody>'
         )
-        for key, text in tables.items():
+        parts = table_parts([(c, css[c]) for c in columns])
+        tables.append(_Table(shown, parts, heading, layout.labels["calculation_page"]))
+    return tables
+
+
+def _calculations(lists: Sequence[SiteList], tables: Sequence[_Table | None]) -> dict[str, str]:
+    """Each player's calculation (``_calculation_tables``): calculations.csv's rows under a
+    heading, and links to his section of each event page."""
+    found: dict[str, list[str]] = {}
+    for each, table in zip(lists, tables, strict=True):
+        mine = each.calculations
+        if table is None or mine is None or mine.empty:
+            continue
+        rows: dict[str, str] = {}
+        # A block of rows at a time: each laid out as a piece per column before it is joined.
+        for start in range(0, len(mine), CALCULATION_BLOCK):
+            block = mine.iloc[start : start + CALCULATION_BLOCK]
+            for key, text in _by_id(fill_parts(table.parts, block), block["id"]).items():
+                rows[key] = rows.get(key, "") + text
+        links = _event_links(mine, each, table.label)
+        for key, text in rows.items():
             found.setdefault(key, []).append(
-                heading + text + "</tbody></table></div>" + links.get(key, "")
+                table.heading + text + "</tbody></table></div>" + links.get(key, "")
             )
     return {key: "".join(parts) for key, parts in found.items()}
 
 
 def _numbers(column: pd.Series) -> bool:
     """Whether every value of a text column is a number or blank (it is then right-aligned)."""
-    filled = column[column != ""]
+    distinct = pd.Series(column.unique())  # a month's calculations repeat their values
+    filled = distinct[distinct != ""]
     return bool(pd.to_numeric(filled, errors="coerce").notna().all())
 
 

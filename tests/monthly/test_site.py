@@ -136,6 +136,31 @@ def test_the_site_of_the_sample_federation_has_no_broken_link_and_valid_pages(
     assert [problem for page in own for problem in accessibility_problems(page)] == []
 
 
+def test_player_pages_made_block_by_block_are_the_pages_made_at_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A FIDE-size site makes its player pages a block of players at a time; a block must
+    not change a page (a calculation's columns are those the period fills for every player,
+    not a block's). Blocks of 7 players and of 13 calculation rows cut the sample
+    federation's ~150 players and their calculations everywhere, a player's rows included."""
+    from rating_batch.writers import site_players
+
+    db = tmp_path / "r.sqlite"
+    assert (
+        run("init", "--list", SAMPLE / "list-2026-01.csv", "--period", "2026-01", "--db", db)[0]
+        == 0
+    )
+    for month, period in (("2026-01", "2026-02"), ("2026-02", "2026-03")):
+        assert run("add", SAMPLE / month, "--db", db)[0] == 0
+        assert run("publish", period, "--db", db, "--out", tmp_path / "whole")[0] == 0
+    whole = tree(tmp_path / "whole" / "site" / "players")
+    assert len(whole) > 100
+    monkeypatch.setattr(site_players, "PAGE_BLOCK", 7)
+    monkeypatch.setattr(site_players, "CALCULATION_BLOCK", 13)
+    assert run("site", "--db", db, "--out", tmp_path / "blocks")[0] == 0
+    assert tree(tmp_path / "blocks" / "site" / "players") == whole
+
+
 def test_the_site_of_a_glicko2_database_shows_the_systems_columns(tmp_path: Path) -> None:
     db = glicko2_db(tmp_path)
     out = tmp_path / "out"
