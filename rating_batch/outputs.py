@@ -69,9 +69,12 @@ def write_rate_outputs(rated: RateResult, out: Path) -> list[Path]:
     with staged_outputs(out) as outputs:
         # The folder's pages are this run's: a page of an event no longer rated goes.
         outputs.own(out / "events", r"[^/]+\.html")
-        report_book = outputs.path(paths[3])  # recorded here, not in the child (``beside``)
+        # Staged paths are recorded here, not in the child (``beside``).
+        report_book, calculations_csv = outputs.path(paths[3]), outputs.path(paths[2])
 
         def workbook() -> None:
+            # calculations.csv too: the child has less to do than the pages left here.
+            write_csv(calculations, calculations_csv)
             write_workbook(
                 [
                     Sheet("Summary", rows=rated.summary_rows()),
@@ -99,7 +102,6 @@ def write_rate_outputs(rated: RateResult, out: Path) -> list[Path]:
         with beside(workbook):
             write_csv(players, outputs.path(paths[0]))
             write_csv(games, outputs.path(paths[1]))
-            write_csv(calculations, outputs.path(paths[2]))
             paths += write_pages(
                 outputs,
                 out,
