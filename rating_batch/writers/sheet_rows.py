@@ -188,9 +188,10 @@ def _rows_xml(
 ) -> str:
     """The ``<row>`` elements of a block of rows, the first being sheet row ``first``: each
     column's cells made at once (object arrays), then the rows joined, those with the same
-    cells present together, of those cells' pieces only (no string made per cell here: each
-    cell is its column's '<c r="B', the row's number and quote, and its tail). A row of
-    several ``lines`` is made that high."""
+    cells present together, of those cells' pieces only (no string made per cell here). A
+    cell that follows the row's previous cell has no reference (``r`` is optional in a sheet:
+    it is the next cell); one after a missing cell has it. A row of several ``lines`` is made
+    that high."""
     numbers = np.arange(first, len(frame) + first).astype(str).astype(object)
     heading = [False] * len(frame) if levels is None else (levels == 0).tolist()
     starts = '<row r="' + numbers + '"'
@@ -202,18 +203,24 @@ def _rows_xml(
         starts = starts + np.where(lines > 1, ' ht="' + high + '" customHeight="1"', "")
     starts = starts + ">"
     quoted = numbers + '"'
-    tails = [
-        np.array(_cell_tails(frame[name], str(name), heading, styles.of(str(name))), dtype=object)
+    cells = [
+        np.array(_cells(frame[name], str(name), heading, styles.of(str(name))), dtype=object)
         for name in frame.columns
     ]
     rows_xml = np.empty(len(frame), dtype=object)
-    for rows, columns in _same_cells(tails, len(frame)):
+    for rows, columns in _same_cells(cells, len(frame)):
         count = len(rows)
-        shown = quoted[rows].tolist()
         parts = [starts[rows].tolist()]
+        previous = -1
         for index in columns:
-            start = f'<c r="{get_column_letter(index + 1)}'
-            parts += [[start] * count, shown, tails[index][rows].tolist()]
+            made = cells[index][rows].tolist()
+            if index != previous + 1:
+                # After a missing cell, a cell says where it is; otherwise it is the next.
+                start = f'<c r="{get_column_letter(index + 1)}'
+                shown = quoted[rows].tolist()
+                made = [start + at + cell[2:] for at, cell in zip(shown, made, strict=True)]
+            parts.append(made)
+            previous = index
         parts.append(["</row>"] * count)
         rows_xml[rows] = list(map("".join, zip(*parts, strict=True)))
     return "".join(rows_xml.tolist())
@@ -237,9 +244,10 @@ def _same_cells(tails: list[np.ndarray], rows: int) -> Iterator[tuple[np.ndarray
         yield positions, np.flatnonzero(present[positions[0]]).tolist()
 
 
-def _cell_tails(series: pd.Series, name: str, heading: list[bool], styles: _Styles) -> list[str]:
-    """Each cell of a column after its reference (``<c r="B7"`` + this), "" for a missing
-    value: each distinct value's is made once and spread over the column (``formatted``)."""
+def _cells(series: pd.Series, name: str, heading: list[bool], styles: _Styles) -> list[str]:
+    """Each cell of a column without its reference (``<c s="3"><v>7</v></c>``: the cell after
+    the row's previous one), "" for a missing value: each distinct value's is made once and
+    spread over the column (``formatted``)."""
     kind, codes, values = distinct(series)
     if kind == "bool":
         # yes/no as text: a spreadsheet's TRUE beside a score of 0 reads as a contradiction.
@@ -247,10 +255,10 @@ def _cell_tails(series: pd.Series, name: str, heading: list[bool], styles: _Styl
         return formatted(codes, values, lambda v: _inline_text("yes" if v else "no", style))
     if kind == "float":
         style = styles.numbers[name]
-        return formatted(codes, values, lambda v: f"{style}><v>{float(v)!r}</v></c>")
+        return formatted(codes, values, lambda v: f"<c{style}><v>{float(v)!r}</v></c>")
     if kind == "int":
         style = styles.numbers[name]
-        return formatted(codes, values, lambda v: f"{style}><v>{int(v)}</v></c>")
+        return formatted(codes, values, lambda v: f"<c{style}><v>{int(v)}</v></c>")
     texts = [str(value) for value in values]
     free = name not in CODE_COLUMNS
     plain = None if styles.plain < 0 else styles.plain
@@ -270,7 +278,7 @@ def _text_tails(texts: list[str], free: bool, style: int | None, styles: _Styles
     keep = ' xml:space="preserve"'
     return np.array(
         [
-            f' t="inlineStr"{quoted if free and text.startswith(FORMULA_STARTS) else plain}>'
+            f'<c t="inlineStr"{quoted if free and text.startswith(FORMULA_STARTS) else plain}>'
             f"<is><t{keep if text != text.strip() else ''}>{escaped}</t></is></c>"
             for text, escaped in zip(texts, shown, strict=True)
         ],
@@ -286,8 +294,8 @@ def _escaped_all(texts: list[str]) -> list[str]:
 
 
 def _inline_text(value: str, style: str) -> str:
-    """The rest of an inline-string cell after its reference: style, escaped text (control
-    characters as '?'), spaces kept where they would be lost."""
+    """An inline-string cell without its reference: style, escaped text (control characters
+    as '?'), spaces kept where they would be lost."""
     text = html.escape(ILLEGAL_CHARACTERS_RE.sub("?", value), quote=False)
     keep = ' xml:space="preserve"' if text != text.strip() else ""
-    return f' t="inlineStr"{style}><is><t{keep}>{text}</t></is></c>'
+    return f'<c t="inlineStr"{style}><is><t{keep}>{text}</t></is></c>'
