@@ -71,7 +71,7 @@ def write_player_pages(
             history_html=_joined(frame["id"], history, _history_rows(history)),
             chart_html=_each(frame["id"], _charts(history, mine, layout)),
             played_html=_each(frame["id"], _played(mine, layout)),
-            calculation_html=_each(frame["id"], _calculations(mine, tables)),
+            calculation_html=_each(frame["id"], _calculations(mine, tables, layout)),
         )
         made = fill_parts(parts, frame).tolist()
         for stem, page in zip(stems[start:end].tolist(), made, strict=True):
@@ -109,10 +109,8 @@ class _Blocks:
         players whose page shows this list's, ``table``)."""
         listing = self.rows(each.listing)
         games = self.rows(each.games)
-        calculated = self.rows(
-            each.calculations if table is not None else None,
-            None if table is None else table.shown,
-        )
+        calculations = each.calculations if table is not None else None
+        calculated = self.rows(calculations, None if table is None else table.shown)
 
         def block(number: int) -> SiteList:
             return replace(
@@ -120,8 +118,8 @@ class _Blocks:
                 listing=each.listing.iloc[listing[number]],
                 games=None if each.games is None else each.games.iloc[games[number]],
                 calculations=None
-                if each.calculations is None or table is None
-                else each.calculations.iloc[calculated[number]],
+                if calculations is None
+                else calculations.iloc[calculated[number]],
             )
 
         return block
@@ -322,8 +320,6 @@ class _Table:
     shown: np.ndarray
     parts: Parts
     heading: str
-    label: str
-    """What the links to the event pages' sections are called."""
 
 
 def _calculation_tables(lists: Sequence[SiteList], layout: Layout) -> list[_Table | None]:
@@ -344,12 +340,11 @@ def _calculation_tables(lists: Sequence[SiteList], layout: Layout) -> list[_Tabl
     tables: list[_Table | None] = []
     for each in lists:
         calculations = each.calculations
-        shown = (
-            None
-            if calculations is None or calculations.empty
-            else (calculations["id"].map(last) == str(each.period)).to_numpy()
-        )
-        if calculations is None or shown is None or not shown.any():
+        if calculations is None or calculations.empty:
+            tables.append(None)
+            continue
+        shown = (calculations["id"].map(last) == str(each.period)).to_numpy()
+        if not shown.any():
             tables.append(None)
             continue
         mine = calculations[shown]
@@ -367,11 +362,13 @@ def _calculation_tables(lists: Sequence[SiteList], layout: Layout) -> list[_Tabl
             f'<table class="calculation"><thead><tr>{head}</tr></thead><tbody>'
         )
         parts = table_parts([(c, css[c]) for c in columns])
-        tables.append(_Table(shown, parts, heading, layout.labels["calculation_page"]))
+        tables.append(_Table(shown, parts, heading))
     return tables
 
 
-def _calculations(lists: Sequence[SiteList], tables: Sequence[_Table | None]) -> dict[str, str]:
+def _calculations(
+    lists: Sequence[SiteList], tables: Sequence[_Table | None], layout: Layout
+) -> dict[str, str]:
     """Each player's calculation (``_calculation_tables``): calculations.csv's rows under a
     heading, and links to his section of each event page."""
     found: dict[str, list[str]] = {}
@@ -385,7 +382,7 @@ def _calculations(lists: Sequence[SiteList], tables: Sequence[_Table | None]) ->
             block = mine.iloc[start : start + CALCULATION_BLOCK]
             for key, text in _by_id(fill_parts(table.parts, block), block["id"]).items():
                 rows[key] = rows.get(key, "") + text
-        links = _event_links(mine, each, table.label)
+        links = _event_links(mine, each, layout.labels["calculation_page"])
         for key, text in rows.items():
             found.setdefault(key, []).append(
                 table.heading + text + "</tbody></table></div>" + links.get(key, "")
