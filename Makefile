@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-fast lint check bench bench-history clean
+.PHONY: run test test-fast soak long-tests lint check bench bench-history clean
 
 $(STAMP): pyproject.toml
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
@@ -33,9 +33,18 @@ test: $(STAMP)
 	$(BIN)/pytest -q -n auto
 
 # The edit-test loop: everything but the kill, concurrency, fault-injection, fuzz and printing
-# tests (the whole suite runs in CI).
+# tests and the long ones of tests/long_tests.txt (the whole suite runs in CI).
 test-fast: $(STAMP)
-	$(BIN)/pytest -q -n auto -m "not slow"
+	$(BIN)/pytest -q -n auto -m "not slow and not long"
+
+# The whole suite with the fuzzing and the kill and concurrency loops at full length
+# (tests/budget.py): a nightly job's (about twice as long as make test).
+soak: $(STAMP)
+	RATING_BATCH_SOAK=1 $(BIN)/pytest -q -n auto
+
+# tests/long_tests.txt measured again on this machine (review the diff and commit it).
+long-tests: $(STAMP)
+	$(BIN)/python benchmarks/long_tests.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check rating_batch tests benchmarks

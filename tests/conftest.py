@@ -57,6 +57,25 @@ def player(result: RateResult, fide_id: int) -> pd.Series:
     return rows.iloc[0]
 
 
+#: The test functions ``make test-fast`` leaves out as long (written by ``make long-tests``).
+LONG_TESTS = Path(__file__).parent / "long_tests.txt"
+
+
+def long_tests() -> set[str]:
+    """The names in long_tests.txt (``tests/path.py::test_function``)."""
+    lines = LONG_TESTS.read_text(encoding="utf-8").splitlines()
+    return {line for line in lines if line and not line.startswith("#")}
+
+
+@pytest.hookimpl(tryfirst=True)  # before ``-m`` deselects by mark
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark ``long`` the tests named in long_tests.txt (all the parameters of a function)."""
+    long = long_tests()
+    for item in items:
+        if item.nodeid.split("[")[0] in long:
+            item.add_marker(pytest.mark.long)
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
         "--update-golden",

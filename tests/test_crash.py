@@ -1,4 +1,5 @@
-"""Crash safety and concurrency with real processes (run 20 times each).
+"""Crash safety and concurrency with real processes (run 20 times each under ``make soak``,
+5 under ``make test``: ``budget.py``).
 
 * ``publish`` killed (SIGKILL) at any moment: the database is exactly as before or exactly
   as after a complete run, never in between, and integrity_check is clean; no output file is
@@ -22,12 +23,13 @@ import numpy as np
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "benchmarks"))
+from budget import runs
 from generate import generate_month, make_federation, write_list_csv
 
 #: Left out of ``make test-fast`` (kills real processes and runs commands concurrently).
 pytestmark = pytest.mark.slow
 
-RUNS = 20
+RUNS = runs(20, 5)
 COMMAND = [sys.executable, "-m", "rating_batch"]
 
 

@@ -2,9 +2,10 @@
 InputError whose messages name the file (and the line where there is one). Never another
 exception, and a file that loads cleanly also rates without one.
 
-Per run (deterministic, the same cases every time): 2,000 TRF files, 2,000 CSV crosstables,
-1,000 XLSX crosstables and 1,000 junk workbooks (each read as an event and as a list),
-2,000 TXT/CSV rating lists and 1,500 XML lists."""
+Per run of ``make soak`` (deterministic, the same cases every time): 2,000 TRF files, 2,000
+CSV crosstables, 1,000 XLSX crosstables and 1,000 junk workbooks (each read as an event and as
+a list), 2,000 TXT/CSV rating lists and 1,500 XML lists; ``make test`` runs a fifth of each
+(``budget.py``)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import io
 from pathlib import Path
 
 import pytest
+from budget import runs
 from conftest import DATA
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -26,7 +28,7 @@ from rating_batch.systems.elo.run import rate_loaded
 pytestmark = pytest.mark.slow
 
 SETTINGS = settings(
-    max_examples=2000,
+    max_examples=runs(2000, 400),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
     derandomize=True,
@@ -152,7 +154,7 @@ def test_fuzz_csv_crosstable(data: bytes, tmp_path_factory: object) -> None:
     load(Path(tmp_path_factory.mktemp("csv")) / "event.csv", data)
 
 
-@settings(SETTINGS, max_examples=1000)
+@settings(SETTINGS, max_examples=runs(1000, 200))
 @given(data=mutated([CSV_EVENT]))
 def test_fuzz_xlsx_crosstable(data: bytes, tmp_path_factory: object) -> None:
     # The mutated CSV rows, put in a workbook (values as text and numbers), then loaded.
@@ -178,13 +180,13 @@ def test_fuzz_rating_lists(data: bytes, suffix: str, tmp_path_factory: object) -
     read_list(Path(tmp_path_factory.mktemp("list")) / f"list{suffix}", data)
 
 
-@settings(SETTINGS, max_examples=1500)
+@settings(SETTINGS, max_examples=runs(1500, 300))
 @given(data=mutated([XML_SEED]))
 def test_fuzz_xml_lists(data: bytes, tmp_path_factory: object) -> None:
     read_list(Path(tmp_path_factory.mktemp("xml")) / "list.xml", data)
 
 
-@settings(SETTINGS, max_examples=1000)
+@settings(SETTINGS, max_examples=runs(1000, 200))
 @given(data=st.binary(max_size=2000))
 def test_fuzz_xlsx_bytes(data: bytes, tmp_path_factory: object) -> None:
     # Bytes that claim to be a workbook: never anything but a clean InputError.
@@ -205,7 +207,7 @@ STATE_SEEDS = [
 ]
 
 
-@settings(SETTINGS, max_examples=600)
+@settings(SETTINGS, max_examples=runs(600, 120))
 @given(data=mutated(STATE_SEEDS), system=st.sampled_from(["glicko2", "glicko", "ingo"]))
 def test_fuzz_state_lists(data: bytes, system: str, tmp_path_factory: object) -> None:
     # A previous list for another rating system (docs/systems.md): read, or refused with
@@ -224,7 +226,7 @@ def test_fuzz_state_lists(data: bytes, system: str, tmp_path_factory: object) ->
         assert_clean_or_located(path, error.issues)
 
 
-@settings(SETTINGS, max_examples=600)
+@settings(SETTINGS, max_examples=runs(600, 120))
 @given(data=mutated([b'system = "glicko2"\n[glicko2]\ntau = 0.5\nrd_max = 350\n',
                      b'system = "ingo"\n[ingo]\nrule = "quarter"\ngap_cap = 40\n']))  # fmt: skip
 def test_fuzz_system_rules_files(data: bytes, tmp_path_factory: object) -> None:

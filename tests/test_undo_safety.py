@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 
 import pytest
+from budget import runs
 from db_helpers import (
     COMMAND,
     SCHEMA_5,
@@ -390,7 +391,8 @@ def test_read_only_commands_leave_nothing_beside_the_database(tmp_path: Path) ->
 
 # -- kills: undo, restore and backup are all or nothing -----------------------------------
 
-RUNS = 12
+#: Kills spread over each command (``budget.py``: 12 under ``make soak``).
+RUNS = runs(12, 4)
 
 
 def _killed(args: list[object], after: float) -> None:
