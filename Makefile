@@ -38,7 +38,7 @@ test-fast: $(STAMP)
 	$(BIN)/pytest -q -n auto -m "not slow and not long"
 
 # The whole suite with the fuzzing and the kill and concurrency loops at full length
-# (tests/budget.py): a nightly job's (about twice as long as make test).
+# (tests/budget.py): before a release, or nightly (about 1.5 times make test; CI runs test).
 soak: $(STAMP)
 	RATING_BATCH_SOAK=1 $(BIN)/pytest -q -n auto
 

@@ -9,10 +9,20 @@ from __future__ import annotations
 
 import os
 
-#: Whether this run is ``make soak``.
-SOAK = os.environ.get("RATING_BATCH_SOAK", "") not in ("", "0")
+#: Whether this run is ``make soak`` (``RATING_BATCH_SOAK`` is 1, true or yes).
+SOAK = os.environ.get("RATING_BATCH_SOAK", "").strip().lower() in ("1", "true", "yes")
 
 
 def runs(full: int, short: int) -> int:
     """``full`` under ``make soak``, else ``short``."""
     return full if SOAK else short
+
+
+def kill_fractions(full: int, short: int) -> list[float]:
+    """When a loop's kills land, as fractions of the command's measured run. Under ``make
+    soak``, the middle of each of ``full`` equal slices, ``(k + 0.5) / full``; under ``make
+    test``, ``short`` of them, evenly spaced from the first of those to the last, so that a
+    kill still lands as the command starts and one as it ends."""
+    first, last = 0.5 / full, 1 - 0.5 / full
+    count = runs(full, short)
+    return [first + (last - first) * k / (count - 1) for k in range(count)]

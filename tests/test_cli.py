@@ -413,8 +413,10 @@ def _mutations(lines: list[str]) -> list[list[str]]:
 def test_no_traceback_on_malformed_variants(path: Path, tmp_path: Path) -> None:
     lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
     runner = CliRunner()
-    # Every variant under ``make soak``, every third under ``make test`` (``budget.py``).
-    for number, variant in enumerate(_mutations(lines)[:: runs(1, 3)]):
+    # Every variant under ``make soak``; under ``make test`` (``budget.py``) the three of the
+    # whole file (empty, its first line, its first half) and every third of the others.
+    variants = _mutations(lines)
+    for number, variant in enumerate(variants[:3] + variants[3 :: runs(1, 3)]):
         broken = tmp_path / f"variant{number}.trf"
         broken.write_text("\n".join(variant) + "\n", encoding="utf-8")
         for args in (["check", str(broken)], ["rate", str(broken), "--out", str(tmp_path / "o")]):

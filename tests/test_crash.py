@@ -23,13 +23,16 @@ import numpy as np
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "benchmarks"))
-from budget import runs
+from budget import kill_fractions, runs
 from generate import generate_month, make_federation, write_list_csv
 
 #: Left out of ``make test-fast`` (kills real processes and runs commands concurrently).
 pytestmark = pytest.mark.slow
 
+#: The concurrent runs of two ``add`` (``budget.py``).
 RUNS = runs(20, 5)
+#: When each run of a kill loop kills its command (``budget.py``).
+KILLS = kill_fractions(20, 5)
 COMMAND = [sys.executable, "-m", "rating_batch"]
 
 
@@ -111,7 +114,7 @@ def test_killing_publish_leaves_before_or_after(month: dict[str, object]) -> Non
     root, files = Path(str(month["root"])), month["files"]
     assert isinstance(files, dict)
     outcomes = {"before": 0, "after": 0}
-    for run in range(RUNS):
+    for run, fraction in enumerate(KILLS):
         db = copy_database(Path(str(month["base"])), root / f"kill{run}.sqlite")
         out = root / f"kill{run}"
         process = subprocess.Popen(
@@ -120,7 +123,7 @@ def test_killing_publish_leaves_before_or_after(month: dict[str, object]) -> Non
             stderr=subprocess.DEVNULL,
         )
         # Spread the kills over the whole run, from start-up to the end.
-        time.sleep(float(month["elapsed"]) * (run + 0.5) / RUNS)  # type: ignore[arg-type]  # a JSON value
+        time.sleep(float(month["elapsed"]) * fraction)  # type: ignore[arg-type]  # a JSON value
         process.send_signal(signal.SIGKILL)
         process.wait()
         state = dump(db)
@@ -201,9 +204,9 @@ def test_two_adds_at_once(month: dict[str, object], tmp_path: Path) -> None:
         dump(db)
 
 
-def _kill_at_random(command: list[str], elapsed: float, run: int) -> None:
+def _kill_at_random(command: list[str], elapsed: float, fraction: float) -> None:
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    time.sleep(elapsed * (run + 0.5) / RUNS)
+    time.sleep(elapsed * fraction)
     process.send_signal(signal.SIGKILL)
     process.wait()
 
@@ -237,9 +240,9 @@ def test_killing_unpublish_leaves_the_publish_or_exactly_the_state_before_it(
     assert content(probe) == before  # exactly as before the publish
     untouched = dump(published)
     seen = set()
-    for run in range(RUNS):
+    for run, fraction in enumerate(KILLS):
         db = copy_database(published, tmp_path / f"unpublish{run}.sqlite")
-        _kill_at_random([*COMMAND, "unpublish", "2026-02", "--db", str(db)], elapsed, run)
+        _kill_at_random([*COMMAND, "unpublish", "2026-02", "--db", str(db)], elapsed, fraction)
         if dump(db) == untouched:  # killed before its commit: not a byte of it, journal too
             seen.add("after")
         else:
@@ -257,9 +260,9 @@ def test_killing_restore_leaves_the_database_or_the_state_before_the_publish(
     assert content(probe) == before
     untouched = dump(published)
     seen = set()
-    for run in range(RUNS):
+    for run, fraction in enumerate(KILLS):
         db = copy_database(published, tmp_path / f"restore{run}.sqlite")
-        _kill_at_random([*COMMAND, "restore", "latest", "--db", str(db)], elapsed, run)
+        _kill_at_random([*COMMAND, "restore", "latest", "--db", str(db)], elapsed, fraction)
         if dump(db) == untouched:
             seen.add("after")
         else:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import ast
+from functools import cache
 from pathlib import Path
 
 from conftest import long_tests
@@ -11,6 +12,7 @@ from conftest import long_tests
 ROOT = Path(__file__).parent.parent
 
 
+@cache  # each module parsed once, however many of its tests are listed
 def _test_functions(module: Path) -> set[str]:
     tree = ast.parse(module.read_text(encoding="utf-8"))
     return {node.name for node in tree.body if isinstance(node, ast.FunctionDef)}

@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 import pytest
-from budget import runs
+from budget import kill_fractions
 from db_helpers import (
     COMMAND,
     SCHEMA_5,
@@ -391,8 +391,8 @@ def test_read_only_commands_leave_nothing_beside_the_database(tmp_path: Path) ->
 
 # -- kills: undo, restore and backup are all or nothing -----------------------------------
 
-#: Kills spread over each command (``budget.py``: 12 under ``make soak``).
-RUNS = runs(12, 4)
+#: When each run of a kill loop kills its command (``budget.py``: 12 runs under ``make soak``).
+KILLS = kill_fractions(12, 4)
 
 
 def _killed(args: list[object], after: float) -> None:
@@ -460,9 +460,9 @@ def test_killing_an_undo_leaves_before_or_after_and_a_rerun_finishes_it(
     elapsed = _timed(["restore", "latest", "--db", probe])
     assert data_dump(probe) == bigger["before_add"]
     seen = set()
-    for run in range(RUNS):
+    for run, fraction in enumerate(KILLS):
         db = _copy(source, tmp_path / "kill.sqlite")
-        _killed(["restore", "latest", "--db", db], elapsed * (run + 0.5) / RUNS)
+        _killed(["restore", "latest", "--db", db], elapsed * fraction)
         assert query(db, "PRAGMA integrity_check") == [("ok",)]
         now = data_dump(db)
         assert now in (bigger["before_add"], bigger["after_add"]), f"run {run}: partial"
@@ -481,8 +481,8 @@ def test_killing_a_backup_leaves_no_partial_copy(bigger: dict[str, object], tmp_
     whole = sorted(Path(f"{db}.backups").glob("*.sqlite"))
     assert len(whole) == 1 and data_dump(whole[0]) == bigger["after_add"]
     whole[0].unlink()
-    for run in range(RUNS):
-        _killed(["backup", "--db", db], elapsed * (run + 0.5) / RUNS)
+    for fraction in KILLS:
+        _killed(["backup", "--db", db], elapsed * fraction)
         assert data_dump(db) == bigger["after_add"]
         for copy in Path(f"{db}.backups").glob("*.sqlite"):
             assert data_dump(copy) == bigger["after_add"]  # a copy is whole, or not there
@@ -507,11 +507,11 @@ def test_killing_the_restore_of_a_whole_copy_leaves_before_or_after(
     elapsed = _timed(["restore", copy, "--db", probe])
     assert data_dump(probe) == bigger["before_add"]
     seen = set()
-    for run in range(RUNS):
+    for run, fraction in enumerate(KILLS):
         target = _copy(db, tmp_path / "kill.sqlite")
         shutil.rmtree(f"{target}.backups", ignore_errors=True)
         shutil.copytree(f"{db}.backups", f"{target}.backups")
-        _killed(["restore", copy, "--db", target], elapsed * (run + 0.5) / RUNS)
+        _killed(["restore", copy, "--db", target], elapsed * fraction)
         now = data_dump(target)
         assert now in (bigger["before_add"], bigger["after_add"]), f"run {run}: partial"
         seen.add(now == bigger["before_add"])
