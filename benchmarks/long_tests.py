@@ -20,7 +20,10 @@ ENTER = 1.0
 #: Seconds below which a listed test function is long no more.
 LEAVE = 0.8
 ROOT = Path(__file__).parent.parent
-LIST = ROOT / "tests" / "long_tests.txt"
+sys.path.insert(0, str(ROOT / "tests"))
+from budget import LONG_TESTS as LIST  # noqa: E402  # the tests' own module
+from budget import long_tests as listed  # noqa: E402
+
 #: Never listed: the check of the list itself stays in ``make test-fast``.
 GUARD = "tests/test_long_tests.py::"
 HEADER = """\
@@ -42,14 +45,6 @@ def durations(report: str) -> dict[str, float]:
         if match:
             seconds[match.group(2).split("[")[0]] += float(match.group(1))
     return seconds
-
-
-def listed() -> set[str]:
-    """The test functions tests/long_tests.txt names now."""
-    if not LIST.exists():
-        return set()
-    lines = LIST.read_text(encoding="utf-8").splitlines()
-    return {line for line in lines if line and not line.startswith("#")}
 
 
 def long_functions(seconds: dict[str, float], before: set[str]) -> list[str]:

@@ -14,6 +14,8 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
+from budget import long_tests
+
 from rating_batch.rate import rate_events
 from rating_batch.rated import RateResult
 
@@ -55,16 +57,6 @@ def player(result: RateResult, fide_id: int) -> pd.Series:
     rows = result.players[result.players["fide_id"] == fide_id]
     assert len(rows) == 1, f"expected one row for {fide_id}, found {len(rows)}"
     return rows.iloc[0]
-
-
-#: The test functions ``make test-fast`` leaves out as long (written by ``make long-tests``).
-LONG_TESTS = Path(__file__).parent / "long_tests.txt"
-
-
-def long_tests() -> set[str]:
-    """The names in long_tests.txt (``tests/path.py::test_function``)."""
-    lines = LONG_TESTS.read_text(encoding="utf-8").splitlines()
-    return {line for line in lines if line and not line.startswith("#")}
 
 
 @pytest.hookimpl(tryfirst=True)  # before ``-m`` deselects by mark

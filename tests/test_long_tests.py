@@ -7,7 +7,7 @@ import ast
 from functools import cache
 from pathlib import Path
 
-from conftest import long_tests
+from budget import long_tests
 
 ROOT = Path(__file__).parent.parent
 
