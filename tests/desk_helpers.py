@@ -3,8 +3,13 @@ forms and messages."""
 
 from __future__ import annotations
 
+import contextlib
 import html
 import re
+import socket
+import threading
+import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from db_helpers import database, event_file
@@ -13,10 +18,11 @@ from starlette.testclient import TestClient
 from rating_batch.web.app import create_app
 from rating_batch.web.security import Guard
 
-#: add's line for jan.trf, which has no time control (TRF tag 122): standard, by default.
+#: add's line for jan.trf, which has no time control (TRF tag 122): standard, by default;
+#: worded for the desk (the list chosen on the form, not the command's --kind).
 ADDED = (
-    "jan (jan, 2026-01-10…2026-01-10): standard (no readable time control: --kind rapid or "
-    "blitz for another list), period 2026-02, 2 players"
+    "jan (jan, 2026-01-10…2026-01-10): standard (no readable time control: choose the list "
+    "rapid or blitz for another list), period 2026-02, 2 players"
 )
 #: What the loaders say of the result 'Q' of round 1 on jan.trf's line 4 (player 1).
 BAD_RESULT = (
@@ -71,3 +77,29 @@ def send(client: TestClient, *files: Path, check: bool = False, token: str | Non
         data["check"] = "1"
     sent = [("files", (path.name, path.read_bytes(), "application/octet-stream")) for path in files]
     return client.post("/events", data=data, files=sent)
+
+
+@contextlib.contextmanager
+def serving(db: Path, out: Path, *, wait: float = 5) -> Iterator[str]:
+    """A desk over ``db`` served by uvicorn on a free port, in a thread, as ``serve`` serves
+    it (real sockets, the body in the chunks the network gives): its address."""
+    import uvicorn
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = int(probe.getsockname()[1])
+    app = create_app(db, out, Guard("127.0.0.1"), wait=wait)
+    server = uvicorn.Server(
+        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", access_log=False)
+    )
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        assert time.monotonic() < deadline, "the desk did not start"
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=30)

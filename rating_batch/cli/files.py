@@ -127,16 +127,13 @@ def rules_command(context: click.Context, name: str | None) -> None:
         rating-batch rules
         rating-batch rules sample_data/rules/fexerj-2027.toml
     """
-    from rating_batch.systems import SYSTEMS, find_system
+    from rating_batch.monthly.init import rule_choices
+    from rating_batch.systems import find_system
 
     with user_errors(context.obj["debug"]):
         if name is None:
-            for edition in EDITIONS.values():
-                since = edition.in_force_from.isoformat() if edition.in_force_from else ""
-                echo(f"{edition.edition:10}  from {since:10}  {edition.title}")
-            echo(f"{FIDE_BY_DATE:10}  {'(default)':15}  the edition in force at each event's start")
-            for system_name, (params, make) in SYSTEMS.items():
-                echo(f"{system_name:10}  {'(system)':15}  {make(params()).title}")
+            for choice, since, title in rule_choices():
+                echo(f"{choice:10}  {since:15}  {title}")
             return
         for line in find_system(LATEST if name == FIDE_BY_DATE else name).describe():
             echo(line)

@@ -15,8 +15,25 @@ from rating_batch.monthly.part import InitRequest
 from rating_batch.monthly.site_settings import site_settings
 from rating_batch.periods import canonical_period
 from rating_batch.store import ensure_new
-from rating_batch.systems.elo.rules import FIDE_BY_DATE
+from rating_batch.systems.elo.rules import EDITIONS, FIDE_BY_DATE
 from rating_batch.systems.registry import stored_system
+
+#: What ``fide`` (the default) means, as ``rules`` and the desk's first page say it.
+BY_DATE_TITLE = "the edition in force at each event's start"
+
+
+def rule_choices() -> list[tuple[str, str, str]]:
+    """Every rules name ``init`` takes, as (name, since when or what it is, title): FIDE's
+    editions, ``fide`` (by date), then every other rating system."""
+    from rating_batch.systems import SYSTEMS
+
+    editions = [
+        (rules.edition, f"from {rules.in_force_from.isoformat() if rules.in_force_from else ''}",
+         rules.title)
+        for rules in EDITIONS.values()
+    ]  # fmt: skip
+    systems = [(name, "(system)", make(params()).title) for name, (params, make) in SYSTEMS.items()]
+    return [*editions, (FIDE_BY_DATE, "(default)", BY_DATE_TITLE), *systems]
 
 
 def init_database(
@@ -28,12 +45,14 @@ def init_database(
     rules_name: str = FIDE_BY_DATE,
     from_elo: bool = False,
     encoding: str | None = None,
+    rules_text: str | None = None,
 ) -> Outcome:
     """Create the database from a rating list (a combined FIDE list fills all three kinds;
-    ``encoding``: the list's, when it is not UTF-8)."""
+    ``encoding``: the list's, when it is not UTF-8; ``rules_text``: the text of the rules
+    file ``rules_name`` names, when it was sent rather than read from there)."""
     label = canonical_period(period) if period is not None else None
     ensure_new(db)  # before the list is even read: nothing at ``db`` is ever touched
-    text = read_rules_file(rules_name)
+    text = read_rules_file(rules_name) if rules_text is None else rules_text
     site_settings(text, rules_name)  # a wrong [site] is told now, not at the first publish
     system = stored_system(rules_name, text)
     book = system.rule_book(rules_name, text)

@@ -46,6 +46,9 @@ class PublishResult(Outcome):
     period: Period = INITIAL
     outcomes: Sequence[object] = field(default_factory=list)
     """Each list kind's rated period, as the system made it."""
+    changes: dict[str, pd.DataFrame] = field(default_factory=dict)
+    """Each list kind's changes against its previous list, as ``changes.csv`` has them
+    (``changes.CHANGE_COLUMNS``), where the system reports them."""
 
 
 class Publisher(Protocol):

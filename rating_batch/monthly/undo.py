@@ -44,11 +44,14 @@ def _saved(store: Store) -> str:
     return "\n".join(line for line in (undo, *store.notes) if line)
 
 
-def unpublish_period(period: str, *, db: Path, wait: float = DEFAULT_WAIT) -> Outcome:
+def unpublish_period(
+    period: str, *, db: Path, wait: float = DEFAULT_WAIT, dry_run: bool = False
+) -> Outcome:
     """Withdraw the last published period: the database as it was before that publish (its
-    events stay added, pending again)."""
+    events stay added, pending again). ``dry_run``: what it would withdraw, nothing changed."""
     period = canonical_period(period)
-    with open_store(db, write=True, command=f"unpublish {period}", wait=wait) as store:
+    command = f"unpublish {period}"
+    with open_store(db, write=True, command=command, wait=wait, dry_run=dry_run) as store:
         last = store.last_published()
         if last is None:
             raise RatingBatchError(f"{db}: no period is published; nothing to unpublish")
@@ -67,14 +70,15 @@ def unpublish_period(period: str, *, db: Path, wait: float = DEFAULT_WAIT) -> Ou
                 f"unpublish {last} first, then the ones before it one by one"
             )
         kinds = ", ".join(lists[lists["period"] == period]["kind"])
-        with store.writing():
+        with store.writing(dry_run=dry_run):
             removed = store.unpublish(period)
             moved = _back_in_their_periods(store)
-        events = len(store.events(period))
-        saved = _saved(store)
+            events = len(store.events(period))
+        saved = "" if dry_run else _saved(store)
     return Outcome(
         [
-            f"unpublished {period} ({kinds}): {removed['ratings']} rating states, "
+            f"{'would unpublish' if dry_run else 'unpublished'} {period} ({kinds}): "
+            f"{removed['ratings']} rating states, "
             f"{removed['pending']} pending first-rating games and {removed['published_files']} "
             "stored files removed",
             *moved,
@@ -105,10 +109,13 @@ def _back_in_their_periods(store: Store) -> list[str]:
     return lines
 
 
-def remove_event(key: str, *, db: Path, wait: float = DEFAULT_WAIT) -> Outcome:
+def remove_event(
+    key: str, *, db: Path, wait: float = DEFAULT_WAIT, dry_run: bool = False
+) -> Outcome:
     """Remove an event of a period not yet published: its games, its players' entries, the
-    players only it created, and the player data it filled in."""
-    with open_store(db, write=True, command="remove", wait=wait) as store:
+    players only it created, and the player data it filled in. ``dry_run``: what it would
+    remove, nothing changed."""
+    with open_store(db, write=True, command="remove", wait=wait, dry_run=dry_run) as store:
         event = store.event_by_key(key)
         if event is None:
             keys = store.event_keys()
@@ -122,12 +129,13 @@ def remove_event(key: str, *, db: Path, wait: float = DEFAULT_WAIT) -> Outcome:
                 f"{key} is rated in the published period {period}: 'rating-batch unpublish "
                 f"{period}' first (only the last published period can be), then remove it"
             )
-        with store.writing():
+        with store.writing(dry_run=dry_run):
             removed = store.remove_event(int(event["event_id"]))
-        saved = _saved(store)
+        saved = "" if dry_run else _saved(store)
     return Outcome(
         [
-            f"removed {key} ({event['name']}, file {event['source']}, period {period}): "
+            f"{'would remove' if dry_run else 'removed'} {key} ({event['name']}, file "
+            f"{event['source']}, period {period}): "
             f"{removed['games']} game rows, {removed['entries']} player entries, "
             f"{removed['players']} player(s) only it had created",
             saved,

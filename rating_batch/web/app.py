@@ -15,9 +15,10 @@ from starlette.responses import RedirectResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from rating_batch.errors import RatingBatchError, describe_os_error
-from rating_batch.web import backups, events, home, lists, players, publish
+from rating_batch.web import backups, events, home, lists, players, publish, setup
+from rating_batch.web.forms import body_limit
 from rating_batch.web.pages import Desk, error_page, status_of
-from rating_batch.web.security import COOKIE, Guard
+from rating_batch.web.security import COOKIE, Guard, same_site
 
 LOGGER = logging.getLogger(__name__)
 
@@ -37,6 +38,7 @@ def create_app(db: Path, out: Path, guard: Guard, *, wait: float) -> Starlette:
     app = Starlette(
         routes=[
             *home.ROUTES,
+            *setup.ROUTES,
             *events.ROUTES,
             *publish.ROUTES,
             *lists.ROUTES,
@@ -62,7 +64,7 @@ async def _user_error(request: Request, error: Exception) -> Response:
 
 async def _refused(request: Request, error: Exception) -> Response:
     """What the machine refused (a full disk, a folder without access): said as the commands
-    say it; the change was rolled back."""
+    say it (without the server's folders); the change was rolled back."""
     assert isinstance(error, OSError)
     return error_page(request, describe_os_error(error), 500)
 
@@ -84,8 +86,15 @@ async def _bug(request: Request, error: Exception) -> Response:
     )
 
 
+#: The pages that need no database: the first page (which makes it) and the login.
+WITHOUT_DATABASE = frozenset({"/", "/init", "/login"})
+
+
 class _Guarded:
-    """Every request checked before its route: the Host it names, then the login."""
+    """Every request checked before its route, and before a byte of its body is read: the
+    Host it names, then the login, then (a POST) that another site's page did not send it
+    and that its declared size is within the route's limit; a page that needs the database
+    while there is none leads to the first page, which makes it."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -109,6 +118,16 @@ class _Guarded:
                 answer = RedirectResponse("/login", status_code=303)
             else:
                 answer = error_page(request, "sign in first: nothing was done", 403)
+        elif request.method == "POST":
+            answer = _post_refused(request)
+        if answer is None and not _may_go(request):
+            answer = (
+                RedirectResponse("/", status_code=303)
+                if request.method == "GET"
+                else error_page(
+                    request, "there is no rating database yet: make it on the first page", 409
+                )
+            )
         if answer is not None:
             _secured(answer)
             await answer(scope, receive, send)
@@ -128,6 +147,32 @@ class _Guarded:
             await send(message)
 
         await self.app(scope, receive, sending)
+
+
+def _may_go(request: Request) -> bool:
+    """Whether the page asked for is there: any page once the database is, else only the
+    pages that need none."""
+    return bool(request.app.state.desk.has_database) or request.url.path in WITHOUT_DATABASE
+
+
+def _post_refused(request: Request) -> Response | None:
+    """A POST another site's page sent (its ``Origin`` or ``Sec-Fetch-Site``), or one
+    declaring more bytes than its route takes: refused before its body is read."""
+    if not same_site(request.headers.get("origin"), request.headers.get("sec-fetch-site"),
+                     request.headers.get("host")):  # fmt: skip
+        return error_page(
+            request, "the form was sent by another web site's page: nothing was done", 403
+        )
+    limit = body_limit(request.url.path)
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        return error_page(
+            request,
+            f"the form is {int(declared):,} bytes, over the {limit:,} this page takes: nothing "
+            "was read or done",
+            413,
+        )
+    return None
 
 
 def _secured(answer: Response) -> None:

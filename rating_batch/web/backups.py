@@ -1,5 +1,7 @@
-"""``GET /backups`` (as ``backups``) and ``POST /restore`` with the field ``backup`` (as
-``restore``: ``latest``, a command's number, or a whole copy's name)."""
+"""``GET /backups`` (as ``backups``), ``POST /restore`` with the field ``backup`` (as
+``restore``: ``latest``, a command's number, or a whole copy's name; the web site written
+again after it) and ``POST /backup`` (as ``backup``; ``after_publish=1``: ``backup --after
+publish``)."""
 
 from __future__ import annotations
 
@@ -8,7 +10,9 @@ from starlette.responses import HTMLResponse
 from starlette.routing import Route
 
 from rating_batch import monthly
-from rating_batch.web.pages import UserError, call, desk_of, done, page, posted
+from rating_batch.monthly.common import Outcome
+from rating_batch.web.pages import Desk, UserError, call, desk_of, done, page, posted
+from rating_batch.web.publish import site_again
 
 
 async def backups(request: Request) -> HTMLResponse:
@@ -19,7 +23,7 @@ async def backups(request: Request) -> HTMLResponse:
         request,
         "backups.html",
         title="Backups",
-        lines=report.lines,
+        lines=[desk.shown(line) for line in report.lines],
         commands=commands,
         copies=copies,
     )
@@ -28,15 +32,33 @@ async def backups(request: Request) -> HTMLResponse:
 async def restore(request: Request) -> HTMLResponse:
     desk = desk_of(request)
     form = await posted(request)
-    await form.close()
-    point = form.get("backup")
-    if not isinstance(point, str) or not point.strip():
+    form.close()
+    point = (form.get("backup") or "").strip()
+    if not point:
         raise UserError("choose what to go back to: 'latest', a command's number or a copy")
-    outcome = await call(monthly.restore, point.strip(), db=desk.db, wait=desk.wait)
-    return done(request, f"Restored {point.strip()}", outcome)
+    outcome = await call(_restored, desk, point)
+    return done(request, "Undone" if point == "latest" else f"Restored {point}", outcome, site=True)
+
+
+def _restored(desk: Desk, point: str) -> Outcome:
+    """``restore``, then the web site written again (a publish or an unpublish undone)."""
+    outcome = monthly.restore(point, db=desk.db, wait=desk.wait)
+    if (desk.out / "site").exists():
+        outcome.lines.append(site_again(desk))
+    return outcome
+
+
+async def take_backup(request: Request) -> HTMLResponse:
+    desk = desk_of(request)
+    form = await posted(request)
+    form.close()
+    after = ("publish",) if form.get("after_publish") == "1" else ()
+    outcome = await call(monthly.backup, desk.db, after=after, wait=desk.wait)
+    return done(request, "Backed up", outcome, undo=False)
 
 
 ROUTES = [
     Route("/backups", backups, methods=["GET"]),
     Route("/restore", restore, methods=["POST"]),
+    Route("/backup", take_backup, methods=["POST"]),
 ]

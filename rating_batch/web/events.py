@@ -1,7 +1,11 @@
 """The events: ``GET /events`` (stored events by period), ``POST /events`` (``check`` or
-``add`` the files sent), ``POST /events/<key>/remove`` (``remove KEY``)."""
+``add`` the files sent, or with ``checked=<digest>`` the files a check kept: **Add these
+files**), ``GET /events/<key>/remove`` (what removing would take away, and a button) and
+``POST /events/<key>/remove`` (``remove KEY``)."""
 
 from __future__ import annotations
+
+from urllib.parse import quote
 
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
@@ -9,22 +13,21 @@ from starlette.routing import Route
 
 from rating_batch import monthly
 from rating_batch.errors import InputError, RatingBatchError, ordered_issues
+from rating_batch.loaders.common import MAX_EVENT_BYTES
 from rating_batch.monthly.common import Outcome
-from rating_batch.web.pages import (
-    UserError,
-    call,
-    desk_of,
-    done,
-    page,
-    posted,
-)
-from rating_batch.web.uploads import MAX_FILES, Sent, placed, received
+from rating_batch.systems.elo.rules import KINDS
+from rating_batch.web.forms import MAX_FILES
+from rating_batch.web.pages import Desk, UserError, call, confirm, desk_of, done, page, posted
+from rating_batch.web.uploads import Placed, Sent, checked_files, kept_until, placed, received
 
 
 async def list_events(request: Request) -> HTMLResponse:
     desk = desk_of(request)
     events = await call(monthly.stored_events, desk.db)
     overview = await call(monthly.database_overview, desk.db)
+    events["file"] = [
+        str(source).replace("\\", "/").rsplit("/", 1)[-1] for source in events["source"]
+    ]
     return page(
         request,
         "events.html",
@@ -32,28 +35,38 @@ async def list_events(request: Request) -> HTMLResponse:
         events=events.fillna("").to_dict("records"),
         periods=list(dict.fromkeys(events["period"])),
         published=str(overview.last or ""),
+        kinds=KINDS,
     )
 
 
 async def send_events(request: Request) -> HTMLResponse:
     """Every file's errors and warnings as ``file:line: message``, then what was stored."""
     desk = desk_of(request)
-    form = await posted(request, max_files=MAX_FILES)
+    form = await posted(request, files=MAX_FILES, file_bytes=MAX_EVENT_BYTES)
     try:
         check = form.get("check") == "1"
+        kind = form.get("kind") or None
+        if kind is not None and kind not in KINDS:
+            raise UserError(f"no list kind {kind!r}: standard, rapid or blitz")
         options = monthly.AddOptions(
+            kind=kind,
             dry_run=check,
             wait=desk.wait,
             accept_dates=form.get("accept_dates") == "1",
             allow_overlap=form.get("allow_overlap") == "1",
         )
         try:
-            files = await received(form.getlist("files"))
+            digests = form.getlist("checked")
+            files = (
+                checked_files(desk.inbox, digests)
+                if digests and not form.files_of("files")
+                else received(form.files_of("files"))
+            )
         except InputError as error:
-            return _answer(request, check, None, error)
+            return _answer(request, options, None, error, None)
+        return await call(_added, request, files, options)
     finally:
-        await form.close()
-    return await call(_added, request, files, options)
+        form.close()
 
 
 def _added(request: Request, files: list[Sent], options: monthly.AddOptions) -> HTMLResponse:
@@ -62,18 +75,23 @@ def _added(request: Request, files: list[Sent], options: monthly.AddOptions) -> 
         try:
             outcome = monthly.add_events(inbox.paths, db=desk.db, options=options)
         except InputError as error:
-            return _answer(request, options.dry_run, None, error)
-        if not options.dry_run:
+            return _answer(request, options, None, error, None)
+        if options.dry_run:
+            inbox.keep_checked()
+        else:
             inbox.keep()
-        return _answer(request, options.dry_run, outcome, None)
+        return _answer(request, options, outcome, None, inbox)
 
 
 def _answer(
     request: Request,
-    check: bool,
+    options: monthly.AddOptions,
     outcome: Outcome | None,
     error: InputError | None,
+    inbox: Placed | None,
 ) -> HTMLResponse:
+    """The files' problems, then what adding did or would do; a good check offers **Add
+    these files** (the same options, the files kept), an add **Undo this**."""
     shown = desk_of(request).shown
     if error is not None:
         issues = ordered_issues(error.issues)
@@ -81,7 +99,11 @@ def _answer(
         issues = [] if outcome is None else outcome.warnings
     errors = [issue for issue in issues if issue.severity == "error"]
     warnings = [issue for issue in issues if issue.severity != "error"]
-    lines = [] if outcome is None else outcome.lines
+    lines = [] if outcome is None else [shown(line) for line in outcome.lines]
+    check, digests = options.dry_run, [] if inbox is None else list(dict.fromkeys(
+        sent.digest for sent in inbox.sent
+    ))  # fmt: skip
+    until = kept_until(desk_of(request).inbox, digests[0]) if check and digests else None
     return page(
         request,
         "sent.html",
@@ -90,26 +112,53 @@ def _answer(
         check=check,
         errors=[shown(issue) for issue in errors],
         warnings=[shown(issue) for issue in warnings],
-        lines=[shown(line) for line in lines],
+        lines=[line for line in lines if line],
+        digests=digests,
+        names=[] if inbox is None else [sent.name for sent in inbox.sent],
+        until=until,
+        options=options,
+        kinds=KINDS,
+        undo=not check and error is None and outcome is not None,
     )
 
 
-async def remove(request: Request) -> HTMLResponse:
+async def confirm_remove(request: Request) -> HTMLResponse:
+    """What removing the event would take away (a dry run), and the button that does it."""
     desk = desk_of(request)
-    form = await posted(request)
-    await form.close()
     key = request.path_params["key"]
+    preview = await call(_removal, key, desk)
+    return confirm(
+        request,
+        f"Remove {key}",
+        preview,
+        action=f"/events/{quote(key, safe='')}/remove",
+        note="The event's games and the players only it brought are taken out of the "
+        "database; its file stays where it is. Undo this, on the next page, puts it back.",
+        back="/events",
+    )
+
+
+def _removal(key: str, desk: Desk, *, dry_run: bool = True) -> Outcome:
     try:
-        outcome = await call(monthly.remove_event, key, db=desk.db, wait=desk.wait)
+        return monthly.remove_event(key, db=desk.db, wait=desk.wait, dry_run=dry_run)
     except RatingBatchError as error:
         if not str(error).startswith("no event "):
             raise
         raise UserError(str(error), 404) from None
+
+
+async def remove(request: Request) -> HTMLResponse:
+    desk = desk_of(request)
+    posted_form = await posted(request)
+    posted_form.close()
+    key = request.path_params["key"]
+    outcome = await call(_removal, key, desk, dry_run=False)
     return done(request, f"Removed {key}", outcome)
 
 
 ROUTES = [
     Route("/events", list_events, methods=["GET"]),
     Route("/events", send_events, methods=["POST"]),
+    Route("/events/{key:path}/remove", confirm_remove, methods=["GET"]),
     Route("/events/{key:path}/remove", remove, methods=["POST"]),
 ]

@@ -1,5 +1,6 @@
-"""``GET /``: the database at a glance (``monthly.database_overview``), and the login form
-of a desk that needs a token (``GET``/``POST /login``)."""
+"""``GET /``: the database at a glance (``monthly.database_overview``), or, with no database
+yet, the first page that makes one (``setup``); the login form of a desk that needs a token
+(``GET``/``POST /login``)."""
 
 from __future__ import annotations
 
@@ -10,13 +11,24 @@ from starlette.routing import Route
 from rating_batch import monthly
 from rating_batch.web.pages import UserError, call, desk_of, file_order, page, posted
 from rating_batch.web.security import COOKIE
+from rating_batch.web.setup import first_page
 
 
 async def home(request: Request) -> HTMLResponse:
     desk = desk_of(request)
+    if not desk.has_database:
+        return first_page(request)
     overview = await call(monthly.database_overview, desk.db)
     files = sorted((path for path in overview.files if "/events/" not in path), key=file_order)
-    return page(request, "home.html", title="Rating database", overview=overview, files=files)
+    return page(
+        request,
+        "home.html",
+        title="Rating database",
+        overview=overview,
+        warnings=[desk.shown(warning) for warning in overview.warnings],
+        files=files,
+        site=desk.out / "site",
+    )
 
 
 async def login_form(request: Request) -> Response:
@@ -28,8 +40,8 @@ async def login_form(request: Request) -> Response:
 async def login(request: Request) -> Response:
     desk = desk_of(request)
     form = await posted(request)
-    await form.close()
     if not desk.guard.token_ok(form.get("token")):
+        await desk.guard.refused_login()
         raise UserError("that is not this desk's token: nothing was done", 403)
     answer = RedirectResponse("/", status_code=303)
     answer.set_cookie(COOKIE, desk.guard.cookie, httponly=True, samesite="strict", path="/")

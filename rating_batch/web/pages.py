@@ -5,28 +5,24 @@ and an error a user can cause turned into a page with the message and a way back
 from __future__ import annotations
 
 import functools
-import os
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
 from starlette.concurrency import run_in_threadpool
-from starlette.datastructures import FormData
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
 from rating_batch.errors import RatingBatchError
 from rating_batch.monthly.common import Outcome
 from rating_batch.store import DatabaseProblem
+from rating_batch.web.forms import Form, FormRefused, Limits, read_form
 from rating_batch.web.security import COOKIE, Guard
+from rating_batch.web.wording import for_the_desk
 from rating_batch.writers.html import render
 
 T = TypeVar("T")
-
-#: Form fields a desk form has at most (the upload form's files are counted apart).
-MAX_FIELDS = 20
 
 
 @dataclass(frozen=True)
@@ -40,15 +36,20 @@ class Desk:
     wait: float
 
     @property
+    def has_database(self) -> bool:
+        """Whether anything is at ``db`` (a file that is no database is refused as the
+        commands refuse it, never made anew)."""
+        return self.db.exists() or self.db.is_symlink()
+
+    @property
     def inbox(self) -> Path:
         """Where the files sent are kept once added (``uploads``): ``<db>.inbox/``."""
         return self.db.with_name(f"{self.db.name}.inbox")
 
     def shown(self, text: object) -> str:
-        """A message with each file sent named as it was sent: without its folder in the
-        inbox (``<db>.inbox/<SHA-256>/``)."""
-        inbox = re.escape(f"{self.inbox}{os.sep}")
-        return re.sub(rf"{inbox}[0-9a-f]{{64}}{re.escape(os.sep)}", "", str(text))
+        """A message as a desk page shows it (``wording``): each file named as it was sent,
+        without a folder of the server, the desk's buttons for the commands' words."""
+        return for_the_desk(str(text))
 
 
 class UserError(RatingBatchError):
@@ -95,19 +96,44 @@ def done(
     outcome: Outcome,
     *,
     files: Sequence[tuple[str, str]] = (),
-    undo: str | None = None,
+    site: bool = False,
+    undo: bool = True,
+    **context: Any,
 ) -> HTMLResponse:
-    """What a command did: its lines and warnings as the command prints them; with
-    ``files``, links to those written (address, name); with ``undo``, the period a button
-    unpublishes."""
+    """What a command did: its lines and warnings; with ``files``, links to those written
+    (address, name), with ``site`` where the web site is; with ``undo`` (every change), the
+    **Undo this** button (``POST /restore`` of ``latest``)."""
+    desk = desk_of(request)
+    lines = [desk.shown(line) for line in outcome.lines if line]
     return page(
         request,
         "done.html",
         title=title,
-        lines=[desk_of(request).shown(line) for line in outcome.lines if line],
-        warnings=[desk_of(request).shown(issue) for issue in outcome.warnings],
+        lines=[line for line in lines if line],
+        warnings=[desk.shown(issue) for issue in outcome.warnings],
         files=sorted(files, key=lambda link: file_order(link[1])),
+        site=desk.out / "site" if site else None,
+        out=desk.out,
         undo=undo,
+        **({"next_step": False} | context),
+    )
+
+
+def confirm(
+    request: Request, title: str, preview: Outcome, *, action: str, note: str, back: str
+) -> HTMLResponse:
+    """A change asked first: what it would do (``preview``, its dry run), what it means
+    (``note``), the button that posts to ``action`` (named as the page), a way back."""
+    return page(
+        request,
+        "confirm.html",
+        title=f"{title}?",
+        lines=[desk_of(request).shown(line) for line in preview.lines if line],
+        warnings=[],
+        action=action,
+        button=title,
+        note=note,
+        back=back,
     )
 
 
@@ -116,25 +142,19 @@ async def call(function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
     return await run_in_threadpool(functools.partial(function, *args, **kwargs))
 
 
-async def posted(request: Request, *, max_files: int = 0) -> FormData:
-    """The form of a POST, refused (403, nothing done) without this run's ``csrf`` field."""
-    try:
-        form = await request.form(max_files=max_files, max_fields=MAX_FIELDS)
-    except Exception as error:  # the multipart parser's own refusals (too many parts, …)
-        raise UserError(f"the form could not be read: {error}") from None
-    if not desk_of(request).guard.csrf_ok(form.get("csrf"), request.cookies.get(COOKIE)):
-        await form.close()
-        raise UserError(
-            "the form is not one this desk gave (its csrf field is missing or from an earlier "
-            "run): nothing was changed; open the page again and repeat",
-            403,
-        )
-    return form
+async def posted(request: Request, *, files: int = 0, file_bytes: int = 0) -> Form:
+    """The form of a POST, refused (403, nothing done) without this run's ``csrf`` field,
+    which is checked before any file is read; at most ``files`` files of ``file_bytes``
+    each, streamed into the database's inbox folder (``Form.close`` removes what is left)."""
+    desk = desk_of(request)
+    cookie = request.cookies.get(COOKIE)
+    limits = Limits(files, file_bytes, desk.inbox if files else None)
+    return await read_form(request, limits, lambda given: desk.guard.csrf_ok(given, cookie))
 
 
 def status_of(error: RatingBatchError) -> int:
     """409 when another writer holds the database, else the error's own status or 400."""
-    if isinstance(error, UserError):
+    if isinstance(error, UserError | FormRefused):
         return error.status
     text = str(error)
     if isinstance(error, DatabaseProblem) and "is busy" in text:

@@ -5,11 +5,13 @@ host (a web page elsewhere cannot reach the desk through a name it controls)."""
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import hmac
 import ipaddress
 import secrets
 from dataclasses import dataclass, field
+from urllib.parse import urlsplit
 
 from rating_batch.errors import RatingBatchError
 
@@ -17,6 +19,10 @@ from rating_batch.errors import RatingBatchError
 COOKIE = "rating_batch_desk"
 #: The names a loopback desk answers to (with any port).
 LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "[::1]", "::1"})
+#: The shortest token a desk open to other machines takes (a short one falls to guessing).
+MIN_TOKEN = 16
+#: Seconds a wrong token is answered after; wrong tokens are answered one at a time.
+LOGIN_DELAY = 1.0
 
 
 def is_loopback(host: str) -> bool:
@@ -38,12 +44,27 @@ class Guard:
     token: str | None = None
     key: bytes = field(default_factory=lambda: secrets.token_bytes(32), repr=False)
 
+    failed: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False, compare=False)
+    """Held while a wrong token is answered: guesses wait for one another."""
+
     def __post_init__(self) -> None:
         if not is_loopback(self.host) and not self.token:
             raise RatingBatchError(
-                f"--host {self.host}: other machines could reach the desk; give --token TEXT "
-                "(or $RATING_BATCH_TOKEN), or leave --host at 127.0.0.1"
+                f"--host {self.host}: other machines could reach the desk; give a token in "
+                "$RATING_BATCH_TOKEN or a file (--token-file FILE), or leave --host at 127.0.0.1"
             )
+        if self.token is not None and len(self.token.strip()) < MIN_TOKEN:
+            raise RatingBatchError(
+                f"the token has {len(self.token.strip())} characters; a desk open to other "
+                f"machines needs at least {MIN_TOKEN} (a short one falls to guessing): e.g. "
+                'python -c "import secrets; print(secrets.token_urlsafe(24))"'
+            )
+
+    async def refused_login(self) -> None:
+        """A wrong token: answered after ``LOGIN_DELAY``, one at a time, so that guessing
+        goes at most one try a second whoever sends them."""
+        async with self.failed:
+            await asyncio.sleep(LOGIN_DELAY)
 
     def _sign(self, purpose: str) -> str:
         return hmac.new(self.key, purpose.encode("utf-8"), hashlib.sha256).hexdigest()
@@ -83,3 +104,19 @@ class Guard:
             return False
         name = host_header.rsplit(":", 1)[0] if not host_header.endswith("]") else host_header
         return name in LOOPBACK_NAMES
+
+
+#: What ``Sec-Fetch-Site`` says of a form the desk's own page sent (``none``: typed or
+#: bookmarked).
+OWN_SITE = frozenset({"same-origin", "none"})
+
+
+def same_site(origin: str | None, fetch_site: str | None, host: str | None) -> bool:
+    """Whether a POST may come from the desk's own page: a browser that says where it was sent
+    from (``Sec-Fetch-Site``, ``Origin``) must say the desk itself. ``Origin: null`` (sent
+    under the desk's ``no-referrer`` policy) says nothing either way."""
+    if fetch_site is not None and fetch_site.lower() not in OWN_SITE:
+        return False
+    if origin is None or origin == "null":
+        return True
+    return urlsplit(origin).netloc.lower() == (host or "").lower()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import socket
+import webbrowser
 from collections.abc import Callable
 from pathlib import Path
 
@@ -27,11 +28,15 @@ def serve_desk(
     token: str | None,
     wait: float,
     say: Callable[[str], None],
+    open_browser: bool = False,
 ) -> None:
-    """Check the database (a missing or foreign one is refused here), then serve; ``say``
-    prints the address to open."""
+    """Check the database (a foreign one is refused here; none yet: the first page makes
+    it), then serve; ``say`` prints the address to open, ``open_browser`` opens it."""
     guard = Guard(host, token)
-    monthly.database_overview(db)
+    if db.exists() or db.is_symlink():
+        monthly.database_overview(db)
+    else:
+        say(f"no rating database at {db} yet: the desk's first page makes it from a rating list")
     listening = listen(host, port)
     bound = listening.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
@@ -42,6 +47,8 @@ def serve_desk(
         timeout_graceful_shutdown=GRACE,
     )
     say(f"the desk of {db} is at http://{shown}:{bound}/ (Ctrl-C ends it)")
+    if open_browser:  # a desk on every address is opened on this machine's own
+        webbrowser.open(f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else shown}:{bound}/")
     # uvicorn raises Ctrl-C again once every request in progress has finished.
     with contextlib.suppress(KeyboardInterrupt):
         uvicorn.Server(config).run(sockets=[listening])

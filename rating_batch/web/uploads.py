@@ -1,33 +1,37 @@
-"""Tournament files sent to the desk (docs/desk.md §3): each kept in the database's folder,
-``<db>.inbox/<SHA-256>/<name as sent>``, while it is checked or added, and kept there only
-once added (the event's file, as ``add`` records it); never anywhere else. The limits are
-the commands' (``loaders.common``: the size here, before anything is written; the zip limits
-of an XLSX file in the loaders, as for any file)."""
+"""Tournament files sent to the desk (spec/desk.md §1, §3): streamed to disk as they arrive
+(``forms``), then each kept in the database's folder, ``<db>.inbox/<SHA-256>/<name as sent>``,
+while it is checked or added. A file added stays there (the event's file, as ``add`` records
+it); a file only checked stays for ``CHECKED_HOURS`` so that **Add these files** adds it
+without its being sent again (``checked=<digest>``); any other is removed. Never anywhere
+else. The limits are the commands' (``loaders.common``: the size here, as the bytes arrive;
+the zip limits of an XLSX file in the loaders, as for any file)."""
 
 from __future__ import annotations
 
 import contextlib
-import hashlib
+import datetime as dt
 import os
 import re
-import shutil
 import threading
+import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from starlette.datastructures import UploadFile
-
 from rating_batch.errors import InputError, Issue
-from rating_batch.loaders.common import MAX_EVENT_BYTES
+from rating_batch.web.forms import Received
 from rating_batch.web.pages import UserError
 
-#: Files one upload may hold.
-MAX_FILES = 100
 #: A file name longer than this (in bytes) is refused: file systems keep 255.
 MAX_NAME_BYTES = 200
 #: What a sent file's name may not hold: control characters and the path separators.
 _UNSAFE = re.compile(r"[\x00-\x1f\x7f/\\]")
+#: How long files only checked are kept for **Add these files**.
+CHECKED_HOURS = 1
+#: In a file's folder, the names of its files checked and not added, a line each.
+CHECKED = ".checked"
+#: A digest as ``checked`` gives it.
+_DIGEST = re.compile(r"[0-9a-f]{64}")
 
 #: One upload checked or added at a time in this process: two requests sending the same
 #: file share its folder, which the first would otherwise remove under the second. Other
@@ -37,37 +41,47 @@ _ONE_AT_A_TIME = threading.Lock()
 
 @dataclass(frozen=True)
 class Sent:
-    """A file as received: its name as sent (no folder) and its bytes."""
+    """A file to check or add: its name as sent (no folder), its SHA-256, and where its bytes
+    are now (streamed in, or kept from a check: ``None`` when they are in the inbox already)."""
 
     name: str
-    data: bytes
+    digest: str
+    path: Path | None
 
 
-async def received(files: Sequence[object]) -> list[Sent]:
-    """The files of the form's ``files`` field, each with a safe name and at most
-    ``MAX_EVENT_BYTES``; every problem of every file named at once."""
-    uploads = [f for f in files if isinstance(f, UploadFile) and (f.filename or f.size)]
+def received(files: Sequence[Received]) -> list[Sent]:
+    """The files of the form's ``files`` field, each with a safe name; every problem of
+    every file named at once."""
+    uploads = [f for f in files if f.name or f.size]
     if not uploads:
         raise UserError("no file was sent: choose one or more tournament files")
-    if len(uploads) > MAX_FILES:
-        raise UserError(f"{len(uploads)} files sent; at most {MAX_FILES} at once")
     sent, issues = [], []
     for upload in uploads:
-        name = Path((upload.filename or "").replace("\\", "/")).name.strip()
+        name = Path(upload.name.replace("\\", "/")).name.strip()
         problem = _name_problem(name)
-        size = upload.size if upload.size is not None else 0
-        if problem is None and size > MAX_EVENT_BYTES:
-            problem = f"the file is {size:,} bytes; at most {MAX_EVENT_BYTES:,} are read"
         if problem is not None:
             issues.append(Issue(name or "(a file without a name)", None, problem))
             continue
-        data = await upload.read(MAX_EVENT_BYTES + 1)
-        if len(data) > MAX_EVENT_BYTES:
-            issues.append(Issue(name, None, f"the file is over {MAX_EVENT_BYTES:,} bytes"))
-            continue
-        sent.append(Sent(name, data))
+        sent.append(Sent(name, upload.digest, upload.path))
     if issues:
         raise InputError(issues)
+    return sent
+
+
+def checked_files(inbox: Path, digests: Sequence[str]) -> list[Sent]:
+    """The files a check kept (``checked=<digest>``), as they were sent; a digest whose files
+    are no longer kept (added since, or over ``CHECKED_HOURS`` old) is refused by name."""
+    sent: list[Sent] = []
+    for digest in dict.fromkeys(digests):
+        marker = inbox / digest / CHECKED
+        if not _DIGEST.fullmatch(digest) or not marker.is_file():
+            raise UserError(
+                "the files checked are no longer kept (added since, or checked over "
+                f"{CHECKED_HOURS} hour ago): send them again",
+                409,
+            )
+        names = marker.read_text(encoding="utf-8").split("\n")
+        sent += [Sent(name, digest, None) for name in names if name]
     return sent
 
 
@@ -84,7 +98,7 @@ def _name_problem(name: str) -> str | None:
 @contextlib.contextmanager
 def placed(inbox: Path, files: Sequence[Sent], wait: float) -> Iterator[Placed]:
     """The files in the inbox for the block; afterwards those this upload put there are
-    removed unless ``keep()`` was called (they were added)."""
+    removed unless ``keep()`` (they were added) or ``keep_checked()`` was called."""
     if not _ONE_AT_A_TIME.acquire(timeout=wait):
         raise UserError(
             f"the desk is busy: another upload is being checked or added; waited {wait:g} s, "
@@ -93,6 +107,7 @@ def placed(inbox: Path, files: Sequence[Sent], wait: float) -> Iterator[Placed]:
         )
     placing = Placed(inbox)
     try:
+        prune_checked(inbox)
         for sent in files:
             placing.put(sent)
         yield placing
@@ -103,33 +118,85 @@ def placed(inbox: Path, files: Sequence[Sent], wait: float) -> Iterator[Placed]:
             _ONE_AT_A_TIME.release()
 
 
+def prune_checked(inbox: Path, now: float | None = None) -> None:
+    """Remove the files only checked more than ``CHECKED_HOURS`` ago (their folder too when
+    it holds nothing added)."""
+    deadline = (now or time.time()) - CHECKED_HOURS * 3600
+    for marker in inbox.glob(f"*/{CHECKED}"):
+        with contextlib.suppress(OSError):
+            if marker.stat().st_mtime >= deadline:
+                continue
+            folder = marker.parent
+            for name in marker.read_text(encoding="utf-8").split("\n"):
+                if name:
+                    (folder / name).unlink(missing_ok=True)
+            marker.unlink()
+            if not any(folder.iterdir()):
+                folder.rmdir()
+
+
 class Placed:
     """Files placed in the inbox, and those of them this upload put there."""
 
     def __init__(self, inbox: Path) -> None:
         self.inbox = inbox
-        self.paths: list[Path] = []
+        self.sent: list[Sent] = []
         self._made: list[Path] = []
-        self._kept = False
+        self._new_folders: set[Path] = set()
+        self._done = False
+
+    @property
+    def paths(self) -> list[Path]:
+        return [self.inbox / sent.digest / sent.name for sent in self.sent]
 
     def put(self, sent: Sent) -> None:
-        folder = self.inbox / hashlib.sha256(sent.data).hexdigest()
+        folder = self.inbox / sent.digest
         path = folder / sent.name
-        self.paths.append(path)
-        if path.exists():
-            return  # the same file under the same name, added before: the add says so
+        self.sent.append(sent)
+        if path.exists() or sent.path is None:
+            return  # the same file under the same name, added or checked before
         if not folder.exists():
             folder.mkdir(parents=True)
-            self._made.append(folder)
-        partial = folder / f".{sent.name}.part"
-        partial.write_bytes(sent.data)
-        os.replace(partial, path)
+            self._new_folders.add(folder)
+        os.replace(sent.path, path)
+        self._made.append(path)
 
     def keep(self) -> None:
-        self._kept = True
+        """The files were added: they stay, and are no longer only checked."""
+        self._done = True
+        for sent in self.sent:
+            (self.inbox / sent.digest / CHECKED).unlink(missing_ok=True)
+
+    def keep_checked(self) -> None:
+        """The files were checked: kept ``CHECKED_HOURS`` for **Add these files**, each in a
+        folder of files only checked (one added already is not marked)."""
+        self._done = True
+        for folder in dict.fromkeys(self.inbox / sent.digest for sent in self.sent):
+            marker = folder / CHECKED
+            if folder not in self._new_folders and not marker.exists():
+                self._remove([path for path in self._made if path.parent == folder])
+                continue
+            names = {sent.name for sent in self.sent if self.inbox / sent.digest == folder}
+            if marker.exists():
+                names |= set(filter(None, marker.read_text(encoding="utf-8").split("\n")))
+            marker.write_text("\n".join(sorted(names)) + "\n", encoding="utf-8")
 
     def clean(self) -> None:
-        if self._kept:
-            return
-        for folder in self._made:
-            shutil.rmtree(folder, ignore_errors=True)
+        if not self._done:
+            self._remove(self._made)
+
+    def _remove(self, paths: Sequence[Path]) -> None:
+        for path in paths:
+            path.unlink(missing_ok=True)
+            with contextlib.suppress(OSError):
+                if path.parent in self._new_folders and not any(path.parent.iterdir()):
+                    path.parent.rmdir()
+
+
+def kept_until(inbox: Path, digest: str) -> dt.datetime | None:
+    """Until when the files checked under ``digest`` are kept (UTC), if they are."""
+    try:
+        taken = (inbox / digest / CHECKED).stat().st_mtime
+    except OSError:
+        return None
+    return dt.datetime.fromtimestamp(taken, dt.UTC) + dt.timedelta(hours=CHECKED_HOURS)

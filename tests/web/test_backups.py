@@ -16,7 +16,8 @@ def test_backups_lists_the_commands_and_restore_latest_undoes_the_add(tmp_path: 
     page = client.get("/backups")
     assert page.status_code == 200
     text = said(page.text)
-    assert f"1 command of {db} can be undone" in text
+    assert f"1 command of {db.name} can be undone" in text
+    assert str(db.parent) not in text  # no folder of the server on a page
     assert '<option value="1">1: before add' in page.text
     answer = client.post("/restore", data={"csrf": csrf(client), "backup": "latest"})
     assert answer.status_code == 200
@@ -34,3 +35,26 @@ def test_restore_without_a_point_or_with_an_unknown_one_is_a_400_page(tmp_path: 
     assert unknown.status_code == 400
     assert 'href="/backups"' in unknown.text
     assert dump(db) == before
+
+
+def test_back_up_now_takes_a_whole_copy_and_can_keep_one_after_every_publish(
+    tmp_path: Path,
+) -> None:
+    """spec/desk.md §3: POST /backup as ``backup [--after publish]``: the first page's
+    standing warning goes, and the copy is listed for Restore."""
+    db, _ = january(tmp_path)
+    client = desk(db, tmp_path / "out")
+    assert "no whole copy of the database yet: Back up now" in said(client.get("/").text)
+    before = data_dump(db)
+    answer = client.post("/backup", data={"csrf": csrf(client), "after_publish": "1"})
+    assert answer.status_code == 200, said(answer.text)
+    text = said(answer.text)
+    assert "a whole copy will be taken after every publish" in text
+    assert f"saved a whole copy of {db.name} as " in text
+    assert str(tmp_path) not in answer.text
+    setting = """INSERT INTO "meta" VALUES('copies_after','publish');"""
+    assert [line for line in data_dump(db) if line != setting] == before  # and the copy
+    home = said(client.get("/").text)
+    assert "no whole copy" not in home and "whole copy " in home
+    copies = client.get("/backups").text
+    assert '<option value="' in copies and "whole copy " in copies

@@ -8,18 +8,13 @@ them); left out of ``make test-fast``."""
 from __future__ import annotations
 
 import shutil
-import socket
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from db_helpers import query
-from desk_helpers import ADDED, BAD_RESULT, broken, january
-
-from rating_batch.web.app import create_app
-from rating_batch.web.security import Guard
+from desk_helpers import ADDED, BAD_RESULT, broken, january, serving
 
 pytestmark = pytest.mark.slow
 
@@ -31,36 +26,14 @@ needs_browser = pytest.mark.skipif(
 )
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[tuple[str, Path, Path, Path]]:
     """A desk served by uvicorn on a free port, in a thread: its address, the database, the
     event file (not added) and the output folder."""
-    import uvicorn
-
     db, event = january(tmp_path)
     out = tmp_path / "out"
-    port = _free_port()
-    app = create_app(db, out, Guard("127.0.0.1"), wait=5)
-    server = uvicorn.Server(
-        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", access_log=False)
-    )
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        assert time.monotonic() < deadline, "the desk did not start"
-        time.sleep(0.05)
-    try:
-        yield f"http://127.0.0.1:{port}", db, event, out
-    finally:
-        server.should_exit = True
-        thread.join(timeout=30)
+    with serving(db, out) as address:
+        yield address, db, event, out
 
 
 @pytest.fixture

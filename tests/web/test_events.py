@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 from pathlib import Path
 
 import pytest
@@ -41,7 +42,8 @@ def test_adding_stores_the_event_and_keeps_its_file_in_the_inbox(tmp_path: Path)
     assert answer.status_code == 200
     text = said(answer.text)
     assert f"added {ADDED}" in text
-    assert "'rating-batch restore latest' takes this add back (journal entry 1)" in text
+    assert "rating-batch" not in text  # the way back is the Undo this button
+    assert _undo_button(answer.text)
     digest = hashlib.sha256(event.read_bytes()).hexdigest()
     kept = tmp_path / "r.sqlite.inbox" / digest / "jan.trf"
     assert kept.read_bytes() == event.read_bytes()
@@ -67,13 +69,37 @@ def test_the_events_page_lists_each_stored_event_with_its_size(tmp_path: Path) -
         '<td class="text">2026-01-10…2026-01-10</td><td class="text">standard</td>'
         '<td>2</td><td>1</td><td class="text">jan.trf</td>'
     ) in page.text
-    assert 'action="/events/jan/remove"' in page.text
+    assert 'href="/events/jan/remove">Remove…</a>' in page.text
 
 
-def test_remove_takes_the_event_out_and_an_unknown_key_is_404(tmp_path: Path) -> None:
+def _undo_button(page: str) -> bool:
+    """Whether ``page`` offers Undo this: a form to POST /restore with backup=latest."""
+    return bool(
+        re.search(
+            r'<form method="post" action="/restore" class="undo">\s*<input type="hidden" '
+            r'name="csrf" value="[0-9a-f]+">\s*<input type="hidden" name="backup" '
+            r'value="latest">\s*<button type="submit" class="quiet">Undo this</button>',
+            page,
+        )
+    )
+
+
+def test_remove_asks_first_then_takes_the_event_out_and_undo_puts_it_back(
+    tmp_path: Path,
+) -> None:
     db, event = january(tmp_path)
     client = desk(db, tmp_path / "out")
     send(client, event)
+    before = dump(db)
+    # The confirmation page: what would go, nothing changed, a button.
+    asked = client.get("/events/jan/remove")
+    assert asked.status_code == 200
+    assert (
+        "would remove jan (jan, file jan.trf, period 2026-02): 2 game rows, 2 player entries, "
+        "0 player(s) only it had created"
+    ) in said(asked.text)
+    assert '<form method="post" action="/events/jan/remove">' in asked.text
+    assert dump(db) == before
     answer = client.post("/events/jan/remove", data={"csrf": csrf(client)})
     assert answer.status_code == 200
     # The file named as it was sent, not by its folder in the inbox; one game is two rows
@@ -83,7 +109,12 @@ def test_remove_takes_the_event_out_and_an_unknown_key_is_404(tmp_path: Path) ->
         "0 player(s) only it had created"
     ) in said(answer.text)
     assert query(db, "SELECT COUNT(*) FROM events") == [(0,)]
+    assert _undo_button(answer.text)
+    undone = client.post("/restore", data={"csrf": csrf(client), "backup": "latest"})
+    assert undone.status_code == 200, said(undone.text)
+    assert query(db, "SELECT key FROM events") == [("jan",)]
     before = dump(db)
+    assert client.get("/events/nope/remove").status_code == 404
     missing = client.post("/events/nope/remove", data={"csrf": csrf(client)})
     assert missing.status_code == 404
     assert "no event 'nope' in" in said(missing.text)
@@ -104,16 +135,17 @@ def test_a_file_over_the_commands_size_limit_is_refused_unwritten(
 ) -> None:
     db, event = january(tmp_path)
     # The limit is the loaders' MAX_EVENT_BYTES (64 MiB): lowered so the test stays small.
-    monkeypatch.setattr("rating_batch.web.uploads.MAX_EVENT_BYTES", 100)
+    monkeypatch.setattr("rating_batch.web.events.MAX_EVENT_BYTES", 100)
     size = len(event.read_bytes())
     assert size > 100
     client = desk(db, tmp_path / "out")
     before = dump(db)
     answer = send(client, event)
     assert answer.status_code == 400
-    assert f"jan.trf: the file is {size:,} bytes; at most 100 are read" in said(answer.text)
+    assert "jan.trf: the file is over 100 bytes; nothing was stored" in said(answer.text)
     assert dump(db) == before
-    assert not (tmp_path / "r.sqlite.inbox").exists()
+    # Reading stopped at the limit: nothing of the file stays anywhere in the inbox.
+    assert [p for p in (tmp_path / "r.sqlite.inbox").rglob("*")] == []
 
 
 @pytest.mark.parametrize(
@@ -164,3 +196,64 @@ def test_the_loaders_zip_limits_hold_for_a_file_sent(tmp_path: Path) -> None:
     assert "plain.xlsx: not an XLSX file (it is not a zip archive)" in text
     assert dump(db) == before
     assert list((tmp_path / "r.sqlite.inbox").iterdir()) == []
+
+
+def test_add_these_files_adds_what_was_checked_without_sending_it_again(tmp_path: Path) -> None:
+    """spec/desk.md §3 (officer review M1): a good check keeps its files for an hour and
+    offers Add these files; the add takes them by their SHA-256, the options checked with."""
+    db, event = january(tmp_path)
+    client = desk(db, tmp_path / "out")
+    before = dump(db)
+    checked = send(client, event, check=True)
+    assert checked.status_code == 200
+    digest = hashlib.sha256(event.read_bytes()).hexdigest()
+    assert f'<input type="hidden" name="checked" value="{digest}">' in checked.text
+    assert "Add this file" in said(checked.text)
+    kept = tmp_path / "r.sqlite.inbox" / digest
+    assert sorted(p.name for p in kept.iterdir()) == [".checked", "jan.trf"]
+    assert dump(db) == before  # a check stores nothing
+    event.unlink()  # the officer's copy is gone: the desk adds the one it checked
+    added = client.post("/events", data={"csrf": csrf(client), "checked": digest})
+    assert added.status_code == 200, said(added.text)
+    assert f"added {ADDED}" in said(added.text)
+    assert query(db, "SELECT key, source FROM events") == [("jan", str(kept / "jan.trf"))]
+    assert sorted(p.name for p in kept.iterdir()) == ["jan.trf"]  # added: no longer only checked
+    # Added already: the same button again is refused, nothing changes.
+    stored = dump(db)
+    again = client.post("/events", data={"csrf": csrf(client), "checked": digest})
+    assert again.status_code == 409
+    assert "no longer kept" in said(again.text)
+    assert dump(db) == stored
+
+
+def test_files_only_checked_are_removed_after_an_hour(tmp_path: Path) -> None:
+    import time
+
+    from rating_batch.web.uploads import prune_checked
+
+    db, event = january(tmp_path)
+    client = desk(db, tmp_path / "out")
+    assert send(client, event, check=True).status_code == 200
+    inbox = tmp_path / "r.sqlite.inbox"
+    prune_checked(inbox, now=time.time() + 59 * 60)
+    assert len(list(inbox.rglob("jan.trf"))) == 1
+    prune_checked(inbox, now=time.time() + 61 * 60)
+    assert list(inbox.rglob("*")) == []
+    before = dump(db)
+    digest = hashlib.sha256(event.read_bytes()).hexdigest()
+    late = client.post("/events", data={"csrf": csrf(client), "checked": digest})
+    assert late.status_code == 409 and "send them again" in said(late.text)
+    # A digest that is no digest names no folder.
+    odd = client.post("/events", data={"csrf": csrf(client), "checked": "../../etc"})
+    assert odd.status_code == 409
+    assert dump(db) == before
+
+
+def test_a_refused_check_keeps_nothing_and_offers_no_add(tmp_path: Path) -> None:
+    db, event = january(tmp_path)
+    broken(event)
+    client = desk(db, tmp_path / "out")
+    answer = send(client, event, check=True)
+    assert answer.status_code == 400
+    assert 'name="checked"' not in answer.text
+    assert list((tmp_path / "r.sqlite.inbox").rglob("*")) == []

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from pathlib import Path
 
@@ -28,6 +29,14 @@ def test_the_preview_is_publish_dry_run_and_changes_nothing(tmp_path: Path) -> N
     assert "changes against 2026-01: 0 new, 0 left, 2 ratings changed" in text
     assert "dry run: nothing was changed or written" in text
     assert 'action="/publish/2026-02"' in page.text
+    # The changes named as changes.csv will name them, largest first: 11 (A) won, K 20,
+    # We 0.64 for a difference of 100: 20 x (1 - 0.64) = +7.2 -> 1607; 12 (B) -7.2 -> 1493.
+    assert "Standard: largest rating changes (2)" in text
+    rows = re.findall(r"<tr><td class=\"text\">(\d+)</td><td class=\"text\">([^<]*)</td>"
+                      r"<td class=\"text\">[^<]*</td><td>(\d+)</td><td>(\d+)</td><td>([^<]+)</td>",
+                      page.text)  # fmt: skip
+    assert rows == [("11", "A", "1600", "1607", "+7"), ("12", "B", "1500", "1493", "-7")]
+    assert "rating-batch" not in text and "--dry-run" not in text
     assert dump(db) == before
     assert not (tmp_path / "out").exists()
 
@@ -42,11 +51,30 @@ def test_publish_writes_the_lists_links_them_and_unpublish_takes_it_back(tmp_pat
     written = tmp_path / "out" / "2026-02" / "standard" / "list.csv"
     download = client.get("/lists/2026-02/standard/list.csv")
     assert download.status_code == 200 and download.content == written.read_bytes()
-    assert 'action="/unpublish/2026-02"' in answer.text
+    # Where the web site is, and the way back.
+    site = tmp_path / "out" / "site"
+    assert f"The federation's web site is the folder {site}" in " ".join(said(answer.text).split())
+    assert "2026-02" in (site / "index.html").read_text(encoding="utf-8")
+    assert 'action="/restore" class="undo"' in answer.text
+    # Unpublish asks first (a dry run: nothing changes), then withdraws the list and writes
+    # the web site again without it.
+    published = dump(db)
+    asked = client.get("/unpublish/2026-02")
+    assert asked.status_code == 200
+    assert "would unpublish 2026-02 (standard)" in said(asked.text)
+    assert '<form method="post" action="/unpublish/2026-02">' in asked.text
+    assert dump(db) == published
     undone = client.post("/unpublish/2026-02", data={"csrf": csrf(client)})
     assert undone.status_code == 200
     assert "unpublished 2026-02 (standard)" in said(undone.text)
+    assert "wrote index.html: 0 published list(s)" in said(undone.text)
     assert query(db, "SELECT period FROM lists WHERE origin = 'publish'") == []
+    assert "2026-02" not in (site / "index.html").read_text(encoding="utf-8")
+    # Undo this: the list is back, on the site too.
+    again = client.post("/restore", data={"csrf": csrf(client), "backup": "latest"})
+    assert again.status_code == 200, said(again.text)
+    assert query(db, "SELECT period FROM lists WHERE origin = 'publish'") == [("2026-02",)]
+    assert "2026-02" in (site / "index.html").read_text(encoding="utf-8")
 
 
 def test_a_period_out_of_order_or_not_a_month_is_a_400_page(tmp_path: Path) -> None:

@@ -3,6 +3,9 @@ spec/desk.md §1): csrf on every POST, GET never writes, the Host checked, the t
 
 from __future__ import annotations
 
+import re
+import time
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -16,11 +19,16 @@ from rating_batch.web.security import COOKIE, Guard
 #: Every POST of the contract, with what it would do given the right csrf field.
 POSTS = [
     ("/events", {}),
+    ("/events", {"checked": "0" * 64}),
     ("/events/jan/remove", {}),
     ("/publish/2026-02", {}),
     ("/unpublish/2026-02", {}),
     ("/restore", {"backup": "latest"}),
+    ("/backup", {"after_publish": "1"}),
+    ("/site", {}),
 ]
+#: A token long enough for a desk open to other machines (``security.MIN_TOKEN``).
+TOKEN = "s3cret-desk-token-42"
 
 
 def _desk_with_jan(tmp_path: Path) -> tuple[Path, TestClient, Path]:
@@ -30,13 +38,14 @@ def _desk_with_jan(tmp_path: Path) -> tuple[Path, TestClient, Path]:
     return db, client, event
 
 
-@pytest.mark.parametrize(("address", "fields"), POSTS, ids=[a for a, _ in POSTS])
+@pytest.mark.parametrize(("address", "fields"), POSTS, ids=[f"{a}{sorted(f)}" for a, f in POSTS])
 @pytest.mark.parametrize("given", [None, "0" * 64], ids=["no-csrf", "wrong-csrf"])
 def test_a_post_without_the_right_csrf_is_403_and_changes_nothing(
     tmp_path: Path, address: str, fields: dict[str, str], given: str | None
 ) -> None:
     db, client, event = _desk_with_jan(tmp_path)
     before, inbox = dump(db), sorted((tmp_path / "r.sqlite.inbox").rglob("*"))
+    every = sorted(p for p in tmp_path.rglob("*") if "-wal" not in p.name and "-shm" not in p.name)
     data = {**fields, **({} if given is None else {"csrf": given})}
     files = [("files", ("feb.trf", event.read_bytes().replace(b"jan", b"feb"), "text/plain"))]
     answer = client.post(address, data=data, files=files if address == "/events" else None)
@@ -45,6 +54,10 @@ def test_a_post_without_the_right_csrf_is_403_and_changes_nothing(
     assert dump(db) == before
     assert sorted((tmp_path / "r.sqlite.inbox").rglob("*")) == inbox
     assert not (tmp_path / "out").exists()
+    assert (
+        sorted(p for p in tmp_path.rglob("*") if "-wal" not in p.name and "-shm" not in p.name)
+        == every
+    )
 
 
 def test_every_get_of_the_contract_changes_nothing(tmp_path: Path) -> None:
@@ -64,8 +77,8 @@ def test_a_non_loopback_host_without_a_token_is_refused(tmp_path: Path) -> None:
     code, _, err = run("serve", "--host", "192.168.1.5", "--db", db)
     assert code == 1
     assert err == (
-        "Error: --host 192.168.1.5: other machines could reach the desk; give --token TEXT "
-        "(or $RATING_BATCH_TOKEN), or leave --host at 127.0.0.1\n"
+        "Error: --host 192.168.1.5: other machines could reach the desk; give a token in "
+        "$RATING_BATCH_TOKEN or a file (--token-file FILE), or leave --host at 127.0.0.1\n"
     )
 
 
@@ -87,7 +100,7 @@ def test_a_request_naming_another_host_is_refused(tmp_path: Path) -> None:
 
 def test_with_a_token_every_request_signs_in_first(tmp_path: Path) -> None:
     db, event = january(tmp_path)
-    client = desk(db, tmp_path / "out", token="s3cret-desk")
+    client = desk(db, tmp_path / "out", token=TOKEN)
     first = client.get("/events", follow_redirects=False)
     assert first.status_code == 303 and first.headers["location"] == "/login"
     before = dump(db)
@@ -98,13 +111,13 @@ def test_with_a_token_every_request_signs_in_first(tmp_path: Path) -> None:
     wrong = client.post("/login", data={"csrf": token, "token": "guess"})
     assert wrong.status_code == 403
     assert dump(db) == before
-    signed = client.post("/login", data={"csrf": token, "token": "s3cret-desk"},
+    signed = client.post("/login", data={"csrf": token, "token": TOKEN},
                          follow_redirects=False)  # fmt: skip
     assert signed.status_code == 303
-    assert "s3cret-desk" not in signed.headers["set-cookie"]
+    assert TOKEN not in signed.headers["set-cookie"]
     assert COOKIE in client.cookies
     page = client.get("/events")
-    assert page.status_code == 200 and "s3cret-desk" not in page.text
+    assert page.status_code == 200 and TOKEN not in page.text
     assert send(client, event).status_code == 200
     # The field given before signing in (any visitor can read it) is no signed-in form's.
     before = dump(db)
@@ -158,6 +171,198 @@ def test_a_bug_or_a_refusal_of_the_machine_is_a_page_without_a_traceback(
     monkeypatch.setattr(monthly, "database_overview", full)
     refused = client.get("/")
     assert refused.status_code == 500
-    assert f"{tmp_path / 'out'}: No space left on device (disk full: nothing was changed)" in said(
-        refused.text
-    )
+    # Said as the commands say it, without the server's folders.
+    assert "out: No space left on device (disk full: nothing was changed)" in said(refused.text)
+    assert str(tmp_path) not in refused.text
+
+
+def _raw_post(client: TestClient, path: str, body: bytes, headers: dict[str, str]):
+    return client.post(path, content=body, headers=headers)
+
+
+def test_a_post_over_its_routes_limit_is_refused_before_it_is_read(tmp_path: Path) -> None:
+    """R4-04: a body declared larger than the route takes is answered 413 at once; none of it
+    is read (the body would raise here), nothing is written."""
+    db, client, _ = _desk_with_jan(tmp_path)
+    before = dump(db)
+
+    def endless():  # would fill the disk if it were read
+        yield b'--x\r\nContent-Disposition: form-data; name="files"; filename="a.trf"\r\n\r\n'
+        raise AssertionError("the desk read the body of a request over its limit")
+
+    answer = client.post(
+        "/events",
+        content=endless(),
+        headers={"Content-Type": "multipart/form-data; boundary=x",
+                 "Content-Length": str(200 * 1024**3)},
+    )  # fmt: skip
+    assert answer.status_code == 413
+    assert "over the" in said(answer.text) and "nothing was read or done" in said(answer.text)
+    assert dump(db) == before
+    assert not any((tmp_path / "r.sqlite.inbox").glob(".incoming-*"))
+    # A small form route takes no more than a form's worth either.
+    assert client.post("/restore", content=b"x" * 10, headers={
+        "Content-Type": "application/x-www-form-urlencoded", "Content-Length": str(10**7)
+    }).status_code == 413  # fmt: skip
+
+
+def _streamed(address: str, csrf_field: str | None, chunks: int, *, during=None):
+    """POST /events over a real socket: the csrf field (if any), then a file part of
+    ``chunks`` MiB sent a MiB at a time while the desk has not answered; ``during`` is
+    called after each MiB sent. The status line, and the MiB sent before the answer."""
+    import select
+    import socket as sockets
+    from urllib.parse import urlsplit
+
+    where = urlsplit(address)
+    head = b""
+    if csrf_field is not None:
+        head += (b'--x\r\nContent-Disposition: form-data; name="csrf"\r\n\r\n'
+                 + csrf_field.encode() + b"\r\n")  # fmt: skip
+    head += b'--x\r\nContent-Disposition: form-data; name="files"; filename="a.trf"\r\n\r\n'
+    tail = b"\r\n--x--\r\n"
+    size = len(head) + chunks * 1024 * 1024 + len(tail)
+    sent = 0
+    with sockets.create_connection((where.hostname, where.port), timeout=30) as connection:
+        connection.sendall(
+            f"POST /events HTTP/1.1\r\nHost: {where.netloc}\r\nContent-Type: multipart/form-data;"
+            f" boundary=x\r\nContent-Length: {size}\r\n\r\n".encode()
+            + head
+        )
+        for _ in range(chunks):
+            if select.select([connection], [], [], 0)[0]:
+                break  # answered already
+            try:
+                connection.sendall(b"0" * (1024 * 1024))
+            except OSError:
+                break  # the desk closed the connection: it reads no more
+            sent += 1
+            if during is not None:
+                during()
+        else:
+            connection.sendall(tail)
+        answer = connection.recv(4096).split(b"\r\n", 1)[0].decode()
+    return answer, sent
+
+
+@pytest.mark.slow
+def test_a_file_part_before_the_csrf_field_is_refused_unread(tmp_path: Path) -> None:
+    """R4-04: the csrf field comes first in the desk's forms; a file part without it stops
+    the reading at its headers: the desk answers 403 long before the body is sent, and not a
+    byte of it is written."""
+    from desk_helpers import serving
+
+    db, _ = january(tmp_path)
+    before = dump(db)
+    with serving(db, tmp_path / "out") as address:
+        answer, sent = _streamed(address, None, 256)
+    assert answer == "HTTP/1.1 403 Forbidden"
+    assert sent < 256  # the desk answered without reading the 256 MiB
+    assert dump(db) == before
+    assert list((tmp_path / "r.sqlite.inbox").rglob("*")) == []
+
+
+@pytest.mark.slow
+def test_an_upload_is_streamed_to_disk_not_held_in_memory(tmp_path: Path) -> None:
+    """R4-05: a file's bytes are on disk (in the database's inbox folder) while it is still
+    being sent: the desk holds no file whole in memory."""
+    from desk_helpers import serving
+
+    db, _ = january(tmp_path)
+    on_disk = []
+
+    def look() -> None:
+        time.sleep(0.05)
+        on_disk.append(sum(p.stat().st_size for p in (tmp_path / "r.sqlite.inbox").glob(
+            ".incoming-*/*")))  # fmt: skip
+
+    with serving(db, tmp_path / "out") as address:
+        page = urllib.request.urlopen(f"{address}/events").read().decode()
+        token = re.search(r'name="csrf" value="([^"]+)"', page)[1]
+        answer, sent = _streamed(address, token, 24, during=look)
+    assert sent == 24
+    assert answer.startswith("HTTP/1.1 400")  # 24 MiB of zeros: not a tournament file
+    # Half-way through the sending, megabytes of the file were on disk already.
+    assert on_disk[12] >= 4 * 1024 * 1024, on_disk
+    assert list((tmp_path / "r.sqlite.inbox").rglob("*")) == []  # refused: nothing kept
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [{"Origin": "http://evil.example"}, {"Sec-Fetch-Site": "cross-site"},
+     {"Sec-Fetch-Site": "same-site", "Origin": "http://127.0.0.1:9999"}],
+    ids=["origin", "cross-site", "same-site-other-port"],
+)  # fmt: skip
+def test_a_form_sent_by_another_sites_page_is_refused(
+    tmp_path: Path, headers: dict[str, str]
+) -> None:
+    db, client, _ = _desk_with_jan(tmp_path)
+    before = dump(db)
+    answer = client.post("/restore", data={"csrf": csrf(client), "backup": "latest"},
+                         headers=headers)  # fmt: skip
+    assert answer.status_code == 403
+    assert "sent by another web site's page: nothing was done" in said(answer.text)
+    assert dump(db) == before
+    # The desk's own page (as Chromium sends it under no-referrer: Origin null).
+    own = client.post("/restore", data={"csrf": csrf(client), "backup": "latest"},
+                      headers={"Origin": "null", "Sec-Fetch-Site": "same-origin"})  # fmt: skip
+    assert own.status_code == 200
+    assert dump(db) != before
+
+
+def test_a_short_token_is_refused_and_the_token_option_would_show_it(tmp_path: Path) -> None:
+    with pytest.raises(RatingBatchError, match="the token has 5 characters; a desk open to other"):
+        Guard("0.0.0.0", "short")
+    db, _ = january(tmp_path)
+    code, out, err = run("serve", "--host", "0.0.0.0", "--token", TOKEN, "--db", db)
+    assert code == 1 and TOKEN not in out + err
+    assert "--token would show the token to every user of this machine" in err
+    assert "--token-file FILE" in err
+
+
+def test_wrong_tokens_are_answered_slowly_one_at_a_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """R4-07: every wrong token waits LOGIN_DELAY before its answer; the right one does not."""
+    import time
+
+    from rating_batch.web import security
+
+    monkeypatch.setattr(security, "LOGIN_DELAY", 0.3)
+    db, _ = january(tmp_path)
+    client = desk(db, tmp_path / "out", token=TOKEN)
+    token = csrf(client, "/login")
+    started = time.monotonic()
+    for guess in ("a" * 16, "b" * 16, "c" * 16):
+        assert client.post("/login", data={"csrf": token, "token": guess}).status_code == 403
+    assert time.monotonic() - started >= 0.9
+    started = time.monotonic()
+    right = client.post("/login", data={"csrf": token, "token": TOKEN}, follow_redirects=False)
+    assert right.status_code == 303 and time.monotonic() - started < 0.3
+
+
+def test_names_sent_are_shown_with_their_hidden_characters_visible(tmp_path: Path) -> None:
+    """R4-19: a bidi control in a sent file's name is shown as its code point, never obeyed."""
+    db, _ = january(tmp_path)
+    client = desk(db, tmp_path / "out")
+    name = "\u202egpj.trf"
+    files = [("files", (name, b"not a tournament", "text/plain"))]
+    answer = client.post("/events", data={"csrf": csrf(client), "check": "1"}, files=files)
+    assert answer.status_code == 400
+    assert "\u202e" not in answer.text
+    assert "<U+202E>gpj.trf" in said(answer.text)
+
+
+def test_error_pages_show_no_folder_of_the_server(tmp_path: Path) -> None:
+    """R4-19: a restore point naming a server path, and an event of a file given by its
+    path, are told without the server's folders."""
+    db, event = january(tmp_path)
+    code, _, err = run("add", event, "--db", db)
+    assert code == 0, err
+    client = desk(db, tmp_path / "out")
+    answer = client.post("/restore", data={"csrf": csrf(client), "backup": "/etc/passwd"})
+    assert answer.status_code == 400
+    asked = client.get("/events/jan/remove")
+    for page in (answer.text, asked.text):
+        assert str(tmp_path) not in page and "/etc/" not in page
+    assert "file jan.trf" in said(asked.text)

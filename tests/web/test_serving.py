@@ -64,15 +64,40 @@ def test_serve_prints_its_address_serves_and_ends_on_ctrl_c(tmp_path: Path) -> N
 
 def test_the_token_is_never_printed(tmp_path: Path) -> None:
     db, _ = january(tmp_path)
-    with _serving(db, "--host", "0.0.0.0", env={"RATING_BATCH_TOKEN": "s3cret-desk"}) as desk:
+    token = "s3cret-desk-token-42"
+    with _serving(db, "--host", "0.0.0.0", env={"RATING_BATCH_TOKEN": token}) as desk:
         assert desk.stdout is not None
         line = desk.stdout.readline()
         assert line.startswith(f"the desk of {db} is at http://0.0.0.0:")
         printed, errors = _interrupted(desk)
-    assert "s3cret-desk" not in line + printed + errors
+    assert token not in line + printed + errors
 
 
-def test_serve_refuses_a_missing_database(tmp_path: Path) -> None:
-    code, _, err = run("serve", "--db", tmp_path / "none.sqlite")
+def test_serve_without_a_database_offers_to_make_one(tmp_path: Path) -> None:
+    """No database at --db: the desk starts, says so, and its first page makes one; nothing
+    is made until the officer sends a list."""
+    db = tmp_path / "none.sqlite"
+    with _serving(db) as desk:
+        assert desk.stdout is not None
+        first = desk.stdout.readline()
+        assert first == (
+            f"no rating database at {db} yet: the desk's first page makes it from a rating list\n"
+        )
+        line = desk.stdout.readline()
+        address = line[len("the desk of ") + len(str(db)) + len(" is at ") :].split(" ")[0]
+        with urllib.request.urlopen(address) as answer:
+            page = answer.read().decode("utf-8")
+        assert '<form method="post" action="/init" enctype="multipart/form-data">' in page
+        with urllib.request.urlopen(address + "events") as answer:  # leads to the first page
+            assert answer.geturl() == address
+        _interrupted(desk)
+    assert not db.exists()
+
+
+def test_serve_refuses_a_file_that_is_no_database(tmp_path: Path) -> None:
+    db = tmp_path / "notes.sqlite"
+    db.write_text("my notes", encoding="utf-8")
+    code, _, err = run("serve", "--db", db)
     assert code == 1
-    assert err.startswith(f"Error: {tmp_path / 'none.sqlite'}")
+    assert err.startswith(f"Error: {db}")
+    assert db.read_text(encoding="utf-8") == "my notes"

@@ -223,7 +223,8 @@ def _result(
         warnings.extend(outcome.warnings)
     if dry_run:
         lines.append("dry run: nothing was changed or written")
-    return PublishResult(lines, warnings, paths, period=period, outcomes=outcomes)
+    changes = {outcome.kind: outcome.changes for outcome in outcomes}
+    return PublishResult(lines, warnings, paths, period=period, outcomes=outcomes, changes=changes)
 
 
 def _store_outcome(store: Store, period: Period, outcome: KindOutcome, rules_name: str) -> None:

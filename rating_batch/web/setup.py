@@ -1,0 +1,96 @@
+"""The first page, with no database at ``--db`` yet (spec/desk.md §3): ``GET /`` offers to
+make it from a rating list, ``POST /init`` makes it as ``init`` does (fields ``list``,
+``period``, ``rules`` or ``rules_file``, ``kind``, ``csrf``). The list and a rules file are
+streamed into the database's folder for the ``init`` and removed after it; what ``init``
+keeps (the players, the rules file's text) is in the database."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, Response
+from starlette.routing import Route
+
+from rating_batch import monthly
+from rating_batch.loaders.ratinglist import MAX_LIST_BYTES
+from rating_batch.monthly.init import rule_choices
+from rating_batch.systems.elo.rules import FIDE_BY_DATE, KINDS
+from rating_batch.web.forms import MAX_FIELD_BYTES, Received
+from rating_batch.web.pages import UserError, call, desk_of, done, page, posted
+from rating_batch.web.uploads import received
+
+
+def first_page(request: Request, *, status: int = 200, **given: str) -> HTMLResponse:
+    """The form that makes the database (``given``: the values sent before a refusal)."""
+    return page(
+        request,
+        "setup.html",
+        status=status,
+        title="A new rating database",
+        choices=rule_choices(),
+        default=FIDE_BY_DATE,
+        kinds=KINDS,
+        given=given,
+    )
+
+
+async def init(request: Request) -> Response:
+    desk = desk_of(request)
+    if desk.has_database:
+        raise UserError(
+            f"{desk.db.name} exists already: the desk never makes a database over another",
+            409,
+        )
+    form = await posted(request, files=2, file_bytes=MAX_LIST_BYTES)
+    try:
+        lists = [f for f in form.files_of("list") if f.name or f.size]
+        if len(lists) != 1:
+            raise UserError("choose the rating list the database starts from (one file)")
+        period = (form.get("period") or "").strip() or None
+        kind = (form.get("kind") or "").strip() or None
+        if kind is not None and kind not in KINDS:
+            raise UserError(f"no list kind {kind!r}: standard, rapid or blitz")
+        rules, text = (form.get("rules") or FIDE_BY_DATE).strip(), None
+        rules_files = [f for f in form.files_of("rules_file") if f.name or f.size]
+        if rules_files:
+            rules, text = _rules_file(rules_files[0])
+        list_path = _named(lists[0])
+        outcome = await call(
+            monthly.init_database,
+            list_path,
+            db=desk.db,
+            kind=kind,
+            period=period,
+            rules_name=rules,
+            rules_text=text,
+        )
+    finally:
+        form.close()
+    return done(request, "Database made", outcome, undo=False, next_step=True)
+
+
+def _named(sent: Received) -> Path:
+    """A file streamed in, under its name as sent (its format is told by its ending), in
+    the folder of the form's files."""
+    (checked,) = received([sent])
+    path = sent.path.parent / checked.name
+    os.replace(sent.path, path)
+    return path
+
+
+def _rules_file(sent: Received) -> tuple[str, str]:
+    """A rules file sent: its name (as the database records it) and its text."""
+    (checked,) = received([sent])
+    if not checked.name.lower().endswith(".toml"):
+        raise UserError(f"{checked.name}: a rules file is a .toml file")
+    if sent.size > MAX_FIELD_BYTES:
+        raise UserError(f"{checked.name}: a rules file is at most {MAX_FIELD_BYTES:,} bytes")
+    try:
+        return checked.name, sent.path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise UserError(f"{checked.name}: a rules file is UTF-8 text") from None
+
+
+ROUTES = [Route("/init", init, methods=["POST"])]
