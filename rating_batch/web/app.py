@@ -80,8 +80,8 @@ async def _bug(request: Request, error: Exception) -> Response:
     LOGGER.error("the desk failed on %s %s", request.method, request.url.path, exc_info=error)
     return error_page(
         request,
-        "the desk met an error it does not know (a bug, printed where 'rating-batch serve' "
-        "runs); a change in progress was rolled back",
+        "the desk met an error it does not know (a bug: its details are printed in the window "
+        "where the desk was started); a change in progress was rolled back",
         500,
     )
 

@@ -85,9 +85,11 @@ FIRST = ("list.csv", "list.xlsx", "list.txt", "report.xlsx", "changes.csv", "ind
 
 
 def file_order(path: str) -> tuple[str, int, str]:
-    """A published file's place among its list's links (``KIND/NAME``)."""
+    """A published file's place among its list's links (``KIND/NAME``): the list's files
+    first, then the others by name, the event pages (a folder of their own) last."""
     kind, _, name = path.partition("/")
-    return kind, FIRST.index(name) if name in FIRST else len(FIRST), name
+    place = FIRST.index(name) if name in FIRST else len(FIRST) + ("/" in name)
+    return kind, place, name
 
 
 def done(

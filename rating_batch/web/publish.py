@@ -49,8 +49,9 @@ async def preview(request: Request) -> Response:
 def _named(changes: pd.DataFrame) -> dict[str, list[dict[Hashable, object]]]:
     """The changes the preview names, by part: new players, players leaving the list, the
     rating changes (largest first, as ``changes.csv`` orders them)."""
+    shown = changes.astype(object).where(changes.notna(), "")
     return {
-        change: changes[changes["change"] == change].fillna("").to_dict("records")
+        change: shown[shown["change"] == change].to_dict("records")
         for change in ("new", "left", "rating")
     }
 
