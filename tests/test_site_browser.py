@@ -119,3 +119,40 @@ def test_a_name_on_the_list_opens_the_players_page(site: Path, browser: object) 
     assert driver.find_element(By.TAG_NAME, "h1").text == "Dora"  # type: ignore[attr-defined]
     chart = driver.find_element(By.CSS_SELECTOR, "svg.chart")  # type: ignore[attr-defined]
     assert chart.is_displayed() and chart.size["width"] > 300
+
+
+@pytest.fixture(scope="module")
+def german_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A list of four German names: Groß, Weiß, Müller and Möller (officer review M14)."""
+    folder = tmp_path_factory.mktemp("german")
+    db = database(folder, "21,1600", "22,1500", "23,1400", "24,1450")
+    people = [
+        P(1, "Groß, Dörte", 1600, 21, 1980, sex="f", federation="GER"),
+        P(2, "Weiß, Jan", 1500, 22, 1990, federation="GER"),
+        P(3, "Müller, Jürgen", 1400, 23, 1970, federation="GER"),
+        P(4, "Möller, Ute", 1450, 24, 1985, sex="f", federation="GER"),
+    ]
+    jan = event_file(folder, "koeln", [(1, 1, 2, "=-="), (1, 3, 4, "=-=")], players=people)
+    assert run("add", jan, "--db", db)[0] == 0
+    assert run("publish", "2026-02", "--db", db, "--out", folder / "out")[0] == 0
+    return folder / "out" / "site"
+
+
+@pytest.mark.parametrize(
+    ("typed", "found"),
+    [("gross", ["Groß, Dörte"]), ("weiss", ["Weiß, Jan"]), ("mueller", ["Müller, Jürgen"]),
+     ("muller", ["Müller, Jürgen"]), ("GROSS DOERTE", ["Groß, Dörte"]), ("oe", ["Groß, Dörte", "Möller, Ute"])],
+)  # fmt: skip
+def test_the_name_search_folds_names_as_the_database_does(
+    german_site: Path, browser: object, typed: str, found: list[str]
+) -> None:
+    """M14: a German user types ß as ss and ü as ue, as ``player --name`` and the desk take it
+    (names.py); "oe" is "o" there, so the two names with an o (Dörte, Möller) are found."""
+    from selenium.webdriver.common.by import By
+
+    driver = browser
+    driver.get((german_site / "2026-02" / "standard" / "list.html").as_uri())  # type: ignore[attr-defined]
+    field = driver.find_element(By.ID, "q")  # type: ignore[attr-defined]
+    field.clear()
+    field.send_keys(typed)
+    assert shown_names(driver) == found

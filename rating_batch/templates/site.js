@@ -12,8 +12,15 @@
   var federation = document.getElementById("fed");
   var search = document.getElementById("q");
   var shown = document.getElementById("shown");
+  // A name folded as the database folds it (rating_batch/names.py, name_key): accents
+  // gone, the letters with no accent to strip spelt out (Groß is gross), a German umlaut
+  // written out made one letter (Mueller is Muller), apostrophes gone, case aside.
+  var SPELT = {"ß": "ss", "æ": "ae", "œ": "oe", "ø": "o", "ł": "l", "đ": "d", "ð": "d",
+               "þ": "th", "ı": "i"};
   var plain = function (text) {
-    return text.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
+    return text.toLowerCase().normalize("NFD").replace(/[\u0300-\u036f]/g, "")
+      .replace(/[ßæœøłđðþı]/g, function (letter) { return SPELT[letter]; })
+      .replace(/['’`´]/g, "").replace(/([aou])e/g, "$1");
   };
   var names = rows.map(function (row) { return plain(row.cells[1].textContent); });
 
