@@ -99,7 +99,7 @@ def add_events(
 
     The events of one ``add`` are stored together: players are identified for all of them at
     once and each table gets one bulk insert. ``paths`` may be files and folders, or the
-    files a command chose already (``Inputs``: ``month``'s inbox, docs/schedule.md §3)."""
+    files a command chose already (``Inputs``: ``month``'s inbox, docs/schedule.md §4)."""
     inputs = paths if isinstance(paths, Inputs) else expand_inputs(paths)
     # The transaction (holding the write lock, recording what it changes) starts before the
     # files are read: two adds at once see each other's events.

@@ -128,7 +128,7 @@ def publish_due(
     else today), and every further one due, in order, each in its own transaction as
     ``publish PERIOD`` publishes it (docs/schedule.md §2). Nothing due is no error: one line.
     ``held``: asked of each due period before it is published; when it says so, that period
-    and the ones after it are not (``month``'s refused files, docs/schedule.md §4)."""
+    and the ones after it are not (``month``'s refused files, docs/schedule.md §5)."""
     today = options.today or dt.date.today()
     done: list[PublishResult] = []
     while True:
