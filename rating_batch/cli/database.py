@@ -197,14 +197,16 @@ def month(
 
     As 'add --new-only INBOX' then 'publish --due', under one lock: no other writer (a
     command, the desk, another run) gets in between them. INBOX's subfolders are read too
-    (hidden ones, and the database's own, are not); OUT must lie outside it.
-    A refused file is named first (and again on every run until it is fixed or taken out
-    of INBOX), the other files are added, and a due list is not published while a refused
-    file may be of its period: its own, or any when the file cannot be read. The run then
-    exits 1, and --notify's command gets the report. A summary line ends the output
-    (added, skipped, refused; published or held); with -q only a run with a refusal or a
-    failure prints anything, so that a crontab's MAILTO mails exactly on trouble.
-    Writes a dated log, OUT/log/month-DATE-TIME.log (docs/schedule.md).
+    (not hidden ones, nor the database's own); OUT must lie outside INBOX.
+
+    A refused file is named first, on every run until it is fixed or taken out of INBOX;
+    the other files are added. A due list is not published while a refused file may be of
+    its period (its own, or any when the file cannot be read), unless
+    --publish-despite-refusals. The run then exits 1 and runs --notify's command.
+
+    A summary line ends the output. With -q a run prints nothing unless something was
+    refused or failed, so that a crontab's MAILTO mails exactly on trouble. Writes a dated
+    log, OUT/log/month-DATE-TIME.log (docs/schedule.md).
 
     Example:
 

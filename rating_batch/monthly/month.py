@@ -99,11 +99,12 @@ def run_month(
     try:
         with _one_month_run(db, options.wait):
             result = _month(inbox, db=db, out=out, today=today, options=options)
-    except RatingBatchError as error:  # nothing was done: no log, the officer is told
-        failure = _notify(options.notify, [f"month failed: {error}"]) if options.notify else None
+    except (RatingBatchError, OSError) as error:  # stopped: no log, the officer is told
+        why = describe_os_error(error) if isinstance(error, OSError) else str(error)
+        failure = _notify(options.notify, [f"month failed: {why}"]) if options.notify else None
         if failure is None:
             raise
-        raise RatingBatchError(f"{error}\n{failure}") from None
+        raise RatingBatchError(f"{why}\nnotify failed: {failure}") from None
     result.log = _write_log(out, today, result)
     if options.notify and result.troubled:
         failure = _notify(options.notify, result.report())

@@ -297,6 +297,7 @@ def test_notify_gets_the_report_when_a_file_is_refused_and_only_then(tmp_path: P
     assert sent[0] == _refused(late)
     assert sent[1] == f"2026-03 not published: 1 file of its period refused: {late}"
     assert sent[-1] == "added 0, skipped 1, refused 1; 2026-03 held"
+    assert _published(db) == [("2026-02",)] and not (out / "2026-03").exists()
 
 
 def test_a_notify_command_that_fails_is_reported_and_the_log_kept(tmp_path: Path) -> None:
@@ -334,6 +335,7 @@ def test_the_log_names_a_refused_file_as_the_terminal_does(tmp_path: Path) -> No
     for seen in (printed, text):
         assert f"refused {shown}: {shown}" in seen
         assert not {"\x1b", "\x07", "\u202e"} & set(seen)
+    assert _published(db) == [] and sorted(p.name for p in out.iterdir()) == ["log"]
 
 
 def test_notify_is_told_when_the_run_cannot_start(tmp_path: Path) -> None:
