@@ -45,8 +45,9 @@ class Refusal:
         return f"refused {self.path}: {self.problems[0]}{tail}"
 
     def text(self) -> str:
-        """Every problem, one line each, for the log."""
-        return "\n".join([f"refused {self.path}: {self.problems[0]}", *self.problems[1:]])
+        """Every problem, one line each (the others indented under the first), for the log."""
+        more = (f"  {problem}" for problem in self.problems[1:])
+        return "\n".join([f"refused {self.path}: {self.problems[0]}", *more])
 
 
 @dataclass

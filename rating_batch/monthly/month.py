@@ -242,7 +242,7 @@ def _write_log(out: Path, today: dt.date, result: MonthResult) -> Path:
             *result.holds,
             *failed,
             *result.lines,
-            *(f"warning: {issue}" for issue in result.warnings),
+            *map(str, result.warnings),  # an Issue says "warning: " itself
             result.tally(),
         ]
     )

@@ -148,6 +148,13 @@ def test_a_refused_file_holds_its_periods_list_until_it_is_fixed(tmp_path: Path)
     assert lines[-1] == "added 1, skipped 0, refused 1; 2026-02 held"
     assert query(db, "SELECT key, period FROM events") == [("jan", "2026-02")]
     assert _published(db) == [] and sorted(p.name for p in out.iterdir()) == ["log"]
+    [log] = (out / "log").iterdir()  # every problem, the hold, the tally
+    assert log.read_text(encoding="utf-8").splitlines()[1:4] == [
+        _refused(late).removesuffix(" (and 1 more: see the log)"),
+        f"  {late}:5: warning: declared points 0 but the rounds give 1",
+        lines[1],
+    ]
+    assert log.read_text(encoding="utf-8").splitlines()[-1] == lines[-1]
     # Again, unfixed: held again, and nothing at all changes.
     before = dump(db)
     code, printed, _ = process(*month)
