@@ -50,10 +50,10 @@ def expand_inputs(
     inputs: Iterable[Path], *, beside: Path | None = None, wanted: str = "an event"
 ) -> Inputs:
     """Files as given; a folder becomes its supported event files, sorted by name, but for
-    the files rating_batch wrote (``kinds.own_output``: players.csv, games.csv,
-    calculations.csv, changes.csv, compare.csv, report.xlsx, player-ID.xlsx) and the list
-    given ``beside`` the events (``--list``). An output named as an input is an error
-    (``wanted``: what the command takes there)."""
+    the hidden ones (``is_hidden``), the files rating_batch wrote (``kinds.own_output``:
+    players.csv, games.csv, calculations.csv, changes.csv, compare.csv, report.xlsx,
+    player-ID.xlsx) and the list given ``beside`` the events (``--list``). An output named as
+    an input is an error (``wanted``: what the command takes there)."""
     apart = None if beside is None else beside.resolve()
     files: list[Path] = []
     found: set[Path] = set()
@@ -68,7 +68,9 @@ def expand_inputs(
             continue
         skipped: list[str] = []
         for member in sorted(
-            p for p in path.iterdir() if p.is_file() and p.suffix.lower() in EVENT_READERS
+            p
+            for p in path.iterdir()
+            if p.is_file() and p.suffix.lower() in EVENT_READERS and not is_hidden(p)
         ):
             if apart is not None and member.resolve() == apart:
                 continue
@@ -88,6 +90,12 @@ def expand_inputs(
                 )
             )
     return Inputs(files, frozenset(found), issues)
+
+
+def is_hidden(path: Path) -> bool:
+    """A hidden file or folder (``.name``): never read from a folder, as the staging folders
+    rating_batch writes and the ``._name`` copies macOS leaves on shared drives."""
+    return path.name.startswith(".")
 
 
 def keep_out_apart(out: Path, inputs: Sequence[Path], list_path: Path | None = None) -> None:

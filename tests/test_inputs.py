@@ -166,3 +166,15 @@ def test_the_list_given_with_list_is_no_event_of_its_folder(tmp_path: Path) -> N
 
     ratings = {row["id"]: row["rating"] for row in read_csv(tmp_path / "out" / "players.csv")}
     assert ratings == {"11": "1700", "12": "1500"}  # the list's 1700, not the files' 1600
+
+
+def test_hidden_files_in_a_folder_are_never_read(tmp_path: Path) -> None:
+    # The "._a.trf" macOS leaves beside a.trf on a shared drive, and any ".name" file, are
+    # not events: read, they would be refused and the whole add with them.
+    feb = february(tmp_path)
+    (feb / "._a.trf").write_bytes(b"\x00\x05\x16\x07\x00\x02\x00\x00Mac OS X")
+    (feb / ".draft.trf").write_text("012 A draft without players\n", encoding="utf-8")
+    db = database(tmp_path)
+    code, out, err = run("add", feb, "--db", db)
+    assert code == 0, out + err
+    assert query(db, "SELECT key FROM events ORDER BY key") == [("a",), ("b",)]

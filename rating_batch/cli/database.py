@@ -168,6 +168,17 @@ def add(
     type=click.DateTime(["%Y-%m-%d"]),
     help="The day the lists' dates are judged by (YYYY-MM-DD; default: today).",
 )
+@click.option(
+    "--publish-despite-refusals",
+    is_flag=True,
+    help="Publish the lists due even while a refused file of the inbox may be of their period.",
+)
+@click.option(
+    "--notify",
+    metavar="COMMAND",
+    help="A shell command given the refusals and the summary on its standard input when "
+    "something was refused or failed (e.g. \"mail -s 'ratings' officer@example.org\").",
+)
 @ENCODING_OPTION
 @DB_OPTION
 @OUT_OPTION
@@ -176,6 +187,8 @@ def month(
     context: click.Context,
     inbox: tuple[Path, ...],
     today: dt.datetime | None,
+    publish_despite_refusals: bool,
+    notify: str | None,
     encoding: str | None,
     db: Path,
     out: Path,
@@ -183,10 +196,17 @@ def month(
     """The month on a schedule: add what is new in INBOX, then publish every list due.
 
     As 'add --new-only INBOX' then 'publish --due', under one lock: no other writer (a
-    command, the desk, another run) gets in between them.
-    Writes a dated log, OUT/log/month-DATE-TIME.log. A file refused is named (and named
-    again on every run until it is fixed or taken out of INBOX), and the run exits 1, so a
-    scheduler's mail reaches the officer; the other files are added.
+    command, the desk, another run) gets in between them. INBOX's subfolders are read too
+    (not hidden ones, nor the database's own); OUT must lie outside INBOX.
+
+    A refused file is named first, on every run until it is fixed or taken out of INBOX;
+    the other files are added. A due list is not published while a refused file may be of
+    its period (its own, or any when the file cannot be read), unless
+    --publish-despite-refusals. The run then exits 1 and runs --notify's command.
+
+    A summary line ends the output. With -q a run prints nothing unless something was
+    refused or failed, so that a crontab's MAILTO mails exactly on trouble. Writes a dated
+    log, OUT/log/month-DATE-TIME.log (docs/schedule.md).
 
     Example:
 
@@ -199,11 +219,18 @@ def month(
         today=today.date() if today is not None else None,
         wait=context.obj["wait"],
         encoding=encoding,
+        publish_despite_refusals=publish_despite_refusals,
+        notify=notify,
     )
     with user_errors(context.obj["debug"]):
         result = monthly.run_month(list(inbox), db=db, out=out, options=options)
-    report(context, "\n".join([result.summary(), f"log: {result.log}"]), result.warnings)
-    if result.refused:
+    if not context.obj["quiet"]:
+        report(context, "\n".join(result.details()), result.warnings)
+        echo(result.tally())
+    elif result.troubled:
+        for line in result.report():
+            echo(line)
+    if result.troubled:
         context.exit(1)
 
 

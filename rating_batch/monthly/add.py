@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from rating_batch.errors import InputError, Issue, Severity, raise_if_errors
+from rating_batch.errors import InputError, Issue, Severity, errors_only, raise_if_errors
 from rating_batch.inputs import Inputs, distinct_keys, expand_inputs, load_events
 from rating_batch.loaders import Progress, no_progress
 from rating_batch.loaders.common import time_control_minutes
@@ -76,18 +76,31 @@ class AddOptions:
     (``--new-only``: an inbox read again on a schedule)."""
 
 
+#: What ``add --new-only`` says when every file is stored already.
+NOTHING_NEW = "nothing new to add"
+
+
+@dataclass
+class Added(Outcome):
+    """What an ``add`` did, and how many events it added and stored files it skipped."""
+
+    added: int = 0
+    skipped: int = 0
+
+
 def add_events(
-    paths: Sequence[Path],
+    paths: Sequence[Path] | Inputs,
     *,
     db: Path,
     options: AddOptions = AddOptions(),
     progress: Progress = no_progress,
-) -> Outcome:
+) -> Added:
     """Validate and store events, each in the period of its end date; never twice.
 
     The events of one ``add`` are stored together: players are identified for all of them at
-    once and each table gets one bulk insert."""
-    inputs = expand_inputs(paths)
+    once and each table gets one bulk insert. ``paths`` may be files and folders, or the
+    files a command chose already (``Inputs``: ``month``'s inbox, docs/schedule.md §4)."""
+    inputs = paths if isinstance(paths, Inputs) else expand_inputs(paths)
     # The transaction (holding the write lock, recording what it changes) starts before the
     # files are read: two adds at once see each other's events.
     with (
@@ -102,7 +115,7 @@ def add_events(
         if options.new_only:
             inputs, digests, skipped = _already_stored(store, inputs, _digests(inputs.files))
             if not inputs.files:
-                return Outcome([*skipped, "nothing new to add"], list(inputs.issues))
+                return Added([*skipped, NOTHING_NEW], list(inputs.issues), skipped=len(skipped))
         events, issues = load_events(
             inputs,
             progress,
@@ -182,7 +195,7 @@ def add_events(
             f"'rating-batch restore latest' takes this add back (journal entry {store.undo_point})"
         )
     lines += store.notes
-    return Outcome(lines, warnings)
+    return Added(lines, warnings, added=len(events), skipped=len(skipped))
 
 
 def _batch(
@@ -339,6 +352,19 @@ def _date_problems(
                 f"today ({today}), and the initial list's month is unknown: a typo in the year?"
             )
     return problems
+
+
+def rated_period(
+    store: Store, book: RuleBook, event: Event, options: AddOptions = AddOptions()
+) -> Period | None:
+    """The list period ``add`` would rate ``event`` in (its end date's, or the next list
+    when that one is published already, as ``_placements``), or None when its dates cannot
+    be trusted: none, or refused as a likely typo (``_date_problems``). A period's lists of
+    every kind are published together, so the kind does not change it."""
+    end = event.info.end or event.info.start
+    if end is None or errors_only(_date_problems(store, book, [event], options)):
+        return None
+    return placed_period(book, end, placement_floor(store))[1]
 
 
 @dataclass(frozen=True)

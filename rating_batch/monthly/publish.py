@@ -15,7 +15,7 @@ was added since (a published list never changes).
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -122,10 +122,13 @@ def publish_due(
     out: Path,
     options: PublishOptions = PublishOptions(),
     progress: Progress = no_progress,
+    held: Callable[[Period], bool] | None = None,
 ) -> PublishResult:
     """``publish --due``: the next list period, when its list date has come (``options.today``,
     else today), and every further one due, in order, each in its own transaction as
-    ``publish PERIOD`` publishes it (docs/schedule.md §2). Nothing due is no error: one line."""
+    ``publish PERIOD`` publishes it (docs/schedule.md §2). Nothing due is no error: one line.
+    ``held``: asked of each due period before it is published; when it says so, that period
+    and the ones after it are not (``month``'s refused files, docs/schedule.md §5)."""
     today = options.today or dt.date.today()
     done: list[PublishResult] = []
     while True:
@@ -133,6 +136,8 @@ def publish_due(
             due = _next_period(store, rule_book(store).for_period)
         if due is None or list_date(due) > today:
             break
+        if held is not None and held(due):
+            return _joined(done)
         done.append(
             publish_period(due, db=db, out=out, options=replace(options, today=today),
                            progress=progress)
@@ -144,11 +149,16 @@ def publish_due(
             f"the next list, {shown(due)}, is dated {list_date(due)}"
         )  # fmt: skip
         return PublishResult([f"nothing due on {today}: {when}"])
+    return _joined(done)
+
+
+def _joined(done: Sequence[PublishResult]) -> PublishResult:
+    """One result of the publishes of ``publish --due`` (none: nothing to say)."""
     return PublishResult(
         [line for result in done for line in result.lines],
         [issue for result in done for issue in result.warnings],
         [path for result in done for path in result.outputs],
-        period=done[-1].period,
+        period=done[-1].period if done else INITIAL,
         outcomes=[outcome for result in done for outcome in result.outcomes],
     )
 
