@@ -1,6 +1,7 @@
-"""Players: ``GET /players?name=TEXT`` (as ``player --name``) and ``GET /players/<ID>`` (the
+"""Players: ``GET /players?name=TEXT`` (as ``player --name``), ``GET /players/<ID>`` (the
 player's page, as ``player ID --out`` writes it: made in a temporary folder, which is
-removed; the database is only read)."""
+removed; the database is only read), and ``GET``/``POST /players/<ID>/edit`` (as
+``edit-player ID``: what the database knows of him corrected)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from starlette.routing import Route
 
 from rating_batch import monthly
 from rating_batch.errors import RatingBatchError
-from rating_batch.web.pages import UserError, call, desk_of, page
+from rating_batch.web.pages import UserError, call, desk_of, done, page, posted
 
 #: A player's id in the text ``player --name`` prints: ``FIDE ID 123`` or ``(n1#7)``.
 _IDS = re.compile(r"FIDE ID (\d+)|no FIDE ID \(([^)]+)\)")
@@ -29,7 +30,8 @@ def _linked(text: str) -> Markup:
     def link(match: re.Match[str]) -> str:
         label = match[1] or match[2]  # escaped already, as the whole text
         address = f"/players/{quote(html.unescape(label), safe='')}"
-        return match[0].replace(label, f'<a href="{address}">{label}</a>')
+        linked = match[0].replace(label, f'<a href="{address}">{label}</a>')
+        return f'{linked} · <a href="{address}/edit">correct</a>'
 
     return Markup(_IDS.sub(link, html.escape(text)))
 
@@ -68,7 +70,44 @@ async def player(request: Request) -> HTMLResponse:
     return HTMLResponse(text.replace("<head>", '<head>\n<base href="/lists/">', 1))
 
 
+#: The fields of the correction form: (field, label, what ``PlayerEdit`` takes).
+FIELDS = (
+    ("name", "Name (Surname, Given)", str),
+    ("federation", "Federation (three letters)", str),
+    ("sex", "Sex (m or w)", str),
+    ("birth_year", "Birth year", int),
+    ("fide_id", "FIDE ID (one received later)", int),
+)
+
+
+async def edit_form(request: Request) -> HTMLResponse:
+    label = request.path_params["player"]
+    return page(request, "edit.html", title=f"Correct player {label}", player=label,
+                fields=FIELDS)  # fmt: skip
+
+
+async def edit(request: Request) -> HTMLResponse:
+    desk = desk_of(request)
+    label = request.path_params["player"]
+    form = await posted(request)
+    form.close()
+    given: dict[str, object] = {}
+    for field, title, kind in FIELDS:
+        value = (form.get(field) or "").strip()
+        if not value:
+            continue
+        try:
+            given[field] = kind(value)
+        except ValueError:
+            raise UserError(f"{title}: {value!r} is not a number") from None
+    correction = monthly.PlayerEdit(**given)  # type: ignore[arg-type]
+    outcome = await call(monthly.edit_player, label, correction, db=desk.db, wait=desk.wait)
+    return done(request, f"Corrected {label}", outcome)
+
+
 ROUTES = [
     Route("/players", find, methods=["GET"]),
+    Route("/players/{player:path}/edit", edit_form, methods=["GET"]),
+    Route("/players/{player:path}/edit", edit, methods=["POST"]),
     Route("/players/{player:path}", player, methods=["GET"]),
 ]

@@ -70,6 +70,12 @@ WORDING: tuple[tuple[re.Pattern[str], str], ...] = tuple(
             r"--kind rapid or blitz for another list",
             "choose the list rapid or blitz for another list",
         ),
+        (
+            r"give what to correct: --name, --federation, --sex, --birth-year or --fide-id",
+            "give what to correct: at least one field",
+        ),
+        (r"(?<![\w-])--(name|federation|sex|fide-id) ", r"the field \1 "),
+        (r"(?<![\w-])--birth-year ", "the field birth year "),
         (r"\(--wait SECONDS, or \$RATING_BATCH_WAIT, waits longer\)", "(try again in a moment)"),
         (
             r"give --encoding with the file's code page",

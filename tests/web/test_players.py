@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from db_helpers import dump, run, write_list
-from desk_helpers import desk, said
+from db_helpers import dump, query, run, write_list
+from desk_helpers import desk, january, said, send
 
 
 def _db(tmp_path: Path) -> Path:
@@ -85,3 +85,37 @@ def test_a_player_without_a_fide_id_is_linked_by_his_id_escaped(tmp_path: Path) 
     assert 'no FIDE ID (<a href="/players/q%22x%232">q&quot;x#2</a>)' in page.text
     his = client.get("/players/q%22x%232")
     assert his.status_code == 200 and "Rakon, Ned" in said(his.text)
+
+
+def test_a_player_is_corrected_from_the_desk_and_undo_takes_it_back(tmp_path: Path) -> None:
+    """As ``edit-player``: the search links each player's correction form; a field left
+    empty stays as it is; Undo this puts the database back."""
+    from db_helpers import data_dump
+    from desk_helpers import csrf
+
+    db, event = january(tmp_path)
+    client = desk(db, tmp_path / "out")
+    send(client, event)
+    found = client.get("/players?name=A")
+    assert 'href="/players/11/edit">correct</a>' in found.text
+    form = client.get("/players/11/edit")
+    assert form.status_code == 200 and '<form method="post" action="/players/11/edit">' in form.text
+    before = data_dump(db)
+    fields = {"csrf": csrf(client), "name": "Alpha, Ann", "federation": "esp", "birth_year": ""}
+    answer = client.post("/players/11/edit", data=fields)
+    assert answer.status_code == 200, said(answer.text)
+    assert query(db, "SELECT name, federation FROM players WHERE fide_id = 11") == [
+        ("Alpha, Ann", "ESP")
+    ]
+    assert 'action="/restore" class="undo"' in answer.text
+    client.post("/restore", data={"csrf": csrf(client), "backup": "latest"})
+    assert data_dump(db) == before
+    # Wrong values are told by their field, not by a command's option; nothing changes.
+    for fields, told in [({"birth_year": "19x0"}, "Birth year: '19x0' is not a number"),
+                         ({"federation": "Spain"}, "the field federation 'Spain': a federation "
+                          "is three letters"),
+                         ({}, "give what to correct: at least one field")]:  # fmt: skip
+        refused = client.post("/players/11/edit", data={"csrf": csrf(client), **fields})
+        assert refused.status_code == 400
+        assert told in said(refused.text) and "--" not in said(refused.text)
+    assert data_dump(db) == before
