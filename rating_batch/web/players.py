@@ -66,8 +66,18 @@ async def player(request: Request) -> HTMLResponse:
         if not str(error).startswith("no "):
             raise
         raise UserError(str(error), 404) from None
-    # The page's links lead to the event pages of the published lists (``/lists/``).
-    return HTMLResponse(text.replace("<head>", '<head>\n<base href="/lists/">', 1))
+    # The page's links lead to the event pages of the published lists (``/lists/``); a way
+    # back to the desk above it (the page is the one ``player --out`` writes, without one).
+    text = text.replace("<head>", '<head>\n<base href="/lists/">', 1)
+    text = re.sub(r"(<body[^>]*>)", rf"\1\n{_BACK}", text, count=1)
+    return HTMLResponse(text)
+
+
+#: The desk's way back on a player's page (absolute: the page's base is ``/lists/``).
+_BACK = (
+    '<nav class="screen" aria-label="desk"><a href="/players">← the players</a> · '
+    '<a href="/">the database</a></nav>'
+)
 
 
 #: The fields of the correction form: (field, label, what ``PlayerEdit`` takes).

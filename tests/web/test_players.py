@@ -52,7 +52,14 @@ def test_a_players_page_is_the_one_player_out_writes(tmp_path: Path) -> None:
     code, _, _ = run("player", "11", "--db", db, "--out", tmp_path / "cli")
     assert code == 0
     written = (tmp_path / "cli" / "player-11.html").read_text(encoding="utf-8")
-    assert page.text == written.replace("<head>", '<head>\n<base href="/lists/">', 1)
+    # The same page, with the base of its links and the desk's way back after <body>.
+    back = (
+        '\n<nav class="screen" aria-label="desk"><a href="/players">← the players</a> · '
+        '<a href="/">the database</a></nav>'
+    )
+    body = written.index(">", written.index("<body")) + 1
+    expected = written[:body] + back + written[body:]
+    assert page.text == expected.replace("<head>", '<head>\n<base href="/lists/">', 1)
     assert dump(db) == before
     assert not (tmp_path / "out").exists()
 
