@@ -24,8 +24,11 @@ from rating_batch.web.pages import UserError
 
 #: A file name longer than this (in bytes) is refused: file systems keep 255.
 MAX_NAME_BYTES = 200
-#: What a sent file's name may not hold: control characters and the path separators.
-_UNSAFE = re.compile(r"[\x00-\x1f\x7f/\\]")
+#: What a sent file's name may not hold: control characters, the path separators, and the
+#: characters Windows keeps out of a file name (the desk may run there).
+_UNSAFE = re.compile(r'[\x00-\x1f\x7f/\\:*?"<>|]')
+#: The names Windows reserves for devices, whatever their ending (CON, NUL.trf, COM1 …).
+_DEVICE = re.compile(r"(?i)(con|prn|aux|nul|com[0-9]|lpt[0-9])(\..*)?")
 #: How long files only checked are kept for **Add these files**.
 CHECKED_HOURS = 1
 #: In a file's folder, the names of its files checked and not added, a line each.
@@ -88,8 +91,13 @@ def checked_files(inbox: Path, digests: Sequence[str]) -> list[Sent]:
 def _name_problem(name: str) -> str | None:
     if not name or name in {".", ".."}:
         return "the file has no name: send it from a file on the computer"
-    if name.startswith(".") or _UNSAFE.search(name):
-        return f"the file name {name!r} cannot be kept: rename the file (no leading dot)"
+    if name.startswith(".") or _UNSAFE.search(name) or _DEVICE.fullmatch(name):
+        return (
+            f"the file name {name!r} cannot be kept: rename the file (no leading dot, none "
+            'of : * ? " < > |)'
+        )
+    if name.endswith((" ", ".")):
+        return f"the file name {name!r} ends in a space or a dot: rename the file"
     if len(name.encode("utf-8")) > MAX_NAME_BYTES:
         return f"the file name is over {MAX_NAME_BYTES} bytes: rename the file"
     return None

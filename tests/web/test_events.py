@@ -257,3 +257,20 @@ def test_a_refused_check_keeps_nothing_and_offers_no_add(tmp_path: Path) -> None
     assert answer.status_code == 400
     assert 'name="checked"' not in answer.text
     assert list((tmp_path / "r.sqlite.inbox").rglob("*")) == []
+
+
+@pytest.mark.parametrize("name", ["a:b.trf", "a|b.trf", "w?.trf", "NUL.trf", "con", "jan.trf."])
+def test_a_name_windows_cannot_keep_is_refused_on_every_system(tmp_path: Path, name: str) -> None:
+    """The desk may run on Windows: a name it could not write there is refused everywhere,
+    by name, with nothing kept (not a failure of the machine half-way)."""
+    db, event = january(tmp_path)
+    client = desk(db, tmp_path / "out")
+    before = dump(db)
+    files = [("files", (name, event.read_bytes(), "text/plain"))]
+    answer = client.post("/events", data={"csrf": csrf(client)}, files=files)
+    assert answer.status_code == 400
+    assert "cannot be kept: rename the file" in said(answer.text) or "ends in a space" in said(
+        answer.text
+    )
+    assert dump(db) == before
+    assert list((tmp_path / "r.sqlite.inbox").rglob("*")) == []
