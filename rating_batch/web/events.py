@@ -5,6 +5,7 @@ files**), ``GET /events/<key>/remove`` (what removing would take away, and a but
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from urllib.parse import quote
 
 from starlette.requests import Request
@@ -56,12 +57,9 @@ async def send_events(request: Request) -> HTMLResponse:
             allow_overlap=form.get("allow_overlap") == "1",
         )
         try:
-            digests = form.getlist("checked")
-            files = (
-                checked_files(desk.inbox, digests)
-                if digests and not form.files_of("files")
-                else received(form.files_of("files"))
-            )
+            sent = [f for f in form.files_of("files") if f.name or f.size]
+            kept = checked_files(desk.inbox, form.getlist("checked"))
+            files = kept + (received(sent) if sent or not kept else [])
         except InputError as error:
             return _answer(request, options, None, error, None)
         return await call(_added, request, files, options)
@@ -75,7 +73,12 @@ def _added(request: Request, files: list[Sent], options: monthly.AddOptions) -> 
         try:
             outcome = monthly.add_events(inbox.paths, db=desk.db, options=options)
         except InputError as error:
-            return _answer(request, options, None, error, None)
+            # The files without an error are kept as checked: only the others are sent again.
+            named = {issue.source for issue in error.issues if issue.severity == "error"}
+            good = [s for s, p in zip(inbox.sent, inbox.paths, strict=True) if str(p) not in named]
+            if good and len(good) < len(inbox.sent):
+                inbox.keep_checked(good)
+            return _answer(request, options, None, error, inbox if good else None, good)
         if options.dry_run:
             inbox.keep_checked()
         else:
@@ -89,9 +92,11 @@ def _answer(
     outcome: Outcome | None,
     error: InputError | None,
     inbox: Placed | None,
+    good: Sequence[Sent] = (),
 ) -> HTMLResponse:
     """The files' problems, then what adding did or would do; a good check offers **Add
-    these files** (the same options, the files kept), an add **Undo this**."""
+    these files** (the same options, the files kept), an add **Undo this**; a refusal of
+    some files keeps the ``good`` others, to be sent with the corrected ones only."""
     shown = desk_of(request).shown
     if error is not None:
         issues = ordered_issues(error.issues)
@@ -100,9 +105,8 @@ def _answer(
     errors = [issue for issue in issues if issue.severity == "error"]
     warnings = [issue for issue in issues if issue.severity != "error"]
     lines = [] if outcome is None else [shown(line) for line in outcome.lines]
-    check, digests = options.dry_run, [] if inbox is None else list(dict.fromkeys(
-        sent.digest for sent in inbox.sent
-    ))  # fmt: skip
+    check = options.dry_run
+    digests = [] if inbox is None else list(dict.fromkeys(s.digest for s in good or inbox.sent))
     until = kept_until(desk_of(request).inbox, digests[0]) if check and digests else None
     return page(
         request,
@@ -114,7 +118,8 @@ def _answer(
         warnings=[shown(issue) for issue in warnings],
         lines=[line for line in lines if line],
         digests=digests,
-        names=[] if inbox is None else [sent.name for sent in inbox.sent],
+        names=[] if inbox is None else [sent.name for sent in good or inbox.sent],
+        good=[sent.name for sent in good],
         until=until,
         options=options,
         kinds=KINDS,

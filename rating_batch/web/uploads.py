@@ -160,6 +160,8 @@ class Placed:
     def put(self, sent: Sent) -> None:
         folder = self.inbox / sent.digest
         path = folder / sent.name
+        if path in self._paths_of(self.sent):
+            return  # sent again beside its copy kept from a check: one file
         self.sent.append(sent)
         if path.exists() or sent.path is None:
             return  # the same file under the same name, added or checked before
@@ -175,19 +177,25 @@ class Placed:
         for sent in self.sent:
             (self.inbox / sent.digest / CHECKED).unlink(missing_ok=True)
 
-    def keep_checked(self) -> None:
-        """The files were checked: kept ``CHECKED_HOURS`` for **Add these files**, each in a
-        folder of files only checked (one added already is not marked)."""
+    def keep_checked(self, only: Sequence[Sent] | None = None) -> None:
+        """The files were checked (``only``: those of them found good): kept
+        ``CHECKED_HOURS`` for **Add these files**, each in a folder of files only checked (one
+        added already is not marked); the others are removed."""
         self._done = True
-        for folder in dict.fromkeys(self.inbox / sent.digest for sent in self.sent):
+        kept = list(self.sent if only is None else only)
+        self._remove([path for path in self._made if path not in self._paths_of(kept)])
+        for folder in dict.fromkeys(self.inbox / sent.digest for sent in kept):
             marker = folder / CHECKED
             if folder not in self._new_folders and not marker.exists():
                 self._remove([path for path in self._made if path.parent == folder])
                 continue
-            names = {sent.name for sent in self.sent if self.inbox / sent.digest == folder}
+            names = {sent.name for sent in kept if self.inbox / sent.digest == folder}
             if marker.exists():
                 names |= set(filter(None, marker.read_text(encoding="utf-8").split("\n")))
             marker.write_text("\n".join(sorted(names)) + "\n", encoding="utf-8")
+
+    def _paths_of(self, sent: Sequence[Sent]) -> set[Path]:
+        return {self.inbox / each.digest / each.name for each in sent}
 
     def clean(self) -> None:
         if not self._done:

@@ -236,9 +236,11 @@ def test_an_officer_does_january_to_march_in_the_desk_alone(tmp_path: Path, brow
         assert query(db, "SELECT COUNT(*) FROM events") == [(0,)]
         _shoot(driver, shots, "03-check-refused")
 
-        _choose(driver, "files", january_files)
+        assert "6 file(s) had no error and are kept" in refused
+        # Only the corrected file is sent again: the six good ones were kept by the desk.
+        _choose(driver, "files", [MONTHLY / "2026-01" / bad.name])
         checked = _follow(driver, _button(driver, "Check only"))
-        assert "would add" in checked
+        assert checked.count("would add synthetic-2026-01-") == 7
         _shoot(driver, shots, "04-check-good")
         added = _follow(driver, _button(driver, "Add these 7 files"))
         assert added.count("added synthetic-2026-01-") == 7

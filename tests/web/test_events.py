@@ -274,3 +274,37 @@ def test_a_name_windows_cannot_keep_is_refused_on_every_system(tmp_path: Path, n
     )
     assert dump(db) == before
     assert list((tmp_path / "r.sqlite.inbox").rglob("*")) == []
+
+
+def test_after_a_refusal_the_good_files_are_kept_and_only_the_fixed_one_is_sent(
+    tmp_path: Path,
+) -> None:
+    """Officer review M1: one file of two refused; the other is kept as checked, and the
+    corrected file sent alone adds both."""
+    from db_helpers import event_file
+
+    db, event = january(tmp_path)
+    other = event_file(tmp_path / "files", "jan2", [(1, 1, 2, "0-1")], day="2026/01/17")
+    good = event.read_bytes()
+    broken(event)
+    client = desk(db, tmp_path / "out")
+    before = dump(db)
+    refused = send(client, event, other, check=True)
+    assert refused.status_code == 400
+    text = said(refused.text)
+    assert BAD_RESULT in text
+    assert "1 file(s) had no error and are kept: jan2.trf" in text
+    digest = hashlib.sha256(other.read_bytes()).hexdigest()
+    assert f'<input type="hidden" name="checked" value="{digest}">' in refused.text
+    assert 'name="checked" value="' + hashlib.sha256(event.read_bytes()).hexdigest() not in (
+        refused.text
+    )
+    assert dump(db) == before
+    # Only the corrected file is sent, with the kept one's digest, as the page's form does.
+    event.write_bytes(good)
+    files = [("files", ("jan.trf", good, "text/plain"))]
+    added = client.post("/events", data={"csrf": csrf(client), "checked": digest}, files=files)
+    assert added.status_code == 200, said(added.text)
+    assert query(db, "SELECT key FROM events ORDER BY key") == [("jan",), ("jan2",)]
+    inbox = tmp_path / "r.sqlite.inbox"
+    assert sorted(p.name for p in inbox.rglob("*") if p.is_file()) == ["jan.trf", "jan2.trf"]
