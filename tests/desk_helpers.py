@@ -80,7 +80,7 @@ def send(client: TestClient, *files: Path, check: bool = False, token: str | Non
 
 
 @contextlib.contextmanager
-def serving(db: Path, out: Path, *, wait: float = 5) -> Iterator[str]:
+def serving(db: Path, out: Path, *, wait: float = 5, token: str | None = None) -> Iterator[str]:
     """A desk over ``db`` served by uvicorn on a free port, in a thread, as ``serve`` serves
     it (real sockets, the body in the chunks the network gives): its address."""
     import uvicorn
@@ -88,7 +88,7 @@ def serving(db: Path, out: Path, *, wait: float = 5) -> Iterator[str]:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = int(probe.getsockname()[1])
-    app = create_app(db, out, Guard("127.0.0.1"), wait=wait)
+    app = create_app(db, out, Guard("127.0.0.1", token), wait=wait)
     server = uvicorn.Server(
         uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", access_log=False)
     )

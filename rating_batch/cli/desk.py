@@ -61,6 +61,12 @@ def serve(
         if token_file is not None:
             try:
                 secret = token_file.read_text(encoding="utf-8").strip()
+                if os.name == "posix" and token_file.stat().st_mode & 0o077:
+                    echo(
+                        f"warning: --token-file {token_file} can be read by other users of "
+                        f"this machine: chmod 600 {token_file}",
+                        err=True,
+                    )
             except (OSError, UnicodeDecodeError) as error:
                 raise RatingBatchError(
                     f"--token-file {token_file}: cannot read it ({error})"

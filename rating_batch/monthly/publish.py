@@ -29,7 +29,7 @@ from rating_batch.monthly.common import (
 )
 from rating_batch.monthly.outputs import PERIOD_FILES, Keeping
 from rating_batch.monthly.part import PublishResult
-from rating_batch.monthly.site import write_site
+from rating_batch.monthly.site import SiteNotWritten, write_site
 from rating_batch.periods import (
     INITIAL,
     Period,
@@ -54,6 +54,9 @@ class PublishOptions:
     accept_dates: bool = False
     """Publish a list whose period is still open (its closing date is after today)."""
     today: dt.date | None = None
+    site_warns: bool = False
+    """A web site that cannot be written is a warning of the publish, not its error (the
+    desk: the list is published, and the page says so with the problem beside it)."""
 
 
 def publish_period(
@@ -110,10 +113,22 @@ def publish_period(
                     kept=keeping.kept,
                 )
             _switch(outputs, period, db, out)
-            write_site(store, out, publishing=True)  # every list's pages again (docs/site.md)
+            site = _site_written(store, out, options)  # every list's pages (docs/site.md)
     result = _noting(publisher.result(period, paths, dry_run=False), waiting)
+    result.warnings[:0] = site
     result.lines.extend(store.notes)
     return result
+
+
+def _site_written(store: Store, out: Path, options: PublishOptions) -> list[Issue]:
+    """The web site written after a publish; with ``site_warns``, its failure as a warning."""
+    try:
+        write_site(store, out, publishing=True)
+    except SiteNotWritten as problem:
+        if not options.site_warns:
+            raise
+        return [Issue("web site", None, str(problem), "warning")]
+    return []
 
 
 def publish_due(

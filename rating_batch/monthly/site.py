@@ -41,6 +41,10 @@ SITE_FOLDER = "site"
 CARRIED = ("list.csv", "list.xlsx", "list.txt", "changes.csv", "report.xlsx", "index.html")
 
 
+class SiteNotWritten(RatingBatchError):
+    """The web site could not be written; what was done before it (a publish) stands."""
+
+
 def write_site(store: Store, out: Path, *, publishing: bool = False) -> Path | None:
     """The whole site of ``store``'s published lists under ``out/site``, replacing the one
     there (a half-written site is never in place); returns its folder. ``publishing``: as
@@ -61,7 +65,7 @@ def write_site(store: Store, out: Path, *, publishing: bool = False) -> Path | N
             )  # fmt: skip
     except OutputProblem as problem:
         # After publish's commit: the list stands whatever becomes of its pages.
-        raise RatingBatchError(
+        raise SiteNotWritten(
             f"the web site was not written: {problem}; the published lists and their files "
             f"are in place, and 'rating-batch site --out {out}' writes the site"
         ) from None

@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sqlite3
+import threading
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -226,7 +227,9 @@ def create_database(path: Path, factory: type[C]) -> Iterator[C]:
     if not folder.is_dir():
         raise _fail(path, f"the folder {path.parent} does not exist")
     remove_stale_beside(folder)
-    temporary = folder / f".{places.real.name}.init-{os.getpid()}.tmp"
+    # The process and the thread: two inits at once in one process (two requests to the
+    # desk) must not share, nor remove, each other's file.
+    temporary = folder / f".{places.real.name}.init-{os.getpid()}-{threading.get_ident()}.tmp"
     made = [Path(f"{temporary}{suffix}") for suffix in ("", "-wal", "-shm", "-journal")]
     try:
         with reported(path):

@@ -90,7 +90,7 @@ def places_of(db: Path, recorded: dict[str, str] | None = None) -> Places:
 def remove_stale_beside(folder: Path) -> None:
     """Temporary databases left beside ``folder``'s databases by an ``init`` or a restore
     that was killed (their process is gone): never one of a command still running."""
-    remove_dead(folder, r"\..+\.(?:init|restore)-(\d+)\.tmp(-wal|-shm|-journal)?")
+    remove_dead(folder, r"\..+\.(?:init|restore)-(\d+)(?:-\d+)?\.tmp(-wal|-shm|-journal)?")
 
 
 def remove_dead(folder: Path, pattern: str) -> None:

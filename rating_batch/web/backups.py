@@ -44,7 +44,7 @@ def _restored(desk: Desk, point: str) -> Outcome:
     """``restore``, then the web site written again (a publish or an unpublish undone)."""
     outcome = monthly.restore(point, db=desk.db, wait=desk.wait)
     if (desk.out / "site").exists():
-        outcome.lines.append(site_again(desk))
+        return site_again(desk, outcome, "it shows the lists as they were before the restore")
     return outcome
 
 

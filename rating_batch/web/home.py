@@ -40,8 +40,10 @@ async def login_form(request: Request) -> Response:
 async def login(request: Request) -> Response:
     desk = desk_of(request)
     form = await posted(request)
-    if not desk.guard.token_ok(form.get("token")):
-        await desk.guard.refused_login()
+    signed = await desk.guard.signs_in(form.get("token"))
+    if signed is None:
+        raise UserError("too many sign-ins at once: wait a minute, then sign in", 429)
+    if not signed:
         raise UserError("that is not this desk's token: nothing was done", 403)
     answer = RedirectResponse("/", status_code=303)
     answer.set_cookie(COOKIE, desk.guard.cookie, httponly=True, samesite="strict", path="/")

@@ -16,7 +16,7 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from rating_batch import monthly
-from rating_batch.errors import RatingBatchError
+from rating_batch.errors import Issue, RatingBatchError
 from rating_batch.monthly.common import Outcome
 from rating_batch.periods import canonical_period
 from rating_batch.web.pages import Desk, call, confirm, desk_of, done, page, posted
@@ -60,7 +60,7 @@ async def publish(request: Request) -> HTMLResponse:
     desk = desk_of(request)
     (await posted(request)).close()
     period = canonical_period(request.path_params["period"])
-    options = monthly.PublishOptions(wait=desk.wait)
+    options = monthly.PublishOptions(wait=desk.wait, site_warns=True)
     result = await call(monthly.publish_period, period, db=desk.db, out=desk.out, options=options)
     folder = desk.out / str(period)
     links = [_link(str(period), path, folder) for path in result.outputs]
@@ -102,24 +102,27 @@ async def unpublish(request: Request) -> HTMLResponse:
 def _withdrawn(desk: Desk, period: str) -> Outcome:
     """``unpublish``, then the web site written again without the withdrawn list."""
     outcome = monthly.unpublish_period(period, db=desk.db, wait=desk.wait)
-    outcome.lines.append(site_again(desk))
-    return outcome
+    return site_again(desk, outcome, f"it still shows the withdrawn list of {period}")
 
 
-def site_again(desk: Desk) -> str:
-    """The web site written again from the database (``site``), as a line; one that could
-    not be written is said (the change before it stands)."""
+def site_again(desk: Desk, outcome: Outcome, stale: str) -> Outcome:
+    """``outcome`` with the web site written again from the database (``site``) after it; a
+    site that cannot be written is a warning saying what it still shows (``stale``): the
+    change before it stands."""
     try:
-        return monthly.site_from_database(desk.db, desk.out, desk.wait)
+        outcome.lines.append(monthly.site_from_database(desk.db, desk.out, desk.wait))
     except RatingBatchError as error:
-        return f"the web site was not written again: {error}"
+        outcome.warnings.insert(
+            0, Issue("web site", None, f"not written again, so {stale}: {error}", "warning")
+        )
+    return outcome
 
 
 async def write_site(request: Request) -> HTMLResponse:
     desk = desk_of(request)
     (await posted(request)).close()
-    line = await call(site_again, desk)
-    return done(request, "Web site written", Outcome([line]), site=True, undo=False)
+    outcome = await call(site_again, desk, Outcome(), "it is as it was")
+    return done(request, "Web site", outcome, site=True, undo=False)
 
 
 ROUTES = [

@@ -21,8 +21,20 @@ COOKIE = "rating_batch_desk"
 LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "[::1]", "::1"})
 #: The shortest token a desk open to other machines takes (a short one falls to guessing).
 MIN_TOKEN = 16
-#: Seconds a wrong token is answered after; wrong tokens are answered one at a time.
+#: Seconds a wrong token is answered after; every sign-in is answered one at a time.
 LOGIN_DELAY = 1.0
+#: Sign-ins waiting their turn at most; more at once are refused (429) without a look.
+MAX_WAITING = 4
+#: A token's characters must not be fewer than this many different ones ("aaaa…").
+MIN_DISTINCT = 8
+
+
+class _Turns:
+    """Sign-ins one at a time: the lock, and how many wait for it."""
+
+    def __init__(self) -> None:
+        self.lock = asyncio.Lock()
+        self.waiting = 0
 
 
 def is_loopback(host: str) -> bool:
@@ -44,8 +56,8 @@ class Guard:
     token: str | None = None
     key: bytes = field(default_factory=lambda: secrets.token_bytes(32), repr=False)
 
-    failed: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False, compare=False)
-    """Held while a wrong token is answered: guesses wait for one another."""
+    turns: _Turns = field(default_factory=_Turns, repr=False, compare=False)
+    """Sign-ins, one at a time: a guess sent beside others waits for them."""
 
     def __post_init__(self) -> None:
         if not is_loopback(self.host) and not self.token:
@@ -53,18 +65,32 @@ class Guard:
                 f"--host {self.host}: other machines could reach the desk; give a token in "
                 "$RATING_BATCH_TOKEN or a file (--token-file FILE), or leave --host at 127.0.0.1"
             )
-        if self.token is not None and len(self.token.strip()) < MIN_TOKEN:
+        if self.token is not None and (
+            len(self.token.strip()) < MIN_TOKEN or len(set(self.token)) < MIN_DISTINCT
+        ):
             raise RatingBatchError(
-                f"the token has {len(self.token.strip())} characters; a desk open to other "
-                f"machines needs at least {MIN_TOKEN} (a short one falls to guessing): e.g. "
+                f"the token has {len(self.token.strip())} characters ({len(set(self.token))} "
+                f"different); a desk open to other machines needs at least {MIN_TOKEN}, of "
+                f"{MIN_DISTINCT} different characters or more (a short or plain one falls to "
+                "guessing): e.g. "
                 'python -c "import secrets; print(secrets.token_urlsafe(24))"'
             )
 
-    async def refused_login(self) -> None:
-        """A wrong token: answered after ``LOGIN_DELAY``, one at a time, so that guessing
-        goes at most one try a second whoever sends them."""
-        async with self.failed:
-            await asyncio.sleep(LOGIN_DELAY)
+    async def signs_in(self, given: object) -> bool | None:
+        """Whether ``given`` is the token, told one sign-in at a time, a wrong one after
+        ``LOGIN_DELAY``: guessing goes at most one try a second, however many are sent at
+        once (None: over ``MAX_WAITING`` wait already, refused unread)."""
+        if self.turns.waiting >= MAX_WAITING:
+            return None
+        self.turns.waiting += 1
+        try:
+            async with self.turns.lock:
+                if self.token_ok(given):
+                    return True
+                await asyncio.sleep(LOGIN_DELAY)
+                return False
+        finally:
+            self.turns.waiting -= 1
 
     def _sign(self, purpose: str) -> str:
         return hmac.new(self.key, purpose.encode("utf-8"), hashlib.sha256).hexdigest()

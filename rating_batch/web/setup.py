@@ -7,6 +7,7 @@ keeps (the players, the rules file's text) is in the database."""
 from __future__ import annotations
 
 import os
+import threading
 from pathlib import Path
 
 from starlette.requests import Request
@@ -15,11 +16,16 @@ from starlette.routing import Route
 
 from rating_batch import monthly
 from rating_batch.loaders.ratinglist import MAX_LIST_BYTES
+from rating_batch.monthly.common import Outcome
 from rating_batch.monthly.init import rule_choices
 from rating_batch.systems.elo.rules import FIDE_BY_DATE, KINDS
 from rating_batch.web.forms import MAX_FIELD_BYTES, Received
 from rating_batch.web.pages import UserError, call, desk_of, done, page, posted
 from rating_batch.web.uploads import received
+
+#: One database made at a time in this desk: a second "Make the database" (another tab, a
+#: double click) waits for the first, then is told the database exists.
+_ONE_INIT = threading.Lock()
 
 
 def first_page(request: Request, *, status: int = 200, **given: str) -> HTMLResponse:
@@ -56,19 +62,31 @@ async def init(request: Request) -> Response:
         rules_files = [f for f in form.files_of("rules_file") if f.name or f.size]
         if rules_files:
             rules, text = _rules_file(rules_files[0])
+        elif rules not in {name for name, _, _ in rule_choices()}:
+            # Only the names the page offers: never a path of the server read as rules.
+            raise UserError(f"no rules named {rules!r}: choose one of the list, or send a file")
         list_path = _named(lists[0])
-        outcome = await call(
-            monthly.init_database,
-            list_path,
-            db=desk.db,
-            kind=kind,
-            period=period,
-            rules_name=rules,
-            rules_text=text,
-        )
+        outcome = await call(_made, desk.db, desk.wait, list_path, kind, period, rules, text)
     finally:
         form.close()
     return done(request, "Database made", outcome, undo=False, next_step=True)
+
+
+def _made(
+    db: Path, wait: float, list_path: Path, kind: str | None, period: str | None, rules: str,
+    text: str | None,
+) -> Outcome:  # fmt: skip
+    """``init``, one at a time in this desk, refused when the database was made meanwhile."""
+    if not _ONE_INIT.acquire(timeout=wait):
+        raise UserError("the database is being made from another page: wait, then reload", 409)
+    try:
+        if db.exists() or db.is_symlink():
+            raise UserError(f"{db.name} exists already: it was made meanwhile", 409)
+        return monthly.init_database(
+            list_path, db=db, kind=kind, period=period, rules_name=rules, rules_text=text
+        )
+    finally:
+        _ONE_INIT.release()
 
 
 def _named(sent: Received) -> Path:

@@ -7,6 +7,7 @@ import re
 import sqlite3
 from pathlib import Path
 
+import pytest
 from db_helpers import dump, query
 from desk_helpers import csrf, desk, january, said, send
 
@@ -104,4 +105,35 @@ def test_another_writer_holding_the_database_is_named_with_409(tmp_path: Path) -
         holder.close()
     assert answer.status_code == 409
     assert f"the database is busy: {owner} is writing to it; waited 0.2 s" in said(answer.text)
+    assert query(db, "SELECT period FROM lists WHERE origin = 'publish'") == []
+
+
+def test_a_web_site_that_cannot_be_written_is_a_warning_not_a_failed_publish(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Attack on the desk: a site folder the desk cannot write made a published list look
+    refused (a 400 page, no files, no Undo), and an unpublish say the site was written again.
+    The list is published; the page says so, with the site's problem as a warning."""
+    from rating_batch.monthly import site as site_module
+    from rating_batch.staging import OutputProblem
+
+    db, client = _added(tmp_path)
+
+    def refused(*args: object, **kwargs: object) -> None:
+        raise OutputProblem("site: permission denied")
+
+    monkeypatch.setattr(site_module, "write_site_pages", refused)
+    answer = client.post("/publish/2026-02", data={"csrf": csrf(client)})
+    assert answer.status_code == 200
+    text = said(answer.text)
+    assert "published 2026-02" in text
+    assert "web site: warning: the web site was not written: site: permission denied" in text
+    assert 'href="/lists/2026-02/standard/list.csv"' in answer.text
+    assert 'action="/restore" class="undo"' in answer.text
+    assert query(db, "SELECT period FROM lists WHERE origin = 'publish'") == [("2026-02",)]
+    withdrawn = client.post("/unpublish/2026-02", data={"csrf": csrf(client)})
+    assert withdrawn.status_code == 200
+    assert "not written again, so it still shows the withdrawn list of 2026-02" in said(
+        withdrawn.text
+    )
     assert query(db, "SELECT period FROM lists WHERE origin = 'publish'") == []

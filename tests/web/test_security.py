@@ -311,8 +311,10 @@ def test_a_form_sent_by_another_sites_page_is_refused(
 
 
 def test_a_short_token_is_refused_and_the_token_option_would_show_it(tmp_path: Path) -> None:
-    with pytest.raises(RatingBatchError, match="the token has 5 characters; a desk open to other"):
+    with pytest.raises(RatingBatchError, match=r"the token has 5 characters \(5 different\)"):
         Guard("0.0.0.0", "short")
+    with pytest.raises(RatingBatchError, match=r"has 20 characters \(1 different\)"):
+        Guard("0.0.0.0", "a" * 20)
     db, _ = january(tmp_path)
     code, out, err = run("serve", "--host", "0.0.0.0", "--token", TOKEN, "--db", db)
     assert code == 1 and TOKEN not in out + err
@@ -366,3 +368,43 @@ def test_error_pages_show_no_folder_of_the_server(tmp_path: Path) -> None:
     for page in (answer.text, asked.text):
         assert str(tmp_path) not in page and "/etc/" not in page
     assert "file jan.trf" in said(asked.text)
+
+
+@pytest.mark.slow
+def test_guesses_sent_at_once_are_told_one_at_a_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Attack on the desk: wrong tokens sent in parallel were each delayed, but the right one
+    beside them was told at once, so guessing went as fast as connections. Every sign-in now
+    waits its turn; past MAX_WAITING waiting, one is refused (429) without a look."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    import httpx2 as httpx
+    from desk_helpers import serving
+
+    from rating_batch.web import security
+
+    monkeypatch.setattr(security, "LOGIN_DELAY", 0.5)
+    db, _ = january(tmp_path)
+    with serving(db, tmp_path / "out", token=TOKEN) as address:
+        with httpx.Client(base_url=address) as client:
+            form = client.get("/login").text
+        token = re.search(r'name="csrf" value="([^"]+)"', form)[1]
+
+        def sign_in(given: str) -> tuple[int, float]:
+            started = time.monotonic()
+            answer = httpx.post(f"{address}/login", data={"csrf": token, "token": given},
+                                timeout=30)  # fmt: skip
+            return answer.status_code, time.monotonic() - started
+
+        with ThreadPoolExecutor(8) as pool:
+            wrong = [pool.submit(sign_in, f"wrong-guess-{n:04d}xyz") for n in range(3)]
+            time.sleep(0.2)  # the three are waiting their turns
+            right = pool.submit(sign_in, TOKEN).result()
+            told = [future.result() for future in wrong]
+            crowd = list(pool.map(sign_in, [f"crowd-guess-{n:04d}xyz" for n in range(8)]))
+    assert [code for code, _ in told] == [403, 403, 403]
+    # The right token waited behind the wrong ones (3 x 0.5 s, less the 0.2 s head start).
+    assert right[0] == 303 and right[1] >= 1.2
+    codes = sorted(code for code, _ in crowd)
+    assert codes.count(429) >= 4 and set(codes) <= {403, 429}

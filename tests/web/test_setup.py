@@ -89,3 +89,47 @@ def test_a_rules_file_sent_is_the_databases_rules(tmp_path: Path) -> None:
         (rules.read_text(encoding="utf-8"),)
     ]
     assert "club-example.toml" in said(client.get("/").text)
+
+
+def test_two_makes_at_once_make_one_whole_database(tmp_path: Path) -> None:
+    """Attack on the desk: two "Make the database" at once (two tabs) left an empty database
+    the desk could not get past. Now one is made whole, the other told it exists (409)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from desk_helpers import serving
+
+    db = tmp_path / "fed.sqlite"
+    listing = _list(tmp_path)
+    with serving(db, tmp_path / "out") as address:
+        import re
+        import urllib.request
+
+        import httpx2 as httpx
+
+        page = urllib.request.urlopen(address).read().decode()
+        token = re.search(r'name="csrf" value="([^"]+)"', page)[1]
+
+        def make(period: str) -> int:
+            files = {"list": ("list.csv", listing.read_bytes(), "text/csv")}
+            answer = httpx.post(f"{address}/init", data={"csrf": token, "period": period},
+                                files=files, timeout=60)  # fmt: skip
+            return answer.status_code
+
+        with ThreadPoolExecutor(2) as pool:
+            codes = sorted(pool.map(make, ["2026-01", "2025-12"]))
+    assert codes == [200, 409]
+    assert query(db, "SELECT COUNT(*) FROM players") == [(2,)]
+    assert not list(tmp_path.glob(".fed.sqlite.init-*"))
+
+
+def test_the_rules_field_takes_only_the_names_offered(tmp_path: Path) -> None:
+    """Attack on the desk: rules=/path/secret.toml read a file of the server as rules."""
+    secret = tmp_path / "secret.toml"
+    secret.write_text("[db]\nhunter2_key = 'x'\n", encoding="utf-8")
+    db = tmp_path / "fed.sqlite"
+    client = desk(db, tmp_path / "out")
+    for rules in (str(secret), "../secret.toml", "fide-1999"):
+        answer = _init(client, _list(tmp_path), rules=rules)
+        assert answer.status_code == 400
+        assert "no rules named" in said(answer.text) and "hunter2" not in answer.text
+    assert not db.exists()
