@@ -110,7 +110,7 @@ class _Guarded:
             answer = error_page(
                 request,
                 "this desk answers only to 127.0.0.1 or localhost: open it at the address "
-                "'rating-batch serve' printed",
+                "it printed when it started",
                 400,
             )
         elif not guard.signed_in(request.cookies.get(COOKIE)) and request.url.path != "/login":

@@ -36,8 +36,13 @@ async def restore(request: Request) -> HTMLResponse:
     point = (form.get("backup") or "").strip()
     if not point:
         raise UserError("choose what to go back to: 'latest', a command's number or a copy")
+    undoes = (form.get("undoes") or "").strip()
+    if point == "latest" and undoes.isdigit():
+        # Undo this names its change: the state before it, however often it is pressed.
+        point = undoes
     outcome = await call(_restored, desk, point)
-    return done(request, "Undone" if point == "latest" else f"Restored {point}", outcome, site=True)
+    undone = point == "latest" or undoes == point
+    return done(request, "Undone" if undone else f"Restored {point}", outcome, site=True)
 
 
 def _restored(desk: Desk, point: str) -> Outcome:

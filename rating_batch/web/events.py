@@ -18,7 +18,17 @@ from rating_batch.loaders.common import MAX_EVENT_BYTES
 from rating_batch.monthly.common import Outcome
 from rating_batch.systems.elo.rules import KINDS
 from rating_batch.web.forms import MAX_FILES
-from rating_batch.web.pages import Desk, UserError, call, confirm, desk_of, done, page, posted
+from rating_batch.web.pages import (
+    Desk,
+    UserError,
+    call,
+    confirm,
+    desk_of,
+    done,
+    latest_change,
+    page,
+    posted,
+)
 from rating_batch.web.uploads import Placed, Sent, checked_files, kept_until, placed, received
 
 
@@ -123,7 +133,8 @@ def _answer(
         until=until,
         options=options,
         kinds=KINDS,
-        undo=not check and error is None and outcome is not None,
+        undo=(added := not check and error is None and outcome is not None),
+        undoes=latest_change(desk_of(request).db) if added else None,
     )
 
 

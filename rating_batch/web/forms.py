@@ -159,6 +159,10 @@ async def _multipart(
         reader.close_file()
         form.close()
         raise FormRefused(f"the form could not be read: {error}") from None
+    except BaseException:  # the request cancelled (the desk stopped, the browser gone)
+        reader.close_file()
+        form.close()
+        raise
     return form
 
 
@@ -208,6 +212,10 @@ class _Parts:
         self._name = options.get(b"name", b"").decode("utf-8", "replace")
         filename = options.get(b"filename")
         self._filename = None if filename is None else filename.decode("utf-8", "replace")
+        if not self.csrf_seen and self._name != "csrf":
+            # The desk's forms put csrf first: a form that does not is read no further.
+            self._refuse(FormRefused(FOREIGN_FORM, 403))
+            return
         if self._filename is None:
             self._fields += 1
             if self._fields > MAX_FIELDS:

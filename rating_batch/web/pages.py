@@ -110,6 +110,7 @@ def done(
     return page(
         request,
         "done.html",
+        undoes=latest_change(desk.db) if undo else None,
         title=title,
         lines=[line for line in lines if line],
         warnings=[desk.shown(issue) for issue in outcome.warnings],
@@ -137,6 +138,15 @@ def confirm(
         note=note,
         back=back,
     )
+
+
+def latest_change(db: Path) -> str | None:
+    """The journal entry of the change just made: **Undo this** names it, so that pressing it
+    twice (or again after going back) goes back to the same state, never undoing the undo."""
+    from rating_batch import monthly
+
+    commands, _ = monthly.restore_points(db)
+    return commands[0].name if commands else None
 
 
 async def call(function: Callable[..., T], *args: Any, **kwargs: Any) -> T:

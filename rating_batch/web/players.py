@@ -18,6 +18,7 @@ from starlette.routing import Route
 
 from rating_batch import monthly
 from rating_batch.errors import RatingBatchError
+from rating_batch.terminal import terminal_text
 from rating_batch.web.pages import UserError, call, desk_of, done, page, posted
 
 #: A player's id in the text ``player --name`` prints: ``FIDE ID 123`` or ``(n1#7)``.
@@ -42,7 +43,8 @@ async def find(request: Request) -> HTMLResponse:
     found = None
     if name.strip():
         try:
-            found = _linked(await call(monthly.find_players, name, db=desk.db))
+            # Names as the terminal shows them: a bidi control as its code point.
+            found = _linked(terminal_text(await call(monthly.find_players, name, db=desk.db)))
         except RatingBatchError as error:
             if "no player" not in str(error):
                 raise

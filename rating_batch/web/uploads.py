@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import hashlib
 import os
 import re
+import shutil
 import threading
 import time
 from collections.abc import Iterator, Sequence
@@ -75,17 +77,27 @@ def checked_files(inbox: Path, digests: Sequence[str]) -> list[Sent]:
     """The files a check kept (``checked=<digest>``), as they were sent; a digest whose files
     are no longer kept (added since, or over ``CHECKED_HOURS`` old) is refused by name."""
     sent: list[Sent] = []
+    oldest = time.time() - CHECKED_HOURS * 3600
     for digest in dict.fromkeys(digests):
         marker = inbox / digest / CHECKED
-        if not _DIGEST.fullmatch(digest) or not marker.is_file():
+        names = _checked_names(marker) if _DIGEST.fullmatch(digest) else []
+        kept = [name for name in names if (inbox / digest / name).is_file()]
+        if not kept or len(kept) < len(names) or marker.stat().st_mtime < oldest:
             raise UserError(
                 "the files checked are no longer kept (added since, or checked over "
                 f"{CHECKED_HOURS} hour ago): send them again",
                 409,
             )
-        names = marker.read_text(encoding="utf-8").split("\n")
-        sent += [Sent(name, digest, None) for name in names if name]
+        sent += [Sent(name, digest, None) for name in kept]
     return sent
+
+
+def _checked_names(marker: Path) -> list[str]:
+    """The names a folder's ``.checked`` file lists (none: no such file)."""
+    try:
+        return [name for name in marker.read_text(encoding="utf-8").split("\n") if name]
+    except OSError:
+        return []
 
 
 def _name_problem(name: str) -> str | None:
@@ -130,6 +142,11 @@ def prune_checked(inbox: Path, now: float | None = None) -> None:
     """Remove the files only checked more than ``CHECKED_HOURS`` ago (their folder too when
     it holds nothing added)."""
     deadline = (now or time.time()) - CHECKED_HOURS * 3600
+    for incoming in inbox.glob(".incoming-*"):
+        # A request's files that no request ended (a desk stopped mid-upload).
+        with contextlib.suppress(OSError):
+            if incoming.stat().st_mtime < deadline:
+                shutil.rmtree(incoming, ignore_errors=True)
     for marker in inbox.glob(f"*/{CHECKED}"):
         with contextlib.suppress(OSError):
             if marker.stat().st_mtime >= deadline:
@@ -164,7 +181,15 @@ class Placed:
             return  # sent again beside its copy kept from a check: one file
         self.sent.append(sent)
         if path.exists() or sent.path is None:
-            return  # the same file under the same name, added or checked before
+            # The same file under the same name, added or checked before: only if it still
+            # holds the bytes its folder is named by (a file changed in the inbox is refused).
+            if not path.is_file() or _digest(path) != sent.digest:
+                raise UserError(
+                    f"{sent.name}: the copy the desk keeps has changed or gone since it was "
+                    "sent: nothing was done; send the file again",
+                    409,
+                )
+            return
         if not folder.exists():
             folder.mkdir(parents=True)
             self._new_folders.add(folder)
@@ -172,10 +197,16 @@ class Placed:
         self._made.append(path)
 
     def keep(self) -> None:
-        """The files were added: they stay, and are no longer only checked."""
+        """The files were added: they stay, and are no longer only checked (another name of
+        the same bytes, only checked, still is)."""
         self._done = True
-        for sent in self.sent:
-            (self.inbox / sent.digest / CHECKED).unlink(missing_ok=True)
+        for folder in dict.fromkeys(self.inbox / sent.digest for sent in self.sent):
+            added = {sent.name for sent in self.sent if self.inbox / sent.digest == folder}
+            left = [name for name in _checked_names(folder / CHECKED) if name not in added]
+            if left:
+                (folder / CHECKED).write_text("\n".join(left) + "\n", encoding="utf-8")
+            else:
+                (folder / CHECKED).unlink(missing_ok=True)
 
     def keep_checked(self, only: Sequence[Sent] | None = None) -> None:
         """The files were checked (``only``: those of them found good): kept
@@ -207,6 +238,14 @@ class Placed:
             with contextlib.suppress(OSError):
                 if path.parent in self._new_folders and not any(path.parent.iterdir()):
                     path.parent.rmdir()
+
+
+def _digest(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
 
 
 def kept_until(inbox: Path, digest: str) -> dt.datetime | None:

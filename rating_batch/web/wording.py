@@ -71,11 +71,32 @@ WORDING: tuple[tuple[re.Pattern[str], str], ...] = tuple(
             "choose the list rapid or blitz for another list",
         ),
         (
+            r"rating-batch edit-player (\S+) --fide-id (\d+)",
+            r"correct \1 on the Players page, giving the FIDE ID \2",
+        ),
+        (
+            r"rating-batch edit-player (\S+) --([a-z-]+) .*$",
+            r"correct \1 on the Players page (its \2)",
+        ),
+        (
             r"give what to correct: --name, --federation, --sex, --birth-year or --fide-id",
             "give what to correct: at least one field",
         ),
         (r"(?<![\w-])--(name|federation|sex|fide-id) ", r"the field \1 "),
         (r"(?<![\w-])--birth-year ", "the field birth year "),
+        (
+            r"restore latest, then add with --keep-apart \d+",
+            "Undo this, then add it again: they stay apart only by the command line's add",
+        ),
+        (
+            r"give it to add or rate as an event, not as --list",
+            "add it on the Events page, not as the database's list",
+        ),
+        (
+            r"'rating-batch rules ([^']+)' (lists every key|lists them all)",
+            r"docs/rules.md lists every key",
+        ),
+        (r"\bbackup --after\b", "the setting of whole copies after a command"),
         (r"\(--wait SECONDS, or \$RATING_BATCH_WAIT, waits longer\)", "(try again in a moment)"),
         (
             r"give --encoding with the file's code page",

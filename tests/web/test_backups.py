@@ -58,3 +58,25 @@ def test_back_up_now_takes_a_whole_copy_and_can_keep_one_after_every_publish(
     assert "no whole copy" not in home and "whole copy " in home
     copies = client.get("/backups").text
     assert '<option value="' in copies and "whole copy " in copies
+
+
+def test_undo_this_pressed_twice_never_undoes_the_undo(tmp_path: Path) -> None:
+    """Attack on the desk: Undo this pressed twice (or again after Back) undid the add, then
+    undid that undo, and the event was back. It names its change now: the state before it,
+    however often it is pressed."""
+    import re
+
+    from db_helpers import query
+
+    db, event = january(tmp_path)
+    client = desk(db, tmp_path / "out")
+    before = data_dump(db)
+    added = send(client, event)
+    undoes = re.search(r'name="undoes" value="(\d+)"', added.text)
+    assert undoes is not None
+    form = {"csrf": csrf(client), "backup": "latest", "undoes": undoes[1]}
+    for _ in range(2):
+        answer = client.post("/restore", data=form)
+        assert answer.status_code == 200, said(answer.text)
+        assert query(db, "SELECT COUNT(*) FROM events") == [(0,)]
+        assert data_dump(db) == before

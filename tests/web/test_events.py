@@ -78,7 +78,8 @@ def _undo_button(page: str) -> bool:
         re.search(
             r'<form method="post" action="/restore" class="undo">\s*<input type="hidden" '
             r'name="csrf" value="[0-9a-f]+">\s*<input type="hidden" name="backup" '
-            r'value="latest">\s*<button type="submit" class="quiet">Undo this</button>',
+            r'value="latest">\s*<input type="hidden" name="undoes" value="\d+">\s*'
+            r'<button type="submit" class="quiet">Undo this</button>',
             page,
         )
     )
@@ -308,3 +309,62 @@ def test_after_a_refusal_the_good_files_are_kept_and_only_the_fixed_one_is_sent(
     assert query(db, "SELECT key FROM events ORDER BY key") == [("jan",), ("jan2",)]
     inbox = tmp_path / "r.sqlite.inbox"
     assert sorted(p.name for p in inbox.rglob("*") if p.is_file()) == ["jan.trf", "jan2.trf"]
+
+
+def test_a_kept_file_changed_in_the_inbox_is_refused_not_added(tmp_path: Path) -> None:
+    """Attack on the desk: a file kept from a check, changed in the inbox, was added as it
+    then was, not as it was sent. Its folder names its SHA-256: another content is refused."""
+    db, event = january(tmp_path)
+    client = desk(db, tmp_path / "out")
+    assert send(client, event, check=True).status_code == 200
+    digest = hashlib.sha256(event.read_bytes()).hexdigest()
+    kept = tmp_path / "r.sqlite.inbox" / digest / "jan.trf"
+    kept.write_bytes(event.read_bytes().replace(b"012 jan", b"012 NOT THE FILE SENT"))
+    before = dump(db)
+    for answer in (
+        client.post("/events", data={"csrf": csrf(client), "checked": digest}),
+        send(client, event),  # the same bytes sent again: the changed copy is not taken
+    ):
+        assert answer.status_code == 409
+        assert "jan.trf: the copy the desk keeps has changed or gone" in said(answer.text)
+    assert dump(db) == before
+
+
+def test_the_checked_files_are_refused_once_an_hour_old_even_before_they_are_pruned(
+    tmp_path: Path,
+) -> None:
+    import os
+    import time
+
+    db, event = january(tmp_path)
+    client = desk(db, tmp_path / "out")
+    assert send(client, event, check=True).status_code == 200
+    digest = hashlib.sha256(event.read_bytes()).hexdigest()
+    marker = tmp_path / "r.sqlite.inbox" / digest / ".checked"
+    old = time.time() - 2 * 3600
+    os.utime(marker, (old, old))
+    before = dump(db)
+    answer = client.post("/events", data={"csrf": csrf(client), "checked": digest})
+    assert answer.status_code == 409 and "send them again" in said(answer.text)
+    assert dump(db) == before
+
+
+def test_a_name_only_checked_stays_kept_when_the_same_bytes_are_added_by_another(
+    tmp_path: Path,
+) -> None:
+    """Attack on the desk: a file checked as club-copy.trf, then added as jan.trf, left
+    club-copy.trf unmarked in the inbox for good. It stays marked, and is pruned in time."""
+    import time
+
+    from rating_batch.web.uploads import prune_checked
+
+    db, event = january(tmp_path)
+    client = desk(db, tmp_path / "out")
+    copy = event.with_name("club-copy.trf")
+    copy.write_bytes(event.read_bytes())
+    assert send(client, copy, check=True).status_code == 200
+    assert send(client, event).status_code == 200
+    folder = tmp_path / "r.sqlite.inbox" / hashlib.sha256(event.read_bytes()).hexdigest()
+    assert (folder / ".checked").read_text(encoding="utf-8") == "club-copy.trf\n"
+    prune_checked(folder.parent, now=time.time() + 2 * 3600)
+    assert sorted(p.name for p in folder.iterdir()) == ["jan.trf"]

@@ -206,7 +206,7 @@ def test_a_post_over_its_routes_limit_is_refused_before_it_is_read(tmp_path: Pat
     }).status_code == 413  # fmt: skip
 
 
-def _streamed(address: str, csrf_field: str | None, chunks: int, *, during=None):
+def _streamed(address: str, csrf_field: str | None, chunks: int, *, during=None, head=None):
     """POST /events over a real socket: the csrf field (if any), then a file part of
     ``chunks`` MiB sent a MiB at a time while the desk has not answered; ``during`` is
     called after each MiB sent. The status line, and the MiB sent before the answer."""
@@ -215,11 +215,13 @@ def _streamed(address: str, csrf_field: str | None, chunks: int, *, during=None)
     from urllib.parse import urlsplit
 
     where = urlsplit(address)
-    head = b""
+    head_part, head = head, b""
     if csrf_field is not None:
         head += (b'--x\r\nContent-Disposition: form-data; name="csrf"\r\n\r\n'
                  + csrf_field.encode() + b"\r\n")  # fmt: skip
-    head += b'--x\r\nContent-Disposition: form-data; name="files"; filename="a.trf"\r\n\r\n'
+    head += head_part or (
+        b'--x\r\nContent-Disposition: form-data; name="files"; filename="a.trf"\r\n\r\n'
+    )
     tail = b"\r\n--x--\r\n"
     size = len(head) + chunks * 1024 * 1024 + len(tail)
     sent = 0
@@ -408,3 +410,19 @@ def test_guesses_sent_at_once_are_told_one_at_a_time(
     assert right[0] == 303 and right[1] >= 1.2
     codes = sorted(code for code, _ in crowd)
     assert codes.count(429) >= 4 and set(codes) <= {403, 429}
+
+
+def test_a_form_whose_first_part_is_not_csrf_is_read_no_further(tmp_path: Path) -> None:
+    """Attack on the desk: a form without csrf and without a file was read to its end (200 MB
+    of trailing bytes) before its 403. The desk's forms put csrf first: any other first part
+    stops the reading."""
+    from desk_helpers import serving
+
+    db, _ = january(tmp_path)
+    before = dump(db)
+    field = b'--x\r\nContent-Disposition: form-data; name="backup"\r\n\r\n'
+    with serving(db, tmp_path / "out") as address:
+        answer, sent = _streamed(address, None, 256, head=field)
+    assert answer == "HTTP/1.1 403 Forbidden"
+    assert sent < 256
+    assert dump(db) == before

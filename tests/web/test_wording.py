@@ -100,3 +100,24 @@ def test_server_folders_go_and_file_names_stay() -> None:
     )
     assert for_the_desk("see https://ratings.fide.com/a/b") == "see https://ratings.fide.com/a/b"
     assert for_the_desk("x\u202egpj.trf\x1b]0;t\x07") == "x<U+202E>gpj.trf<U+001B>]0;t<U+0007>"
+
+
+def test_the_messages_an_attack_found_are_worded_for_the_desk() -> None:
+    """Messages of the commands an attack on the desk found on its pages, each in the words of
+    the library that makes it."""
+    for message in [
+        "x.trf: this is a tournament file (TRF), not a rating list: give it to add or rate as "
+        "an event, not as --list",
+        "rules.toml:2: unknown key 'k': 'rating-batch rules fide-2025' lists every key",
+        "jan.trf:4: warning: FIDE ID 900000285 is 'B, A' in this file but 'A, B' in the database "
+        "(the database's name is kept): is the FIDE ID right? If the name changed: "
+        "rating-batch edit-player 900000285 --name 'B, A'",
+        "new FIDE ID 5 'A': possible duplicate of 'A' (n1#7, born 1990, GER); both are kept (if "
+        "they are one person: rating-batch edit-player n1#7 --fide-id 5)",
+        "undid backup --after (journal entry 3)",
+    ]:
+        worded = for_the_desk(message)
+        assert not TERMINAL.search(worded), worded
+    assert "correct n1#7 on the Players page, giving the FIDE ID 5" in for_the_desk(
+        "both are kept (if they are one person: rating-batch edit-player n1#7 --fide-id 5)"
+    )
