@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from rating_batch.staging import OutputSet
+from rating_batch.writers.common import page_decimals
 from rating_batch.writers.html import (
     Parts,
     anchors,
@@ -379,7 +380,7 @@ def _calculations(
         rows: dict[str, str] = {}
         # A block of rows at a time: each laid out as a piece per column before it is joined.
         for start in range(0, len(mine), CALCULATION_BLOCK):
-            block = mine.iloc[start : start + CALCULATION_BLOCK]
+            block = _shown_numbers(mine.iloc[start : start + CALCULATION_BLOCK])
             for key, text in _by_id(fill_parts(table.parts, block), block["id"]).items():
                 rows[key] = rows.get(key, "") + text
         links = _event_links(mine, each, layout.labels["calculation_page"])
@@ -388,6 +389,27 @@ def _calculations(
                 table.heading + text + "</tbody></table></div>" + links.get(key, "")
             )
     return {key: "".join(parts) for key, parts in found.items()}
+
+
+#: A decimal number's text with its fraction digits (``_shown_numbers``).
+_DECIMAL = r"^-?\d+\.(\d+)$"
+
+
+def _shown_numbers(rows: pd.DataFrame) -> pd.DataFrame:
+    """calculations.csv's text as a page shows it: a decimal with more fraction digits than
+    its column's page decimals (``page_decimals``: a Glicko-2 volatility 6, an expected score
+    2) rounded to them; shorter ones (an Elo row's "0.89", "1750.5") as written."""
+    shown: dict[str, pd.Series] = {}
+    for name in rows.columns:
+        texts = rows[name]
+        if texts.dtype != object and not isinstance(texts.dtype, pd.StringDtype):
+            continue
+        digits = page_decimals(str(name))
+        long = texts.str.extract(_DECIMAL, expand=False).str.len() > digits
+        if long.any():
+            numbers = pd.to_numeric(texts[long])
+            shown[str(name)] = texts.mask(long, numbers.map(f"{{:.{digits}f}}".format))
+    return rows.assign(**shown) if shown else rows
 
 
 def _numbers(column: pd.Series) -> bool:
