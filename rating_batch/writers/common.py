@@ -32,13 +32,12 @@ def detail_notes(sheet: str, rows: int) -> list[str]:
 
 
 #: Significant digits of a float written without a declared format: every float of a
-#: machine-read file (``write_csv(machine_read=True)``: the other systems' players.csv,
-#: calculations.csv and state.csv), any undeclared float column, and every float a workbook
-#: stores. A float's full text (17 digits) ends in bits that vary with the CPU's arithmetic
-#: (SIMD paths of numpy's exp and log, FMA): 0.059998256379520415 on one machine is
-#: 0.05999825637952042 on another. Ten digits keep 10^6 times what any rating system
-#: publishes and drop those bits, so the same run writes the same bytes on every machine
-#: (docs/formats.md, "Numbers").
+#: machine-read file (``write_csv(machine_read=True)``: the other systems' players.csv and
+#: calculations.csv), any undeclared float column, and every float a workbook stores. A
+#: float's full text (17 digits) ends in bits that vary with the CPU's arithmetic (SIMD paths
+#: of numpy's exp and log, FMA): 0.059998256379520415 on one machine is 0.05999825637952042
+#: on another. Ten digits keep 10^6 times what any rating system publishes and drop those
+#: bits, so the same run writes the same bytes on every machine (docs/formats.md §13).
 SIGNIFICANT_DIGITS = 10
 #: The CSV text format of an undeclared float (``SIGNIFICANT_DIGITS``).
 SIGNIFICANT = f"{{:.{SIGNIFICANT_DIGITS}g}}"

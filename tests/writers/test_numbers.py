@@ -15,7 +15,7 @@ import pandas as pd
 import pytest
 
 from rating_batch.writers import Sheet, write_csv, write_workbook
-from rating_batch.writers.site_players import _shown_numbers
+from rating_batch.writers.site_players import _rounded_texts
 
 ONE_MACHINE = 0.059998256379520415
 ANOTHER = 0.05999825637952042
@@ -105,22 +105,20 @@ def test_a_site_page_shows_a_calculation_to_its_columns_decimals() -> None:
     # Officer review M12: a Glicko-2 or DWZ player's page printed calculations.csv's digits.
     # Each column to its sheet's decimals (p 2, volatility 6, g 3); Elo's short texts as
     # written; text and blanks untouched.
-    rows = pd.DataFrame(
-        {
-            "p": ["0.5070520025", "0.89", ""],
-            "new_volatility": ["0.05999825638", "0.06", "0.0599998"],
-            "g": ["0.9876424016", "1", "0.5"],
-            "ra": ["1750.5", "1750", "-3.25"],
-            "name": ["Misu, Rasa", "A. 1.5", "x"],
-        }
-    )
-    shown = _shown_numbers(rows)
-    assert shown.to_dict("list") == {
-        "p": ["0.51", "0.89", ""],
-        "new_volatility": ["0.059998", "0.06", "0.060000"],
-        "g": ["0.988", "1", "0.5"],
+    columns = {
+        "p": ["0.5070520025", "0.89", "", "0.5070520025006372"],
+        "new_volatility": ["0.05999825638", "0.06", "0.0599998"],
+        "g": ["0.9876424016", "1", "0.5"],
         "ra": ["1750.5", "1750", "-3.25"],
         "name": ["Misu, Rasa", "A. 1.5", "x"],
+    }
+    rounded = {name: _rounded_texts(pd.Series(texts), name) for name, texts in columns.items()}
+    assert rounded == {
+        "p": {"0.5070520025": "0.51", "0.5070520025006372": "0.51"},
+        "new_volatility": {"0.05999825638": "0.059998", "0.0599998": "0.060000"},
+        "g": {"0.9876424016": "0.988"},
+        "ra": {},
+        "name": {},
     }
 
 
