@@ -447,6 +447,14 @@ def test_a_trueskill_database_reads_its_own_exported_state_list(scale: str, tmp_
         # From the Elo ratings: μ = 2000 + (Elo − 1500) × 150/200, σ = β/4 = 37.5; Five and
         # Six did not play.
         assert kept["15"] == (2075.0, 37.5) and kept["16"] == (2450.0, 37.5)
+    # list.csv publishes μ and σ to 3 decimals (docs/systems.md), on either scale: a μ near
+    # 2000 has 7 digits, all printed.
+    listed_states = by_id(tmp_path / "out" / "2026-02" / "standard" / "list.csv")
+    for key, (mu, sigma) in kept.items():
+        row = listed_states[key]
+        assert float(row["mu"]) == pytest.approx(mu, abs=0.0005), key
+        assert float(row["sigma"]) == pytest.approx(sigma, abs=0.0005), key
+        assert all(len(row[c].partition(".")[2]) <= 3 for c in ("mu", "sigma")), key
     february = paper_event(tmp_path, "2026/02/07", "2026/02/08")
     code, printed, err = command("rate", february, "--rules", rules, "--list", exported,
                                  "--out", tmp_path / "rated")  # fmt: skip
