@@ -7,10 +7,10 @@ STAMP := $(VENV)/.installed
 
 .PHONY: run test test-fast soak long-tests lint check bench bench-history clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml constraints.txt
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev]'
+	$(BIN)/pip install --quiet -c constraints.txt -e '.[dev]'
 	touch $(STAMP)
 
 DEMO_DB := out/rating_batch.sqlite

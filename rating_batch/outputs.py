@@ -301,9 +301,9 @@ def write_system_files(
         )
 
     with beside(workbook):
-        write_csv(players, outputs.path(paths[0]), exact=True)
+        write_csv(players, outputs.path(paths[0]), machine_read=True)
         write_csv(games, outputs.path(paths[1]))
-        write_csv(calculations, outputs.path(paths[2]), exact=True)
+        write_csv(calculations, outputs.path(paths[2]), machine_read=True)
         page = SystemPage(
             title=f"Rating report: {title}",
             facts=[("system", rated.system.name), ("events", str(len(rated.events))),

@@ -8,11 +8,13 @@ import csv
 import datetime as dt
 from pathlib import Path
 
+import pytest
 from db_helpers import rows, run, write_list
 from trf_text import P, trf
 
 from rating_batch.monthly.book import book_from
 from rating_batch.periods import period_of
+from rating_batch.writers.common import WRITTEN_RELATIVE
 
 ADULT = 1980
 
@@ -66,12 +68,12 @@ def test_ecf_grade_the_illustration_through_rate(tmp_path: Path) -> None:
     players = rows(out / "players.csv")
     # (10 × 170 + 20 × 150)/30 = 156.67 on 30 games, B; the season Jan–Jun 2015: list 2015-07.
     main = players["11"]
-    assert float(main["new_rating"]) == 4700 / 30
+    assert float(main["new_rating"]) == pytest.approx(4700 / 30, rel=WRITTEN_RELATIVE)
     assert (main["new_grade_games"], main["new_last_period"], main["top_up"]) == (
         "30.0", "2015-07", "20.0")  # fmt: skip
     assert (main["performance"], main["category"], main["status"]) == ("170.0", "B", "rated")
     # Each opponent: (150 + 29 × 170)/30 = 169.33.
-    assert float(players["12"]["new_rating"]) == 5080 / 30
+    assert float(players["12"]["new_rating"]) == pytest.approx(5080 / 30, rel=WRITTEN_RELATIVE)
     calculations = [r for r in read(out / "calculations.csv") if r["id"] == "11"]
     assert len(calculations) == 10
     assert {(r["opponent_grade"], r["grade_used"], r["points"]) for r in calculations} == {

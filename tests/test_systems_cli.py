@@ -59,13 +59,15 @@ def test_glicko2_papers_example_through_the_cli(tmp_path: Path) -> None:
                        "--out", out)  # fmt: skip
     assert code == 0, output
     one = players(out)["11"]
-    # outputs.md: the state before under its own name, after it as new_…, unrounded.
+    # outputs.md: the state before under its own name, after it as new_…, unrounded: to 10
+    # significant digits (docs/formats.md, "Numbers").
     assert (one["rating"], one["rd"], one["volatility"]) == ("1500.0", "200.0", "0.06")
     assert abs(float(one["new_rating"]) - 1464.05) <= 0.011
     assert abs(float(one["new_rd"]) - 151.52) <= 0.005
     assert abs(float(one["new_volatility"]) - 0.059996) <= 1e-6
     assert one["status"] == "rated"
-    assert len(one["new_rating"]) > 12  # in full: at least 4 decimals, here all of them
+    # 10 significant digits: 1464.xxxxxx, at least 4 decimals (outputs.md).
+    assert len(one["new_rating"]) == 11 and one["new_rating"].startswith("1464.")
 
 
 def test_glicko_example_with_last_period(tmp_path: Path) -> None:

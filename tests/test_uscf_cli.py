@@ -12,6 +12,8 @@ from conftest import read_csv as rows
 from db_helpers import run_combined as run
 from trf_text import P, trf
 
+from rating_batch.writers.common import WRITTEN_RELATIVE
+
 #: N*(1500) = 50/√(0.662 + 0.00000739 · 1069²) = 50/√9.107004 = 16.5685 (docs/systems.md §9,
 #: Step 2); N*(2300) = 50/√(0.662 + 0.00000739 · 269²) = 50/√1.196748 = 45.7055.
 STAR_1500 = 50 / math.sqrt(0.662 + 0.00000739 * 1069**2)
@@ -55,10 +57,10 @@ def test_sections_go_by_end_date_then_key_each_from_the_last(tmp_path: Path) -> 
     k = 800 / (STAR_1500 + 1)
     found = by_id(out)
     assert float(found["11"]["new_rating"]) == pytest.approx(
-        1500 + k * (1 - we(1500, 1500 - k / 2)), abs=1e-9
+        1500 + k * (1 - we(1500, 1500 - k / 2)), rel=WRITTEN_RELATIVE
     )
     assert float(found["13"]["new_rating"]) == pytest.approx(
-        1500 - k * we(1500, 1500 + k / 2), abs=1e-9
+        1500 - k * we(1500, 1500 + k / 2), rel=WRITTEN_RELATIVE
     )
     assert float(found["12"]["new_rating"]) == 1500.0
     # A player listed on 0 games is new when he plays, rated while he does not.
@@ -73,9 +75,9 @@ def test_sections_go_by_end_date_then_key_each_from_the_last(tmp_path: Path) -> 
         ("202608010253-6", "11"), ("202608010253-6", "13"),
     ]  # fmt: skip
     eleven = calc[2]
-    assert float(eleven["n_eff"]) == pytest.approx(STAR_1500, abs=1e-9)
+    assert float(eleven["n_eff"]) == pytest.approx(STAR_1500, rel=WRITTEN_RELATIVE)
     assert (eleven["formula"], eleven["m"], eleven["b"]) == ("standard", "1", "10.0")
-    assert float(eleven["intermediate"]) == pytest.approx(1500 + k / 2, abs=1e-9)
+    assert float(eleven["intermediate"]) == pytest.approx(1500 + k / 2, rel=WRITTEN_RELATIVE)
 
 
 def test_first_ratings_from_the_event_file(tmp_path: Path) -> None:
@@ -115,7 +117,7 @@ def test_a_dual_rated_event_reduces_k_on_its_regular_side(
     code, output = run("rate", event, "--rules", "uscf", "--list", state, *chosen, "--out", out)
     assert code == 0, output
     k = float(rows(out / "calculations.csv")[0]["k"])
-    assert k == pytest.approx(800 / (STAR_2300 + 1) * factor, abs=1e-9)
+    assert k == pytest.approx(800 / (STAR_2300 + 1) * factor, rel=WRITTEN_RELATIVE)
 
 
 def test_a_time_control_outside_the_kind_or_too_fast_is_refused(tmp_path: Path) -> None:

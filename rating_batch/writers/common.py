@@ -31,22 +31,34 @@ def detail_notes(sheet: str, rows: int) -> list[str]:
     ]
 
 
-#: Number formats by column name (CSV text format, XLSX number format).
+#: Significant digits of a float written without a declared format: every float of a
+#: machine-read file (``write_csv(machine_read=True)``: the other systems' players.csv and
+#: calculations.csv), any undeclared float column, and every float a workbook stores. A
+#: float's full text (17 digits) ends in bits that vary with the CPU's arithmetic (SIMD paths
+#: of numpy's exp and log, FMA): 0.059998256379520415 on one machine is 0.05999825637952042
+#: on another. Ten digits keep 10^6 times what any rating system publishes and drop those
+#: bits, so the same run writes the same bytes on every machine (docs/formats.md §13).
+SIGNIFICANT_DIGITS = 10
+#: The CSV text format of an undeclared float (``SIGNIFICANT_DIGITS``).
+SIGNIFICANT = f"{{:.{SIGNIFICANT_DIGITS}g}}"
+
+#: Number formats by column name (CSV text format, XLSX number format): the precision each
+#: column is published with; a float column not named here is written as ``SIGNIFICANT``.
 NUMBER_FORMATS: dict[str, tuple[str, str]] = {
-    "score": ("{:g}", "0.0"),
+    "score": (SIGNIFICANT, "0.0"),
     "expected": ("{:.2f}", "0.00"),
     "change": ("{:.2f}", "0.00"),
     "delta": ("{:.2f}", "0.00"),
     "k_delta": ("{:.2f}", "0.00"),
     # The first-rating derivation and the player workbook's event rows (W, We): as the reports
     # write them, the text of calculations.csv as it was.
-    "w": ("{:g}", "0.0"),
+    "w": (SIGNIFICANT, "0.0"),
     "we": ("{:.2f}", "0.00"),
-    "p": ("{:g}", "0.00"),
-    "ra": ("{:g}", "0.00"),
-    "ra_rated": ("{:g}", "0.00"),
-    # The state of the other rating systems (docs/systems.md): floats kept in full in CSV
-    # (``write_csv(exact=True)``), shown rounded in a sheet and on a page.
+    "p": (SIGNIFICANT, "0.00"),
+    "ra": (SIGNIFICANT, "0.00"),
+    "ra_rated": (SIGNIFICANT, "0.00"),
+    # The state of the other rating systems (docs/systems.md): to ``SIGNIFICANT_DIGITS`` in
+    # CSV (``write_csv(machine_read=True)``), shown rounded in a sheet and on a page.
     **dict.fromkeys(
         (
             "rating",
@@ -63,7 +75,7 @@ NUMBER_FORMATS: dict[str, tuple[str, str]] = {
             "conservative",
             "elo_equivalent",
         ),
-        ("{:g}", "0.00"),
+        (SIGNIFICANT, "0.00"),
     ),
     **dict.fromkeys(
         (
@@ -78,10 +90,57 @@ NUMBER_FORMATS: dict[str, tuple[str, str]] = {
             "g",
             "v",
         ),
-        ("{:g}", "0.000"),
+        (SIGNIFICANT, "0.000"),
     ),
-    **dict.fromkeys(("volatility", "new_volatility"), ("{:g}", "0.000000")),
+    **dict.fromkeys(("volatility", "new_volatility"), (SIGNIFICANT, "0.000000")),
 }
+
+
+def float_form(
+    name: str, *, machine_read: bool = False, exact: bool = False
+) -> Callable[[Any], str]:
+    """How a float column is written in CSV: its declared format (``NUMBER_FORMATS``), or
+    ``SIGNIFICANT`` when it declares none; in a machine-read file every float as the number
+    a workbook stores (``stored_float``: "1500.0", "0.05999825638"). ``exact``: the float
+    in full, for a state that must read back bit for bit (state.csv: ``publish`` rates as
+    ``rate --list`` with it does, docs/systems.md). The one rule of numbers written as text."""
+    if exact:
+        return lambda value: repr(float(value))
+    if machine_read:
+        return float_text
+    return NUMBER_FORMATS.get(name, (SIGNIFICANT, ""))[0].format
+
+
+def stored_float(value: float) -> float:
+    """A float as a workbook stores it and a machine-read CSV writes it: to
+    ``SIGNIFICANT_DIGITS`` (a cell's number format only hides digits; the stored double
+    would still carry the machine's last bits)."""
+    return float(SIGNIFICANT.format(value))
+
+
+def float_text(value: float) -> str:
+    """``repr(stored_float(value))`` ("1500.0", "0.05999825638", "1e-05") without reading
+    the text back: ``SIGNIFICANT`` is already the shortest text of the number it rounds to
+    (no two 10-digit decimals share a double), and repr writes a whole one with ".0". Below
+    1e10 the two agree (above, "1.5e+10" where repr writes "15000000000.0", the same number);
+    10^6 distinct values take 2.6 s against 4.7 s."""
+    text = SIGNIFICANT.format(value)
+    return text if "." in text or "e" in text or "n" in text else text + ".0"
+
+
+#: How far a written float may stand from the number it was written for, relative to it:
+#: one unit in its tenth significant digit (``SIGNIFICANT_DIGITS``). Tests of written numbers
+#: and the golden files' comparison (tests/test_golden.py) allow this much.
+WRITTEN_RELATIVE = 10.0 ** (1 - SIGNIFICANT_DIGITS)
+
+
+def page_decimals(name: str) -> int:
+    """Decimals a page shows a float column with: its sheet format's (``NUMBER_FORMATS``),
+    else 2."""
+    form = NUMBER_FORMATS.get(name, ("", "0.00"))[1]
+    return len(form.split(".", 1)[1]) if "." in form else 2
+
+
 #: The date stamped into every workbook, so that the same content gives the same bytes.
 FIXED_TIMESTAMP = dt.datetime(2000, 1, 1)
 

@@ -13,27 +13,28 @@ import pandas as pd
 
 from rating_batch.writers.common import (
     CODE_COLUMNS,
-    NUMBER_FORMATS,
     ColumnKind,
     distinct,
+    float_form,
     neutralise,
 )
 
 
-def _csv_column(series: pd.Series, name: str, exact: bool = False) -> tuple[np.ndarray, np.ndarray]:
+def _csv_column(
+    series: pd.Series, name: str, machine_read: bool = False, exact: bool = False
+) -> tuple[np.ndarray, np.ndarray]:
     """One column as CSV fields: each row's code and the fields the codes point to (code -1,
     the last: "" for missing): true/false, the column's number format, and formula-like text
     neutralised, quoted where needed (``_csv_field``). One typed pass over the whole column,
-    each distinct value formatted once. Numbers and flags never need quoting. ``exact``:
-    floats in full (the shortest text that reads back as the same number)."""
+    each distinct value formatted once. Numbers and flags never need quoting. Floats as
+    ``float_form`` says (``machine_read``: every one to ``SIGNIFICANT_DIGITS``; ``exact``:
+    in full)."""
     kind, codes, values = distinct(series)
     if kind == "text":
         return codes, np.append(_text_fields(list(values), name not in CODE_COLUMNS), "")
     forms: dict[ColumnKind, Callable[[Any], str]] = {
         "bool": lambda flag: "true" if flag else "false",
-        "float": (lambda v: repr(float(v)))
-        if exact
-        else NUMBER_FORMATS.get(name, ("{:g}", ""))[0].format,
+        "float": float_form(name, machine_read=machine_read, exact=exact),
         "int": str,
     }
     form = forms[kind]
@@ -48,12 +49,16 @@ def _text_fields(texts: list[object], free: bool) -> np.ndarray:
     )
 
 
-def write_csv(frame: pd.DataFrame, path: Path, *, exact: bool = False) -> None:
+def write_csv(
+    frame: pd.DataFrame, path: Path, *, machine_read: bool = False, exact: bool = False
+) -> None:
     """UTF-8 with BOM (so spreadsheets detect it), comma-separated, LF line ends, minimal
     quoting (``_csv_field``). Every distinct value of a column is formatted and quoted once
-    (issue 6); the rows are then made and written in blocks. ``exact``: floats in full, for
-    a state read back as the next period's list (docs/systems.md)."""
-    columns = [_csv_column(frame[name], str(name), exact) for name in frame.columns]
+    (issue 6); the rows are then made and written in blocks. ``machine_read``: every float
+    to ``SIGNIFICANT_DIGITS``, declared formats aside (the other systems' players.csv and
+    calculations.csv); ``exact``: in full, for a state read back as the next period's list
+    (state.csv, docs/systems.md). ``float_form`` is the rule."""
+    columns = [_csv_column(frame[name], str(name), machine_read, exact) for name in frame.columns]
     if len(columns) == 1:  # a row of one empty field is written "", not a blank line
         codes, fields = columns[0]
         columns = [(codes, np.where(fields == "", '""', fields))]

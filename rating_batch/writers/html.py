@@ -20,7 +20,7 @@ import pandas as pd
 
 from rating_batch.systems.elo.pages import EventPage, EventPages, IndexPage
 from rating_batch.values import as_float, missing
-from rating_batch.writers.common import NUMBER_FORMATS, distinct, each_at_once, formatted
+from rating_batch.writers.common import distinct, each_at_once, formatted, page_decimals
 
 if TYPE_CHECKING:
     from jinja2 import Environment
@@ -448,16 +448,11 @@ class SystemPage:
     more_players: int = 0
 
 
-def _decimals(name: str) -> int:
-    form = NUMBER_FORMATS.get(name, ("", "0.00"))[1]
-    return len(form.split(".", 1)[1]) if "." in form else 2
-
-
 def _system_texts(values: pd.Series, name: str) -> list[str]:
     """A column as the page shows it: numbers to the column's decimals, yes/no, text."""
     kind, codes, distinct_values = distinct(values)
     if kind == "float":
-        digits = _decimals(name)
+        digits = page_decimals(name)
         return formatted(codes, distinct_values, lambda v: f"{float(v):.{digits}f}")
     if kind == "bool":
         return formatted(codes, distinct_values, lambda v: "yes" if v else "no")

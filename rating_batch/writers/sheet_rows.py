@@ -24,6 +24,7 @@ from rating_batch.writers.common import (
     NUMBER_FORMATS,
     distinct,
     each_at_once,
+    float_text,
     formatted,
 )
 
@@ -255,7 +256,7 @@ def _cells(series: pd.Series, name: str, heading: list[bool], styles: _Styles) -
         return formatted(codes, values, lambda v: _inline_text("yes" if v else "no", style))
     if kind == "float":
         style = styles.numbers[name]
-        return formatted(codes, values, lambda v: f"<c{style}><v>{float(v)!r}</v></c>")
+        return formatted(codes, values, lambda v: f"<c{style}><v>{float_text(v)}</v></c>")
     if kind == "int":
         style = styles.numbers[name]
         return formatted(codes, values, lambda v: f"<c{style}><v>{int(v)}</v></c>")

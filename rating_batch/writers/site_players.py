@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from rating_batch.staging import OutputSet
+from rating_batch.writers.common import page_decimals
 from rating_batch.writers.html import (
     Parts,
     anchors,
@@ -320,6 +321,9 @@ class _Table:
     shown: np.ndarray
     parts: Parts
     heading: str
+    rounded: dict[str, dict[str, str]]
+    """Per column, its texts with more decimals than a page shows, and how it shows them
+    (``_rounded_texts``)."""
 
 
 def _calculation_tables(lists: Sequence[SiteList], layout: Layout) -> list[_Table | None]:
@@ -362,7 +366,8 @@ def _calculation_tables(lists: Sequence[SiteList], layout: Layout) -> list[_Tabl
             f'<table class="calculation"><thead><tr>{head}</tr></thead><tbody>'
         )
         parts = table_parts([(c, css[c]) for c in columns])
-        tables.append(_Table(shown, parts, heading))
+        rounded = {c: found for c in columns if (found := _rounded_texts(values[c], c))}
+        tables.append(_Table(shown, parts, heading, rounded))
     return tables
 
 
@@ -380,6 +385,9 @@ def _calculations(
         # A block of rows at a time: each laid out as a piece per column before it is joined.
         for start in range(0, len(mine), CALCULATION_BLOCK):
             block = mine.iloc[start : start + CALCULATION_BLOCK]
+            block = block.assign(
+                **{c: block[c].map(texts).fillna(block[c]) for c, texts in table.rounded.items()}
+            )
             for key, text in _by_id(fill_parts(table.parts, block), block["id"]).items():
                 rows[key] = rows.get(key, "") + text
         links = _event_links(mine, each, layout.labels["calculation_page"])
@@ -388,6 +396,23 @@ def _calculations(
                 table.heading + text + "</tbody></table></div>" + links.get(key, "")
             )
     return {key: "".join(parts) for key, parts in found.items()}
+
+
+#: A decimal number's text with its fraction digits (``_rounded_texts``).
+_DECIMAL = r"^-?\d+\.(\d+)$"
+
+
+def _rounded_texts(texts: pd.Series, name: str) -> dict[str, str]:
+    """Of a calculations.csv column's distinct texts, each decimal with more fraction digits
+    than the column's page decimals (``page_decimals``: a Glicko-2 volatility 6, an expected
+    score 2), and its text rounded to them; shorter ones (an Elo row's "0.89", "1750.5") are
+    shown as written (officer review M12: 0.5070520025006372 on a DWZ player's page)."""
+    digits = page_decimals(name)
+    long = texts.astype(object).str.extract(_DECIMAL, expand=False).str.len() > digits
+    if not long.any():
+        return {}
+    numbers = pd.to_numeric(texts[long])
+    return dict(zip(texts[long], numbers.map(f"{{:.{digits}f}}".format), strict=True))
 
 
 def _numbers(column: pd.Series) -> bool:

@@ -7,8 +7,9 @@ cell writer makes them without lxml (``openpyxl/cell/_writer.py``: ``etree_write
 * text: ``<c r="A3" t="inlineStr"><is><t>…</t></is></c>``, ``&``, ``<`` and ``>`` escaped,
   ``xml:space="preserve"`` when it begins or ends with white space, ``<c … />`` when empty;
   a row's only cell bold, formula-like text quote-prefixed, each with its style (``s="1"``);
-* numbers: ``<c r="B6" s="3" t="n"><v>9685</v></c>`` (``%.16g``), left-aligned (their
-  style), flags ``t="b"`` with 1 or 0;
+* numbers: ``<c r="B6" s="3" t="n"><v>9685</v></c>`` (``%.16g`` of ``stored_float``, as
+  ``workbook._xlsx_value`` stores them), left-aligned (their style), flags ``t="b"`` with 1
+  or 0;
 * nothing for a missing value; an empty row ``<row r="2"></row>``.
 
 Styles are registered in the order their first cells come, as openpyxl registers them while
@@ -28,7 +29,7 @@ import pandas as pd
 from openpyxl.cell.cell import ERROR_CODES, ILLEGAL_CHARACTERS_RE
 from openpyxl.utils import get_column_letter
 
-from rating_batch.writers.common import FORMULA_STARTS
+from rating_batch.writers.common import FORMULA_STARTS, stored_float
 
 #: The longest text a cell holds (openpyxl cuts longer text).
 MAX_CELL_TEXT = 32_767
@@ -88,7 +89,8 @@ def _cell(
     if isinstance(value, bool | np.bool_):
         return f'<c r="{reference}" t="b"><v>{int(bool(value))}</v></c>'
     if isinstance(value, int | np.integer | float | np.floating):
-        number = float(value) if isinstance(value, float | np.floating) else int(value)
+        floating = isinstance(value, float | np.floating)
+        number = stored_float(float(value)) if floating else int(value)
         if isinstance(number, float) and np.isnan(number):
             return ""
         if isinstance(number, float) and np.isinf(number):

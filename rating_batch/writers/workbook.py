@@ -28,6 +28,7 @@ from rating_batch.writers.common import (
     FIXED_TIMESTAMP,
     FORMULA_STARTS,
     MAX_SHEET_ROWS,
+    stored_float,
 )
 from rating_batch.writers.sheet_rows import (
     BOLD,
@@ -339,10 +340,10 @@ def _xlsx_value(worksheet: WriteOnlyWorksheet, value: object, number_format: str
         return int(value)
     if isinstance(value, np.floating | float):
         if number_format:
-            cell = WriteOnlyCell(worksheet, value=float(value))
+            cell = WriteOnlyCell(worksheet, value=stored_float(float(value)))
             cell.number_format = number_format
             return cell
-        return float(value)
+        return stored_float(float(value))
     return value
 
 
@@ -466,6 +467,8 @@ def _write_rows(worksheet: WriteOnlyWorksheet, rows: list[Sequence[object]]) -> 
         for position, value in enumerate(row):
             if position != spread:
                 shown = "" if value is None else str(value)
+                if isinstance(value, float | np.floating):
+                    shown = str(stored_float(float(value)))  # as stored: not a machine's bits
                 widths[position] = max(widths.get(position, 8), len(shown) + 2)
     for position, width in widths.items():
         worksheet.column_dimensions[get_column_letter(position + 1)].width = width

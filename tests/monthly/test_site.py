@@ -184,6 +184,13 @@ def test_the_site_of_a_glicko2_database_shows_the_systems_columns(tmp_path: Path
     one = [row for row in cells(page, '<tr data-sex="') if row[1] == "One, Ann"]
     assert one[0][4] == "1464" and one[0][7] == "152"
     assert html5_errors(page) == [] and accessibility_problems(page) == []
+    # Her page's calculation to each column's decimals (officer review M12 found 16 digits):
+    # g(φ_j) 0.995498, 0.953149, 0.724235 to 3 (docs/systems.md §2), no number beyond 6.
+    pages = [p.read_text() for p in sorted((site / "players").rglob("*.html"))]
+    (mine,) = [text for text in pages if "<h1>One, Ann" in text]
+    calculation = mine.split('<table class="calculation">', 1)[1].split("</table>", 1)[0]
+    assert {"0.995", "0.953", "0.724"} <= set(re.findall(r">([\d.]+)</td>", calculation))
+    assert [text for text in pages if re.search(r">-?\d+\.\d{7,}<", text)] == []
 
 
 def test_site_writes_it_again_and_unpublish_then_site_drops_the_list(tmp_path: Path) -> None:

@@ -13,6 +13,8 @@ import pytest
 from db_helpers import query, run
 from trf_text import P, trf
 
+from rating_batch.writers.common import WRITTEN_RELATIVE
+
 #: N*(1500) = 50/√(0.662 + 0.00000739 · 1069²) = 16.5685 (§9 Step 2); K = 800/(N' + 1).
 K_1500 = 800 / (50 / math.sqrt(0.662 + 0.00000739 * 1069**2) + 1)
 STAR_2300 = 50 / math.sqrt(0.662 + 0.00000739 * 269**2)
@@ -73,7 +75,7 @@ def test_a_uscf_database_publishes_rounded_and_keeps_the_state_unrounded(tmp_pat
     # As by rate (tests/test_uscf_cli.py): -5 first (a draw at equal ratings moves nothing),
     # then -6: 1500 + 45.5357 · (1 − We(1500, 1477.232)) = 1500 + 45.5357 · 0.46729 = 1521.28.
     one = 1500 + K_1500 * (1 - we(1500, 1500 - K_1500 / 2))
-    assert float(players["11"]["new_rating"]) == pytest.approx(one, abs=1e-9)
+    assert float(players["11"]["new_rating"]) == pytest.approx(one, rel=WRITTEN_RELATIVE)
     listing = by_id(folder / "list.csv")
     # list.csv: rating and peak half away from zero; One's peak follows him (N 32 > 25).
     assert [listing["11"][c] for c in ("rating", "games_total", "record", "peak")] == [
@@ -88,7 +90,10 @@ def test_a_uscf_database_publishes_rounded_and_keeps_the_state_unrounded(tmp_pat
     ]  # fmt: skip
     kept = query(db, "SELECT value FROM system_states s JOIN players p USING (player_id) "
                  "WHERE p.fide_id = 11 AND s.period = '2026-08' AND s.name = 'rating'")  # fmt: skip
-    assert kept == [(float(players["11"]["new_rating"]),)]
+    # Kept unrounded (players.csv shows it to 10 significant digits).
+    assert kept == [(pytest.approx(one, abs=1e-9),)] and kept != [
+        (float(players["11"]["new_rating"]),)
+    ]
     # The same from rate with the exported initial list: one code path.
     assert run("export-list", "initial", "--db", db, "--out", tmp_path / "x")[0] == 0
     state = tmp_path / "x" / "2026-07" / "standard" / "state.csv"
@@ -144,7 +149,8 @@ def test_a_dual_rated_event_is_published_in_both_lists(tmp_path: Path) -> None:
     assert by_id(out / "2026-08" / "rapid" / "list.csv")["11"]["provisional"] == "true"
     regular = by_id(out / "2026-08" / "standard" / "calculations.csv")
     quick = by_id(out / "2026-08" / "rapid" / "calculations.csv")
-    assert float(regular["11"]["k"]) == pytest.approx(800 / (STAR_2300 + 1) * 0.75, abs=1e-9)
+    k = 800 / (STAR_2300 + 1) * 0.75
+    assert float(regular["11"]["k"]) == pytest.approx(k, rel=WRITTEN_RELATIVE)
     assert (float(quick["11"]["rating"]), quick["11"]["n"], quick["11"]["formula"]) == (
         pytest.approx(2366.0, abs=1e-9), "10.0", "standard",
     )  # fmt: skip
