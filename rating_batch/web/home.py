@@ -9,6 +9,7 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from rating_batch import monthly
+from rating_batch.monthly.overview import Overview
 from rating_batch.web.pages import UserError, call, desk_of, file_order, page, posted
 from rating_batch.web.security import COOKIE
 from rating_batch.web.setup import first_page
@@ -25,10 +26,21 @@ async def home(request: Request) -> HTMLResponse:
         "home.html",
         title="Rating database",
         overview=overview,
-        warnings=[desk.shown(warning) for warning in overview.warnings],
+        warnings=[
+            (desk.shown(warning), _acted_on(warning, overview)) for warning in overview.warnings
+        ],
         files=files,
         site=desk.out / "site",
     )
+
+
+def _acted_on(warning: str, overview: Overview) -> str | None:
+    """Where the officer acts on a warning of the first page (officer review L-a)."""
+    if warning.endswith("preview and publish it") and overview.next_period is not None:
+        return f"/publish/{overview.next_period}"
+    if warning.startswith("no whole copy"):
+        return "/backups"
+    return None
 
 
 async def login_form(request: Request) -> Response:

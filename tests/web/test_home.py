@@ -46,3 +46,17 @@ def test_a_list_whose_date_has_come_is_a_warning(tmp_path: Path) -> None:
     )
     early = database_overview(db, today=dt.date(2026, 1, 31))
     assert not any("has come" in warning for warning in early.warnings)
+
+
+def test_the_first_pages_warnings_lead_where_they_are_acted_on(tmp_path: Path) -> None:
+    """Officer review L-a: "the list of 2026-02 … has come: preview and publish it" was plain
+    text; it links the preview, and the missing copy links the Backups page."""
+    from desk_helpers import send
+
+    db, event = january(tmp_path)
+    client = desk(db, tmp_path / "out")
+    send(client, event)
+    page = client.get("/").text
+    # The list of 2026-02 is dated 2026-02-01, which has come (today is later).
+    assert '<a href="/publish/2026-02">the list of 2026-02 is dated 2026-02-01' in page
+    assert '<p class="warning"><a href="/backups">no whole copy of the database yet' in page
