@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from rating_batch.errors import RatingBatchError
+from rating_batch.portable import replace
 from rating_batch.store.copies import prune_copies, take_copy
 from rating_batch.store.database import (
     DEFAULT_WAIT,
@@ -271,4 +272,4 @@ def _link(temporary: Path, real: Path, path: Path) -> None:
         # A file system without hard links: the small window between check and rename.
         if real.exists():
             raise _fail(path, "appeared while the database was being made") from None
-        os.replace(temporary, real)
+        replace(temporary, real)

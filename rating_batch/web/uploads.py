@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import os
 import re
 import shutil
 import threading
@@ -20,6 +19,7 @@ from starlette.datastructures import UploadFile
 
 from rating_batch.errors import InputError, Issue
 from rating_batch.loaders.common import MAX_EVENT_BYTES
+from rating_batch.portable import replace
 from rating_batch.web.pages import UserError
 
 #: Files one upload may hold.
@@ -123,7 +123,7 @@ class Placed:
             self._made.append(folder)
         partial = folder / f".{sent.name}.part"
         partial.write_bytes(sent.data)
-        os.replace(partial, path)
+        replace(partial, path)
 
     def keep(self) -> None:
         self._kept = True
