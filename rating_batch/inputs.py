@@ -227,15 +227,16 @@ def safe_key(name: str) -> str:
 def distinct_keys(names: Sequence[str], taken: Iterable[str] = ()) -> list[str]:
     """Event keys name events in every report, so they are distinct: each name as it is
     (``safe_key``), or, when it is taken (by an earlier name or ``taken``), the first free
-    ``name-2``, ``name-3`` …"""
-    used = set(taken)
+    ``name-2``, ``name-3`` … Taken whatever its case: the keys name pages, and Windows' and
+    macOS' file systems hold ``Open.html`` and ``open.html`` as one file."""
+    used = {key.casefold() for key in taken}
     keys = []
     for name in map(safe_key, names):
         candidate, number = name, 1
-        while candidate in used:
+        while candidate.casefold() in used:
             number += 1
             candidate = f"{name}-{number}"
-        used.add(candidate)
+        used.add(candidate.casefold())
         keys.append(candidate)
     return keys
 
