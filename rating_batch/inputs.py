@@ -67,8 +67,9 @@ def expand_inputs(
                 issues.append(output_given_as_input(path, output, wanted=wanted))
             continue
         skipped: list[str] = []
-        for member in sorted(
-            p for p in path.iterdir() if p.is_file() and p.suffix.lower() in EVENT_READERS
+        for member in sorted(  # by the name as it is: Windows' paths compare without case
+            (p for p in path.iterdir() if p.is_file() and p.suffix.lower() in EVENT_READERS),
+            key=lambda p: p.name,
         ):
             if apart is not None and member.resolve() == apart:
                 continue
