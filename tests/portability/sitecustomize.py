@@ -25,7 +25,7 @@ import sys
 import types
 
 #: Modules of Unix only (each absent from Python on Windows).
-UNIX_ONLY = ("fcntl", "termios", "tty", "pty", "resource", "pwd", "grp", "posix_ipc", "syslog")
+UNIX_ONLY = ("fcntl", "termios", "tty", "pty", "resource", "pwd", "grp", "syslog")
 
 #: Calls of ``os`` absent on Windows. Not those that Python's and pytest's own code for Unix
 #: calls (``getuid`` for pytest's temporary folders, ``waitpid``' status macros for
