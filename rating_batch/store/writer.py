@@ -5,11 +5,12 @@ refused, whoever it is (docs/desk.md, docs/schedule.md §3).
 The lock is on the database file itself, by a handle of its own: an advisory ``flock`` where
 the system has one (Linux, macOS), else (Windows) a lock of one byte by ``msvcrt.locking``
 (LockFileEx) at ``_FAR``, beyond any byte of data and SQLite's own lock bytes, since
-Windows' locks are mandatory. SQLite's own locks are of another kind (record locks) and stay
-as they are: this one is held around them, for as long as the outermost writer of a thread
-works. Both kinds belong to the handle, so inside it the same thread takes it again at no
-cost (the month's add and publish; counted here), and another thread of the same process
-(two requests to the desk) waits for it as another process does. Beside the database,
+Windows' locks are mandatory. SQLite's own locks (record locks on Unix, its bytes at 1 GiB on
+Windows) never meet this one and stay as they are: this one is held around them, for as
+long as the outermost writer of a thread works. Both kinds belong to the handle, so inside
+it the same thread takes it again at no cost (the month's add and publish; counted here),
+and another thread of the same process (two requests to the desk) waits for it as another
+process does. Beside the database,
 ``<db>.writer`` says who holds it, for the message of the writer that waits."""
 
 from __future__ import annotations
