@@ -4,6 +4,8 @@ file into place while another program has it open.
 - ``alive``: ``os.kill(pid, 0)`` asks Unix whether a process runs; on Windows any signal
   but Ctrl+C and Ctrl+Break ends it (TerminateProcess), so there the process is opened and
   its exit code read instead.
+- ``put_new``: a finished file put where none is, by a hard link, which never replaces;
+  where the file system has none (FAT and exFAT, as on a USB stick), by a check and a move.
 - ``replace``: on Windows a file another program holds open (a list in Excel, a download
   under way, a virus scanner's look at a new file) can be neither replaced nor moved; the
   move is tried again for ``RETRY_FOR`` seconds, then refused with an error that names the
@@ -86,6 +88,20 @@ def replace(source: Path, target: Path, *, rename: bool = False, held: Path | No
                 raise PermissionError(errno.EACCES, in_use_text(named), str(named)) from None
         time.sleep(pause)
         pause = min(pause * 2, 0.4)
+
+
+def put_new(temporary: Path, final: Path) -> bool:
+    """``temporary`` put at ``final`` unless something is there (False: nothing moved). A
+    file system without hard links leaves a small window between the check and the move."""
+    try:
+        os.link(temporary, final)
+    except FileExistsError:
+        return False
+    except OSError:
+        if final.exists():
+            return False
+        replace(temporary, final)
+    return True
 
 
 def in_use_text(path: Path) -> str:

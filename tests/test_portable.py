@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from rating_batch import portable
-from rating_batch.portable import alive, in_use_text, replace, windows_alive
+from rating_batch.portable import alive, in_use_text, put_new, replace, windows_alive
 
 PACKAGE = Path(portable.__file__).parent
 PORTABILITY = Path(__file__).parent / "portability"
@@ -95,6 +95,24 @@ def _spy(monkeypatch: pytest.MonkeyPatch, made: Moves) -> None:
 
     monkeypatch.setattr(portable, "RETRY_FOR", 0.3)
     monkeypatch.setattr(os, "replace", held)
+
+
+@pytest.mark.parametrize("links", [True, False], ids=["hard-links", "no-hard-links"])
+def test_a_new_file_is_put_only_where_none_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, links: bool
+) -> None:
+    if not links:  # FAT, exFAT
+
+        def no_links(source: object, target: object) -> None:
+            raise OSError(errno.EPERM, "Operation not permitted", str(source))
+
+        monkeypatch.setattr(os, "link", no_links)
+    (tmp_path / "new").write_text("new")
+    (tmp_path / "there").write_text("there")
+    assert not put_new(tmp_path / "new", tmp_path / "there")
+    assert (tmp_path / "there").read_text() == "there"
+    assert put_new(tmp_path / "new", tmp_path / "db")
+    assert (tmp_path / "db").read_text() == "new"
 
 
 # -- alive: os.kill(pid, 0) on Unix; on Windows, where it would end the process, its exit code
