@@ -40,9 +40,12 @@ _ACCESS_DENIED = 5
 def alive(pid: int) -> bool:
     """Whether process ``pid`` is still running (on this machine)."""
     if sys.platform == "win32":
-        return windows_alive(
-            pid, ctypes.WinDLL("kernel32", use_last_error=True), ctypes.get_last_error
-        )
+        kernel32 = ctypes.WinDLL("kernel32", use_last_error=True)
+        # A handle is pointer-sized: ctypes' default, a C int, would cut it on 64-bit Windows.
+        kernel32.OpenProcess.restype = ctypes.c_void_p
+        kernel32.GetExitCodeProcess.argtypes = (ctypes.c_void_p, ctypes.POINTER(ctypes.c_uint32))
+        kernel32.CloseHandle.argtypes = (ctypes.c_void_p,)
+        return windows_alive(pid, kernel32, ctypes.get_last_error)
     try:
         os.kill(pid, 0)
     except ProcessLookupError:

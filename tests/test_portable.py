@@ -149,6 +149,15 @@ class Kernel32:
         return True
 
 
+class Loaded:
+    """``Kernel32`` as ctypes.WinDLL loads it: calls that take a restype and argtypes."""
+
+    def __init__(self, kernel32: Kernel32) -> None:
+        for name in ("OpenProcess", "GetExitCodeProcess", "CloseHandle"):
+            call = getattr(kernel32, name)
+            setattr(self, name, lambda *args, call=call: call(*args))
+
+
 @pytest.mark.parametrize(
     ("kernel32", "expected"),
     [
@@ -170,11 +179,15 @@ def test_on_windows_alive_never_sends_a_signal(monkeypatch: pytest.MonkeyPatch) 
         raise AssertionError("os.kill ends the process on Windows")
 
     kernel32 = Kernel32(44, code=259)
+    loaded = Loaded(kernel32)
     monkeypatch.setattr(sys, "platform", "win32")
     monkeypatch.setattr(os, "kill", kill)
-    monkeypatch.setattr(ctypes, "WinDLL", lambda name, use_last_error: kernel32, raising=False)
+    monkeypatch.setattr(ctypes, "WinDLL", lambda name, use_last_error: loaded, raising=False)
     monkeypatch.setattr(ctypes, "get_last_error", lambda: 0, raising=False)
     assert alive(4242) and kernel32.closed == [44]
+    # The handle kept whole: typed as a pointer, not ctypes' default C int.
+    assert loaded.OpenProcess.restype is ctypes.c_void_p  # type: ignore[attr-defined]  # set by alive
+    assert loaded.CloseHandle.argtypes == (ctypes.c_void_p,)  # type: ignore[attr-defined]  # the same
 
 
 # -- the source: no Unix-only module or call but where it is chosen by platform ---------------
