@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-fast soak long-tests lint check bench bench-history clean
+.PHONY: run test test-fast test-portable soak long-tests lint check bench bench-history clean
 
 $(STAMP): pyproject.toml constraints.txt
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
@@ -36,6 +36,14 @@ test: $(STAMP)
 # tests and the long ones of tests/long_tests.txt (the whole suite runs in CI).
 test-fast: $(STAMP)
 	$(BIN)/pytest -q -n auto -m "not slow and not long"
+
+# The commands', the desk's and the monthly tests as on Windows: no fcntl, termios or
+# resource, no fork, children by spawn, in every process (tests/portability, docs/testing.md §5).
+# PORTABLE_TESTS=tests runs the whole suite so.
+PORTABLE_TESTS ?= tests/test_portable.py tests/test_cli.py tests/monthly tests/web tests/store \
+	tests/test_crash.py tests/test_undo_safety.py tests/test_parallel.py tests/test_staging.py
+test-portable: $(STAMP)
+	PYTHONPATH=tests/portability RATING_BATCH_PORTABILITY=1 $(BIN)/pytest -q -n auto $(PORTABLE_TESTS)
 
 # The whole suite with the fuzzing and the kill and concurrency loops at full length
 # (tests/budget.py): before a release, or nightly (about 1.5 times make test; CI runs test).

@@ -67,10 +67,13 @@ def expand_inputs(
                 issues.append(output_given_as_input(path, output, wanted=wanted))
             continue
         skipped: list[str] = []
-        for member in sorted(
-            p
-            for p in path.iterdir()
-            if p.is_file() and p.suffix.lower() in EVENT_READERS and not is_hidden(p)
+        for member in sorted(  # by the name as it is: Windows' paths compare without case
+            (
+                p
+                for p in path.iterdir()
+                if p.is_file() and p.suffix.lower() in EVENT_READERS and not is_hidden(p)
+            ),
+            key=lambda p: p.name,
         ):
             if apart is not None and member.resolve() == apart:
                 continue
@@ -235,15 +238,16 @@ def safe_key(name: str) -> str:
 def distinct_keys(names: Sequence[str], taken: Iterable[str] = ()) -> list[str]:
     """Event keys name events in every report, so they are distinct: each name as it is
     (``safe_key``), or, when it is taken (by an earlier name or ``taken``), the first free
-    ``name-2``, ``name-3`` …"""
-    used = set(taken)
+    ``name-2``, ``name-3`` … Taken whatever its case: the keys name pages, and Windows' and
+    macOS' file systems hold ``Open.html`` and ``open.html`` as one file."""
+    used = {key.casefold() for key in taken}
     keys = []
     for name in map(safe_key, names):
         candidate, number = name, 1
-        while candidate in used:
+        while candidate.casefold() in used:
             number += 1
             candidate = f"{name}-{number}"
-        used.add(candidate)
+        used.add(candidate.casefold())
         keys.append(candidate)
     return keys
 

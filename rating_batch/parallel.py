@@ -4,8 +4,10 @@ the command writes the others (``beside``).
 The child is a fork of the command: it sees every frame as they are, nothing is copied or
 pickled on the way in, and only its error comes back. It never touches the database (the
 command's connection belongs to the parent) and leaves by ``os._exit`` without running any
-clean-up of the parent's. Where fork is unavailable, or with one core, or with
-``RATING_BATCH_SERIAL=1``, the work is done in the command itself, before it goes on.
+clean-up of the parent's. The work is done in the command itself, before it goes on, where
+there is no fork (Windows), where a fork is not safe (macOS: its system libraries may hold
+threads a child would miss, so Python starts children by ``spawn`` there), with one core, or
+with ``RATING_BATCH_SERIAL=1``. The work is a closure, which ``spawn`` cannot send.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import contextlib
 import multiprocessing
 import os
 import pickle
+import sys
 from collections.abc import Callable, Iterator
 from multiprocessing.connection import Connection
 from typing import Generic, TypeVar, cast
@@ -24,24 +27,14 @@ T = TypeVar("T")
 
 
 def available() -> bool:
-    """Whether work may go to a second process: a second core, and not
+    """Whether work may go to a second process: a fork (Linux), a second core, and not
     ``RATING_BATCH_SERIAL=1``."""
     return (
-        "fork" in multiprocessing.get_all_start_methods()
+        hasattr(os, "fork")
+        and sys.platform.startswith("linux")
         and (os.cpu_count() or 1) > 1
         and os.environ.get("RATING_BATCH_SERIAL", "") in ("", "0")
     )
-
-
-def alive(pid: int) -> bool:
-    """Whether process ``pid`` is still running (on this machine)."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 def _child(work: Callable[[], object], results: Connection) -> None:

@@ -28,7 +28,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from rating_batch.errors import RatingBatchError
-from rating_batch.parallel import alive
+from rating_batch.portable import alive, replace
 
 _STAGING_PREFIX = ".rating-batch-staging-"
 
@@ -128,19 +128,19 @@ class OutputSet:
                 old = None
                 if final.exists() or final.is_symlink():
                     old = trash / str(number)
-                    os.rename(final, old)
+                    replace(final, old, rename=True, held=final)
                 made = [p for p in [final.parent, *final.parent.parents] if not p.exists()]
                 final.parent.mkdir(parents=True, exist_ok=True)
                 self.made.extend(made)
                 done.append((final, staged, old))
-                os.rename(staged, final)
+                replace(staged, final, rename=True)
         except OSError as error:
             for final, staged, old in reversed(done):
                 with contextlib.suppress(OSError):
                     if final.exists() and not staged.exists():
-                        os.rename(final, staged)
+                        replace(final, staged, rename=True)
                     if old is not None:
-                        os.rename(old, final)
+                        replace(old, final, rename=True)
             raise OutputProblem(
                 f"{error.filename or self.root}: cannot put the outputs in place "
                 f"({error.strerror}); the previous files are as they were"

@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 from trf_text import P, trf
 
@@ -50,12 +51,18 @@ def process(
 ) -> tuple[int, str, str]:
     """The command line as a real process; with ``memory``, its address space capped at
     that many bytes (a command that would use more fails with MemoryError, instead of making
-    the machine swap)."""
+    the machine swap): Unix only, the test is skipped elsewhere (``make test-portable``)."""
     import os
-    import resource
 
     def cap() -> None:
+        import resource
+
         resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+
+    if memory is not None:
+        pytest.importorskip(
+            "resource", reason="caps a command's memory by resource.setrlimit, which is Unix only"
+        )
 
     done = subprocess.run(
         [*COMMAND, *map(str, args)],

@@ -67,3 +67,12 @@ def test_keys_made_the_same_stay_distinct() -> None:
         "caf\u00e9-2",
         "_rf-2",
     ]
+
+
+def test_keys_that_differ_only_in_case_stay_distinct() -> None:
+    # Each names a page: on Windows and macOS Open.html and open.html are one file.
+    assert distinct_keys(["Open", "open", "OPEN-2"], taken=["oPEN"]) == [
+        "Open-2",
+        "open-3",
+        "OPEN-2-2",
+    ]

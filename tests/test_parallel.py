@@ -1,21 +1,50 @@
 """Work beside the command (parallel.py): done, its error raised in the command, and the same
-with the work done in the command itself (RATING_BATCH_SERIAL=1)."""
+with the work done in the command itself (RATING_BATCH_SERIAL=1, or no fork: Windows, macOS,
+``make test-portable``)."""
 
 from __future__ import annotations
 
 import errno
 import os
+import sys
 from pathlib import Path
 
 import pytest
 
-from rating_batch.parallel import alongside, beside
+from rating_batch.parallel import alongside, available, beside
 
 
 @pytest.fixture(params=["0", "1"], ids=["forked", "serial"])
 def serial(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Whether the work is done in the command ("1"): asked for, or no fork here."""
     monkeypatch.setenv("RATING_BATCH_SERIAL", request.param)
-    return str(request.param)
+    return "0" if available() else "1"
+
+
+def test_a_child_is_forked_on_linux_only_with_a_second_core(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("RATING_BATCH_SERIAL", "0")
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(sys, "platform", "linux")
+    assert available() == hasattr(os, "fork")  # no fork under make test-portable
+    monkeypatch.setattr(sys, "platform", "darwin")  # forking there is not safe
+    assert not available()
+    monkeypatch.setattr(sys, "platform", "linux")
+    monkeypatch.delattr(os, "fork", raising=False)  # as on Windows
+    assert not available()
+
+
+def test_without_fork_the_work_is_done_in_the_command(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("RATING_BATCH_SERIAL", "0")
+    monkeypatch.delattr(os, "fork", raising=False)
+    target = tmp_path / "work.txt"
+    with beside(lambda: target.write_text(str(os.getpid()), encoding="utf-8")):
+        assert target.read_text(encoding="utf-8") == str(os.getpid())  # done before the body
+    with alongside(lambda: os.getpid()) as started:
+        assert started.result() == os.getpid()
 
 
 def test_the_work_is_done_while_the_command_goes_on(serial: str, tmp_path: Path) -> None:
@@ -23,8 +52,8 @@ def test_the_work_is_done_while_the_command_goes_on(serial: str, tmp_path: Path)
     with beside(lambda: target.write_text(str(os.getpid()), encoding="utf-8")):
         (tmp_path / "parent.txt").write_text("written", encoding="utf-8")
     written_by = int(target.read_text(encoding="utf-8"))
-    # Forked, another process wrote it (on a machine of one core it is the command itself).
-    assert (written_by != os.getpid()) == (serial == "0" and (os.cpu_count() or 1) > 1)
+    # Forked, another process wrote it (without fork or a second core, the command itself).
+    assert (written_by != os.getpid()) == (serial == "0")
     assert (tmp_path / "parent.txt").read_text(encoding="utf-8") == "written"
 
 
@@ -68,7 +97,7 @@ def test_a_result_comes_back_from_the_work_alongside(serial: str) -> None:
         numbers.append(10**6)  # the command goes on; the work's copy is the one it was given
         total, pid = started.result()
     assert total == 499500  # serial, the work is done before the body starts
-    assert (pid != os.getpid()) == (serial == "0" and (os.cpu_count() or 1) > 1)
+    assert (pid != os.getpid()) == (serial == "0")
 
 
 def test_a_result_never_taken_is_not_waited_for_and_errors_go_with_the_body(

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import os
-import pty
 import subprocess
 import sys
 from pathlib import Path
 
 import click
+import pytest
 from click.testing import CliRunner
 from trf_text import P, trf
 
@@ -32,6 +32,7 @@ def fifty_events(folder: Path) -> Path:
 
 
 def run_with_stderr_on_a_terminal(args: list[str]) -> str:
+    pty = pytest.importorskip("pty", reason="a terminal made by pty.openpty, which is Unix only")
     leader, follower = pty.openpty()
     environment = {**os.environ, "TERM": "xterm", "COLUMNS": "100"}
     process = subprocess.Popen(

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from rating_batch import staging
+from rating_batch import portable, staging
 from rating_batch.staging import OutputProblem, staged_outputs
 
 
@@ -148,3 +148,38 @@ def test_helper_files_of_the_system_and_office_programs_go_with_the_folder_they_
         outputs.own(out / "events", r"[^/]+\.html")
         outputs.path(out / "events" / "new-event.html").write_text("page")
     assert files(out) == {"events/new-event.html": "page"}
+
+
+def test_a_list_open_in_another_program_is_named_and_the_previous_files_stay(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Windows refuses to move a file a spreadsheet program holds open (a sharing violation):
+    # tried again for a moment (portable.replace), then named, with what to do.
+    out = tmp_path / "out"
+    out.mkdir()
+    for name in ("a.csv", "list.xlsx"):
+        (out / name).write_text(f"old {name}")
+    real = os.rename
+    tries = []
+
+    def held(source: object, target: object) -> None:
+        if source == out / "list.xlsx":  # moving it aside, to put the new one in
+            tries.append(source)
+            error = PermissionError(13, "The process cannot access the file", str(source))
+            error.winerror = 32  # type: ignore[attr-defined]  # set by Python on Windows only
+            raise error
+        real(source, target)  # type: ignore[arg-type]  # a spy forwards what it was given
+
+    monkeypatch.setattr(portable, "RETRY_FOR", 0.3)
+    monkeypatch.setattr(os, "rename", held)
+    with pytest.raises(OutputProblem) as raised, staged_outputs(out) as outputs:
+        for name in ("a.csv", "list.xlsx"):
+            outputs.path(out / name).write_text(f"new {name}")
+    monkeypatch.undo()
+    assert str(raised.value) == (
+        f"{out / 'list.xlsx'}: cannot put the outputs in place (it is open in another program: "
+        "close it there, then try again); the previous files are as they were"
+    )
+    assert len(tries) >= 3  # tried again before giving up
+    assert files(out) == {"a.csv": "old a.csv", "list.xlsx": "old list.xlsx"}
+    assert sorted(os.listdir(out)) == ["a.csv", "list.xlsx"]

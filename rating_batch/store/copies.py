@@ -25,6 +25,7 @@ import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
+from rating_batch.portable import replace
 from rating_batch.store.database import (
     DatabaseProblem,
     check_file,
@@ -90,7 +91,7 @@ def take_copy(places: Places, label: str) -> Path:
         copy_database(read_only_uri(places.real), temporary, "DELETE")
         with temporary.open("rb+") as handle:
             os.fsync(handle.fileno())
-        os.replace(temporary, final)
+        replace(temporary, final)
     except (OSError, sqlite3.Error) as error:
         raise DatabaseProblem(
             f"{places.db}: cannot save a whole copy in {folder} ({environment_reason(error)})"

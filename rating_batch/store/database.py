@@ -155,7 +155,8 @@ def _unwritable(path: Path) -> str | None:
     read-only disk or share, or no permission), else None."""
     for place, what in ((path, "it is"), (path.parent, f"its folder {path.parent} is")):
         try:
-            if os.statvfs(place).f_flag & os.ST_RDONLY:
+            # Unix only: Windows marks a read-only disk in the file's attributes (os.access).
+            if hasattr(os, "statvfs") and os.statvfs(place).f_flag & os.ST_RDONLY:
                 return f"{what} on a read-only disk or share"
         except OSError:
             continue
@@ -337,7 +338,8 @@ class Connection:
             if dry_run:
                 self.execute("PRAGMA cache_spill = ON")
             if owner is not None:
-                owner.unlink(missing_ok=True)
+                with contextlib.suppress(OSError):  # Windows: a waiter is reading it
+                    owner.unlink(missing_ok=True)
         if not dry_run:
             for work in self.after_commit:
                 work()

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rating_batch.errors import RatingBatchError
-from rating_batch.parallel import alive
+from rating_batch.portable import alive, replace
 
 log = logging.getLogger(__name__)
 
@@ -226,7 +226,7 @@ def _write_whole(root: Path, name: str, data: bytes) -> None:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
-        os.replace(temporary, final)
+        replace(temporary, final)
     finally:
         temporary.unlink(missing_ok=True)
 

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from rating_batch.errors import RatingBatchError
+from rating_batch.portable import put_new
 from rating_batch.store.copies import prune_copies, take_copy
 from rating_batch.store.database import (
     DEFAULT_WAIT,
@@ -264,14 +265,5 @@ def create_database(path: Path, factory: type[C]) -> Iterator[C]:
 
 def _link(temporary: Path, real: Path, path: Path) -> None:
     """Put the finished file at ``real`` unless something appeared there meanwhile."""
-    try:
-        os.link(temporary, real)
-    except FileExistsError:
-        raise _fail(
-            path, "appeared while the database was being made; it was not changed"
-        ) from None
-    except OSError:
-        # A file system without hard links: the small window between check and rename.
-        if real.exists():
-            raise _fail(path, "appeared while the database was being made") from None
-        os.replace(temporary, real)
+    if not put_new(temporary, real):
+        raise _fail(path, "appeared while the database was being made; it was not changed")

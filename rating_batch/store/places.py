@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from rating_batch.parallel import alive
+from rating_batch.portable import alive
 from rating_batch.store.writer import owner_path
 
 #: The ``meta`` keys naming the folders beside the database.

@@ -23,6 +23,7 @@ import shutil
 import sqlite3
 from pathlib import Path
 
+from rating_batch.portable import put_new
 from rating_batch.store.copies import (
     check_copy,
     copy_database,
@@ -336,10 +337,8 @@ def restore_missing(places: Places, name: str) -> list[str]:
     try:
         with reported(places.db):
             copy_database(frozen_uri(copy), temporary, "WAL")
-        try:
-            os.link(temporary, places.real)
-        except FileExistsError:
-            raise DatabaseProblem(f"{places.db}: appeared meanwhile; not restored") from None
+        if not put_new(temporary, places.real):  # also where there are no hard links (a stick)
+            raise DatabaseProblem(f"{places.db}: appeared meanwhile; not restored")
     finally:
         for suffix in ("", "-wal", "-shm", "-journal"):
             Path(f"{temporary}{suffix}").unlink(missing_ok=True)

@@ -6,7 +6,6 @@ keeps (the players, the rules file's text) is in the database."""
 
 from __future__ import annotations
 
-import os
 import threading
 from pathlib import Path
 
@@ -18,6 +17,7 @@ from rating_batch import monthly
 from rating_batch.loaders.ratinglist import MAX_LIST_BYTES
 from rating_batch.monthly.common import Outcome
 from rating_batch.monthly.init import rule_choices
+from rating_batch.portable import replace
 from rating_batch.systems.elo.rules import FIDE_BY_DATE, KINDS
 from rating_batch.web.forms import MAX_FIELD_BYTES, Received
 from rating_batch.web.pages import UserError, call, desk_of, done, page, posted
@@ -94,7 +94,7 @@ def _named(sent: Received) -> Path:
     the folder of the form's files."""
     (checked,) = received([sent])
     path = sent.path.parent / checked.name
-    os.replace(sent.path, path)
+    replace(sent.path, path)
     return path
 
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import hashlib
-import os
 import re
 import shutil
 import threading
@@ -21,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rating_batch.errors import InputError, Issue
+from rating_batch.portable import replace
 from rating_batch.web.forms import Received
 from rating_batch.web.pages import UserError
 
@@ -193,7 +193,7 @@ class Placed:
         if not folder.exists():
             folder.mkdir(parents=True)
             self._new_folders.add(folder)
-        os.replace(sent.path, path)
+        replace(sent.path, path)
         self._made.append(path)
 
     def keep(self) -> None:

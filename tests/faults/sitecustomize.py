@@ -50,6 +50,13 @@ def _mkdir(path, *args, **kwargs):  # type: ignore[no-untyped-def]  # mirrors th
     return _real_mkdir(path, *args, **kwargs)
 
 
+if os.environ.get("RATING_BATCH_PORTABILITY", "") == "1":
+    # Under the portability check this module takes the place of its sitecustomize: that
+    # one runs too (tests/portability/sitecustomize.py).
+    import runpy
+
+    runpy.run_path(os.path.join(os.path.dirname(__file__), "..", "portability", "sitecustomize.py"))
+
 if _KIND:
     builtins.open = _open
     io.open = _open

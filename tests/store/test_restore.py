@@ -3,9 +3,12 @@ a copy made by an older version brought up to date on the way; a missing databas
 
 from __future__ import annotations
 
+import errno
+import os
 import shutil
 from pathlib import Path
 
+import pytest
 from db_helpers import copy_of, data_dump, database, dump, event_file, query, run
 
 SCHEMA_7 = Path(__file__).parent.parent / "data" / "db" / "schema-7.sqlite"
@@ -63,6 +66,27 @@ def test_a_deleted_database_is_put_back_from_a_whole_copy(tmp_path: Path) -> Non
     assert code == 0, err
     assert out.startswith(f"restored {db} from the whole copy {copy.name} (there was no database)")
     assert data_dump(db) == saved
+
+
+def test_a_deleted_database_is_put_back_where_there_are_no_hard_links(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # FAT and exFAT (a USB stick) have no hard links: the copy is moved into place instead.
+    db = database(tmp_path)
+    assert run("backup", "--db", db)[0] == 0
+    (copy,) = Path(f"{db}.backups").glob("*-backup.sqlite")
+    saved = data_dump(db)
+    db.unlink()
+
+    def no_links(source: object, target: object) -> None:
+        raise OSError(errno.EPERM, "Operation not permitted", str(source))
+
+    monkeypatch.setattr(os, "link", no_links)
+    code, out, err = run("restore", copy.name, "--db", db)
+    assert code == 0, err
+    assert out.startswith(f"restored {db} from the whole copy {copy.name} (there was no database)")
+    assert data_dump(db) == saved
+    assert not list(tmp_path.glob(".*.tmp*"))  # no temporary file left beside it
 
 
 def test_a_point_whose_copy_is_gone_is_refused_and_changes_nothing(tmp_path: Path) -> None:
