@@ -32,14 +32,19 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     1950, 1400), 14 Dora (F, POR, 1990, 1450). A draws Bea and Cid draws Dora in January:
     D 100 and D 50 move the ratings by a few points (under 6), so February's list keeps the
     order A, Bea, Dora, Cid."""
-    folder = tmp_path_factory.mktemp("browser")
-    db = database(folder, "11,1600", "12,1500", "13,1400", "14,1450")
     people = [
         P(1, "A", 1600, 11, 1980, federation="ESP"),
         P(2, "Bea", 1500, 12, 2010, sex="f", federation="POR"),
         P(3, "Cid", 1400, 13, 1950, federation="ESP"),
         P(4, "Dora", 1450, 14, 1990, sex="f", federation="POR"),
     ]
+    return _site_of(tmp_path_factory.mktemp("browser"), people)
+
+
+def _site_of(folder: Path, people: list[P]) -> Path:
+    """The site of February's list: the four ``people`` on January's list at their ratings,
+    1 drawing 2 and 3 drawing 4 in January."""
+    db = database(folder, *(f"{p.fide_id},{p.rating}" for p in people))
     jan = event_file(folder, "jan", [(1, 1, 2, "=-="), (1, 3, 4, "=-=")], players=people)
     assert run("add", jan, "--db", db)[0] == 0
     assert run("publish", "2026-02", "--db", db, "--out", folder / "out")[0] == 0
@@ -124,18 +129,13 @@ def test_a_name_on_the_list_opens_the_players_page(site: Path, browser: object) 
 @pytest.fixture(scope="module")
 def german_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A list of four German names: Groß, Weiß, Müller and Möller (officer review M14)."""
-    folder = tmp_path_factory.mktemp("german")
-    db = database(folder, "21,1600", "22,1500", "23,1400", "24,1450")
     people = [
         P(1, "Groß, Dörte", 1600, 21, 1980, sex="f", federation="GER"),
         P(2, "Weiß, Jan", 1500, 22, 1990, federation="GER"),
         P(3, "Müller, Jürgen", 1400, 23, 1970, federation="GER"),
         P(4, "Möller, Ute", 1450, 24, 1985, sex="f", federation="GER"),
     ]
-    jan = event_file(folder, "koeln", [(1, 1, 2, "=-="), (1, 3, 4, "=-=")], players=people)
-    assert run("add", jan, "--db", db)[0] == 0
-    assert run("publish", "2026-02", "--db", db, "--out", folder / "out")[0] == 0
-    return folder / "out" / "site"
+    return _site_of(tmp_path_factory.mktemp("german"), people)
 
 
 @pytest.mark.parametrize(
