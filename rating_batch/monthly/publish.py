@@ -15,6 +15,7 @@ was added since (a published list never changes).
 from __future__ import annotations
 
 import datetime as dt
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -115,20 +116,24 @@ def publish_period(
             _switch(outputs, period, db, out)
             site = _site_written(store, out, options)  # every list's pages (docs/site.md)
     result = _noting(publisher.result(period, paths, dry_run=False), waiting)
-    result.warnings[:0] = site
+    result.lines.extend(site.lines)
+    result.warnings[:0] = site.warnings
     result.lines.extend(store.notes)
     return result
 
 
-def _site_written(store: Store, out: Path, options: PublishOptions) -> list[Issue]:
-    """The web site written after a publish; with ``site_warns``, its failure as a warning."""
+def _site_written(store: Store, out: Path, options: PublishOptions) -> Outcome:
+    """The web site written after a publish, said with its folder (the one to copy to the
+    web host); with ``site_warns``, its failure as a warning."""
     try:
-        write_site(store, out, publishing=True)
+        folder = write_site(store, out, publishing=True)
     except SiteNotWritten as problem:
         if not options.site_warns:
             raise
-        return [Issue("web site", None, str(problem), "warning")]
-    return []
+        return Outcome(warnings=[Issue("web site", None, str(problem), "warning")])
+    if folder is None:
+        return Outcome()  # [site] with_publish = false: 'site' writes it
+    return Outcome([f"web site: {folder}{os.sep} (every published list; copy it to the web host)"])
 
 
 def publish_due(

@@ -22,6 +22,8 @@ WORDING: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     (re.compile(pattern), words)
     for pattern, words in (
         (rf"^{_RESTORE_LATEST}$", ""),
+        # Said on the page in a paragraph of its own, with the folder.
+        (r"^web site: .* \(every published list; copy it to the web host\)$", ""),
         (rf"(?:; |, )?{_RESTORE_LATEST}", ""),
         (r"'rating-batch remove ([^']+)' first", r"Remove \1 first (on the Events page)"),
         (r"'rating-batch remove ([^']+)'", r"Remove \1 (on the Events page)"),

@@ -371,3 +371,18 @@ def test_an_event_rated_in_two_lists_has_a_page_in_each(tmp_path: Path) -> None:
     page = (site / "players" / "11.html").read_text(encoding="utf-8")
     assert 'href="../2026-08/rapid/event/dual.html"' in page
     assert broken_links(site) == []
+
+
+def test_publish_says_where_the_web_site_is(tmp_path: Path) -> None:
+    """Officer review M2: nothing said the site had been written, nor where; publish names
+    its folder, the one to copy to the web host."""
+    import os
+
+    db = database(tmp_path)
+    jan = event_file(tmp_path, "jan", [(1, 1, 2, "1-0")])
+    assert run("add", jan, "--db", db)[0] == 0
+    code, out, _ = run("publish", "2026-02", "--db", db, "--out", tmp_path / "out")
+    assert code == 0
+    site = tmp_path / "out" / "site"
+    assert f"web site: {site}{os.sep} (every published list; copy it to the web host)\n" in out
+    assert (site / "index.html").is_file()

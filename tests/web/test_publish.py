@@ -55,6 +55,7 @@ def test_publish_writes_the_lists_links_them_and_unpublish_takes_it_back(tmp_pat
     # Where the web site is, and the way back.
     site = tmp_path / "out" / "site"
     assert f"The federation's web site is the folder {site}" in " ".join(said(answer.text).split())
+    assert "web site:" not in said(answer.text)  # the command's line, said by the paragraph
     assert "2026-02" in (site / "index.html").read_text(encoding="utf-8")
     assert 'action="/restore" class="undo"' in answer.text
     # Unpublish asks first (a dry run: nothing changes), then withdraws the list and writes
