@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from db_helpers import data_dump, dump
@@ -18,7 +19,14 @@ def test_backups_lists_the_commands_and_restore_latest_undoes_the_add(tmp_path: 
     text = said(page.text)
     assert f"1 command of {db.name} can be undone" in text
     assert str(db.parent) not in text  # no folder of the server on a page
-    assert '<option value="1">1: before add' in page.text
+    # A row a command, with the button that goes back to before it.
+    assert re.search(
+        r'<tr><td>1</td><td class="text">[0-9: -]+</td><td class="text">add</td>\s*<td '
+        r'class="text"><form class="inline" method="post" action="/restore"><input '
+        r'type="hidden" name="csrf" value="\w+"><input type="hidden" name="backup" value="1">'
+        r'<button type="submit" class="danger">Go back to before it</button>',
+        page.text,
+    )
     answer = client.post("/restore", data={"csrf": csrf(client), "backup": "latest"})
     assert answer.status_code == 200
     assert data_dump(db) == before
@@ -57,7 +65,7 @@ def test_back_up_now_takes_a_whole_copy_and_can_keep_one_after_every_publish(
     home = said(client.get("/").text)
     assert "no whole copy" not in home and "whole copy " in home
     copies = client.get("/backups").text
-    assert '<option value="' in copies and "whole copy " in copies
+    assert "Whole copies (1)" in said(copies) and "Put this copy back" in copies
 
 
 def test_undo_this_pressed_twice_never_undoes_the_undo(tmp_path: Path) -> None:
