@@ -67,7 +67,7 @@ async def send_events(request: Request) -> HTMLResponse:
             allow_overlap=form.get("allow_overlap") == "1",
         )
         try:
-            sent = [f for f in form.files_of("files") if f.name or f.size]
+            sent = form.files_of("files")
             kept = checked_files(desk.inbox, form.getlist("checked"))
             files = kept + (received(sent) if sent or not kept else [])
         except InputError as error:

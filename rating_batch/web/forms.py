@@ -88,7 +88,9 @@ class Form:
         return list(self.fields.get(name, []))
 
     def files_of(self, name: str) -> list[Received]:
-        return [received for received in self.files if received.field == name]
+        """The files chosen in the field ``name`` (a file input left empty sends a part
+        without a name or a byte: not a file)."""
+        return [f for f in self.files if f.field == name and (f.name or f.size)]
 
     def close(self) -> None:
         if self.folder is not None:

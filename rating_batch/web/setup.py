@@ -51,7 +51,7 @@ async def init(request: Request) -> Response:
         )
     form = await posted(request, files=2, file_bytes=MAX_LIST_BYTES)
     try:
-        lists = [f for f in form.files_of("list") if f.name or f.size]
+        lists = form.files_of("list")
         if len(lists) != 1:
             raise UserError("choose the rating list the database starts from (one file)")
         period = (form.get("period") or "").strip() or None
@@ -59,7 +59,7 @@ async def init(request: Request) -> Response:
         if kind is not None and kind not in KINDS:
             raise UserError(f"no list kind {kind!r}: standard, rapid or blitz")
         rules, text = (form.get("rules") or FIDE_BY_DATE).strip(), None
-        rules_files = [f for f in form.files_of("rules_file") if f.name or f.size]
+        rules_files = form.files_of("rules_file")
         if rules_files:
             rules, text = _rules_file(rules_files[0])
         elif rules not in {name for name, _, _ in rule_choices()}:

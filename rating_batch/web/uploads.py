@@ -57,7 +57,7 @@ class Sent:
 def received(files: Sequence[Received]) -> list[Sent]:
     """The files of the form's ``files`` field, each with a safe name; every problem of
     every file named at once."""
-    uploads = [f for f in files if f.name or f.size]
+    uploads = list(files)
     if not uploads:
         raise UserError("no file was sent: choose one or more tournament files")
     sent, issues = [], []
@@ -152,9 +152,8 @@ def prune_checked(inbox: Path, now: float | None = None) -> None:
             if marker.stat().st_mtime >= deadline:
                 continue
             folder = marker.parent
-            for name in marker.read_text(encoding="utf-8").split("\n"):
-                if name:
-                    (folder / name).unlink(missing_ok=True)
+            for name in _checked_names(marker):
+                (folder / name).unlink(missing_ok=True)
             marker.unlink()
             if not any(folder.iterdir()):
                 folder.rmdir()
@@ -221,8 +220,7 @@ class Placed:
                 self._remove([path for path in self._made if path.parent == folder])
                 continue
             names = {sent.name for sent in kept if self.inbox / sent.digest == folder}
-            if marker.exists():
-                names |= set(filter(None, marker.read_text(encoding="utf-8").split("\n")))
+            names |= set(_checked_names(marker))
             marker.write_text("\n".join(sorted(names)) + "\n", encoding="utf-8")
 
     def _paths_of(self, sent: Sequence[Sent]) -> set[Path]:
