@@ -14,6 +14,7 @@ from typing import Any, Concatenate, ParamSpec, TypeVar
 from rating_batch.errors import InputError, Issue, errors_only
 from rating_batch.loaders import ratinglist, statelist
 from rating_batch.loaders.common import check_size, check_xlsx
+from rating_batch.loaders.encoding import wide
 from rating_batch.loaders.kinds import (
     LIST_SUFFIXES,
     event_given_as_list,
@@ -95,7 +96,7 @@ read_state_list = _refusing_other_kinds(statelist.read_state_list)
 def read_event(path: Path, *, key: str | None = None, encoding: str | None = None) -> Event:
     """Read one event file of any supported format (one that is not UTF-8 in ``encoding``,
     else in the code page its evidence points to); problems are in ``event.issues``."""
-    reader = _checked_reader(path)
+    reader = _checked_reader(path, encoding)
     return reader(path, key=key, encoding=encoding)
 
 
@@ -139,7 +140,8 @@ def read_events(
                 if len(waiting) >= TRF_BATCH:
                     read_waiting()
             else:
-                read[index] = _checked_reader(path)(path, key=keys[index], encoding=encoding)
+                reader = _checked_reader(path, encoding)
+                read[index] = reader(path, key=keys[index], encoding=encoding)
         except InputError as error:
             read[index] = error
         except OSError as error:
@@ -158,7 +160,7 @@ def _read_trfs(
     decoded: list[int] = []
     for number, index in enumerate(indexes):
         try:
-            _checked_reader(paths[index])
+            _checked_reader(paths[index], encoding)
             texts.append(decode_trf(paths[index], key=keys[index], encoding=encoding))
             decoded.append(number)
         except InputError as error:
@@ -174,8 +176,10 @@ def _unreadable(path: Path, error: OSError) -> InputError:
     return InputError([Issue(str(path), None, f"cannot read the file: {error.strerror}")])
 
 
-def _checked_reader(path: Path) -> EventReader:
-    """The reader for a file's type, once the file is known to be readable and not absurd."""
+def _checked_reader(path: Path, encoding: str | None = None) -> EventReader:
+    """The reader for a file's type, once the file is known to be readable and not absurd (a
+    text file holds no NUL byte, unless it is UTF-16 or UTF-32: by its byte-order mark, or as
+    ``encoding`` says)."""
     reader = EVENT_READERS.get(path.suffix.lower())
     if reader is None:
         supported = ", ".join(sorted(EVENT_READERS))
@@ -199,8 +203,18 @@ def _checked_reader(path: Path) -> EventReader:
         not binary
         and b"\x00" in data_check
         and not data_check.startswith((b"\xff\xfe", b"\xfe\xff"))
+        and not (encoding and wide(encoding))
     ):
-        raise InputError([Issue(str(path), None, "not a text file (it contains NUL bytes)")])
+        raise InputError(
+            [
+                Issue(
+                    str(path),
+                    None,
+                    "not a text file (it contains NUL bytes); if it is UTF-16 without a "
+                    "byte-order mark, give --encoding utf-16-le or utf-16-be",
+                )
+            ]
+        )
     return reader
 
 

@@ -3,15 +3,19 @@ byte-order mark, else a code page found from the file's own evidence.
 
 A file that is not UTF-8 was written in the code page of the Windows that made it: Windows-1252
 in western Europe and the Americas, 1250 in central Europe, 1251 for Cyrillic, Shift-JIS (cp932)
-in Japan … Read in the wrong one, a name changes alphabet without a word (``Żółkiewski`` becomes
+in Japan …, and Russian and Ukrainian club software still writes KOI8-R and KOI8-U. Read in the
+wrong one, a name changes alphabet without a word (``Żółkiewski`` becomes
 ``¯ó³kiewski``, ``Иванов`` becomes ``Èâàíîâ``). Each code page of ``CODE_PAGES`` is tried on
 the file's names, and judged by:
 
 * the letters it gives: a name holds letters, spaces and a little punctuation, so a reading
   that makes a symbol (``¯``, ``³``, ``“``), a control character, a word of two alphabets
-  (``Mнcheбl``) or a Latin word made mostly of accented letters (``Èâàíîâ``) is wrong;
+  (``Mнcheбl``), a Latin word made mostly of accented letters (``Èâàíîâ``), or a Cyrillic or
+  Greek name whose case is upside down (``йЧБОПЧ``, KOI8-R read as Windows-1251, or a name
+  all in small letters, ``йчбопч``: the two code pages put the capitals where the other has
+  the small letters) is wrong;
 * the federations the file names (a TRF's 001 records and 032, a list's ``federation``
-  column), each of which writes in one code page (``FEDERATION_CODE_PAGES``);
+  column), each of which writes in one or two code pages (``FEDERATION_CODE_PAGES``);
 * charset-normalizer's ranking of the code pages for the names' bytes (what a language
   model of letter frequencies says), where the two above leave a choice.
 
@@ -57,21 +61,28 @@ CODE_PAGES: dict[str, str] = {
     "windows-1254": "cp1254",
     "windows-1257": "cp1257",
     "cp932": "cp932",
+    "koi8-r": "koi8_r",
+    "koi8-u": "koi8_u",
 }
 #: Code pages of one byte per character (the others count two for some characters).
-SINGLE_BYTE = frozenset({"cp1250", "cp1251", "cp1252", "cp1253", "cp1254", "cp1257"})
+SINGLE_BYTE = frozenset(
+    {"cp1250", "cp1251", "cp1252", "cp1253", "cp1254", "cp1257", "koi8_r", "koi8_u"}
+)
 
-#: The code page each federation's Windows writes (FIDE's three-letter codes); a federation not
-#: here tells nothing. Data, not rules: a federation added here changes only how sure a reading
-#: is, never a rating.
-FEDERATION_CODE_PAGES: dict[str, str] = {
-    federation: code_page
+#: The code pages each federation's software writes (FIDE's three-letter codes); a federation
+#: not here tells nothing. Data, not rules: a federation added here changes only how sure a
+#: reading is, never a rating. Russia, Belarus and Ukraine write KOI8 as well as Windows-1251, so
+#: their vote tells neither from the other: only the names' letters do.
+FEDERATION_CODE_PAGES: dict[str, frozenset[str]] = {
+    federation: frozenset(code_page.split("|"))
     for code_page, federations in {
         "windows-1252": "ENG SCO WLS IRL FRA GER ESP ITA POR NED BEL LUX SUI AUT DEN NOR SWE "
         "FIN ISL FAI AND MON SMR MLT USA CAN MEX ARG BRA CHI COL PER VEN URU PAR BOL ECU CUB "
         "CRC PUR DOM GUA HON ESA NCA PAN RSA AUS NZL",
         "windows-1250": "POL CZE SVK HUN SLO CRO BIH ROU ALB SRB MNE",
-        "windows-1251": "RUS UKR BLR BUL MKD KAZ KGZ TJK MGL",
+        "windows-1251|koi8-r": "RUS BLR",
+        "windows-1251|koi8-u": "UKR",
+        "windows-1251": "BUL MKD KAZ KGZ TJK MGL",
         "windows-1253": "GRE CYP",
         "windows-1254": "TUR",
         "windows-1257": "LTU LAT EST",
@@ -150,6 +161,10 @@ def decode(
         return Decoded(text.lstrip("\ufeff"), "utf-8-sig")
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         return Decoded(_strict(data, "utf-16"), "utf-16")
+    if encoding and wide(encoding):
+        # UTF-16 or UTF-32 without a byte-order mark: only the officer's word tells it (its
+        # NUL bytes are valid UTF-8).
+        return Decoded(_strict(data, encoding), encoding_name(encoding))
     try:
         return Decoded(data.decode("utf-8"), "utf-8")
     except UnicodeDecodeError:
@@ -158,6 +173,15 @@ def decode(
         shown = encoding_name(encoding)
         return Decoded(_strict(data, encoding), shown, why="as --encoding says")
     return _detect(data, (evidence or text_evidence)(data))
+
+
+def wide(encoding: str) -> bool:
+    """Whether an encoding writes two or four bytes a character (UTF-16, UTF-32), so that a
+    file in it holds NUL bytes; False for a name Python does not know."""
+    try:
+        return codecs.lookup(encoding).name.startswith(("utf-16", "utf-32"))
+    except LookupError:
+        return False
 
 
 def _strict(data: bytes, encoding: str) -> str:
@@ -226,13 +250,16 @@ def _reading(names: Sequence[bytes], codec: str) -> tuple[int, tuple[str, ...]] 
         )
     except UnicodeDecodeError:
         return None
-    return sum(_implausible(word) for text in texts for word in _WORDS.split(text)), texts
+    bad = sum(_implausible(word) for text in texts for word in _WORDS.split(text))
+    return bad + sum(map(_in_small_letters, texts)), texts
 
 
 _WORDS = re.compile(r"[\s,.'’\-]+")
-#: Scripts whose letters may share a word (a Japanese name mixes kanji and kana).
+#: Scripts whose letters may share a word (a Japanese name mixes kanji and kana). Half-width
+#: katakana stands alone: a name may be written in it, but not mixed with kanji, which is how
+#: Shift-JIS reads the capitals of a Cyrillic code page (``鉀ﾗﾞﾅﾎﾋﾏ``).
 _SCRIPT_GROUPS = dict.fromkeys(
-    ("HIRAGANA", "KATAKANA", "KATAKANA-HIRAGANA", "HALFWIDTH", "CJK", "IDEOGRAPHIC"), "CJK"
+    ("HIRAGANA", "KATAKANA", "KATAKANA-HIRAGANA", "CJK", "IDEOGRAPHIC"), "CJK"
 )
 #: A letter that only ends a word (Greek final sigma), followed by another letter.
 _FINAL_ONLY = re.compile(r"ς\w")
@@ -241,10 +268,27 @@ _FINAL_ONLY = re.compile(r"ς\w")
 _NAME_MARKS = frozenset("・･")
 
 
+#: Alphabets of capitals and small letters whose code pages swap them: KOI8 puts the small
+#: Cyrillic letters where Windows-1251 has the capitals (docs/formats.md §2).
+_CASED = frozenset({"CYRILLIC", "GREEK"})
+
+
+def _in_small_letters(name: str) -> bool:
+    """A Cyrillic or Greek name without a capital: the other case of a code page that swaps
+    them (a name written in capitals, read in the wrong one)."""
+    letters = [c for c in name if c.isalpha()]
+    return bool(letters) and not any(c.isupper() for c in letters) and _scripts(letters) <= _CASED
+
+
+def _scripts(letters: list[str]) -> set[str]:
+    return {unicodedata.name(c, "?").split(" ")[0] for c in letters}
+
+
 def _implausible(word: str) -> bool:
     """A word no name holds: a symbol or a control character, letters of two alphabets, a
-    letter that only ends a word inside one (``ΟΈςπ``), or a Latin word of three or more
-    letters none of which is a plain one (``Èâàíîâ``)."""
+    letter that only ends a word inside one (``ΟΈςπ``), a Latin word of three or more
+    letters none of which is a plain one (``Èâàíîâ``), or a Cyrillic or Greek word that starts
+    with a small letter and has a capital after it (``йЧБОПЧ``)."""
     if word.isascii():
         return False
     scripts = set()
@@ -265,6 +309,8 @@ def _implausible(word: str) -> bool:
         accented += script == "LATIN"
     if len(scripts) > 1 or _FINAL_ONLY.search(word):
         return True
+    if scripts <= _CASED and word[0].islower() and any(map(str.isupper, word[1:])):
+        return True
     return scripts == {"LATIN"} and accented >= 3 and accented == sum(map(str.isalpha, word))
 
 
@@ -277,9 +323,9 @@ def _detect(data: bytes, evidence: Evidence) -> Decoded:
     fewest = min(bad for bad, _ in readings.values())
     plausible = [name for name, (bad, _) in readings.items() if bad == fewest]
     votes = Counter(
-        FEDERATION_CODE_PAGES[federation]
+        code_page
         for federation in evidence.federations
-        if federation in FEDERATION_CODE_PAGES
+        for code_page in FEDERATION_CODE_PAGES.get(federation, ())
     )
     ranked = _ranked(evidence.names, plausible)
     chosen = min(plausible, key=lambda name: (-votes[name], ranked.index(name)))
@@ -297,7 +343,7 @@ def _detect(data: bytes, evidence: Evidence) -> Decoded:
         why = f"{fewest} word(s) of the names read as no name in any code page"
     elif voted:
         federations = sorted(
-            f for f in set(evidence.federations) if FEDERATION_CODE_PAGES.get(f) == chosen
+            f for f in set(evidence.federations) if chosen in FEDERATION_CODE_PAGES.get(f, ())
         )
         why = f"the names read as letters in it; federation {', '.join(federations)}"
     else:

@@ -1,9 +1,9 @@
 """The encoding of a file that is not UTF-8 (loaders/encoding.py, docs/formats.md §2): found
 from the file's names and federations, said when unsure, and given with ``--encoding``.
 
-The files of tests/data/encodings (SOURCES.md there) hold Polish, Czech, Russian and Japanese
-names in the code pages their countries' Windows write; the expected names are written here
-as they are spelt."""
+The files of tests/data/encodings (SOURCES.md there) hold Polish, Czech, Russian, Ukrainian
+and Japanese names in the code pages their countries' software writes; the expected names are
+written here as they are spelt."""
 
 from __future__ import annotations
 
@@ -40,9 +40,22 @@ EVENTS = {
         "cp932", "東京オープン 2026", "東京",
         ["山田, 太郎", "佐藤, 花子", "鈴木, 一郎", "高橋, 美咲", "田中, 健太", "渡辺, さくら"],
     ),
+    # KOI8-R read as Windows-1251 gives 'йЧБОПЧ, рЈФТ': letters, but the case upside down.
+    "moskva-koi8r.trf": (
+        "koi8-r", "Блиц-турнир Москва", "Москва",
+        ["Иванов, Пётр", "Смирнова, Елена", "Кузнецов, Дмитрий", "Попова, Анастасия",
+         "Соколов, Михаил", "Лебедева, Ольга"],
+    ),
+    # KOI8-R has no і, ї, є: only KOI8-U reads them as letters.
+    "kyiv-koi8u.trf": (
+        "koi8-u", "Кубок Києва з рапіду", "Київ",
+        ["Шевченко, Тарас", "Коваленко, Олена", "Бондаренко, Ігор", "Ткаченко, Наталія",
+         "Олійник, Євген", "Кравченко, Юлія"],
+    ),
 }  # fmt: skip
 FEDERATIONS = {"lodz-cp1250.trf": "POL", "brno-cp1250.trf": "CZE", "moskva-cp1251.trf": "RUS",
-               "tokyo-sjis.trf": "JPN"}  # fmt: skip
+               "tokyo-sjis.trf": "JPN", "moskva-koi8r.trf": "RUS",
+               "kyiv-koi8u.trf": "UKR"}  # fmt: skip
 #: The ratings make.py writes, in start order.
 RATINGS = [2105, 1987, 1876, 1765, 1654, 1543]
 
@@ -69,15 +82,17 @@ def test_rate_writes_the_names_in_their_alphabet_without_a_warning(
     assert [row["name"] for row in read_csv(tmp_path / "players.csv")] == names
 
 
-def test_add_stores_the_names_and_the_encoding(tmp_path: Path) -> None:
-    db = database(tmp_path, *(f"{900000101 + n},{RATINGS[n]}" for n in range(6)))
-    code, _, err = run("add", ENCODINGS / "lodz-cp1250.trf", "--db", db)
+@pytest.mark.parametrize(
+    ("file", "first_id"), [("lodz-cp1250.trf", 900000101), ("moskva-koi8r.trf", 900000141)]
+)
+def test_add_stores_the_names_and_the_encoding(file: str, first_id: int, tmp_path: Path) -> None:
+    db = database(tmp_path, *(f"{first_id + n},{RATINGS[n]}" for n in range(6)))
+    code, _, err = run("add", ENCODINGS / file, "--db", db)
     assert (code, err) == (0, "")
-    assert query(db, "SELECT name, encoding FROM events") == [
-        ("Puchar Łodzi w szachach szybkich", "windows-1250")
-    ]
+    encoding, name, _, names = EVENTS[file]
+    assert query(db, "SELECT name, encoding FROM events") == [(name, encoding)]
     stored = query(db, "SELECT name FROM players WHERE name != '' ORDER BY fide_id")
-    assert [name for (name,) in stored] == EVENTS["lodz-cp1250.trf"][3]
+    assert [name for (name,) in stored] == names
 
 
 def test_a_list_and_a_crosstable_in_a_code_page(tmp_path: Path) -> None:
@@ -185,9 +200,16 @@ def test_an_unknown_encoding_is_a_usage_error_that_changes_nothing(
         ("Mícheál".encode("cp1252"), "Mícheál", "windows-1252", False),
         ("Żółkiewski".encode("cp1250"), "Żółkiewski", "windows-1250", True),  # ¯ó³kiewski
         # Not Èâàíîâ, Ï¸òð (1252), nor Θβΰνξβ, ΟΈςπ (1253: ς only ends a word).
+        # Nor хБЮМНБ, о╦РП (KOI8-R: the case upside down, a box-drawing line).
         ("Иванов, Пётр".encode("cp1251"), "Иванов, Пётр", "windows-1251", True),
+        # Not йЧБОПЧ, рЈФТ (1251): KOI8 has the small letters where 1251 has the capitals.
+        ("Иванов, Пётр".encode("koi8_r"), "Иванов, Пётр", "koi8-r", True),
+        # Not йчбопч (1251: a name without a capital), nor ﾈﾂﾀﾍﾎﾂ-like kana (cp932).
+        ("ИВАНОВ, ПЁТР".encode("koi8_r"), "ИВАНОВ, ПЁТР", "koi8-r", True),
+        # Not ╤гор (KOI8-R has no І), nor 鉀ﾗﾞﾅﾎﾋﾏ (cp932: a kanji among half-width kana).
+        ("Шевченко, Ігор".encode("koi8_u"), "Шевченко, Ігор", "koi8-u", True),
     ],
-    ids=["utf8", "bom", "latin1-word", "polish", "russian"],
+    ids=["utf8", "bom", "latin1-word", "polish", "russian", "koi8-r", "koi8-r-capitals", "koi8-u"],
 )
 def test_decode(data: bytes, text: str, encoding: str, sure: bool) -> None:
     decoded = decode(data)
@@ -200,3 +222,55 @@ def test_an_irish_latin1_file_is_windows_1252_by_its_federation() -> None:
     assert event.info.encoding == "windows-1252"
     assert "Morgan, Mícheál" in event.players["name"].tolist()
     assert not [i for i in event.issues if "UTF-8" in i.message]
+
+
+def test_capitals_in_windows_1251_are_sure_by_the_federation(tmp_path: Path) -> None:
+    """RUS writes Windows-1251 or KOI8-R: the vote leaves the choice to the letters, and in
+    KOI8-R these names would have no capital at all."""
+    players = [P(1, "ИВАНОВ, ПЁТР", 1800, 900000201, ADULT, federation="RUS"),
+               P(2, "СМИРНОВА, ЕЛЕНА", 1700, 900000202, ADULT, federation="RUS")]  # fmt: skip
+    path = tmp_path / "caps.trf"
+    path.write_bytes(trf(players, [(1, 1, 2, "1-0")]).encode("cp1251"))
+    event = read_trf(path)
+    assert (event.issues, event.info.encoding) == ([], "windows-1251")
+    assert event.players["name"].tolist() == ["ИВАНОВ, ПЁТР", "СМИРНОВА, ЕЛЕНА"]
+
+
+def test_capitals_without_a_federation_are_a_warning_naming_both_readings(
+    tmp_path: Path,
+) -> None:
+    players = [P(1, "ИВАНОВ, ПЁТР", 1800, 900000201, ADULT, federation=""),
+               P(2, "СМИРНОВА, ЕЛЕНА", 1700, 900000202, ADULT, federation="")]  # fmt: skip
+    path = tmp_path / "caps.trf"
+    path.write_bytes(trf(players, [(1, 1, 2, "1-0")]).encode("cp1251"))
+    """Shift-JIS reads them as half-width katakana, which a name may be: the officer is told
+    both readings (whichever is taken) and --encoding."""
+    code, _, err = run("rate", path, "--rules", "fide-2025", "--out", tmp_path / "out")
+    assert code == 0
+    assert err.startswith(f"{path}: warning: not UTF-8: read as ")
+    assert "windows-1251" in err and "'ИВАНОВ" in err and "cp932" in err and "unsure" in err
+    assert "give --encoding" in err
+
+
+def test_utf16_without_a_byte_order_mark_is_read_as_encoding_says(tmp_path: Path) -> None:
+    """Its NUL bytes make it no text file, unless --encoding names UTF-16."""
+    players = [P(1, "Łukasz, Żółć", 1800, 900000201, ADULT),
+               P(2, "Иванов, Пётр", 1700, 900000202, ADULT)]  # fmt: skip
+    path = tmp_path / "u16be.trf"
+    path.write_bytes(trf(players, [(1, 1, 2, "1-0")]).encode("utf-16-be"))
+    code, _, err = run("rate", path, "--rules", "fide-2025", "--out", tmp_path / "no")
+    assert (code, err) == (
+        1,
+        f"Error: {path}: not a text file (it contains NUL bytes); if it is UTF-16 without a "
+        "byte-order mark, give --encoding utf-16-le or utf-16-be\n",
+    )
+    assert not (tmp_path / "no").exists()
+    out = tmp_path / "out"
+    code, _, err = run(
+        "rate", path, "--encoding", "utf-16-be", "--rules", "fide-2025", "--out", out
+    )
+    assert (code, err) == (0, "")
+    assert [row["name"] for row in read_csv(out / "players.csv")] == [
+        "Łukasz, Żółć",
+        "Иванов, Пётр",
+    ]

@@ -1,5 +1,6 @@
 """Writes the files of this folder: small events and lists whose names are written in the
-code pages that Polish, Czech, Russian and Japanese pairing programs use (SOURCES.md).
+code pages that Polish, Czech, Russian, Ukrainian and Japanese pairing programs use
+(SOURCES.md).
 
 Run from the repository's root: ``python tests/data/encodings/make.py``.
 """
@@ -36,6 +37,12 @@ EVENTS = {
     "tokyo-sjis.trf": ("cp932", "JPN", "東京オープン 2026", "東京", [
         ("山田, 太郎", "m"), ("佐藤, 花子", "w"), ("鈴木, 一郎", "m"),
         ("高橋, 美咲", "w"), ("田中, 健太", "m"), ("渡辺, さくら", "w")]),
+    "moskva-koi8r.trf": ("koi8_r", "RUS", "Блиц-турнир Москва", "Москва", [
+        ("Иванов, Пётр", "m"), ("Смирнова, Елена", "w"), ("Кузнецов, Дмитрий", "m"),
+        ("Попова, Анастасия", "w"), ("Соколов, Михаил", "m"), ("Лебедева, Ольга", "w")]),
+    "kyiv-koi8u.trf": ("koi8_u", "UKR", "Кубок Києва з рапіду", "Київ", [
+        ("Шевченко, Тарас", "m"), ("Коваленко, Олена", "w"), ("Бондаренко, Ігор", "m"),
+        ("Ткаченко, Наталія", "w"), ("Олійник, Євген", "m"), ("Кравченко, Юлія", "w")]),
 }  # fmt: skip
 
 
