@@ -11,8 +11,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 from conftest import glicko2_giving
+from db_helpers import run as run_split
 from db_helpers import run_combined as run
 from trf_text import P, trf
+
+from rating_batch.systems.registry import SYSTEMS
 
 ADULT = 1980
 
@@ -461,3 +464,30 @@ def test_a_participant_with_only_byes_is_in_players_csv_unchanged(
     assert (three["status"], three["games"]) == ("rated", "0")
     assert float(three[f"new_{rating}"]) == float(three[rating]) == float(row.split(",")[1])
     assert (four["status"], four["games"], four[f"new_{rating}"]) == ("unrated", "0", "")
+
+
+@pytest.mark.parametrize("system", sorted(SYSTEMS))
+def test_the_advice_for_an_elo_list_is_one_init_follows(system: str, tmp_path: Path) -> None:
+    """An Elo list checked as another system's list is pointed to ``init --rules SYSTEM
+    --list`` only where init then makes the states from it; the DWZ makes none from an Elo
+    rating (docs/systems.md §10.4), and is not sent there."""
+    listing = tmp_path / "elo.csv"
+    listing.write_text(
+        'id,name,federation,birth_year,rating\n900000001,"A, B",ITA,1980,1800\n',
+        encoding="utf-8",
+    )
+    code, said, _ = run_split("check", "--rules", system, listing)
+    if code == 0:
+        # A list of the system too: a rating alone is a whole state (Harkness), or the
+        # other columns may be left out (US Chess's peak, docs/systems.md §9.3; the ECF's).
+        assert system in {"harkness", "uscf", "ecf"}
+        return
+    advice = f"if this is an Elo list, init --rules {system} --list makes each state from it"
+    db = tmp_path / "db.sqlite"
+    made = run_split(
+        "init", "--list", listing, "--period", "2026-01", "--rules", system, "--db", db
+    )
+    assert made[0] == (0 if advice in said else 1), (said, made)
+    if system == "dwz":
+        assert "an Elo list will not do: no DWZ is made from an Elo rating" in said
+        assert not db.exists()

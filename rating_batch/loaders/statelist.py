@@ -98,6 +98,7 @@ def read_state_list(
     choices: Mapping[str, Sequence[str]] | None = None,
     text_checks: Mapping[str, Callable[[str], str]] | None = None,
     alone: Collection[str] = (),
+    not_from_elo: str = "",
 ) -> pd.DataFrame:
     """A previous list for a rating system (docs/formats.md §11): a CSV with ``id`` and the
     system's ``state_columns`` (name → dtype; a "string" column, a list period unless
@@ -108,12 +109,17 @@ def read_state_list(
     refuses (the check says what is wrong), is an error. A number column in ``optional`` may
     be left out or empty for a player with a state, but is an error without them unless it is
     in ``alone`` (a value the system makes a state of, the ECF's grade). Problems name the
-    file and line."""
+    file and line. A list that looks like an Elo list is pointed to ``init``, which makes
+    the first states from one, unless the system makes none (``not_from_elo`` says why)."""
     columns = ", ".join(state_columns)
     # An Elo list (any of its forms) makes a database's first states: docs/systems.md §7.
-    from_elo = f"; if this is an Elo list, init --rules {system} --list makes each state from it"
+    elo_hint = (
+        f"; if this is an Elo list, init --rules {system} --list makes each state from it"
+        if not not_from_elo
+        else f"; an Elo list will not do: {not_from_elo}"
+    )
     if path.suffix.lower() != ".csv":
-        wrong = f"a {system} list is a CSV file of id, {columns}{from_elo}"
+        wrong = f"a {system} list is a CSV file of id, {columns}{elo_hint}"
         raise InputError([Issue(str(path), None, wrong)])
     frame, lines = _csv_rows(path, encoding)
     required = required_columns(state_columns, optional)
@@ -122,7 +128,7 @@ def read_state_list(
     if missing:
         wrong = f"no column {', '.join(missing)} for {system} (a list has id, {columns})"
         if "rating" in frame.columns and "rating" not in missing:
-            wrong += from_elo
+            wrong += elo_hint
         raise InputError([Issue(str(path), 1, wrong)])
     issues: list[Issue] = []
     state = pd.DataFrame({"id": frame["id"].str.strip()})

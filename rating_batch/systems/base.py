@@ -101,6 +101,9 @@ class StateSystem(Protocol):
     seeds_from_file: ClassVar[bool]
     """Whether ``rate`` without a list starts each player from the Elo rating in their event
     file (``from_elo``); otherwise everyone starts unrated."""
+    made_from_elo: ClassVar[bool]
+    """Whether ``from_elo`` makes states at all (``init`` from an Elo list); the DWZ makes
+    none (docs/systems.md §10.4), and a wrong list is then not pointed to ``init``."""
     optional: ClassVar[tuple[str, ...]]
     """Numeric state columns a player with a state may lack (empty in a list, NaN in the
     state): US Chess's ``peak``, docs/systems.md §9.3. The others are all given or none."""
@@ -199,6 +202,7 @@ class SystemBase(Generic[C]):
 
     constants: ClassVar[type[Any]]
     seeds_from_file: ClassVar[bool] = False
+    made_from_elo: ClassVar[bool] = True
     notation: ClassVar[dict[str, tuple[str, int]]] = {}
     player_values: ClassVar[tuple[str, ...]] = ()
     event_values: ClassVar[tuple[str, ...]] = ()

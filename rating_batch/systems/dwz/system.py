@@ -102,6 +102,7 @@ class DwzSystem(SystemBase[Dwz]):
         "rating": (1.0, 3999.0, ""),
         "index": (1.0, 10000.0, "the number of evaluations so far, 1 or more"),
     }
+    made_from_elo: ClassVar[bool] = False
     from_elo_note = "no DWZ is made from an Elo rating (a FIDE rating counts in its event)"
 
     def from_elo(self, elo: pd.Series) -> pd.DataFrame:

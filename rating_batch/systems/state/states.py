@@ -122,4 +122,5 @@ def read_system_list(system: StateSystem, path: Path, encoding: str | None) -> p
         path, system.state, system.name, system.bounds, encoding,
         optional=system.optional, choices=system.choices, text_checks=system.text_checks,
         alone=system.alone,
+        not_from_elo="" if system.made_from_elo else system.from_elo_note,
     )  # fmt: skip
