@@ -19,6 +19,7 @@ from rating_batch.errors import RatingBatchError
 from rating_batch.monthly.book import database_system
 from rating_batch.monthly.site_settings import SiteSettings, site_settings
 from rating_batch.periods import Period
+from rating_batch.schema import as_written
 from rating_batch.staging import OutputProblem, staged_outputs
 from rating_batch.store import Store, open_store
 from rating_batch.writers.site import (
@@ -120,15 +121,22 @@ def read_site_lists(store: Store) -> list[SiteList]:
 def _csv(
     store: Store, period: Period, path: str, columns: Sequence[str] | None = None
 ) -> pd.DataFrame | None:
-    """A published CSV file as text columns (what was written, unparsed); ``columns``: only
-    those."""
+    """A published CSV file as text columns, each text as the input held it (not as our CSV
+    writers neutralised it for spreadsheets: an event key, a name, a federation starting
+    with ``=``, ``+``, ``-`` or ``@`` is shown, linked and compared as it is, docs/site.md
+    §2); ``columns``: only those."""
     data = store.published_file(period, path)
     if data is None:
         return None
-    return pd.read_csv(
+    frame = pd.read_csv(
         io.BytesIO(data), dtype=str, keep_default_na=False, encoding="utf-8-sig",
         usecols=None if columns is None else list(columns),
     )  # fmt: skip
+    for column in frame.columns:
+        quoted = frame[column].str.startswith("'")  # few: as_written on those alone
+        if quoted.any():
+            frame.loc[quoted, column] = frame.loc[quoted, column].map(as_written)
+    return frame
 
 
 def _events(store: Store, period: Period, games: pd.DataFrame | None) -> pd.DataFrame:
