@@ -30,7 +30,7 @@ from rating_batch.monthly.common import (
 )
 from rating_batch.monthly.outputs import PERIOD_FILES, Keeping
 from rating_batch.monthly.part import PublishResult
-from rating_batch.monthly.site import SiteNotWritten, write_site
+from rating_batch.monthly.site import SiteNotWritten, check_site, write_site
 from rating_batch.periods import (
     INITIAL,
     Period,
@@ -76,6 +76,7 @@ def publish_period(
         db, write=True, command=command, wait=options.wait, dry_run=options.dry_run
     ) as store:
         book = rule_book(store)
+        check_site(store)  # a logo that is no longer an image: refused, nothing changed
         if store.last_published() == period:
             return _republish(store, period, out, options)
         _check_order(store, book, period, options)  # before the write lock is taken
