@@ -3,6 +3,7 @@ title, logo, language and top lists. Every problem is told at once, at the line 
 
 from __future__ import annotations
 
+import codecs
 import os
 import stat
 import tomllib
@@ -154,23 +155,24 @@ def read_logo(path: Path) -> Logo | str:
         return f"cannot be read ({error.strerror})"
     if stat.S_ISLNK(status.st_mode):
         return "is a symbolic link: give the image file itself"
-    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    if not stat.S_ISREG(status.st_mode):
+        return "is not a file"
+    flags = os.O_RDONLY | getattr(os, "O_BINARY", 0)  # Windows: no newline translation
+    flags |= getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)  # Unix
     try:
-        if not stat.S_ISREG(status.st_mode):
-            return "is not a file"
-        with open(os.open(path, flags | getattr(os, "O_BINARY", 0)), "rb") as handle:
+        with open(os.open(path, flags), "rb") as handle:
             if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
                 return "is not a file"  # replaced since it was looked at
             data = handle.read(MAX_LOGO_BYTES + 1)
     except OSError as error:  # ELOOP: a link put there since it was looked at
         return f"cannot be read ({error.strerror})"
     if len(data) > MAX_LOGO_BYTES:
-        size = max(len(data), os.stat(path, follow_symlinks=False).st_size)
+        size = max(len(data), status.st_size)
         return f"is {size:,} bytes: a logo is at most {MAX_LOGO_BYTES:,} (1 MiB)"
     for start, extension in _IMAGES:
         if data.startswith(start):
             return Logo(path, data, extension)
-    if data.lstrip().startswith(_SVG_STARTS) and b"<svg" in data:
+    if data.removeprefix(codecs.BOM_UTF8).lstrip().startswith(_SVG_STARTS) and b"<svg" in data:
         return (
             "is an SVG image, which may hold scripts and load other files: give the logo as "
             "a PNG, JPEG or GIF file"

@@ -73,6 +73,12 @@ FIX = "the logo is read from its path each time the web site is written: put the
             "a PNG, JPEG or GIF file",
         ),
         (
+            "bom.svg",
+            lambda p: p.write_bytes(b'\xef\xbb\xbf<?xml version="1.0"?>\n' + SVG),
+            "is an SVG image, which may hold scripts and load other files: give the logo as "
+            "a PNG, JPEG or GIF file",
+        ),
+        (
             "huge.png",
             lambda p: p.write_bytes(png(MAX_LOGO_BYTES)),
             f"is {len(png(MAX_LOGO_BYTES)):,} bytes: a logo is at most 1,048,576 (1 MiB)",
@@ -85,7 +91,18 @@ FIX = "the logo is read from its path each time the web site is written: put the
         ("folder.png", lambda p: p.mkdir(), "is not a file"),
         ("missing.png", lambda p: None, "does not exist (a path from where you run)"),
     ],
-    ids=["text", "csv", "png-start", "empty", "svg", "over-1-MiB", "link", "folder", "missing"],
+    ids=[
+        "text",
+        "csv",
+        "png-start",
+        "empty",
+        "svg",
+        "svg-with-bom",
+        "over-1-MiB",
+        "link",
+        "folder",
+        "missing",
+    ],
 )
 def test_a_logo_that_is_not_an_image_is_refused_at_its_line(
     name: str, make: object, why: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
