@@ -30,9 +30,12 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
 def as_written(text: str) -> str:
-    """A text as it was before our CSV writers neutralised it (``'=1+1`` is ``=1+1``): what
-    reads our own CSV files back shows what the input held."""
-    return text[1:] if text.startswith("'") and text[1:].startswith(FORMULA_STARTS) else text
+    """A text as it was before our CSV writers neutralised it (``'=1+1`` is ``=1+1``, and
+    ``''=1`` is ``'=1``: a text of its own starting with apostrophes before a formula sign
+    was written with one more, ``writers.common.neutralise``): what reads our own CSV files
+    back shows what the input held."""
+    quoted = text.startswith("'") and text.lstrip("'").startswith(FORMULA_STARTS)
+    return text[1:] if quoted else text
 
 
 #: Why a row is not a game played over the board with a rated result (loaders), and why a

@@ -19,6 +19,8 @@ from rating_batch.cli import cli
 from rating_batch.errors import InputError
 from rating_batch.loaders import read_event, read_rating_list
 from rating_batch.loaders.common import MAX_EVENT_BYTES, MAX_LINE_CHARACTERS
+from rating_batch.schema import as_written
+from rating_batch.writers import neutralise
 
 BILLION_LAUGHS = """<?xml version="1.0"?>
 <!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">
@@ -192,6 +194,23 @@ def test_event_keys_of_hostile_file_names_are_safe_everywhere(tmp_path: Path) ->
     )
     for output in ("games.csv", "calculations.csv"):
         assert {row["event"] for row in read_csv(folder / output)} == set(published), output
+
+
+@pytest.mark.parametrize(
+    ("text", "written"),
+    [
+        ("=1+1", "'=1+1"),
+        ("@SUM(A1)", "'@SUM(A1)"),
+        ("'t Hart, Jan", "'t Hart, Jan"),  # an apostrophe of the name's own, before a letter
+        ("'=1", "''=1"),  # of its own before a formula sign: one more is written
+        ("''+1", "'''+1"),
+        ("Plain", "Plain"),
+        ("'", "'"),
+    ],
+)
+def test_a_neutralised_text_reads_back_as_it_was(text: str, written: str) -> None:
+    assert neutralise(text) == written
+    assert as_written(written) == text
 
 
 HOSTILE = ['=HYPERLINK("http://x","y")', "+cmd|' /C calc'!A0", "@SUM(1+1)", "-2+3"]

@@ -10,6 +10,10 @@ files themselves in one transaction, commits, and only then switches the files i
 that switch fails, the period is published and a plain re-run writes its files: re-publishing
 the last period writes, byte for byte, the files stored when it was first published, whatever
 was added since (a published list never changes).
+
+Whether the list is new is decided again holding the write lock: a publish that waited for it
+while another command published the same period writes that period's stored files, as a
+re-publish does, instead of refusing the period as out of order.
 """
 
 from __future__ import annotations
@@ -29,8 +33,8 @@ from rating_batch.monthly.common import (
     placed_period,
 )
 from rating_batch.monthly.outputs import PERIOD_FILES, Keeping
-from rating_batch.monthly.part import PublishResult
-from rating_batch.monthly.site import SiteNotWritten, write_site
+from rating_batch.monthly.part import Publisher, PublishResult
+from rating_batch.monthly.site import SiteNotWritten, check_site, write_site
 from rating_batch.periods import (
     INITIAL,
     Period,
@@ -76,49 +80,97 @@ def publish_period(
         db, write=True, command=command, wait=options.wait, dry_run=options.dry_run
     ) as store:
         book = rule_book(store)
+        check_site(store)  # a logo that is no longer an image: refused, nothing changed
         if store.last_published() == period:
             return _republish(store, period, out, options)
         _check_order(store, book, period, options)  # before the write lock is taken
         publisher = database_system(store).database.publisher(book)
-        if options.dry_run:
-            check_outputs(out, out / period, PERIOD_FILES)
-            with store.writing(dry_run=True):
-                _check_order(store, book, period, options)
-                kinds = _kinds(store, book, period)
-                for kind in kinds:
-                    publisher.rate(store, period, kind)
-            dry = publisher.result(period, [], dry_run=True)
-            return _noting(dry, _waiting(store, book, period))
-        with staged_outputs(out) as outputs:
-            with store.writing():
-                # Checked holding the write lock: two publishes at once cannot both pass.
-                _check_order(store, book, period, options)
-                kinds = _kinds(store, book, period)
-                for kind in kinds:
-                    publisher.rate(store, period, kind)
-                waiting = _waiting(store, book, period)
-
-                def keep() -> None:
-                    publisher.keep(store, period)
-
-                # Every staged file kept as written (re-publishing writes them again): by the
-                # process that wrote it, as soon as it is written, the rest at the end.
-                keeping = Keeping(store.keep_file, meanwhile=keep, folder=out / period)
-                paths = publisher.write(period, out, outputs, progress, keeping)
-                done = {path for path, *_ in keeping.kept}
-                written = [(keeping.name(final), staged) for final, staged in outputs.staged()]
-                store.store_files(
-                    period,
-                    [(path, staged) for path, staged in written if path not in done],
-                    meanwhile=keeping.run_meanwhile,
-                    kept=keeping.kept,
-                )
-            _switch(outputs, period, db, out)
-            site = _site_written(store, out, options)  # every list's pages (docs/site.md)
+        try:
+            if options.dry_run:
+                check_outputs(out, out / period, PERIOD_FILES)
+                with store.writing(dry_run=True):
+                    _rate_under_lock(store, book, publisher, period, options)
+                dry = publisher.result(period, [], dry_run=True)
+                return _noting(dry, _waiting(store, book, period))
+            paths, waiting, site = _publish_new(
+                store, book, publisher, period, out, options, progress
+            )
+        except _PublishedMeanwhile:
+            return _published_meanwhile(store, period, out, options)
     result = _noting(publisher.result(period, paths, dry_run=False), waiting)
     result.lines.extend(site.lines)
     result.warnings[:0] = site.warnings
     result.lines.extend(store.notes)
+    return result
+
+
+class _PublishedMeanwhile(Exception):
+    """Another command published the period while this one waited for the write lock."""
+
+
+def _rate_under_lock(
+    store: Store, book: RuleBook, publisher: Publisher, period: Period, options: PublishOptions
+) -> None:
+    """Every kind of ``period`` rated, its order checked again first holding the write lock
+    (two publishes at once cannot both pass); the period published meanwhile by another
+    command is ``_PublishedMeanwhile``, raised before anything is written (the transaction
+    is rolled back), not an order refused."""
+    if store.last_published() == period:
+        raise _PublishedMeanwhile(period)
+    _check_order(store, book, period, options)
+    for kind in _kinds(store, book, period):
+        publisher.rate(store, period, kind)
+
+
+def _publish_new(
+    store: Store,
+    book: RuleBook,
+    publisher: Publisher,
+    period: Period,
+    out: Path,
+    options: PublishOptions,
+    progress: Progress,
+) -> tuple[list[Path], Outcome, Outcome]:
+    """``period`` rated, its lists and files stored in one transaction, the files switched
+    into place and the site written: the files written, the events waiting, the site."""
+    with staged_outputs(out) as outputs:
+        with store.writing():
+            _rate_under_lock(store, book, publisher, period, options)
+            waiting = _waiting(store, book, period)
+
+            def keep() -> None:
+                publisher.keep(store, period)
+
+            # Every staged file kept as written (re-publishing writes them again): by the
+            # process that wrote it, as soon as it is written, the rest at the end.
+            keeping = Keeping(store.keep_file, meanwhile=keep, folder=out / period)
+            paths = publisher.write(period, out, outputs, progress, keeping)
+            done = {path for path, *_ in keeping.kept}
+            written = [(keeping.name(final), staged) for final, staged in outputs.staged()]
+            store.store_files(
+                period,
+                [(path, staged) for path, staged in written if path not in done],
+                meanwhile=keeping.run_meanwhile,
+                kept=keeping.kept,
+            )
+        _switch(outputs, period, store.path, out)
+        site = _site_written(store, out, options)  # every list's pages (docs/site.md)
+    return paths, waiting, site
+
+
+def _published_meanwhile(
+    store: Store, period: Period, out: Path, options: PublishOptions
+) -> PublishResult:
+    """A period another command published while this one waited for the lock: its stored
+    files written, as a re-publish writes them (its list is the one the other made; this
+    one's advice to publish the next period first, or to skip to it, would be wrong)."""
+    result = _republish(store, period, out, options)
+    written = "would be written" if options.dry_run else "are written"
+    result.lines.insert(
+        0,
+        f"{period} was published meanwhile by another command: its files as stored then "
+        f"{written}, nothing is rated again",
+    )
     return result
 
 

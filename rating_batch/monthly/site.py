@@ -15,10 +15,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from rating_batch.errors import RatingBatchError
+from rating_batch.errors import RatingBatchError, RulesError
 from rating_batch.monthly.book import database_system
 from rating_batch.monthly.site_settings import SiteSettings, site_settings
 from rating_batch.periods import Period
+from rating_batch.schema import as_written
 from rating_batch.staging import OutputProblem, staged_outputs
 from rating_batch.store import Store, open_store
 from rating_batch.writers.site import (
@@ -41,15 +42,39 @@ SITE_FOLDER = "site"
 CARRIED = ("list.csv", "list.xlsx", "list.txt", "changes.csv", "report.xlsx", "index.html")
 
 
+#: What to do about a ``[site]`` problem found when the site is written: its text is the one
+#: ``init`` checked, so only the logo's file can have changed since (docs/site.md §3).
+LOGO_FIX = "the logo is read from its path each time the web site is written: put the image there"
+
+
 class SiteNotWritten(RatingBatchError):
     """The web site could not be written; what was done before it (a publish) stands."""
+
+
+def check_site(store: Store) -> None:
+    """Before a publish changes anything: refuse it when the site it writes could not be
+    written for its ``[site]`` settings (a logo that is no longer an image: the site never
+    carries another file, and a list is not published without its site)."""
+    text, source = store.meta("rules_text"), store.meta("rules") or ""
+    if not site_settings(text, source, logo=False).with_publish:
+        return  # 'rating-batch site' writes it, and checks the logo then
+    try:
+        site_settings(text, source)
+    except RulesError as problem:
+        raise RulesError(f"{problem}; nothing was published: {LOGO_FIX}") from None
 
 
 def write_site(store: Store, out: Path, *, publishing: bool = False) -> Path | None:
     """The whole site of ``store``'s published lists under ``out/site``, replacing the one
     there (a half-written site is never in place); returns its folder. ``publishing``: as
     part of a publish, which writes it unless ``[site] with_publish = false`` (None)."""
-    settings = site_settings(store.meta("rules_text"), store.meta("rules") or "")
+    try:
+        settings = site_settings(store.meta("rules_text"), store.meta("rules") or "")
+    except RulesError as problem:  # the logo, read again now (``check_site``)
+        raise SiteNotWritten(
+            f"the web site was not written: {problem}; the published lists and their files "
+            f"are in place: {LOGO_FIX}, and 'rating-batch site --out {out}' writes the site"
+        ) from None
     if publishing and not settings.with_publish:
         return None
     lists = ranked_lists(read_site_lists(store), database_system(store).lower_is_better)
@@ -120,15 +145,22 @@ def read_site_lists(store: Store) -> list[SiteList]:
 def _csv(
     store: Store, period: Period, path: str, columns: Sequence[str] | None = None
 ) -> pd.DataFrame | None:
-    """A published CSV file as text columns (what was written, unparsed); ``columns``: only
-    those."""
+    """A published CSV file as text columns, each text as the input held it (not as our CSV
+    writers neutralised it for spreadsheets: an event key, a name, a federation starting
+    with ``=``, ``+``, ``-`` or ``@`` is shown, linked and compared as it is, docs/site.md
+    §2); ``columns``: only those."""
     data = store.published_file(period, path)
     if data is None:
         return None
-    return pd.read_csv(
+    frame = pd.read_csv(
         io.BytesIO(data), dtype=str, keep_default_na=False, encoding="utf-8-sig",
         usecols=None if columns is None else list(columns),
     )  # fmt: skip
+    for column in frame.columns:
+        quoted = frame[column].str.startswith("'")  # few: as_written on those alone
+        if quoted.any():
+            frame.loc[quoted, column] = frame.loc[quoted, column].map(as_written)
+    return frame
 
 
 def _events(store: Store, period: Period, games: pd.DataFrame | None) -> pd.DataFrame:
@@ -169,4 +201,11 @@ class _Carried(Mapping[str, bytes]):
         return name in self._known
 
 
-__all__ = ["SITE_FOLDER", "SiteSettings", "read_site_lists", "site_from_database", "write_site"]
+__all__ = [
+    "SITE_FOLDER",
+    "SiteSettings",
+    "check_site",
+    "read_site_lists",
+    "site_from_database",
+    "write_site",
+]

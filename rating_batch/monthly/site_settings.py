@@ -3,6 +3,9 @@ title, logo, language and top lists. Every problem is told at once, at the line 
 
 from __future__ import annotations
 
+import codecs
+import os
+import stat
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -11,6 +14,33 @@ from rating_batch.errors import RulesError
 from rating_batch.rules_check import Findings, did_you_mean
 from rating_batch.writers.site_labels import LANGUAGES
 
+#: The largest logo the site carries: a crest beside a page's heading is a few kB, and a
+#: larger file named there is more likely the wrong file than a logo (docs/site.md §3).
+MAX_LOGO_BYTES = 1 << 20
+
+#: The image types a logo may be, by the bytes a file of the type starts with: the extension
+#: it has on the site. (PNG: its signature, then the IHDR chunk every PNG starts with.)
+_IMAGES = (
+    (b"\x89PNG\r\n\x1a\n\x00\x00\x00\x0dIHDR", "png"),
+    (b"\xff\xd8\xff", "jpg"),
+    (b"GIF87a", "gif"),
+    (b"GIF89a", "gif"),
+)
+
+#: How a file starts that is an SVG image (after any blanks): refused, since an SVG is a
+#: document that may run scripts and load other files, which the site must not carry.
+_SVG_STARTS = (b"<?xml", b"<svg", b"<!DOCTYPE svg", b"<!--")
+
+
+@dataclass(frozen=True)
+class Logo:
+    """The logo's file as it was read: its path, its bytes and the extension of its type."""
+
+    path: Path
+    data: bytes
+    extension: str
+    """``png``, ``jpg`` or ``gif``: what the bytes are, whatever the file is named."""
+
 
 @dataclass(frozen=True)
 class SiteSettings:
@@ -18,8 +48,8 @@ class SiteSettings:
 
     title: str = "Rating lists"
     """The federation's name, on every page."""
-    logo: Path | None = None
-    """An image shown beside the title (copied into the site)."""
+    logo: Logo | None = None
+    """An image shown beside the title (copied into the site), read when the settings are."""
     language: str = "en"
     """The labels' language (``LANGUAGES``)."""
     top: int = 100
@@ -45,9 +75,10 @@ _KEYS: dict[str, tuple[type, tuple[int, int] | None]] = {
 }
 
 
-def site_settings(text: str | None, source: str) -> SiteSettings:
-    """The ``[site]`` section of a rules file's ``text`` (defaults without one); a relative
-    logo path is read from the current folder."""
+def site_settings(text: str | None, source: str, *, logo: bool = True) -> SiteSettings:
+    """The ``[site]`` section of a rules file's ``text`` (defaults without one); its logo
+    read and checked (``read_logo``; a relative path from the current folder), unless not
+    ``logo``: then no logo is read."""
     if text is None:
         return SiteSettings()
     try:
@@ -89,11 +120,14 @@ def site_settings(text: str | None, source: str) -> SiteSettings:
             "site.language",
         )
         del values["language"]
-    logo = values.pop("logo", None)
-    if logo is not None and not Path(str(logo)).is_file():
-        found.add(
-            f"key 'site.logo': no image file {logo!r} (a path from where you run)", "site.logo"
-        )
+    logo_path = values.pop("logo", None)
+    image = None
+    if logo_path is not None and logo:
+        read = read_logo(Path(str(logo_path)))
+        if isinstance(read, str):
+            found.add(f"key 'site.logo': {logo_path!r} {read}", "site.logo")
+        else:
+            image = read
     junior, senior = values.get("junior_age", 20), values.get("senior_age", 65)
     if int(str(junior)) > int(str(senior)):
         found.add(
@@ -103,6 +137,44 @@ def site_settings(text: str | None, source: str) -> SiteSettings:
         )
     found.raise_any()
     return SiteSettings(
-        logo=None if logo is None else Path(str(logo)),
+        logo=image,
         **values,  # type: ignore[arg-type]  # each value checked against its key's type above
     )
+
+
+def read_logo(path: Path) -> Logo | str:
+    """The logo at ``path``, or why it is none: only a file of its own (a symbolic link
+    could name any file of the machine), of at most ``MAX_LOGO_BYTES``, whose bytes are a
+    PNG, JPEG or GIF image. Read once, by one handle that follows no link and does not wait
+    on a pipe, so that the bytes checked are the bytes the site carries."""
+    try:
+        status = path.lstat()
+    except FileNotFoundError:
+        return "does not exist (a path from where you run)"
+    except OSError as error:
+        return f"cannot be read ({error.strerror})"
+    if stat.S_ISLNK(status.st_mode):
+        return "is a symbolic link: give the image file itself"
+    if not stat.S_ISREG(status.st_mode):
+        return "is not a file"
+    flags = os.O_RDONLY | getattr(os, "O_BINARY", 0)  # Windows: no newline translation
+    flags |= getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)  # Unix
+    try:
+        with open(os.open(path, flags), "rb") as handle:
+            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                return "is not a file"  # replaced since it was looked at
+            data = handle.read(MAX_LOGO_BYTES + 1)
+    except OSError as error:  # ELOOP: a link put there since it was looked at
+        return f"cannot be read ({error.strerror})"
+    if len(data) > MAX_LOGO_BYTES:
+        size = max(len(data), status.st_size)
+        return f"is {size:,} bytes: a logo is at most {MAX_LOGO_BYTES:,} (1 MiB)"
+    for start, extension in _IMAGES:
+        if data.startswith(start):
+            return Logo(path, data, extension)
+    if data.removeprefix(codecs.BOM_UTF8).lstrip().startswith(_SVG_STARTS) and b"<svg" in data:
+        return (
+            "is an SVG image, which may hold scripts and load other files: give the logo as "
+            "a PNG, JPEG or GIF file"
+        )
+    return "is not an image: give a PNG, JPEG or GIF file"

@@ -151,8 +151,10 @@ CODE_COLUMNS = frozenset({"result"})
 
 
 def neutralise(text: str) -> str:
-    """Prefix text a spreadsheet would evaluate with an apostrophe (CSV)."""
-    return "'" + text if text.startswith(FORMULA_STARTS) else text
+    """Prefix text a spreadsheet would evaluate with an apostrophe (CSV); and text whose own
+    apostrophes come before a formula sign (``'=1``), so that reading it back
+    (``schema.as_written``) removes only the one added."""
+    return "'" + text if text.lstrip("'").startswith(FORMULA_STARTS) else text
 
 
 def formatted(

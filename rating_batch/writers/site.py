@@ -54,13 +54,22 @@ HIDDEN = {
 }
 
 
+class Image(Protocol):
+    """An image file the site carries, as it was read and checked (``site_settings.Logo``)."""
+
+    @property
+    def data(self) -> bytes: ...
+    @property
+    def extension(self) -> str: ...
+
+
 class Settings(Protocol):
     """What the pages take from the rules file's ``[site]`` (``SiteSettings``)."""
 
     @property
     def title(self) -> str: ...
     @property
-    def logo(self) -> Path | None: ...
+    def logo(self) -> Image | None: ...
     @property
     def language(self) -> str: ...
     @property
@@ -116,7 +125,7 @@ class Layout:
 
 def site_layout(settings: Settings) -> Layout:
     """The pages' shared parts as ``settings`` choose them."""
-    logo = "" if settings.logo is None else f"logo{settings.logo.suffix.lower()}"
+    logo = "" if settings.logo is None else f"logo.{settings.logo.extension}"
     return Layout(LANGUAGES[settings.language], settings.title, logo)
 
 
@@ -139,7 +148,7 @@ def write_site_pages(
         data = resources.files("rating_batch").joinpath("templates", name).read_bytes()
         outputs.write_bytes(folder / name, data)
     if settings.logo is not None:
-        outputs.write_bytes(folder / layout.logo, settings.logo.read_bytes())
+        outputs.write_bytes(folder / layout.logo, settings.logo.data)  # the bytes checked
     latest = latest_date(lists)
     _write(
         outputs,

@@ -13,6 +13,7 @@ from db_helpers import database, event_file, run, tree
 from site_checks import accessibility_problems, broken_links, html5_errors
 from trf_text import P, trf
 
+from monthly.test_site_logo import png
 from monthly.test_system_db import glicko2_db
 from rating_batch.errors import RulesError
 from rating_batch.monthly.site_settings import site_settings
@@ -273,18 +274,18 @@ def test_the_site_section_chooses_title_language_and_logo(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    (tmp_path / "crest.png").write_bytes(b"\x89PNG")
+    (tmp_path / "crest.png").write_bytes(png())
     text = '[site]\ntitle = "Federação Exemplo"\nlanguage = "pt"\nlogo = "crest.png"\ntop = 10\n'
     settings = site_settings(text, "rules.toml")
     assert (settings.title, settings.language, settings.top) == ("Federação Exemplo", "pt", 10)
-    assert settings.logo == Path("crest.png")
+    assert settings.logo is not None and settings.logo.path == Path("crest.png")
     with pytest.raises(
         RulesError,
         match=r"rules.toml:2: key 'site.language' must be one of "
         r"en, pt, not 'fr'",
     ):
         site_settings('[site]\nlanguage = "fr"\n', "rules.toml")
-    with pytest.raises(RulesError, match=r"rules.toml:2: key 'site.logo': no image file 'x.png'"):
+    with pytest.raises(RulesError, match=r"rules.toml:2: key 'site.logo': 'x.png' does not exist"):
         site_settings('[site]\nlogo = "x.png"\n', "rules.toml")
 
 
