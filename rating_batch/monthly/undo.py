@@ -16,6 +16,7 @@ from rating_batch.errors import RatingBatchError
 from rating_batch.monthly.book import rule_book
 from rating_batch.monthly.common import Outcome, placed_period, placement_floor
 from rating_batch.periods import INITIAL, canonical_period
+from rating_batch.settings import backup_space, copies_kept, undo_kept
 from rating_batch.store import (
     DEFAULT_WAIT,
     Copy,
@@ -27,8 +28,8 @@ from rating_batch.store import (
     places_of,
     take_copy,
 )
-from rating_batch.store.copies import kept_copies, prune_copies, shown_label, space
-from rating_batch.store.journal import kept_commands, points
+from rating_batch.store.copies import prune_copies, shown_label
+from rating_batch.store.journal import points
 from rating_batch.store.opening import COPIES_AFTER, needed_copies
 from rating_batch.store.restore import LATEST, restore_into, restore_missing, restore_over_damaged
 from rating_batch.store.schema import SCHEMA_VERSION
@@ -157,7 +158,7 @@ def backups_report(db: Path) -> Outcome:
         [
             f"{_count(len(journal), 'command')} of {db} can be undone, oldest first ('rating-batch "
             "restore N' goes back to the state before command N, 'restore latest' undoes the "
-            f"last; the newest {kept_commands()} are kept):",
+            f"last; the newest {undo_kept()} are kept):",
             *(_point_line(point) for point in journal),
         ]
         if journal
@@ -165,13 +166,13 @@ def backups_report(db: Path) -> Outcome:
     )
     copies = list_copies(places)
     try:
-        bound = space(places.real.stat().st_size)
+        bound = backup_space(places.real.stat().st_size)
     except OSError:
         bound = 0
     if copies:
         lines += [
             f"{_count(len(copies), 'whole copy', 'whole copies')} in {places.backups} "
-            f"('rating-batch restore NAME' puts one back; the newest {kept_copies()}, together "
+            f"('rating-batch restore NAME' puts one back; the newest {copies_kept()}, together "
             f"at most {_size(bound)}, are kept):",
             *_copy_lines(copies),
         ]

@@ -19,6 +19,7 @@ permissions) as that, and only a file SQLite finds damaged as damaged (``Damaged
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import sqlite3
 from collections.abc import Callable, Iterator
@@ -35,6 +36,8 @@ from rating_batch.store.writer import Busy, holder_of, nested, one_writer, owner
 
 if TYPE_CHECKING:
     import pandas as pd
+
+log = logging.getLogger(__name__)
 
 SQLITE_HEADER = b"SQLite format 3\x00"
 
@@ -241,6 +244,8 @@ class Connection:
         """Run once a command's change is committed (a whole copy the officer asked for)."""
         self.notes: list[str] = []
         """What the officer should know of the database's own work (a copy taken)."""
+        self.forgetting: str | None = None
+        """The commands the journal forgot at this change's commit, said once committed."""
 
     def execute(self, sql: str, parameters: tuple[object, ...] = ()) -> sqlite3.Cursor:
         return self.connection.execute(sql, parameters)
@@ -321,9 +326,15 @@ class Connection:
             else:
                 if recording is not None:
                     self.undo_point = recording.finish()
+                    self.forgetting = recording.said()
                     recording = None
                 self.connection.execute("COMMIT")
                 self.files.forget_new()
+                if self.forgetting is not None:
+                    # Said on every writing path (the commands print their own summaries):
+                    # those commands can no longer be undone.
+                    log.warning(f"{self.path}: {self.forgetting}")
+                    self.forgetting = None
         except BaseException:
             if recording is not None:
                 with contextlib.suppress(sqlite3.Error):

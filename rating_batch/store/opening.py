@@ -25,6 +25,7 @@ from typing import TypeVar
 
 from rating_batch.errors import RatingBatchError
 from rating_batch.portable import put_new
+from rating_batch.settings import check as check_settings
 from rating_batch.store.copies import prune_copies, take_copy
 from rating_batch.store.database import (
     DEFAULT_WAIT,
@@ -85,7 +86,9 @@ def open_database(
     """Open our database at ``path`` (read-only unless ``write``); refuses anything else
     without changing it. A writing open brings an older schema up to date first (one
     transaction, after a whole copy); a read-only one, or a dry run, asks for
-    ``rating-batch upgrade``."""
+    ``rating-batch upgrade``. The settings of the environment are checked first: one that
+    makes no sense is refused before anything is read or changed."""
+    check_settings()
     current = check_file(path)
     places = places_of(path)
     with reported(path):

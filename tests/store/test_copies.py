@@ -47,14 +47,13 @@ def test_the_copies_together_stay_within_their_space(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     db = database(tmp_path)
-    size = db.stat().st_size
-    monkeypatch.setenv("RATING_BATCH_BACKUP_SPACE", f"{int(size * 2.5)}")
+    monkeypatch.setenv("RATING_BATCH_BACKUP_SPACE", "2.5x")
     for _ in range(4):
         assert run("backup", "--db", db)[0] == 0
-    assert len(copies(db)) == 2  # two copies of the same size fit, three do not
-    monkeypatch.setenv("RATING_BATCH_BACKUP_SPACE", "1k")
+    assert len(copies(db)) == 2  # two copies of the database's size fit, three do not
+    monkeypatch.setenv("RATING_BATCH_BACKUP_SPACE", "1x")
     assert run("backup", "--db", db)[0] == 0
-    assert len(copies(db)) == 1  # the newest is always kept
+    assert len(copies(db)) == 1  # room for one: the newest is always kept
 
 
 def test_a_copy_after_the_commands_the_officer_chose(tmp_path: Path) -> None:
