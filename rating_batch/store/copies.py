@@ -37,6 +37,11 @@ from rating_batch.store.database import (
 )
 from rating_batch.store.places import Places, remove_dead
 
+#: The label of the copy taken before an upgrade. An upgrade starts the journal anew, so
+#: no journal entry names that copy, yet it is the only way back to before the upgrade: the
+#: newest is kept as a copy the journal names is (docs/undo.md §2).
+BEFORE_UPGRADE = "before-upgrade"
+
 #: The name of a whole copy (and of the backups versions before schema 8 saved).
 COPY_NAME = re.compile(r"(\d{8}T\d{6}\.\d{6}Z)-([a-z0-9-]+)\.sqlite")
 
@@ -148,9 +153,12 @@ def _contents(path: Path) -> tuple[str, int]:
 
 def prune_copies(places: Places, needed: set[str]) -> list[Path]:
     """Remove the oldest whole copies beyond ``copies_kept()`` and ``backup_space()`` (never the
-    newest, nor those ``needed`` by the journal); the removed ones."""
+    newest, nor those ``needed`` by the journal, nor the newest taken before an upgrade); the
+    removed ones."""
     kept = copies_kept()
     copies = list_copies(places)
+    upgrades = [copy.name for copy in copies if copy.label == BEFORE_UPGRADE]
+    needed = needed | set(upgrades[-1:])
     try:
         bound = backup_space(places.real.stat().st_size)
     except OSError:

@@ -26,7 +26,7 @@ from typing import TypeVar
 from rating_batch.errors import RatingBatchError
 from rating_batch.portable import put_new
 from rating_batch.settings import check as check_settings
-from rating_batch.store.copies import prune_copies, take_copy
+from rating_batch.store.copies import BEFORE_UPGRADE, prune_copies, take_copy
 from rating_batch.store.database import (
     DEFAULT_WAIT,
     MARKED_SINCE,
@@ -159,7 +159,7 @@ def migrate(opened: Connection, version: int) -> None:
     copy: Path | None = None
     try:
         with opened.writing(record=False):
-            copy = take_copy(opened.places, "before-upgrade")
+            copy = take_copy(opened.places, BEFORE_UPGRADE)
             upgrade_tables(connection, version, opened.places)
     except BaseException:
         if copy is not None:
@@ -168,7 +168,10 @@ def migrate(opened: Connection, version: int) -> None:
     finally:
         connection.execute("PRAGMA foreign_keys = ON")
     opened.migrated_from = version
-    opened.notes.append(f"the database before the upgrade is saved whole as {copy.name}")
+    opened.notes.append(
+        f"the database before the upgrade is saved whole as {copy.name} (kept until another "
+        "upgrade saves a newer one)"
+    )
     free, pages = (
         connection.execute(f"PRAGMA {name}").fetchone()[0]
         for name in ("freelist_count", "page_count")

@@ -97,3 +97,36 @@ def test_a_copy_is_taken_as_committed_whatever_the_command_is_writing(tmp_path: 
     writer.close()
     (saved,) = copies(db)
     assert data_dump(saved) == committed
+
+
+SCHEMA_7 = Path(__file__).parent.parent / "data" / "db" / "schema-7.sqlite"
+
+
+def test_the_newest_copy_from_before_an_upgrade_is_kept_like_one_the_journal_names(
+    tmp_path: Path,
+) -> None:
+    import shutil
+
+    db = tmp_path / "old.sqlite"
+    shutil.copyfile(SCHEMA_7, db)
+    shutil.copytree(f"{SCHEMA_7}.files", f"{db}.files")
+    # The copies an older version saved before each of its commands (named as it named them).
+    backups = Path(f"{db}.backups")
+    backups.mkdir()
+    older = [backups / f"2026110{day}T100000.000000Z-add.sqlite" for day in (1, 2)]
+    for path in older:
+        shutil.copyfile(SCHEMA_7, path)
+    code, out, err = run("upgrade", "--db", db)
+    assert code == 0, err
+    (before,) = backups.glob("*-before-upgrade.sqlite")
+    assert f"the database before the upgrade is saved whole as {before.name}" in out
+    kept = before.read_bytes()
+    for _ in range(7):  # more than the 5 kept by default, and more than 3 times the database
+        assert run("-q", "backup", "--db", db)[0] == 0
+    names = [path.name for path in copies(db)]
+    assert before.name in names and before.read_bytes() == kept
+    assert names[-1].endswith("-backup.sqlite")  # the newest always
+    # The older version's copies are whole copies like any other: the oldest go first.
+    assert not any(path.exists() for path in older)
+    code, out, _ = run("backups", "--db", db)
+    assert code == 0 and f"  {before.name}  " in out
