@@ -34,6 +34,7 @@ from rating_batch.store.database import (
     environment_reason,
     read_only_uri,
     reported,
+    unwritable_why,
 )
 from rating_batch.store.places import Places, remove_dead
 
@@ -69,6 +70,14 @@ def take_copy(places: Places, label: str) -> Path:
             os.fsync(handle.fileno())
         replace(temporary, final)
     except (OSError, sqlite3.Error) as error:
+        # A read-only disk or share is said as add and restore say it (SQLite's own words
+        # there are "unable to open database file").
+        unwritable = unwritable_why(folder)
+        if unwritable is not None:
+            raise DatabaseProblem(
+                f"{places.db}: cannot save a whole copy in {folder}: {unwritable}; nothing was "
+                "changed"
+            ) from None
         raise DatabaseProblem(
             f"{places.db}: cannot save a whole copy in {folder} ({environment_reason(error)})"
         ) from None

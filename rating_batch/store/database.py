@@ -126,7 +126,7 @@ def reported(path: Path) -> Iterator[None]:
             raise _fail(path, f"the database is busy ({text}); try again") from None
         if "disk is full" in text or "disk I/O" in text:
             raise _fail(path, f"cannot write: {text}; nothing was changed") from None
-        unwritable = _unwritable(path)
+        unwritable = unwritable_why(path)
         if unwritable is not None and ("read" in text or "unable to open" in text):
             raise _fail(
                 path, f"cannot write: {unwritable}; commands that only read it (player, "
@@ -153,7 +153,7 @@ def reported(path: Path) -> Iterator[None]:
         raise _fail(path, f"cannot be used: {error}") from None
 
 
-def _unwritable(path: Path) -> str | None:
+def unwritable_why(path: Path) -> str | None:
     """Why the database file or its folder cannot be written, when the machine says so (a
     read-only disk or share, or no permission), else None."""
     for place, what in ((path, "it is"), (path.parent, f"its folder {path.parent} is")):

@@ -185,11 +185,19 @@ def migrate(opened: Connection, version: int) -> None:
     # second name of the same file): done after the commit, and again by 'backup' if cut.
     names = connection.execute("SELECT DISTINCT digest, compressed FROM published_files")
     try:
-        opened.files.twins((str(digest), bool(compressed)) for digest, compressed in names)
+        checked = opened.files.check_both(
+            (str(digest), bool(compressed)) for digest, compressed in names
+        )
     except RatingBatchError as error:  # the upgrade stands; the officer is told
         opened.notes.append(
             f"the second copies of the published files were not all made ({error}): "
             "'rating-batch backup' makes them"
+        )
+        return
+    if checked.lost:
+        opened.notes.append(
+            f"{len(checked.lost)} published file(s) cannot be read from either of their two "
+            "copies: 'rating-batch backup' names them"
         )
 
 
