@@ -238,6 +238,8 @@ class Connection:
         nothing)."""
         self.migrated_from: int | None = None
         """The schema version this database had before it was upgraded on opening."""
+        self.upgrade_copy: Path | None = None
+        """The whole copy of the state before that upgrade."""
         self.recording: Recording | None = None
         """The undo journal of the change ``writing()`` has under way (None: none)."""
         self.after_commit: list[Callable[[], None]] = []
