@@ -478,8 +478,9 @@ def backup(context: click.Context, after: tuple[str, ...], db: Path) -> None:
     neither copy holds any more is an error, exit status 1).
 
     The undo journal inside the database undoes commands; a whole copy also survives a
-    damaged or lost database file. The newest 5 are kept ($RATING_BATCH_BACKUPS), together
-    at most 3 times the database ($RATING_BATCH_BACKUP_SPACE: e.g. 20G, or 5x).
+    damaged or lost database file. The newest 5 are kept ($RATING_BATCH_BACKUPS, 1 to
+    10000), together at most 3 times the database ($RATING_BATCH_BACKUP_SPACE: 1M to 1000T,
+    e.g. 20G, or 1x to 1000x), and always the newest taken before an upgrade.
 
     Example:
 
