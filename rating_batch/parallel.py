@@ -22,6 +22,7 @@ from multiprocessing.connection import Connection
 from typing import Generic, TypeVar, cast
 
 from rating_batch.errors import RatingBatchError
+from rating_batch.settings import serial
 
 T = TypeVar("T")
 
@@ -33,7 +34,7 @@ def available() -> bool:
         hasattr(os, "fork")
         and sys.platform.startswith("linux")
         and (os.cpu_count() or 1) > 1
-        and os.environ.get("RATING_BATCH_SERIAL", "") in ("", "0")
+        and not serial()
     )
 
 

@@ -9,7 +9,7 @@ import logging
 import click
 
 from rating_batch.cli import database, desk, files
-from rating_batch.cli.common import SHOWN_WARNINGS
+from rating_batch.cli.common import SHOWN_WARNINGS, check_settings
 from rating_batch.store import DEFAULT_WAIT
 
 
@@ -36,6 +36,7 @@ def cli(context: click.Context, debug: bool, quiet: bool, verbose: bool, wait: f
     """FIDE-exact rating calculations for rating officers."""
     context.obj = {"debug": debug, "quiet": quiet, "verbose": verbose and not quiet, "wait": wait}
     logging.basicConfig(level=logging.ERROR if quiet else logging.WARNING, format="%(message)s")
+    check_settings(debug)
 
 
 # Each command in the order --help lists them (click sorts them by name).

@@ -85,6 +85,16 @@ def user_errors(debug: bool) -> Iterator[None]:
         raise click.ClickException(terminal_text(describe_os_error(error))) from None
 
 
+def check_settings(debug: bool) -> None:
+    """The settings of the environment ($RATING_BATCH_UNDO …), checked before any command
+    runs (the desk's too): one that makes no sense is refused, naming it, before anything
+    is read or written."""
+    from rating_batch import settings
+
+    with user_errors(debug):
+        settings.check()
+
+
 #: Warnings printed by default (``-v`` prints them all, ``--quiet`` none).
 SHOWN_WARNINGS = 20
 

@@ -473,12 +473,14 @@ def restore(context: click.Context, point: str, db: Path) -> None:
 @DB_OPTION
 @click.pass_context
 def backup(context: click.Context, after: tuple[str, ...], db: Path) -> None:
-    """Save a whole copy of the database in its backups folder, and make sure every
-    published file has its second copy there.
+    """Save a whole copy of the database in its backups folder, and check both copies of
+    every published file (a damaged or missing one is written again from the other; a file
+    neither copy holds any more is an error, exit status 1).
 
     The undo journal inside the database undoes commands; a whole copy also survives a
-    damaged or lost database file. The newest 5 are kept ($RATING_BATCH_BACKUPS), together
-    at most 3 times the database ($RATING_BATCH_BACKUP_SPACE: e.g. 20G, or 5x).
+    damaged or lost database file. The newest 5 are kept ($RATING_BATCH_BACKUPS, 1 to
+    10000), together at most 3 times the database ($RATING_BATCH_BACKUP_SPACE: 1M to 1000T,
+    e.g. 20G, or 1x to 1000x), and always the newest taken before an upgrade.
 
     Example:
 
@@ -490,7 +492,21 @@ def backup(context: click.Context, after: tuple[str, ...], db: Path) -> None:
 
     with user_errors(context.obj["debug"]):
         result = monthly.backup(db, after=after, wait=context.obj["wait"])
-    report(context, result.summary())
+    report(context, result.summary(), result.warnings)
+    lost = [issue for issue in result.warnings if issue.severity == "error"]
+    if lost:
+        # Loud even with --quiet: a published list that neither copy holds is gone for good
+        # unless the officer's own copies of the folders hold it.
+        if context.obj["quiet"]:
+            for issue in lost:
+                echo(str(issue), err=True)
+        one = len(lost) == 1
+        raise click.ClickException(
+            f"{len(lost)} published file{'' if one else 's'} of {db} "
+            f"{'is' if one else 'are'} lost from both of {'its' if one else 'their'} copies "
+            "(above): the whole copy just saved cannot bring "
+            f"{'it' if one else 'them'} back"
+        )
 
 
 @click.command()

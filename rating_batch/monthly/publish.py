@@ -47,6 +47,7 @@ from rating_batch.periods import (
 )
 from rating_batch.staging import OutputProblem, OutputSet, check_outputs, staged_outputs
 from rating_batch.store import DEFAULT_WAIT, Store, open_store
+from rating_batch.store.places import keep_out_of_stores
 from rating_batch.systems.elo.rules import KINDS, Rules
 
 
@@ -79,6 +80,7 @@ def publish_period(
     with open_store(
         db, write=True, command=command, wait=options.wait, dry_run=options.dry_run
     ) as store:
+        keep_out_of_stores(store.places, out)
         book = rule_book(store)
         check_site(store)  # a logo that is no longer an image: refused, nothing changed
         if store.last_published() == period:

@@ -22,6 +22,7 @@ from rating_batch.periods import Period
 from rating_batch.schema import as_written
 from rating_batch.staging import OutputProblem, staged_outputs
 from rating_batch.store import Store, open_store
+from rating_batch.store.places import keep_out_of_stores
 from rating_batch.writers.site import (
     GAME_COLUMNS,
     SITE_FILES,
@@ -100,6 +101,7 @@ def write_site(store: Store, out: Path, *, publishing: bool = False) -> Path | N
 def site_from_database(db: Path, out: Path, wait: float) -> str:
     """``rating-batch site``: the site written again from ``db``; what was written."""
     with open_store(db, wait=wait) as store:
+        keep_out_of_stores(store.places, out)
         folder = write_site(store, out)
         published = store.lists()
     count = int((published["origin"] == "publish").sum())

@@ -12,10 +12,11 @@ import datetime as dt
 import difflib
 from pathlib import Path
 
-from rating_batch.errors import RatingBatchError
+from rating_batch.errors import Issue, RatingBatchError
 from rating_batch.monthly.book import rule_book
 from rating_batch.monthly.common import Outcome, placed_period, placement_floor
 from rating_batch.periods import INITIAL, canonical_period
+from rating_batch.settings import backup_space, copies_kept, undo_kept
 from rating_batch.store import (
     DEFAULT_WAIT,
     Copy,
@@ -27,8 +28,9 @@ from rating_batch.store import (
     places_of,
     take_copy,
 )
-from rating_batch.store.copies import kept_copies, prune_copies, shown_label, space
-from rating_batch.store.journal import kept_commands, points
+from rating_batch.store.copies import prune_copies, shown_label
+from rating_batch.store.files import Checked
+from rating_batch.store.journal import points
 from rating_batch.store.opening import COPIES_AFTER, needed_copies
 from rating_batch.store.restore import LATEST, restore_into, restore_missing, restore_over_damaged
 from rating_batch.store.schema import SCHEMA_VERSION
@@ -157,7 +159,7 @@ def backups_report(db: Path) -> Outcome:
         [
             f"{_count(len(journal), 'command')} of {db} can be undone, oldest first ('rating-batch "
             "restore N' goes back to the state before command N, 'restore latest' undoes the "
-            f"last; the newest {kept_commands()} are kept):",
+            f"last; the newest {undo_kept()} are kept):",
             *(_point_line(point) for point in journal),
         ]
         if journal
@@ -165,13 +167,13 @@ def backups_report(db: Path) -> Outcome:
     )
     copies = list_copies(places)
     try:
-        bound = space(places.real.stat().st_size)
+        bound = backup_space(places.real.stat().st_size)
     except OSError:
         bound = 0
     if copies:
         lines += [
             f"{_count(len(copies), 'whole copy', 'whole copies')} in {places.backups} "
-            f"('rating-batch restore NAME' puts one back; the newest {kept_copies()}, together "
+            f"('rating-batch restore NAME' puts one back; the newest {copies_kept()}, together "
             f"at most {_size(bound)}, are kept):",
             *_copy_lines(copies),
         ]
@@ -240,18 +242,29 @@ def backup(db: Path, *, after: tuple[str, ...] = (), wait: float = DEFAULT_WAIT)
         )
     with open_store(db) as store:
         places = store.places
-        written = store.files.twins(store.kept_files())
+        checked = store.files.check_both(store.kept_files())
         copy = take_copy(places, "backup")
         removed = prune_copies(places, needed_copies(store.connection))
     lines.append(f"saved a whole copy of {db} as {copy} ({_size(copy.stat().st_size)})")
-    if written:
-        lines.append(f"made {_count(written, 'second copy', 'second copies')} of published files")
+    if checked.files:
+        again = (
+            f": {checked.written} written again from their other copy" if checked.written else ""
+        )
+        lines.append(f"checked both copies of {_count(checked.files, 'published file')}{again}")
     if removed:
         lines.append(
             f"removed the oldest {_count(len(removed), 'whole copy', 'whole copies')}: "
             f"{', '.join(p.name for p in removed)}"
         )
-    return Outcome(lines)
+    return Outcome(lines, _copies_said(checked))
+
+
+def _copies_said(checked: Checked) -> list[Issue]:
+    """What ``backup`` found of the published files' copies: each copy written again (a
+    folder missing whole once), and (errors) each file neither copy holds any more."""
+    said = [Issue(str(place), None, what, "warning") for place, what in checked.mended]
+    said += [Issue(str(place), None, what) for place, what in checked.lost]
+    return said
 
 
 def upgrade(db: Path, *, wait: float = DEFAULT_WAIT) -> Outcome:

@@ -9,10 +9,10 @@ API: a consistent copy while others read, never a second name for the same file)
 ``<backups>/<UTC time>-<label>.sqlite`` in rollback-journal mode, one self-contained file.
 The published files it names have their second copies in ``<backups>/files/``.
 
-Kept: the newest ``kept_copies()`` ($RATING_BATCH_BACKUPS) within ``space()``
-($RATING_BATCH_BACKUP_SPACE: by default three times the database's size), the newest
-always, and any the journal still needs; only files of the copies' name pattern are ever
-removed from the folder.
+Kept: the newest ``settings.copies_kept()`` ($RATING_BATCH_BACKUPS) within
+``settings.backup_space()`` ($RATING_BATCH_BACKUP_SPACE: by default three times the
+database's size), the newest always, and any the journal still needs; only files of the
+copies' name pattern are ever removed from the folder.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rating_batch.portable import replace
+from rating_batch.settings import backup_space, copies_kept
 from rating_batch.store.database import (
     DatabaseProblem,
     check_file,
@@ -33,41 +34,17 @@ from rating_batch.store.database import (
     environment_reason,
     read_only_uri,
     reported,
+    unwritable_why,
 )
 from rating_batch.store.places import Places, remove_dead
 
-#: How many whole copies are kept by default.
-COPIES_KEPT = 5
+#: The label of the copy taken before an upgrade. An upgrade starts the journal anew, so
+#: no journal entry names that copy, yet it is the only way back to before the upgrade: the
+#: newest is kept as a copy the journal names is (docs/undo.md §2).
+BEFORE_UPGRADE = "before-upgrade"
 
 #: The name of a whole copy (and of the backups versions before schema 8 saved).
 COPY_NAME = re.compile(r"(\d{8}T\d{6}\.\d{6}Z)-([a-z0-9-]+)\.sqlite")
-
-
-def kept_copies() -> int:
-    try:
-        return max(1, int(os.environ.get("RATING_BATCH_BACKUPS", COPIES_KEPT)))
-    except ValueError:
-        return COPIES_KEPT
-
-
-_UNITS = {"": 1, "k": 10**3, "m": 10**6, "g": 10**9, "t": 10**12}
-
-#: The whole copies together take at most this many times the database by default.
-SPACE_TIMES = 3.0
-
-
-def space(database: int) -> int:
-    """The most bytes the whole copies may take together, for a database of ``database``
-    bytes, from $RATING_BATCH_BACKUP_SPACE: a number of bytes (with k, M, G or T), or a
-    number of times the database (``3x``, the default)."""
-    text = os.environ.get("RATING_BATCH_BACKUP_SPACE", "").strip().lower().removesuffix("b")
-    times = re.fullmatch(r"(\d+(?:\.\d+)?)\s*x", text)
-    if times is not None:
-        return int(float(times[1]) * database)
-    match = re.fullmatch(r"(\d+(?:\.\d+)?)\s*([kmgt]?)", text)
-    if match is None:
-        return int(SPACE_TIMES * database)
-    return int(float(match[1]) * _UNITS[match[2]])
 
 
 def _stamp() -> str:
@@ -93,6 +70,14 @@ def take_copy(places: Places, label: str) -> Path:
             os.fsync(handle.fileno())
         replace(temporary, final)
     except (OSError, sqlite3.Error) as error:
+        # A read-only disk or share is said as add and restore say it (SQLite's own words
+        # there are "unable to open database file").
+        unwritable = unwritable_why(folder)
+        if unwritable is not None:
+            raise DatabaseProblem(
+                f"{places.db}: cannot save a whole copy in {folder}: {unwritable}; nothing was "
+                "changed"
+            ) from None
         raise DatabaseProblem(
             f"{places.db}: cannot save a whole copy in {folder} ({environment_reason(error)})"
         ) from None
@@ -176,18 +161,22 @@ def _contents(path: Path) -> tuple[str, int]:
 
 
 def prune_copies(places: Places, needed: set[str]) -> list[Path]:
-    """Remove the oldest whole copies beyond ``kept_copies()`` and ``space()`` (never the
-    newest, nor those ``needed`` by the journal); the removed ones."""
+    """Remove the oldest whole copies beyond ``copies_kept()`` and ``backup_space()`` (never the
+    newest, nor those ``needed`` by the journal, nor the newest taken before an upgrade); the
+    removed ones."""
+    kept = copies_kept()
     copies = list_copies(places)
+    upgrades = [copy.name for copy in copies if copy.label == BEFORE_UPGRADE]
+    needed = needed | set(upgrades[-1:])
     try:
-        bound = space(places.real.stat().st_size)
+        bound = backup_space(places.real.stat().st_size)
     except OSError:
         return []
     removed = []
     total = sum(copy.size for copy in copies)
     count = len(copies)
     for copy in copies[:-1]:
-        over = count > kept_copies() or total > bound
+        over = count > kept or total > bound
         if not over:
             break
         if copy.name in needed:

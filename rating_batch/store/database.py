@@ -19,6 +19,7 @@ permissions) as that, and only a file SQLite finds damaged as damaged (``Damaged
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import sqlite3
 from collections.abc import Callable, Iterator
@@ -35,6 +36,8 @@ from rating_batch.store.writer import Busy, holder_of, nested, one_writer, owner
 
 if TYPE_CHECKING:
     import pandas as pd
+
+log = logging.getLogger(__name__)
 
 SQLITE_HEADER = b"SQLite format 3\x00"
 
@@ -123,7 +126,7 @@ def reported(path: Path) -> Iterator[None]:
             raise _fail(path, f"the database is busy ({text}); try again") from None
         if "disk is full" in text or "disk I/O" in text:
             raise _fail(path, f"cannot write: {text}; nothing was changed") from None
-        unwritable = _unwritable(path)
+        unwritable = unwritable_why(path)
         if unwritable is not None and ("read" in text or "unable to open" in text):
             raise _fail(
                 path, f"cannot write: {unwritable}; commands that only read it (player, "
@@ -150,7 +153,7 @@ def reported(path: Path) -> Iterator[None]:
         raise _fail(path, f"cannot be used: {error}") from None
 
 
-def _unwritable(path: Path) -> str | None:
+def unwritable_why(path: Path) -> str | None:
     """Why the database file or its folder cannot be written, when the machine says so (a
     read-only disk or share, or no permission), else None."""
     for place, what in ((path, "it is"), (path.parent, f"its folder {path.parent} is")):
@@ -235,12 +238,16 @@ class Connection:
         nothing)."""
         self.migrated_from: int | None = None
         """The schema version this database had before it was upgraded on opening."""
+        self.upgrade_copy: Path | None = None
+        """The whole copy of the state before that upgrade."""
         self.recording: Recording | None = None
         """The undo journal of the change ``writing()`` has under way (None: none)."""
         self.after_commit: list[Callable[[], None]] = []
         """Run once a command's change is committed (a whole copy the officer asked for)."""
         self.notes: list[str] = []
         """What the officer should know of the database's own work (a copy taken)."""
+        self.forgetting: str | None = None
+        """The commands the journal forgot at this change's commit, said once committed."""
 
     def execute(self, sql: str, parameters: tuple[object, ...] = ()) -> sqlite3.Cursor:
         return self.connection.execute(sql, parameters)
@@ -321,9 +328,15 @@ class Connection:
             else:
                 if recording is not None:
                     self.undo_point = recording.finish()
+                    self.forgetting = recording.said()
                     recording = None
                 self.connection.execute("COMMIT")
                 self.files.forget_new()
+                if self.forgetting is not None:
+                    # Said on every writing path (the commands print their own summaries):
+                    # those commands can no longer be undone.
+                    log.warning(f"{self.path}: {self.forgetting}")
+                    self.forgetting = None
         except BaseException:
             if recording is not None:
                 with contextlib.suppress(sqlite3.Error):

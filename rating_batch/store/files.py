@@ -58,6 +58,11 @@ class FileStore:
     """The folders found missing and said so (once each)."""
 
     @property
+    def roots(self) -> tuple[Path, Path]:
+        """The two folders, the first copies' first."""
+        return self.folder, self.spare
+
+    @property
     def _new_list(self) -> Path:
         return self.folder / PARTIAL / f"{self.command}.new"
 
@@ -111,29 +116,15 @@ class FileStore:
         tried: list[tuple[Path, str]] = []
         for root in (self.folder, self.spare):
             place = root / name
-            try:
-                stored = place.read_bytes()
-            except FileNotFoundError:
-                tried.append((place, "missing"))
+            stored, data, why = _read_checked(place, digest, compressed)
+            if stored is None or data is None:
+                tried.append((place, why))
                 continue
-            except OSError as error:
-                tried.append((place, f"cannot be read: {error.strerror}"))
-                continue
-            try:
-                data = zlib.decompress(stored) if compressed else stored
-            except zlib.error:
-                data = b""
-            if hashlib.sha256(data).hexdigest() == digest:
-                if root == self.folder and not (self.spare / name).is_file():
-                    tried.append((self.spare / name, "missing"))
-                self._mend(name, stored, tried, place)
-                return data
-            tried.append((place, "damaged: not the bytes published"))
-        shown = "; ".join(f"{place} ({why})" for place, why in tried)
-        raise RatingBatchError(
-            f"a published file cannot be read from either of its two copies: {shown}. "
-            "Put back the folders beside the database from your own copies of them"
-        )
+            if root == self.folder and not (self.spare / name).is_file():
+                tried.append((self.spare / name, "missing"))
+            self._mend(name, stored, tried, place)
+            return data
+        raise RatingBatchError(_lost(tried))
 
     def _mend(self, name: str, stored: bytes, bad: list[tuple[Path, str]], good: Path) -> None:
         """The copies in ``bad`` written again from ``good`` (``stored``: its bytes), each
@@ -184,33 +175,97 @@ class FileStore:
             for listing in lists:
                 _discard(self, listing, lambda _: names)
 
-    def twins(self, names: Iterable[tuple[str, bool]]) -> int:
-        """Make sure every kept file (digest, deflated) has its second copy, a real one:
-        missing copies written, copies that are the same file as the first (hard links made
-        by versions before schema 8) replaced by a copy. How many were written."""
-        written = 0
+    def check_both(self, names: Iterable[tuple[str, bool]]) -> Checked:
+        """Both copies of every kept file (digest, deflated) read and checked against its
+        digest: a copy missing, damaged, or the same file as the other (a hard link made by
+        versions before schema 8) written again from the good one; a file whose two copies
+        are both bad left as it is and said. Every byte is read: about what a publish of
+        every list took to write (docs/undo.md §5)."""
+        checked = Checked()
+        gone = {root for root in self.roots if not root.is_dir()}
         for digest, compressed in names:
+            checked.files += 1
             name = kept_name(digest, compressed)
-            first, second = self.folder / name, self.spare / name
-            try:
-                same = second.is_file() and first.is_file() and os.path.samefile(first, second)
-            except OSError:
-                same = False
-            if second.is_file() and not same:
+            found = [(root, *_read_checked(root / name, digest, compressed)) for root in self.roots]
+            good = [(root, stored) for root, stored, _, _ in found if stored is not None]
+            if not good:
+                tried = [(root / name, why) for root, _, _, why in found]
+                checked.lost.append((self.folder / name, _lost(tried)))
                 continue
-            data = self.get(digest, compressed)
-            blob = zlib.compress(data, 1) if compressed else data
-            try:
-                if not first.is_file():
-                    _write_whole(self.folder, name, blob)
-                _write_whole(self.spare, name, blob)  # replaces a second name of the first
-            except OSError as error:
-                raise RatingBatchError(
-                    f"{second.parent}: cannot write the second copy of a published file "
-                    f"({error.strerror})"
-                ) from None
-            written += 1
-        return written
+            source, stored = good[0]
+            bad = [(root, why) for root, kept, _, why in found if kept is None]
+            if len(good) == 2 and _same_file(self.folder / name, self.spare / name):
+                bad = [(self.spare, "")]  # a second name of the first, not a second copy
+            for root, why in bad:
+                try:
+                    _write_whole(root, name, stored)
+                except OSError as error:
+                    raise RatingBatchError(
+                        f"{(root / name).parent}: cannot write a copy of a published file "
+                        f"again ({error.strerror})"
+                    ) from None
+                checked.written += 1
+                if why and root not in gone:
+                    checked.mended.append(
+                        (root / name, f"{why}; written again from its other copy {source / name}")
+                    )
+        # A folder missing whole is said once, not once a file.
+        checked.mended[:0] = [
+            (root, f"the folder of the published files' {which} copies was missing; every file "
+             "written into it again from its other copy")
+            for root, which in zip(self.roots, ("first", "second"), strict=True)
+            if root in gone and checked.written
+        ]  # fmt: skip
+        return checked
+
+
+@dataclass
+class Checked:
+    """What ``check_both`` found: how many files it checked and copies it wrote again, the
+    copies it mended (place, what was wrong and done; a folder missing whole once), and the
+    files lost from both copies (the first copy's place, a message each)."""
+
+    files: int = 0
+    written: int = 0
+    mended: list[tuple[Path, str]] = field(default_factory=list)
+    lost: list[tuple[Path, str]] = field(default_factory=list)
+
+
+#: A kept copy read: its bytes as stored and the bytes published; or why not (None, None, why).
+Read = tuple[bytes, bytes, str] | tuple[None, None, str]
+
+
+def _read_checked(place: Path, digest: str, compressed: bool) -> Read:
+    """A kept copy's bytes as stored and as published, checked against the digest; None,
+    and why, when it is missing, cannot be read or holds other bytes."""
+    try:
+        stored = place.read_bytes()
+    except FileNotFoundError:
+        return None, None, "missing"
+    except OSError as error:
+        return None, None, f"cannot be read: {error.strerror}"
+    try:
+        data = zlib.decompress(stored) if compressed else stored
+    except zlib.error:
+        data = b""
+    if hashlib.sha256(data).hexdigest() != digest:
+        return None, None, "damaged: not the bytes published"
+    return stored, data, ""
+
+
+def _same_file(first: Path, second: Path) -> bool:
+    try:
+        return os.path.samefile(first, second)
+    except OSError:
+        return False
+
+
+def _lost(tried: list[tuple[Path, str]]) -> str:
+    shown = "; ".join(f"{place} ({why})" for place, why in tried)
+    return (
+        f"a published file cannot be read from either of its two copies: {shown}. "
+        "Put back the folders beside the database from your own copies of them"
+    )
 
 
 def _write_whole(root: Path, name: str, data: bytes) -> None:

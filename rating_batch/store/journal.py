@@ -17,7 +17,8 @@ command has none) is put back. Commands are undone newest first, each against th
 newer ones' undoing left, so the result is exactly the database before them, rowids
 included. The undo is itself a command, recorded the same way, so it can be undone.
 
-The journal of the newest ``kept_commands()`` commands is kept ($RATING_BATCH_UNDO).
+The journal of the newest ``settings.undo_kept()`` commands is kept ($RATING_BATCH_UNDO);
+a command that makes it forget older ones says which, once committed.
 """
 
 from __future__ import annotations
@@ -25,17 +26,15 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import json
-import os
 import sqlite3
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
+from rating_batch.settings import UNDO, undo_kept
+
 #: Journal tables are named after the tables they record, with this prefix.
 PREFIX = "undo_"
 COMMANDS = f"{PREFIX}commands"
-
-#: How many commands can be undone by default ($RATING_BATCH_UNDO changes it).
-COMMANDS_KEPT = 100
 
 #: Tables whose rows are parts of a row of another (child: parent and the column naming it,
 #: never changed once a row is written): the parts of a row a command created are not
@@ -51,13 +50,6 @@ CREATE TABLE {COMMANDS} (
     changes INTEGER NOT NULL DEFAULT 0,
     copy TEXT
 )"""
-
-
-def kept_commands() -> int:
-    try:
-        return max(1, int(os.environ.get("RATING_BATCH_UNDO", COMMANDS_KEPT)))
-    except ValueError:
-        return COMMANDS_KEPT
 
 
 @dataclass(frozen=True)
@@ -236,6 +228,9 @@ class Recording:
         self._triggers: list[str] = []
         #: Per table of ``PARTS``: its insert trigger's name and the statement that made it.
         self._part_inserts: dict[str, tuple[str, str]] = {}
+        self.kept = undo_kept()  # read before anything is recorded: a bad value changes nothing
+        self.forgotten: list[Point] = []
+        """The older commands this one's ``finish`` made the journal forget."""
         if copy is None:
             self._record()
 
@@ -311,8 +306,13 @@ class Recording:
             f"UPDATE main.{COMMANDS} SET changes = ? WHERE command_id = ?",
             (changes, self.command_id),
         )
-        prune(self.connection, self.shapes)
+        self.forgotten = prune(self.connection, self.shapes, self.kept)
         return self.command_id
+
+    def said(self) -> str | None:
+        """What the officer is told once the command is committed (the commands it made the
+        journal forget), if anything."""
+        return forgetting(self.forgotten, self.kept) if self.forgotten else None
 
     @contextlib.contextmanager
     def parts_of_created(self, table: str, parents: Iterable[object]) -> Iterator[None]:
@@ -347,27 +347,34 @@ class Recording:
         self._triggers = []
 
 
-def prune(connection: sqlite3.Connection, shapes: list[Shape]) -> list[str]:
-    """Forget all but the newest ``kept_commands()`` commands; the whole copies the
-    forgotten ones named (no longer needed by the journal)."""
+def prune(connection: sqlite3.Connection, shapes: list[Shape], kept: int) -> list[Point]:
+    """Forget all but the newest ``kept`` commands; the commands forgotten (the whole
+    copies they name are no longer needed by the journal)."""
     row = connection.execute(
         f"SELECT command_id FROM main.{COMMANDS} ORDER BY command_id DESC LIMIT 1 OFFSET ?",
-        (kept_commands() - 1,),
+        (kept - 1,),
     ).fetchone()
     if row is None:
         return []
     oldest = int(row[0])
-    copies = [
-        str(name)
-        for (name,) in connection.execute(
-            f"SELECT copy FROM main.{COMMANDS} WHERE command_id < ? AND copy IS NOT NULL",
-            (oldest,),
-        )
-    ]
+    forgotten = [point for point in points(connection) if point.command_id < oldest]
     connection.execute(f"DELETE FROM main.{COMMANDS} WHERE command_id < ?", (oldest,))
     for shape in shapes:
         connection.execute(f"DELETE FROM {shape.journal} WHERE undo_command < ?", (oldest,))
-    return copies
+    return forgotten
+
+
+def forgetting(forgotten: list[Point], kept: int) -> str:
+    """What the officer is told of the commands a command made the journal forget: they
+    can no longer be undone (a setting of 1 keeps only the command just run)."""
+    numbers = [point.command_id for point in forgotten]
+    which = f"command {numbers[0]}" if len(numbers) == 1 else f"commands {numbers[0]}–{numbers[-1]}"
+    labels = ", ".join(point.label for point in forgotten[:5])
+    more = f" … and {len(forgotten) - 5} more" if len(forgotten) > 5 else ""
+    return (
+        f"the undo journal forgot {which} ({labels}{more}): it keeps the newest {kept} "
+        f"({UNDO.source(kept)})"
+    )
 
 
 def _created(parent: str) -> str:

@@ -15,21 +15,25 @@
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
+import re
 import sqlite3
 import threading
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TypeVar
+from typing import NoReturn, TypeVar
 
-from rating_batch.errors import RatingBatchError
+from rating_batch.errors import InputError, RatingBatchError, describe_os_error
 from rating_batch.portable import put_new
-from rating_batch.store.copies import prune_copies, take_copy
+from rating_batch.settings import check as check_settings
+from rating_batch.store.copies import BEFORE_UPGRADE, prune_copies, take_copy
 from rating_batch.store.database import (
     DEFAULT_WAIT,
     MARKED_SINCE,
     Connection,
+    DatabaseProblem,
     _fail,
     check_file,
     check_tables,
@@ -54,6 +58,8 @@ from rating_batch.store.schema import (
 )
 
 C = TypeVar("C", bound=Connection)
+
+log = logging.getLogger(__name__)
 
 #: The ``meta`` key naming the commands after which a whole copy is taken.
 COPIES_AFTER = "copies_after"
@@ -85,7 +91,9 @@ def open_database(
     """Open our database at ``path`` (read-only unless ``write``); refuses anything else
     without changing it. A writing open brings an older schema up to date first (one
     transaction, after a whole copy); a read-only one, or a dry run, asks for
-    ``rating-batch upgrade``."""
+    ``rating-batch upgrade``. The settings of the environment are checked first: one that
+    makes no sense is refused before anything is read or changed."""
+    check_settings()
     current = check_file(path)
     places = places_of(path)
     with reported(path):
@@ -107,9 +115,37 @@ def open_database(
                 _upgrading(opened, version)
             if write:
                 opened.after_commit.append(lambda: _copy_after(opened))
-            yield opened
+            try:
+                with reported(path):  # SQLite's errors said as ours first
+                    yield opened
+            except (RatingBatchError, OSError) as error:
+                if opened.migrated_from is None or command.split(" ")[0] == "upgrade":
+                    raise
+                _failed_after_upgrade(opened, error)
         finally:
             connection.close()
+
+
+def _failed_after_upgrade(opened: Connection, error: RatingBatchError | OSError) -> NoReturn:
+    """A command that failed after the upgrade it did first: the upgrade stands (committed,
+    with its whole copy), so "nothing was changed" would be untrue; say both. An InputError
+    keeps its kind (callers pick its files apart) and the upgrade is said beside it."""
+    doing = opened.command.split(" ")[0]
+    copy = opened.upgrade_copy.name if opened.upgrade_copy is not None else "?"
+    upgraded = (
+        f"was upgraded from schema {opened.migrated_from} to {SCHEMA_VERSION} first (the "
+        f"database before the upgrade is saved whole as {copy}: 'rating-batch restore {copy}' "
+        "puts it back)"
+    )
+    if isinstance(error, InputError):
+        log.warning(f"{opened.path}: {upgraded}; then '{doing}' refused its input")
+        raise error
+    text = describe_os_error(error) if isinstance(error, OSError) else str(error)
+    text = re.sub(r"[;,] nothing was changed", "", text.removeprefix(f"{opened.path}: "))
+    problem = type(error) if type(error) in (RatingBatchError, DatabaseProblem) else None
+    raise (problem or DatabaseProblem)(
+        f"{opened.path}: {upgraded}; then '{doing}' failed, changing nothing itself: {text}"
+    ) from None
 
 
 def _copy_after(opened: Connection) -> None:
@@ -156,7 +192,8 @@ def migrate(opened: Connection, version: int) -> None:
     copy: Path | None = None
     try:
         with opened.writing(record=False):
-            copy = take_copy(opened.places, "before-upgrade")
+            copy = take_copy(opened.places, BEFORE_UPGRADE)
+            opened.upgrade_copy = copy
             upgrade_tables(connection, version, opened.places)
     except BaseException:
         if copy is not None:
@@ -165,7 +202,10 @@ def migrate(opened: Connection, version: int) -> None:
     finally:
         connection.execute("PRAGMA foreign_keys = ON")
     opened.migrated_from = version
-    opened.notes.append(f"the database before the upgrade is saved whole as {copy.name}")
+    opened.notes.append(
+        f"the database before the upgrade is saved whole as {copy.name} (kept until another "
+        "upgrade saves a newer one)"
+    )
     free, pages = (
         connection.execute(f"PRAGMA {name}").fetchone()[0]
         for name in ("freelist_count", "page_count")
@@ -179,11 +219,19 @@ def migrate(opened: Connection, version: int) -> None:
     # second name of the same file): done after the commit, and again by 'backup' if cut.
     names = connection.execute("SELECT DISTINCT digest, compressed FROM published_files")
     try:
-        opened.files.twins((str(digest), bool(compressed)) for digest, compressed in names)
+        checked = opened.files.check_both(
+            (str(digest), bool(compressed)) for digest, compressed in names
+        )
     except RatingBatchError as error:  # the upgrade stands; the officer is told
         opened.notes.append(
             f"the second copies of the published files were not all made ({error}): "
             "'rating-batch backup' makes them"
+        )
+        return
+    if checked.lost:
+        opened.notes.append(
+            f"{len(checked.lost)} published file(s) cannot be read from either of their two "
+            "copies: 'rating-batch backup' names them"
         )
 
 

@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from rating_batch.errors import RatingBatchError
 from rating_batch.portable import alive
 from rating_batch.store.writer import owner_path
 
@@ -59,6 +60,25 @@ class Places:
             FILES_KEY: os.path.relpath(self.files, self.real.parent),
             BACKUPS_KEY: os.path.relpath(self.backups, self.real.parent),
         }
+
+
+def keep_out_of_stores(places: Places, out: Path) -> None:
+    """Refuse an ``--out`` (of ``publish``, ``site``) that is the database itself or one of
+    its own folders, or lies inside one: rating_batch prunes those folders and removes from
+    them what no stored row names, and a backups folder copied to another disk would carry
+    the site. Nothing is written before this check."""
+    target = real_path(out)
+    instead = "choose a folder of your own (e.g. --out out)"
+    if target == places.real:
+        raise RatingBatchError(f"--out {out} is the database {places.db} itself: {instead}")
+    for folder, name in ((places.files, "files folder"), (places.backups, "backups folder")):
+        real = real_path(folder)
+        if target == real or real in target.parents:
+            where = "is" if target == real else "is inside"
+            raise RatingBatchError(
+                f"--out {out} {where} the {name} ({folder}) of the database {places.db}: "
+                f"rating_batch removes from it what it does not name; {instead}"
+            )
 
 
 def places_of(db: Path, recorded: dict[str, str] | None = None) -> Places:

@@ -89,6 +89,7 @@ def _restore(opened: Connection, name: str, attached: list[tuple[str, Path | Non
                     else:
                         _put_copy(opened, _needed(opened.places, point), attached)
                 opened.undo_point = recording.finish()
+                opened.forgetting = recording.said()
             finally:
                 recording.close()
             if len(chain) == 1:
@@ -107,6 +108,7 @@ def _restore(opened: Connection, name: str, attached: list[tuple[str, Path | Non
         try:
             _put_copy(opened, target, attached)
             opened.undo_point = recording.finish()
+            opened.forgetting = recording.said()
         finally:
             recording.close()
         return [

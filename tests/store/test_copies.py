@@ -47,14 +47,13 @@ def test_the_copies_together_stay_within_their_space(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     db = database(tmp_path)
-    size = db.stat().st_size
-    monkeypatch.setenv("RATING_BATCH_BACKUP_SPACE", f"{int(size * 2.5)}")
+    monkeypatch.setenv("RATING_BATCH_BACKUP_SPACE", "2.5x")
     for _ in range(4):
         assert run("backup", "--db", db)[0] == 0
-    assert len(copies(db)) == 2  # two copies of the same size fit, three do not
-    monkeypatch.setenv("RATING_BATCH_BACKUP_SPACE", "1k")
+    assert len(copies(db)) == 2  # two copies of the database's size fit, three do not
+    monkeypatch.setenv("RATING_BATCH_BACKUP_SPACE", "1x")
     assert run("backup", "--db", db)[0] == 0
-    assert len(copies(db)) == 1  # the newest is always kept
+    assert len(copies(db)) == 1  # room for one: the newest is always kept
 
 
 def test_a_copy_after_the_commands_the_officer_chose(tmp_path: Path) -> None:
@@ -98,3 +97,36 @@ def test_a_copy_is_taken_as_committed_whatever_the_command_is_writing(tmp_path: 
     writer.close()
     (saved,) = copies(db)
     assert data_dump(saved) == committed
+
+
+SCHEMA_7 = Path(__file__).parent.parent / "data" / "db" / "schema-7.sqlite"
+
+
+def test_the_newest_copy_from_before_an_upgrade_is_kept_like_one_the_journal_names(
+    tmp_path: Path,
+) -> None:
+    import shutil
+
+    db = tmp_path / "old.sqlite"
+    shutil.copyfile(SCHEMA_7, db)
+    shutil.copytree(f"{SCHEMA_7}.files", f"{db}.files")
+    # The copies an older version saved before each of its commands (named as it named them).
+    backups = Path(f"{db}.backups")
+    backups.mkdir()
+    older = [backups / f"2026110{day}T100000.000000Z-add.sqlite" for day in (1, 2)]
+    for path in older:
+        shutil.copyfile(SCHEMA_7, path)
+    code, out, err = run("upgrade", "--db", db)
+    assert code == 0, err
+    (before,) = backups.glob("*-before-upgrade.sqlite")
+    assert f"the database before the upgrade is saved whole as {before.name}" in out
+    kept = before.read_bytes()
+    for _ in range(7):  # more than the 5 kept by default, and more than 3 times the database
+        assert run("-q", "backup", "--db", db)[0] == 0
+    names = [path.name for path in copies(db)]
+    assert before.name in names and before.read_bytes() == kept
+    assert names[-1].endswith("-backup.sqlite")  # the newest always
+    # The older version's copies are whole copies like any other: the oldest go first.
+    assert not any(path.exists() for path in older)
+    code, out, _ = run("backups", "--db", db)
+    assert code == 0 and f"  {before.name}  " in out

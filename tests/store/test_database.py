@@ -20,6 +20,7 @@ from db_helpers import (
     SCHEMA_3,
     SCHEMA_5,
     copy_of,
+    data_dump,
     database,
     dump,
     event_file,
@@ -435,3 +436,65 @@ def test_a_failed_upgrade_inside_add_is_said_to_be_the_upgrade(tmp_path: Path) -
     assert dump(db) == before
     code, out, err = process("add", event, "--db", db)
     assert code == 0 and out.startswith("added march"), err
+
+
+SCHEMA_7 = SCHEMA_5.with_name("schema-7.sqlite")
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (
+            ["edit-player", "123456", "--name", "X, Y"],
+            "'edit-player' failed, changing nothing itself: no player '123456' (a FIDE ID, or "
+            "the id the lists give a player without one, e.g. e1#7; 'rating-batch player "
+            "--name TEXT' finds it)",
+        ),
+        (
+            ["unpublish", "2030-05"],
+            "'unpublish' failed, changing nothing itself: 2030-05 is not published (the last "
+            "published list is 2026-02); nothing to unpublish",
+        ),
+    ],
+)
+def test_an_upgrade_that_stands_before_the_command_fails_is_said(
+    tmp_path: Path, args: list[str], said: str
+) -> None:
+    db = copy_of(SCHEMA_7, tmp_path / "old.sqlite")
+    shutil.copytree(f"{SCHEMA_7}.files", f"{db}.files")
+    old = data_dump(db)
+    code, out, err = run(*args, "--db", db)
+    assert (code, out) == (1, "")
+    (copy,) = Path(f"{db}.backups").glob("*-before-upgrade.sqlite")
+    assert err == (
+        f"Error: {db}: was upgraded from schema 7 to {SCHEMA_VERSION} first (the database "
+        f"before the upgrade is saved whole as {copy.name}: 'rating-batch restore "
+        f"{copy.name}' puts it back); then {said}\n"
+    )
+    # The upgrade stands (said so, not "nothing was changed"), and the copy holds the state
+    # before it.
+    assert query(db, "SELECT value FROM meta WHERE key = 'schema_version'") == [
+        (str(SCHEMA_VERSION),)
+    ]
+    assert data_dump(copy) == old
+
+
+def test_a_full_disk_after_the_upgrade_is_not_said_to_have_changed_nothing(
+    tmp_path: Path,
+) -> None:
+    db = copy_of(SCHEMA_7, tmp_path / "old.sqlite")
+    shutil.copytree(f"{SCHEMA_7}.files", f"{db}.files")
+    with (
+        pytest.raises(DatabaseProblem) as refused,
+        open_store(db, write=True, command="add") as store,
+        store.writing(),
+    ):
+        # What SQLite says when the disk fills up under the command's own writes.
+        raise sqlite3.OperationalError("database or disk is full")
+    (copy,) = Path(f"{db}.backups").glob("*-before-upgrade.sqlite")
+    assert str(refused.value) == (
+        f"{db}: was upgraded from schema 7 to {SCHEMA_VERSION} first (the database before the "
+        f"upgrade is saved whole as {copy.name}: 'rating-batch restore {copy.name}' puts it "
+        "back); then 'add' failed, changing nothing itself: cannot write: database or disk is "
+        "full"
+    )

@@ -4,7 +4,11 @@ outside its folder."""
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
+
+import pytest
+from db_helpers import companions, database, dump, event_file, run
 
 from rating_batch.store.places import BACKUPS_KEY, FILES_KEY, places_of
 
@@ -48,3 +52,53 @@ def test_a_recorded_name_never_leads_outside_the_databases_folder(tmp_path: Path
         places = places_of(db, {FILES_KEY: name, BACKUPS_KEY: name})
         assert places.files == folder / "db.sqlite.files", name
         assert places.backups == folder / "db.sqlite.backups", name
+
+
+@pytest.mark.parametrize(
+    ("args", "out", "what"),
+    [
+        (["publish", "2026-03"], "db.sqlite.backups", "is the backups folder"),
+        (["publish", "2026-03"], "db.sqlite.files/x", "is inside the files folder"),
+        (["site"], "db.sqlite.files", "is the files folder"),
+        (["site"], "db.sqlite.backups/files/y", "is inside the backups folder"),
+        (["publish", "2026-03", "--dry-run"], "db.sqlite.backups", "is the backups folder"),
+    ],
+)
+def test_out_is_never_one_of_the_databases_own_folders(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: list[str], out: str, what: str
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    db = tmp_path / "db.sqlite"
+    shutil.copyfile(database(tmp_path), db)
+    assert run("add", event_file(tmp_path, "feb", [(1, 1, 2, "1-0")], day="2026/02/10"),
+               "--db", db)[0] == 0  # fmt: skip
+    assert run("-q", "publish", "2026-02", "--db", db, "--out", tmp_path / "out")[0] == 0
+    assert run("-q", "backup", "--db", db)[0] == 0
+    before, beside = dump(db), companions(db)
+    code, stdout, err = run(*args, "--db", "db.sqlite", "--out", out)
+    folder = tmp_path / ("db.sqlite.files" if "files folder" in what else "db.sqlite.backups")
+    assert (code, stdout) == (1, "")
+    assert err == (
+        f"Error: --out {out} {what} ({folder}) of the database db.sqlite: rating_batch "
+        "removes from it what it does not name; choose a folder of your own (e.g. --out "
+        "out)\n"
+    )
+    assert dump(db) == before
+    assert companions(db) == beside  # nothing written into the folders, nothing removed
+
+
+def test_out_is_never_the_database_itself(tmp_path: Path) -> None:
+    # The command line refuses a file as --out already (click); the desk and the library
+    # reach the check in the store.
+    from rating_batch.errors import RatingBatchError
+    from rating_batch.store.places import keep_out_of_stores
+
+    db = tmp_path / "db.sqlite"
+    db.write_bytes(b"")
+    with pytest.raises(RatingBatchError) as refused:
+        keep_out_of_stores(places_of(db), db)
+    assert str(refused.value) == (
+        f"--out {db} is the database {db} itself: choose a folder of your own (e.g. --out out)"
+    )
+    keep_out_of_stores(places_of(db), tmp_path / "out")  # a folder beside it: fine
+    keep_out_of_stores(places_of(db), tmp_path)  # the database's own folder: fine
