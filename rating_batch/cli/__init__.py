@@ -13,7 +13,19 @@ from rating_batch.cli.common import SHOWN_WARNINGS, check_settings
 from rating_batch.store import DEFAULT_WAIT
 
 
-@click.group()
+_HELP_ONLY = "rating_batch.help_only"
+
+
+class _Commands(click.Group):
+    """The commands, knowing before the group's callback runs whether a command was only
+    asked for its --help (click hands the group callback no arguments)."""
+
+    def invoke(self, ctx: click.Context) -> object:
+        ctx.meta[_HELP_ONLY] = "--help" in ctx.args
+        return super().invoke(ctx)
+
+
+@click.group(cls=_Commands)
 @click.version_option(package_name="rating_batch")
 @click.option("--debug", is_flag=True, help="Show tracebacks for input errors.")
 @click.option("--quiet", "-q", is_flag=True, help="Print errors only: no progress, no summary.")
@@ -36,7 +48,9 @@ def cli(context: click.Context, debug: bool, quiet: bool, verbose: bool, wait: f
     """FIDE-exact rating calculations for rating officers."""
     context.obj = {"debug": debug, "quiet": quiet, "verbose": verbose and not quiet, "wait": wait}
     logging.basicConfig(level=logging.ERROR if quiet else logging.WARNING, format="%(message)s")
-    check_settings(debug)
+    # A command's --help changes nothing, and is how the officer learns what to set.
+    if not context.meta.get(_HELP_ONLY):
+        check_settings(debug)
 
 
 # Each command in the order --help lists them (click sorts them by name).

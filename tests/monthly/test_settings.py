@@ -149,3 +149,16 @@ def test_a_bad_serial_setting_is_refused_too() -> None:
         "Error: $RATING_BATCH_SERIAL is 'yes', not 1 (work in one process) or 0 (the "
         "default); set it to such a value, or unset it for the default (nothing was changed)\n"
     )
+
+
+def test_a_commands_help_is_shown_whatever_the_settings(tmp_path: Path) -> None:
+    """--help changes nothing, and is where the officer reads what to set; the command
+    itself is still refused."""
+    env = {"RATING_BATCH_UNDO": "0"}
+    code, out, err = run("backup", "--help", env=env)
+    assert (code, err) == (0, "")
+    assert out.startswith("Usage: cli backup [OPTIONS]")  # click names the program "cli" here
+    code, out, err = run("backup", "--db", tmp_path / "db.sqlite", env=env)
+    assert (code, out) == (1, "")
+    assert err == f"Error: $RATING_BATCH_UNDO is '0', {UNDO_ACCEPTED}\n"
+    assert not list(tmp_path.iterdir())

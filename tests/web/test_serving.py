@@ -101,3 +101,21 @@ def test_serve_refuses_a_file_that_is_no_database(tmp_path: Path) -> None:
     assert code == 1
     assert err.startswith(f"Error: {db}")
     assert db.read_text(encoding="utf-8") == "my notes"
+
+
+@pytest.mark.parametrize("inside", [".backups", ".files/site"])
+def test_serve_refuses_an_out_inside_the_databases_folders(inside: str, tmp_path: Path) -> None:
+    """Said before the officer works, not at the first publish: rating_batch removes from
+    those folders what it does not name."""
+    db, _ = january(tmp_path)
+    out = tmp_path / f"{db.name}{inside}"
+    refused = subprocess.run(
+        [*COMMAND, "serve", "--db", str(db), "--port", "0", "--out", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert refused.returncode == 1
+    assert refused.stderr.startswith(f"Error: --out {out} is")
+    assert "of the database" in refused.stderr and "choose a folder of your own" in refused.stderr
+    assert not out.exists()
