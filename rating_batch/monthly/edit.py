@@ -127,6 +127,10 @@ def _find(store: Store, who: str, db: Path) -> dict[str, Any]:
                 f"{db}: {len(matches)} players without a FIDE ID are {who!r}: "
                 + ", ".join(repr(name) for name in matches["name"])
             )
+        # The id he had until he received a FIDE ID (the lists before it print it).
+        found = store.player_by_former_id(who)
+        if found is not None:
+            return found
     raise RatingBatchError(
         f"{db}: no player {who!r} (a FIDE ID, or the id the lists give a player without one, "
         "e.g. e1#7; 'rating-batch player --name TEXT' finds it)"
