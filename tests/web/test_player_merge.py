@@ -40,3 +40,10 @@ def test_a_fide_id_of_another_person_is_refused_until_the_box_is_ticked(tmp_path
     assert query(db, f"SELECT created_by, name FROM players WHERE fide_id = {TYPED}") == [
         ("n1#7", "Newbie, Sam")
     ]
+    # The id he had still finds him: his page, under the FIDE ID, explains the 2026-02 list
+    # that names him n1#7 (his first rating, 1749: db_helpers.newcomer_database).
+    page = client.get("/players/n1%237")
+    assert page.status_code == 200
+    text = " ".join(said(page.text).split())
+    assert f"Newbie, Sam (FIDE ID {TYPED}, ITA, born 2010)" in text
+    assert "played as n1#7" in text and "first rating 1749: on the list from 2026-02" in text
