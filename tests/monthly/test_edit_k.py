@@ -118,3 +118,29 @@ def test_a_k_derived_from_the_right_birth_year_is_the_lists(tmp_path: Path) -> N
     assert (rated["11"]["k"], rated["11"]["k_source"], rated["11"]["change"]) == (
         "20", "list", "-10.00",
     )  # fmt: skip
+
+
+def test_a_birth_year_a_file_fills_in_after_the_list_counts_as_a_correction(
+    tmp_path: Path,
+) -> None:
+    # The list and January's file give no birth years: the 2026-02 list's K is 20 (adults
+    # as far as anyone knows). February's file gives 11's, 2012: filled in (the database
+    # lacked it), and K derived from it for 2026-03: 40, −0.50 × 40 = −20.00 → 1580.
+    listing = write_list(
+        tmp_path, ["id,name,rating", '11,"Alpha, Ann",1600', '12,"Beta, Bea",1600']
+    )
+    db = tmp_path / "r.sqlite"
+    assert run("init", "--list", listing, "--period", "2026-01", "--db", db)[0] == 0
+    unborn = [P(1, "Alpha, Ann", 1600, 11), P(2, "Beta, Bea", 1600, 12)]
+    january = event_file(tmp_path, "jan", [(1, 1, 2, "=-=")], players=unborn, day="2026/01/10")
+    assert run("add", january, "--db", db)[0] == 0
+    assert run("publish", "2026-02", "--db", db, "--out", tmp_path / "lists")[0] == 0
+    assert rows(tmp_path / "lists" / "2026-02" / "standard" / "list.csv")["11"]["k"] == "20"
+    born = [P(1, "Alpha, Ann", 1600, 11, 2012), P(2, "Beta, Bea", 1600, 12)]
+    february = event_file(tmp_path, "feb", [(1, 1, 2, "0-1")], players=born, day="2026/02/10")
+    assert run("add", february, "--db", db)[0] == 0
+    assert run("publish", "2026-03", "--db", db, "--out", tmp_path / "lists")[0] == 0
+    rated = rows(tmp_path / "lists" / "2026-03" / "standard" / "players.csv")
+    assert (rated["11"]["k"], rated["11"]["k_source"], rated["11"]["new_rating"]) == (
+        "40", "junior", "1580",
+    )  # fmt: skip
