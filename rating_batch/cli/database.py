@@ -382,6 +382,11 @@ def remove(context: click.Context, event_key: str, db: Path) -> None:
     help="A FIDE ID received by a player without one; a player of the database who holds it "
     "becomes one with him, when either is on no list yet.",
 )
+@click.option(
+    "--force",
+    is_flag=True,
+    help="With --fide-id: make them one even though their name, federation or birth year differ.",
+)
 @DB_OPTION
 @click.pass_context
 def edit_player(
@@ -392,6 +397,7 @@ def edit_player(
     sex: str | None,
     birth_year: int | None,
     fide_id: int | None,
+    force: bool,
     db: Path,
 ) -> None:
     """Correct what the database knows of PLAYER_ID (a FIDE ID, or the id a list gives a
@@ -409,7 +415,7 @@ def edit_player(
 
     edit = monthly.PlayerEdit(name, federation, sex, birth_year, fide_id)
     with user_errors(context.obj["debug"]):
-        result = monthly.edit_player(player_id, edit, db=db, wait=context.obj["wait"])
+        result = monthly.edit_player(player_id, edit, db=db, wait=context.obj["wait"], force=force)
     report(context, result.summary())
 
 

@@ -9,7 +9,10 @@ journal (``restore latest`` takes it back).
 
 A FIDE ID that another player of the database holds makes the two one player when one of them
 is on no list and played in no published period: he goes, and his event entries become the
-other's. A published list never changes, so two players who are both on one are refused.
+other's. A published list never changes, so two players who are both on one are refused. Two
+whose name (spelling aside), federation or birth year differ, compared as ``add`` compares
+them, are two people until the officer says otherwise (``--force``): a FIDE ID with two
+digits swapped would merge them.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ import pandas as pd
 from rating_batch.errors import RatingBatchError
 from rating_batch.loaders.common import normalise_sex
 from rating_batch.monthly.common import Outcome, text_of
-from rating_batch.monthly.identify import IDENTITY
+from rating_batch.monthly.identify import IDENTITY, identity_differs
 from rating_batch.periods import shown
 from rating_batch.schema import CONTROL_CHARACTERS
 from rating_batch.store import DEFAULT_WAIT, Store, open_store
@@ -50,16 +53,19 @@ class PlayerEdit:
     fide_id: int | None = None
 
 
-def edit_player(who: str, edit: PlayerEdit, *, db: Path, wait: float = DEFAULT_WAIT) -> Outcome:
+def edit_player(
+    who: str, edit: PlayerEdit, *, db: Path, wait: float = DEFAULT_WAIT, force: bool = False
+) -> Outcome:
     """Correct what the database knows of the player ``who`` (a FIDE ID, or the id a list
-    gives a player without one); ``--fide-id`` may make two players one."""
+    gives a player without one); ``--fide-id`` may make two players one (two whose name,
+    federation or birth year differ only with ``force``)."""
     wanted = _checked(edit)
     with open_store(db, write=True, command=f"edit-player {who}", wait=wait) as store:
         with store.writing():
             player = _find(store, who, db)
             lines = [f"edited {_label(player)}:"]
             if edit.fide_id is not None:
-                player, said = _give_fide_id(store, player, edit.fide_id)
+                player, said = _give_fide_id(store, player, edit.fide_id, force=force)
                 lines += said
             changed = {
                 field: value
@@ -127,6 +133,10 @@ def _find(store: Store, who: str, db: Path) -> dict[str, Any]:
                 f"{db}: {len(matches)} players without a FIDE ID are {who!r}: "
                 + ", ".join(repr(name) for name in matches["name"])
             )
+        # The id he had until he received a FIDE ID (the lists before it print it).
+        found = store.player_by_former_id(who)
+        if found is not None:
+            return found
     raise RatingBatchError(
         f"{db}: no player {who!r} (a FIDE ID, or the id the lists give a player without one, "
         "e.g. e1#7; 'rating-batch player --name TEXT' finds it)"
@@ -134,10 +144,10 @@ def _find(store: Store, who: str, db: Path) -> dict[str, Any]:
 
 
 def _give_fide_id(
-    store: Store, player: dict[str, Any], fide_id: int
+    store: Store, player: dict[str, Any], fide_id: int, *, force: bool
 ) -> tuple[dict[str, Any], list[str]]:
-    """``player`` receives ``fide_id``; held by another player, the two become one. The
-    player as he is now, and what was done."""
+    """``player`` receives ``fide_id``; held by another player, the two become one (when
+    they differ, only by ``force``). The player as he is now, and what was done."""
     if pd.notna(player["fide_id"]):
         if int(player["fide_id"]) == fide_id:
             return player, []
@@ -149,6 +159,8 @@ def _give_fide_id(
         _log(store, player, {"fide_id": fide_id})
         return {**player, "fide_id": fide_id}, [f"  fide_id none → {fide_id}"]
     keep, gone = _who_stays(store, player, holder)
+    if not force:
+        _refuse_different(player, holder)
     store.merge_players(int(keep["player_id"]), int(gone["player_id"]))
     said = [f"  merged {_label(gone)} into {_label(keep)}: one player from now on"]
     # What the one who stays does not know, the other told (the FIDE ID first).
@@ -192,6 +204,35 @@ def _who_stays(
     )
 
 
+#: What makes two players of the database one person for ``--fide-id``, as ``add`` matches
+#: a line without a FIDE ID (monthly/identify.py): name, federation, birth year.
+SAME_PERSON = {"name": "name", "federation": "federation", "birth_year": "birth year"}
+
+
+def _refuse_different(player: dict[str, Any], holder: dict[str, Any]) -> None:
+    """A FIDE ID mistyped (two digits swapped) would merge two people: refused when the
+    holder's name (spelling aside), federation or birth year is not the player's, compared
+    as ``add`` compares a file with the database (a value one of them lacks differs from
+    none)."""
+    differ = [
+        words
+        for field, words in SAME_PERSON.items()
+        if identity_differs(field, pd.Series([holder[field]]), pd.Series([player[field]]))[0]
+    ]
+    if not differ:
+        return
+    what = differ[0] if len(differ) == 1 else f"{', '.join(differ[:-1])} or {differ[-1]}"
+    raise RatingBatchError(
+        f"{int(holder['fide_id'])} is {holder['name']!r}, {_origin(holder)} — not the same "
+        f"{what} as {_label(player)}, {_origin(player)}; pass --force to merge them"
+    )
+
+
+def _origin(player: dict[str, Any]) -> str:
+    """``ESP, born 2000`` (``-`` and ``?`` for what the database does not know)."""
+    return f"{text_of(player['federation']) or '-'}, born {text_of(player['birth_year']) or '?'}"
+
+
 def _log(store: Store, player: dict[str, Any], changed: Mapping[str, object]) -> None:
     """Set fields of ``player``, each logged as the officer's player edit."""
     if not changed:
@@ -220,7 +261,9 @@ def _plain(value: object) -> object:
 
 def _label(player: dict[str, Any]) -> str:
     """``'Newbie, Sam' (955555555)``: the name and the public id."""
-    public = (
-        str(int(player["fide_id"])) if pd.notna(player["fide_id"]) else str(player["created_by"])
-    )
-    return f"{player['name']!r} ({public})"
+    return f"{player['name']!r} ({_public(player)})"
+
+
+def _public(player: dict[str, Any]) -> str:
+    """The id the lists print: the FIDE ID, else ``<event>#<start rank>``."""
+    return str(int(player["fide_id"])) if pd.notna(player["fide_id"]) else str(player["created_by"])

@@ -247,7 +247,7 @@ def _name_mismatches(people: pd.DataFrame, rows: pd.DataFrame, ids: pd.Series) -
     known = ids.notna().to_numpy()
     stored = people.set_index("player_id")["name"]
     found = rows[known].assign(stored=stored.reindex(ids[known].astype("int64")).to_numpy())
-    differ = different_names(found["name"], found["stored"])
+    differ = identity_differs("name", found["name"], found["stored"])
     warnings = [
         Issue(
             *_where(row),
@@ -280,11 +280,9 @@ def _field_mismatches(people: pd.DataFrame, rows: pd.DataFrame, ids: pd.Series) 
     found = rows[known]
     warnings = []
     for field, option in COMPARED.items():
-        given = same_written(field, found[field])
-        kept = same_written(field, stored[field].reindex(ids[known].astype("int64")))
-        differ = (given.notna() & kept.notna()).to_numpy(bool) & (
-            given.fillna("").to_numpy(str) != kept.fillna("").to_numpy(str)
-        )
+        kept_raw = stored[field].reindex(ids[known].astype("int64"))
+        differ = identity_differs(field, found[field], kept_raw)
+        given, kept = same_written(field, found[field]), same_written(field, kept_raw)
         warnings += [
             Issue(
                 str(source),
@@ -313,6 +311,24 @@ def same_written(field: str, values: pd.Series) -> pd.Series:
         written = written.mask(written == "").str.upper()
     chosen = written.reindex(codes).reset_index(drop=True)  # code -1 (missing) is NA
     return chosen.astype("string")
+
+
+def identity_differs(field: str, given: pd.Series, kept: pd.Series) -> np.ndarray:
+    """Row by row, whether a value of an identity field differs from the one kept, as
+    ``add`` compares a file with the database and ``edit-player --fide-id`` two players:
+    names spelling aside (``names.different_names``), federations and sex as written alike
+    (``same_written``), birth years as numbers; a missing value differs from none."""
+    if field == "name":
+        return different_names(given, kept)
+    if field == "birth_year":
+        first = pd.Series(given.to_numpy(), dtype="Int64")
+        second = pd.Series(kept.to_numpy(), dtype="Int64")
+        return (first.notna() & second.notna() & (first != second)).to_numpy(bool)
+    first, second = same_written(field, given), same_written(field, kept)
+    result: np.ndarray = (first.notna() & second.notna()).to_numpy(bool) & (
+        first.fillna("").to_numpy(str) != second.fillna("").to_numpy(str)
+    )
+    return result
 
 
 def _possible_duplicates(people: pd.DataFrame, creators: pd.DataFrame) -> list[Issue]:
@@ -402,7 +418,7 @@ def _birth_year_conflicts(
     # The database's, else the first file's (``first``: by player id).
     reference = database.reindex(ids).fillna(first.reindex(ids)).to_numpy()
     known = pd.Series(reference, dtype="Int64")
-    differ = (years.notna() & known.notna() & (years != known)).to_numpy(dtype=bool)
+    differ = identity_differs("birth_year", years, known)
     lines = rows["line"].to_numpy(np.int64)
     return [
         Issue(

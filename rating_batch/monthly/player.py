@@ -7,7 +7,9 @@ players. Under another rating system, the same from its stored states
 
 A player is named by FIDE ID, or without one by the id the lists print for him
 (``<event>#<start rank>``); the database's own row numbers are never matched, so no typed
-number can show somebody else. ``--name`` finds both.
+number can show somebody else. ``--name`` finds both. A player who received a FIDE ID is
+found by the id he had too, and the lists published before it, which name him by that id,
+are explained as he played them.
 """
 
 from __future__ import annotations
@@ -39,8 +41,14 @@ def player_report(fide_id: str, *, db: Path, out: Path | None = None) -> str:
             "finds players by name, with or without a FIDE ID"
         )
     with open_store(db) as store:
+        said = []
         if without:
             person = store.player_without_fide_id(fide_id)
+            if person is None:
+                # The lists before he received a FIDE ID name him by this id.
+                person = store.player_by_former_id(fide_id)
+                if person is not None:
+                    said = [f"{fide_id} received FIDE ID {_label(person)}: shown under it"]
         else:
             person = store.player_by_fide_id(int(fide_id))
         if person is None:
@@ -48,7 +56,7 @@ def player_report(fide_id: str, *, db: Path, out: Path | None = None) -> str:
             raise RatingBatchError(
                 f"no {what} {fide_id} in {db} ('rating-batch player --name TEXT' searches by name)"
             )
-        return _report(store, person, out)
+        return "\n".join([*said, _report(store, person, out)])
 
 
 def find_players(text: str, *, db: Path, out: Path | None = None) -> str:

@@ -11,6 +11,13 @@ import pandas as pd
 from rating_batch.names import name_keys
 from rating_batch.store.tables import Tables, first_row, plain_value
 
+#: A player (``p``) who had no FIDE ID and received one: his ``created_by`` is the id the
+#: lists gave him before (monthly/identify.py and monthly/edit.py log the FIDE ID given).
+_RECEIVED = (
+    "EXISTS (SELECT 1 FROM player_edits e WHERE e.player_id = p.player_id "
+    "AND e.field = 'fide_id' AND e.old_value IS NULL)"
+)
+
 
 class PlayerQueries(Tables):
     """The players table and its edits."""
@@ -32,6 +39,28 @@ class PlayerQueries(Tables):
         return first_row(
             self.frame("SELECT * FROM players WHERE fide_id IS NULL AND created_by = ?", (label,))
         )
+
+    def player_by_former_id(self, label: str) -> dict[str, Any] | None:
+        """The player the lists named ``label`` (``<event>#<start rank>``) until he received
+        a FIDE ID (a ``fide_id`` edit from none: ``add`` or ``edit-player`` gave it)."""
+        return first_row(
+            self.frame(
+                f"SELECT * FROM players p WHERE p.fide_id IS NOT NULL AND p.created_by = ? "
+                f"AND {_RECEIVED}",
+                (label,),
+            )
+        )
+
+    def former_id(self, player_id: int) -> str | None:
+        """The id the lists named the player by before he received his FIDE ID (None when
+        he had it from the start): a published file never changes, so those lists still
+        name him by it."""
+        found = self.execute(
+            f"SELECT p.created_by FROM players p WHERE p.player_id = ? "
+            f"AND p.fide_id IS NOT NULL AND {_RECEIVED}",
+            (player_id,),
+        ).fetchone()
+        return None if found is None else str(found[0])
 
     def insert_players(self, rows: pd.DataFrame) -> None:
         self._insert("players", rows.assign(name_key=name_keys(rows["name"])))

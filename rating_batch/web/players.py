@@ -1,7 +1,8 @@
 """Players: ``GET /players?name=TEXT`` (as ``player --name``), ``GET /players/<ID>`` (the
 player's page, as ``player ID --out`` writes it: made in a temporary folder, which is
 removed; the database is only read), and ``GET``/``POST /players/<ID>/edit`` (as
-``edit-player ID``: what the database knows of him corrected)."""
+``edit-player ID``: what the database knows of him corrected; its box ``force`` as
+``--force``)."""
 
 from __future__ import annotations
 
@@ -113,7 +114,10 @@ async def edit(request: Request) -> HTMLResponse:
         except ValueError:
             raise UserError(f"{title}: {value!r} is not a number") from None
     correction = monthly.PlayerEdit(**given)  # type: ignore[arg-type]
-    outcome = await call(monthly.edit_player, label, correction, db=desk.db, wait=desk.wait)
+    force = bool(form.get("force"))
+    outcome = await call(
+        monthly.edit_player, label, correction, db=desk.db, wait=desk.wait, force=force
+    )
     return done(request, f"Corrected {label}", outcome)
 
 

@@ -80,6 +80,7 @@ WORDING: tuple[tuple[re.Pattern[str], str], ...] = tuple(
             r"rating-batch edit-player (\S+) --([a-z-]+) .*$",
             r"correct \1 on the Players page (its \2)",
         ),
+        (r"; pass --force to merge them$", "; tick “they are one person” to merge them"),
         (
             r"give what to correct: --name, --federation, --sex, --birth-year or --fide-id",
             "give what to correct: at least one field",

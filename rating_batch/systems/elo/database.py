@@ -312,9 +312,11 @@ def gather(store: Store, book: RuleBook, person: dict[str, Any], label: str) -> 
     )
     parts: list[PeriodPart] = []
     missing: list[str] = []
+    former = store.former_id(player_id)
     for kind, period in store.player_published_periods(player_id).itertuples(index=False):
         listed = Period.parse(period)
-        part = _period(store, book.for_period(listed).for_kind(kind), kind, listed, label)
+        rules = book.for_period(listed).for_kind(kind)
+        part = _period(store, rules, kind, listed, label, former)
         if part is None:
             missing.append(f"{kind} {period}")
         else:
@@ -333,22 +335,32 @@ def gather(store: Store, book: RuleBook, person: dict[str, Any], label: str) -> 
     )
 
 
-def _period(store: Store, rules: Any, kind: str, period: Period, label: str) -> PeriodPart | None:
+def _period(
+    store: Store, rules: Any, kind: str, period: Period, label: str, former: str | None
+) -> PeriodPart | None:
     """The player's calculation in one published list, from the files its publish stored
-    (None when the database holds no files for it)."""
-    calculations = rows_of(store.published_file(period, f"{kind}/calculations.csv"), {label})
+    (None when the database holds no files for it). A list published before he received
+    his FIDE ID names him by the id he had, ``former``: it never changes."""
+    ids = {label} if former is None else {label, former}
+    calculations = rows_of(store.published_file(period, f"{kind}/calculations.csv"), ids)
     players = store.published_file(period, f"{kind}/players.csv")
     if calculations is None or players is None:
         return None
     opponents = set(calculations["opponent_id"].dropna().astype(str))
-    people = rows_of(players, {label} | opponents)
+    people = rows_of(players, ids | opponents)
     assert people is not None
-    mine = people[people["id"] == label]
+    mine = people[people["id"].isin(ids)].sort_values("id", key=lambda i: i != label)
     if mine.empty:
         return None
     row: dict[Hashable, object] = dict(mine.iloc[0].items())
+    played_as = str(row["id"])
+    calculations = calculations[calculations["id"].astype(str) == played_as]
     keys = set(calculations["event"].dropna().astype(str)) - {"hypothetical"}
-    return period_part(kind, period, rules, row, calculations, people, _labels(store, keys))
+    part = period_part(kind, period, rules, row, calculations, people, _labels(store, keys))
+    if played_as != label:
+        said = f"played as {played_as} (his id before he received FIDE ID {label})"
+        part.note = f"{said}; {part.note}" if part.note else said
+    return part
 
 
 def _labels(store: Store, keys: set[str]) -> dict[str, EventLabel]:

@@ -1,5 +1,6 @@
 """Every K decision of FIDE Elo (docs/rules.md §3), in one place: K for the period
-(``k_factors``: from the list, else the first rule that applies), the 700 cap (``cap_k``),
+(``k_factors``: from the list, else the first rule that applies; ``k_in_force``: a list's K
+derived from a birth year since corrected is derived again), the 700 cap (``cap_k``),
 K on the next list (``list_k``), and the history flags a list carries for it
 (``history_flags``). The values are data, in the rules (``rules.py``)."""
 
@@ -52,6 +53,18 @@ def k_factors(players: pd.DataFrame, rules: Rules, period_year: int | None) -> p
     )
     k = np.where(listed, players["k"].fillna(0).to_numpy(np.int64), computed)
     return pd.DataFrame({"k": k, "k_source": source}, index=players.index)
+
+
+def k_in_force(k: pd.Series, corrected: pd.Series, *, derived: bool) -> pd.Series:
+    """The previous list's K as the period being rated takes it (§3: from the list when it
+    gives one). An imported list's K is its federation's word and stays. A list rating_batch
+    published (``derived``) gives the K it derived itself (``list_k``); where it derived it
+    from a birth year corrected since (``corrected``), that K rests on a mistake and is left
+    out, so that ``k_factors`` derives it again from the corrected data for this period.
+    The published list keeps the K it printed."""
+    if not derived:
+        return k
+    return k.mask(corrected.to_numpy(bool))
 
 
 def _flags(column: pd.Series, otherwise: np.ndarray) -> np.ndarray:

@@ -24,6 +24,7 @@ from rating_batch.schema import REASON_DTYPE, conform
 from rating_batch.store import Store
 from rating_batch.systems.elo.calculations import individual_calculations
 from rating_batch.systems.elo.engine import PERIOD_GAMES, PERIOD_PLAYERS, PeriodResult, rate_period
+from rating_batch.systems.elo.k import k_in_force
 from rating_batch.systems.elo.rules import Rules
 from rating_batch.systems.elo.run import junior_note, uncertain_notes
 from rating_batch.systems.elo.state import Publication, listing_of, next_state
@@ -66,6 +67,12 @@ class KindOutcome:
 def _previous(lists: pd.DataFrame, kind: str, period: Period) -> Period | None:
     before = lists[(lists["kind"] == kind) & (lists["period"] < period)]["period"]
     return Period.parse(str(before.max())) if len(before) else None
+
+
+def _origin(lists: pd.DataFrame, kind: str, period: Period | None) -> str | None:
+    """How the list of ``period`` came: ``init`` (imported) or ``publish`` (None: none)."""
+    row = lists[(lists["kind"] == kind) & (lists["period"] == period)]
+    return str(row["origin"].iloc[0]) if len(row) else None
 
 
 def _in_force(
@@ -129,11 +136,25 @@ def rate_list(store: Store, book: RuleBook, period: Period, kind: str) -> KindOu
         table["fide_id"].astype("Int64").astype("string"),
         table["created_by"],
     )
+    # A K this tool derived for its own list from a birth year corrected since is derived
+    # again (docs/rules.md §3); the list's other K's are taken as it gives them.
+    edits = edits_since(store, previous, kind)
+    corrected = table["player_id"].isin(edits.loc[edits["field"] == "birth_year", "player_id"])
+    derived = _origin(lists, kind, previous) == "publish"
+    listed_k = table["k"].astype("Int64")
+    table["k"] = k_in_force(listed_k, corrected, derived=derived)
+    again = int((listed_k.notna() & table["k"].isna()).sum())
     counts = entries.groupby("player_id")["event_id"].nunique()
     table["events"] = table["player_id"].map(counts).fillna(0).astype("int64")
     from_standard = kind != "standard" and rules.start_from_standard
     table["rating_source"] = "list"
     notes: list[str] = []
+    if again:
+        notes.append(
+            f"K derived again for {again} player(s) whose birth year was corrected after the "
+            f"{previous} list: its K was rating_batch's own, derived from the birth year before "
+            "(docs/rules.md §3)"
+        )
     if from_standard:
         # §6: unrated in this list but rated in standard: start from the standard rating,
         # with K as for a new player (rule 3.3, uncertain).
@@ -199,7 +220,7 @@ def rate_list(store: Store, book: RuleBook, period: Period, kind: str) -> KindOu
                     "rating_source": result.players["rating_source"].to_numpy(),
                 }
             ),
-            edits_since(store, previous, kind),
+            edits,
         )
         pooled = _pooled_games(store, kind, previous, prior, table)
         notes = [*notes, junior_note(rules, year), *state_notes, *result.notes]

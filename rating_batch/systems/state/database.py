@@ -281,16 +281,19 @@ def gather_system_player(
     holds him: his players.csv row and calculations.csv rows as that publish stored them."""
     lists = store.lists()
     his = store.player_system_periods(int(person["player_id"]))
+    # The lists before he received a FIDE ID name him by the id he had (store.former_id).
+    former = store.former_id(int(person["player_id"]))
+    ids = {label} if former is None else {label, former}
     parts: list[SystemListPart] = []
     for kind, first in his.groupby("kind", sort=False)["period"].min().items():
         of_kind = lists[lists["kind"] == kind].sort_values("period")
         periods = of_kind["period"].tolist()
         published = of_kind[(of_kind["origin"] == "publish") & (of_kind["period"] >= first)]
         for period in published["period"]:
-            players = read_rows(store.published_file(period, f"{kind}/players.csv"), {label})
+            players = read_rows(store.published_file(period, f"{kind}/players.csv"), ids)
             if players is None or players.empty:
                 continue
-            rows = read_rows(store.published_file(period, f"{kind}/calculations.csv"), {label})
+            rows = read_rows(store.published_file(period, f"{kind}/calculations.csv"), ids)
             earlier = [p for p in periods if p < period]
             parts.append(
                 SystemListPart(
