@@ -12,7 +12,6 @@ from rating_batch.cli import database, desk, files
 from rating_batch.cli.common import SHOWN_WARNINGS, check_settings
 from rating_batch.store import DEFAULT_WAIT
 
-
 _HELP_ONLY = "rating_batch.help_only"
 
 
