@@ -21,6 +21,7 @@ from rating_batch.cli.common import (
     report,
     user_errors,
 )
+from rating_batch.errors import errors_only
 from rating_batch.systems import SYSTEM_HOMES
 from rating_batch.systems.elo.rules import FIDE_BY_DATE, KINDS
 
@@ -499,20 +500,14 @@ def backup(context: click.Context, after: tuple[str, ...], db: Path) -> None:
     with user_errors(context.obj["debug"]):
         result = monthly.backup(db, after=after, wait=context.obj["wait"])
     report(context, result.summary(), result.warnings)
-    lost = [issue for issue in result.warnings if issue.severity == "error"]
+    lost = monthly.lost_from_both(db, result.warnings)
     if lost:
         # Loud even with --quiet: a published list that neither copy holds is gone for good
         # unless the officer's own copies of the folders hold it.
         if context.obj["quiet"]:
-            for issue in lost:
+            for issue in errors_only(result.warnings):
                 echo(str(issue), err=True)
-        one = len(lost) == 1
-        raise click.ClickException(
-            f"{len(lost)} published file{'' if one else 's'} of {db} "
-            f"{'is' if one else 'are'} lost from both of {'its' if one else 'their'} copies "
-            "(above): the whole copy just saved cannot bring "
-            f"{'it' if one else 'them'} back"
-        )
+        raise click.ClickException(lost)
 
 
 @click.command()

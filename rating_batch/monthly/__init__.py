@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from rating_batch.monthly.undo import (
         backup,
         backups_report,
+        lost_from_both,
         remove_event,
         restore,
         unpublish_period,
@@ -61,6 +62,7 @@ _HOMES = {
     "site_from_database": "site",
     "backup": "undo",
     "backups_report": "undo",
+    "lost_from_both": "undo",
     "remove_event": "undo",
     "restore": "undo",
     "unpublish_period": "undo",
@@ -90,6 +92,7 @@ __all__ = [
     "export_list",
     "find_players",
     "init_database",
+    "lost_from_both",
     "player_report",
     "publish_due",
     "publish_period",

@@ -12,7 +12,7 @@ import datetime as dt
 import difflib
 from pathlib import Path
 
-from rating_batch.errors import Issue, RatingBatchError
+from rating_batch.errors import Issue, RatingBatchError, errors_only
 from rating_batch.monthly.book import rule_book
 from rating_batch.monthly.common import Outcome, placed_period, placement_floor
 from rating_batch.periods import INITIAL, canonical_period
@@ -257,6 +257,20 @@ def backup(db: Path, *, after: tuple[str, ...] = (), wait: float = DEFAULT_WAIT)
             f"{', '.join(p.name for p in removed)}"
         )
     return Outcome(lines, _copies_said(checked))
+
+
+def lost_from_both(db: Path, said: list[Issue]) -> str | None:
+    """What ``backup`` ends with when published files are lost from both their copies (the
+    errors among what it said): None when none is."""
+    lost = len(errors_only(said))
+    if not lost:
+        return None
+    one = lost == 1
+    return (
+        f"{lost} published file{'' if one else 's'} of {db} {'is' if one else 'are'} lost "
+        f"from both of {'its' if one else 'their'} copies (above): the whole copy just saved "
+        f"cannot bring {'it' if one else 'them'} back"
+    )
 
 
 def _copies_said(checked: Checked) -> list[Issue]:

@@ -59,7 +59,12 @@ async def take_backup(request: Request) -> HTMLResponse:
     form.close()
     after = ("publish",) if form.get("after_publish") == "1" else ()
     outcome = await call(monthly.backup, desk.db, after=after, wait=desk.wait)
-    return done(request, "Backed up", outcome, undo=False)
+    lost = monthly.lost_from_both(desk.db, outcome.warnings)
+    if lost:
+        outcome.lines.insert(0, lost)
+    return done(
+        request, "Backed up, but files are lost" if lost else "Backed up", outcome, undo=False
+    )
 
 
 ROUTES = [

@@ -14,7 +14,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
-from rating_batch.errors import RatingBatchError
+from rating_batch.errors import RatingBatchError, errors_only
 from rating_batch.monthly.common import Outcome
 from rating_batch.store import DatabaseProblem
 from rating_batch.web.forms import Form, FormRefused, Limits, read_form
@@ -113,7 +113,8 @@ def done(
         undoes=latest_change(desk.db) if undo else None,
         title=title,
         lines=[line for line in lines if line],
-        warnings=[desk.shown(issue) for issue in outcome.warnings],
+        errors=[desk.shown(issue) for issue in errors_only(outcome.warnings)],
+        warnings=[desk.shown(i) for i in outcome.warnings if i.severity != "error"],
         files=sorted(files, key=lambda link: file_order(link[1])),
         site=desk.out / "site" if site else None,
         out=desk.out,

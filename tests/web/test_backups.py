@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from db_helpers import data_dump, dump
+from db_helpers import data_dump, dump, query, run
 from desk_helpers import csrf, desk, january, said, send
 
 
@@ -88,3 +88,25 @@ def test_undo_this_pressed_twice_never_undoes_the_undo(tmp_path: Path) -> None:
         assert answer.status_code == 200, said(answer.text)
         assert query(db, "SELECT COUNT(*) FROM events") == [(0,)]
         assert data_dump(db) == before
+
+
+def test_a_file_lost_from_both_copies_is_an_error_on_the_backup_page(tmp_path: Path) -> None:
+    """As ``backup`` exits 1 in a terminal: the page's title and an error, not a warning
+    among others, say that a published file is gone from both its copies."""
+    db, event = january(tmp_path)
+    client = desk(db, tmp_path / "out")
+    send(client, event)
+    assert run("publish", "2026-02", "--db", db, "--out", tmp_path / "out")[0] == 0
+    (first,) = query(db, "SELECT digest FROM published_files WHERE path LIKE '%list.csv'")[:1]
+    for folder in (Path(f"{db}.files"), Path(f"{db}.backups") / "files"):
+        for place in folder.glob(f"{first[0][:2]}/{first[0]}*"):
+            place.write_bytes(b"damaged")
+    page = client.post("/backup", data={"csrf": csrf(client, "/backups")})
+    assert page.status_code == 200
+    assert "<title>Backed up, but files are lost" in page.text
+    errors = re.search(r'<ul class="issues errors" role="alert">(.*?)</ul>', page.text, re.S)
+    assert errors is not None
+    assert "cannot be read from either of its two copies" in errors[1]
+    text = said(page.text)
+    assert f"1 published file of {db.name} is lost from both of its copies" in text
+    assert str(db.parent) not in text
