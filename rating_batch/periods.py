@@ -120,6 +120,12 @@ def months_between(earlier: str, later: str) -> int:
     return month_number(later) - month_number(earlier)
 
 
+def stored_day(text: object) -> dt.date | None:
+    """A date the store keeps as ``YYYY-MM-DD``; None for one the event did not give (NULL,
+    read back as None or, in a column beside dates, as NaN)."""
+    return dt.date.fromisoformat(text) if isinstance(text, str) and text else None
+
+
 def list_date(period: str) -> dt.date:
     """The list of period ``YYYY-MM`` is published on the 1st of that month."""
     year, month = parse_period(period)

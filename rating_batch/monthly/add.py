@@ -183,7 +183,8 @@ def add_events(
         info = event.info
         unread = " (no readable time control: --kind rapid or blitz for another list)"
         lines.append(
-            f"{verb} {key} ({info.name}, {iso(info.start)}…{iso(info.end)}): {place.kind}"
+            f"{verb} {key} ({info.name}, {iso(info.start) or 'no start date'}…{iso(info.end)}): "
+            f"{place.kind}"
             f"{unread if place.unread else ''}, period {place.period}, {sizes[index]} players"
         )
         lines.extend(f"  new player: {label}" for label in created.get(index, []))

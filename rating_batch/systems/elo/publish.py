@@ -19,7 +19,15 @@ from rating_batch.monthly.changes import edits_since, list_changes
 from rating_batch.monthly.common import RuleBook, read_state
 from rating_batch.monthly.floor import left_without_playing
 from rating_batch.parallel import alongside, worth
-from rating_batch.periods import INITIAL, Period, junior_year, list_date, month_count, month_index
+from rating_batch.periods import (
+    INITIAL,
+    Period,
+    junior_year,
+    list_date,
+    month_count,
+    month_index,
+    stored_day,
+)
 from rating_batch.schema import REASON_DTYPE, conform
 from rating_batch.store import Store
 from rating_batch.systems.elo.calculations import individual_calculations
@@ -120,7 +128,9 @@ def rate_list(store: Store, book: RuleBook, period: Period, kind: str) -> KindOu
         state = read_state(store, kind, previous)
         events = store.events(period)
         events = events[events["kind"] == kind].copy()
-        events["start_date"] = [dt.date.fromisoformat(s) if s else None for s in events["start"]]
+        # A start the file did not give is NULL, read back as None or, beside dated events,
+        # NaN: no date either way (ordered last).
+        events["start_date"] = [stored_day(s) for s in events["start"]]
         events = events.sort_values(
             ["start", "event_id"], na_position="last", kind="stable"
         ).reset_index(drop=True)
@@ -196,8 +206,11 @@ def rate_list(store: Store, book: RuleBook, period: Period, kind: str) -> KindOu
         event_starts = dict(zip(events["key"], events["start_date"], strict=True))
         # Juniors are judged by the period's year (§3): as the rules say, its closing date's
         # or its events' latest end date's.
-        ends = [end or start for end, start in zip(events["end"], events["start"], strict=True)]
-        latest = max((dt.date.fromisoformat(day) for day in ends if day), default=None)
+        ends = [
+            stored_day(end) or stored_day(start)
+            for end, start in zip(events["end"], events["start"], strict=True)
+        ]
+        latest = max((day for day in ends if day), default=None)
         year = junior_year(rules, period, latest)
         result = rate_period(
             players, frame, rules, event_rules=event_rules, event_starts=event_starts,

@@ -9,7 +9,6 @@ and writes its files.
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,7 +21,7 @@ from rating_batch.loaders.common import time_control_minutes
 from rating_batch.monthly.common import differs, player_ids
 from rating_batch.monthly.outputs import list_sheets
 from rating_batch.outputs import write_system_files
-from rating_batch.periods import Period, shown
+from rating_batch.periods import Period, shown, stored_day
 from rating_batch.rated import SystemRateResult
 from rating_batch.schema import EventInfo
 from rating_batch.staging import OutputSet
@@ -143,13 +142,10 @@ def _events(
     also = events["time_control"].map(lambda text: kind in system_kinds(system, text))
     events = events[(events["kind"] == kind) | also.astype(bool)]
 
-    def date(text: object) -> dt.date | None:
-        return dt.date.fromisoformat(text) if isinstance(text, str) and text else None
-
     infos = sorted(
         (
-            EventInfo(key=str(key), name=str(name), source=str(source), start=date(start),
-                      end=date(end), time_control=str(control or ""))
+            EventInfo(key=str(key), name=str(name), source=str(source), start=stored_day(start),
+                      end=stored_day(end), time_control=str(control or ""))
             for key, name, source, start, end, control in zip(
                 events["key"], events["name"], events["source"], events["start"],
                 events["end"], events["time_control"], strict=True,
