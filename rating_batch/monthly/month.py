@@ -105,6 +105,13 @@ def run_month(
         if failure is None:
             raise
         raise RatingBatchError(f"{why}\nnotify failed: {failure}") from None
+    except Exception as error:  # a bug: the scheduled run's officer is told all the same
+        if options.notify:
+            _notify(
+                options.notify,
+                [f"month failed: an error rating_batch does not know (a bug): {error!r}"],
+            )
+        raise
     result.log = _write_log(out, today, result)
     if options.notify and result.troubled:
         failure = _notify(options.notify, result.report())

@@ -358,3 +358,23 @@ def test_notify_is_told_when_the_run_cannot_start(tmp_path: Path) -> None:
     error = err.removeprefix("Error: ").rstrip("\n")
     assert mail.read_text(encoding="utf-8").splitlines() == [f"month failed: {error}"]
     assert dump(db) == before and not out.exists()
+
+
+def test_a_bug_in_month_is_told_to_notify_before_its_traceback(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A scheduled run that meets an error it does not know still reaches the officer."""
+    from rating_batch.monthly import month
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise TypeError("a bug")
+
+    monkeypatch.setattr(month, "_month", broken)
+    db = database(tmp_path)
+    mail = tmp_path / "mail.txt"
+    options = month.MonthOptions(today=None, notify=_writes_stdin_to(mail))
+    with pytest.raises(TypeError, match="a bug"):
+        month.run_month([_inbox(tmp_path)], db=db, out=tmp_path / "lists", options=options)
+    assert mail.read_text(encoding="utf-8").splitlines() == [
+        "month failed: an error rating_batch does not know (a bug): TypeError('a bug')"
+    ]
