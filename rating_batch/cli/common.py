@@ -54,8 +54,9 @@ def _codec(context: click.Context, parameter: click.Parameter, name: str | None)
 ENCODING_OPTION = click.option(
     "--encoding",
     callback=_codec,
-    help="The encoding of the files that are not UTF-8 (windows-1250, windows-1251, cp932 …); "
-    "default: found from each file's names and federations, with a warning when unsure.",
+    help="The encoding of the files that are not UTF-8 (windows-1250, windows-1251, koi8-r, "
+    "cp932 …); default: found from each file's names and federations, with a warning when "
+    "unsure.",
 )
 KIND_OPTION = click.option(
     "--kind",

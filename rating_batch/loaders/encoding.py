@@ -11,9 +11,9 @@ the file's names, and judged by:
 * the letters it gives: a name holds letters, spaces and a little punctuation, so a reading
   that makes a symbol (``¯``, ``³``, ``“``), a control character, a word of two alphabets
   (``Mнcheбl``), a Latin word made mostly of accented letters (``Èâàíîâ``), or a Cyrillic or
-  Greek name whose case is upside down (``йЧБОПЧ``, KOI8-R read as Windows-1251, or a name
-  all in small letters, ``йчбопч``: the two code pages put the capitals where the other has
-  the small letters) is wrong;
+  Greek word whose case is upside down (``йЧБОПЧ``, KOI8-R read as Windows-1251: the two code
+  pages put the capitals where the other has the small letters) is wrong; a name all in small
+  letters (``йчбопч``) is only less likely than the capitals the other reads in its bytes;
 * the federations the file names (a TRF's 001 records and 032, a list's ``federation``
   column), each of which writes in one or two code pages (``FEDERATION_CODE_PAGES``);
 * charset-normalizer's ranking of the code pages for the names' bytes (what a language
@@ -33,6 +33,7 @@ import unicodedata
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 UTF8_BOM = b"\xef\xbb\xbf"
 
@@ -134,7 +135,7 @@ class Decoded:
         return (
             f"not UTF-8: read as {self.encoding}{shown}, unsure ({self.why}): if names read "
             "wrong, give --encoding with the file's code page (windows-1250, windows-1251, "
-            "cp932 …)"
+            "koi8-r, cp932 …)"
         )
 
 
@@ -161,9 +162,13 @@ def decode(
         return Decoded(text.lstrip("\ufeff"), "utf-8-sig")
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         return Decoded(_strict(data, "utf-16"), "utf-16")
-    if encoding and wide(encoding):
+    if encoding and wide(encoding) and b"\x00" in data:
         # UTF-16 or UTF-32 without a byte-order mark: only the officer's word tells it (its
-        # NUL bytes are valid UTF-8).
+        # NUL bytes are valid UTF-8); a file without NUL bytes is no such file, and is read
+        # by its bytes as any other. Plain "utf-16" is big-endian when the text starts with
+        # the NUL byte of an ASCII character.
+        if codecs.lookup(encoding).name == "utf-16":
+            encoding = "utf-16-be" if data.startswith(b"\x00") else "utf-16-le"
         return Decoded(_strict(data, encoding), encoding_name(encoding))
     try:
         return Decoded(data.decode("utf-8"), "utf-8")
@@ -240,9 +245,18 @@ def table_evidence(data: bytes) -> Evidence:
 RAW_LINES = re.compile(rb"\r\n|\r|\n")
 
 
-def _reading(names: Sequence[bytes], codec: str) -> tuple[int, tuple[str, ...]] | None:
-    """How many of the names' words a code page makes implausible, and its texts; None when
-    a multi-byte code page cannot read the names at all."""
+class _Reading(NamedTuple):
+    bad: int
+    """The names' words this code page makes implausible."""
+    small: int
+    """Its Cyrillic or Greek names without a capital: possible, but less likely than the
+    capitals another code page reads in the same bytes (they choose, never make sure)."""
+    texts: tuple[str, ...]
+
+
+def _reading(names: Sequence[bytes], codec: str) -> _Reading | None:
+    """What a code page makes of the names; None when a multi-byte code page cannot read
+    them at all."""
     try:
         texts = tuple(
             name.decode(codec, errors=_LATIN1_FALLBACK if codec in SINGLE_BYTE else "strict")
@@ -251,7 +265,7 @@ def _reading(names: Sequence[bytes], codec: str) -> tuple[int, tuple[str, ...]] 
     except UnicodeDecodeError:
         return None
     bad = sum(_implausible(word) for text in texts for word in _WORDS.split(text))
-    return bad + sum(map(_in_small_letters, texts)), texts
+    return _Reading(bad, sum(map(_in_small_letters, texts)), texts)
 
 
 _WORDS = re.compile(r"[\s,.'’\-]+")
@@ -315,28 +329,30 @@ def _implausible(word: str) -> bool:
 
 
 def _detect(data: bytes, evidence: Evidence) -> Decoded:
-    readings: dict[str, tuple[int, tuple[str, ...]]] = {}
+    readings: dict[str, _Reading] = {}
     for name, codec in CODE_PAGES.items():
         reading = _reading(evidence.names, codec)
         if reading is not None and _readable(data, codec):
             readings[name] = reading
-    fewest = min(bad for bad, _ in readings.values())
-    plausible = [name for name, (bad, _) in readings.items() if bad == fewest]
+    fewest = min(reading.bad for reading in readings.values())
+    plausible = [name for name, reading in readings.items() if reading.bad == fewest]
     votes = Counter(
         code_page
         for federation in evidence.federations
         for code_page in FEDERATION_CODE_PAGES.get(federation, ())
     )
     ranked = _ranked(evidence.names, plausible)
-    chosen = min(plausible, key=lambda name: (-votes[name], ranked.index(name)))
+    chosen = min(
+        plausible, key=lambda name: (-votes[name], readings[name].small, ranked.index(name))
+    )
     # Of the code pages giving the same text, the one the federations name, else the commoner.
-    alike = [name for name in plausible if readings[name][1] == readings[chosen][1]]
+    texts = readings[chosen].texts
+    alike = [name for name in plausible if readings[name].texts == texts]
     chosen = min(alike, key=lambda name: (-votes[name], list(CODE_PAGES).index(name)))
-    texts = readings[chosen][1]
     others: dict[tuple[str, ...], str] = {}  # each other reading once, by the texts it gives
     for name in plausible:
-        if readings[name][1] != texts:
-            others.setdefault(readings[name][1], name)
+        if readings[name].texts != texts:
+            others.setdefault(readings[name].texts, name)
     voted = votes[chosen] > 0 and all(votes[name] < votes[chosen] for name in others.values())
     sure = fewest == 0 and (not others or voted)
     if fewest:

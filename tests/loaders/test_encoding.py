@@ -123,7 +123,7 @@ def test_an_unsure_reading_is_a_warning_showing_the_other_readings(tmp_path: Pat
         f"{path}: warning: not UTF-8: read as windows-1250 ('Dvořák, Jiří', windows-1252 "
         "'Dvoøák, Jiøí', windows-1257 'Dvoųįk, Jiųķ'), unsure (the names read as letters in "
         "it): if names read wrong, give --encoding with the file's code page (windows-1250, "
-        "windows-1251, cp932 …)"
+        "windows-1251, koi8-r, cp932 …)"
     )
     assert run("check", path) == (0, warning + "\n", "0 error(s), 1 warning(s)\n")
     code, _, err = run("rate", path, "--rules", "fide-2025", "--out", tmp_path / "out")
@@ -204,8 +204,9 @@ def test_an_unknown_encoding_is_a_usage_error_that_changes_nothing(
         ("Иванов, Пётр".encode("cp1251"), "Иванов, Пётр", "windows-1251", True),
         # Not йЧБОПЧ, рЈФТ (1251): KOI8 has the small letters where 1251 has the capitals.
         ("Иванов, Пётр".encode("koi8_r"), "Иванов, Пётр", "koi8-r", True),
-        # Not йчбопч (1251: a name without a capital), nor ﾈﾂﾀﾍﾎﾂ-like kana (cp932).
-        ("ИВАНОВ, ПЁТР".encode("koi8_r"), "ИВАНОВ, ПЁТР", "koi8-r", True),
+        # Capitals alone: 1251 reads them as йчбопч, a name without a capital, less likely
+        # but possible (all-small KOI8 reads in 1251 as capitals): a guess, said.
+        ("ИВАНОВ, ПЁТР".encode("koi8_r"), "ИВАНОВ, ПЁТР", "koi8-r", False),
         # Not ╤гор (KOI8-R has no І), nor 鉀ﾗﾞﾅﾎﾋﾏ (cp932: a kanji among half-width kana).
         ("Шевченко, Ігор".encode("koi8_u"), "Шевченко, Ігор", "koi8-u", True),
     ],
@@ -224,27 +225,41 @@ def test_an_irish_latin1_file_is_windows_1252_by_its_federation() -> None:
     assert not [i for i in event.issues if "UTF-8" in i.message]
 
 
-def test_capitals_in_windows_1251_are_sure_by_the_federation(tmp_path: Path) -> None:
-    """RUS writes Windows-1251 or KOI8-R: the vote leaves the choice to the letters, and in
-    KOI8-R these names would have no capital at all."""
-    players = [P(1, "ИВАНОВ, ПЁТР", 1800, 900000201, ADULT, federation="RUS"),
-               P(2, "СМИРНОВА, ЕЛЕНА", 1700, 900000202, ADULT, federation="RUS")]  # fmt: skip
-    path = tmp_path / "caps.trf"
-    path.write_bytes(trf(players, [(1, 1, 2, "1-0")]).encode("cp1251"))
+@pytest.mark.parametrize(
+    ("names", "codec", "taken", "other"),
+    [
+        # (An Ё would tell: KOI8-R reads 1251's as a box-drawing line.)
+        (["ИВАНОВ, ПЕТР", "СМИРНОВА, ЕЛЕНА"], "cp1251", "windows-1251", "koi8-r 'хбюмнб, оерп'"),
+        (["иванов, петр", "смирнова, елена"], "koi8_r", "windows-1251", "koi8-r 'иванов, петр'"),
+    ],
+    ids=["capitals-1251", "small-koi8"],
+)
+def test_names_of_one_case_are_a_guess_even_in_russia(
+    names: list[str], codec: str, taken: str, other: str, tmp_path: Path
+) -> None:
+    """RUS writes Windows-1251 or KOI8-R, and each reads the other's capitals as small
+    letters: names all of one case cannot tell them apart. The capitals are taken, and the
+    warning names the other reading, never a silent guess."""
+    players = [P(1, names[0], 1800, 900000201, ADULT, federation="RUS"),
+               P(2, names[1], 1700, 900000202, ADULT, federation="RUS")]  # fmt: skip
+    path = tmp_path / "one-case.trf"
+    path.write_bytes(trf(players, [(1, 1, 2, "1-0")]).encode(codec))
     event = read_trf(path)
-    assert (event.issues, event.info.encoding) == ([], "windows-1251")
-    assert event.players["name"].tolist() == ["ИВАНОВ, ПЁТР", "СМИРНОВА, ЕЛЕНА"]
+    assert event.info.encoding == taken
+    [warning] = [issue.message for issue in event.issues]
+    assert warning.startswith(f"not UTF-8: read as {taken} (")
+    assert other in warning and "unsure" in warning and "--encoding" in warning
 
 
 def test_capitals_without_a_federation_are_a_warning_naming_both_readings(
     tmp_path: Path,
 ) -> None:
+    """Shift-JIS reads them as half-width katakana, which a name may be: the officer is told
+    both readings (whichever is taken) and --encoding."""
     players = [P(1, "ИВАНОВ, ПЁТР", 1800, 900000201, ADULT, federation=""),
                P(2, "СМИРНОВА, ЕЛЕНА", 1700, 900000202, ADULT, federation="")]  # fmt: skip
     path = tmp_path / "caps.trf"
     path.write_bytes(trf(players, [(1, 1, 2, "1-0")]).encode("cp1251"))
-    """Shift-JIS reads them as half-width katakana, which a name may be: the officer is told
-    both readings (whichever is taken) and --encoding."""
     code, _, err = run("rate", path, "--rules", "fide-2025", "--out", tmp_path / "out")
     assert code == 0
     assert err.startswith(f"{path}: warning: not UTF-8: read as ")
@@ -274,3 +289,21 @@ def test_utf16_without_a_byte_order_mark_is_read_as_encoding_says(tmp_path: Path
         "Łukasz, Żółć",
         "Иванов, Пётр",
     ]
+
+
+def test_a_utf16_encoding_leaves_the_utf8_files_of_a_folder_as_they_are(tmp_path: Path) -> None:
+    """docs/formats.md §2: --encoding reads only the files that are not UTF-8; plain utf-16
+    tells the byte order of a file without a byte-order mark by where the NUL bytes are."""
+    folder = tmp_path / "events"
+    folder.mkdir()
+    wide = [P(1, "Łukasz, Żółć", 1800, 900000201, ADULT),
+            P(2, "Иванов, Пётр", 1700, 900000202, ADULT)]  # fmt: skip
+    (folder / "u16be.trf").write_bytes(trf(wide, [(1, 1, 2, "1-0")]).encode("utf-16-be"))
+    plain = [P(1, "Ölander, Åsa", 1600, 900000301, ADULT),
+             P(2, "Novák, Petr", 1500, 900000302, ADULT)]  # fmt: skip
+    (folder / "utf8.trf").write_text(trf(plain, [(1, 1, 2, "=-=")]), encoding="utf-8")
+    out = tmp_path / "out"
+    code, _, err = run("rate", folder, "--encoding", "utf-16", "--rules", "fide-2025", "--out", out)
+    assert (code, err) == (0, "")
+    names = {row["name"] for row in read_csv(out / "players.csv")}
+    assert names == {"Łukasz, Żółć", "Иванов, Пётр", "Ölander, Åsa", "Novák, Petr"}
