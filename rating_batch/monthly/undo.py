@@ -29,7 +29,7 @@ from rating_batch.store import (
     take_copy,
 )
 from rating_batch.store.copies import prune_copies, shown_label
-from rating_batch.store.files import Checked
+from rating_batch.store.files import LOST, Checked
 from rating_batch.store.journal import points
 from rating_batch.store.opening import COPIES_AFTER, needed_copies
 from rating_batch.store.restore import LATEST, restore_into, restore_missing, restore_over_damaged
@@ -242,8 +242,10 @@ def backup(db: Path, *, after: tuple[str, ...] = (), wait: float = DEFAULT_WAIT)
         )
     with open_store(db) as store:
         places = store.places
-        checked = store.files.check_both(store.kept_files())
+        # The whole copy first: whatever the published files' copies hold, it is saved.
         copy = take_copy(places, "backup")
+        checked = store.files.check_both(store.kept_files())
+        named = store.published_names() if checked.lost else {}
         removed = prune_copies(places, needed_copies(store.connection))
     lines.append(f"saved a whole copy of {db} as {copy} ({_size(copy.stat().st_size)})")
     if checked.files:
@@ -256,28 +258,40 @@ def backup(db: Path, *, after: tuple[str, ...] = (), wait: float = DEFAULT_WAIT)
             f"removed the oldest {_count(len(removed), 'whole copy', 'whole copies')}: "
             f"{', '.join(p.name for p in removed)}"
         )
-    return Outcome(lines, _copies_said(checked))
+    return Outcome(lines, _copies_said(checked, named))
 
 
 def lost_from_both(db: Path, said: list[Issue]) -> str | None:
-    """What ``backup`` ends with when published files are lost from both their copies (the
-    errors among what it said): None when none is."""
-    lost = len(errors_only(said))
-    if not lost:
-        return None
-    one = lost == 1
-    return (
-        f"{lost} published file{'' if one else 's'} of {db} {'is' if one else 'are'} lost "
-        f"from both of {'its' if one else 'their'} copies (above): the whole copy just saved "
-        f"cannot bring {'it' if one else 'them'} back"
-    )
+    """What ``backup`` ends with when published files are lost from both their copies, or
+    a copy could not be made whole (the errors among what it said): None when all is well."""
+    errors = errors_only(said)
+    lost = sum(issue.message.startswith(LOST) for issue in errors)
+    unmade = len(errors) - lost
+    ends = []
+    if lost:
+        one = lost == 1
+        ends.append(
+            f"{lost} published file{'' if one else 's'} of {db} {'is' if one else 'are'} lost "
+            f"from both of {'its' if one else 'their'} copies (above): the whole copy just "
+            f"saved cannot bring {'it' if one else 'them'} back"
+        )
+    if unmade:
+        ends.append(
+            f"{_count(unmade, 'second copy', 'second copies')} of published files of {db} "
+            "could not be made (above): the whole copy is saved; mend what each says"
+        )
+    return "; ".join(ends) or None
 
 
-def _copies_said(checked: Checked) -> list[Issue]:
+def _copies_said(checked: Checked, named: dict[str, str]) -> list[Issue]:
     """What ``backup`` found of the published files' copies: each copy written again (a
-    folder missing whole once), and (errors) each file neither copy holds any more."""
+    folder missing whole once), and (errors) each copy it could not make whole and each
+    file neither copy holds any more, named as published (``period/path``)."""
     said = [Issue(str(place), None, what, "warning") for place, what in checked.mended]
-    said += [Issue(str(place), None, what) for place, what in checked.lost]
+    said += [Issue(str(place), None, what) for place, what in checked.failed]
+    said += [
+        Issue(named.get(digest, str(place)), None, what) for digest, place, what in checked.lost
+    ]
     return said
 
 

@@ -183,6 +183,14 @@ class FileStore:
         every list took to write (docs/undo.md §5)."""
         checked = Checked()
         gone = {root for root in self.roots if not root.is_dir()}
+        if not gone and _same_file(self.folder, self.spare):
+            # A link where the second copies' folder was: writing "again" through it would
+            # write onto the first copies, every run, and leave one copy.
+            checked.failed.append(
+                (self.spare, f"is the folder of the first copies under another name (a link to "
+                 f"{self.folder}): the published files have no second copy; put a folder of "
+                 "its own in its place, then run backup again")
+            )  # fmt: skip
         for digest, compressed in names:
             checked.files += 1
             name = kept_name(digest, compressed)
@@ -190,20 +198,32 @@ class FileStore:
             good = [(root, stored) for root, stored, _, _ in found if stored is not None]
             if not good:
                 tried = [(root / name, why) for root, _, _, why in found]
-                checked.lost.append((self.folder / name, _lost(tried)))
+                checked.lost.append((digest, self.folder / name, _lost(tried)))
                 continue
+            if checked.failed and checked.failed[0][0] == self.spare:
+                continue  # one folder: nowhere to write a second copy
             source, stored = good[0]
             bad = [(root, why) for root, kept, _, why in found if kept is None]
             if len(good) == 2 and _same_file(self.folder / name, self.spare / name):
-                bad = [(self.spare, "")]  # a second name of the first, not a second copy
+                # A second name of the first (a hard link of versions before schema 8, or a
+                # link made by hand): the name that is a link is made a file of its own.
+                linked = [root for root in self.roots if (root / name).is_symlink()]
+                bad = [((linked or [self.spare])[0], "")]
             for root, why in bad:
                 try:
                     _write_whole(root, name, stored)
                 except OSError as error:
-                    raise RatingBatchError(
-                        f"{(root / name).parent}: cannot write a copy of a published file "
-                        f"again ({error.strerror})"
-                    ) from None
+                    checked.failed.append(
+                        (root / name, f"cannot be written again from its other copy "
+                         f"{source / name} ({error.strerror})")
+                    )  # fmt: skip
+                    continue
+                if _same_file(self.folder / name, self.spare / name):
+                    checked.failed.append(
+                        (root / name, "is still the other copy under another name (a link in "
+                         "the folders above it?): the published file has no second copy")
+                    )  # fmt: skip
+                    continue
                 checked.written += 1
                 if why and root not in gone:
                     checked.mended.append(
@@ -222,13 +242,16 @@ class FileStore:
 @dataclass
 class Checked:
     """What ``check_both`` found: how many files it checked and copies it wrote again, the
-    copies it mended (place, what was wrong and done; a folder missing whole once), and the
-    files lost from both copies (the first copy's place, a message each)."""
+    copies it mended (place, what was wrong and done; a folder missing whole once), the
+    files lost from both copies (digest, the first copy's place, a message each), and the
+    copies it could not make whole (place, why: a copy that cannot be written, a folder
+    that is the other one through a link)."""
 
     files: int = 0
     written: int = 0
     mended: list[tuple[Path, str]] = field(default_factory=list)
-    lost: list[tuple[Path, str]] = field(default_factory=list)
+    lost: list[tuple[str, Path, str]] = field(default_factory=list)
+    failed: list[tuple[Path, str]] = field(default_factory=list)
 
 
 #: A kept copy read: its bytes as stored and the bytes published; or why not (None, None, why).
@@ -260,12 +283,13 @@ def _same_file(first: Path, second: Path) -> bool:
         return False
 
 
+#: How a file lost from both its copies is said (``backup`` counts them by it).
+LOST = "a published file cannot be read from either of its two copies"
+
+
 def _lost(tried: list[tuple[Path, str]]) -> str:
     shown = "; ".join(f"{place} ({why})" for place, why in tried)
-    return (
-        f"a published file cannot be read from either of its two copies: {shown}. "
-        "Put back the folders beside the database from your own copies of them"
-    )
+    return f"{LOST}: {shown}. Put back the folders beside the database from your own copies of them"
 
 
 def _write_whole(root: Path, name: str, data: bytes) -> None:

@@ -218,16 +218,15 @@ def migrate(opened: Connection, version: int) -> None:
     # The second copies of the published files made real copies (before schema 8 they were a
     # second name of the same file): done after the commit, and again by 'backup' if cut.
     names = connection.execute("SELECT DISTINCT digest, compressed FROM published_files")
-    try:
-        checked = opened.files.check_both(
-            (str(digest), bool(compressed)) for digest, compressed in names
-        )
-    except RatingBatchError as error:  # the upgrade stands; the officer is told
+    checked = opened.files.check_both(
+        (str(digest), bool(compressed)) for digest, compressed in names
+    )
+    if checked.failed:  # the upgrade stands; the officer is told
+        place, why = checked.failed[0]
         opened.notes.append(
-            f"the second copies of the published files were not all made ({error}): "
+            f"the second copies of the published files were not all made ({place} {why}): "
             "'rating-batch backup' makes them"
         )
-        return
     if checked.lost:
         opened.notes.append(
             f"{len(checked.lost)} published file(s) cannot be read from either of their two "

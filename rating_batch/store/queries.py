@@ -270,6 +270,16 @@ class Store(EventQueries):
             )
         ]
 
+    def published_names(self) -> dict[str, str]:
+        """Each kept file's digest → the first published file it holds (``period/path``), to
+        name a copy as the officer knows it."""
+        named: dict[str, str] = {}
+        for digest, period, path in self.execute(
+            "SELECT digest, period, path FROM published_files ORDER BY period, path"
+        ):
+            named.setdefault(str(digest), f"{period}/{path}")
+        return named
+
     def has_published_files(self, period: Period) -> bool:
         row = self.execute(
             "SELECT COUNT(*) FROM published_files WHERE period = ?", (period,)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 import sqlite3
 import subprocess
 import zlib
@@ -97,8 +98,14 @@ def test_backup_says_loudly_a_file_whose_two_copies_are_both_bad(tmp_path: Path)
     assert code == 1
     (copy,) = Path(f"{db}.backups").glob("*-backup.sqlite")  # the database is saved anyway
     assert out.splitlines()[0].startswith(f"saved a whole copy of {db} as {copy} (")
+    # Named as the officer knows it: the first published file those bytes are.
+    [(period, path)] = query(
+        db,
+        "SELECT period, path FROM published_files WHERE digest = ? ORDER BY period, path LIMIT 1",
+        bad.split("/")[1].removesuffix(".z"),
+    )
     assert err.splitlines() == [
-        f"{files / bad}: a published file cannot be read from either of its two copies: "
+        f"{period}/{path}: a published file cannot be read from either of its two copies: "
         f"{files / bad} (damaged: not the bytes published); {spare / bad} (missing). Put back "
         "the folders beside the database from your own copies of them",
         f"Error: 1 published file of {db} is lost from both of its copies (above): the whole "
@@ -159,3 +166,60 @@ def test_a_folder_of_copies_missing_whole_is_said_once(tmp_path: Path) -> None:
     )
     for name in names:
         assert whole(spare / name) and (spare / name).read_bytes() == (files / name).read_bytes()
+
+
+@pytest.mark.skipif(os.name == "nt", reason="links of files need privileges on Windows")
+def test_a_second_copies_folder_that_is_a_link_to_the_first_is_said_every_time(
+    tmp_path: Path,
+) -> None:
+    """Writing "again" through the link wrote onto the first copies and left one copy, and
+    backup said it had mended every file on every run."""
+    db = published(tmp_path)
+    files, spare = Path(f"{db}.files"), Path(f"{db}.backups") / "files"
+    before = tree(files)
+    shutil.rmtree(spare)
+    spare.symlink_to(files.resolve(), target_is_directory=True)
+    for _ in range(2):
+        code, out, err = run("backup", "--db", db)
+        assert code == 1
+        assert f"{spare}: is the folder of the first copies under another name" in err
+        assert "written again" not in out
+        assert err.splitlines()[-1] == (
+            f"Error: 1 second copy of published files of {db} could not be made (above): the "
+            "whole copy is saved; mend what each says"
+        )
+    assert tree(files) == before  # the first copies untouched
+    assert len(list(Path(f"{db}.backups").glob("*-backup.sqlite"))) == 2
+
+
+@pytest.mark.skipif(os.name == "nt", reason="links of files need privileges on Windows")
+def test_a_first_copy_that_is_a_link_to_the_second_is_made_a_file_of_its_own(
+    tmp_path: Path,
+) -> None:
+    db = published(tmp_path)
+    files, spare = Path(f"{db}.files"), Path(f"{db}.backups") / "files"
+    name = kept(db)[0]
+    (files / name).unlink()
+    (files / name).symlink_to((spare / name).resolve())
+    assert run("backup", "--db", db)[0] == 0
+    assert not (files / name).is_symlink()
+    assert whole(files / name) and whole(spare / name)
+    assert not os.path.samefile(files / name, spare / name)
+    code, out, _ = run("backup", "--db", db)  # nothing left to mend
+    assert code == 0 and "written again" not in out
+
+
+def test_a_folder_in_place_of_a_copy_is_named_and_the_rest_still_done(tmp_path: Path) -> None:
+    """One stray entry stopped backup before its whole copy, naming its folder."""
+    db = published(tmp_path)
+    files, spare = Path(f"{db}.files"), Path(f"{db}.backups") / "files"
+    names = kept(db)
+    (spare / names[1]).unlink()
+    (spare / names[1]).mkdir()
+    damage(spare / names[2])
+    code, _, err = run("backup", "--db", db)
+    assert code == 1
+    assert f"{spare / names[1]}: cannot be written again from its other copy" in err
+    assert len(list(Path(f"{db}.backups").glob("*-backup.sqlite"))) == 1  # saved all the same
+    assert whole(spare / names[2])  # the other damaged copy mended
+    assert whole(files / names[1])  # the good copy untouched
