@@ -104,9 +104,9 @@ def backup_space(database: int) -> int:
     """The most bytes the whole copies may take together, for a database of ``database``
     bytes ($RATING_BATCH_BACKUP_SPACE: a size, or a number of times the database)."""
     raw = os.environ.get(SPACE, "").strip()
-    text = raw.lower().removesuffix("b").strip()
-    if not text:
+    if not raw:
         return int(SPACE_TIMES * database)
+    text = raw.lower().removesuffix("b").strip()  # "20GB" is 20G; "b" alone is no size
     times = re.fullmatch(r"([0-9]{1,6}(?:\.[0-9]{1,6})?)\s*x", text)
     if times is not None and TIMES_RANGE[0] <= float(times[1]) <= TIMES_RANGE[1]:
         return int(float(times[1]) * database)

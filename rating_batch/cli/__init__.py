@@ -5,6 +5,7 @@ web desk over it), the options and printing they share in ``common``."""
 from __future__ import annotations
 
 import logging
+import math
 
 import click
 
@@ -13,6 +14,13 @@ from rating_batch.cli.common import SHOWN_WARNINGS, check_settings
 from rating_batch.store import DEFAULT_WAIT
 
 _HELP_ONLY = "rating_batch.help_only"
+
+
+def _seconds(context: click.Context, parameter: click.Parameter, value: float) -> float:
+    # A NaN passes every comparison of a range, and a wait for it never ends.
+    if math.isnan(value):
+        raise click.BadParameter("nan is no number of seconds (0 or more; inf waits for ever)")
+    return value
 
 
 class _Commands(click.Group):
@@ -37,6 +45,7 @@ class _Commands(click.Group):
 @click.option(
     "--wait",
     type=click.FloatRange(min=0),
+    callback=_seconds,
     envvar="RATING_BATCH_WAIT",
     default=DEFAULT_WAIT,
     show_default=True,

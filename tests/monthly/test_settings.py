@@ -74,6 +74,7 @@ def test_an_undo_setting_that_makes_no_sense_is_refused_before_anything_changes(
         ("RATING_BATCH_BACKUP_SPACE", "1k", SPACE_ACCEPTED),
         ("RATING_BATCH_BACKUP_SPACE", "-5x", SPACE_ACCEPTED),
         ("RATING_BATCH_BACKUP_SPACE", "abc", SPACE_ACCEPTED),
+        ("RATING_BATCH_BACKUP_SPACE", "b", SPACE_ACCEPTED),
     ],
 )
 def test_a_copies_setting_that_makes_no_sense_removes_no_copy(
@@ -162,3 +163,18 @@ def test_a_commands_help_is_shown_whatever_the_settings(tmp_path: Path) -> None:
     assert (code, out) == (1, "")
     assert err == f"Error: $RATING_BATCH_UNDO is '0', {UNDO_ACCEPTED}\n"
     assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("given", [("--wait", "nan"), ("--wait", "NaN")])
+def test_a_wait_that_is_no_number_is_refused(given: tuple[str, str], tmp_path: Path) -> None:
+    """A NaN passed the range check, and a busy database was then waited for, for ever."""
+    db = database(tmp_path)
+    before = dump(db)
+    code, _, err = run(*given, "edit-player", "11", "--birth-year", "1981", "--db", db)
+    assert code == 2
+    assert "nan is no number of seconds (0 or more; inf waits for ever)" in err
+    code, _, err = run(
+        "edit-player", "11", "--birth-year", "1981", "--db", db, env={"RATING_BATCH_WAIT": "nan"}
+    )
+    assert code == 2 and "nan is no number of seconds" in err
+    assert dump(db) == before
