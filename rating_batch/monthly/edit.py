@@ -76,12 +76,13 @@ def edit_player(
             lines += [f"  {f} {text_of(player[f])!r} → {v!r}" for f, v in changed.items()]
         if len(lines) == 1:
             return Outcome([f"{_label(player)}: nothing to change, the database has it so"])
-        undo = store.undo_point
+        undo, notes = store.undo_point, store.notes
     return Outcome(
         [
             *lines,
             "the next list's changes.csv shows it as a correction",
             f"'rating-batch restore latest' takes it back (journal entry {undo})",
+            *notes,
         ]
     )
 

@@ -240,6 +240,7 @@ def backup(db: Path, *, after: tuple[str, ...] = (), wait: float = DEFAULT_WAIT)
             if wanted
             else "no whole copy will be taken after any command (only by 'rating-batch backup')"
         )
+        lines += store.notes
     with open_store(db) as store:
         places = store.places
         # The whole copy first: whatever the published files' copies hold, it is saved.

@@ -19,7 +19,6 @@ permissions) as that, and only a file SQLite finds damaged as damaged (``Damaged
 from __future__ import annotations
 
 import contextlib
-import logging
 import os
 import sqlite3
 from collections.abc import Callable, Iterator
@@ -37,7 +36,6 @@ from rating_batch.store.writer import Busy, holder_of, nested, one_writer, owner
 if TYPE_CHECKING:
     import pandas as pd
 
-log = logging.getLogger(__name__)
 
 SQLITE_HEADER = b"SQLite format 3\x00"
 
@@ -333,9 +331,10 @@ class Connection:
                 self.connection.execute("COMMIT")
                 self.files.forget_new()
                 if self.forgetting is not None:
-                    # Said on every writing path (the commands print their own summaries):
+                    # Among what the command says of the database (its notes, beside its
+                    # journal entry: the terminal, the month's log, the desk's page alike):
                     # those commands can no longer be undone.
-                    log.warning(f"{self.path}: {self.forgetting}")
+                    self.notes.append(f"{self.path}: {self.forgetting}")
                     self.forgetting = None
         except BaseException:
             if recording is not None:

@@ -118,16 +118,19 @@ def test_a_command_that_makes_the_journal_forget_commands_says_which(tmp_path: P
     code, out, err = process(
         "edit-player", "11", "--birth-year", "1981", "--db", db, env={"RATING_BATCH_UNDO": "1"}
     )
-    assert code == 0 and "(journal entry 3)" in out
-    assert err == (
+    # Beside the journal entry, among what the command says (so in a month's log and on
+    # the desk's page too).
+    assert (code, err) == (0, "")
+    assert out.splitlines()[-2:] == [
+        "'rating-batch restore latest' takes it back (journal entry 3)",
         f"{db}: the undo journal forgot commands 1–2 (add, add): it keeps the newest 1 "
-        "($RATING_BATCH_UNDO=1)\n"
-    )
+        "($RATING_BATCH_UNDO=1)",
+    ]
     assert journal(db) == [(3, "edit-player 11")]
-    code, _, err = process(
+    code, out, err = process(
         "edit-player", "12", "--birth-year", "1982", "--db", db, env={"RATING_BATCH_UNDO": "2"}
     )
-    assert (code, err) == (0, "")  # two kept: nothing forgotten, nothing said
+    assert (code, err) == (0, "") and "forgot" not in out  # two kept: nothing forgotten
     assert [number for number, _ in journal(db)] == [3, 4]
 
 
@@ -178,3 +181,34 @@ def test_a_wait_that_is_no_number_is_refused(given: tuple[str, str], tmp_path: P
     )
     assert code == 2 and "nan is no number of seconds" in err
     assert dump(db) == before
+
+
+def test_the_month_log_and_the_desk_say_what_the_journal_forgot(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A scheduled month (its log is what the officer reads) and a desk page say it as the
+    terminal does."""
+    from desk_helpers import desk, said, send
+
+    db = database(tmp_path)
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    event_file(inbox, "jan", [(1, 1, 2, "1-0")], day="2026/01/10")
+    code, _, _ = process(
+        "-q", "month", inbox, "--today", "2026-01-20", "--db", db, "--out", tmp_path / "out",
+        env={"RATING_BATCH_UNDO": "1"},
+    )  # fmt: skip
+    assert code == 0
+    event_file(inbox, "jan2", [(1, 2, 1, "1-0")], day="2026/01/12")
+    code, _, _ = process(
+        "-q", "month", inbox, "--today", "2026-01-21", "--db", db, "--out", tmp_path / "out",
+        env={"RATING_BATCH_UNDO": "1"},
+    )  # fmt: skip
+    assert code == 0
+    [log] = (tmp_path / "out" / "log").glob("month-2026-01-21-*.log")
+    assert "the undo journal forgot command 1 (add): it keeps the newest 1" in log.read_text(
+        encoding="utf-8"
+    )
+    monkeypatch.setenv("RATING_BATCH_UNDO", "1")
+    page = send(desk(db, tmp_path / "out"), event_file(tmp_path, "jan3", [(1, 1, 2, "=-=")]))
+    assert "the undo journal forgot command 2 (add)" in said(page.text)
