@@ -49,7 +49,7 @@ def serve(
     """
     import os
 
-    from rating_batch.store.places import keep_out_of_stores, places_of
+    from rating_batch.store import keep_out_of_database
     from rating_batch.web.serving import serve_desk
 
     with user_errors(context.obj["debug"]):
@@ -73,7 +73,7 @@ def serve(
                     f"--token-file {token_file}: cannot read it ({error})"
                 ) from None
         # The desk's publish and site check it again; said here, before the officer works.
-        keep_out_of_stores(places_of(db), out)
+        keep_out_of_database(db, out)
         serve_desk(
             db,
             out,

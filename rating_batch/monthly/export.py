@@ -10,6 +10,7 @@ from rating_batch.errors import RatingBatchError
 from rating_batch.monthly.book import database_system, rule_book
 from rating_batch.periods import INITIAL, canonical_period, shown
 from rating_batch.store import open_store
+from rating_batch.store.places import keep_out_of_stores
 
 LIST_FILES = ("list.csv", "list.xlsx", "list.txt")
 
@@ -21,6 +22,7 @@ def export_list(period: str, *, db: Path, out: Path, kind: str | None = None) ->
     """Write a stored list (``initial``, or a published ``YYYY-MM``) as list.csv, .xlsx and
     .txt under ``OUT/PERIOD/KIND/``."""
     with open_store(db) as store:
+        keep_out_of_stores(store.places, out)
         lists = store.lists()
         if period == "initial":
             label = store.initial_period() or INITIAL

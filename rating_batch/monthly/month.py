@@ -22,7 +22,7 @@ from rating_batch.monthly.inbox import InboxAdd, Refusal, add_inbox, inbox_input
 from rating_batch.monthly.publish import PublishOptions, publish_due
 from rating_batch.periods import Period
 from rating_batch.staging import staged_outputs
-from rating_batch.store import DEFAULT_WAIT, Busy, one_writer, places_of
+from rating_batch.store import DEFAULT_WAIT, Busy, keep_out_of_database, one_writer, places_of
 from rating_batch.terminal import terminal_text
 
 #: Seconds ``--notify``'s command may take before it is stopped (a mail command that hangs
@@ -96,6 +96,8 @@ def run_month(
     """Add what is new in ``inbox``, then publish every list whose date has come and that
     no refused file of the inbox may belong to."""
     today = options.today or dt.date.today()
+    # Before the inbox is added: the publish would refuse it only after (and the log).
+    keep_out_of_database(db, out)
     try:
         with _one_month_run(db, options.wait):
             result = _month(inbox, db=db, out=out, today=today, options=options)

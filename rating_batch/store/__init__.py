@@ -15,7 +15,12 @@ from typing import TYPE_CHECKING
 from rating_batch.store.copies import Copy, list_copies, take_copy
 from rating_batch.store.database import DEFAULT_WAIT, Damaged, DatabaseProblem
 from rating_batch.store.journal import Point
-from rating_batch.store.opening import create_database, ensure_new, open_database
+from rating_batch.store.opening import (
+    create_database,
+    ensure_new,
+    keep_out_of_database,
+    open_database,
+)
 from rating_batch.store.places import Places, places_of
 from rating_batch.store.writer import Busy, one_writer
 
@@ -72,6 +77,7 @@ __all__ = [
     "Store",
     "create_store",
     "ensure_new",
+    "keep_out_of_database",
     "list_copies",
     "one_writer",
     "open_store",

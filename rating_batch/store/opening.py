@@ -46,6 +46,7 @@ from rating_batch.store.places import (
     BACKUPS_KEY,
     FILES_KEY,
     Places,
+    keep_out_of_stores,
     places_of,
     remove_stale_beside,
 )
@@ -76,6 +77,22 @@ def _recorded(connection: sqlite3.Connection) -> dict[str, str]:
             "SELECT key, value FROM meta WHERE key IN (?, ?)", (FILES_KEY, BACKUPS_KEY)
         )
     }
+
+
+def keep_out_of_database(db: Path, out: Path, wait: float = 1.0) -> None:
+    """Refuse an ``--out`` that is ``db`` or lies in its own folders (``keep_out_of_stores``),
+    by the folder names the database records (a database renamed without its folders still
+    names them), before a command that writes there reads or changes anything; a database
+    not there yet, or not readable, by the names beside it (its command then says why)."""
+    places = places_of(db)
+    if places.real.is_file():
+        with contextlib.suppress(sqlite3.Error, OSError):
+            connection = connect(places.real, read_only=True, wait=wait)
+            try:
+                places = places_of(db, _recorded(connection))
+            finally:
+                connection.close()
+    keep_out_of_stores(places, out)
 
 
 @contextlib.contextmanager

@@ -62,6 +62,9 @@ def test_a_recorded_name_never_leads_outside_the_databases_folder(tmp_path: Path
         (["site"], "db.sqlite.files", "is the files folder"),
         (["site"], "db.sqlite.backups/files/y", "is inside the backups folder"),
         (["publish", "2026-03", "--dry-run"], "db.sqlite.backups", "is the backups folder"),
+        # Before its inbox is added (inbox/ holds a new file of March).
+        (["month", "inbox", "--today", "2026-04-05"], "db.sqlite.files", "is the files folder"),
+        (["export-list", "2026-02"], "db.sqlite.backups", "is the backups folder"),
     ],
 )
 def test_out_is_never_one_of_the_databases_own_folders(
@@ -74,6 +77,8 @@ def test_out_is_never_one_of_the_databases_own_folders(
                "--db", db)[0] == 0  # fmt: skip
     assert run("-q", "publish", "2026-02", "--db", db, "--out", tmp_path / "out")[0] == 0
     assert run("-q", "backup", "--db", db)[0] == 0
+    (tmp_path / "inbox").mkdir()
+    event_file(tmp_path / "inbox", "mar", [(1, 2, 1, "1-0")], day="2026/03/10")
     before, beside = dump(db), companions(db)
     code, stdout, err = run(*args, "--db", "db.sqlite", "--out", out)
     folder = tmp_path / ("db.sqlite.files" if "files folder" in what else "db.sqlite.backups")
@@ -102,3 +107,20 @@ def test_out_is_never_the_database_itself(tmp_path: Path) -> None:
     )
     keep_out_of_stores(places_of(db), tmp_path / "out")  # a folder beside it: fine
     keep_out_of_stores(places_of(db), tmp_path)  # the database's own folder: fine
+
+
+def test_a_renamed_database_is_kept_out_of_the_folders_it_records(tmp_path: Path) -> None:
+    """Renamed without its folders, the database still names them (meta): an --out there is
+    refused by the name it records, not by the name beside the new file."""
+    from rating_batch.errors import RatingBatchError
+    from rating_batch.store import keep_out_of_database
+
+    db = database(tmp_path)  # r.sqlite, whose folders it records as r.sqlite.*
+    assert run("add", event_file(tmp_path, "jan", [(1, 1, 2, "1-0")]), "--db", db)[0] == 0
+    assert run("-q", "publish", "2026-02", "--db", db, "--out", tmp_path / "out")[0] == 0
+    renamed = tmp_path / "new.sqlite"
+    db.rename(renamed)
+    with pytest.raises(RatingBatchError, match=r"is the files folder .* of the database"):
+        keep_out_of_database(renamed, tmp_path / "r.sqlite.files")
+    keep_out_of_database(renamed, tmp_path / "out")
+    keep_out_of_database(tmp_path / "none.sqlite", tmp_path / "out")  # no database yet: fine
