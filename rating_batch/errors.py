@@ -7,6 +7,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
+from rating_batch.terminal import one_line
+
 Severity = Literal["error", "warning"]
 
 #: How many issues ``str(InputError)`` shows before "… and N more".
@@ -26,7 +28,8 @@ class Issue:
     severity: Severity = "error"
 
     def __str__(self) -> str:
-        where = self.source if self.line is None else f"{self.source}:{self.line}"
+        source = one_line(self.source)
+        where = source if self.line is None else f"{source}:{self.line}"
         prefix = "warning: " if self.severity == "warning" else ""
         return f"{where}: {prefix}{self.message}"
 

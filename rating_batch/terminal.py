@@ -24,6 +24,17 @@ _HIDDEN = re.compile(
 )
 
 
+#: The line breaks and tabs of one line: in a name (a file's, a player's), a line break would
+#: make a line of its own that the file's writer chose (a forged "added 1" in a month's log).
+_BREAKS = re.compile("[\t\n\r]")
+
+
+def one_line(text: str) -> str:
+    """A name that must stay on its line: its tabs and line breaks as their code points too
+    (``<U+000A>``); the rest as ``terminal_text`` shows it."""
+    return _BREAKS.sub(lambda match: f"<U+{ord(match.group()):04X}>", text)
+
+
 def terminal_text(text: str) -> str:
     """``text`` as it may be printed: each hidden character as its code point (``<U+00A0>``)."""
     if _HIDDEN.search(text) is None:

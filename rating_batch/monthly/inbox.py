@@ -23,6 +23,7 @@ from rating_batch.monthly.add import NOTHING_NEW, Added, AddOptions, add_events,
 from rating_batch.monthly.book import rule_book
 from rating_batch.periods import Period
 from rating_batch.store import open_store, places_of
+from rating_batch.terminal import one_line
 
 
 @dataclass(frozen=True)
@@ -42,12 +43,12 @@ class Refusal:
         """One line: the file and its first problem (the log has them all)."""
         more = len(self.problems) - 1
         tail = f" (and {more} more: see the log)" if more > 0 else ""
-        return f"refused {self.path}: {self.problems[0]}{tail}"
+        return f"refused {one_line(self.path)}: {self.problems[0]}{tail}"
 
     def text(self) -> str:
         """Every problem, one line each (the others indented under the first), for the log."""
         more = (f"  {problem}" for problem in self.problems[1:])
-        return "\n".join([f"refused {self.path}: {self.problems[0]}", *more])
+        return "\n".join([f"refused {one_line(self.path)}: {self.problems[0]}", *more])
 
 
 @dataclass

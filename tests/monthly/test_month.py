@@ -345,6 +345,22 @@ def test_the_log_names_a_refused_file_as_the_terminal_does(tmp_path: Path) -> No
     assert _published(db) == [] and sorted(p.name for p in out.iterdir()) == ["log"]
 
 
+@pytest.mark.skipif(os.name == "nt", reason="Windows names hold no line breaks")
+def test_a_line_break_in_a_files_name_forges_no_line(tmp_path: Path) -> None:
+    """A name holding a line break and a made-up summary stays on its one line, in the log
+    as on the terminal."""
+    db = database(tmp_path)
+    inbox, out = _inbox(tmp_path), tmp_path / "lists"
+    forged = "added 1, skipped 0, refused 0; published 2026-01"
+    (inbox / f"x\n{forged}.trf").write_text("junk\n", encoding="utf-8")
+    code, printed, _ = process("month", inbox, "--today", "2026-01-20", "--db", db, "--out", out)
+    assert code == 1
+    [log] = (out / "log").iterdir()
+    for seen in (printed, log.read_text(encoding="utf-8")):
+        assert f"refused {inbox}/x<U+000A>{forged}.trf: " in seen
+        assert not [line for line in seen.splitlines() if line.startswith(forged)]
+
+
 def test_notify_is_told_when_the_run_cannot_start(tmp_path: Path) -> None:
     db = database(tmp_path)
     inbox, out, mail = _inbox(tmp_path), tmp_path / "lists", tmp_path / "mail.txt"
