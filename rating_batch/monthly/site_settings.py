@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import codecs
 import os
+import re
 import stat
+import struct
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,6 +28,36 @@ _IMAGES = (
     (b"GIF87a", "gif"),
     (b"GIF89a", "gif"),
 )
+
+#: The most pixels a logo has across or down (a crest is a few hundred).
+MAX_LOGO_SIDE = 10_000
+#: Markup a page may hold and an image never does: a file that starts as an image and holds
+#: it is a document dressed as one (a browser that guesses a file's type may run it).
+_MARKUP = (b"<script", b"<svg", b"<html", b"<!doctype", b"<iframe", b"<?xml", b"javascript:")
+
+
+def _unsound(data: bytes, extension: str) -> str:
+    """What makes bytes that start as an image no whole image of that type: its size
+    unreadable or absurd, its end missing, markup inside; "" when it is one."""
+    if extension == "png":
+        width, height = struct.unpack(">II", data[16:24]) if len(data) >= 24 else (0, 0)
+        ended = data.endswith(b"IEND\xaeB`\x82")
+    elif extension == "gif":
+        width, height = struct.unpack("<HH", data[6:10]) if len(data) >= 10 else (0, 0)
+        ended = data.endswith(b";")
+    else:
+        frame = re.search(rb"\xff[\xc0-\xc3\xc5-\xc7\xc9-\xcb\xcd-\xcf]..\x08(..)(..)", data, re.S)
+        height, width = struct.unpack(">HH", frame[1] + frame[2]) if frame else (0, 0)
+        ended = data.rstrip(b"\x00").endswith(b"\xff\xd9")
+    if not (0 < width <= MAX_LOGO_SIDE and 0 < height <= MAX_LOGO_SIDE):
+        return f"its size is not one of 1 to {MAX_LOGO_SIDE:,} pixels a side"
+    if not ended:
+        return "it does not end as one: cut, or something after it"
+    lowered = data.lower()
+    if any(mark in lowered for mark in _MARKUP):
+        return "it holds the markup of a web page"
+    return ""
+
 
 #: How a file starts that is an SVG image (after any blanks): refused, since an SVG is a
 #: document that may run scripts and load other files, which the site must not carry.
@@ -171,6 +203,9 @@ def read_logo(path: Path) -> Logo | str:
         return f"is {size:,} bytes: a logo is at most {MAX_LOGO_BYTES:,} (1 MiB)"
     for start, extension in _IMAGES:
         if data.startswith(start):
+            unsound = _unsound(data, extension)
+            if unsound:
+                return f"is not a whole {extension.upper()} image ({unsound})"
             return Logo(path, data, extension)
     if data.removeprefix(codecs.BOM_UTF8).lstrip().startswith(_SVG_STARTS) and b"<svg" in data:
         return (

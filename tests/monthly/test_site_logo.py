@@ -17,14 +17,15 @@ from rating_batch.errors import RulesError
 from rating_batch.monthly.site_settings import MAX_LOGO_BYTES, site_settings
 
 
-def png(padding: int = 0) -> bytes:
-    """A 1×1 PNG (a white pixel), with ``padding`` bytes of a private chunk before its end."""
+def png(padding: int = 0, side: int = 1) -> bytes:
+    """A PNG of ``side``×``side`` pixels (its header says so; one white pixel's data), with
+    ``padding`` bytes of a private chunk before its end."""
 
     def chunk(kind: bytes, data: bytes) -> bytes:
         crc = zlib.crc32(kind + data)
         return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", crc)
 
-    header = struct.pack(">IIBBBBB", 1, 1, 8, 2, 0, 0, 0)
+    header = struct.pack(">IIBBBBB", side, side, 8, 2, 0, 0, 0)
     extra = chunk(b"prVt", b"\0" * padding) if padding else b""
     return (
         b"\x89PNG\r\n\x1a\n"
@@ -35,9 +36,11 @@ def png(padding: int = 0) -> bytes:
     )
 
 
-#: The start of a JFIF file, its end marker after some bytes.
+#: The start of a JFIF file, a baseline frame of 1×1 pixels (SOF0: 8 bits, height 1, width 1,
+#: one component), its end marker after some bytes.
 JPEG = (
     b"\xff\xd8\xff\xe0\x00\x10JFIF\x00\x01\x01\x00\x00\x01\x00\x01\x00\x00"
+    + b"\xff\xc0\x00\x0b\x08\x00\x01\x00\x01\x01\x01\x11\x00"
     + b"\0" * 64
     + b"\xff\xd9"
 )
@@ -89,6 +92,27 @@ FIX = "the logo is read from its path each time the web site is written: put the
             "is a symbolic link: give the image file itself",
         ),
         ("folder.png", lambda p: p.mkdir(), "is not a file"),
+        # A document dressed as an image: a browser guessing its type could run it.
+        (
+            "poly.gif",
+            lambda p: p.write_bytes(b"GIF89a<svg onload=alert(1)>"),
+            "is not a whole GIF image (its size is not one of 1 to 10,000 pixels a side)",
+        ),
+        (
+            "page.gif",
+            lambda p: p.write_bytes(GIF[:-1] + b"<script>alert(1)</script>;"),
+            "is not a whole GIF image (it holds the markup of a web page)",
+        ),
+        (
+            "header.png",
+            lambda p: p.write_bytes(png()[:33]),
+            "is not a whole PNG image (it does not end as one: cut, or something after it)",
+        ),
+        (
+            "wide.png",
+            lambda p: p.write_bytes(png(side=100_000)),
+            "is not a whole PNG image (its size is not one of 1 to 10,000 pixels a side)",
+        ),
         ("missing.png", lambda p: None, "does not exist (a path from where you run)"),
     ],
     ids=[
@@ -101,6 +125,10 @@ FIX = "the logo is read from its path each time the web site is written: put the
         "over-1-MiB",
         "link",
         "folder",
+        "polyglot",
+        "markup",
+        "header-only",
+        "too-wide",
         "missing",
     ],
 )
