@@ -109,6 +109,13 @@ def rate_system_kind(
         changed |= differs(new[column], players[column])
     rows = state_rows(system, player_id[changed], new[changed], kind, period)
     notes = [*outcome.notes, f"previous list: {shown(previous) if previous else 'none'}"]
+    if not len(events):
+        # A month without events is published like any other (docs/systems.md §7); the
+        # report says why no calculation follows.
+        notes.append(
+            f"no {kind} event in {shown(period)}: every state carried over as {system.name} "
+            "carries a period without games"
+        )
     rated = SystemRateResult(system, outcome, games[GAME_COLUMNS], infos, notes)
     listing = system_listing(system, players, table)
     return SystemKindOutcome(kind, rated, rows, listing, previous)
