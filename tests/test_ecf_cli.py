@@ -347,9 +347,12 @@ def test_an_ecf_database_is_seeded_from_a_list_of_grades_alone(header: str, tmp_
 
 
 def test_rate_reads_a_list_of_grades_alone(tmp_path: Path) -> None:
-    # New, Nia (11) graded 150 → 1825 and her five opponents graded 107 → 802.5 + 700 =
-    # 1502.5 → 1503, all full ratings: the K method for everyone (no dummy, no pool).
-    lines = ["id,grade", "11,150", *[f"{10 + r},107" for r in range(2, 7)]]
+    # New, Nia (11) graded 150 → 1825, four opponents graded 107 → 802.5 + 700 = 1502.5 →
+    # 1503 and one (16) graded 87 → 1352.5 → 1353, all full ratings: the K method for
+    # everyone (no dummy, no pool). Nia beats 12–14, loses to 15 and 16: D 322 → PD 0.87
+    # (FIDE table 8.1b), D 472 held to 400 → PD 0.92; 20 × (3 × 0.13 − 0.87 − 0.92) =
+    # 20 × −1.40 = −28 → 1797.
+    lines = ["id,grade", "11,150", *[f"{10 + r},107" for r in range(2, 6)], "16,87"]
     listed = write_list(tmp_path, lines, "grades.csv")
     out = tmp_path / "out"
     code, printed, err = run("rate", monthly_event(tmp_path), "--rules", "ecf", "--list",
@@ -357,8 +360,10 @@ def test_rate_reads_a_list_of_grades_alone(tmp_path: Path) -> None:
     assert code == 0, printed + err
     players = rows(out / "players.csv")
     assert {i: (r["rating"], r["method"]) for i, r in players.items()} == {
-        "11": ("1825.0", "K"), **{str(10 + r): ("1503.0", "K") for r in range(2, 7)},
+        "11": ("1825.0", "K"), **{str(10 + r): ("1503.0", "K") for r in range(2, 6)},
+        "16": ("1353.0", "K"),
     }  # fmt: skip
+    assert players["11"]["new_rating"] == "1797.0"
 
 
 def test_a_list_mixing_ratings_and_grades_seeds_only_where_no_rating(tmp_path: Path) -> None:
