@@ -262,7 +262,11 @@ def write_system_kind(
     folder = out / period / outcome.kind
     system = outcome.rated.system
     title = f"Rating list: {outcome.kind}, {shown(period)}"
-    details = f"{system.title}; " + ", ".join(f"{k} {v}" for k, v, _ in described(system.params))
+    # The line under the title names the rules as under Elo ("rules fide-2025: …") and only
+    # the constants a rules file set: every constant on one line (US Chess has 27) made the
+    # printed list too wide to read; report.xlsx and index.html list them all.
+    given = [f"{k} {v}" for k, v, _ in described(system.params) if k in system.sources]
+    details = f"rules {system.name}: {system.title}" + (f"; {', '.join(given)}" if given else "")
     sheets = list_sheets(outcome.listing, title, details, lower_is_better=system.lower_is_better)
     write_csv(outcome.listing, outputs.path(folder / "list.csv"))
     write_workbook(sheets, outputs.path(folder / "list.xlsx"))
