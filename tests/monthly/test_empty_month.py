@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import math
+import re
 from pathlib import Path
 
 import pytest
@@ -165,6 +166,16 @@ def test_an_empty_month_publishes_its_list_and_the_next_month_after_it(
         "11": "1", "12": "1", "13": "0",
     }  # fmt: skip
     assert float(listing["11"]["rating"]) != expected["11"]["rating"]
+    if system.startswith("fide"):
+        return
+    # Each player's report holds every published list he is on, the empty month too: Three
+    # played in none of them, One only in the second.
+    for player in ("11", "13"):
+        code, printed, err = run("player", player, "--db", db)
+        assert code == 0, printed + err
+        assert "no published list has rated this player yet" not in printed, player
+        history = re.findall(r"^  (\d{4}-\d\d)  (rated|new)\b", printed, re.M)
+        assert [period for period, _ in history] == [empty, later], (player, printed)
 
 
 def forfeits(folder: Path) -> Path:
