@@ -146,9 +146,10 @@ def test_an_empty_month_publishes_its_list_and_the_next_month_after_it(
     assert code == 0, printed + err
     listing = by_id(out / empty / "standard" / "list.csv")
     assert sorted(listing) == ["11", "12", "13"]
-    if not system.startswith("fide"):  # the report says why no calculation follows
+    if not system.startswith("fide"):  # FIDE Elo's own publish writes these otherwise
         # list.xlsx names the rules under its title in a line short enough to print (as
-        # under Elo, "rules fide-2025: …"), not every constant.
+        # under Elo, "rules fide-2025: …"), not every constant; the report says why no
+        # calculation follows.
         sheet = load_workbook(out / empty / "standard" / "list.xlsx")["List"]
         assert str(sheet.cell(2, 1).value).startswith(f"rules {system}: ")
         assert len(str(sheet.cell(2, 1).value)) < 90
