@@ -310,3 +310,110 @@ def test_an_ecf_database_carries_a_partial_ratings_games_to_the_next_month(
     assert (players["11"]["pool_opponents"], players["11"]["pool_points"]) == ("7500.0", "3.0")
     assert (players["11"]["new_pool_opponents"], players["11"]["new_pool_points"]) == (
         "8993.0", "3.5")  # fmt: skip
+
+
+def init_ecf(folder: Path, listed: Path) -> str:
+    """``init --rules ecf`` of ``listed`` as the list of 2026-01 (folder/ecf.sqlite): what it
+    printed."""
+    code, printed, err = run("init", "--list", listed, "--period", "2026-01", "--rules", "ecf",
+                             "--db", folder / "ecf.sqlite")  # fmt: skip
+    assert code == 0, printed + err
+    return printed
+
+
+def state_of(folder: Path) -> dict[str, dict[str, str]]:
+    """The states ``init_ecf`` stored, as export-list writes them (unrounded)."""
+    db = folder / "ecf.sqlite"
+    assert run("export-list", "initial", "--db", db, "--out", folder / "x")[0] == 0
+    return rows(folder / "x" / "2026-01" / "standard" / "state.csv")
+
+
+@pytest.mark.parametrize("header", ["id,grade", "id,name,grade"])
+def test_an_ecf_database_is_seeded_from_a_list_of_grades_alone(header: str, tmp_path: Path) -> None:
+    # §12.2, the July 2020 seeding: rating = 7.5 × grade + 700, a full rating (partial_games
+    # empty), a whole number rounded half away from zero (docs/systems.md §12.2):
+    # 150 → 1125 + 700 = 1825; 87 → 652.5 + 700 = 1352.5 → 1353; 0 → 700.
+    named = header.endswith("name,grade")
+    lines = [header] + [f"{i}{',Player' if named else ''},{g}" for i, g in
+                        (("11", 150), ("12", 87), ("13", 0))]  # fmt: skip
+    listed = write_list(tmp_path, lines, "grades.csv")
+    printed = init_ecf(tmp_path, listed)
+    assert "standard: 3 players with a state under ecf, read from the list" in printed
+    state = state_of(tmp_path)
+    assert {i: (r["rating"], r["partial_games"], r["grade"]) for i, r in state.items()} == {
+        "11": ("1825.0", "", ""), "12": ("1353.0", "", ""), "13": ("700.0", "", ""),
+    }  # fmt: skip
+    assert run("check", listed, "--rules", "ecf")[0] == 0
+
+
+def test_rate_reads_a_list_of_grades_alone(tmp_path: Path) -> None:
+    # New, Nia (11) graded 150 → 1825, four opponents graded 107 → 802.5 + 700 = 1502.5 →
+    # 1503 and one (16) graded 87 → 1352.5 → 1353, all full ratings: the K method for
+    # everyone (no dummy, no pool). Nia beats 12–14, loses to 15 and 16: D 322 → PD 0.87
+    # (FIDE table 8.1b), D 472 held to 400 → PD 0.92; 20 × (3 × 0.13 − 0.87 − 0.92) =
+    # 20 × −1.40 = −28 → 1797.
+    lines = ["id,grade", "11,150", *[f"{10 + r},107" for r in range(2, 6)], "16,87"]
+    listed = write_list(tmp_path, lines, "grades.csv")
+    out = tmp_path / "out"
+    code, printed, err = run("rate", monthly_event(tmp_path), "--rules", "ecf", "--list",
+                             listed, "--out", out)  # fmt: skip
+    assert code == 0, printed + err
+    players = rows(out / "players.csv")
+    assert {i: (r["rating"], r["method"]) for i, r in players.items()} == {
+        "11": ("1825.0", "K"), **{str(10 + r): ("1503.0", "K") for r in range(2, 6)},
+        "16": ("1353.0", "K"),
+    }  # fmt: skip
+    assert players["11"]["new_rating"] == "1797.0"
+
+
+def test_a_list_mixing_ratings_and_grades_seeds_only_where_no_rating(tmp_path: Path) -> None:
+    # 11 a rating alone (1600 stands), 12 a grade alone (140 → 1050 + 700 = 1750), 13 both,
+    # agreeing (150 → 1825), 14 neither (unrated: no state).
+    lines = ["id,name,rating,grade", "11,A,1600,", "12,B,,140", "13,C,1825,150", "14,D,,"]
+    listed = write_list(tmp_path, lines, "mixed.csv")
+    printed = init_ecf(tmp_path, listed)
+    assert "standard: 3 players with a state under ecf" in printed
+    state = state_of(tmp_path)
+    assert {i: r["rating"] for i, r in state.items()} == {
+        "11": "1600.0", "12": "1750.0", "13": "1825.0",
+    }  # fmt: skip
+
+
+@pytest.mark.parametrize("command", ["init", "rate", "check"])
+def test_a_rating_and_a_grade_that_disagree_are_refused_naming_the_line(
+    command: str, tmp_path: Path
+) -> None:
+    # 12 gives 1700 and grade 150 (→ 1825): which is her rating is the officer's decision
+    # (docs/systems.md §12.2), not a silent choice of one.
+    lines = ["id,name,rating,grade", "11,A,1600,", "12,B,1700,150", "13,C,1352,87"]
+    listed = write_list(tmp_path, lines, "mixed.csv")
+    db, out = tmp_path / "ecf.sqlite", tmp_path / "out"
+    arguments = {
+        "init": ("init", "--list", listed, "--period", "2026-01", "--db", db),
+        "rate": ("rate", monthly_event(tmp_path), "--list", listed, "--out", out),
+        "check": ("check", listed),
+    }[command]
+    code, printed, err = run(*arguments, "--rules", "ecf")
+    assert code == 1 and "Traceback" not in printed + err
+    assert (
+        f"{listed}:3: id 12: rating 1700 and grade 150 disagree (7.5 × 150 + 700 = 1825): "
+        "leave the grade empty to keep the rating, or the rating empty to seed it from the grade"
+    ) in printed + err
+    # 13 gives 1352 for grade 87: 652.5 + 700 = 1352.5, whole 1353 (half away from zero).
+    assert f"{listed}:4: id 13: rating 1352 and grade 87 disagree (7.5 × 87 + 700 = 1352.5 → " \
+        "1353)" in printed + err  # fmt: skip
+    assert not db.exists() and not out.exists()
+
+
+def test_a_grade_whose_rating_would_be_below_0_is_refused_naming_the_line(
+    tmp_path: Path,
+) -> None:
+    # 7.5 × −100 + 700 = −50: below the ECF rating's 0 (docs/systems.md §12.2); the lowest
+    # grade is (0 − 700)/7.5 = −93.33.
+    listed = write_list(tmp_path, ["id,grade", "11,150", "12,-100"], "grades.csv")
+    db = tmp_path / "ecf.sqlite"
+    code, _, err = run("init", "--list", listed, "--period", "2026-01", "--rules", "ecf",
+                       "--db", db)  # fmt: skip
+    assert code == 1 and not db.exists()
+    assert f"{listed}:3: grade -100 is out of range for ecf (-93.3333 to 400); an old ECF " \
+        "grade, whose rating 7.5 × grade + 700 is 0 or more" in err  # fmt: skip

@@ -33,9 +33,13 @@ def required_columns(state_columns: Mapping[str, str], optional: Collection[str]
 
 
 def is_state_list(
-    path: Path, state_columns: Mapping[str, str], optional: Collection[str] = ()
+    path: Path,
+    state_columns: Mapping[str, str],
+    optional: Collection[str] = (),
+    alone: Collection[str] = (),
 ) -> bool:
-    """A CSV whose header holds ``id`` and the system's number columns (but ``optional``)."""
+    """A CSV whose header holds ``id`` and the system's number columns (but ``optional``),
+    or ``id`` and a column of ``alone`` (the ECF's list of old grades, docs/formats.md §11)."""
     if path.suffix.lower() != ".csv":
         return False
     try:
@@ -43,7 +47,8 @@ def is_state_list(
             header = {name.strip() for name in handle.readline().split(",")}
     except OSError:
         return False
-    return "id" in header and set(required_columns(state_columns, optional)) <= header
+    required = set(required_columns(state_columns, optional))
+    return "id" in header and (required <= header or bool(header & set(alone)))
 
 
 def _csv_rows(path: Path, encoding: str | None) -> tuple[pd.DataFrame, np.ndarray]:
@@ -123,7 +128,9 @@ def read_state_list(
         raise InputError([Issue(str(path), None, wrong)])
     frame, lines = _csv_rows(path, encoding)
     required = required_columns(state_columns, optional)
-    wanted = ["id", *required]
+    # A column the system makes a state of stands in for the required ones (a list of old
+    # ECF grades alone): its rows give it, the others or none.
+    wanted = ["id"] if set(alone) & set(frame.columns) else ["id", *required]
     missing = [c for c in wanted if c not in frame.columns]
     if missing:
         wrong = f"no column {', '.join(missing)} for {system} (a list has id, {columns})"

@@ -179,10 +179,11 @@ class Store(EventQueries):
         )
 
     def player_system_periods(self, player_id: int) -> pd.DataFrame:
-        """The published lists (kind, period) where a player's system state was set."""
+        """The lists (kind, period) where a player's system state was set: the list init
+        read and the published ones (a state unchanged since init is on every list after it)."""
         return self.frame(
             "SELECT DISTINCT s.kind, s.period FROM system_states s JOIN lists l "
-            "ON l.period = s.period AND l.kind = s.kind AND l.origin = 'publish' "
+            "ON l.period = s.period AND l.kind = s.kind AND l.origin IN ('publish', 'init') "
             "WHERE s.player_id = ? ORDER BY s.period, s.kind",
             (player_id,),
         )

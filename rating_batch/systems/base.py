@@ -156,6 +156,12 @@ class StateSystem(Protocol):
         ``grade`` made a rating); ``init`` stores these."""
         ...
 
+    def list_problems(self, state: pd.DataFrame) -> list[tuple[int, str]]:
+        """What a list's rows (the ``state`` columns and ``id`` as read) give that the system
+        cannot take as it stands, as (row position, why): the ECF's rating and grade that
+        disagree. Read before ``from_list``; each is an error naming the row's line."""
+        ...
+
     def from_elo(self, elo: pd.Series) -> pd.DataFrame:
         """Each player's state (the ``state`` columns, in ``elo``'s order) made from an Elo
         rating, NA where it is NA (unrated): ``init`` from an Elo list, and ``rate`` without
@@ -248,6 +254,9 @@ class SystemBase(Generic[C]):
 
     def from_list(self, state: pd.DataFrame) -> pd.DataFrame:
         return state
+
+    def list_problems(self, state: pd.DataFrame) -> list[tuple[int, str]]:
+        return []
 
 
 def seeded(elo: pd.Series, state: Mapping[str, str], **values: float | pd.Series) -> pd.DataFrame:

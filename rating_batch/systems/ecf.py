@@ -325,7 +325,12 @@ class EcfSystem(SystemBase[Ecf]):
             "partial_games": (1.0, last, "empty for a full rating"),
             "pool_opponents": (0.0, ECF_RATINGS[1] * last, "the pool's opponents summed"),
             "pool_points": (0.0, last, "the pool's points"),
-            "grade": (-100.0, 400.0, "an old ECF grade (the rating is 7.5 × grade + 700)"),
+            # A grade whose rating (7.5 × grade + 700) would lie below 0 makes no state.
+            "grade": (
+                (ECF_RATINGS[0] - 700.0) / 7.5,
+                400.0,
+                "an old ECF grade, whose rating 7.5 × grade + 700 is 0 or more",
+            ),
         }
 
     def list_extra(self, players: pd.DataFrame) -> dict[str, np.ndarray]:
@@ -351,6 +356,26 @@ class EcfSystem(SystemBase[Ecf]):
             pool_points=state["pool_points"].astype("Float64").mask(seeds),
             grade=pd.Series(np.nan, index=state.index, dtype="Float64"),
         )
+
+    def list_problems(self, state: pd.DataFrame) -> list[tuple[int, str]]:
+        # §12.2: the grade makes the rating of a player listed without one. A row giving
+        # both must agree with the conversion: which of two different numbers is the
+        # player's rating is the officer's decision, not a silent choice of one.
+        rating = state["rating"].astype("Float64").to_numpy(np.float64, na_value=np.nan)
+        grade = state["grade"].astype("Float64").to_numpy(np.float64, na_value=np.nan)
+        exact = 7.5 * grade + 700.0
+        made = half_away(exact)
+
+        def why(row: int) -> str:
+            whole = f" → {made[row]:g}" if exact[row] != made[row] else ""
+            return (
+                f"id {state['id'].iloc[row]}: rating {rating[row]:g} and grade {grade[row]:g} "
+                f"disagree (7.5 × {grade[row]:g} + 700 = {exact[row]:g}{whole}): leave the "
+                "grade empty to keep the rating, or the rating empty to seed it from the grade"
+            )
+
+        wrong = ~np.isnan(rating) & ~np.isnan(grade) & (rating != made)
+        return [(int(row), why(int(row))) for row in np.flatnonzero(wrong)]
 
     def from_elo(self, elo: pd.Series) -> pd.DataFrame:
         # A project decision (docs/systems.md §12): the ECF rating is on FIDE's scale; an Elo
@@ -392,7 +417,12 @@ class EcfSystem(SystemBase[Ecf]):
                  "grade": np.full(len(rating), np.nan)}  # fmt: skip
         extra = {"k": done.k, "expected": done.expected, "change": done.change,
                  "nominal": done.nominal}  # fmt: skip
-        players = outcome_players(period, after, extra, rated_now=kept)
+        # players.csv's state before: a rating seeded from a grade as the rating it made,
+        # beside the grade it came from (§12.2).
+        before = carried.state.assign(grade=period.state["grade"])
+        players = outcome_players(
+            dataclasses.replace(period, state=before), after, extra, rated_now=kept
+        )
         # Rated before: a rating, full or partial (partial_games is optional state).
         had = ~np.isnan(rating)
         status = np.where(had, "rated", np.where(kept, "new", "unrated"))

@@ -147,7 +147,7 @@ def init_system_database(
     own list, or (``from_elo``, or a list without the state columns) an Elo list
     (``encoding``: the list's, when it is not UTF-8)."""
     warnings: list[Issue] = []
-    if not from_elo and is_state_list(list_path, system.state, system.optional):
+    if not from_elo and is_state_list(list_path, system.state, system.optional, system.alone):
         players, state, how = _from_state_list(list_path, system, encoding)
     else:
         players, state, how, warnings = _from_elo_list(list_path, system, kind, encoding)

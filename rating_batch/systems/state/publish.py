@@ -108,6 +108,13 @@ def rate_system_kind(
         changed |= differs(new[column], players[column])
     rows = state_rows(system, player_id[changed], new[changed], kind, period)
     notes = [*outcome.notes, f"previous list: {shown(previous) if previous else 'none'}"]
+    if not len(events):
+        # A month without events is published like any other (docs/systems.md §7); the
+        # report says why no calculation follows.
+        notes.append(
+            f"no {kind} event in {shown(period)}: every state carried over as {system.name} "
+            "carries a period without games"
+        )
     rated = SystemRateResult(system, outcome, games[GAME_COLUMNS], infos, notes)
     listing = system_listing(system, players, table)
     return SystemKindOutcome(kind, rated, rows, listing, previous)
@@ -251,7 +258,11 @@ def write_system_kind(
     folder = out / period / outcome.kind
     system = outcome.rated.system
     title = f"Rating list: {outcome.kind}, {shown(period)}"
-    details = f"{system.title}; " + ", ".join(f"{k} {v}" for k, v, _ in described(system.params))
+    # The line under the title names the rules as under Elo ("rules fide-2025: …") and only
+    # the constants a rules file set: every constant on one line (US Chess has 27) made the
+    # printed list too wide to read; report.xlsx and index.html list them all.
+    given = [f"{k} {v}" for k, v, _ in described(system.params) if k in system.sources]
+    details = f"rules {system.name}: {system.title}" + (f"; {', '.join(given)}" if given else "")
     sheets = list_sheets(outcome.listing, title, details, lower_is_better=system.lower_is_better)
     write_csv(outcome.listing, outputs.path(folder / "list.csv"))
     write_workbook(sheets, outputs.path(folder / "list.xlsx"))

@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from rating_batch.errors import Issue, raise_if_errors
 from rating_batch.loaders import read_state_list
 from rating_batch.monthly.common import player_ids
 from rating_batch.periods import Period
@@ -117,10 +118,15 @@ def state_list(store: Store, system: StateSystem, kind: str, period: Period) -> 
 
 def read_system_list(system: StateSystem, path: Path, encoding: str | None) -> pd.DataFrame:
     """A list of ``system`` (docs/formats.md §11), read and checked with everything the
-    system says of its columns."""
-    return read_state_list(
+    system says of its columns and rows (``list_problems``): one path for ``check``,
+    ``rate --list`` and ``init``."""
+    listed = read_state_list(
         path, system.state, system.name, system.bounds, encoding,
         optional=system.optional, choices=system.choices, text_checks=system.text_checks,
         alone=system.alone,
         not_from_elo="" if system.made_from_elo else system.from_elo_note,
     )  # fmt: skip
+    lines = listed["line"].to_numpy()
+    problems = system.list_problems(listed.reset_index(drop=True))
+    raise_if_errors([Issue(str(path), int(lines[row]), why) for row, why in problems[:20]])
+    return listed

@@ -53,7 +53,7 @@ class StatePipeline:
         return LOWEST_RATING
 
     def is_own_list(self, path: Path) -> bool:
-        return is_state_list(path, self.system.state, self.system.optional)
+        return is_state_list(path, self.system.state, self.system.optional, self.system.alone)
 
     def list_issues(self, path: Path, encoding: str | None) -> list[Issue]:
         system = self.system

@@ -48,7 +48,8 @@ SECTION_COLUMNS = {
 def sections_of(period: SystemInput, params: Uscf, kind: str | None) -> Sections:
     """What each section's end date and time control decide (docs/systems.md §8, §9)."""
     facts = period.facts
-    count = len(period.events) or 1
+    # One value per section; a period without sections (a month without events) has none.
+    count = len(facts) if facts is not None else len(period.events)
     ends: list[dt.date | None] = (
         [end if isinstance(end, dt.date) else None for end in facts["end"]]
         if facts is not None
@@ -227,10 +228,12 @@ class UscfSystem(SystemBase[Uscf]):
         last = np.full(len(after.rating), -1, dtype=np.int64)
         order = np.argsort(parts["event"], kind="stable")  # later sections overwrite
         last[parts["player"][order].astype(np.int64)] = order
-        seen, at = last >= 0, np.maximum(last, 0)
+        seen = last >= 0
 
         def of_last(values: np.ndarray) -> np.ndarray:
-            return np.where(seen, np.asarray(values, np.float64)[at], np.nan)
+            # A NaN after the sections' values: a player without one (last −1) reads it,
+            # also when no section was rated (a month without events).
+            return np.append(np.asarray(values, np.float64), np.nan)[last]
 
         extra = {
             "n_eff": of_last(parts["n_eff"]), "k": of_last(parts["k"]),
@@ -245,7 +248,7 @@ class UscfSystem(SystemBase[Uscf]):
             extra,
             rated_now=rated,
         )  # fmt: skip
-        special = parts["special"].astype(bool)[at] if len(parts["special"]) else seen
+        special = of_last(parts["special"]) == 1.0
         method = pd.Series(np.where(special, "special", "standard")).where(seen)
         floored = pd.array(
             [bool(f) if s else None for f, s in zip(of_last(parts["value"]) < extra[

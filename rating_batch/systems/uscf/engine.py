@@ -196,6 +196,13 @@ def bonus_of(
     return threshold, np.where(eligible, np.maximum(0.0, change - threshold), 0.0)
 
 
+#: The parts of a section that are not floats (``rate_sections``).
+_EMPTY: dict[str, type] = {
+    "player": np.int64, "event": np.int64, "m": np.int64, "floor_kind": np.int64,
+    "record": np.int64, "special": bool, "new": bool,
+}  # fmt: skip
+
+
 def rate_sections(
     before: State,
     fide: np.ndarray,
@@ -284,7 +291,12 @@ def rate_sections(
         }  # fmt: skip
         for name in names:
             chunks[name].append(np.asarray(values[name]))
-    joined = {name: np.concatenate(chunks[name]) if chunks[name] else np.zeros(0) for name in names}
+    # Without a section (a month without events) each part is empty, of the type a section
+    # gives it: its indices stay indices.
+    joined = {
+        name: np.concatenate(chunks[name]) if chunks[name] else np.zeros(0, _EMPTY.get(name, float))
+        for name in names
+    }
     return Rated(state, joined, rows)
 
 
