@@ -181,3 +181,93 @@ def test_a_player_on_zero_games_is_new_when_he_plays(tmp_path: Path) -> None:
     assert [found[i]["status"] for i in ("11", "12")] == ["new", "rated"]
     assert float(found["11"]["step3"]) == pytest.approx(1700.0, abs=1e-9)
     assert float(found["11"]["intermediate"]) == pytest.approx(1900.0, abs=1e-9)
+
+
+def msa_rows(out: Path) -> list[list[str]]:
+    """msa.html's table rows as their cells' text, headers left out."""
+    from html_text import read_page
+
+    page = read_page((out / "msa.html").read_text("utf-8"))
+    return [row for row in page.rows if not row[0].startswith("Pair")]
+
+
+def two_sections(folder: Path) -> tuple[Path, Path, Path]:
+    """-5: 13 (start number 1, no list, no rating) has a full-point bye, then loses by
+    forfeit to 11; 11 (1500.5 on 30 games) draws 12 (1500.5 on 3), who then takes a half-point
+    bye. -6 (same end, later key): 21 (FIDE 1800) beats 22 (born 2014, no ID); 12 has a
+    zero-point bye."""
+    first = section(
+        folder,
+        "202608010253-5",
+        [
+            (1, 2, 3, "=-="),
+            (1, 1, None, "U"),
+            (2, 2, 1, "+--"),
+            (2, 3, None, "H"),
+        ],
+        [P(1, "Cc, Three", None, 13), P(2, "Aa, One", None, 11), P(3, "Bb, Two", None, 12)],
+    )
+    second = section(folder, "202608010253-6", [(1, 1, 2, "1-0"), (1, 3, None, "Z")], [
+        P(1, "Dd, Four", 1800, 21, 1990), P(2, "Ee, Five", None, None, 2014),
+        P(3, "Bb, Two", None, 12),
+    ])  # fmt: skip
+    state = listed(folder, "id,rating,games_total\n11,1500.5,30\n12,1500.5,3\n")
+    return first, second, state
+
+
+def test_each_section_has_the_msa_crosstable(tmp_path: Path) -> None:
+    # -5: the draw at equal ratings moves nobody: 11 (standard) K·(0.5 − 0.5) = 0, no bonus
+    # (m = 1 < 3); 12 (special, N' = 3): 3·PWe(R, 1500.5) + PWe(R, 1500.5) = 0.5 + 3/2 holds
+    # at R = 1500.5. Both stay 1500.5, shown 1501 (half away from zero, §9.11; not 1500 as
+    # half to even would give); 12 is then on 3 + 1 = 4 games: P4, and carries P4 into -6,
+    # where a bye does not count. The forfeit and the byes are not rated (§9.2).
+    # -6: 21 starts from 1.5667 · 1800 − 1073 = 1747.06 on N = 5 (§9.4 a), marked as a FIDE
+    # conversion, and stays 1747.06 (test_first_ratings_from_the_event_file): 1747P5* →
+    # 1747P6; 22 is unrated before (§9.4 b: N = 0) and 600 on 1 game after.
+    # MSA order: points, then post-event rating; the opponents by that number.
+    first, second, state = two_sections(tmp_path)
+    out = tmp_path / "out"
+    code, output = run("rate", second, first, "--rules", "uscf", "--list", state, "--out", out)
+    assert code == 0, output
+    assert "wrote " + str(out / "msa.html") in output
+    assert msa_rows(out) == [
+        ["1", "Aa, One", "1.5", "D 2", "X 3"],
+        ["11 / R: 1501 → 1501", "", "W", ""],
+        ["2", "Bb, Two", "1.0", "D 1", "H"],
+        ["12 / R: 1501P3 → 1501P4", "", "B", ""],
+        ["3", "Cc, Three", "1.0", "B", "F 1"],
+        ["13 / R: Unrated → Unrated", "", "", ""],
+        ["1", "Dd, Four", "1.0", "W 3"],
+        ["21 / R: 1747P5* → 1747P6", "", "W"],
+        ["2", "Bb, Two", "0.0", "U"],
+        ["12 / R: 1501P4 → 1501P4", "", ""],
+        ["3", "Ee, Five", "0.0", "L 1"],
+        ["no ID / R: Unrated → 600P1", "", "B"],
+    ]
+
+
+def test_the_crosstable_sheet_has_whole_ratings(tmp_path: Path) -> None:
+    # The same two sections (test_each_section_has_the_msa_crosstable): report.xlsx's
+    # Crosstable sheet, ratings as whole numbers (1500.5 → 1501), the rounds as the MSA
+    # writes them, a round a section does not have left empty.
+    import openpyxl
+    from workbooks import table
+
+    first, second, state = two_sections(tmp_path)
+    out = tmp_path / "out"
+    assert run("rate", first, second, "--rules", "uscf", "--list", state, "--out", out)[0] == 0
+    sheet = openpyxl.load_workbook(out / "report.xlsx")["Crosstable"]
+    found = [
+        (r["event"][-1], r["pair"], r["name"], r["id"], r["total"], r["Rd 1"], r["Rd 2"],
+         r["pre"], r["post"], r["rating"])
+        for r in table(sheet)
+    ]  # fmt: skip
+    assert found == [
+        ("5", 1, "Aa, One", "11", 1.5, "D 2", "X 3", 1501, 1501, "1501 → 1501"),
+        ("5", 2, "Bb, Two", "12", 1, "D 1", "H", 1501, 1501, "1501P3 → 1501P4"),
+        ("5", 3, "Cc, Three", "13", 1, "B", "F 1", None, None, "Unrated → Unrated"),
+        ("6", 1, "Dd, Four", "21", 1, "W 3", None, 1747, 1747, "1747P5* → 1747P6"),
+        ("6", 2, "Bb, Two", "12", 0, "U", None, 1501, 1501, "1501P4 → 1501P4"),
+        ("6", 3, "Ee, Five", None, 0, "L 1", None, None, 600, "Unrated → 600P1"),
+    ]
+    assert all(type(row[7]) is int for row in found if row[7] is not None)

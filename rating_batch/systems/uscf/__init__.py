@@ -4,6 +4,7 @@ rated one after another by end date and key, each in five steps, state stored un
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
 import numpy as np
@@ -34,6 +35,7 @@ from rating_batch.systems.uscf.engine import (
     initial,
     rate_sections,
 )
+from rating_batch.systems.uscf.report import crosstable
 
 #: The calculations.csv columns of a section's values, as ``Rated.parts`` names them.
 SECTION_COLUMNS = {
@@ -200,6 +202,20 @@ class UscfSystem(SystemBase[Uscf]):
             f"the US Chess conversion of a FIDE rating ({which}; docs/systems.md §9.4): N "
             f"{p.fide_games_high} above {p.fide_games_split:g}, else {p.fide_games_low}"
         )
+
+    def crosstable(
+        self,
+        outcome: SystemOutcome,
+        games: pd.DataFrame,
+        order: Sequence[str],
+        names: Mapping[str, str],
+    ) -> pd.DataFrame:
+        """Each section's crosstable as US Chess's MSA shows it (``report.crosstable``): the
+        rated ``outcome``, the games frame, the event keys in rating order and names."""
+        return crosstable(
+            outcome.players, outcome.calculations, games, order, names,
+            self._params.provisional_games,
+        )  # fmt: skip
 
     def rate(self, period: SystemInput) -> SystemOutcome:
         p = self._params
