@@ -96,12 +96,12 @@ def msa_sheet(table: pd.DataFrame, title: str) -> Sheet:
             "pair": table["pair"],
             "name": table["name"],
             "id": table["id"],
-            "federation": table["federation"],
+            "federation": table["federation"].replace("", pd.NA),
             "total": table["total"],
             # A round the section does not have (or the player sat out) is an empty cell.
             **{f"Rd {c.removeprefix('round_')}": table[c].replace("", pd.NA) for c in rounds},
-            "pre": table["pre"],
-            "post": table["post"],
+            "pre": table["pre"].astype("Int64"),
+            "post": table["post"].astype("Int64"),
             "rating": pre_texts(table) + " → " + table["post_text"],
         }
     )

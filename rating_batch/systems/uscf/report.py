@@ -53,6 +53,8 @@ def crosstable(
     MSA's texts ("1501P3", "Unrated")."""
     rank = {key: place for place, key in enumerate(order)}
     rows = games[games["event"].isin(rank)]
+    if rows.empty:  # a month without events (publish): no section
+        return pd.DataFrame({c: pd.Series(dtype="object") for c in [*COLUMNS, *RATING_COLUMNS]})
     entrants = (
         rows.groupby(["event", "id"], sort=False)
         .agg(player=("player", "first"), total=("score", "sum"))
