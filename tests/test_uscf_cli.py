@@ -271,3 +271,51 @@ def test_the_crosstable_sheet_has_whole_ratings(tmp_path: Path) -> None:
         ("6", 3, "Ee, Five", None, 0, "L 1", None, None, 600, "Unrated → 600P1"),
     ]
     assert all(type(row[7]) is int for row in found if row[7] is not None)
+
+
+def test_publish_writes_the_crosstable_and_player_shows_whole_ratings(tmp_path: Path) -> None:
+    # A database (docs/systems.md §9.14): -5, One (11) draws Two (12), all 1500 on 30 games:
+    # nobody moves. -6 (same end, later key): One beats Three (13). N' = N*(1500) = 16.5685,
+    # K = 800/17.5685 = 45.536; Step 4 1500 ± K/2; One 1500 + K·(1 − We(1500, 1477.23)) =
+    # 1500 + 45.536 · 0.46728 = 1521.28 → 1521; Three 1500 − K·We(1500, 1522.77) =
+    # 1500 − 45.536 · 0.46728 = 1478.72 → 1479 (half away from zero, §9.11).
+    from db_helpers import run as run_apart
+
+    k = 800 / (STAR_1500 + 1)
+    one = 1500 + k * (1 - we(1500, 1500 - k / 2))
+    three = 1500 - k * we(1500, 1500 + k / 2)
+    whole = [math.floor(one + 0.5), math.floor(three + 0.5)]
+    assert whole == [1521, 1479]
+    listed(tmp_path, "id,name,rating,games_total\n11,\"One, Ann\",1500,30\n"
+           "12,\"Two, Bea\",1500,30\n13,\"Three, Cy\",1500,30\n")  # fmt: skip
+    db = tmp_path / "u.sqlite"
+    code, out, err = run_apart("init", "--list", tmp_path / "list.csv", "--period", "2026-07",
+                               "--db", db, "--rules", "uscf")  # fmt: skip
+    assert code == 0, out + err
+    people = [P(1, "One, Ann", None, 11), P(2, "Two, Bea", None, 12), P(2, "Three, Cy", None, 13)]
+    five = section(tmp_path, "202607200253-5", [(1, 1, 2, "=-=")], people[:2])
+    six = section(tmp_path, "202607200253-6", [(1, 1, 2, "1-0")], [people[0], people[2]])
+    for path, name in ((five, "Open"), (six, "Under 1800")):
+        text = path.read_text("utf-8").replace("2026/08/01", "2026/07/20")
+        path.write_text(text.replace("012 Test Open", f"012 {name}"), "utf-8")
+    code, out, err = run_apart("add", five, six, "--db", db)
+    assert code == 0, out + err
+    code, out, err = run_apart("publish", "2026-08", "--db", db, "--out", tmp_path / "out")
+    assert code == 0, out + err
+    assert msa_rows(tmp_path / "out" / "2026-08" / "standard") == [
+        ["1", "One, Ann", "0.5", "D 2"],
+        ["11 / R: 1500 → 1500", "", "W"],
+        ["2", "Two, Bea", "0.5", "D 1"],
+        ["12 / R: 1500 → 1500", "", "B"],
+        ["1", "One, Ann", "1.0", "W 2"],
+        ["11 / R: 1500 → 1521", "", "W"],
+        ["2", "Three, Cy", "0.0", "L 1"],
+        ["13 / R: 1500 → 1479", "", "B"],
+    ]
+    # player: the ratings whole, K to two decimals as §9.13's examples (45.54), not 45.5361.
+    code, printed, err = run_apart("player", "11", "--db", db)
+    assert code == 0, printed + err
+    values = printed[printed.index("  202607200253-6\n") :].split("\n    Rd")[0]
+    assert " · rating 1500 · N 31 · " in values
+    assert " · K 45.54 · " in values
+    assert values.rstrip().endswith("post-event 1521")

@@ -130,13 +130,16 @@ class UscfSystem(SystemBase[Uscf]):
     )
     published: ClassVar[str] = "new_rating"
     list_digits: ClassVar[dict[str, int]] = {"rating": 0, "peak": 0, "games_total": 0}
+    # US Chess's own form: ratings (R0 included) whole, as its crosstables and lists show
+    # them; K and the bonus to the two decimals of docs/systems.md §9.13's examples; the
+    # intermediate values keep two.
     notation: ClassVar[dict[str, tuple[str, int]]] = {
-        "rating": ("rating", 2), "new_rating": ("post-event", 2), "games_total": ("N", 0),
-        "new_games_total": ("N′ total", 0), "peak": ("peak", 2), "new_peak": ("new peak", 2),
+        "rating": ("rating", 0), "new_rating": ("post-event", 0), "games_total": ("N", 0),
+        "new_games_total": ("N′ total", 0), "peak": ("peak", 0), "new_peak": ("new peak", 0),
         "n": ("N", 0), "n_star": ("N*", 2), "n_eff": ("N'", 2), "m": ("m", 0),
         "s": ("S", 1), "r0_adjusted": ("R0'", 2), "s_adjusted": ("S'", 2),
         "step3": ("Step 3", 2), "intermediate": ("Step 4", 2), "expected": ("E", 4),
-        "k": ("K", 4), "b": ("B", 0), "threshold": ("B·√max(m,4)", 2), "bonus": ("bonus", 2),
+        "k": ("K", 2), "b": ("B", 0), "threshold": ("B·√max(m,4)", 2), "bonus": ("bonus", 2),
         "before_floors": ("before floors", 2), "floor": ("floor", 0),
         "opponent_step4": ("Ri (Step 4)", 2), "opponent_step5": ("Ri (Step 5)", 2),
         "we": ("We/PWe", 4), "new_record": ("record", 0), "new_abs_floor": ("AF'", 0),
