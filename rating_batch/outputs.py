@@ -49,7 +49,7 @@ from rating_batch.writers import (
     write_workbook,
 )
 from rating_batch.writers.html import SystemPage, write_system_html
-from rating_batch.writers.msa import msa_sheet, write_msa_html
+from rating_batch.writers.msa import MSA_NOTE, msa_sheet, write_msa_html
 
 Keep = Callable[[Sequence[tuple[Path, Path]]], list[Any]]
 """Keeps files as soon as they are written (publish keeps each beside its database): given
@@ -341,7 +341,9 @@ def write_system_files(
                    ("players", str(len(players)))],
             constants=described(rated.system.params),
             explanation=rated.system.explained,
-            notes=rated.notes + [str(issue) for issue in rated.warnings],
+            notes=rated.notes
+            + [str(issue) for issue in rated.warnings]
+            + ([] if table is None else [MSA_NOTE]),
         )  # fmt: skip
         write_system_html(players, calculations, page, outputs.path(paths[4]))
         if table is not None:

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from conftest import read_csv as rows
 from db_helpers import run_combined as run
+from html_text import read_page
 from trf_text import P, trf
 
 from rating_batch.writers.common import WRITTEN_RELATIVE
@@ -185,8 +186,6 @@ def test_a_player_on_zero_games_is_new_when_he_plays(tmp_path: Path) -> None:
 
 def msa_rows(out: Path) -> list[list[str]]:
     """msa.html's table rows as their cells' text, headers left out."""
-    from html_text import read_page
-
     page = read_page((out / "msa.html").read_text("utf-8"))
     return [row for row in page.rows if not row[0].startswith("Pair")]
 
@@ -230,6 +229,8 @@ def test_each_section_has_the_msa_crosstable(tmp_path: Path) -> None:
     code, output = run("rate", second, first, "--rules", "uscf", "--list", state, "--out", out)
     assert code == 0, output
     assert "wrote " + str(out / "msa.html") in output
+    index = read_page((out / "index.html").read_text("utf-8"))
+    assert any(text.startswith("msa.html (beside this page)") for text in index.paragraphs)
     assert msa_rows(out) == [
         ["1", "Aa, One", "1.5", "D 2", "X 3"],
         ["11 / R: 1501 → 1501", "", "W", ""],

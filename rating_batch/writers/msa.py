@@ -20,6 +20,11 @@ FIDE_NOTE = (
     f"{FIDE_MARK} no US Chess rating: the pre-event rating is the player's FIDE rating "
     "converted (docs/systems.md §9.4, Step 1), on the games the conversion gives"
 )
+#: What index.html says of msa.html.
+MSA_NOTE = (
+    "msa.html (beside this page) and the Crosstable sheet of report.xlsx: each section's "
+    "crosstable as US Chess's Member Services Area shows it (docs/systems.md §9.15)"
+)
 LEGEND = (
     "Players by total points, then by post-event rating; each round gives the result and the "
     "opponent's number: W won, D drawn, L lost, X won by forfeit, F lost by forfeit, B a "
