@@ -233,17 +233,17 @@ def test_each_section_has_the_msa_crosstable(tmp_path: Path) -> None:
     assert any(text.startswith("msa.html (beside this page)") for text in index.paragraphs)
     assert msa_rows(out) == [
         ["1", "Aa, One", "1.5", "D 2", "X 3"],
-        ["11 / R: 1501 → 1501", "", "W", ""],
+        ["", "11 / R: 1501 → 1501", "", "W", ""],
         ["2", "Bb, Two", "1.0", "D 1", "H"],
-        ["12 / R: 1501P3 → 1501P4", "", "B", ""],
+        ["", "12 / R: 1501P3 → 1501P4", "", "B", ""],
         ["3", "Cc, Three", "1.0", "B", "F 1"],
-        ["13 / R: Unrated → Unrated", "", "", ""],
+        ["", "13 / R: Unrated → Unrated", "", "", ""],
         ["1", "Dd, Four", "1.0", "W 3"],
-        ["21 / R: 1747P5* → 1747P6", "", "W"],
+        ["", "21 / R: 1747P5* → 1747P6", "", "W"],
         ["2", "Bb, Two", "0.0", "U"],
-        ["12 / R: 1501P4 → 1501P4", "", ""],
+        ["", "12 / R: 1501P4 → 1501P4", "", ""],
         ["3", "Ee, Five", "0.0", "L 1"],
-        ["no ID / R: Unrated → 600P1", "", "B"],
+        ["", "no ID / R: Unrated → 600P1", "", "B"],
     ]
 
 
@@ -305,13 +305,13 @@ def test_publish_writes_the_crosstable_and_player_shows_whole_ratings(tmp_path: 
     assert code == 0, out + err
     assert msa_rows(tmp_path / "out" / "2026-08" / "standard") == [
         ["1", "One, Ann", "0.5", "D 2"],
-        ["11 / R: 1500 → 1500", "", "W"],
+        ["", "11 / R: 1500 → 1500", "", "W"],
         ["2", "Two, Bea", "0.5", "D 1"],
-        ["12 / R: 1500 → 1500", "", "B"],
+        ["", "12 / R: 1500 → 1500", "", "B"],
         ["1", "One, Ann", "1.0", "W 2"],
-        ["11 / R: 1500 → 1521", "", "W"],
+        ["", "11 / R: 1500 → 1521", "", "W"],
         ["2", "Three, Cy", "0.0", "L 1"],
-        ["13 / R: 1500 → 1479", "", "B"],
+        ["", "13 / R: 1500 → 1479", "", "B"],
     ]
     # player: the ratings whole, K to two decimals as §9.13's examples (45.54), not 45.5361.
     code, printed, err = run_apart("player", "11", "--db", db)

@@ -96,8 +96,6 @@ def msa_sheet(table: pd.DataFrame, title: str) -> Sheet:
     rounds = [c for c in table.columns if c.startswith("round_")]
     frame = pd.DataFrame(
         {
-            "event": table["event"],
-            "section": table["section"],
             "pair": table["pair"],
             "name": table["name"],
             "id": table["id"],
@@ -108,6 +106,9 @@ def msa_sheet(table: pd.DataFrame, title: str) -> Sheet:
             "pre": table["pre"].astype("Int64"),
             "post": table["post"].astype("Int64"),
             "rating": pre_texts(table) + " → " + table["post_text"],
+            # Last: a printed page holds the MSA's columns beside the names.
+            "event": table["event"],
+            "section": table["section"],
         }
     )
     notes = [LEGEND] + ([FIDE_NOTE] if table["pre_from"].eq("fide").any() else [])
@@ -116,5 +117,6 @@ def msa_sheet(table: pd.DataFrame, title: str) -> Sheet:
         frame=frame,
         heading=[f"Crosstable (US Chess MSA) — {title}", *notes],
         formats={"pre": "0", "post": "0", "pair": "0", "total": "0.0"},
-        keys=4,
+        keys=2,
+        widths={"section": 30},
     )

@@ -40,9 +40,9 @@ def test_the_page_shows_each_player_on_two_lines(tmp_path: Path) -> None:
     page = read_page(text)
     assert page.rows[1:] == [
         ["1", "<b>One</b>, Ann", "1.5", "W 2", "H"],
-        ["USA · 11 / R: 1500 → 1508", "", "W", ""],
+        ["USA", "11 / R: 1500 → 1508", "", "W", ""],
         ["2", "Two, Bea", "0.5", "L 1", "U"],
-        ["no ID / R: Unrated → 1100P1", "", "B", ""],
+        ["", "no ID / R: Unrated → 1100P1", "", "B", ""],
     ]
     assert "<b>One" not in text  # escaped, not markup
     # The FIDE note only where a pre-event rating is a FIDE conversion.
