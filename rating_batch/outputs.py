@@ -41,6 +41,7 @@ from rating_batch.writers import (
     EventRows,
     Sheet,
     event_rows,
+    msa,
     write_calculations_sheet,
     write_chart_sheet,
     write_csv,
@@ -49,7 +50,6 @@ from rating_batch.writers import (
     write_workbook,
 )
 from rating_batch.writers.html import SystemPage, write_system_html
-from rating_batch.writers.msa import MSA_NOTE, msa_sheet, write_msa_html
 
 Keep = Callable[[Sequence[tuple[Path, Path]]], list[Any]]
 """Keeps files as soon as they are written (publish keeps each beside its database): given
@@ -309,11 +309,11 @@ def write_system_files(
     players, calculations = rated.outcome.players, rated.outcome.calculations
     games = rated.games.drop(columns=["pidx", "oidx", "event_order"], errors="ignore")
     title = heading or f"{rated.system.title}: {', '.join(e.name for e in rated.events[:3])}"
-    book = outputs.path(paths[3])
-    table = crosstable_of(rated)
-    own = [] if table is None else [msa_sheet(table, title)]
+    table = crosstable_of(rated)  # the system's own crosstable: msa.html and a sheet
     if table is not None:
         paths.append(folder / "msa.html")
+        extra_sheets = [msa.msa_sheet(table, title), *extra_sheets]
+    book = outputs.path(paths[3])
 
     def workbook() -> None:
         write_workbook(
@@ -325,7 +325,6 @@ def write_system_files(
                     frame=calculations.head(100_000),
                     heading=[f"Calculations — {title}"],
                 ),
-                *own,
                 *extra_sheets,
             ],
             book,
@@ -341,11 +340,11 @@ def write_system_files(
                    ("players", str(len(players)))],
             constants=described(rated.system.params),
             explanation=rated.system.explained,
-            notes=rated.notes
-            + [str(issue) for issue in rated.warnings]
-            + ([] if table is None else [MSA_NOTE]),
+            notes=rated.notes + [str(issue) for issue in rated.warnings],
         )  # fmt: skip
+        if table is not None:
+            page.notes.append(msa.MSA_NOTE)
         write_system_html(players, calculations, page, outputs.path(paths[4]))
         if table is not None:
-            write_msa_html(table, f"Crosstable: {title}", outputs.path(paths[5]))
+            msa.write_msa_html(table, f"Crosstable: {title}", outputs.path(paths[5]))
     return paths
