@@ -320,3 +320,21 @@ def test_publish_writes_the_crosstable_and_player_shows_whole_ratings(tmp_path: 
     assert " · rating 1500 · N 31 · " in values
     assert " · K 45.54 · " in values
     assert values.rstrip().endswith("post-event 1521")
+
+
+def test_each_column_has_a_heading_of_its_own(tmp_path: Path) -> None:
+    # The reports head a column by the system's notation: two columns of players.csv or of
+    # calculations.csv under one heading ("record" before and after, "floor" set and in
+    # force) cannot be told apart; and N' is the effective games (§9.5), not a total.
+    from rating_batch.systems.uscf import UscfSystem
+
+    first, second, state = two_sections(tmp_path)
+    out = tmp_path / "out"
+    assert run("rate", first, second, "--rules", "uscf", "--list", state, "--out", out)[0] == 0
+    notation = UscfSystem.notation
+    for name in ("players.csv", "calculations.csv"):
+        columns = list(rows(out / name)[0])
+        headings = [notation.get(c, (c, 0))[0] for c in columns]
+        assert len(set(headings)) == len(headings), (name, sorted(headings))
+    assert notation["n_eff"][0] == "N'"
+    assert all("N′" not in heading for heading, _ in notation.values())

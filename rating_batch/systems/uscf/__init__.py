@@ -135,16 +135,17 @@ class UscfSystem(SystemBase[Uscf]):
     # intermediate values keep two.
     notation: ClassVar[dict[str, tuple[str, int]]] = {
         "rating": ("rating", 0), "new_rating": ("post-event", 0), "games_total": ("N", 0),
-        "new_games_total": ("N′ total", 0), "peak": ("peak", 0), "new_peak": ("new peak", 0),
+        "new_games_total": ("new N", 0), "peak": ("peak", 0), "new_peak": ("new peak", 0),
         "n": ("N", 0), "n_star": ("N*", 2), "n_eff": ("N'", 2), "m": ("m", 0),
         "s": ("S", 1), "r0_adjusted": ("R0'", 2), "s_adjusted": ("S'", 2),
         "step3": ("Step 3", 2), "intermediate": ("Step 4", 2), "expected": ("E", 4),
         "k": ("K", 2), "b": ("B", 0), "threshold": ("B·√max(m,4)", 2), "bonus": ("bonus", 2),
         "before_floors": ("before floors", 2), "floor": ("floor", 0),
         "opponent_step4": ("Ri (Step 4)", 2), "opponent_step5": ("Ri (Step 5)", 2),
-        "we": ("We/PWe", 4), "new_record": ("record", 0), "new_abs_floor": ("AF'", 0),
-        "abs_floor": ("abs floor", 0), "floor_in_force": ("floor", 0),
-        "floor_kind": ("floor kind", 0), "floored": ("floored", 0), "method": ("formula", 0),
+        "we": ("We/PWe", 4), "new_record": ("new record", 0), "new_abs_floor": ("AF'", 0),
+        "abs_floor": ("abs floor", 0), "floor_in_force": ("floor in force", 0),
+        "floor_kind": ("floor kind", 0), "new_floor": ("new floor", 0),
+        "floored": ("floored", 0), "method": ("formula", 0),
     }  # fmt: skip
     by_start: ClassVar[bool] = False
     event_values: ClassVar[tuple[str, ...]] = (
