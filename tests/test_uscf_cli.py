@@ -338,3 +338,29 @@ def test_each_column_has_a_heading_of_its_own(tmp_path: Path) -> None:
         assert len(set(headings)) == len(headings), (name, sorted(headings))
     assert notation["n_eff"][0] == "N'"
     assert all("N′" not in heading for heading, _ in notation.values())
+
+
+def test_player_rounds_a_rating_as_the_list_does(tmp_path: Path) -> None:
+    # One and Two, 1500.5 on 30 games each, draw: nobody moves (K·(0.5 − 0.5) = 0, no bonus
+    # with m = 1). list.csv and msa.html show 1501 (half away from zero, §9.11); `player`
+    # showed 1500 (Python's format rounds a tie to even): the same rating, told two ways.
+    from db_helpers import run as run_apart
+
+    listed(tmp_path, 'id,name,rating,games_total\n11,"One, Ann",1500.5,30\n'
+           '12,"Two, Bea",1500.5,30\n')  # fmt: skip
+    event = tmp_path / "202607200253-5.trf"
+    event.write_text(trf([P(1, "One, Ann", None, 11), P(2, "Two, Bea", None, 12)],
+                         [(1, 1, 2, "=-=")], start="2026/07/20", end="2026/07/20"))  # fmt: skip
+    db = tmp_path / "t.sqlite"
+    for args in (
+        ("init", "--list", tmp_path / "list.csv", "--period", "2026-07", "--rules", "uscf"),
+        ("add", event),
+        ("publish", "2026-08", "--out", tmp_path / "out"),
+    ):
+        code, out, err = run_apart(*args, "--db", db)
+        assert code == 0, out + err
+    listing = {r["id"]: r for r in rows(tmp_path / "out" / "2026-08" / "standard" / "list.csv")}
+    assert listing["11"]["rating"] == "1501"
+    code, printed, err = run_apart("player", "11", "--db", db)
+    assert code == 0, printed + err
+    assert "  rating 1501 · N 30 → post-event 1501 · " in printed
