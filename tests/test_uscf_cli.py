@@ -364,3 +364,22 @@ def test_player_rounds_a_rating_as_the_list_does(tmp_path: Path) -> None:
     code, printed, err = run_apart("player", "11", "--db", db)
     assert code == 0, printed + err
     assert "  rating 1501 · N 30 → post-event 1501 · " in printed
+
+
+def test_the_readme_sample_shows_each_pre_rating_where_the_msa_does(tmp_path: Path) -> None:
+    # The README's `rate sample_data/events --rules uscf`: nobody has a US Chess rating, so
+    # players.csv's pre-rating column is empty ("0 rated, 136 new"). San Felipe (FIDE 1731, a
+    # section ending 2018-06-10, before 2024-03-01): 0.94 · 1731 + 180 = 1807.14 on N = 5
+    # (1731 ≤ 2150), §9.4; he plays 7 games: P5 + 7 = P12 after. The crosstable shows
+    # 1807P5*, the * saying it is a FIDE rating converted.
+    sample = Path(__file__).parent.parent / "sample_data" / "events"
+    out = tmp_path / "out"
+    code, output = run("rate", sample, "--rules", "uscf", "--out", out)
+    assert code == 0, output
+    found = [row for row in msa_rows(out) if row[1].startswith("2289970 / ")]
+    assert len(found) == 1
+    line = found[0][1]
+    assert line.startswith("2289970 / R: 1807P5* → ") and line.endswith("P12"), line
+    page = read_page((out / "msa.html").read_text("utf-8"))
+    assert any(text.startswith("* no US Chess rating: the pre-event rating is the player's "
+                               "FIDE rating converted") for text in page.paragraphs)  # fmt: skip
