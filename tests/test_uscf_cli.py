@@ -229,6 +229,10 @@ def test_each_section_has_the_msa_crosstable(tmp_path: Path) -> None:
     code, output = run("rate", second, first, "--rules", "uscf", "--list", state, "--out", out)
     assert code == 0, output
     assert "wrote " + str(out / "msa.html") in output
+    page = read_page((out / "msa.html").read_text("utf-8"))
+    # Bb plays in both sections: 5 players; -6 has one round.
+    assert "sections: 2 · players: 5" in page.paragraphs
+    assert "Section 202608010253-6 · 3 players · 1 round" in page.paragraphs
     index = read_page((out / "index.html").read_text("utf-8"))
     assert any(text.startswith("msa.html (beside this page)") for text in index.paragraphs)
     assert msa_rows(out) == [

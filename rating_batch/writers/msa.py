@@ -80,7 +80,11 @@ def write_msa_html(table: pd.DataFrame, title: str, path: Path) -> None:
     text = render(
         "msa.html",
         title=title,
-        facts=[("sections", str(len(sections))), ("players", str(len(table)))],
+        # A player in several sections is one player (one without an ID is one per row).
+        facts=[
+            ("sections", str(len(sections))),
+            ("players", str(table["id"].nunique() + int(table["id"].isna().sum()))),
+        ],
         sections=sections,
         legend=LEGEND,
         fide_note=FIDE_NOTE if fide else "",
