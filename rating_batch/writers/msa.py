@@ -25,12 +25,15 @@ MSA_NOTE = (
     "msa.html (beside this page) and the Crosstable sheet of report.xlsx: each section's "
     "crosstable as US Chess's Member Services Area shows it (docs/systems.md §9.15)"
 )
+#: What the crosstable's cells say; the page adds the colour below each result (the sheet
+#: has no second line for it).
 LEGEND = (
     "Players by total points, then by post-event rating; each round gives the result and the "
     "opponent's number: W won, D drawn, L lost, X won by forfeit, F lost by forfeit, B a "
-    "full-point bye, H a half-point bye, U not played; below it the colour (W white, B black). "
-    "Ratings are whole numbers (rounded half away from zero); P<n>: provisional, on n games."
+    "full-point bye, H a half-point bye, U not played{colour}. Ratings are whole numbers "
+    "(rounded half away from zero); P<n>: provisional, on n games."
 )
+COLOUR = "; below it the colour (W white, B black)"
 
 
 def _rounds(frame: pd.DataFrame) -> list[int]:
@@ -86,7 +89,7 @@ def write_msa_html(table: pd.DataFrame, title: str, path: Path) -> None:
             ("players", str(table["id"].nunique() + int(table["id"].isna().sum()))),
         ],
         sections=sections,
-        legend=LEGEND,
+        legend=LEGEND.format(colour=COLOUR),
         fide_note=FIDE_NOTE if fide else "",
         index_link="index.html",
         body_class="msa",
@@ -115,7 +118,7 @@ def msa_sheet(table: pd.DataFrame, title: str) -> Sheet:
             "section": table["section"],
         }
     )
-    notes = [LEGEND] + ([FIDE_NOTE] if table["pre_from"].eq("fide").any() else [])
+    notes = [LEGEND.format(colour="")] + ([FIDE_NOTE] if table["pre_from"].eq("fide").any() else [])
     return Sheet(
         "Crosstable",
         frame=frame,

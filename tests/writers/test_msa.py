@@ -75,3 +75,5 @@ def test_the_sheet_has_whole_ratings_and_the_rounds(tmp_path: Path) -> None:
          "pre": None, "post": 1100, "rating": "Unrated → 1100P1"},
     ]  # fmt: skip
     assert sheet["A1"].value == "Crosstable (US Chess MSA) — Open"
+    # The sheet has no colour line, and its legend does not speak of one.
+    assert "U not played. Ratings are whole numbers" in sheet["A2"].value
