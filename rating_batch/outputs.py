@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 import pandas as pd
 
@@ -32,6 +32,7 @@ from rating_batch.systems.elo.pages import EventPages, entrants_of, event_pages,
 from rating_batch.systems.elo.reasons import ro_k_notes
 from rating_batch.systems.elo.rules import Rules
 from rating_batch.systems.params import described
+from rating_batch.systems.state.rate import rating_key
 from rating_batch.writers import (
     CALCULATION_LABELS,
     GAME_LABELS,
@@ -40,6 +41,7 @@ from rating_batch.writers import (
     EventRows,
     Sheet,
     event_rows,
+    msa,
     write_calculations_sheet,
     write_chart_sheet,
     write_csv,
@@ -260,6 +262,30 @@ def changes_chart_sheet(players: pd.DataFrame) -> Sheet:
     return Sheet("Changes chart", frame=change_distribution(changes), writer=write_chart_sheet)
 
 
+@runtime_checkable
+class Crosstables(Protocol):
+    """A system with a crosstable of its own per section (US Chess's MSA, docs/systems.md
+    §9.15): msa.html and report.xlsx's Crosstable sheet show it."""
+
+    def crosstable(
+        self,
+        outcome: Any,
+        games: pd.DataFrame,
+        order: Sequence[str],
+        names: Mapping[str, str],
+    ) -> pd.DataFrame: ...
+
+
+def crosstable_of(rated: SystemRateResult) -> pd.DataFrame | None:
+    """The system's own crosstable of the run's sections, None if it has none."""
+    if not isinstance(rated.system, Crosstables):
+        return None
+    infos = sorted(rated.events, key=lambda info: rating_key(info, rated.system.by_start))
+    order = [info.key for info in infos]
+    names = {info.key: info.name for info in infos}
+    return rated.system.crosstable(rated.outcome, rated.games, order, names)
+
+
 def write_system_outputs(rated: SystemRateResult, out: Path) -> list[Path]:
     """players.csv, games.csv, calculations.csv, report.xlsx and index.html, all or none."""
     with staged_outputs(out) as outputs:
@@ -283,6 +309,10 @@ def write_system_files(
     players, calculations = rated.outcome.players, rated.outcome.calculations
     games = rated.games.drop(columns=["pidx", "oidx", "event_order"], errors="ignore")
     title = heading or f"{rated.system.title}: {', '.join(e.name for e in rated.events[:3])}"
+    table = crosstable_of(rated)  # the system's own crosstable: msa.html and a sheet
+    if table is not None:
+        paths.append(folder / "msa.html")
+        extra_sheets = [msa.msa_sheet(table, title), *extra_sheets]
     book = outputs.path(paths[3])
 
     def workbook() -> None:
@@ -312,5 +342,9 @@ def write_system_files(
             explanation=rated.system.explained,
             notes=rated.notes + [str(issue) for issue in rated.warnings],
         )  # fmt: skip
+        if table is not None:
+            page.notes.append(msa.MSA_NOTE)
         write_system_html(players, calculations, page, outputs.path(paths[4]))
+        if table is not None:
+            msa.write_msa_html(table, f"Crosstable: {title}", outputs.path(paths[5]))
     return paths

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from conftest import read_csv as rows
 from db_helpers import run_combined as run
+from html_text import read_page
 from trf_text import P, trf
 
 from rating_batch.writers.common import WRITTEN_RELATIVE
@@ -181,3 +182,208 @@ def test_a_player_on_zero_games_is_new_when_he_plays(tmp_path: Path) -> None:
     assert [found[i]["status"] for i in ("11", "12")] == ["new", "rated"]
     assert float(found["11"]["step3"]) == pytest.approx(1700.0, abs=1e-9)
     assert float(found["11"]["intermediate"]) == pytest.approx(1900.0, abs=1e-9)
+
+
+def msa_rows(out: Path) -> list[list[str]]:
+    """msa.html's table rows as their cells' text, headers left out."""
+    page = read_page((out / "msa.html").read_text("utf-8"))
+    return [row for row in page.rows if not row[0].startswith("Pair")]
+
+
+def two_sections(folder: Path) -> tuple[Path, Path, Path]:
+    """-5: 13 (start number 1, no list, no rating) has a full-point bye, then loses by
+    forfeit to 11; 11 (1500.5 on 30 games) draws 12 (1500.5 on 3), who then takes a half-point
+    bye. -6 (same end, later key): 21 (FIDE 1800) beats 22 (born 2014, no ID); 12 has a
+    zero-point bye."""
+    first = section(
+        folder,
+        "202608010253-5",
+        [
+            (1, 2, 3, "=-="),
+            (1, 1, None, "U"),
+            (2, 2, 1, "+--"),
+            (2, 3, None, "H"),
+        ],
+        [P(1, "Cc, Three", None, 13), P(2, "Aa, One", None, 11), P(3, "Bb, Two", None, 12)],
+    )
+    second = section(folder, "202608010253-6", [(1, 1, 2, "1-0"), (1, 3, None, "Z")], [
+        P(1, "Dd, Four", 1800, 21, 1990), P(2, "Ee, Five", None, None, 2014),
+        P(3, "Bb, Two", None, 12),
+    ])  # fmt: skip
+    state = listed(folder, "id,rating,games_total\n11,1500.5,30\n12,1500.5,3\n")
+    return first, second, state
+
+
+def test_each_section_has_the_msa_crosstable(tmp_path: Path) -> None:
+    # -5: the draw at equal ratings moves nobody: 11 (standard) K·(0.5 − 0.5) = 0, no bonus
+    # (m = 1 < 3); 12 (special, N' = 3): 3·PWe(R, 1500.5) + PWe(R, 1500.5) = 0.5 + 3/2 holds
+    # at R = 1500.5. Both stay 1500.5, shown 1501 (half away from zero, §9.11; not 1500 as
+    # half to even would give); 12 is then on 3 + 1 = 4 games: P4, and carries P4 into -6,
+    # where a bye does not count. The forfeit and the byes are not rated (§9.2).
+    # -6: 21 starts from 1.5667 · 1800 − 1073 = 1747.06 on N = 5 (§9.4 a), marked as a FIDE
+    # conversion, and stays 1747.06 (test_first_ratings_from_the_event_file): 1747P5* →
+    # 1747P6; 22 is unrated before (§9.4 b: N = 0) and 600 on 1 game after.
+    # MSA order: points, then post-event rating; the opponents by that number.
+    first, second, state = two_sections(tmp_path)
+    out = tmp_path / "out"
+    code, output = run("rate", second, first, "--rules", "uscf", "--list", state, "--out", out)
+    assert code == 0, output
+    assert "wrote " + str(out / "msa.html") in output
+    page = read_page((out / "msa.html").read_text("utf-8"))
+    # Bb plays in both sections: 5 players; -6 has one round.
+    assert "sections: 2 · players: 5" in page.paragraphs
+    assert "Section 202608010253-6 · 3 players · 1 round" in page.paragraphs
+    index = read_page((out / "index.html").read_text("utf-8"))
+    assert any(text.startswith("msa.html (beside this page)") for text in index.paragraphs)
+    assert msa_rows(out) == [
+        ["1", "Aa, One", "1.5", "D 2", "X 3"],
+        ["", "11 / R: 1501 → 1501", "", "W", ""],
+        ["2", "Bb, Two", "1.0", "D 1", "H"],
+        ["", "12 / R: 1501P3 → 1501P4", "", "B", ""],
+        ["3", "Cc, Three", "1.0", "B", "F 1"],
+        ["", "13 / R: Unrated → Unrated", "", "", ""],
+        ["1", "Dd, Four", "1.0", "W 3"],
+        ["", "21 / R: 1747P5* → 1747P6", "", "W"],
+        ["2", "Bb, Two", "0.0", "U"],
+        ["", "12 / R: 1501P4 → 1501P4", "", ""],
+        ["3", "Ee, Five", "0.0", "L 1"],
+        ["", "no ID / R: Unrated → 600P1", "", "B"],
+    ]
+
+
+def test_the_crosstable_sheet_has_whole_ratings(tmp_path: Path) -> None:
+    # The same two sections (test_each_section_has_the_msa_crosstable): report.xlsx's
+    # Crosstable sheet, ratings as whole numbers (1500.5 → 1501), the rounds as the MSA
+    # writes them, a round a section does not have left empty.
+    import openpyxl
+    from workbooks import table
+
+    first, second, state = two_sections(tmp_path)
+    out = tmp_path / "out"
+    assert run("rate", first, second, "--rules", "uscf", "--list", state, "--out", out)[0] == 0
+    sheet = openpyxl.load_workbook(out / "report.xlsx")["Crosstable"]
+    found = [
+        (r["event"][-1], r["pair"], r["name"], r["id"], r["total"], r["Rd 1"], r["Rd 2"],
+         r["pre"], r["post"], r["rating"])
+        for r in table(sheet)
+    ]  # fmt: skip
+    assert found == [
+        ("5", 1, "Aa, One", "11", 1.5, "D 2", "X 3", 1501, 1501, "1501 → 1501"),
+        ("5", 2, "Bb, Two", "12", 1, "D 1", "H", 1501, 1501, "1501P3 → 1501P4"),
+        ("5", 3, "Cc, Three", "13", 1, "B", "F 1", None, None, "Unrated → Unrated"),
+        ("6", 1, "Dd, Four", "21", 1, "W 3", None, 1747, 1747, "1747P5* → 1747P6"),
+        ("6", 2, "Bb, Two", "12", 0, "U", None, 1501, 1501, "1501P4 → 1501P4"),
+        ("6", 3, "Ee, Five", None, 0, "L 1", None, None, 600, "Unrated → 600P1"),
+    ]
+    assert all(type(row[7]) is int for row in found if row[7] is not None)
+
+
+def test_publish_writes_the_crosstable_and_player_shows_whole_ratings(tmp_path: Path) -> None:
+    # A database (docs/systems.md §9.14): -5, One (11) draws Two (12), all 1500 on 30 games:
+    # nobody moves. -6 (same end, later key): One beats Three (13). N' = N*(1500) = 16.5685,
+    # K = 800/17.5685 = 45.536; Step 4 1500 ± K/2; One 1500 + K·(1 − We(1500, 1477.23)) =
+    # 1500 + 45.536 · 0.46728 = 1521.28 → 1521; Three 1500 − K·We(1500, 1522.77) =
+    # 1500 − 45.536 · 0.46728 = 1478.72 → 1479 (half away from zero, §9.11).
+    from db_helpers import run as run_apart
+
+    k = 800 / (STAR_1500 + 1)
+    one = 1500 + k * (1 - we(1500, 1500 - k / 2))
+    three = 1500 - k * we(1500, 1500 + k / 2)
+    whole = [math.floor(one + 0.5), math.floor(three + 0.5)]
+    assert whole == [1521, 1479]
+    listed(tmp_path, "id,name,rating,games_total\n11,\"One, Ann\",1500,30\n"
+           "12,\"Two, Bea\",1500,30\n13,\"Three, Cy\",1500,30\n")  # fmt: skip
+    db = tmp_path / "u.sqlite"
+    code, out, err = run_apart("init", "--list", tmp_path / "list.csv", "--period", "2026-07",
+                               "--db", db, "--rules", "uscf")  # fmt: skip
+    assert code == 0, out + err
+    people = [P(1, "One, Ann", None, 11), P(2, "Two, Bea", None, 12), P(2, "Three, Cy", None, 13)]
+    five = section(tmp_path, "202607200253-5", [(1, 1, 2, "=-=")], people[:2])
+    six = section(tmp_path, "202607200253-6", [(1, 1, 2, "1-0")], [people[0], people[2]])
+    for path, name in ((five, "Open"), (six, "Under 1800")):
+        text = path.read_text("utf-8").replace("2026/08/01", "2026/07/20")
+        path.write_text(text.replace("012 Test Open", f"012 {name}"), "utf-8")
+    code, out, err = run_apart("add", five, six, "--db", db)
+    assert code == 0, out + err
+    code, out, err = run_apart("publish", "2026-08", "--db", db, "--out", tmp_path / "out")
+    assert code == 0, out + err
+    assert msa_rows(tmp_path / "out" / "2026-08" / "standard") == [
+        ["1", "One, Ann", "0.5", "D 2"],
+        ["", "11 / R: 1500 → 1500", "", "W"],
+        ["2", "Two, Bea", "0.5", "D 1"],
+        ["", "12 / R: 1500 → 1500", "", "B"],
+        ["1", "One, Ann", "1.0", "W 2"],
+        ["", "11 / R: 1500 → 1521", "", "W"],
+        ["2", "Three, Cy", "0.0", "L 1"],
+        ["", "13 / R: 1500 → 1479", "", "B"],
+    ]
+    # player: the ratings whole, K to two decimals as §9.13's examples (45.54), not 45.5361.
+    code, printed, err = run_apart("player", "11", "--db", db)
+    assert code == 0, printed + err
+    values = printed[printed.index("  202607200253-6\n") :].split("\n    Rd")[0]
+    assert " · rating 1500 · N 31 · " in values
+    assert " · K 45.54 · " in values
+    assert values.rstrip().endswith("post-event 1521")
+
+
+def test_each_column_has_a_heading_of_its_own(tmp_path: Path) -> None:
+    # The reports head a column by the system's notation: two columns of players.csv or of
+    # calculations.csv under one heading ("record" before and after, "floor" set and in
+    # force) cannot be told apart; and N' is the effective games (§9.5), not a total.
+    from rating_batch.systems.uscf import UscfSystem
+
+    first, second, state = two_sections(tmp_path)
+    out = tmp_path / "out"
+    assert run("rate", first, second, "--rules", "uscf", "--list", state, "--out", out)[0] == 0
+    notation = UscfSystem.notation
+    for name in ("players.csv", "calculations.csv"):
+        columns = list(rows(out / name)[0])
+        headings = [notation.get(c, (c, 0))[0] for c in columns]
+        assert len(set(headings)) == len(headings), (name, sorted(headings))
+    assert notation["n_eff"][0] == "N'"
+    assert all("N′" not in heading for heading, _ in notation.values())
+
+
+def test_player_rounds_a_rating_as_the_list_does(tmp_path: Path) -> None:
+    # One and Two, 1500.5 on 30 games each, draw: nobody moves (K·(0.5 − 0.5) = 0, no bonus
+    # with m = 1). list.csv and msa.html show 1501 (half away from zero, §9.11); `player`
+    # showed 1500 (Python's format rounds a tie to even): the same rating, told two ways.
+    from db_helpers import run as run_apart
+
+    listed(tmp_path, 'id,name,rating,games_total\n11,"One, Ann",1500.5,30\n'
+           '12,"Two, Bea",1500.5,30\n')  # fmt: skip
+    event = tmp_path / "202607200253-5.trf"
+    event.write_text(trf([P(1, "One, Ann", None, 11), P(2, "Two, Bea", None, 12)],
+                         [(1, 1, 2, "=-=")], start="2026/07/20", end="2026/07/20"))  # fmt: skip
+    db = tmp_path / "t.sqlite"
+    for args in (
+        ("init", "--list", tmp_path / "list.csv", "--period", "2026-07", "--rules", "uscf"),
+        ("add", event),
+        ("publish", "2026-08", "--out", tmp_path / "out"),
+    ):
+        code, out, err = run_apart(*args, "--db", db)
+        assert code == 0, out + err
+    listing = {r["id"]: r for r in rows(tmp_path / "out" / "2026-08" / "standard" / "list.csv")}
+    assert listing["11"]["rating"] == "1501"
+    code, printed, err = run_apart("player", "11", "--db", db)
+    assert code == 0, printed + err
+    assert "  rating 1501 · N 30 → post-event 1501 · " in printed
+
+
+def test_the_readme_sample_shows_each_pre_rating_where_the_msa_does(tmp_path: Path) -> None:
+    # The README's `rate sample_data/events --rules uscf`: nobody has a US Chess rating, so
+    # players.csv's pre-rating column is empty ("0 rated, 136 new"). San Felipe (FIDE 1731, a
+    # section ending 2018-06-10, before 2024-03-01): 0.94 · 1731 + 180 = 1807.14 on N = 5
+    # (1731 ≤ 2150), §9.4; he plays 7 games: P5 + 7 = P12 after. The crosstable shows
+    # 1807P5*, the * saying it is a FIDE rating converted.
+    sample = Path(__file__).parent.parent / "sample_data" / "events"
+    out = tmp_path / "out"
+    code, output = run("rate", sample, "--rules", "uscf", "--out", out)
+    assert code == 0, output
+    found = [row for row in msa_rows(out) if row[1].startswith("2289970 / ")]
+    assert len(found) == 1
+    line = found[0][1]
+    assert line.startswith("2289970 / R: 1807P5* → ") and line.endswith("P12"), line
+    page = read_page((out / "msa.html").read_text("utf-8"))
+    assert any(text.startswith("* no US Chess rating: the pre-event rating is the player's "
+                               "FIDE rating converted") for text in page.paragraphs)  # fmt: skip

@@ -114,15 +114,16 @@ def test_a_uscf_database_publishes_rounded_and_keeps_the_state_unrounded(tmp_pat
     code, printed, _ = run("player", "11", "--db", db)
     assert code == 0 and "rated under uscf" in printed
     # Per section, its values once, then the games: N' = N*(1500) = 16.5685, K = 800/17.5685
-    # = 45.5361, Step 4 1500 + K/2 = 1522.77, E = We(1500, 1477.23) = 0.5327, B 10.
+    # = 45.5361 (shown 45.54), Step 4 1500 + K/2 = 1522.77, E = We(1500, 1477.23) = 0.5327,
+    # B 10; the ratings whole (docs/systems.md §9.15).
     section = printed[printed.index("  202607200253-6\n") :]
     assert section.startswith(
         "  202607200253-6\n"
-        "    formula standard · rating 1500.00 · N 31 · N* 16.57 · N' 16.57 · m 1 · S 1.0 · Step"
-        " 4 1522.77 ·\n"
-        "    E 0.5327 · K 45.5361 · B 10 · bonus 0.00 · before floors 1521.28 · floor 1300 · "
-        "floor kind peak\n"
-        "    · post-event 1521.28\n"
+        "    formula standard · rating 1500 · N 31 · N* 16.57 · N' 16.57 · m 1 · S 1.0 · Step 4"
+        " 1522.77 · E\n"
+        "    0.5327 · K 45.54 · B 10 · bonus 0.00 · before floors 1521.28 · floor 1300 · floor "
+        "kind peak ·\n"
+        "    post-event 1521\n"
     )
     assert "\n    Rd  opponent   result  Ri (Step 4)  Ri (Step 5)  We/PWe\n" in section
 

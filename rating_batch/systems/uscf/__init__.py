@@ -4,6 +4,7 @@ rated one after another by end date and key, each in five steps, state stored un
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
 import numpy as np
@@ -34,6 +35,7 @@ from rating_batch.systems.uscf.engine import (
     initial,
     rate_sections,
 )
+from rating_batch.systems.uscf.report import crosstable
 
 #: The calculations.csv columns of a section's values, as ``Rated.parts`` names them.
 SECTION_COLUMNS = {
@@ -129,18 +131,22 @@ class UscfSystem(SystemBase[Uscf]):
     )
     published: ClassVar[str] = "new_rating"
     list_digits: ClassVar[dict[str, int]] = {"rating": 0, "peak": 0, "games_total": 0}
+    # US Chess's own form: ratings (R0 included) whole, as its crosstables and lists show
+    # them; K and the bonus to the two decimals of docs/systems.md §9.13's examples; the
+    # intermediate values keep two.
     notation: ClassVar[dict[str, tuple[str, int]]] = {
-        "rating": ("rating", 2), "new_rating": ("post-event", 2), "games_total": ("N", 0),
-        "new_games_total": ("N′ total", 0), "peak": ("peak", 2), "new_peak": ("new peak", 2),
+        "rating": ("rating", 0), "new_rating": ("post-event", 0), "games_total": ("N", 0),
+        "new_games_total": ("new N", 0), "peak": ("peak", 0), "new_peak": ("new peak", 0),
         "n": ("N", 0), "n_star": ("N*", 2), "n_eff": ("N'", 2), "m": ("m", 0),
         "s": ("S", 1), "r0_adjusted": ("R0'", 2), "s_adjusted": ("S'", 2),
         "step3": ("Step 3", 2), "intermediate": ("Step 4", 2), "expected": ("E", 4),
-        "k": ("K", 4), "b": ("B", 0), "threshold": ("B·√max(m,4)", 2), "bonus": ("bonus", 2),
+        "k": ("K", 2), "b": ("B", 0), "threshold": ("B·√max(m,4)", 2), "bonus": ("bonus", 2),
         "before_floors": ("before floors", 2), "floor": ("floor", 0),
         "opponent_step4": ("Ri (Step 4)", 2), "opponent_step5": ("Ri (Step 5)", 2),
-        "we": ("We/PWe", 4), "new_record": ("record", 0), "new_abs_floor": ("AF'", 0),
-        "abs_floor": ("abs floor", 0), "floor_in_force": ("floor", 0),
-        "floor_kind": ("floor kind", 0), "floored": ("floored", 0), "method": ("formula", 0),
+        "we": ("We/PWe", 4), "new_record": ("new record", 0), "new_abs_floor": ("AF'", 0),
+        "abs_floor": ("abs floor", 0), "floor_in_force": ("floor in force", 0),
+        "floor_kind": ("floor kind", 0), "new_floor": ("new floor", 0),
+        "floored": ("floored", 0), "method": ("formula", 0),
     }  # fmt: skip
     by_start: ClassVar[bool] = False
     event_values: ClassVar[tuple[str, ...]] = (
@@ -201,6 +207,20 @@ class UscfSystem(SystemBase[Uscf]):
             f"the US Chess conversion of a FIDE rating ({which}; docs/systems.md §9.4): N "
             f"{p.fide_games_high} above {p.fide_games_split:g}, else {p.fide_games_low}"
         )
+
+    def crosstable(
+        self,
+        outcome: SystemOutcome,
+        games: pd.DataFrame,
+        order: Sequence[str],
+        names: Mapping[str, str],
+    ) -> pd.DataFrame:
+        """Each section's crosstable as US Chess's MSA shows it (``report.crosstable``): the
+        rated ``outcome``, the games frame, the event keys in rating order and names."""
+        return crosstable(
+            outcome.players, outcome.calculations, games, order, names,
+            self._params.provisional_games,
+        )  # fmt: skip
 
     def rate(self, period: SystemInput) -> SystemOutcome:
         p = self._params
