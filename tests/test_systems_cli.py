@@ -274,7 +274,7 @@ def test_the_page_shows_constants_players_and_each_calculation(tmp_path: Path) -
     assert "Smith &amp; Sons, A" in page and "&lt;b&gt;Two&lt;/b&gt;" in page
     assert "<b>Two</b>" not in page
     # The winner's calculation: both unrated (1500/350): g(350/173.7178) = 0.6690, E 0.50.
-    assert "<td>0.669</td>" in page
+    assert "<td>0.6690</td>" in page  # g to the 4 decimals of its notation
 
 
 def test_compare_rules_gives_the_elo_list_to_elo_only(tmp_path: Path) -> None:

@@ -55,6 +55,22 @@ class SystemInput:
 
 
 @dataclass(frozen=True)
+class ReportTable:
+    """A table in a federation's own form (the DSB's Turnierauswertung, docs/systems.md
+    §10.9): headings and rows of texts as the federation prints them, and under it each
+    row's worked lines (the formulas with the row's numbers)."""
+
+    title: str
+    heads: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+    text_columns: frozenset[int]
+    """The columns of text (left-aligned); the others are numbers."""
+    worked: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    """(whose, lines) per player with a calculation to show."""
+    language: str = "en"
+
+
+@dataclass(frozen=True)
 class SystemOutcome:
     """A rated period: ``players`` (players.csv: identity, games, score, the state before
     as ``<column>_before`` and after, the published value, ``status``), ``calculations``
@@ -63,6 +79,8 @@ class SystemOutcome:
     players: pd.DataFrame
     calculations: pd.DataFrame
     notes: list[str] = field(default_factory=list)
+    report: tuple[ReportTable, ...] = ()
+    """The federation's own tables, where the system has them (the DWZ's per event)."""
 
 
 class StateSystem(Protocol):
