@@ -101,8 +101,7 @@ class DwzSystem(SystemBase[Dwz]):
         "restpartien_used": ("Restpartien genutzt", 0),
         "restpartien_stored": ("Restpartien gespeichert", 0),
         "uplifted": ("umgestuft 2026", 0), "new_uplifted": ("umgestuft 2026 neu", 0),
-        "edition": ("Wertungsordnung", 0), "games": ("Partien", 0), "score": ("Punkte", 1),
-        "status": ("Status", 0),
+        "edition": ("Wertungsordnung", 0), "dwz": ("DWZ/Index", 0),
     }  # fmt: skip
     # "floored" is told by the Turnierauswertung's worked line, not as a flag.
     player_values: ClassVar[tuple[str, ...]] = (
