@@ -137,6 +137,9 @@ class StateSystem(Protocol):
     of the last games while ``last_period`` dates them, docs/systems.md §3)."""
 
     birth_from_list: ClassVar[bool]
+    id_name: ClassVar[str]
+    """What a report calls the id its lists key players by ("FIDE ID"; the DWZ's lists:
+    the DSB's own, "ID")."""
     """Whether ``rate --list`` takes a player's birth year from the list when it gives one
     (the national systems, docs/systems.md §10.1), else from the event file."""
     text_checks: ClassVar[dict[str, Callable[[str], str]]]
@@ -234,6 +237,7 @@ class SystemBase(Generic[C]):
     text_checks: ClassVar[dict[str, Callable[[str], str]]] = {}
     alone: ClassVar[tuple[str, ...]] = ()
     birth_from_list: ClassVar[bool] = False
+    id_name: ClassVar[str] = "FIDE ID"
 
     def __init__(self, params: C | None = None, sources: dict[str, str] | None = None) -> None:
         self._params: C = params if params is not None else self.constants()

@@ -10,6 +10,7 @@ import textwrap
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from rating_batch.periods import shown
@@ -55,6 +56,8 @@ def cell(system: StateSystem, column: str, value: object) -> str:
         return STATUS_TEXT.get(str(value), str(value))
     if isinstance(value, str):
         return value
+    if isinstance(value, bool | np.bool_):
+        return "✓" if value else "–"  # a flag (the DWZ's umgestuft 2026), in any language
     if column == "score":
         return points(as_float(value))
     if column in ("round", "games"):

@@ -9,7 +9,9 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from db_helpers import run
 from html_text import read_page
+from monthly.test_dwz_db import dwz_database, events
 from openpyxl import load_workbook
 from workbooks import header_row, table
 
@@ -130,3 +132,14 @@ def test_values_that_differ_between_events_stay_with_the_games() -> None:
     assert "edition" in report.before_values(part) and "r0" not in report.before_values(part)
     assert list(report.game_rows(part)["r0"]) == [1500, 1519]
     assert "edition" not in report.game_rows(part)
+
+
+def test_a_dwz_players_report_names_the_lists_id_and_words_flags(tmp_path: Path) -> None:
+    # A DWZ list keys players by the DSB's number, not a FIDE ID; "uplifted" is a flag, not 0.
+    db = dwz_database(tmp_path, events(tmp_path))
+    code, out, err = run("player", "14", "--db", db, "--out", tmp_path / "p")
+    assert code == 0, out + err
+    assert out.startswith("Four, D (ID 14, GER, born 2009)\n"), out
+    assert "FIDE ID" not in out and "umgestuft 2026 – ·" in " ".join(out.split())
+    page = read_page(next((tmp_path / "p").rglob("player-14.html")).read_text("utf-8"))
+    assert page.headings[0] == "Four, D (ID 14, GER, born 2009)"

@@ -79,6 +79,9 @@ class DwzSystem(SystemBase[Dwz]):
     by_start: ClassVar[bool] = False
     text_checks: ClassVar[dict[str, Callable[[str], str]]] = {"restpartien": rests_problem}
     birth_from_list: ClassVar[bool] = True
+    # A DWZ list keys players by the DSB's own number (ZPS and membership, or PKZ), which
+    # most club players have instead of a FIDE ID (docs/formats.md).
+    id_name: ClassVar[str] = "ID"
     explained: ClassVar[str] = (
         "Per player, counted game and event in the DSB's order (end date, then key): the "
         "opponent's rating used, D and P(D); the player's R0 (DWZ or FIDE), index, age, J, "
