@@ -271,3 +271,33 @@ def test_the_2026_uplift_is_its_own_line_where_it_acts(tmp_path: Path) -> None:
     assert "DWZ 1912-87 → 1984-88 durch die Umstufung 2026 (0,64 × 1912 + 760)" in paragraphs
     assert "DWZ 1500-20 → 1720-21 durch die Umstufung 2026 (0,64 × 1500 + 760)" in paragraphs
     assert "E0 = (1984/1000)^4 + 15 = 30,49 → E = 30" in paragraphs
+
+
+def test_a_dsb_evaluation_row_and_its_worked_line_as_checked_by_hand(tmp_path: Path) -> None:
+    # An officer's check (docs/systems.md §10.5): Müller, 1912-87, aged 55 (J 15), 3 points
+    # from 5 games against 1545, 1780, 1790, 1805 and 1810 (Rc 1746).
+    #   We = Σ Φ((1912 − Ri)/(200·√2)) = 0.9028 + 0.6796 + 0.6669 + 0.6474 + 0.6408 = 3.5375
+    #   E0 = (1912/1000)⁴ + 15 = 13.3645 + 15 = 28.36 → E 28 (index 87: at most 30)
+    #   Rn = 1912 + 800 × (3 − 3.5375)/(28 + 5) = 1898.97 → 1899, index 88
+    #   Rh: the root of Σ P(Rh − Ri) = 3 is 1824.9; the DSB's integer steps may end one off.
+    others = (1545, 1780, 1790, 1805, 1810)
+    people = [P(1, "Müller, Jürgen", None, 11, 1971)] + [
+        P(r, f"Gegner {r}", None, 10 + r, ADULT) for r in range(2, 7)
+    ]
+    results = ["1-0", "1-0", "1-0", "0-1", "0-1"]
+    event = tmp_path / "koeln.trf"
+    event.write_text(trf(people, [(r, 1, r + 1, results[r - 1]) for r in range(1, 6)],
+                         start="2026/03/13", end="2026/03/15"), encoding="utf-8")  # fmt: skip
+    listed = tmp_path / "list.csv"
+    rows_ = [f"{10 + r},{rating},20" for r, rating in zip(range(2, 7), others, strict=True)]
+    listed.write_text("\n".join(["id,rating,index", "11,1912,87", *rows_]) + "\n")
+    out = tmp_path / "out"
+    code, output = run("rate", event, "--rules", "dwz", "--list", listed, "--out", out)
+    assert code == 0, output
+    table, paragraphs = evaluation(out / "index.html")
+    muller = table[1]
+    assert muller[:7] + muller[8:] == ["1", "Müller, Jürgen", "1912-87", "3", "5", "3,538", "28",
+                                       "1899-88"]  # fmt: skip
+    assert abs(int(muller[7]) - 1825) <= 1
+    assert "E0 = (1912/1000)^4 + 15 = 28,36 → E = 28" in paragraphs
+    assert "Rn = 1912 + 800 × (3 − 3,538) / (28 + 5) = 1899" in paragraphs
