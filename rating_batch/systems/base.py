@@ -213,6 +213,11 @@ class StateSystem(Protocol):
 
     def rate(self, period: SystemInput) -> SystemOutcome: ...
 
+    def worked(self, values: Mapping[str, object]) -> list[str]:
+        """A player's worked lines for one event from its values under calculations.csv's
+        names, in the federation's notation (the DWZ's "Rn = …"; none: the system has none)."""
+        ...
+
 
 C = TypeVar("C")
 
@@ -270,6 +275,9 @@ class SystemBase(Generic[C]):
 
     def from_list(self, state: pd.DataFrame) -> pd.DataFrame:
         return state
+
+    def worked(self, values: Mapping[str, object]) -> list[str]:
+        return []
 
 
 def seeded(elo: pd.Series, state: Mapping[str, str], **values: float | pd.Series) -> pd.DataFrame:

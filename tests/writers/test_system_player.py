@@ -134,7 +134,7 @@ def test_values_that_differ_between_events_stay_with_the_games() -> None:
     assert "edition" not in report.game_rows(part)
 
 
-def test_a_dwz_players_report_names_the_lists_id_and_words_flags(tmp_path: Path) -> None:
+def test_a_dwz_players_report_names_the_id_words_flags_and_works_lines(tmp_path: Path) -> None:
     # A DWZ list keys players by the DSB's number, not a FIDE ID; "uplifted" is a flag, not 0.
     db = dwz_database(tmp_path, events(tmp_path))
     code, out, err = run("player", "14", "--db", db, "--out", tmp_path / "p")
@@ -143,3 +143,14 @@ def test_a_dwz_players_report_names_the_lists_id_and_words_flags(tmp_path: Path)
     assert "FIDE ID" not in out and "umgestuft 2026 – ·" in " ".join(out.split())
     page = read_page(next((tmp_path / "p").rglob("player-14.html")).read_text("utf-8"))
     assert page.headings[0] == "Four, D (ID 14, GER, born 2009)"
+    # His worked lines under the event, as the rate page's Turnierauswertung prints them:
+    # a junior (J 5), E0 = 1.6⁴ + 5 = 11.55 → 12; We = P(−222) = 0.216259;
+    # Rn = 1600 + 800 × (0 − 0.216259)/(12 + 1) = 1586.69 → 1587 (tests/monthly/test_dwz_db.py).
+    lines = ["E0 = (1600/1000)^4 + 5 = 11,55 → E = 12",
+             "Rn = 1600 + 800 × (0 − 0,216) / (12 + 1) = 1587"]  # fmt: skip
+    assert "\n".join(f"    {line}" for line in lines) in out
+    assert all(line in page.paragraphs for line in lines)
+    book = load_workbook(next((tmp_path / "p").rglob("player-14.xlsx")), read_only=True)
+    summary = [[c for c in row if c is not None] for row in book["Summary"].values]
+    assert ["B431-636-C4F", lines[0]] in summary and [lines[1]] in summary
+    assert ["ID", "14"] in summary

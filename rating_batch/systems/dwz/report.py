@@ -7,6 +7,7 @@ uplift (Umstufung) where it acts. Texts only: every number comes from the run.""
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -105,6 +106,52 @@ def _first(record: dict[str, Any], params: Dwz) -> list[str]:
     return lines
 
 
+#: calculations.csv's names of an event's values (``DwzSystem._calculations``) → the run's.
+_FROM_CALCULATIONS = {"new_rating": "new_dwz", "restpartien_used": "rests_used",
+                      "restpartien_stored": "rests_stored"}  # fmt: skip
+_NUMBERS = ("r0", "index", "j", "e0", "fb", "sbr", "e", "n", "w", "we", "rc", "new_index",
+            "stage", "start", "steps", "rp", "ri")  # fmt: skip
+
+
+def _number_of(value: object) -> float:
+    if value is None or value is pd.NA or (isinstance(value, str) and not value.strip()):
+        return math.nan
+    try:
+        return float(value)  # type: ignore[arg-type]  # numbers, or their CSV text
+    except (TypeError, ValueError):
+        return math.nan
+
+
+def _truth(value: object) -> bool:
+    return str(value).strip().lower() in ("true", "1", "1.0")
+
+
+def worked_lines(values: Mapping[str, object], params: Dwz) -> list[str]:
+    """A player's worked lines for one event from its values under calculations.csv's names
+    (``r0``, ``r0_source``, ``j``, ``e0`` … ``new_rating``, ``stage``, ``floored``), as the
+    ``player`` report reads them back: the same lines as the Turnierauswertung's."""
+    record: dict[str, Any] = {
+        key: _number_of(values.get(name))
+        for name, key in {**{k: k for k in _NUMBERS}, **_FROM_CALCULATIONS}.items()
+    }
+    record["by_fide"] = str(values.get("r0_source", "")) == "FIDE"
+    record["floored"] = _truth(values.get("floored"))
+    return _lines(record, params)
+
+
+def _lines(record: dict[str, Any], params: Dwz) -> list[str]:
+    """An event's lines of a player (the run's names): evaluated, a first DWZ, or stored."""
+    if not math.isnan(record["r0"]) and record["n"] > 0 and not math.isnan(record["e"]):
+        return _established(record, params)
+    if record["stage"] > 0:
+        return _first(record, params)
+    if record["rests_stored"] > 0:
+        return [
+            f"keine Erst-DWZ: {record['rests_stored']:.0f} Ergebnisse als Restpartien gespeichert"
+        ]
+    return []
+
+
 def evaluation_tables(
     run: DwzRun,
     games: PlayedGames,
@@ -151,7 +198,6 @@ def evaluation_tables(
             name = str(names.iloc[player])
             has_r0 = not math.isnan(record["r0"])
             evaluated = bool(record["evaluated"])
-            first = record["stage"] > 0
             new = (
                 dwz(record["new_dwz"], record["new_index"])
                 if not math.isnan(record["new_dwz"])
@@ -182,15 +228,7 @@ def evaluation_tables(
             ):
                 shown_uplift.add(player)
                 lines.append(uplift_line(from_dwz[player], from_index[player], params))
-            if evaluated:
-                lines += _established(record, params)
-            elif first:
-                lines += _first(record, params)
-            elif record["rests_stored"]:
-                lines.append(
-                    f"keine Erst-DWZ: {record['rests_stored']:.0f} Ergebnisse als "
-                    "Restpartien gespeichert"
-                )
+            lines += _lines(record if evaluated else {**record, "e": math.nan}, params)
             if lines:
                 worked.append((name, tuple(lines)))
         tables.append(

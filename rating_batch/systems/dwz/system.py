@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import ClassVar
 
 import numpy as np
@@ -21,7 +21,7 @@ from rating_batch.systems.base import (
 )
 from rating_batch.systems.dwz.constants import Dwz
 from rating_batch.systems.dwz.engine import DwzRun, DwzState, EventDates, rate_events
-from rating_batch.systems.dwz.report import evaluation_tables
+from rating_batch.systems.dwz.report import evaluation_tables, worked_lines
 from rating_batch.systems.dwz.rests import format_rests, parse_rests, rests_problem
 
 #: The values of a player's evaluation in an event (calculations.csv, after the game's).
@@ -106,11 +106,7 @@ class DwzSystem(SystemBase[Dwz]):
         "uplifted": ("umgestuft 2026", 0), "new_uplifted": ("umgestuft 2026 neu", 0),
         "edition": ("Wertungsordnung", 0), "dwz": ("DWZ/Index", 0),
     }  # fmt: skip
-    # "floored" is told by the Turnierauswertung's worked line, not as a flag.
-    player_values: ClassVar[tuple[str, ...]] = (
-        "edition",
-        *(v for v in EVENT_VALUES if v != "floored"),
-    )
+    player_values: ClassVar[tuple[str, ...]] = ("edition", *EVENT_VALUES)
     limits: ClassVar[dict[str, tuple[float, float, str]]] = {
         "rating": (1.0, 3999.0, ""),
         "index": (1.0, 10000.0, "the number of evaluations so far, 1 or more"),
@@ -124,6 +120,9 @@ class DwzSystem(SystemBase[Dwz]):
             "dwz: no DWZ is made from an Elo rating (a FIDE rating in an event file counts "
             "there, docs/systems.md §10.4): init from a DWZ list of id, rating, index"
         )
+
+    def worked(self, values: Mapping[str, object]) -> list[str]:
+        return worked_lines(values, self._params)
 
     def lists_everyone(self, facts: pd.DataFrame) -> bool:
         # §10.8: a run crossing the uplift date changes every state of the list.
