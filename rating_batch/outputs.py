@@ -50,6 +50,7 @@ from rating_batch.writers import (
     write_workbook,
 )
 from rating_batch.writers.html import SystemPage, write_system_html
+from rating_batch.writers.workbook import report_sheet, with_notation
 
 Keep = Callable[[Sequence[tuple[Path, Path]]], list[Any]]
 """Keeps files as soon as they are written (publish keeps each beside its database): given
@@ -314,16 +315,23 @@ def write_system_files(
         paths.append(folder / "msa.html")
         extra_sheets = [msa.msa_sheet(table, title), *extra_sheets]
     book = outputs.path(paths[3])
+    notation = rated.system.notation
 
     def workbook() -> None:
         write_workbook(
             [
                 Sheet("Summary", rows=rated.summary_rows()),
-                Sheet("Players", frame=players, heading=[f"Players — {title}"]),
-                Sheet(
-                    "Calculations",
-                    frame=calculations.head(100_000),
-                    heading=[f"Calculations — {title}"],
+                *report_sheet(rated.outcome.report),
+                with_notation(
+                    Sheet("Players", frame=players, heading=[f"Players — {title}"]), notation
+                ),
+                with_notation(
+                    Sheet(
+                        "Calculations",
+                        frame=calculations.head(100_000),
+                        heading=[f"Calculations — {title}"],
+                    ),
+                    notation,
                 ),
                 *extra_sheets,
             ],
@@ -341,6 +349,8 @@ def write_system_files(
             constants=described(rated.system.params),
             explanation=rated.system.explained,
             notes=rated.notes + [str(issue) for issue in rated.warnings],
+            notation=rated.system.notation,
+            report=rated.outcome.report,
         )  # fmt: skip
         if table is not None:
             page.notes.append(msa.MSA_NOTE)

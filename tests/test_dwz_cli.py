@@ -6,8 +6,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import openpyxl
 from conftest import read_csv as rows
 from db_helpers import run_combined as run
+from html_text import read_page
 from trf_text import P, trf
 
 ADULT = 1980
@@ -181,3 +183,121 @@ def test_a_run_crossing_the_uplift_date_lists_every_player_of_the_list(tmp_path:
     )  # fmt: skip
     assert idle["status"] == "rated" and idle["games"] == "0"
     assert players(out)["11"]["new_rating"] == "1720"  # a draw at 1720 after the uplift
+
+
+def evaluation(page: Path) -> tuple[list[list[str]], list[str]]:
+    """The Turnierauswertung's rows (heading first) and the page's paragraphs."""
+    reader = read_page(page.read_text(encoding="utf-8"))
+    start = reader.rows.index(["Nr.", "Name", "DWZ alt", "Punkte", "Partien", "We", "E",
+                               "Leistung", "DWZ neu"])  # fmt: skip
+    table = [reader.rows[start]]
+    for row in reader.rows[start + 1 :]:
+        if len(row) != 9 or not row[0].isdigit():
+            break
+        table.append(row)
+    return table, reader.paragraphs
+
+
+def test_the_rate_page_is_the_dsb_turnierauswertung_with_worked_lines(tmp_path: Path) -> None:
+    # The event of test_a_first_dwz_and_its_opponents_through_the_cli (numbers there), as
+    # the DSB prints it: best score first, DWZ as rating-index, We to 3 decimals with a
+    # decimal comma, E and the Leistung whole. 2000 wins against 1822: E0 = 2⁴ + 15 = 31
+    # → E 30 (the most without a brake); Rn = 2000 + 800 × (1 − 0.735432)/(30 + 1) =
+    # 2006.83 → 2007. 1200 loses: E0 = 1.2⁴ + 15 = 17.07, SBr = e^(100/150) − 1 = 0.9477,
+    # E = 18.02 → 18; Rn = 1200 − 800 × 0.013935/19 = 1199.41 → 1199.
+    out = tmp_path / "out"
+    code, output = run("rate", first_dwz_event(tmp_path), "--rules", "dwz",
+                       "--list", dwz_list(tmp_path), "--out", out)  # fmt: skip
+    assert code == 0, output
+    table, paragraphs = evaluation(out / "index.html")
+    assert table[1:3] == [
+        ["1", "New Player", "", "3½", "5", "", "", "1822", "1822-1"],
+        ["2", "Player 6", "2000-20", "1", "1", "0,735", "30", "", "2007-21"],
+    ]
+    assert table[6] == ["6", "Player 2", "1200-20", "0", "1", "0,014", "18", "", "1199-21"]
+    for line in (
+        "E0 = (2000/1000)^4 + 15 = 31,00 → E = 30 (höchstens 30)",
+        "Rn = 2000 + 800 × (1 − 0,735) / (30 + 1) = 2007",
+        "E0 = (1200/1000)^4 + 15 = 17,07; + SBr 0,9477 = 18,02 → E = 18",
+        "Rn = 1200 + 800 × (0 − 0,014) / (18 + 1) = 1199",
+        "Erst-DWZ 1822-1",
+    ):
+        assert line in paragraphs, line
+    # The DSB's symbols head every table, never calculations.csv's keys.
+    text = (out / "index.html").read_text(encoding="utf-8")
+    for key in ("r0_source", "new_uplifted", "new_restpartien", "floored", "performance"):
+        assert f">{key}<" not in text, key
+    # The Leistung is whole on the page, as the DSB publishes it (players.csv keeps Rh).
+    players_table = read_page(text).rows
+    head = next(row for row in players_table if "Leistung" in row and "DWZ neu" in row
+                and "Nr." not in row)  # fmt: skip
+    new_player = next(row for row in players_table if len(row) == len(head)
+                      and "New Player" in row)  # fmt: skip
+    assert new_player[head.index("Leistung")] == "1822"
+
+
+def test_the_report_workbook_holds_the_turnierauswertung(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    code, output = run("rate", first_dwz_event(tmp_path), "--rules", "dwz",
+                       "--list", dwz_list(tmp_path), "--out", out)  # fmt: skip
+    assert code == 0, output
+    book = openpyxl.load_workbook(out / "report.xlsx", read_only=True)
+    assert book.sheetnames[:2] == ["Summary", "Turnierauswertung"]
+    rows = [[c for c in row if c is not None] for row in book["Turnierauswertung"].values]
+    assert ["2", "Player 6", "2000-20", "1", "1", "0,735", "30", "2007-21"] in rows
+    assert ["Player 6", "Rn = 2000 + 800 × (1 − 0,735) / (30 + 1) = 2007"] in rows
+    # The Players sheet is headed in the DSB's symbols.
+    heads = next(r for r in book["Players"].values if r and "DWZ neu" in r)
+    assert "new_rating" not in heads and "Leistung" in heads
+
+
+def test_the_2026_uplift_is_its_own_line_where_it_acts(tmp_path: Path) -> None:
+    # docs/systems.md §10.8: the first event ending on or after 2026-06-08 maps the list:
+    # 0.64 × 1912 + 760 = 1983.68 → 1984, index 87 + 1 = 88; 0.64 × 1500 + 760 = 1720.
+    # Müller (born 1971, 55 at the end: J 15) then plays at 1984-88:
+    # E0 = 1.984⁴ + 15 = 15.49 + 15 = 30.49 → E 30 (rounded; the most is 30 too).
+    people = [P(1, "Müller, Jürgen", None, 11, 1971), P(2, "Groß, Dörte", None, 12, 1971)]
+    event = tmp_path / "koeln-juni.trf"
+    event.write_text(trf(people, [(1, 1, 2, "=-=")], start="2026/06/18", end="2026/06/20"),
+                     encoding="utf-8")  # fmt: skip
+    listed = tmp_path / "list.csv"
+    listed.write_text("id,rating,index,uplifted\n11,1912,87,false\n12,1500,20,false\n")
+    out = tmp_path / "out"
+    code, output = run("rate", event, "--rules", "dwz", "--list", listed, "--out", out)
+    assert code == 0, output
+    table, paragraphs = evaluation(out / "index.html")
+    assert [row[1:3] for row in table[1:]] == [["Müller, Jürgen", "1984-88"],
+                                               ["Groß, Dörte", "1720-21"]]  # fmt: skip
+    assert "DWZ 1912-87 → 1984-88 durch die Umstufung 2026 (0,64 × 1912 + 760)" in paragraphs
+    assert "DWZ 1500-20 → 1720-21 durch die Umstufung 2026 (0,64 × 1500 + 760)" in paragraphs
+    assert "E0 = (1984/1000)^4 + 15 = 30,49 → E = 30" in paragraphs
+
+
+def test_a_dsb_evaluation_row_and_its_worked_line_as_checked_by_hand(tmp_path: Path) -> None:
+    # An officer's check (docs/systems.md §10.5): Müller, 1912-87, aged 55 (J 15), 3 points
+    # from 5 games against 1545, 1780, 1790, 1805 and 1810 (Rc 1746).
+    #   We = Σ Φ((1912 − Ri)/(200·√2)) = 0.9028 + 0.6796 + 0.6669 + 0.6474 + 0.6408 = 3.5375
+    #   E0 = (1912/1000)⁴ + 15 = 13.3645 + 15 = 28.36 → E 28 (index 87: at most 30)
+    #   Rn = 1912 + 800 × (3 − 3.5375)/(28 + 5) = 1898.97 → 1899, index 88
+    #   Rh: the root of Σ P(Rh − Ri) = 3 is 1824.9; the DSB's integer steps may end one off.
+    others = (1545, 1780, 1790, 1805, 1810)
+    people = [P(1, "Müller, Jürgen", None, 11, 1971)] + [
+        P(r, f"Gegner {r}", None, 10 + r, ADULT) for r in range(2, 7)
+    ]
+    results = ["1-0", "1-0", "1-0", "0-1", "0-1"]
+    event = tmp_path / "koeln.trf"
+    event.write_text(trf(people, [(r, 1, r + 1, results[r - 1]) for r in range(1, 6)],
+                         start="2026/03/13", end="2026/03/15"), encoding="utf-8")  # fmt: skip
+    listed = tmp_path / "list.csv"
+    rows_ = [f"{10 + r},{rating},20" for r, rating in zip(range(2, 7), others, strict=True)]
+    listed.write_text("\n".join(["id,rating,index", "11,1912,87", *rows_]) + "\n")
+    out = tmp_path / "out"
+    code, output = run("rate", event, "--rules", "dwz", "--list", listed, "--out", out)
+    assert code == 0, output
+    table, paragraphs = evaluation(out / "index.html")
+    muller = table[1]
+    assert muller[:7] + muller[8:] == ["1", "Müller, Jürgen", "1912-87", "3", "5", "3,538", "28",
+                                       "1899-88"]  # fmt: skip
+    assert abs(int(muller[7]) - 1825) <= 1
+    assert "E0 = (1912/1000)^4 + 15 = 28,36 → E = 28" in paragraphs
+    assert "Rn = 1912 + 800 × (3 − 3,538) / (28 + 5) = 1899" in paragraphs

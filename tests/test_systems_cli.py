@@ -273,8 +273,9 @@ def test_the_page_shows_constants_players_and_each_calculation(tmp_path: Path) -
     assert 'id="p-11"' in page and 'href="#p-11"' in page
     assert "Smith &amp; Sons, A" in page and "&lt;b&gt;Two&lt;/b&gt;" in page
     assert "<b>Two</b>" not in page
-    # The winner's calculation: both unrated (1500/350): g(350/173.7178) = 0.6690, E 0.50.
-    assert "<td>0.669</td>" in page
+    # The winner's calculation: both unrated (1500/350): φ = 350/173.7178 = 2.01477,
+    # g = 1/√(1 + 3φ²/π²) = 1/√2.23387 = 0.66907 → 0.6691 (the 4 decimals of g's notation).
+    assert "<td>0.6691</td>" in page
 
 
 def test_compare_rules_gives_the_elo_list_to_elo_only(tmp_path: Path) -> None:

@@ -23,6 +23,7 @@ from rating_batch.schema import as_written
 from rating_batch.staging import OutputProblem, staged_outputs
 from rating_batch.store import Store, open_store
 from rating_batch.store.places import keep_out_of_stores
+from rating_batch.systems.state.system import StatePipeline
 from rating_batch.writers.site import (
     GAME_COLUMNS,
     SITE_FILES,
@@ -78,15 +79,18 @@ def write_site(store: Store, out: Path, *, publishing: bool = False) -> Path | N
         ) from None
     if publishing and not settings.with_publish:
         return None
-    lists = ranked_lists(read_site_lists(store), database_system(store).lower_is_better)
+    system = database_system(store)
+    lists = ranked_lists(read_site_lists(store), system.lower_is_better)
     pages = player_stems(lists)
+    # The system's symbols and decimals head and round its own columns (docs/site.md §1).
+    notation = system.system.notation if isinstance(system, StatePipeline) else {}
     folder = out / SITE_FOLDER
     try:
         with staged_outputs(out) as outputs:
             outputs.own(folder, SITE_FILES)
-            write_site_pages(lists, settings, pages, folder, outputs)
+            write_site_pages(lists, settings, pages, folder, outputs, notation)
             write_player_pages(
-                lists, site_layout(settings), pages, folder / "players", outputs,
+                lists, site_layout(settings, notation), pages, folder / "players", outputs,
                 latest_date(lists),
             )  # fmt: skip
     except OutputProblem as problem:

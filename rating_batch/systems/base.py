@@ -55,6 +55,22 @@ class SystemInput:
 
 
 @dataclass(frozen=True)
+class ReportTable:
+    """A table in a federation's own form (the DSB's Turnierauswertung, docs/systems.md
+    §10.9): headings and rows of texts as the federation prints them, and under it each
+    row's worked lines (the formulas with the row's numbers)."""
+
+    title: str
+    heads: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+    text_columns: frozenset[int]
+    """The columns of text (left-aligned); the others are numbers."""
+    worked: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    """(whose, lines) per player with a calculation to show."""
+    language: str = "en"
+
+
+@dataclass(frozen=True)
 class SystemOutcome:
     """A rated period: ``players`` (players.csv: identity, games, score, the state before
     as ``<column>_before`` and after, the published value, ``status``), ``calculations``
@@ -63,6 +79,8 @@ class SystemOutcome:
     players: pd.DataFrame
     calculations: pd.DataFrame
     notes: list[str] = field(default_factory=list)
+    report: tuple[ReportTable, ...] = ()
+    """The federation's own tables, where the system has them (the DWZ's per event)."""
 
 
 class StateSystem(Protocol):
@@ -119,6 +137,9 @@ class StateSystem(Protocol):
     of the last games while ``last_period`` dates them, docs/systems.md §3)."""
 
     birth_from_list: ClassVar[bool]
+    id_name: ClassVar[str]
+    """What a report calls the id its lists key players by ("FIDE ID"; the DWZ's lists:
+    the DSB's own, "ID")."""
     """Whether ``rate --list`` takes a player's birth year from the list when it gives one
     (the national systems, docs/systems.md §10.1), else from the event file."""
     text_checks: ClassVar[dict[str, Callable[[str], str]]]
@@ -198,6 +219,11 @@ class StateSystem(Protocol):
 
     def rate(self, period: SystemInput) -> SystemOutcome: ...
 
+    def worked(self, values: Mapping[str, object]) -> list[str]:
+        """A player's worked lines for one event from its values under calculations.csv's
+        names, in the federation's notation (the DWZ's "Rn = …"; none: the system has none)."""
+        ...
+
 
 C = TypeVar("C")
 
@@ -222,6 +248,7 @@ class SystemBase(Generic[C]):
     text_checks: ClassVar[dict[str, Callable[[str], str]]] = {}
     alone: ClassVar[tuple[str, ...]] = ()
     birth_from_list: ClassVar[bool] = False
+    id_name: ClassVar[str] = "FIDE ID"
 
     def __init__(self, params: C | None = None, sources: dict[str, str] | None = None) -> None:
         self._params: C = params if params is not None else self.constants()
@@ -256,6 +283,9 @@ class SystemBase(Generic[C]):
         return state
 
     def list_problems(self, state: pd.DataFrame) -> list[tuple[int, str]]:
+        return []
+
+    def worked(self, values: Mapping[str, object]) -> list[str]:
         return []
 
 

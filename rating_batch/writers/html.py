@@ -18,6 +18,7 @@ from urllib.parse import quote
 import numpy as np
 import pandas as pd
 
+from rating_batch.systems.base import ReportTable
 from rating_batch.systems.elo.pages import EventPage, EventPages, IndexPage
 from rating_batch.values import as_float, missing
 from rating_batch.writers.common import distinct, each_at_once, formatted, page_decimals
@@ -446,35 +447,58 @@ class SystemPage:
     """(name, CSS class: "text" for text columns, "" for numbers)."""
     calculation_columns: list[tuple[str, str]] = field(default_factory=list)
     more_players: int = 0
+    notation: Mapping[str, tuple[str, int]] = field(default_factory=dict)
+    """The system's symbol and decimals per column (``StateSystem.notation``): a column's
+    heading and how many decimals its numbers show; ``new_x`` is headed as x with "→"."""
+    report: Sequence[ReportTable] = ()
+    """The federation's own tables (the DSB's Turnierauswertung), first on the page."""
 
 
-def _system_texts(values: pd.Series, name: str) -> list[str]:
-    """A column as the page shows it: numbers to the column's decimals, yes/no, text."""
+def notation_heading(notation: Mapping[str, tuple[str, int]], column: str) -> str:
+    """A column's heading from the system's notation, else its name."""
+    if column in notation:
+        return notation[column][0]
+    return column
+
+
+def _system_texts(
+    values: pd.Series, name: str, notation: Mapping[str, tuple[str, int]]
+) -> list[str]:
+    """A column as the page shows it: numbers to the system's decimals for the column (else
+    the column's page decimals), yes/no, text."""
     kind, codes, distinct_values = distinct(values)
     if kind == "float":
-        digits = page_decimals(name)
+        digits = notation[name][1] if name in notation else page_decimals(name)
         return formatted(codes, distinct_values, lambda v: f"{float(v):.{digits}f}")
     if kind == "bool":
         return formatted(codes, distinct_values, lambda v: "yes" if v else "no")
     return formatted(codes, distinct_values, str)
 
 
-def _headers(frame: pd.DataFrame) -> list[tuple[str, str]]:
+def _headers(frame: pd.DataFrame, notation: Mapping[str, tuple[str, int]]) -> list[tuple[str, str]]:
     return [
-        (str(c), "" if pd.api.types.is_numeric_dtype(frame[c].dtype) else "text")
+        (
+            notation_heading(notation, str(c)),
+            "" if pd.api.types.is_numeric_dtype(frame[c].dtype) else "text",
+        )
         for c in frame.columns
     ]
 
 
 def table_rows(
-    frame: pd.DataFrame, link: str | None = None, linked: np.ndarray | None = None
+    frame: pd.DataFrame,
+    link: str | None = None,
+    linked: np.ndarray | None = None,
+    notation: Mapping[str, tuple[str, int]] | None = None,
 ) -> np.ndarray:
     """Each row of ``frame`` as a table row; the ``link`` column links to its player's
     calculation, in the rows ``linked`` marks (all without it): a player without one (no
     game) has no section to link to."""
     cells = np.full(len(frame), "", dtype=object)
     for name in frame.columns:
-        texts = pd.DataFrame({"text": _system_texts(frame[name], str(name))}, index=frame.index)
+        texts = pd.DataFrame(
+            {"text": _system_texts(frame[name], str(name), notation or {})}, index=frame.index
+        )
         if name == link:
             texts["anchor"] = anchors(frame["id"]).to_numpy()
             marked = np.ones(len(frame), bool) if linked is None else linked
@@ -495,10 +519,11 @@ def write_system_html(
 
     shown = players.head(MAX_PAGE_PLAYERS)
     page.more_players = max(0, len(players) - len(shown))
-    page.player_columns = _headers(shown)
+    notation = page.notation
+    page.player_columns = _headers(shown, notation)
     steps = calculations[calculations["id"].isin(shown["id"]).to_numpy(bool)]
-    page.calculation_columns = _headers(steps.drop(columns=["id", "name"]))
-    laid = table_rows(steps.drop(columns=["id", "name"]))
+    page.calculation_columns = _headers(steps.drop(columns=["id", "name"]), notation)
+    laid = table_rows(steps.drop(columns=["id", "name"]), notation=notation)
     names = dict(zip(shown["id"].astype(str), shown["name"].astype(str), strict=True))
     sections = [
         {
@@ -510,7 +535,7 @@ def write_system_html(
         }
         for key, positions in steps.groupby(steps["id"].astype(str), sort=False).indices.items()
     ]
-    rows = table_rows(shown, "name", shown["id"].isin(steps["id"]).to_numpy(bool))
+    rows = table_rows(shown, "name", shown["id"].isin(steps["id"]).to_numpy(bool), notation)
     text = render(
         "system.html",
         page=page,

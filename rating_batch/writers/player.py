@@ -229,13 +229,14 @@ class _Identified(Protocol):
     def heading(self) -> str: ...
 
 
-def identity_rows(report: _Identified) -> list[Sequence[object]]:
-    """The top of a player workbook's Summary under any system: who the player is."""
+def identity_rows(report: _Identified, id_name: str = "FIDE ID") -> list[Sequence[object]]:
+    """The top of a player workbook's Summary under any system: who the player is
+    (``id_name``: what the system's lists key players by, ``StateSystem.id_name``)."""
     return [
         [report.heading()],
         [],
         ["Name", report.name],
-        ["FIDE ID", report.fide_id or f"none ({report.label})"],
+        [id_name, report.fide_id or f"none ({report.label})"],
         ["Federation", report.federation or ""],
         ["Born", report.born or ""],
     ]

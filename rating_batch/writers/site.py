@@ -10,7 +10,7 @@ shape are one rendering of a template whose per-page values are columns (``page_
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Protocol
@@ -111,6 +111,16 @@ class Layout:
     title: str
     logo: str
     """The logo's file name in the site ("" for none)."""
+    notation: Mapping[str, tuple[str, int]] = field(default_factory=dict)
+    """The rating system's symbol and decimals per column (``StateSystem.notation``; none
+    under FIDE Elo): a system's own column is headed and rounded by it, never by one of the
+    site's words (the DWZ's ``index`` is no "Rating lists")."""
+
+    def heading(self, column: str, prefix: str = "") -> str:
+        """A system's column's heading: its symbol, else the site's word, else its name."""
+        if column in self.notation:
+            return self.notation[column][0]
+        return self.labels.get(prefix + column, column)
 
     def context(self, root: str, date: str) -> dict[str, object]:
         """The base template's values for a page ``root`` below the site's folder."""
@@ -123,10 +133,12 @@ class Layout:
         }
 
 
-def site_layout(settings: Settings) -> Layout:
-    """The pages' shared parts as ``settings`` choose them."""
+def site_layout(
+    settings: Settings, notation: Mapping[str, tuple[str, int]] | None = None
+) -> Layout:
+    """The pages' shared parts as ``settings`` choose them, and the system's ``notation``."""
     logo = "" if settings.logo is None else f"logo.{settings.logo.extension}"
-    return Layout(LANGUAGES[settings.language], settings.title, logo)
+    return Layout(LANGUAGES[settings.language], settings.title, logo, dict(notation or {}))
 
 
 def ranked_lists(lists: Sequence[SiteList], lower_is_better: bool) -> list[SiteList]:
@@ -140,10 +152,12 @@ def write_site_pages(
     pages: pd.Series,
     folder: Path,
     outputs: OutputSet,
+    notation: Mapping[str, tuple[str, int]] | None = None,
 ) -> None:
     """The site's index, static files, and every list's pages (``ranked_lists``) into
-    ``outputs`` under ``folder`` (``pages``: each listed player's page, ``player_stems``)."""
-    layout = site_layout(settings)
+    ``outputs`` under ``folder`` (``pages``: each listed player's page, ``player_stems``;
+    ``notation``: the system's, ``site_layout``)."""
+    layout = site_layout(settings, notation)
     for name in ("site.css", "site.js"):
         data = resources.files("rating_batch").joinpath("templates", name).read_bytes()
         outputs.write_bytes(folder / name, data)
@@ -275,7 +289,11 @@ def _list_page(
     row = '<tr data-sex="\x00sex\x00" data-born="\x00birth_year\x00" data-fed="\x00federation\x00">'
     rows = fill_parts(table_parts([(c, css) for c, _, css, _ in columns], row), frame)
     federations = sorted(f for f in listing["federation"].unique() if f)
-    heads = [(layout.labels.get(key, key), css, sort) for _, key, css, sort in columns]
+    extra_keys = set(extra)
+    heads = [
+        (layout.heading(key) if key in extra_keys else layout.labels.get(key, key), css, sort)
+        for _, key, css, sort in columns
+    ]
     return render(
         "site_list.html",
         each=each,

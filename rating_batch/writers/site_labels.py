@@ -1,5 +1,6 @@
-"""The web site's words, per language (``[site] language``): English and Portuguese. A
-column of a system's list not named here is shown by its list.csv name."""
+"""The web site's words, per language (``[site] language``): English, Portuguese and German
+(a DSB federation's site). A system's own column is headed by the system's notation first
+(``Layout.heading``), else by a word here, else by its list.csv name."""
 
 from __future__ import annotations
 
@@ -156,5 +157,81 @@ PORTUGUESE = {
     "calc.games": "n",
 }
 
+GERMAN = {
+    "lang": "de",
+    "index": "Ranglisten",
+    "newest_first": "Alle veröffentlichten Listen, die neueste zuerst.",
+    "list": "Rangliste",
+    "top": "Bestenlisten",
+    "events": "Turniere",
+    "files": "Dateien",
+    "period_page": "Seite des Zeitraums",
+    "changes": "Änderungen",
+    "report": "Auswertung",
+    "rank": "Rang",
+    "name": "Name",
+    "federation": "Verb.",
+    "title": "Titel",
+    "birth_year": "Geb.",
+    "rating": "DWZ",
+    "change": "+/−",
+    "games": "Partien",
+    "k": "K",
+    "games_total": "Partien gesamt",
+    "rd": "RD",
+    "volatility": "Volatilität",
+    "open": "Offen",
+    "women": "Frauen",
+    "juniors": "Jugend",
+    "seniors": "Senioren",
+    "group": "Spieler",
+    "all_federations": "Alle Verbände",
+    "search": "Name",
+    "shown": "Spieler angezeigt",
+    "sort_hint": "Ein Klick auf eine Spaltenüberschrift sortiert nach ihr.",
+    "players": "Spieler",
+    "player": "Spieler",
+    "history": "DWZ-Verlauf",
+    "chart": "Wertung nach jeder Liste",
+    "list_kind": "Liste",
+    "period": "Zeitraum",
+    "event": "Turnier",
+    "dates": "Daten",
+    "score": "Punkte",
+    "calculation": "Berechnung des letzten Zeitraums",
+    "calculation_page": "Seine Berechnung auf der Seite jedes Turniers",
+    "rating_before": "Wertung vorher",
+    "rating_after": "In der Liste",
+    "crosstable": "Kreuztabelle und Auswertung",
+    "no_events": "Keine Turniere.",
+    "all_lists": "Alle Listen",
+    "born_label": "geb.",
+    "juniors_rule": "unter {age}",
+    "seniors_rule": "{age} und älter",
+    "standard": "klassisch",
+    "rapid": "Schnellschach",
+    "blitz": "Blitz",
+    "not_on_list": "nicht in dieser Liste",
+    "played_in": "Gespielte Turniere",
+    "calc.event": "Turnier",
+    "calc.round": "Runde",
+    "calc.opponent_id": "ID des Gegners",
+    "calc.opponent_name": "Gegner",
+    "calc.opponent_rating": "Gegner (Ri)",
+    "calc.diff": "D",
+    "calc.expected": "P(D)",
+    "calc.score": "Punkte",
+    "calc.delta": "ΔR",
+    "calc.k": "K",
+    "calc.k_delta": "K·ΔR",
+    "calc.calculation": "Schritt",
+    "calc.ra_rated": "Ra (gewertet)",
+    "calc.ra": "Ra",
+    "calc.p": "p",
+    "calc.dp": "dp",
+    "calc.first_rating": "Ru",
+    "calc.games": "n",
+}
+
 #: Every language the site's labels are written in, by ``[site] language``.
-LANGUAGES: dict[str, dict[str, str]] = {"en": ENGLISH, "pt": PORTUGUESE}
+LANGUAGES: dict[str, dict[str, str]] = {"en": ENGLISH, "pt": PORTUGUESE, "de": GERMAN}

@@ -359,14 +359,16 @@ def _calculation_tables(lists: Sequence[SiteList], layout: Layout) -> list[_Tabl
         columns = [c for c in columns if (values[c] != "").any()]
         columns = [c for c in columns if c != "calculation" or values[c].nunique() > 1]
         css = {c: "" if _numbers(values[c]) else "text" for c in columns}
-        named = {c: html.escape(layout.labels.get(f"calc.{c}", c)) for c in columns}
+        named = {c: html.escape(layout.heading(c, "calc.")) for c in columns}
         head = "".join(f'<th scope="col" class="{css[c]}">{named[c]}</th>' for c in columns)
         heading = (
             f'<h3>{layout.labels[each.kind]} {each.period}</h3><div class="scroll">'
             f'<table class="calculation"><thead><tr>{head}</tr></thead><tbody>'
         )
         parts = table_parts([(c, css[c]) for c in columns])
-        rounded = {c: found for c in columns if (found := _rounded_texts(values[c], c))}
+        rounded = {
+            c: found for c in columns if (found := _rounded_texts(values[c], _digits(layout, c)))
+        }
         tables.append(_Table(shown, parts, heading, rounded))
     return tables
 
@@ -402,12 +404,16 @@ def _calculations(
 _DECIMAL = r"^-?\d+\.(\d+)$"
 
 
-def _rounded_texts(texts: pd.Series, name: str) -> dict[str, str]:
+def _digits(layout: Layout, name: str) -> int:
+    """The decimals a calculation's column is shown with: the system's (its notation: the
+    DWZ's We 3, its Leistung 0), else the column's page decimals (``page_decimals``)."""
+    return layout.notation[name][1] if name in layout.notation else page_decimals(name)
+
+
+def _rounded_texts(texts: pd.Series, digits: int) -> dict[str, str]:
     """Of a calculations.csv column's distinct texts, each decimal with more fraction digits
-    than the column's page decimals (``page_decimals``: a Glicko-2 volatility 6, an expected
-    score 2), and its text rounded to them; shorter ones (an Elo row's "0.89", "1750.5") are
-    shown as written (officer review M12: 0.5070520025006372 on a DWZ player's page)."""
-    digits = page_decimals(name)
+    than ``digits``, and its text rounded to them; shorter ones (an Elo row's "0.89",
+    "1750.5") are shown as written (docs/site.md §1: no 0.5070520025006372 on a page)."""
     long = texts.astype(object).str.extract(_DECIMAL, expand=False).str.len() > digits
     if not long.any():
         return {}

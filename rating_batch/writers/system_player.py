@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from rating_batch.periods import shown
@@ -57,6 +58,8 @@ def cell(system: StateSystem, column: str, value: object) -> str:
         return STATUS_TEXT.get(str(value), str(value))
     if isinstance(value, str):
         return value
+    if isinstance(value, bool | np.bool_):
+        return "✓" if value else "–"  # a flag (the DWZ's umgestuft 2026), in any language
     if column == "score":
         return points(as_float(value))
     if column in ("round", "games"):
@@ -139,14 +142,32 @@ def system_player_text(report: SystemPlayerReport) -> str:
         lines += ["", _headline(report, part)]
         lines += textwrap.wrap(_values_text(report, part), WIDTH, initial_indent="  ",
                                subsequent_indent="    ")  # fmt: skip
+        worked = _worked(report, part)
         for event, games in report.game_rows(part).groupby("event", sort=False):
             lines.append(f"  {event}")
             once = [c for c in system.event_values if c in games.columns]
             values = {c: cell(system, c, games[c].iloc[0]) for c in once}
             shown = " · ".join(f"{heading(system, c)} {text}" for c, text in values.items() if text)
             lines += textwrap.wrap(shown, WIDTH, initial_indent="    ", subsequent_indent="    ")
+            for line in worked.get(str(event), []):
+                lines += textwrap.wrap(line, WIDTH, initial_indent="    ",
+                                       subsequent_indent="      ")  # fmt: skip
             lines += _table(system, games.drop(columns=["event", *once]), "    ", heading)
     return "\n".join(lines)
+
+
+def _worked(report: SystemPlayerReport, part: SystemListPart) -> dict[str, list[str]]:
+    """Per event of the list, the player's worked lines in the system's notation
+    (``StateSystem.worked``: the DWZ's "Rn = 1912 + 800 × (3 − 3,538) / (28 + 5) = 1899")."""
+    rows = part.rows
+    if "event" not in rows or rows.empty:
+        return {}
+    firsts = rows.drop_duplicates("event")
+    return {
+        str(values["event"]): lines
+        for values in firsts.to_dict("records")
+        if (lines := report.system.worked({str(k): v for k, v in values.items()}))
+    }
 
 
 def _by_kind(history: pd.DataFrame) -> list[tuple[str, pd.DataFrame]]:
@@ -220,7 +241,7 @@ def write_system_player_workbook(report: SystemPlayerReport, path: Path) -> None
 
 def _summary_rows(report: SystemPlayerReport) -> list[Sequence[object]]:
     rows = [
-        *identity_rows(report),
+        *identity_rows(report, report.system.id_name),
         ["System", f"{report.system.name}: {report.system.title}"],
         [],
         ["Lists"],
@@ -229,6 +250,8 @@ def _summary_rows(report: SystemPlayerReport) -> list[Sequence[object]]:
         rows.append([f"{part.kind} {shown(part.period)}", _headline(report, part)])
         if part.played:
             rows.append(["", _values_text(report, part)])
+            for event, lines in _worked(report, part).items():
+                rows += [[event if i == 0 else "", line] for i, line in enumerate(lines)]
     rows += [[], ["Calculations"], ["", report.system.explained]]
     return rows
 
@@ -277,8 +300,13 @@ def write_system_player_html(report: SystemPlayerReport, path: Path) -> None:
         if not part.played:
             continue
         values = {**report.before_values(part), **report.after_values(part)}
+        worked = _worked(report, part)
         events = [
-            {"event": event, **_html_table(system, games.drop(columns=["event"]), heading)}
+            {
+                "event": event,
+                "worked": worked.get(str(event), []),
+                **_html_table(system, games.drop(columns=["event"]), heading),
+            }
             for event, games in report.game_rows(part).groupby("event", sort=False)
         ]
         lists.append(

@@ -22,6 +22,7 @@ from openpyxl.styles import Alignment
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.properties import PageSetupProperties
 
+from rating_batch.systems.base import ReportTable
 from rating_batch.systems.elo.rules import KINDS
 from rating_batch.values import missing
 from rating_batch.writers.common import (
@@ -522,3 +523,29 @@ def _folded(row: Sequence[object]) -> list[Sequence[object]]:
 
 #: The widest a Summary column is made; longer text goes on over the next rows.
 SUMMARY_WIDTH = 100
+
+
+def with_notation(sheet: Sheet, notation: Mapping[str, tuple[str, int]]) -> Sheet:
+    """``sheet`` with its frame's columns headed and formatted in a system's notation
+    (``StateSystem.notation``: the symbol and the decimals it publishes)."""
+    named = [str(c) for c in (sheet.frame.columns if sheet.frame is not None else ())
+             if c in notation]  # fmt: skip
+    return replace(
+        sheet,
+        labels={c: notation[c][0] for c in named},
+        formats={c: "0" if notation[c][1] == 0 else "0." + "0" * notation[c][1] for c in named},
+    )
+
+
+def report_sheet(tables: Sequence[ReportTable]) -> list[Sheet]:
+    """The federation's own tables (the DSB's Turnierauswertung) as one sheet, each table's
+    title, headings, rows and worked lines as the page prints them (none: no sheet)."""
+    if not tables:
+        return []
+    rows: list[Sequence[object]] = []
+    for table in tables:
+        rows += [[table.title], list(table.heads), *(list(row) for row in table.rows), []]
+        for whose, lines in table.worked:
+            rows += [[whose, line] for line in lines]
+        rows.append([])
+    return [Sheet(tables[0].title.split(" ", 1)[0], rows=rows)]

@@ -91,7 +91,7 @@ def test_a_dwz_database_from_init_to_export(tmp_path: Path) -> None:
     # The player report explains the first DWZ in the DWZ's terms.
     code, out, _ = run("player", "11", "--db", db)
     assert code == 0 and "rated under dwz" in out
-    for shown in ("Rc 1600.00", "start 1748.00", "steps 5", "new DWZ 1822", "stage 1"):
+    for shown in ("Rc 1600.00", "Start-Rp 1748.00", "Schritte 5", "DWZ neu 1822", "Stufe 1"):
         assert shown in " ".join(out.split()), shown
 
 

@@ -179,18 +179,19 @@ def test_the_site_of_a_glicko2_database_shows_the_systems_columns(tmp_path: Path
         "+/−",
         "Games",
         "RD",
-        "Volatility",
+        "σ",  # Glickman's symbols head the system's own columns (docs/site.md §1)
     ]
     # Glickman's example: One, 1500 → 1464, RD 152 (tests/monthly/test_system_db.py).
     one = [row for row in cells(page, '<tr data-sex="') if row[1] == "One, Ann"]
     assert one[0][4] == "1464" and one[0][7] == "152"
     assert html5_errors(page) == [] and accessibility_problems(page) == []
     # Her page's calculation to each column's decimals (officer review M12 found 16 digits):
-    # g(φ_j) 0.995498, 0.953149, 0.724235 to 3 (docs/systems.md §2), no number beyond 6.
+    # g(φ_j) 0.995498, 0.953149, 0.724235 to the 4 decimals of Glicko-2's notation, as the
+    # player report shows them (docs/systems.md §7), no number beyond 6.
     pages = [p.read_text() for p in sorted((site / "players").rglob("*.html"))]
     (mine,) = [text for text in pages if "<h1>One, Ann" in text]
     calculation = mine.split('<table class="calculation">', 1)[1].split("</table>", 1)[0]
-    assert {"0.995", "0.953", "0.724"} <= set(re.findall(r">([\d.]+)</td>", calculation))
+    assert {"0.9955", "0.9531", "0.7242"} <= set(re.findall(r">([\d.]+)</td>", calculation))
     assert [text for text in pages if re.search(r">-?\d+\.\d{7,}<", text)] == []
 
 
@@ -282,7 +283,7 @@ def test_the_site_section_chooses_title_language_and_logo(
     with pytest.raises(
         RulesError,
         match=r"rules.toml:2: key 'site.language' must be one of "
-        r"en, pt, not 'fr'",
+        r"en, pt, de, not 'fr'",
     ):
         site_settings('[site]\nlanguage = "fr"\n', "rules.toml")
     with pytest.raises(RulesError, match=r"rules.toml:2: key 'site.logo': 'x.png' does not exist"):
@@ -347,7 +348,7 @@ def test_a_wrong_site_section_is_refused_by_init_at_its_line(tmp_path: Path) -> 
     db = tmp_path / "f.sqlite"
     code, _, err = run("init", "--list", listed, "--rules", rules, "--db", db)
     assert code == 1
-    assert f"{rules}:4: key 'site.language' must be one of en, pt, not 'fr'" in err
+    assert f"{rules}:4: key 'site.language' must be one of en, pt, de, not 'fr'" in err
     assert not db.exists()
 
 

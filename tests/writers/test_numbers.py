@@ -15,6 +15,7 @@ import pandas as pd
 import pytest
 
 from rating_batch.writers import Sheet, write_csv, write_workbook
+from rating_batch.writers.common import page_decimals
 from rating_batch.writers.site_players import _rounded_texts
 
 ONE_MACHINE = 0.059998256379520415
@@ -112,7 +113,10 @@ def test_a_site_page_shows_a_calculation_to_its_columns_decimals() -> None:
         "ra": ["1750.5", "1750", "-3.25"],
         "name": ["Misu, Rasa", "A. 1.5", "x"],
     }
-    rounded = {name: _rounded_texts(pd.Series(texts), name) for name, texts in columns.items()}
+    rounded = {
+        name: _rounded_texts(pd.Series(texts), page_decimals(name))
+        for name, texts in columns.items()
+    }
     assert rounded == {
         "p": {"0.5070520025": "0.51", "0.5070520025006372": "0.51"},
         "new_volatility": {"0.05999825638": "0.059998", "0.0599998": "0.060000"},

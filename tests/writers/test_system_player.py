@@ -9,7 +9,9 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from db_helpers import run
 from html_text import read_page
+from monthly.test_dwz_db import dwz_database, events
 from openpyxl import load_workbook
 from workbooks import header_row, table
 
@@ -130,3 +132,25 @@ def test_values_that_differ_between_events_stay_with_the_games() -> None:
     assert "edition" in report.before_values(part) and "r0" not in report.before_values(part)
     assert list(report.game_rows(part)["r0"]) == [1500, 1519]
     assert "edition" not in report.game_rows(part)
+
+
+def test_a_dwz_players_report_names_the_id_words_flags_and_works_lines(tmp_path: Path) -> None:
+    # A DWZ list keys players by the DSB's number, not a FIDE ID; "uplifted" is a flag, not 0.
+    db = dwz_database(tmp_path, events(tmp_path))
+    code, out, err = run("player", "14", "--db", db, "--out", tmp_path / "p")
+    assert code == 0, out + err
+    assert out.startswith("Four, D (ID 14, GER, born 2009)\n"), out
+    assert "FIDE ID" not in out and "umgestuft 2026 – ·" in " ".join(out.split())
+    page = read_page(next((tmp_path / "p").rglob("player-14.html")).read_text("utf-8"))
+    assert page.headings[0] == "Four, D (ID 14, GER, born 2009)"
+    # His worked lines under the event, as the rate page's Turnierauswertung prints them:
+    # a junior (J 5), E0 = 1.6⁴ + 5 = 11.55 → 12; We = P(−222) = 0.216259;
+    # Rn = 1600 + 800 × (0 − 0.216259)/(12 + 1) = 1586.69 → 1587 (tests/monthly/test_dwz_db.py).
+    lines = ["E0 = (1600/1000)^4 + 5 = 11,55 → E = 12",
+             "Rn = 1600 + 800 × (0 − 0,216) / (12 + 1) = 1587"]  # fmt: skip
+    assert "\n".join(f"    {line}" for line in lines) in out
+    assert all(line in page.paragraphs for line in lines)
+    book = load_workbook(next((tmp_path / "p").rglob("player-14.xlsx")), read_only=True)
+    summary = [[c for c in row if c is not None] for row in book["Summary"].values]
+    assert ["B431-636-C4F", lines[0]] in summary and [lines[1]] in summary
+    assert ["ID", "14"] in summary

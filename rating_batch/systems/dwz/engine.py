@@ -62,6 +62,9 @@ class DwzRun:
     d: np.ndarray
     p: np.ndarray
     uplifted_now: np.ndarray
+    uplifted_from: tuple[np.ndarray, np.ndarray] = (np.empty(0), np.empty(0))
+    """Per player the DWZ and index the uplift mapped (NaN: none mapped), for the report's
+    line where it acts (docs/systems.md §10.8)."""
     notes: list[str] = field(default_factory=list)
 
 
@@ -297,6 +300,7 @@ def rate_events(
     records: list[dict[str, np.ndarray]] = []
     notes: list[str] = []
     uplifted_now = np.zeros(count, bool)
+    from_dwz, from_index = np.full(count, np.nan), np.full(count, np.nan)
     uplift_day = params.uplift_day.toordinal()
     wave_of = waves(games.event, games.pidx)
     for number in np.unique(wave_of):
@@ -310,7 +314,9 @@ def rate_events(
         if params.uplift:
             who = np.zeros(count, bool)
             who[players[end_day >= uplift_day]] = True
-            uplifted_now |= who & ~state.uplifted
+            due = who & ~state.uplifted
+            uplifted_now |= due
+            from_dwz[due], from_index[due] = state.dwz[due], state.index[due]
             state = uplift(state, who, params)
         wave = _Wave(rows, own, opp, games.score[rows], players, event, dates.p_decimals[event])
         dwz, fide_here = state.dwz[players], fide[players]
@@ -418,14 +424,15 @@ def rate_events(
             }
         )
     if params.uplift and (dates.end_day >= uplift_day).any():
-        everyone = np.ones(count, bool)
-        uplifted_now |= ~state.uplifted & (~np.isnan(state.dwz) | _has_rests(state, count))
-        state = uplift(state, everyone & (~np.isnan(state.dwz) | _has_rests(state, count)),
-                       params)  # fmt: skip
+        due = ~state.uplifted & (~np.isnan(state.dwz) | _has_rests(state, count))
+        uplifted_now |= due
+        from_dwz[due], from_index[due] = state.dwz[due], state.index[due]
+        state = uplift(state, due, params)
     merged = (
         {key: np.concatenate([r[key] for r in records]) for key in records[0]} if records else {}
     )
-    return DwzRun(state, merged, rating_used, d_all, p_all, uplifted_now, notes)
+    return DwzRun(state, merged, rating_used, d_all, p_all, uplifted_now, (from_dwz, from_index),
+                  notes)  # fmt: skip
 
 
 def _has_rests(state: DwzState, count: int) -> np.ndarray:

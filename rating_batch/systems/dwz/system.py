@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import ClassVar
 
 import numpy as np
@@ -21,6 +21,7 @@ from rating_batch.systems.base import (
 )
 from rating_batch.systems.dwz.constants import Dwz
 from rating_batch.systems.dwz.engine import DwzRun, DwzState, EventDates, rate_events
+from rating_batch.systems.dwz.report import evaluation_tables, worked_lines
 from rating_batch.systems.dwz.rests import format_rests, parse_rests, rests_problem
 
 #: The values of a player's evaluation in an event (calculations.csv, after the game's).
@@ -78,6 +79,9 @@ class DwzSystem(SystemBase[Dwz]):
     by_start: ClassVar[bool] = False
     text_checks: ClassVar[dict[str, Callable[[str], str]]] = {"restpartien": rests_problem}
     birth_from_list: ClassVar[bool] = True
+    # A DWZ list keys players by the DSB's own number (ZPS and membership, or PKZ), which
+    # most club players have instead of a FIDE ID (docs/formats.md).
+    id_name: ClassVar[str] = "ID"
     explained: ClassVar[str] = (
         "Per player, counted game and event in the DSB's order (end date, then key): the "
         "opponent's rating used, D and P(D); the player's R0 (DWZ or FIDE), index, age, J, "
@@ -85,17 +89,22 @@ class DwzSystem(SystemBase[Dwz]):
         "/(E + n)); for a first DWZ the stage, the Restpartien used, the start value, the "
         "steps of the iteration and Rp (docs/systems.md §10)."
     )
+    # The DSB's symbols and German words (docs/systems.md §10.9), to the decimals the DSB
+    # prints: We and P(D) 3, the DWZ, its index, E and the Leistung (Rh) whole.
     notation: ClassVar[dict[str, tuple[str, int]]] = {
-        "rating": ("DWZ", 0), "new_rating": ("new DWZ", 0), "index": ("index", 0),
-        "new_index": ("new index", 0), "opponent_rating": ("Ri", 0), "d": ("D", 2),
-        "p": ("P(D)", 3), "r0": ("R0", 0), "age": ("age", 0), "j": ("J", 0),
-        "e0": ("E0", 4), "fb": ("fB", 4), "sbr": ("SBr", 4), "e": ("E", 0), "n": ("n", 0),
-        "w": ("W", 1), "we": ("We", 3), "expected": ("We", 3), "rc": ("Rc", 2),
-        "performance": ("Rh", 0), "stage": ("stage", 0), "start": ("start", 2),
-        "steps": ("steps", 0), "rp": ("Rp", 2), "ri": ("Ri", 0),
-        "restpartien_used": ("Restpartien used", 0),
-        "restpartien_stored": ("Restpartien stored", 0), "uplifted": ("uplifted", 0),
-        "new_uplifted": ("new uplifted", 0),
+        "rating": ("DWZ", 0), "new_rating": ("DWZ neu", 0), "index": ("Index", 0),
+        "new_index": ("Index neu", 0), "opponent_rating": ("Ri", 0), "d": ("D", 0),
+        "p": ("P(D)", 3), "r0": ("R0", 0), "r0_source": ("R0 aus", 0), "age": ("Alter", 0),
+        "j": ("J", 0), "e0": ("E0", 2), "fb": ("fB", 4), "sbr": ("SBr", 4), "e": ("E", 0),
+        "n": ("n", 0), "w": ("W", 1), "we": ("We", 3), "expected": ("We", 3),
+        "rc": ("Rc", 2), "performance": ("Leistung", 0), "stage": ("Stufe", 0),
+        "start": ("Start-Rp", 2), "steps": ("Schritte", 0), "rp": ("Rp", 2),
+        "ri": ("Rp gerundet", 0), "floored": ("Untergrenze 700 + Rp/8", 0),
+        "restpartien": ("Restpartien", 0), "new_restpartien": ("Restpartien neu", 0),
+        "restpartien_used": ("Restpartien genutzt", 0),
+        "restpartien_stored": ("Restpartien gespeichert", 0),
+        "uplifted": ("umgestuft 2026", 0), "new_uplifted": ("umgestuft 2026 neu", 0),
+        "edition": ("Wertungsordnung", 0), "dwz": ("DWZ/Index", 0),
     }  # fmt: skip
     player_values: ClassVar[tuple[str, ...]] = ("edition", *EVENT_VALUES)
     limits: ClassVar[dict[str, tuple[float, float, str]]] = {
@@ -111,6 +120,9 @@ class DwzSystem(SystemBase[Dwz]):
             "dwz: no DWZ is made from an Elo rating (a FIDE rating in an event file counts "
             "there, docs/systems.md §10.4): init from a DWZ list of id, rating, index"
         )
+
+    def worked(self, values: Mapping[str, object]) -> list[str]:
+        return worked_lines(values, self._params)
 
     def lists_everyone(self, facts: pd.DataFrame) -> bool:
         # §10.8: a run crossing the uplift date changes every state of the list.
@@ -148,6 +160,14 @@ class DwzSystem(SystemBase[Dwz]):
             self._players(period, run),
             self._calculations(period, run, dates),
             self._notes(run, dates),
+            evaluation_tables(
+                run,
+                period.games,
+                period.players["name"],
+                period.events,
+                _shown_dates(period.facts, len(period.events)),
+                params,
+            ),
         )
 
     def _players(self, period: SystemInput, run: DwzRun) -> pd.DataFrame:
@@ -248,6 +268,16 @@ class DwzSystem(SystemBase[Dwz]):
                 f"ending on or after {params.uplift_date}"
             )
         return notes
+
+
+def _shown_dates(facts: pd.DataFrame | None, count: int) -> list[str]:
+    """Each event's dates as a heading shows them ("2025-03-01 – 2025-03-09"; "" if none)."""
+    if facts is None:
+        return [""] * count
+    return [
+        " – ".join(dict.fromkeys(str(day) for day in (start, end) if day is not None))
+        for start, end in zip(facts["start"], facts["end"], strict=True)
+    ]
 
 
 def _last_values(run: DwzRun, count: int, keys: tuple[str, ...]) -> dict[str, np.ndarray]:

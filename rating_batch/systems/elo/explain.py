@@ -189,10 +189,11 @@ class Person(Protocol):
     def born(self) -> str | None: ...
 
 
-def player_heading(person: Person) -> str:
+def player_heading(person: Person, id_name: str = "FIDE ID") -> str:
     """``GM Name (FIDE ID n, FED, born y)``, or ``(no FIDE ID, <event>#<rank>, …)``: the top
-    of every page and sheet of a player's report, under any rating system."""
-    identity = f"FIDE ID {person.fide_id}" if person.fide_id else f"no FIDE ID, {person.label}"
+    of every page and sheet of a player's report, under any rating system (``id_name``: what
+    the system's lists key players by, docs/systems.md)."""
+    identity = f"{id_name} {person.fide_id}" if person.fide_id else f"no {id_name}, {person.label}"
     title = f"{person.title} " if person.title else ""
     born = person.born or "?"
     return f"{title}{person.name} ({identity}, {person.federation or '-'}, born {born})"

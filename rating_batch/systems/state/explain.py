@@ -52,7 +52,7 @@ class SystemPlayerReport:
     title: str | None = None
 
     def heading(self) -> str:
-        return player_heading(self)
+        return player_heading(self, self.system.id_name)
 
     def state_columns(self) -> list[str]:
         return list(self.system.state)
