@@ -17,7 +17,10 @@ from rating_batch.loaders.encoding import DecodingError, decode, table_evidence
 from rating_batch.periods import PeriodError, canonical_period
 
 #: Columns of a state list kept as they are, when given (``init`` registers the players).
-IDENTITY = ("name", "federation", "sex", "title", "birth_year")
+IDENTITY = ("national_id", "name", "federation", "sex", "title", "birth_year")
+#: Headers naming the federation's own id (docs/formats.md §11.1): the DSB's ZPS-Mgl or PKZ,
+#: the US Chess member id, the ECF rating code.
+NATIONAL_ID_HEADERS = ("national_id", "zps", "zps-mgl", "pkz", "uscf_id", "ecf_code")
 #: How a "boolean" state column may be written (empty: not given).
 TRUTH = {"true": True, "false": False, "1": True, "0": False, "yes": True, "no": False}
 
@@ -122,6 +125,11 @@ def read_state_list(
         wrong = f"a {system} list is a CSV file of id, {columns}{elo_hint}"
         raise InputError([Issue(str(path), None, wrong)])
     frame, lines = _csv_rows(path, encoding)
+    named = [c for c in frame.columns if c.lower() in NATIONAL_ID_HEADERS]
+    if named and "national_id" not in frame.columns:
+        frame = frame.rename(columns={named[0]: "national_id"})
+    if "national_id" in frame.columns and "id" not in frame.columns:
+        frame["id"] = ""  # each player known by the federation's id (below)
     required = required_columns(state_columns, optional)
     wanted = ["id", *required]
     missing = [c for c in wanted if c not in frame.columns]
@@ -132,6 +140,9 @@ def read_state_list(
         raise InputError([Issue(str(path), 1, wrong)])
     issues: list[Issue] = []
     state = pd.DataFrame({"id": frame["id"].str.strip()})
+    if "national_id" in frame.columns:  # a row without our id is known by the federation's
+        national = frame["national_id"].str.strip()
+        state["id"] = state["id"].where(state["id"].ne(""), national)
     for column, dtype in state_columns.items():
         text = frame[column].str.strip() if column in frame else pd.Series("", index=frame.index)
         if dtype == "string" and column in (choices or {}):

@@ -33,13 +33,14 @@ import numpy as np
 import pandas as pd
 
 from rating_batch.errors import InputError, Issue
+from rating_batch.identity import identity_pairs, near_matches
 from rating_batch.loaders.common import normalise_sex
 from rating_batch.names import different_names, fide_id_conflicts, name_keys
 from rating_batch.schema import IDENTITY_KEY
 from rating_batch.store import Store
 from rating_batch.values import as_int, missing
 
-IDENTITY = ("name", "federation", "sex", "title", "birth_year")
+IDENTITY = ("name", "national_id", "federation", "sex", "title", "birth_year")
 """What the database knows of a player and an event file may complete."""
 
 
@@ -111,19 +112,35 @@ def plan_identities(
     twin = no_fide.duplicated(["event_id", *IDENTITY_KEY], keep=False)
     twins, singles = no_fide[twin], no_fide[~twin]
     warnings += _twin_warnings(twins)
+    # Known: the database's players, the new FIDE IDs' and twins' rows of this add; found
+    # by the one rule of identity.find_rows (national id, public id, exact identity).
+    mine = ["fide_id", "national_id", *IDENTITY_KEY]
     known = pd.concat(
         [
-            people[["player_id", "fide_id", *IDENTITY_KEY]].assign(position=-1),
-            fide_creators[["fide_id", *IDENTITY_KEY, "position"]].assign(player_id=-1),
-            twins[["fide_id", *IDENTITY_KEY, "position"]].assign(player_id=-1),
+            people[["player_id", *mine]].assign(
+                position=-1,
+                public_id=people["created_by"].where(people["created_by"] != "list"),
+                label="player " + _publics(people),
+            ),
+            fide_creators[[*mine, "position"]].assign(player_id=-1, label="a new player"),
+            twins[[*mine, "position"]].assign(player_id=-1, label="a new player"),
         ],
         ignore_index=True,
     )
     known = known.astype({"name": "string", "birth_year": "Int64", "federation": "string"})
-    matches = singles[["position", "event_id", *IDENTITY_KEY]].merge(
-        known.rename(columns={"position": "creator", "player_id": "candidate"}),
-        how="inner",
-        on=IDENTITY_KEY,
+    seekers = singles.assign(public_id=singles["key"].astype(str) + "#"
+                             + singles["player"].astype(str))  # fmt: skip
+    pairs = identity_pairs(seekers, known)
+    warnings += near_matches(seekers, known, pairs, "the database (edit-player)")
+    found = known.loc[pairs["known"].to_numpy()]
+    matches = pd.DataFrame(
+        {
+            "position": seekers.loc[pairs["seeker"].to_numpy(), "position"].to_numpy(),
+            "event_id": seekers.loc[pairs["seeker"].to_numpy(), "event_id"].to_numpy(),
+            "candidate": found["player_id"].to_numpy(),
+            "creator": found["position"].to_numpy(),
+            "fide_id": found["fide_id"].to_numpy(),
+        }
     )
     # A twin is no candidate for a line of its own file (it would be a third person).
     own_file = rows["event_id"].to_numpy()[matches["creator"].clip(lower=0).to_numpy()]
@@ -352,6 +369,12 @@ def _possible_duplicates(people: pd.DataFrame, creators: pd.DataFrame) -> list[I
         )
         for _, row in pairs.iterrows()
     ]
+
+
+def _publics(people: pd.DataFrame) -> pd.Series:
+    """Each player's public id (``_public``), as text."""
+    fide = people["fide_id"].astype("Int64").astype("string")
+    return fide.fillna(people["created_by"].astype("string"))
 
 
 def _public(fide_id: object, created_by: object) -> str:

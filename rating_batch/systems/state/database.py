@@ -167,7 +167,9 @@ def init_system_database(
     )
 
 
-PLAYER_COLUMNS = ("federation", "sex", "title", "w_title", "o_title", "foa_title", "birth_year")
+PLAYER_COLUMNS = (
+    "national_id", "federation", "sex", "title", "w_title", "o_title", "foa_title", "birth_year",
+)  # fmt: skip
 
 
 def _registered(ids: pd.Series, identity: pd.DataFrame) -> pd.DataFrame:

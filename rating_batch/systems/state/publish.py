@@ -74,8 +74,11 @@ def rate_system_kind(
     twice = table["id"].duplicated(keep=False)
     if twice.any():
         raise RatingBatchError(
-            f"players {', '.join(table['id'][twice].unique()[:5])} share a public id; "
-            "give each its own id in the list the database was made from"
+            f"players {', '.join(table['id'][twice].unique()[:5])} share a public id: one "
+            "person entered twice, or two people named alike; to make them one, rating-batch "
+            "remove the event that made the second, then edit-player the first (its "
+            "--national-id or --federation) and add the event again; to keep them apart, "
+            "edit-player one of them with its own --national-id"
         )
     state = table[["player_id"]].merge(before, on="player_id", how="left")
     games = _games(stored, entries, events, table)

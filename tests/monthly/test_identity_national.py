@@ -1,0 +1,133 @@
+"""One identity path (docs/formats.md §11.1): the same DWZ list and the same event file give
+a player without a FIDE ID the same list row through ``rate --list`` and through a database
+(``init`` + ``add`` + ``publish``): by the federation's own id (``national_id``), by the id
+our lists give (``<event>#<start rank>``), else by exact name, birth year and federation; a
+near match (federation blank on one side) is told both ways and matches neither way.
+
+The event is the situation of the German round robin the officers tried (a 2025 date, before
+the uplift of docs/systems.md §10): Groß, Dörte (no FIDE ID, GER, born 1990, FIDE 1638 in
+the file) draws with Five, E (FIDE ID 15, DWZ 1800-20).
+
+Her DWZ from the list row 1580-23 (docs/systems.md §10): adult, J = 15;
+E0 = (1580/1000)⁴ + 15 = 6.2323 + 15 = 21.23 → E = 21; We = P(1580 − 1800) = Φ(−220/(200·√2))
+= Φ(−0.7778) = 0.2183; Rn = 1580 + 800 · (0.5 − 0.2183)/(21 + 1) = 1580 + 10.24 → 1590, and
+her index 23 + 1 = 24: 1590-24. Rated as new from the file instead, she would not be 1590-24.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from conftest import read_csv as rows
+from db_helpers import run_combined as run
+from trf_text import P, trf
+
+GROSS = "Groß, Dörte"
+EXPECTED = ("1590", "24")
+
+
+def event_trf(folder: Path) -> Path:
+    path = folder / "koeln.trf"
+    people = [
+        P(1, "Five, E", 1800, 15, 1980, federation="GER"),
+        P(2, GROSS, 1638, None, 1990, sex="w", federation="GER"),
+    ]
+    text = trf(people, [(1, 1, 2, "=-=")], name="Köln 2025", start="2025/03/05", end="2025/03/05")
+    path.write_bytes(text.encode("cp1252"))
+    return path
+
+
+def event_csv(folder: Path) -> Path:
+    """The same event as a crosstable whose export carries the DSB's ZPS-Mgl."""
+    path = folder / "koeln.csv"
+    path.write_text(
+        "event,Köln 2025\nstart,2025-03-05\nend,2025-03-05\n\n"
+        "no,name,fide_id,national_id,rating,federation,birth_year,1\n"
+        '1,"Five, E",15,,1800,GER,1980,2w½\n'
+        f'2,"{GROSS}",,C0327-123,1638,GER,1990,1b½\n',
+        encoding="utf-8",
+    )
+    return path
+
+
+def dwz_list(folder: Path, *lines: str) -> Path:
+    path = folder / "dwz.csv"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def by_rate(folder: Path, event: Path, listed: Path) -> tuple[tuple[str, str], str]:
+    out = folder / "rate-out"
+    code, output = run("rate", event, "--rules", "dwz", "--list", listed, "--out", out)
+    assert code == 0, output
+    found = [row for row in rows(out / "players.csv") if row["name"] == GROSS]
+    found = [row for row in found if row["federation"] == "GER"]  # not a near match's row
+    assert len(found) == 1, found  # one woman, one row
+    return (found[0]["new_rating"], found[0]["new_index"]), output
+
+
+def by_database(folder: Path, event: Path, listed: Path) -> tuple[tuple[str, str], str]:
+    db = folder / "d.sqlite"
+    code, output = run("init", "--list", listed, "--period", "2025-02", "--db", db,
+                       "--rules", "dwz")  # fmt: skip
+    assert code == 0, output
+    code, added = run("add", event, "--db", db)
+    assert code == 0, added
+    for period in ("2025-03", "2025-04"):  # an event ending in March goes into April's list
+        code, published = run("publish", period, "--db", db, "--out", folder / "db-out")
+        assert code == 0, published
+    listing = rows(folder / "db-out" / "2025-04" / "standard" / "list.csv")
+    found = [row for row in listing if row["name"] == GROSS and row["federation"] == "GER"]
+    assert len(found) == 1, found
+    assert len([row for row in listing if row["id"] == found[0]["id"]]) == 1
+    rating, _, index = found[0]["dwz"].partition("-")
+    return (rating, index), added
+
+
+def both_ways(folder: Path, event: Path, listed: Path) -> tuple[tuple[str, str], str, str]:
+    (folder / "a").mkdir()
+    (folder / "b").mkdir()
+    rated, said = by_rate(folder / "a", event, listed)
+    stored, added = by_database(folder / "b", event, listed)
+    assert rated == stored, (rated, stored)
+    return rated, said, added
+
+
+@pytest.mark.parametrize(
+    ("header", "five", "gross", "event"),
+    [
+        # No FIDE ID and no federation in the list: only the ZPS-Mgl says who she is.
+        ("id,national_id,name,birth_year,rating,index", '15,,"Five, E",1980,1800,20',
+         f'L1,C0327-123,"{GROSS}",1990,1580,23', event_csv),
+        # The public id a players.csv gives her (<event>#<start rank>).
+        ("id,name,birth_year,rating,index", '15,"Five, E",1980,1800,20',
+         f'koeln#2,"{GROSS}",1990,1580,23', event_trf),
+        # Exact name, birth year and federation.
+        ("id,name,birth_year,rating,index,federation", '15,"Five, E",1980,1800,20,GER',
+         f'L1,"{GROSS}",1990,1580,23,GER', event_trf),
+    ],
+    ids=["national-id", "public-id", "identity"],
+)  # fmt: skip
+def test_a_list_row_is_found_alike_both_ways(
+    tmp_path: Path, header: str, five: str, gross: str, event: Callable[[Path], Path]
+) -> None:
+    listed = dwz_list(tmp_path, header, five, gross)
+    got, _, _ = both_ways(tmp_path, event(tmp_path), listed)
+    assert got == EXPECTED
+
+
+def test_a_near_match_is_told_both_ways_and_matches_neither(tmp_path: Path) -> None:
+    # The list has no federation: the same name and birth year, federation blank vs GER.
+    listed = dwz_list(
+        tmp_path,
+        "id,name,birth_year,rating,index",
+        '15,"Five, E",1980,1800,20',
+        f'L1,"{GROSS}",1990,1580,23',
+    )
+    got, said, added = both_ways(tmp_path, event_trf(tmp_path), listed)
+    assert got != EXPECTED  # rated as new both ways, not guessed
+    near = f"{GROSS} (born 1990) matches list row 3 except its federation (blank vs GER)"
+    assert near in said
+    assert f"{GROSS} (born 1990) matches player L1 except its federation (blank vs GER)" in added

@@ -1,0 +1,63 @@
+"""A player's id in the federation's own scheme in the database (docs/formats.md §11.1):
+an older database upgrades to hold it (a whole copy kept before), and ``edit-player
+--national-id`` sets it, after which ``add`` finds the player by it."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from db_helpers import copy_of, data_dump, query, run
+
+from rating_batch.store.schema import SCHEMA_VERSION
+
+#: tests/data/db/SOURCES.md: a Glicko-2 database of schema 7, 2026-02 published.
+SCHEMA_7 = Path(__file__).parent.parent / "data" / "db" / "schema-7.sqlite"
+
+
+def test_an_older_database_upgrades_to_keep_national_ids(tmp_path: Path) -> None:
+    db = copy_of(SCHEMA_7, tmp_path / "old.sqlite")
+    shutil.copytree(f"{SCHEMA_7}.files", f"{db}.files")
+    old = data_dump(db)
+    before = query(db, "SELECT player_id, fide_id, name, created_by FROM players")
+    code, out, err = run("upgrade", "--db", db)
+    assert code == 0 and out.startswith(f"upgraded {db} from schema 7 to {SCHEMA_VERSION}"), err
+    # Every player kept as he was, none with a national id yet.
+    assert query(db, "SELECT player_id, fide_id, name, created_by FROM players") == before
+    assert query(db, "SELECT DISTINCT national_id FROM players") == [(None,)]
+    (copy,) = Path(f"{db}.backups").glob("*-before-upgrade.sqlite")
+    assert data_dump(copy) == old  # the whole copy holds the database before the upgrade
+
+
+def test_edit_player_sets_the_national_id_add_then_finds(tmp_path: Path) -> None:
+    listed = tmp_path / "dwz.csv"
+    listed.write_text(
+        'id,name,birth_year,rating,index\n15,"Five, E",1980,1800,20\n'
+        'L1,"Groß, Dörte",1990,1580,23\n',
+        encoding="utf-8",
+    )
+    db = tmp_path / "d.sqlite"
+    code, _, err = run("init", "--list", listed, "--period", "2025-02", "--db", db,
+                       "--rules", "dwz")  # fmt: skip
+    assert code == 0, err
+    code, out, err = run("edit-player", "L1", "--national-id", "c0327-123", "--db", db)
+    assert code == 0, err
+    assert "national_id '' → 'C0327-123'" in out  # written as the DSB writes it
+    assert query(db, "SELECT national_id FROM players WHERE created_by = 'L1'") == [("C0327-123",)]
+    code, _, err = run("edit-player", "L1", "--national-id", "C0327 123", "--db", db)
+    assert code == 1 and "--national-id 'C0327 123'" in err
+    event = tmp_path / "koeln.csv"
+    event.write_text(
+        "event,Köln 2025\nstart,2025-03-05\nend,2025-03-05\n\n"
+        "no,name,fide_id,zps,rating,federation,birth_year,1\n"
+        '1,"Five, E",15,,1800,GER,1980,2w½\n'
+        '2,"Schmidt, Dörte",,C0327-123,1638,GER,1990,1b½\n',
+        encoding="utf-8",
+    )
+    code, out, err = run("add", event, "--db", db)
+    assert code == 0, err
+    # Found by the ZPS-Mgl although the file gives another name (a marriage): no new
+    # player, and the other name said.
+    assert query(db, "SELECT COUNT(*) FROM players") == [(2,)]
+    assert "new player" not in out
+    assert "Schmidt, Dörte has the national id C0327-123 of 'Groß, Dörte' (player L1)" in out + err
