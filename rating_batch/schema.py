@@ -85,6 +85,19 @@ PLAYERS_DTYPES: dict[str, str] = {
     "line": "int64",
 }
 
+
+@dataclass(frozen=True)
+class NationalId:
+    """How a federation keys its players without a FIDE ID (docs/formats.md §11.1): the
+    id's name, the column headers a list or file may give it under besides ``national_id``,
+    the pattern a value matches (in capitals, without spaces around) and an example."""
+
+    label: str
+    headers: tuple[str, ...]
+    pattern: str
+    example: str
+
+
 #: How a player without a FIDE ID is recognised in a database or a rating list: exact name,
 #: birth year and federation (README, "Who is who").
 IDENTITY_KEY = ["name", "birth_year", "federation"]

@@ -15,6 +15,7 @@ import pandas as pd
 
 from rating_batch.errors import RulesError
 from rating_batch.periods import Period
+from rating_batch.schema import NationalId
 from rating_batch.systems.games import PlayedGames
 from rating_batch.systems.params import described
 
@@ -63,6 +64,10 @@ class SystemOutcome:
     players: pd.DataFrame
     calculations: pd.DataFrame
     notes: list[str] = field(default_factory=list)
+
+
+#: The ECF's rating code (six digits and a letter), for its rating and its grade alike.
+ECF_CODE = NationalId("ECF rating code", ("ecf_code",), r"\d{6}[A-Z]", "123456A")
 
 
 class StateSystem(Protocol):
@@ -121,6 +126,9 @@ class StateSystem(Protocol):
     birth_from_list: ClassVar[bool]
     """Whether ``rate --list`` takes a player's birth year from the list when it gives one
     (the national systems, docs/systems.md §10.1), else from the event file."""
+    national_id: ClassVar[NationalId | None]
+    """The federation's own id of its players, when it has one (the DSB's ZPS-Mgl or PKZ,
+    the US Chess id, the ECF code): a list's and a file's ``national_id`` column."""
     text_checks: ClassVar[dict[str, Callable[[str], str]]]
     """What is wrong with a value of a text state column other than a list period (the DWZ's
     Restpartien): per column a check giving "" for a good value; a list's value refused is
@@ -216,6 +224,7 @@ class SystemBase(Generic[C]):
     text_checks: ClassVar[dict[str, Callable[[str], str]]] = {}
     alone: ClassVar[tuple[str, ...]] = ()
     birth_from_list: ClassVar[bool] = False
+    national_id: ClassVar[NationalId | None] = None
 
     def __init__(self, params: C | None = None, sources: dict[str, str] | None = None) -> None:
         self._params: C = params if params is not None else self.constants()

@@ -123,4 +123,5 @@ def read_system_list(system: StateSystem, path: Path, encoding: str | None) -> p
         optional=system.optional, choices=system.choices, text_checks=system.text_checks,
         alone=system.alone,
         not_from_elo="" if system.made_from_elo else system.from_elo_note,
+        scheme=system.national_id,
     )  # fmt: skip
