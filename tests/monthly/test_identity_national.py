@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 from conftest import read_csv as rows
+from db_helpers import query
 from db_helpers import run_combined as run
 from trf_text import P, trf
 
@@ -131,3 +132,27 @@ def test_a_near_match_is_told_both_ways_and_matches_neither(tmp_path: Path) -> N
     near = f"{GROSS} (born 1990) matches list row 3 except its federation (blank vs GER)"
     assert near in said
     assert f"{GROSS} (born 1990) matches player L1 except its federation (blank vs GER)" in added
+
+
+def test_an_elo_list_gives_the_national_id_too(tmp_path: Path) -> None:
+    # docs/formats.md §11.1: a FIDE Elo list row without a FIDE ID, known by its ZPS-Mgl
+    # (lower case in the list: compared in capitals). Rated with the list, she has the
+    # list's 1580, not the file's 1638; the database made from it finds her by it too.
+    listed = tmp_path / "elo.csv"
+    listed.write_text(
+        f'id,zps,name,birth_year,rating\n15,,"Five, E",1980,1800\n,c0327-123,"{GROSS}",1990,1580\n',
+        encoding="utf-8",
+    )
+    event = event_csv(tmp_path)
+    code, output = run("rate", event, "--list", listed, "--out", tmp_path / "out")
+    assert code == 0, output
+    (her,) = [row for row in rows(tmp_path / "out" / "players.csv") if row["name"] == GROSS]
+    assert her["rating"] == "1580"
+    db = tmp_path / "e.sqlite"
+    code, output = run("init", "--list", listed, "--period", "2025-02", "--db", db)
+    assert code == 0, output
+    code, added = run("add", event, "--db", db)
+    assert code == 0 and "new player" not in added, added
+    assert query(db, "SELECT created_by, national_id FROM players WHERE name = ?", GROSS) == [
+        ("C0327-123", "C0327-123")
+    ]
