@@ -156,3 +156,35 @@ def test_an_elo_list_gives_the_national_id_too(tmp_path: Path) -> None:
     assert query(db, "SELECT created_by, national_id FROM players WHERE name = ?", GROSS) == [
         ("C0327-123", "C0327-123")
     ]
+
+
+def test_a_public_id_held_twice_is_refused_with_the_way_out(tmp_path: Path) -> None:
+    # The list names Groß koeln#2; the file has two lines alike at 2 and 3 (twins: two
+    # people, docs/formats.md §11.1), so add makes koeln#2 a second time. publish refuses,
+    # naming the commands that make them one or keep them apart.
+    listed = dwz_list(
+        tmp_path,
+        "id,name,birth_year,rating,index",
+        '15,"Five, E",1980,1800,20',
+        f'koeln#2,"{GROSS}",1990,1580,23',
+    )
+    event = tmp_path / "koeln.trf"
+    people = [
+        P(1, "Five, E", 1800, 15, 1980, federation="GER"),
+        P(2, GROSS, None, None, 1990, federation="GER"),
+        P(3, GROSS, None, None, 1990, federation="GER"),
+    ]
+    games = [(1, 1, 2, "=-="), (2, 3, 1, "0-1"), (3, 2, 3, "1-0")]
+    event.write_text(trf(people, games, start="2025/03/05", end="2025/03/07"), encoding="utf-8")
+    db = tmp_path / "d.sqlite"
+    code, output = run("init", "--list", listed, "--period", "2025-02", "--db", db,
+                       "--rules", "dwz")  # fmt: skip
+    assert code == 0, output
+    code, added = run("add", event, "--db", db)
+    assert code == 0 and "kept as different players" in added, added
+    assert run("publish", "2025-03", "--db", db, "--out", tmp_path / "out")[0] == 0
+    code, said = run("publish", "2025-04", "--db", db, "--out", tmp_path / "out")
+    assert code == 1
+    assert "players koeln#2 share a public id" in said
+    assert "rating-batch remove the event that made the second" in said
+    assert "edit-player" in said and "--national-id" in said

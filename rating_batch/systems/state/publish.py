@@ -75,10 +75,10 @@ def rate_system_kind(
     if twice.any():
         raise RatingBatchError(
             f"players {', '.join(table['id'][twice].unique()[:5])} share a public id: one "
-            "person entered twice, or two people named alike; to make them one, rating-batch "
-            "remove the event that made the second, then edit-player the first (its "
-            "--national-id or --federation) and add the event again; to keep them apart, "
-            "edit-player one of them with its own --national-id"
+            "person entered twice, or two people named alike. The way out: rating-batch "
+            "remove the event that made the second; give the players of its file their "
+            "national ids (or FIDE IDs), or edit-player the database's player (--national-id, "
+            "--federation) so that add finds him; then add the event again"
         )
     state = table[["player_id"]].merge(before, on="player_id", how="left")
     games = _games(stored, entries, events, table)
