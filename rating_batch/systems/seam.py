@@ -115,6 +115,12 @@ class RatingSystem(Protocol):
         it cannot be read at all."""
         ...
 
+    def list_rows(self, path: Path, encoding: str | None) -> pd.DataFrame:
+        """A list of this system's rows as ``identity.find_rows`` knows them
+        (``assemble.list_identities``): ``check`` finds the event players in it as ``rate
+        --list`` does."""
+        ...
+
     def describe(self) -> list[str]:
         """Each value it rates by, a line each with where it comes from and its meaning or
         range (``rules NAME``)."""

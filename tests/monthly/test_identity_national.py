@@ -188,3 +188,18 @@ def test_a_public_id_held_twice_is_refused_with_the_way_out(tmp_path: Path) -> N
     assert "players koeln#2 share a public id" in said
     assert "rating-batch remove the event that made the second" in said
     assert "edit-player" in said and "--national-id" in said
+
+
+def test_check_finds_the_near_match_as_rate_does(tmp_path: Path) -> None:
+    # check with the list and the file says what rate --list says of them (one rule).
+    listed = dwz_list(
+        tmp_path,
+        "id,name,birth_year,rating,index",
+        '15,"Five, E",1980,1800,20',
+        f'L1,"{GROSS}",1990,1580,23',
+    )
+    event = event_trf(tmp_path)
+    code, said = run("check", event, listed, "--rules", "dwz")
+    assert code == 0, said
+    near = f"{GROSS} (born 1990) matches list row 3 except its federation (blank vs GER)"
+    assert f"{event}:5: warning: {near}" in said  # her 001 line

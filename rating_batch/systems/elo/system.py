@@ -6,6 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pandas as pd
+
+from rating_batch.assemble import list_identities
 from rating_batch.errors import Issue
 from rating_batch.inputs import is_list_file
 from rating_batch.loaders import read_rating_list
@@ -62,6 +65,9 @@ class EloSystem:
 
     def list_issues(self, path: Path, encoding: str | None) -> list[Issue]:
         return read_rating_list(path, encoding=encoding).issues
+
+    def list_rows(self, path: Path, encoding: str | None) -> pd.DataFrame:
+        return list_identities(read_rating_list(path, encoding=encoding).frame)
 
     def describe(self) -> list[str]:
         rows = describe(self._rules())

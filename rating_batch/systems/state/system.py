@@ -7,7 +7,9 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-from rating_batch.assemble import choose_kind
+import pandas as pd
+
+from rating_batch.assemble import choose_kind, list_identities
 from rating_batch.errors import Issue
 from rating_batch.loaders.statelist import is_state_list
 from rating_batch.monthly.common import RuleBook
@@ -59,6 +61,10 @@ class StatePipeline:
         system = self.system
         read_system_list(system, path, encoding)  # fmt: skip
         return []
+
+    def list_rows(self, path: Path, encoding: str | None) -> pd.DataFrame:
+        listed = read_system_list(self.system, path, encoding)
+        return list_identities(listed.reset_index(drop=True))
 
     def describe(self) -> list[str]:
         system = self.system
