@@ -59,6 +59,16 @@ def dwz_list(folder: Path, *lines: str) -> Path:
     return path
 
 
+#: What rate --list and check say of Groß against ``near_list`` (her row is line 3).
+NEAR = f"{GROSS} (born 1990) matches list row 3 except its federation (blank vs GER)"
+
+
+def near_list(folder: Path) -> Path:
+    """A list without a federation column: Groß's name and birth year, federation blank."""
+    return dwz_list(folder, "id,name,birth_year,rating,index", '15,"Five, E",1980,1800,20',
+                    f'L1,"{GROSS}",1990,1580,23')  # fmt: skip
+
+
 def by_rate(folder: Path, event: Path, listed: Path) -> tuple[tuple[str, str], str]:
     out = folder / "rate-out"
     code, output = run("rate", event, "--rules", "dwz", "--list", listed, "--out", out)
@@ -121,15 +131,10 @@ def test_a_list_row_is_found_alike_both_ways(
 
 def test_a_near_match_is_told_both_ways_and_matches_neither(tmp_path: Path) -> None:
     # The list has no federation: the same name and birth year, federation blank vs GER.
-    listed = dwz_list(
-        tmp_path,
-        "id,name,birth_year,rating,index",
-        '15,"Five, E",1980,1800,20',
-        f'L1,"{GROSS}",1990,1580,23',
-    )
+    listed = near_list(tmp_path)
     got, said, added = both_ways(tmp_path, event_trf(tmp_path), listed)
     assert got != EXPECTED  # rated as new both ways, not guessed
-    near = f"{GROSS} (born 1990) matches list row 3 except its federation (blank vs GER)"
+    near = NEAR
     assert near in said
     assert f"{GROSS} (born 1990) matches player L1 except its federation (blank vs GER)" in added
 
@@ -192,14 +197,9 @@ def test_a_public_id_held_twice_is_refused_with_the_way_out(tmp_path: Path) -> N
 
 def test_check_finds_the_near_match_as_rate_does(tmp_path: Path) -> None:
     # check with the list and the file says what rate --list says of them (one rule).
-    listed = dwz_list(
-        tmp_path,
-        "id,name,birth_year,rating,index",
-        '15,"Five, E",1980,1800,20',
-        f'L1,"{GROSS}",1990,1580,23',
-    )
+    listed = near_list(tmp_path)
     event = event_trf(tmp_path)
     code, said = run("check", event, listed, "--rules", "dwz")
     assert code == 0, said
-    near = f"{GROSS} (born 1990) matches list row 3 except its federation (blank vs GER)"
+    near = NEAR
     assert f"{event}:5: warning: {near}" in said  # her 001 line
