@@ -144,6 +144,7 @@ def find_rows(
     by_fide = pd.Series(np.arange(len(known)), index=known["fide_id"].astype("Int64"))
     by_fide = by_fide[by_fide.index.notna() & ~by_fide.index.duplicated()]
     rows = by_fide.reindex(people["fide_id"].astype("Int64")).fillna(-1).to_numpy(np.int64)
+    _received(people, known, rows)
     without = people["fide_id"].isna().to_numpy(bool)
     seeking = people[without]
     if seeking.empty or known.empty:
@@ -161,6 +162,23 @@ def find_rows(
         for seeker in several["seeker"].drop_duplicates().to_numpy(np.int64).tolist()
     ]  # fmt: skip
     return rows, errors, near_matches(seeking, known, pairs, what)
+
+
+def _received(people: pd.DataFrame, known: pd.DataFrame, rows: np.ndarray) -> None:
+    """A FIDE ID the known rows do not hold, whose player is one known row without a FIDE
+    ID by national id, or by a full exact name, birth year and federation, and no other
+    player's: that row (he received the FIDE ID since; ``add`` gives it to him). Sets
+    ``rows`` in place."""
+    unfound = people["fide_id"].notna().to_numpy(bool) & (rows < 0)
+    candidates = known[known["fide_id"].isna()]
+    if not unfound.any() or candidates.empty:
+        return
+    newcomers = people[unfound].drop(columns="public_id", errors="ignore")
+    pairs = identity_pairs(newcomers, candidates)
+    whole = newcomers[IDENTITY_KEY].notna().all(axis=1) & newcomers["name"].ne("")
+    pairs = pairs[(pairs["by"] != "identity") | whole.reindex(pairs["seeker"]).to_numpy(bool)]
+    pairs = pairs[~pairs["seeker"].duplicated(keep=False) & ~pairs["known"].duplicated(keep=False)]
+    rows[pairs["seeker"].to_numpy(np.int64)] = pairs["known"].to_numpy(np.int64)
 
 
 def _ambiguous(person: pd.Series, rows: pd.DataFrame, what: str) -> Issue:

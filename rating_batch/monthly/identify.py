@@ -33,7 +33,7 @@ import numpy as np
 import pandas as pd
 
 from rating_batch.errors import InputError, Issue
-from rating_batch.identity import identity_pairs, near_matches
+from rating_batch.identity import identity_pairs, near_matches, written_id
 from rating_batch.loaders.common import normalise_sex
 from rating_batch.names import different_names, fide_id_conflicts, name_keys
 from rating_batch.schema import IDENTITY_KEY
@@ -208,6 +208,9 @@ def _attachments(
     its file (a twin): that player received it. Columns ``fide_id``, ``player_id``,
     ``event_id``, ``event_index`` and ``label`` (what ``add`` prints)."""
     columns = ["fide_id", "player_id", "event_id", "event_index", "label"]
+    by_id = _national_attachments(people, creators, keep_apart)[columns]
+    creators = creators[~creators["fide_id"].isin(by_id["fide_id"])]
+    people = people[~people["player_id"].isin(by_id["player_id"])]
     offered = creators[
         creators["name"].fillna("").ne("").to_numpy(bool)
         & creators["birth_year"].notna().to_numpy(bool)
@@ -215,7 +218,7 @@ def _attachments(
         & ~creators["fide_id"].isin(list(keep_apart)).to_numpy(bool)
     ]
     if offered.empty or people.empty:
-        return pd.DataFrame({column: pd.Series(dtype=object) for column in columns})
+        return by_id.reset_index(drop=True)
     key = {"name": "string", "birth_year": "Int64", "federation": "string"}
     # Only the players of those names are compared (the database may hold a whole list).
     named = people[people["name"].isin(offered["name"].unique())]
@@ -235,6 +238,34 @@ def _attachments(
         + pairs["created_by"].astype(str) + ", born " + pairs["birth_year"].astype(str) + ", "
         + pairs["federation"].astype(str) + "): his exact name, birth year and federation "
         "(two people? restore latest, then add with --keep-apart " + fide_id + ")"
+    )  # fmt: skip
+    found = pairs.assign(label=label)[columns]
+    return (
+        pd.concat([by_id, found], ignore_index=True) if len(by_id) else found.reset_index(drop=True)
+    )
+
+
+def _national_attachments(
+    people: pd.DataFrame, creators: pd.DataFrame, keep_apart: frozenset[int]
+) -> pd.DataFrame:
+    """The new FIDE IDs whose first row gives the national id of one known player without
+    a FIDE ID, claimed by no other new FIDE ID: that player received it (the rule of
+    ``identity``: the federation's id before name, birth year and federation)."""
+    columns = ["fide_id", "player_id", "event_id", "event_index", "label"]
+    offered = creators[~creators["fide_id"].isin(list(keep_apart)).to_numpy(bool)]
+    offered = offered.assign(key=written_id(offered["national_id"])).dropna(subset=["key"])
+    if offered.empty or people.empty:
+        return pd.DataFrame({column: pd.Series(dtype=object) for column in columns})
+    known = people.assign(key=written_id(people["national_id"])).dropna(subset=["key"])
+    known = known[known["fide_id"].isna()][["key", "player_id", "name", "created_by"]]
+    pairs = offered[["key", "fide_id", "event_id", "event_index"]].merge(known, on="key")
+    pairs = pairs[~pairs.duplicated("fide_id", keep=False)]
+    pairs = pairs[~pairs.duplicated("player_id", keep=False)]
+    fide_id = pairs["fide_id"].astype(str)
+    label = (
+        "FIDE ID " + fide_id + " given to " + pairs["name"].astype(str) + " ("
+        + pairs["created_by"].astype(str) + "): his national id " + pairs["key"].astype(str)
+        + " (two people? restore latest, then add with --keep-apart " + fide_id + ")"
     )  # fmt: skip
     return pairs.assign(label=label)[columns].reset_index(drop=True)
 
@@ -286,7 +317,7 @@ def _name_mismatches(people: pd.DataFrame, rows: pd.DataFrame, ids: pd.Series) -
 
 #: Fields of a known FIDE ID compared with the database besides the name: how each is
 #: written alike, and what the officer's command to accept the file's value says.
-COMPARED = {"federation": "--federation", "sex": "--sex"}
+COMPARED = {"federation": "--federation", "sex": "--sex", "national_id": "--national-id"}
 
 
 def _field_mismatches(people: pd.DataFrame, rows: pd.DataFrame, ids: pd.Series) -> list[Issue]:

@@ -69,17 +69,21 @@ def near_list(folder: Path) -> Path:
                     f'L1,"{GROSS}",1990,1580,23')  # fmt: skip
 
 
-def by_rate(folder: Path, event: Path, listed: Path) -> tuple[tuple[str, str], str]:
+def by_rate(
+    folder: Path, event: Path, listed: Path, federation: str = "GER"
+) -> tuple[tuple[str, str], str]:
     out = folder / "rate-out"
     code, output = run("rate", event, "--rules", "dwz", "--list", listed, "--out", out)
     assert code == 0, output
     found = [row for row in rows(out / "players.csv") if row["name"] == GROSS]
-    found = [row for row in found if row["federation"] == "GER"]  # not a near match's row
+    found = [row for row in found if row["federation"] == federation]  # not a near match's
     assert len(found) == 1, found  # one woman, one row
     return (found[0]["new_rating"], found[0]["new_index"]), output
 
 
-def by_database(folder: Path, event: Path, listed: Path) -> tuple[tuple[str, str], str]:
+def by_database(
+    folder: Path, event: Path, listed: Path, federation: str = "GER"
+) -> tuple[tuple[str, str], str]:
     db = folder / "d.sqlite"
     code, output = run("init", "--list", listed, "--period", "2025-02", "--db", db,
                        "--rules", "dwz")  # fmt: skip
@@ -90,7 +94,7 @@ def by_database(folder: Path, event: Path, listed: Path) -> tuple[tuple[str, str
         code, published = run("publish", period, "--db", db, "--out", folder / "db-out")
         assert code == 0, published
     listing = rows(folder / "db-out" / "2025-04" / "standard" / "list.csv")
-    found = [row for row in listing if row["name"] == GROSS and row["federation"] == "GER"]
+    found = [row for row in listing if row["name"] == GROSS and row["federation"] == federation]
     assert len(found) == 1, found
     assert len([row for row in listing if row["id"] == found[0]["id"]]) == 1
     rating, _, index = found[0]["dwz"].partition("-")
@@ -203,3 +207,29 @@ def test_check_finds_the_near_match_as_rate_does(tmp_path: Path) -> None:
     assert code == 0, said
     near = NEAR
     assert f"{event}:5: warning: {near}" in said  # her 001 line
+
+
+def test_a_fide_id_received_is_given_by_the_national_id_both_ways(tmp_path: Path) -> None:
+    # The list knows her by her ZPS-Mgl only; the file gives the FIDE ID she has since
+    # received, the same ZPS-Mgl and no federation (so name, birth year and federation
+    # could not say it is she). Both ways she is the list's row: 1590-24.
+    listed = dwz_list(
+        tmp_path,
+        "id,national_id,name,birth_year,rating,index",
+        '15,,"Five, E",1980,1800,20',
+        f'L1,C0327-123,"{GROSS}",1990,1580,23',
+    )
+    event = tmp_path / "koeln.csv"
+    event.write_text(
+        "event,Köln 2025\nstart,2025-03-05\nend,2025-03-05\n\n"
+        "no,name,fide_id,zps,rating,federation,birth_year,1\n"
+        '1,"Five, E",15,,1800,GER,1980,2w½\n'
+        f'2,"{GROSS}",24681357,C0327-123,1638,,1990,1b½\n',
+        encoding="utf-8",
+    )
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    rated, _ = by_rate(tmp_path / "a", event, listed, federation="")
+    stored, added = by_database(tmp_path / "b", event, listed, federation="")
+    assert rated == stored == EXPECTED
+    assert f"FIDE ID 24681357 given to {GROSS} (L1): his national id C0327-123" in added
