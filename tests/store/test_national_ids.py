@@ -61,3 +61,42 @@ def test_edit_player_sets_the_national_id_add_then_finds(tmp_path: Path) -> None
     assert query(db, "SELECT COUNT(*) FROM players") == [(2,)]
     assert "new player" not in out
     assert "Schmidt, Dörte has the national id C0327-123 of 'Groß, Dörte' (player L1)" in out + err
+
+
+def test_a_national_id_other_than_the_databases_is_a_warning_naming_the_edit(
+    tmp_path: Path,
+) -> None:
+    listed = tmp_path / "dwz.csv"
+    listed.write_text(
+        'id,national_id,name,birth_year,rating,index\n15,C0327-001,"Five, E",1980,1800,20\n'
+        '16,,"Six, F",1980,1700,20\n',
+        encoding="utf-8",
+    )
+    db = tmp_path / "d.sqlite"
+    code, _, err = run("init", "--list", listed, "--period", "2025-02", "--db", db,
+                       "--rules", "dwz")  # fmt: skip
+    assert code == 0, err
+    event = tmp_path / "e.csv"
+    event.write_text(
+        "event,E\nstart,2025-03-05\nend,2025-03-05\n\n"
+        "no,name,fide_id,zps,rating,federation,birth_year,1\n"
+        '1,"Five, E",15,C0327-002,1800,GER,1980,2w½\n'
+        '2,"Six, F",16,C0327-016,1700,GER,1980,1b½\n',
+        encoding="utf-8",
+    )
+    code, out, err = run("add", event, "--db", db)
+    assert code == 0, err
+    # Five's is kept, with the command that accepts the file's; Six's, unknown, is filled in.
+    assert (
+        f"{event}:6: warning: FIDE ID 15 is national_id 'C0327-002' in this file but "
+        "'C0327-001' in the database (the database's is kept): to accept the new one, "
+        "rating-batch edit-player 15 --national-id C0327-002"
+    ) in out + err
+    assert query(db, "SELECT fide_id, national_id FROM players ORDER BY fide_id") == [
+        (15, "C0327-001"),
+        (16, "C0327-016"),
+    ]
+    # The id filled in came with the event: remove takes it back.
+    code, _, err = run("remove", "e", "--db", db)
+    assert code == 0, err
+    assert query(db, "SELECT national_id FROM players WHERE fide_id = 16") == [(None,)]
