@@ -78,8 +78,9 @@ def near_matches(
     by nobody whose name and birth year are a known row's while one federation is blank
     ("Groß, Dörte (born 1990) matches list row 6 except its federation (blank vs GER)"),
     and a row found by its national id under another name (spelling aside). ``known`` has a
-    ``label`` column (``list row 6``, ``player L1``); ``what`` names the known side for the
-    way out (``the list``, ``the database``)."""
+    ``label`` column (``list row 6``, ``player L1``), and for a database's players a
+    ``handle`` (the id ``edit-player`` takes): the way out is then the commands; ``what``
+    names the known side otherwise (``the list``)."""
     issues: list[Issue] = []
     by_id = pairs[pairs["by"] == "national_id"]
     if len(by_id):
@@ -108,19 +109,32 @@ def near_matches(
         .rename_axis("seeker")
         .reset_index()
     )
-    theirs = _prepared(known).assign(label=known["label"])
+    handles = known["handle"] if "handle" in known else pd.Series(pd.NA, index=known.index)
+    theirs = _prepared(known).assign(label=known["label"], handle=handles)
     near = mine.dropna(subset=keys).merge(theirs.dropna(subset=keys), on=keys,
                                           suffixes=("", "_known"))  # fmt: skip
     one_blank = near["federation"].isna() ^ near["federation_known"].isna()
     for _, row in near[one_blank.to_numpy(bool)].iterrows():
         theirs_fed = row["federation_known"] if pd.notna(row["federation_known"]) else "blank"
         mine_fed = row["federation"] if pd.notna(row["federation"]) else "blank"
+        if pd.isna(row["handle"]):
+            fix = f"give the federation (or the national id) in {what} and the file"
+        elif pd.isna(row["federation_known"]):
+            fix = (
+                f"rating-batch restore latest, then edit-player {row['handle']} --federation "
+                f"{mine_fed} (or --national-id), and add the file again"
+            )
+        else:
+            fix = (
+                f"rating-batch restore latest, give the file her federation {theirs_fed} "
+                "(or the national id), and add it again"
+            )
         issues.append(
             Issue(
                 str(row["source"]), int(row["line"]),
                 f"{row['name']} (born {row['birth_year']}) matches {row['label']} except its "
                 f"federation ({theirs_fed} vs {mine_fed}): taken as a new player; if they are "
-                f"one person, give the federation (or the national id) in {what} and the file",
+                f"one person: {fix}",
                 "warning",
             )
         )  # fmt: skip

@@ -121,6 +121,7 @@ def plan_identities(
                 position=-1,
                 public_id=people["created_by"].where(people["created_by"] != "list"),
                 label="player " + _publics(people),
+                handle=_publics(people),
             ),
             fide_creators[[*mine, "position"]].assign(player_id=-1, label="a new player"),
             twins[[*mine, "position"]].assign(player_id=-1, label="a new player"),
@@ -131,7 +132,7 @@ def plan_identities(
     seekers = singles.assign(public_id=singles["key"].astype(str) + "#"
                              + singles["player"].astype(str))  # fmt: skip
     pairs = identity_pairs(seekers, known)
-    warnings += near_matches(seekers, known, pairs, "the database (edit-player)")
+    warnings += near_matches(seekers, known, pairs, "this add's files")
     found = known.loc[pairs["known"].to_numpy()]
     matches = pd.DataFrame(
         {

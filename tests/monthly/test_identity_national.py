@@ -233,3 +233,24 @@ def test_a_fide_id_received_is_given_by_the_national_id_both_ways(tmp_path: Path
     stored, added = by_database(tmp_path / "b", event, listed, federation="")
     assert rated == stored == EXPECTED
     assert f"FIDE ID 24681357 given to {GROSS} (L1): his national id C0327-123" in added
+
+
+def test_the_way_out_add_gives_for_a_near_match_works(tmp_path: Path) -> None:
+    # add tells the commands; followed, they give her the list's DWZ: 1590-24.
+    db = tmp_path / "d.sqlite"
+    code, output = run("init", "--list", near_list(tmp_path), "--period", "2025-02", "--db", db,
+                       "--rules", "dwz")  # fmt: skip
+    assert code == 0, output
+    event = event_trf(tmp_path)
+    code, added = run("add", event, "--db", db)
+    way_out = "rating-batch restore latest, then edit-player L1 --federation GER"
+    assert code == 0 and way_out in added, added
+    for command in (("restore", "latest"), ("edit-player", "L1", "--federation", "GER"),
+                    ("add", event)):  # fmt: skip
+        code, output = run(*command, "--db", db)
+        assert code == 0, output
+    assert "new player" not in output
+    for period in ("2025-03", "2025-04"):
+        assert run("publish", period, "--db", db, "--out", tmp_path / "out")[0] == 0
+    listing = rows(tmp_path / "out" / "2025-04" / "standard" / "list.csv")
+    assert [row["dwz"] for row in listing if row["name"] == GROSS] == ["-".join(EXPECTED)]
