@@ -7,6 +7,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+from conftest import read_csv as rows
 from db_helpers import copy_of, data_dump, query, run
 
 from rating_batch.store.schema import SCHEMA_VERSION
@@ -100,3 +101,36 @@ def test_a_national_id_other_than_the_databases_is_a_warning_naming_the_edit(
     code, _, err = run("remove", "e", "--db", db)
     assert code == 0, err
     assert query(db, "SELECT national_id FROM players WHERE fide_id = 16") == [(None,)]
+
+
+def test_export_list_writes_the_national_ids_rate_then_finds_players_by(tmp_path: Path) -> None:
+    listed = tmp_path / "dwz.csv"
+    listed.write_text(
+        'id,zps,name,birth_year,rating,index\n15,,"Five, E",1980,1800,20\n'
+        ',C0327-123,"Groß, Dörte",1990,1580,23\n',
+        encoding="utf-8",
+    )
+    db = tmp_path / "d.sqlite"
+    code, _, err = run("init", "--list", listed, "--period", "2025-02", "--db", db,
+                       "--rules", "dwz")  # fmt: skip
+    assert code == 0, err
+    code, _, err = run("export-list", "2025-02", "--db", db, "--out", tmp_path / "x")
+    assert code == 0, err
+    state = tmp_path / "x" / "2025-02" / "standard" / "state.csv"
+    lines = state.read_text(encoding="utf-8-sig").splitlines()
+    assert lines[0].startswith("id,national_id,name,")
+    assert lines[2].startswith('C0327-123,C0327-123,"Groß, Dörte",')
+    # Read back by rate --list, the list finds her by it: she is not rated as new.
+    event = tmp_path / "e.csv"
+    event.write_text(
+        "event,E\nstart,2025-03-05\nend,2025-03-05\n\n"
+        "no,name,fide_id,zps,rating,federation,birth_year,1\n"
+        '1,"Five, E",15,,1800,GER,1980,2w½\n'
+        '2,"Groß, Dörte",,C0327-123,1638,GER,1990,1b½\n',
+        encoding="utf-8",
+    )
+    out = tmp_path / "r"
+    code, _, err = run("rate", event, "--rules", "dwz", "--list", state, "--out", out)
+    assert code == 0, err
+    (her,) = [row for row in rows(out / "players.csv") if row["name"] == "Groß, Dörte"]
+    assert (her["new_rating"], her["new_index"]) == ("1590", "24")  # as in test_identity_national
