@@ -27,10 +27,6 @@ from rating_batch.schema import IDENTITY_KEY
 #: The dtypes identity columns are compared in (a list read as text, a file as numbers).
 KEY_TYPES = {"name": "string", "birth_year": "Int64", "federation": "string"}
 
-#: The columns ``identity_pairs`` reads of both sides (``national_id`` and ``public_id`` may
-#: be missing: nothing matches by them).
-COLUMNS = ("national_id", "public_id", *IDENTITY_KEY)
-
 
 def written_id(values: pd.Series) -> pd.Series:
     """An id as it is compared: text without surrounding spaces, in capitals; blank is none
