@@ -22,7 +22,7 @@ import pandas as pd
 
 from rating_batch.errors import Issue
 from rating_batch.names import different_names
-from rating_batch.schema import IDENTITY_KEY
+from rating_batch.schema import IDENTITY_KEY, NationalId
 
 #: The dtypes identity columns are compared in (a list read as text, a file as numbers).
 KEY_TYPES = {"name": "string", "birth_year": "Int64", "federation": "string"}
@@ -65,6 +65,25 @@ def identity_pairs(seeking: pd.DataFrame, known: pd.DataFrame) -> pd.DataFrame:
         pairs.append(found.assign(by=rule))
         left = left[~left["seeker"].isin(found["seeker"])]
     return pd.concat(pairs, ignore_index=True)
+
+
+def id_form_issues(players: pd.DataFrame, scheme: NationalId | None) -> list[Issue]:
+    """Warnings for event players' national ids not of the system's form (``scheme``): such
+    an id finds only a player given it written so (a typo finds nobody, or someone else)."""
+    if scheme is None or "national_id" not in players:
+        return []
+    given = written_id(players["national_id"])
+    wrong = given.notna() & ~given.str.fullmatch(scheme.pattern).fillna(True)
+    return [
+        Issue(
+            str(source), int(line),
+            f"national_id {value!r}: not the form of the {scheme.label} ({scheme.example}); "
+            "it finds only a player given it written so",
+            "warning",
+        )
+        for source, line, value in zip(players["source"][wrong], players["line"][wrong],
+                                       given[wrong], strict=True)
+    ]  # fmt: skip
 
 
 def near_matches(

@@ -18,7 +18,7 @@ from rating_batch.errors import (
     errors_only,
     ordered_issues,
 )
-from rating_batch.identity import find_rows
+from rating_batch.identity import find_rows, id_form_issues
 from rating_batch.inputs import (
     Inputs,
     expand_inputs,
@@ -114,6 +114,8 @@ def check_files(
         lowest_rating=lowest,
         encoding=encoding,
     )
+    if loaded:  # a national id the system would not write finds nobody (§11.1)
+        issues += id_form_issues(period_people(loaded), system.national_id)
     for path in (path for path, is_list in zip(files, lists, strict=True) if is_list):
         try:
             issues.extend(system.list_issues(path, encoding))

@@ -15,7 +15,7 @@ import pandas as pd
 from rating_batch.errors import Issue
 from rating_batch.monthly.common import RuleBook
 from rating_batch.monthly.part import DatabasePart
-from rating_batch.schema import Event
+from rating_batch.schema import Event, NationalId
 
 
 @dataclass(frozen=True)
@@ -73,6 +73,11 @@ class RatingSystem(Protocol):
 
     @property
     def lower_is_better(self) -> bool: ...
+
+    @property
+    def national_id(self) -> NationalId | None:
+        """Its federation's own id of a player, when it has one (docs/formats.md §11.1)."""
+        ...
 
     @property
     def takes_elo_list(self) -> bool:

@@ -59,6 +59,13 @@ def dwz_list(folder: Path, *lines: str) -> Path:
     return path
 
 
+#: A list knowing Groß by her ZPS-Mgl only (no FIDE ID, no federation).
+ZPS_LIST = (
+    "id,national_id,name,birth_year,rating,index",
+    '15,,"Five, E",1980,1800,20',
+    f'L1,C0327-123,"{GROSS}",1990,1580,23',
+)
+
 #: What rate --list and check say of Groß against ``near_list`` (her row is line 3).
 NEAR = f"{GROSS} (born 1990) matches list row 3 except its federation (blank vs GER)"
 
@@ -114,8 +121,7 @@ def both_ways(folder: Path, event: Path, listed: Path) -> tuple[tuple[str, str],
     ("header", "five", "gross", "event"),
     [
         # No FIDE ID and no federation in the list: only the ZPS-Mgl says who she is.
-        ("id,national_id,name,birth_year,rating,index", '15,,"Five, E",1980,1800,20',
-         f'L1,C0327-123,"{GROSS}",1990,1580,23', event_csv),
+        (*ZPS_LIST, event_csv),
         # The public id a players.csv gives her (<event>#<start rank>).
         ("id,name,birth_year,rating,index", '15,"Five, E",1980,1800,20',
          f'koeln#2,"{GROSS}",1990,1580,23', event_trf),
@@ -213,12 +219,7 @@ def test_a_fide_id_received_is_given_by_the_national_id_both_ways(tmp_path: Path
     # The list knows her by her ZPS-Mgl only; the file gives the FIDE ID she has since
     # received, the same ZPS-Mgl and no federation (so name, birth year and federation
     # could not say it is she). Both ways she is the list's row: 1590-24.
-    listed = dwz_list(
-        tmp_path,
-        "id,national_id,name,birth_year,rating,index",
-        '15,,"Five, E",1980,1800,20',
-        f'L1,C0327-123,"{GROSS}",1990,1580,23',
-    )
+    listed = dwz_list(tmp_path, *ZPS_LIST)
     event = tmp_path / "koeln.csv"
     event.write_text(
         "event,Köln 2025\nstart,2025-03-05\nend,2025-03-05\n\n"
@@ -254,3 +255,26 @@ def test_the_way_out_add_gives_for_a_near_match_works(tmp_path: Path) -> None:
         assert run("publish", period, "--db", db, "--out", tmp_path / "out")[0] == 0
     listing = rows(tmp_path / "out" / "2025-04" / "standard" / "list.csv")
     assert [row["dwz"] for row in listing if row["name"] == GROSS] == ["-".join(EXPECTED)]
+
+
+def test_a_files_national_id_not_of_the_systems_form_is_said_each_way(tmp_path: Path) -> None:
+    # "C0327 123" (a space for the dash) is not a ZPS-Mgl: it finds nobody, and each
+    # command that reads the file under the DWZ says so at her line (7 of the CSV).
+    listed = dwz_list(tmp_path, *ZPS_LIST)
+    event = event_csv(tmp_path)
+    event.write_text(event.read_text(encoding="utf-8").replace("C0327-123", "C0327 123"),
+                     encoding="utf-8")  # fmt: skip
+    said = (
+        f"{event}:7: warning: national_id 'C0327 123': not the form of the ZPS-Mgl or PKZ "
+        "(C0327-123 or 10234567); it finds only a player given it written so"
+    )
+    code, output = run("check", event, "--rules", "dwz")
+    assert code == 0 and said in output, output
+    code, output = run("rate", event, "--rules", "dwz", "--list", listed, "--out", tmp_path / "o")
+    assert code == 0 and said in output, output
+    db = tmp_path / "d.sqlite"
+    assert (
+        run("init", "--list", listed, "--period", "2025-02", "--db", db, "--rules", "dwz")[0] == 0
+    )
+    code, output = run("add", event, "--db", db)
+    assert code == 0 and said in output, output

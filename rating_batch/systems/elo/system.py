@@ -15,6 +15,7 @@ from rating_batch.loaders import read_rating_list
 from rating_batch.monthly.common import RuleBook
 from rating_batch.outputs import write_rate_outputs
 from rating_batch.rated import RateResult
+from rating_batch.schema import NationalId
 from rating_batch.systems.elo.database import EloDatabase
 from rating_batch.systems.elo.rules import FIDE_BY_DATE, LATEST, Rules
 from rating_batch.systems.elo.rules_file import describe, named_rules, parse_rules_text
@@ -29,6 +30,7 @@ class EloSystem:
     name = ELO
     title = "FIDE Elo"
     lower_is_better = False
+    national_id: NationalId | None = None  # FIDE's own id is the FIDE ID
     takes_elo_list = True
     compares_in_detail = True
 

@@ -17,7 +17,7 @@ import pandas as pd
 
 from rating_batch.assemble import assemble_period, list_identities, period_people
 from rating_batch.errors import Issue, raise_if_errors
-from rating_batch.identity import find_rows
+from rating_batch.identity import find_rows, id_form_issues
 from rating_batch.loaders.common import time_control_minutes
 from rating_batch.periods import period_of
 from rating_batch.rated import SystemRateResult
@@ -95,6 +95,7 @@ def rate_with_system(
         # The list's rows as add finds the database's players (identity.find_rows).
         people = period_people(events).reindex(players["id"]).reset_index(names="public_id")
         rows, errors, found_by = find_rows(people, list_identities(listed), "the list")
+        found_by += id_form_issues(people, system.national_id)
         raise_if_errors(errors)
         if system.lists_everyone(facts):
             players, rows = with_listed(players, listed, rows)

@@ -15,6 +15,7 @@ from rating_batch.loaders.statelist import is_state_list
 from rating_batch.monthly.common import RuleBook
 from rating_batch.outputs import write_system_outputs
 from rating_batch.rated import SystemRateResult
+from rating_batch.schema import NationalId
 from rating_batch.systems.base import StateSystem
 from rating_batch.systems.elo.rules import LATEST
 from rating_batch.systems.elo.rules_file import named_rules
@@ -41,6 +42,7 @@ class StatePipeline:
         self.name: str = system.name
         self.title: str = system.title
         self.lower_is_better: bool = system.lower_is_better
+        self.national_id: NationalId | None = system.national_id
 
     def rule_book(self, name: str, text: str | None) -> RuleBook:
         """FIDE's current monthly lists (the latest edition's periods and kinds), or the
