@@ -21,6 +21,7 @@ from rating_batch.errors import (
     Issue,
     RatingBatchError,
 )
+from rating_batch.identity import find_rows
 from rating_batch.loaders.common import time_control_minutes
 from rating_batch.names import fide_id_conflicts
 from rating_batch.periods import FIRST_YEAR, LAST_YEAR, junior_year, period_of
@@ -81,15 +82,7 @@ def assemble_period(
     ordered = order_events(events)
     issues: list[Issue] = []
     order = {event.info.key: index for index, event in enumerate(ordered)}
-    players = in_event_order(combined(events, "players"), order)
-    players["id"] = (
-        players["fide_id"]
-        .astype("string")
-        .where(
-            players["fide_id"].notna(),
-            players["event"] + "#" + players["player"].astype("string"),
-        )
-    )
+    players = event_players(events, order)
     twice = players[
         players.duplicated(["event", "fide_id"], keep=False) & players["fide_id"].notna()
     ]
@@ -138,6 +131,29 @@ def assemble_period(
     return Period(table, games, ordered, period_year(ordered, rules), issues)
 
 
+def event_players(events: Sequence[Event], order: dict[str, int]) -> pd.DataFrame:
+    """The events' player rows in ``order`` (event key → place), each with its ``id``: the
+    FIDE ID, else ``<event>#<start rank>``."""
+    players = in_event_order(combined(events, "players"), order)
+    players["id"] = (
+        players["fide_id"]
+        .astype("string")
+        .where(
+            players["fide_id"].notna(),
+            players["event"] + "#" + players["player"].astype("string"),
+        )
+    )
+    return players
+
+
+def period_people(events: Sequence[Event]) -> pd.DataFrame:
+    """Each person of the period once, as ``assemble_period`` takes him (his row of the
+    latest-starting event), indexed by ``id``: what ``identity.find_rows`` needs."""
+    ordered = order_events(events)
+    order = {event.info.key: index for index, event in enumerate(ordered)}
+    return event_players(events, order).drop_duplicates("id", keep="last").set_index("id")
+
+
 def with_event_order(frame: pd.DataFrame, order: dict[str, int]) -> pd.DataFrame:
     """A frame of several events with each row's ``event_order``."""
     return frame.assign(event_order=frame["event"].map(order).astype("int64"))
@@ -154,52 +170,33 @@ def in_event_order(frame: pd.DataFrame, order: dict[str, int]) -> pd.DataFrame:
 
 
 def _list_rows(people: pd.DataFrame, listed: pd.DataFrame) -> tuple[np.ndarray, list[Issue]]:
-    """Each player's row of the list (-1: none): by FIDE ID; a player without one by exact
-    name, birth year and federation among the list's players without one, as ``add`` finds
-    them among the database's (the list of a database, read back, rates them as it would):
-    two such players of one event alike are two people and take no row; a player matching
-    two rows is an error naming them."""
-    by_fide = pd.Series(np.arange(len(listed)), index=listed["id"].astype("Int64"))
-    by_fide = by_fide[by_fide.index.notna() & ~by_fide.index.duplicated()]
-    rows = by_fide.reindex(people["fide_id"].astype("Int64")).fillna(-1).to_numpy(np.int64)
-    without = people["fide_id"].isna().to_numpy()
-    twins = np.zeros(len(people), dtype=bool)
-    twins[without] = people[without].duplicated(["event", *IDENTITY_KEY], keep=False)
-    unlisted = listed[listed["id"].isna()]
-    if unlisted.empty or not (without & ~twins).any():
-        return rows, []
-    seeking = people[without & ~twins].assign(position=np.flatnonzero(without & ~twins))
-    types = {"name": "string", "birth_year": "Int64", "federation": "string"}
-    found = (
-        seeking[["position", "source", "line", *IDENTITY_KEY]]
-        .astype(types)
-        .merge(
-            unlisted[[*IDENTITY_KEY, "own_id", "line"]].astype(types).reset_index(names="row"),
-            on=IDENTITY_KEY,
-            suffixes=("", "_list"),
-        )
-    )
-    count = found.groupby("position")["row"].transform("size").to_numpy()
-    single = found[count == 1]
-    rows[single["position"].to_numpy(np.int64)] = single["row"].to_numpy(np.int64)
-    return rows, [_ambiguous(group) for _, group in found[count > 1].groupby("position")]
+    """Each player's row of the list (-1: none), by the one rule ``add`` finds a database's
+    players by (``identity.find_rows``: FIDE ID, else national id, else the id our lists
+    give, else exact name, birth year and federation); a player matching two rows is an
+    error naming them, a near match a warning."""
+    seekers = people.reset_index(names="public_id")
+    rows, errors, warnings = find_rows(seekers, list_identities(listed), "the list")
+    return rows, errors + warnings
 
 
-def _ambiguous(group: pd.DataFrame) -> Issue:
-    """A player without a FIDE ID matching several players of the list without one."""
-    first = group.iloc[0]
-    born = first["birth_year"] if pd.notna(first["birth_year"]) else "?"
-    federation = first["federation"] if pd.notna(first["federation"]) else "no federation"
-    rows = ", ".join(
-        f"{own} (line {line})"
-        for own, line in zip(group["own_id"].fillna("no id"), group["line_list"], strict=True)
+def list_identities(listed: pd.DataFrame) -> pd.DataFrame:
+    """A list's rows as ``identity.find_rows`` knows them: the FIDE ID (a numeric id), the
+    public id (the id our lists give a player without one), the national id, the identity
+    columns and the row's label (``list row 6``)."""
+    ids = listed["id"].astype("string")
+    numeric = ids.str.fullmatch(r"\d{1,12}").fillna(False).to_numpy(bool)
+    own = listed["own_id"] if "own_id" in listed else ids.where(~numeric)
+    known = pd.DataFrame(
+        {
+            "fide_id": pd.to_numeric(ids.where(numeric), errors="coerce").astype("Int64"),
+            "public_id": own.astype("string").to_numpy(),
+            "national_id": listed["national_id"].to_numpy() if "national_id" in listed else pd.NA,
+            "label": "list row " + listed["line"].astype("string"),
+        }
     )
-    return Issue(
-        str(first["source"]),
-        int(first["line"]),
-        f"{first['name']!r} (born {born}, {federation}) without a FIDE ID matches "
-        f"{len(group)} players of the list without one: {rows}; give the FIDE ID in the file",
-    )
+    for column in IDENTITY_KEY:
+        known[column] = listed[column].to_numpy() if column in listed else pd.NA
+    return known
 
 
 def unlisted_first(frame: pd.DataFrame, used: str) -> pd.DataFrame:

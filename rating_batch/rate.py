@@ -9,12 +9,16 @@ import logging
 from collections.abc import Sequence
 from pathlib import Path
 
+import pandas as pd
+
+from rating_batch.assemble import period_people
 from rating_batch.errors import (
     InputError,
     Issue,
     errors_only,
     ordered_issues,
 )
+from rating_batch.identity import find_rows, id_form_issues
 from rating_batch.inputs import (
     Inputs,
     expand_inputs,
@@ -28,6 +32,7 @@ from rating_batch.loaders import (
     Progress,
     no_progress,
 )
+from rating_batch.schema import Event
 from rating_batch.systems import find_system
 from rating_batch.systems.elo.rules import FIDE_BY_DATE
 from rating_batch.systems.seam import Rated, RateRequest
@@ -72,6 +77,14 @@ def rate_events(
     )
 
 
+def _identity_issues(events: Sequence[Event], known: pd.DataFrame) -> list[Issue]:
+    """The events' players found in a list as ``rate --list`` finds them
+    (``identity.find_rows``): a player two rows match (an error), a near match (a warning)."""
+    people = period_people(events).reset_index(names="public_id")
+    _, errors, warnings = find_rows(people, known, "the list")
+    return errors + warnings
+
+
 def check_files(
     paths: Sequence[Path], rules_name: str | None = None, encoding: str | None = None
 ) -> list[Issue]:
@@ -95,15 +108,19 @@ def check_files(
         for path in files
     ]
     events = [path for path, is_list in zip(files, lists, strict=True) if not is_list]
-    _, issues = read_and_validate(
+    loaded, issues = read_and_validate(
         Inputs(events, inputs.found, inputs.issues),
         "check",
         lowest_rating=lowest,
         encoding=encoding,
     )
+    if loaded:  # a national id the system would not write finds nobody (§11.1)
+        issues += id_form_issues(period_people(loaded), system.national_id)
     for path in (path for path, is_list in zip(files, lists, strict=True) if is_list):
         try:
             issues.extend(system.list_issues(path, encoding))
+            if loaded:  # who is who, as rate --list finds the events' players in it
+                issues.extend(_identity_issues(loaded, system.list_rows(path, encoding)))
         except InputError as error:
             issues.extend(error.issues)
     # Files in the order given (a sheet's issues are its workbook's).

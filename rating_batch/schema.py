@@ -71,6 +71,8 @@ PLAYERS_DTYPES: dict[str, str] = {
     "event": "string",
     "player": "int64",  # start rank within the event
     "fide_id": "Int64",
+    # The player's id in the federation's own scheme (docs/formats.md §11.1), as written.
+    "national_id": "string",
     "name": "string",
     "federation": "string",
     "sex": "string",  # "M", "F" or NA
@@ -82,6 +84,19 @@ PLAYERS_DTYPES: dict[str, str] = {
     "source": "string",
     "line": "int64",
 }
+
+
+@dataclass(frozen=True)
+class NationalId:
+    """How a federation keys its players without a FIDE ID (docs/formats.md §11.1): the
+    id's name, the column headers a list or file may give it under besides ``national_id``,
+    the pattern a value matches (in capitals, without spaces around) and an example."""
+
+    label: str
+    headers: tuple[str, ...]
+    pattern: str
+    example: str
+
 
 #: How a player without a FIDE ID is recognised in a database or a rating list: exact name,
 #: birth year and federation (README, "Who is who").
@@ -245,11 +260,19 @@ def combined(events: Sequence[Event], name: str) -> pd.DataFrame:
 Dtypes = dict[str, str] | dict[str, str | pd.CategoricalDtype]
 
 
+#: Columns of the canonical frames that some formats cannot give (``conform`` adds them empty).
+UNGIVEN = ("national_id",)
+
+
 def conform(frame: pd.DataFrame, dtypes: Dtypes) -> pd.DataFrame:
     """Cast to the declared dtypes and column order (the last step of every loader).
 
     Only the columns not already of their dtype are cast (this runs twice per event file).
+    A column of ``UNGIVEN`` a format cannot carry (a TRF's national id) is added empty.
     """
+    absent = [name for name in UNGIVEN if name in dtypes and name not in frame]
+    if absent:
+        frame = frame.assign(**{name: pd.Series(pd.NA, index=frame.index) for name in absent})
     changes = {
         name: dtype
         for name, dtype in dtypes.items()

@@ -81,7 +81,8 @@ def test_two_players_of_the_list_alike_are_an_error_naming_both(tmp_path: Path) 
     assert (code, err) == (
         1,
         f"Error: {event}:4: 'Newbie, Sam' (born 2010, ITA) without a FIDE ID matches 2 players "
-        "of the list without one: n1#7 (line 3), n2#3 (line 4); give the FIDE ID in the file\n",
+        "of the list: n1#7 (list row 3), n2#3 (list row 4); give the FIDE ID (or the national "
+        "id) in the file\n",
     )
     assert not (tmp_path / "out").exists()
 

@@ -384,6 +384,10 @@ def remove(context: click.Context, event_key: str, db: Path) -> None:
     "becomes one with him, when either is on no list yet.",
 )
 @click.option(
+    "--national-id",
+    help="The id in the federation's own scheme (ZPS-Mgl or PKZ, US Chess id, ECF code).",
+)
+@click.option(
     "--force",
     is_flag=True,
     help="With --fide-id: make them one even though their name, federation or birth year differ.",
@@ -398,6 +402,7 @@ def edit_player(
     sex: str | None,
     birth_year: int | None,
     fide_id: int | None,
+    national_id: str | None,
     force: bool,
     db: Path,
 ) -> None:
@@ -414,7 +419,7 @@ def edit_player(
     """
     from rating_batch import monthly
 
-    edit = monthly.PlayerEdit(name, federation, sex, birth_year, fide_id)
+    edit = monthly.PlayerEdit(name, federation, sex, birth_year, fide_id, national_id)
     with user_errors(context.obj["debug"]):
         result = monthly.edit_player(player_id, edit, db=db, wait=context.obj["wait"], force=force)
     report(context, result.summary())

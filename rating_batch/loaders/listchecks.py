@@ -59,7 +59,12 @@ def list_issues(
     ids = frame["id"]
     bad(ids >= 10**MAX_ID_DIGITS, ids, f"FIDE ID {{}} has more than {MAX_ID_DIGITS} digits")
     own = frame["own_id"]
-    for key, shown in ((ids, "FIDE ID " + ids.astype("string")), (own, "id '" + own + "'")):
+    national = frame["national_id"]  # one person's (docs/formats.md §11.1)
+    for key, shown in (
+        (ids, "FIDE ID " + ids.astype("string")),
+        (own, "id '" + own + "'"),
+        (national, "national id " + national),
+    ):
         first = pd.Series(lines, index=frame.index).groupby(key.to_numpy()).transform("first")
         bad(
             key.duplicated(keep="first") & key.notna(),

@@ -51,6 +51,8 @@ PER_KIND = ("rating", "games", "k", "games_total")
 LIST_DTYPES: dict[str, str] = {
     "id": "Int64",
     "own_id": "string",
+    # The federation's own id (docs/formats.md §11.1), in capitals.
+    "national_id": "string",
     "name": "string",
     "federation": "string",
     "sex": "string",
@@ -110,6 +112,7 @@ class RatingList:
         columns = {
             "id": frame["id"],
             "own_id": frame["own_id"],
+            "national_id": frame["national_id"],
             "name": frame["name"],
             "federation": frame["federation"],
             "rating": frame[f"{kind}_rating"],
@@ -463,6 +466,8 @@ def _read_xml(path: Path) -> RatingList:
 
 # -- CSV and XLSX --------------------------------------------------------------------------------
 
+#: Headers a list may give the federation's own id under (docs/formats.md §11.1).
+NATIONAL_ID_HEADERS = ("national_id", "zps", "zps-mgl", "pkz", "uscf_id", "ecf_code")
 _CSV_INTEGERS = {"id", "birth_year"} | {f"{k}_{f}" for k in KINDS for f in PER_KIND}
 _UNPREFIXED = {"rating", "games", "k", "games_total"}
 _TRUE = {"true", "1", "yes", "y", "t"}
@@ -515,7 +520,11 @@ def _parse_table(
     top = header_row(rows)
     header = [name.strip().lower() for name in rows[top]]
     renamed = [
-        f"{kind}_{name}" if name in _UNPREFIXED or _FLAG.match(f"{kind}_{name}") else name
+        "national_id"
+        if name in NATIONAL_ID_HEADERS
+        else f"{kind}_{name}"
+        if name in _UNPREFIXED or _FLAG.match(f"{kind}_{name}")
+        else name
         for name in header
     ]
     if "id" not in renamed:
@@ -537,9 +546,11 @@ def _parse_table(
         records["line"][index] = number
         for name, raw in zip(renamed, row, strict=False):
             _store(name, raw.strip(), records, flags, index, source, number, issues)
-        missing = records["id"][index] is None and records["own_id"][index] is None
+        missing = all(records[c][index] is None for c in ("id", "own_id", "national_id"))
         if missing and not any(i.line == number for i in issues):
             issues.append(Issue(source, number, "column 'id': missing FIDE ID"))
+        if records["national_id"][index] is not None:
+            records["national_id"][index] = str(records["national_id"][index]).upper()
     kinds = tuple(k for k in KINDS if f"{k}_rating" in renamed)
     return RatingList(_finish(records, flags), kinds, source, form, issues=issues)
 

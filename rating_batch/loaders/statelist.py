@@ -15,9 +15,10 @@ from rating_batch.errors import InputError, Issue, raise_if_errors
 from rating_batch.loaders.common import UNKNOWN_YEAR
 from rating_batch.loaders.encoding import DecodingError, decode, table_evidence
 from rating_batch.periods import PeriodError, canonical_period
+from rating_batch.schema import NationalId
 
 #: Columns of a state list kept as they are, when given (``init`` registers the players).
-IDENTITY = ("name", "federation", "sex", "title", "birth_year")
+IDENTITY = ("national_id", "name", "federation", "sex", "title", "birth_year")
 #: How a "boolean" state column may be written (empty: not given).
 TRUTH = {"true": True, "false": False, "1": True, "0": False, "yes": True, "no": False}
 
@@ -92,6 +93,29 @@ def _csv_rows(path: Path, encoding: str | None) -> tuple[pd.DataFrame, np.ndarra
     return pd.DataFrame(rows, columns=header, dtype=str), np.asarray(lines, dtype=np.int64)
 
 
+def _national_id_issues(
+    source: str, national: pd.Series, lines: np.ndarray, scheme: NationalId | None
+) -> list[Issue]:
+    """A national id the scheme's pattern refuses, or given to two rows (it names one
+    person), each an error at its line."""
+    given = national.ne("").to_numpy(bool)
+    issues = []
+    if scheme is not None:
+        wrong = given & ~national.str.fullmatch(scheme.pattern).fillna(False).to_numpy(bool)
+        issues += [
+            Issue(source, int(lines[line]), f"national_id {national.iloc[line]!r}: not the "
+                  f"form of the {scheme.label} ({scheme.example})")
+            for line in np.flatnonzero(wrong)[:20]
+        ]  # fmt: skip
+    twice = given & national.duplicated(keep=False).to_numpy(bool)
+    issues += [
+        Issue(source, int(lines[line]), f"national_id {national.iloc[line]} is given to two "
+              "rows: it names one person")
+        for line in np.flatnonzero(twice)[:20]
+    ]  # fmt: skip
+    return issues
+
+
 def read_state_list(
     path: Path,
     state_columns: Mapping[str, str],
@@ -104,6 +128,7 @@ def read_state_list(
     text_checks: Mapping[str, Callable[[str], str]] | None = None,
     alone: Collection[str] = (),
     not_from_elo: str = "",
+    scheme: NationalId | None = None,
 ) -> pd.DataFrame:
     """A previous list for a rating system (docs/formats.md §11): a CSV with ``id`` and the
     system's ``state_columns`` (name → dtype; a "string" column, a list period unless
@@ -115,7 +140,9 @@ def read_state_list(
     be left out or empty for a player with a state, but is an error without them unless it is
     in ``alone`` (a value the system makes a state of, the ECF's grade). Problems name the
     file and line. A list that looks like an Elo list is pointed to ``init``, which makes
-    the first states from one, unless the system makes none (``not_from_elo`` says why)."""
+    the first states from one, unless the system makes none (``not_from_elo`` says why).
+    The federation's own id (``scheme``) comes as ``national_id`` or under the scheme's
+    headers; a value its pattern refuses, or one given twice, is an error naming the line."""
     columns = ", ".join(state_columns)
     # An Elo list (any of its forms) makes a database's first states: docs/systems.md §7.
     elo_hint = (
@@ -127,6 +154,12 @@ def read_state_list(
         wrong = f"a {system} list is a CSV file of id, {columns}{elo_hint}"
         raise InputError([Issue(str(path), None, wrong)])
     frame, lines = _csv_rows(path, encoding)
+    headers = scheme.headers if scheme is not None else ()
+    named = [c for c in frame.columns if c.lower() in headers]
+    if named and "national_id" not in frame.columns:
+        frame = frame.rename(columns={named[0]: "national_id"})
+    if "national_id" in frame.columns and "id" not in frame.columns:
+        frame["id"] = ""  # each player known by the federation's id (below)
     required = required_columns(state_columns, optional)
     # A column the system makes a state of stands in for the required ones (a list of old
     # ECF grades alone): its rows give it, the others or none.
@@ -139,6 +172,10 @@ def read_state_list(
         raise InputError([Issue(str(path), 1, wrong)])
     issues: list[Issue] = []
     state = pd.DataFrame({"id": frame["id"].str.strip()})
+    if "national_id" in frame.columns:  # a row without our id is known by the federation's
+        frame["national_id"] = national = frame["national_id"].str.strip().str.upper()
+        state["id"] = state["id"].where(state["id"].ne(""), national)
+        issues += _national_id_issues(str(path), national, lines, scheme)
     for column, dtype in state_columns.items():
         text = frame[column].str.strip() if column in frame else pd.Series("", index=frame.index)
         if dtype == "string" and column in (choices or {}):

@@ -67,6 +67,10 @@ HEADER_ALIASES: dict[str, str] = {
     "rtg": "rating", "rtgi": "rating", "elo": "rating", "elofide": "rating", "rating": "rating",
     "fed": "federation", "federation": "federation", "land": "federation", "country": "federation",
     "fideid": "fide_id", "fide_id": "fide_id", "id": "fide_id", "fide": "fide_id",
+    # The federation's own id (docs/formats.md §11.1), under its own name too.
+    "national_id": "national_id", "nationalid": "national_id", "zps": "national_id",
+    "pkz": "national_id", "zps-mgl": "national_id", "uscf_id": "national_id",
+    "uscfid": "national_id", "ecf_code": "national_id", "ecfcode": "national_id",
     "birth_year": "birth_year", "born": "birth_year", "birth": "birth_year", "yob": "birth_year",
     "sex": "sex", "title": "title", "tit": "title",
     "pts": "points", "points": "points", "pkt": "points", "score": "points",
@@ -369,6 +373,7 @@ def _normalise(
         players["event"].append(key)
         players["player"].append(me)
         players["fide_id"].append(fide if fide else None)
+        players["national_id"].append(_value(row, columns, "national_id") or None)
         players["name"].append(_value(row, columns, "name"))
         players["federation"].append(_value(row, columns, "federation").upper() or None)
         players["sex"].append(normalise_sex(_value(row, columns, "sex")))

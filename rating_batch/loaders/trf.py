@@ -97,6 +97,8 @@ SCORING_TAGS = frozenset({"162", "XXS", "BBW", "BBD", "BBL", "BBZ", "BBF", "BBU"
 #: text field is cleaned of them too, by ``clean_text``).
 _LINE_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
 _RECORD = re.compile(r"^(\d{3})(?: |$)")
+#: A National Rating Support line (TRF26): a federation code where the 001 record's is.
+_NRS = re.compile(r"^[A-Z]{3} ")
 _EXTENSION = re.compile(r"^((?:XX|BB)[A-Z]|DAT)(?: |$)")
 _RULER = re.compile(r"^[\d ]+$")
 _TEMPLATE = re.compile(r"^DDD\s+SSSS")
@@ -128,6 +130,8 @@ class _Scan:
     seen_tags: set[str]
     player_lines: list[str]
     player_numbers: list[int]
+    national_ids: dict[int, str]
+    """Start rank → national id, from the National Rating Support lines (TRF26)."""
 
 
 def _scan(text: TrfText) -> _Scan:
@@ -137,6 +141,8 @@ def _scan(text: TrfText) -> _Scan:
     player_numbers: list[int] = []
     unknown: dict[str, list[int]] = {}
     seen_tags: set[str] = set()
+    supported: set[str] = set()  # the federations of 172 records
+    nrs: list[tuple[int, str]] = []
     for number, raw in enumerate(text.lines, start=1):
         line = raw.lstrip("\ufeff").rstrip("\r\n")
         if _LINE_CONTROL.search(line):
@@ -155,6 +161,8 @@ def _scan(text: TrfText) -> _Scan:
         if record:
             tag = record.group(1)
             seen_tags.add(tag)
+            if tag == "172":
+                supported.add(line[4:7])
             if tag in TOURNAMENT_TAGS:
                 tags.setdefault(TOURNAMENT_TAGS[tag], line[4:].strip())
                 if tag == "132":
@@ -167,14 +175,25 @@ def _scan(text: TrfText) -> _Scan:
                 tags.setdefault("rounds", line[4:].strip())
         elif _RULER.match(line) or _TEMPLATE.match(line):
             continue  # column rulers and field templates (docs/formats.md §2)
+        elif _NRS.match(line):
+            nrs.append((number, line))
         else:
             unknown.setdefault(line[:3], []).append(number)
+    national_ids: dict[int, str] = {}
+    for number, line in nrs:
+        # TRF26 National Rating Support: the 001 layout under a federation of a 172 record;
+        # only the national id (columns 58-68) is read (docs/formats.md §11.1).
+        rank, national = line[4:8].strip(), line[57:68].strip()
+        if line[:3] not in supported:
+            unknown.setdefault(line[:3], []).append(number)
+        elif rank.isdigit() and national.strip("0"):
+            national_ids[int(rank)] = national
     for tag, numbers in unknown.items():
         count = f" ({len(numbers)} lines)" if len(numbers) > 1 else ""
         issues.append(
             Issue(source, numbers[0], f"unknown record {tag!r} ignored{count}", "warning")
         )
-    return _Scan(tags, seen_tags, player_lines, player_numbers)
+    return _Scan(tags, seen_tags, player_lines, player_numbers, national_ids)
 
 
 def parse_trfs(texts: Sequence[TrfText]) -> list[Event]:
@@ -195,6 +214,18 @@ def parse_trfs(texts: Sequence[TrfText]) -> list[Event]:
         issues=[text.issues for text in texts],
     )
     players, games, rounds, legacy = _parse_players(lines, numbers, files)
+    given = [
+        (text.key, rank, national)
+        for text, scan in zip(texts, scans, strict=True)
+        for rank, national in scan.national_ids.items()
+    ]
+    if given:
+        ids = pd.DataFrame(given, columns=["event", "player", "national_id"])
+        by = pd.MultiIndex.from_frame(ids[["event", "player"]].astype({"player": "int64"}))
+        found = pd.Series(ids["national_id"].to_numpy(), index=by).reindex(
+            pd.MultiIndex.from_arrays([players["event"].astype(object), players["player"]])
+        )
+        players["national_id"] = pd.array(found.to_numpy(), dtype="string")
     for index, (text, scan) in enumerate(zip(texts, scans, strict=True)):
         if counts[index] or any(i.severity == "error" for i in text.issues):
             continue

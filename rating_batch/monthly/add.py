@@ -27,6 +27,7 @@ import numpy as np
 import pandas as pd
 
 from rating_batch.errors import InputError, Issue, Severity, errors_only, raise_if_errors
+from rating_batch.identity import id_form_issues
 from rating_batch.inputs import Inputs, distinct_keys, expand_inputs, load_events
 from rating_batch.loaders import Progress, no_progress
 from rating_batch.loaders.common import time_control_minutes
@@ -157,6 +158,7 @@ def add_events(
         players = _batch(events, "players", event_ids, keys)
         games = _batch(events, "games", event_ids, keys)
         people, next_id = store.players(), store.next_player_id()
+        warnings += id_form_issues(players, database_system(store).national_id)
         stored = _stored_games(store, events, keys)
 
         def identities_and_repeats() -> tuple[IdentityPlan, list[Issue]]:

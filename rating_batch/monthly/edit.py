@@ -51,6 +51,8 @@ class PlayerEdit:
     sex: str | None = None
     birth_year: int | None = None
     fide_id: int | None = None
+    national_id: str | None = None
+    """The player's id in the federation's own scheme (docs/formats.md §11.1)."""
 
 
 def edit_player(
@@ -92,7 +94,8 @@ def _checked(edit: PlayerEdit) -> dict[str, object]:
     too) is an error naming its option."""
     if edit == PlayerEdit():
         raise RatingBatchError(
-            "give what to correct: --name, --federation, --sex, --birth-year or --fide-id"
+            "give what to correct: --name, --federation, --sex, --birth-year, --fide-id or "
+            "--national-id"
         )
     if edit.fide_id is not None and not 1 <= edit.fide_id <= FIDE_ID_MAX:
         raise RatingBatchError(f"--fide-id {edit.fide_id}: a FIDE ID is 1 to 10 digits")
@@ -107,6 +110,14 @@ def _checked(edit: PlayerEdit) -> dict[str, object]:
             raise RatingBatchError(
                 f"--federation {edit.federation!r}: a federation is three letters, e.g. ESP"
             )
+    if edit.national_id is not None:
+        national = edit.national_id.strip().upper()
+        if not re.fullmatch(r"[0-9A-Z][0-9A-Z-]{0,19}", national):
+            raise RatingBatchError(
+                f"--national-id {edit.national_id!r}: letters, digits and '-', as the "
+                "federation writes it (C0327-123, 12345678, 123456A)"
+            )
+        checked["national_id"] = national
     if edit.sex is not None:
         sex = normalise_sex(edit.sex)
         if sex is None:

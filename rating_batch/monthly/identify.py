@@ -33,13 +33,14 @@ import numpy as np
 import pandas as pd
 
 from rating_batch.errors import InputError, Issue
+from rating_batch.identity import identity_pairs, near_matches, written_id
 from rating_batch.loaders.common import normalise_sex
 from rating_batch.names import different_names, fide_id_conflicts, name_keys
 from rating_batch.schema import IDENTITY_KEY
 from rating_batch.store import Store
 from rating_batch.values import as_int, missing
 
-IDENTITY = ("name", "federation", "sex", "title", "birth_year")
+IDENTITY = ("name", "national_id", "federation", "sex", "title", "birth_year")
 """What the database knows of a player and an event file may complete."""
 
 
@@ -111,19 +112,36 @@ def plan_identities(
     twin = no_fide.duplicated(["event_id", *IDENTITY_KEY], keep=False)
     twins, singles = no_fide[twin], no_fide[~twin]
     warnings += _twin_warnings(twins)
+    # Known: the database's players, the new FIDE IDs' and twins' rows of this add; found
+    # by the one rule of identity.find_rows (national id, public id, exact identity).
+    mine = ["fide_id", "national_id", *IDENTITY_KEY]
     known = pd.concat(
         [
-            people[["player_id", "fide_id", *IDENTITY_KEY]].assign(position=-1),
-            fide_creators[["fide_id", *IDENTITY_KEY, "position"]].assign(player_id=-1),
-            twins[["fide_id", *IDENTITY_KEY, "position"]].assign(player_id=-1),
+            people[["player_id", *mine]].assign(
+                position=-1,
+                public_id=people["created_by"].where(people["created_by"] != "list"),
+                label="player " + _publics(people),
+                handle=_publics(people),
+            ),
+            fide_creators[[*mine, "position"]].assign(player_id=-1, label="a new player"),
+            twins[[*mine, "position"]].assign(player_id=-1, label="a new player"),
         ],
         ignore_index=True,
     )
     known = known.astype({"name": "string", "birth_year": "Int64", "federation": "string"})
-    matches = singles[["position", "event_id", *IDENTITY_KEY]].merge(
-        known.rename(columns={"position": "creator", "player_id": "candidate"}),
-        how="inner",
-        on=IDENTITY_KEY,
+    seekers = singles.assign(public_id=singles["key"].astype(str) + "#"
+                             + singles["player"].astype(str))  # fmt: skip
+    pairs = identity_pairs(seekers, known)
+    warnings += near_matches(seekers, known, pairs, "this add's files")
+    found = known.loc[pairs["known"].to_numpy()]
+    matches = pd.DataFrame(
+        {
+            "position": seekers.loc[pairs["seeker"].to_numpy(), "position"].to_numpy(),
+            "event_id": seekers.loc[pairs["seeker"].to_numpy(), "event_id"].to_numpy(),
+            "candidate": found["player_id"].to_numpy(),
+            "creator": found["position"].to_numpy(),
+            "fide_id": found["fide_id"].to_numpy(),
+        }
     )
     # A twin is no candidate for a line of its own file (it would be a third person).
     own_file = rows["event_id"].to_numpy()[matches["creator"].clip(lower=0).to_numpy()]
@@ -191,6 +209,9 @@ def _attachments(
     its file (a twin): that player received it. Columns ``fide_id``, ``player_id``,
     ``event_id``, ``event_index`` and ``label`` (what ``add`` prints)."""
     columns = ["fide_id", "player_id", "event_id", "event_index", "label"]
+    by_id = _national_attachments(people, creators, keep_apart)[columns]
+    creators = creators[~creators["fide_id"].isin(by_id["fide_id"])]
+    people = people[~people["player_id"].isin(by_id["player_id"])]
     offered = creators[
         creators["name"].fillna("").ne("").to_numpy(bool)
         & creators["birth_year"].notna().to_numpy(bool)
@@ -198,7 +219,7 @@ def _attachments(
         & ~creators["fide_id"].isin(list(keep_apart)).to_numpy(bool)
     ]
     if offered.empty or people.empty:
-        return pd.DataFrame({column: pd.Series(dtype=object) for column in columns})
+        return by_id.reset_index(drop=True)
     key = {"name": "string", "birth_year": "Int64", "federation": "string"}
     # Only the players of those names are compared (the database may hold a whole list).
     named = people[people["name"].isin(offered["name"].unique())]
@@ -218,6 +239,34 @@ def _attachments(
         + pairs["created_by"].astype(str) + ", born " + pairs["birth_year"].astype(str) + ", "
         + pairs["federation"].astype(str) + "): his exact name, birth year and federation "
         "(two people? restore latest, then add with --keep-apart " + fide_id + ")"
+    )  # fmt: skip
+    found = pairs.assign(label=label)[columns]
+    return (
+        pd.concat([by_id, found], ignore_index=True) if len(by_id) else found.reset_index(drop=True)
+    )
+
+
+def _national_attachments(
+    people: pd.DataFrame, creators: pd.DataFrame, keep_apart: frozenset[int]
+) -> pd.DataFrame:
+    """The new FIDE IDs whose first row gives the national id of one known player without
+    a FIDE ID, claimed by no other new FIDE ID: that player received it (the rule of
+    ``identity``: the federation's id before name, birth year and federation)."""
+    columns = ["fide_id", "player_id", "event_id", "event_index", "label"]
+    offered = creators[~creators["fide_id"].isin(list(keep_apart)).to_numpy(bool)]
+    offered = offered.assign(key=written_id(offered["national_id"])).dropna(subset=["key"])
+    if offered.empty or people.empty:
+        return pd.DataFrame({column: pd.Series(dtype=object) for column in columns})
+    known = people.assign(key=written_id(people["national_id"])).dropna(subset=["key"])
+    known = known[known["fide_id"].isna()][["key", "player_id", "name", "created_by"]]
+    pairs = offered[["key", "fide_id", "event_id", "event_index"]].merge(known, on="key")
+    pairs = pairs[~pairs.duplicated("fide_id", keep=False)]
+    pairs = pairs[~pairs.duplicated("player_id", keep=False)]
+    fide_id = pairs["fide_id"].astype(str)
+    label = (
+        "FIDE ID " + fide_id + " given to " + pairs["name"].astype(str) + " ("
+        + pairs["created_by"].astype(str) + "): his national id " + pairs["key"].astype(str)
+        + " (two people? restore latest, then add with --keep-apart " + fide_id + ")"
     )  # fmt: skip
     return pairs.assign(label=label)[columns].reset_index(drop=True)
 
@@ -269,7 +318,7 @@ def _name_mismatches(people: pd.DataFrame, rows: pd.DataFrame, ids: pd.Series) -
 
 #: Fields of a known FIDE ID compared with the database besides the name: how each is
 #: written alike, and what the officer's command to accept the file's value says.
-COMPARED = {"federation": "--federation", "sex": "--sex"}
+COMPARED = {"federation": "--federation", "sex": "--sex", "national_id": "--national-id"}
 
 
 def _field_mismatches(people: pd.DataFrame, rows: pd.DataFrame, ids: pd.Series) -> list[Issue]:
@@ -352,6 +401,12 @@ def _possible_duplicates(people: pd.DataFrame, creators: pd.DataFrame) -> list[I
         )
         for _, row in pairs.iterrows()
     ]
+
+
+def _publics(people: pd.DataFrame) -> pd.Series:
+    """Each player's public id (``_public``), as text."""
+    fide = people["fide_id"].astype("Int64").astype("string")
+    return fide.fillna(people["created_by"].astype("string"))
 
 
 def _public(fide_id: object, created_by: object) -> str:

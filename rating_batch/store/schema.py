@@ -2,7 +2,8 @@
 
 Tables (schema version in ``meta``):
 
-* ``players``: identity (FIDE ID when known, name, federation, sex, titles, birth year), the
+* ``players``: identity (FIDE ID when known, the id in the federation's own scheme
+  (``national_id``, docs/formats.md §11.1), name, federation, sex, titles, birth year), the
   name's spelling-free key (``names.name_key``, kept in step with the name) and what made the
   player (``created_by``: ``list`` or ``<event key>#<start rank>``; ``created_event``: that
   event's id);
@@ -47,7 +48,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from rating_batch.store.places import Places
 
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
 
 #: ``PRAGMA application_id`` of our databases ("RBAT"): a file without it is not ours.
 APPLICATION_ID = 0x52424154
@@ -84,7 +85,8 @@ CREATE TABLE players (
     birth_year INTEGER,
     created_by TEXT NOT NULL,
     created_event INTEGER,
-    name_key TEXT NOT NULL DEFAULT ''
+    name_key TEXT NOT NULL DEFAULT '',
+    national_id TEXT
 );
 CREATE INDEX players_identity ON players (name, birth_year, federation);
 CREATE INDEX players_name_key ON players (name_key, birth_year, federation);
@@ -367,6 +369,15 @@ def _to_version_8(connection: sqlite3.Connection, places: Places) -> None:
     )
 
 
+def _to_version_9(connection: sqlite3.Connection, places: Places) -> None:
+    """Version 8 → 9: a player's id in the federation's own scheme (``national_id``: the DSB's
+    ZPS-Mgl or PKZ, the US Chess id, the ECF code), by which ``add`` finds him; none known
+    for the players already there."""
+    columns = {row[1] for row in connection.execute("PRAGMA table_info(players)")}
+    if "national_id" not in columns:  # an older file was rebuilt with the current tables
+        connection.execute("ALTER TABLE players ADD COLUMN national_id TEXT")
+
+
 #: Schema version → the step that brings a database from the previous version to it. Each
 #: runs inside the migration's transaction, with foreign keys off (tables are rebuilt), and
 #: is given the database's places (where its published files lie).
@@ -378,4 +389,5 @@ MIGRATIONS: dict[int, Callable[[sqlite3.Connection, Places], None]] = {
     6: _to_version_6,
     7: _to_version_7,
     8: _to_version_8,
+    9: _to_version_9,
 }

@@ -15,6 +15,7 @@ import pandas as pd
 
 from rating_batch.errors import RulesError
 from rating_batch.periods import Period
+from rating_batch.schema import NationalId
 from rating_batch.systems.games import PlayedGames
 from rating_batch.systems.params import described
 
@@ -83,6 +84,10 @@ class SystemOutcome:
     """The federation's own tables, where the system has them (the DWZ's per event)."""
 
 
+#: The ECF's rating code (six digits and a letter), for its rating and its grade alike.
+ECF_CODE = NationalId("ECF rating code", ("ecf_code",), r"\d{6}[A-Z]", "123456A")
+
+
 class StateSystem(Protocol):
     """A rating system whose players carry a state: its name, constants and state, and how
     a period is rated.
@@ -142,6 +147,9 @@ class StateSystem(Protocol):
     the DSB's own, "ID")."""
     """Whether ``rate --list`` takes a player's birth year from the list when it gives one
     (the national systems, docs/systems.md §10.1), else from the event file."""
+    national_id: ClassVar[NationalId | None]
+    """The federation's own id of its players, when it has one (the DSB's ZPS-Mgl or PKZ,
+    the US Chess id, the ECF code): a list's and a file's ``national_id`` column."""
     text_checks: ClassVar[dict[str, Callable[[str], str]]]
     """What is wrong with a value of a text state column other than a list period (the DWZ's
     Restpartien): per column a check giving "" for a good value; a list's value refused is
@@ -249,6 +257,7 @@ class SystemBase(Generic[C]):
     alone: ClassVar[tuple[str, ...]] = ()
     birth_from_list: ClassVar[bool] = False
     id_name: ClassVar[str] = "FIDE ID"
+    national_id: ClassVar[NationalId | None] = None
 
     def __init__(self, params: C | None = None, sources: dict[str, str] | None = None) -> None:
         self._params: C = params if params is not None else self.constants()

@@ -15,7 +15,9 @@ import numpy as np
 import pandas as pd
 
 from rating_batch.periods import months_since
+from rating_batch.schema import NationalId
 from rating_batch.systems.base import (
+    ECF_CODE,
     SystemBase,
     SystemInput,
     SystemOutcome,
@@ -249,6 +251,7 @@ class EcfGradeSystem(SystemBase[EcfGrade]):
     )  # fmt: skip
     by_start: ClassVar[bool] = False
     birth_from_list: ClassVar[bool] = True
+    national_id: ClassVar[NationalId | None] = ECF_CODE
 
     @property
     def bounds(self) -> dict[str, tuple[float, float, str]]:

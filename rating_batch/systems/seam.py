@@ -15,7 +15,7 @@ import pandas as pd
 from rating_batch.errors import Issue
 from rating_batch.monthly.common import RuleBook
 from rating_batch.monthly.part import DatabasePart
-from rating_batch.schema import Event
+from rating_batch.schema import Event, NationalId
 
 
 @dataclass(frozen=True)
@@ -75,6 +75,11 @@ class RatingSystem(Protocol):
     def lower_is_better(self) -> bool: ...
 
     @property
+    def national_id(self) -> NationalId | None:
+        """Its federation's own id of a player, when it has one (docs/formats.md §11.1)."""
+        ...
+
+    @property
     def takes_elo_list(self) -> bool:
         """Whether ``--list`` of ``compare-rules`` (a FIDE Elo list) is this system's."""
         ...
@@ -113,6 +118,12 @@ class RatingSystem(Protocol):
     def list_issues(self, path: Path, encoding: str | None) -> list[Issue]:
         """Every problem of a list of this system (``check``); raises ``InputError`` when
         it cannot be read at all."""
+        ...
+
+    def list_rows(self, path: Path, encoding: str | None) -> pd.DataFrame:
+        """A list of this system's rows as ``identity.find_rows`` knows them
+        (``assemble.list_identities``): ``check`` finds the event players in it as ``rate
+        --list`` does."""
         ...
 
     def describe(self) -> list[str]:

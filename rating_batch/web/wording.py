@@ -82,7 +82,8 @@ WORDING: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         ),
         (r"; pass --force to merge them$", "; tick “they are one person” to merge them"),
         (
-            r"give what to correct: --name, --federation, --sex, --birth-year or --fide-id",
+            r"give what to correct: --name, --federation, --sex, --birth-year, --fide-id or "
+            r"--national-id",
             "give what to correct: at least one field",
         ),
         (r"(?<![\w-])--(name|federation|sex|fide-id) ", r"the field \1 "),

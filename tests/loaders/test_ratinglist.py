@@ -74,6 +74,20 @@ def test_our_id_twice_is_an_error(tmp_path: Path) -> None:
     ]
 
 
+def test_a_national_id_twice_is_an_error_and_names_a_row_without_a_fide_id(
+    tmp_path: Path,
+) -> None:
+    # docs/formats.md §11.1: the federation's id (here under the DSB's header) names one
+    # person; a row with it needs no FIDE ID. Compared in capitals.
+    path = tmp_path / "l.csv"
+    path.write_text("id,zps,rating\n,c0327-123,1580\n11,,1800\n12,C0327-123,1700\n")
+    with pytest.raises(InputError) as raised:
+        read_rating_list(path)
+    assert [str(issue) for issue in raised.value.issues] == [
+        f"{path}:4: national id C0327-123 is also on line 2: one player, one row"
+    ]
+
+
 def test_a_row_without_any_id_is_still_an_error() -> None:
     listed = parse_rating_list_csv("id,rating\n,1500\n", source="l.csv")
     assert [str(issue) for issue in listed.issues] == ["l.csv:2: column 'id': missing FIDE ID"]

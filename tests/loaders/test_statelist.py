@@ -10,6 +10,7 @@ from db_helpers import newcomer_database, process, query, run
 
 from rating_batch.errors import InputError
 from rating_batch.loaders.statelist import is_state_list, read_state_list
+from rating_batch.systems.dwz.system import DwzSystem as DWZ
 
 GLICKO2 = {"rating": "Float64", "rd": "Float64", "volatility": "Float64"}
 
@@ -169,3 +170,49 @@ def test_a_list_is_the_systems_without_its_optional_columns(tmp_path: Path) -> N
     path.write_text("id,rating\n11,1600\n")
     assert is_state_list(path, state, ("partial_games", "grade"))
     assert not is_state_list(path, state)
+
+
+@pytest.mark.parametrize(
+    ("rules", "header", "given", "said"),
+    [
+        ("dwz", "zps", "C0327 123", "national_id 'C0327 123': not the form of the ZPS-Mgl or "
+         "PKZ (C0327-123 or 10234567)"),
+        ("uscf", "uscf_id", "1234567", "national_id '1234567': not the form of the US Chess id "
+         "(12345678)"),
+        ("ecf", "ecf_code", "12345", "national_id '12345': not the form of the ECF rating code "
+         "(123456A)"),
+    ],
+    ids=["dwz", "uscf", "ecf"],
+)  # fmt: skip
+def test_a_national_id_the_federation_would_not_write_is_an_error_at_its_line(
+    tmp_path: Path, rules: str, header: str, given: str, said: str
+) -> None:
+    # docs/formats.md §11.1: each system's id under its own header, checked by its pattern;
+    # check and rate read the list alike.
+    path = tmp_path / "list.csv"
+    state = "rating,index\n11,{},1500,20" if rules == "dwz" else "rating\n11,{},1500"
+    path.write_text(f"id,{header},{state.format(given)}\n", encoding="utf-8")
+    code, out, err = run("check", path, "--rules", rules)
+    assert code == 1 and f"{path}:2: {said}" in out + err
+
+
+def test_a_national_id_names_one_person_and_a_row_without_our_id_takes_it(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "list.csv"
+    path.write_text(
+        "id,zps,rating,index\n,c0327-123,1580,23\n,C0327-124,1600,10\n", encoding="utf-8"
+    )
+    listed = read_state_list(path, {"rating": "Int64", "index": "Int64"}, "dwz",
+                             scheme=DWZ.national_id)  # fmt: skip
+    # Written in capitals; the id of a row without one is its national id.
+    assert listed["id"].tolist() == ["C0327-123", "C0327-124"]
+    assert listed["national_id"].tolist() == ["C0327-123", "C0327-124"]
+    path.write_text(
+        "id,zps,rating,index\n,C0327-123,1580,23\n12,C0327-123,1600,10\n", encoding="utf-8"
+    )
+    with pytest.raises(InputError) as caught:
+        read_state_list(path, {"rating": "Int64", "index": "Int64"}, "dwz",
+                        scheme=DWZ.national_id)  # fmt: skip
+    assert [issue.line for issue in caught.value.issues] == [2, 3]
+    assert "national_id C0327-123 is given to two rows: it names one person" in str(caught.value)

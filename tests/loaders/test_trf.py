@@ -36,7 +36,7 @@ CORPUS = {
     "irl_u19-championship-2010-plus": (8, 4, "utf-8", "TRF06", 1),
     "irl_galway-major": (59, 6, "utf-8", "TRF16", 9),  # 8 points; round dates of 2001 (132)
     "irl_kilkenny-masters": (34, 6, "utf-8", "TRF06", 0),
-    "fide-tec-trf2026": (249, 14, "utf-8", "TRF-2026", 1),
+    "fide-tec-trf2026": (249, 14, "utf-8", "TRF-2026", 0),  # NRS lines read (national ids)
 }
 
 
@@ -221,13 +221,28 @@ def test_legacy_bye_codes() -> None:
     ]
 
 
-def test_trf2026_national_rating_lines_are_ignored_with_one_warning() -> None:
+def test_trf2026_national_rating_lines_give_the_national_ids() -> None:
+    # TRF26's National Rating Support lines (172 IND FIDE, then "IND" lines in the 001
+    # layout): columns 58-68 are the player's national id (docs/formats.md §11.1); the
+    # national rating is not read.
     path = corpus_file("fide-tec-trf2026")
     event = read_trf(path)
-    assert [str(i) for i in event.issues] == [
-        f"{path}:278: warning: unknown record 'IND' ignored (15 lines)"
-    ]
+    assert event.issues == []
     assert event.players["fide_id"].iloc[0] == 70123454321  # 11-digit IDs
+    national = event.players.set_index("player")["national_id"]
+    # Line 278: "IND    1   GM Player0001 …  2634 CG  70100010001 1987/07/05".
+    assert (national[1], national[5], national[50]) == ("70100010001", "70500020002",
+                                                        "75000070007")  # fmt: skip
+    assert int(national.notna().sum()) == 15 and pd.isna(national[2])
+
+
+def test_federation_lines_without_a_172_record_are_unknown_records() -> None:
+    lines = corpus_file("fide-tec-trf2026").read_text(encoding="utf-8").splitlines()
+    event = parse_trf([line for line in lines if not line.startswith("172")], source="t.trf")
+    assert [str(i) for i in event.issues] == [
+        "t.trf:277: warning: unknown record 'IND' ignored (15 lines)"
+    ]
+    assert event.players["national_id"].isna().all()
 
 
 # -- malformed variants: every problem reported with file and line, nothing raised ------------

@@ -130,7 +130,8 @@ def test_two_players_on_published_lists_are_not_made_one(tmp_path: Path) -> None
         (["11", "--name", "  "], "--name '  ': a name cannot be empty"),
         (["11", "--birth-year", "1850"], "--birth-year 1850: a year from 1900 to this year"),
         (["11", "--fide-id", "12345678901"], "--fide-id 12345678901: a FIDE ID is 1 to 10 digits"),
-        (["11"], "give what to correct: --name, --federation, --sex, --birth-year or --fide-id"),
+        (["11"], "give what to correct: --name, --federation, --sex, --birth-year, --fide-id or "
+                  "--national-id"),
         (["11", "--fide-id", "12"], "'Player, P01' (11) has a FIDE ID already; a FIDE ID is "
          "given to a player without one"),
     ],

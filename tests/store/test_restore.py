@@ -49,7 +49,7 @@ def test_a_copy_made_by_an_older_version_is_brought_up_to_date_on_the_way(tmp_pa
     code, _, err = run("restore", old.name, "--db", db)
     assert code == 0, err
     assert data_dump(db) == upgraded  # as the upgrade made it, and still schema 8
-    assert query(db, "SELECT value FROM meta WHERE key = 'schema_version'") == [("8",)]
+    assert query(db, "SELECT value FROM meta WHERE key = 'schema_version'") == [("9",)]
     assert dump(old) == dump(SCHEMA_7)  # the copy itself untouched
 
 

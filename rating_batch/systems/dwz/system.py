@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 
 from rating_batch.errors import RulesError
+from rating_batch.schema import NationalId
 from rating_batch.systems.base import (
     SystemBase,
     SystemInput,
@@ -82,6 +83,14 @@ class DwzSystem(SystemBase[Dwz]):
     # A DWZ list keys players by the DSB's own number (ZPS and membership, or PKZ), which
     # most club players have instead of a FIDE ID (docs/formats.md).
     id_name: ClassVar[str] = "ID"
+    # The DSB keys its members by club (ZPS: five characters) and membership number, or
+    # by the person's PKZ (digits).
+    national_id: ClassVar[NationalId | None] = NationalId(
+        "ZPS-Mgl or PKZ",
+        ("zps", "zps-mgl", "pkz"),
+        r"[0-9A-Z]\d{4}-\d{1,4}|\d{4,10}",
+        "C0327-123 or 10234567",
+    )
     explained: ClassVar[str] = (
         "Per player, counted game and event in the DSB's order (end date, then key): the "
         "opponent's rating used, D and P(D); the player's R0 (DWZ or FIDE), index, age, J, "

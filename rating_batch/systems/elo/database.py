@@ -79,6 +79,7 @@ class EloDatabase:
                 {
                     "player_id": np.arange(1, len(frame) + 1),
                     "fide_id": frame["id"],
+                    "national_id": frame["national_id"],
                     **{c: frame[c] for c in ("name", "federation", "sex", "title", "w_title")},
                     **{c: frame[c] for c in ("o_title", "foa_title", "birth_year")},
                     "created_by": _created_by(frame),
@@ -248,8 +249,10 @@ def _created_by(frame: pd.DataFrame) -> pd.Series:
     """What made each player of a list (``players.created_by``, the public id of a player
     without a FIDE ID): ``list``; for a player without one, the id our lists give them
     (``<event key>#<start rank>``, so a list we published reads back as it was), else
-    ``list#<line>``."""
-    made = frame["own_id"].astype(object).where(frame["own_id"].notna())
+    their national id, else ``list#<line>``."""
+    national = frame["national_id"].where(frame["id"].isna())
+    made = frame["own_id"].fillna(national).astype(object)
+    made = made.where(made.notna())
     made = made.fillna(("list#" + frame["line"].astype(str)).where(frame["id"].isna()))
     return made.fillna("list")
 

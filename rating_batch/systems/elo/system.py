@@ -6,12 +6,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pandas as pd
+
+from rating_batch.assemble import list_identities
 from rating_batch.errors import Issue
 from rating_batch.inputs import is_list_file
 from rating_batch.loaders import read_rating_list
 from rating_batch.monthly.common import RuleBook
 from rating_batch.outputs import write_rate_outputs
 from rating_batch.rated import RateResult
+from rating_batch.schema import NationalId
 from rating_batch.systems.elo.database import EloDatabase
 from rating_batch.systems.elo.rules import FIDE_BY_DATE, LATEST, Rules
 from rating_batch.systems.elo.rules_file import describe, named_rules, parse_rules_text
@@ -26,6 +30,7 @@ class EloSystem:
     name = ELO
     title = "FIDE Elo"
     lower_is_better = False
+    national_id: NationalId | None = None  # FIDE's own id is the FIDE ID
     takes_elo_list = True
     compares_in_detail = True
 
@@ -62,6 +67,9 @@ class EloSystem:
 
     def list_issues(self, path: Path, encoding: str | None) -> list[Issue]:
         return read_rating_list(path, encoding=encoding).issues
+
+    def list_rows(self, path: Path, encoding: str | None) -> pd.DataFrame:
+        return list_identities(read_rating_list(path, encoding=encoding).frame)
 
     def describe(self) -> list[str]:
         rows = describe(self._rules())

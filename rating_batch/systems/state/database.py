@@ -167,7 +167,9 @@ def init_system_database(
     )
 
 
-PLAYER_COLUMNS = ("federation", "sex", "title", "w_title", "o_title", "foa_title", "birth_year")
+PLAYER_COLUMNS = (
+    "national_id", "federation", "sex", "title", "w_title", "o_title", "foa_title", "birth_year",
+)  # fmt: skip
 
 
 def _registered(ids: pd.Series, identity: pd.DataFrame) -> pd.DataFrame:
@@ -222,7 +224,7 @@ def _from_elo_list(
     # A player without a FIDE ID keeps the id our lists give them, else is known by the
     # list's line (their public id).
     ids = frame["id"].astype("Int64").astype("string").fillna(frame["own_id"])
-    ids = ids.fillna("list#" + frame["line"].astype("string"))
+    ids = ids.fillna(frame["national_id"]).fillna("list#" + frame["line"].astype("string"))
     players = _registered(ids, frame)
     seeded = system.from_elo(rating_list.for_kind(kind)["rating"].reset_index(drop=True))
     return players, seeded, f"from the Elo ratings ({system.from_elo_note})", warnings

@@ -73,8 +73,11 @@ def rate_system_kind(
     twice = table["id"].duplicated(keep=False)
     if twice.any():
         raise RatingBatchError(
-            f"players {', '.join(table['id'][twice].unique()[:5])} share a public id; "
-            "give each its own id in the list the database was made from"
+            f"players {', '.join(table['id'][twice].unique()[:5])} share a public id: one "
+            "person entered twice, or two people named alike. The way out: rating-batch "
+            "remove the event that made the second; give the players of its file their "
+            "national ids (or FIDE IDs), or edit-player the database's player (--national-id, "
+            "--federation) so that add finds him; then add the event again"
         )
     state = table[["player_id"]].merge(before, on="player_id", how="left")
     games = _games(stored, entries, events, table)

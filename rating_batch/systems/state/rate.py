@@ -15,8 +15,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from rating_batch.assemble import assemble_period
+from rating_batch.assemble import assemble_period, list_identities, period_people
 from rating_batch.errors import Issue, raise_if_errors
+from rating_batch.identity import find_rows, id_form_issues
 from rating_batch.loaders.common import time_control_minutes
 from rating_batch.periods import period_of
 from rating_batch.rated import SystemRateResult
@@ -82,15 +83,24 @@ def rate_with_system(
     players = period.players.reset_index(drop=True)
     facts = event_facts([event.info for event in ordered])
     listed = (
-        None if list_path is None else read_system_list(system, list_path, encoding).set_index("id")
+        None
+        if list_path is None
+        else read_system_list(system, list_path, encoding).reset_index(drop=True)
     )
-    if listed is not None and system.lists_everyone(facts):
-        players = with_listed(players, listed)
     state = pd.DataFrame({c: pd.Series(pd.NA, index=players.index, dtype=d)
                           for c, d in system.state.items()})  # fmt: skip
     notes: list[str] = []
+    found_by: list[Issue] = []
     if listed is not None:
-        found = listed.reindex(players["id"].astype(str).to_numpy())
+        # The list's rows as add finds the database's players (identity.find_rows).
+        people = period_people(events).reindex(players["id"]).reset_index(names="public_id")
+        rows, errors, found_by = find_rows(people, list_identities(listed), "the list")
+        found_by += id_form_issues(people, system.national_id)
+        raise_if_errors(errors)
+        if system.lists_everyone(facts):
+            players, rows = with_listed(players, listed, rows)
+            state = state.reindex(players.index)
+        found = listed.reindex(rows)
         for column in system.state:
             # The system's dtype kept: a "string" column read back as object would count
             # as a number, and a rated player without last_period would show as new.
@@ -127,7 +137,7 @@ def rate_with_system(
     notes += outcome.notes
     if label:
         notes.append(f"the games go into the list of {label}")
-    warnings = [*issues, *overlaps, *period.issues]
+    warnings = [*issues, *overlaps, *period.issues, *found_by]
     infos = [event.info for event in period.events]
     return SystemRateResult(system, outcome, period.games, infos, notes, warnings)
 
@@ -143,14 +153,17 @@ def birth_years(in_files: pd.Series, found: pd.DataFrame) -> pd.Series:
     return listed.reset_index(drop=True).fillna(files).rename(None)
 
 
-def with_listed(players: pd.DataFrame, listed: pd.DataFrame) -> pd.DataFrame:
-    """``players`` and, after them, each player of ``listed`` (a state list by id) who is
-    not among them, with the list's name, federation and birth year (a system whose
-    ``lists_everyone`` is true: every state of the list changes)."""
-    absent = listed.index.difference(pd.Index(players["id"].astype(str)), sort=False)
-    extra = pd.DataFrame({"id": absent.to_numpy(dtype=object)})
+def with_listed(
+    players: pd.DataFrame, listed: pd.DataFrame, rows: np.ndarray
+) -> tuple[pd.DataFrame, np.ndarray]:
+    """``players`` and, after them, each row of ``listed`` (a state list) that no player is
+    (``rows``: each player's row, -1 none), with the list's id, name, federation and birth
+    year (a system whose ``lists_everyone`` is true: every state of the list changes); and
+    the rows of them all."""
+    absent = np.setdiff1d(np.arange(len(listed)), rows)
+    extra = pd.DataFrame({"id": listed["id"].to_numpy(dtype=object)[absent]})
     for column in ("name", "federation", "birth_year"):
-        extra[column] = listed[column].reindex(absent).to_numpy() if column in listed else None
+        extra[column] = listed[column].to_numpy()[absent] if column in listed else None
     extra["name"] = extra["name"].fillna("")
     extra["birth_year"] = pd.to_numeric(extra["birth_year"], errors="coerce")
     extra = extra.reindex(columns=players.columns)
@@ -158,4 +171,5 @@ def with_listed(players: pd.DataFrame, listed: pd.DataFrame) -> pd.DataFrame:
         if isinstance(dtype, np.dtype) and dtype.kind in "iub":  # no NA: none, 0 events
             extra[name] = extra[name].fillna(0)
     extra = extra.astype(players.dtypes.to_dict())
-    return pd.concat([players, extra], ignore_index=True)
+    together = pd.concat([players, extra], ignore_index=True)
+    return together, np.concatenate([rows, absent])

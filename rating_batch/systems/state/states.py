@@ -111,6 +111,10 @@ def state_list(store: Store, system: StateSystem, kind: str, period: Period) -> 
         }
     )  # fmt: skip
     frame["birth_year"] = frame["birth_year"].astype("Int64")
+    if "national_id" in people and people["national_id"].notna().any():
+        # Read back, the list finds its players by them (docs/formats.md §11.1); a database
+        # that knows none writes no empty column.
+        frame.insert(1, "national_id", people["national_id"].to_numpy())
     for column in system.state:
         frame[column] = state[column].to_numpy()
     return frame.sort_values("id", kind="stable").reset_index(drop=True)
@@ -125,6 +129,7 @@ def read_system_list(system: StateSystem, path: Path, encoding: str | None) -> p
         optional=system.optional, choices=system.choices, text_checks=system.text_checks,
         alone=system.alone,
         not_from_elo="" if system.made_from_elo else system.from_elo_note,
+        scheme=system.national_id,
     )  # fmt: skip
     lines = listed["line"].to_numpy()
     problems = system.list_problems(listed.reset_index(drop=True))

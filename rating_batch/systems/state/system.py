@@ -7,12 +7,15 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-from rating_batch.assemble import choose_kind
+import pandas as pd
+
+from rating_batch.assemble import choose_kind, list_identities
 from rating_batch.errors import Issue
 from rating_batch.loaders.statelist import is_state_list
 from rating_batch.monthly.common import RuleBook
 from rating_batch.outputs import write_system_outputs
 from rating_batch.rated import SystemRateResult
+from rating_batch.schema import NationalId
 from rating_batch.systems.base import StateSystem
 from rating_batch.systems.elo.rules import LATEST
 from rating_batch.systems.elo.rules_file import named_rules
@@ -39,6 +42,7 @@ class StatePipeline:
         self.name: str = system.name
         self.title: str = system.title
         self.lower_is_better: bool = system.lower_is_better
+        self.national_id: NationalId | None = system.national_id
 
     def rule_book(self, name: str, text: str | None) -> RuleBook:
         """FIDE's current monthly lists (the latest edition's periods and kinds), or the
@@ -59,6 +63,10 @@ class StatePipeline:
         system = self.system
         read_system_list(system, path, encoding)  # fmt: skip
         return []
+
+    def list_rows(self, path: Path, encoding: str | None) -> pd.DataFrame:
+        listed = read_system_list(self.system, path, encoding)
+        return list_identities(listed.reset_index(drop=True))
 
     def describe(self) -> list[str]:
         system = self.system

@@ -10,6 +10,7 @@ from typing import ClassVar
 import numpy as np
 import pandas as pd
 
+from rating_batch.schema import NationalId
 from rating_batch.systems.base import (
     SystemBase,
     SystemInput,
@@ -120,6 +121,9 @@ class UscfSystem(SystemBase[Uscf]):
     }  # fmt: skip
     optional: ClassVar[tuple[str, ...]] = ("games_total", "peak", "floor", "abs_floor")
     choices: ClassVar[dict[str, tuple[str, ...]]] = {"record": RECORDS[1:]}
+    national_id: ClassVar[NationalId | None] = NationalId(
+        "US Chess id", ("uscf_id",), r"\d{8}", "12345678"
+    )
     explained: ClassVar[str] = (
         "Per section, in the order rated (end date, then key), one row per game: the "
         "opponent's rating in Step 4 (pre-event, or Step 3 for a player with no games) and in "

@@ -8,6 +8,7 @@ import datetime as dt
 import math
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 from click.testing import CliRunner
@@ -104,9 +105,11 @@ def test_listed_players_absent_from_the_events_are_appended_with_their_identity(
                             "birth_year": [1980], "events": [1]}).astype(
         {"id": "string", "name": "string", "federation": "string", "birth_year": "Int64",
          "events": "int64"})  # fmt: skip
-    listed = pd.DataFrame({"name": ["One", "Idle"], "birth_year": ["1980", "2001"]},
-                          index=pd.Index(["11", "99"], name="id"))  # fmt: skip
-    result = with_listed(players, listed)
+    listed = pd.DataFrame({"id": ["11", "99"], "name": ["One", "Idle"],
+                           "birth_year": ["1980", "2001"]})  # fmt: skip
+    # Row 0 is player 11's (identity.find_rows); row 1 nobody's, so it is appended.
+    result, rows = with_listed(players, listed, np.array([0]))
+    assert rows.tolist() == [0, 1]
     expected = pd.DataFrame({"id": ["11", "99"], "name": ["One", "Idle"],
                              "federation": ["GER", pd.NA], "birth_year": [1980, 2001],
                              "events": [1, 0]}).astype(players.dtypes.to_dict())  # fmt: skip
