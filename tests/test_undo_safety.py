@@ -29,6 +29,8 @@ from db_helpers import (
     query,
 )
 
+from rating_batch.store.schema import SCHEMA_VERSION
+
 FAULTS = Path(__file__).parent / "faults"
 SCHEMA_7 = Path(__file__).parent / "data" / "db" / "schema-7.sqlite"
 
@@ -259,7 +261,7 @@ def test_an_upgrade_makes_the_second_copies_real_files(tmp_path: Path) -> None:
             os.link(kept, spare / kept.parent.name / kept.name)
     code, out, err = process("upgrade", "--db", db)
     assert code == 0, err
-    assert out.startswith(f"upgraded {db} from schema 7 to 8")
+    assert out.startswith(f"upgraded {db} from schema 7 to {SCHEMA_VERSION}")
     pairs = [
         (kept, spare / kept.parent.name / kept.name)
         for kept in Path(f"{db}.files").rglob("*")
