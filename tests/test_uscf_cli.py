@@ -317,6 +317,12 @@ def test_publish_writes_the_crosstable_and_player_shows_whole_ratings(tmp_path: 
         ["2", "Three, Cy", "0.0", "L 1"],
         ["", "13 / R: 1500 → 1479", "", "B"],
     ]
+    # The public site carries it beside the period's page, which names it.
+    carried = tmp_path / "out" / "site" / "2026-08" / "standard" / "files"
+    assert (carried / "msa.html").read_bytes() == (
+        tmp_path / "out" / "2026-08" / "standard" / "msa.html"
+    ).read_bytes()
+    assert "msa.html" in (carried / "index.html").read_text("utf-8")
     # player: the ratings whole, K to two decimals as §9.13's examples (45.54), not 45.5361.
     code, printed, err = run_apart("player", "11", "--db", db)
     assert code == 0, printed + err

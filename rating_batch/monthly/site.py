@@ -41,7 +41,10 @@ SITE_FOLDER = "site"
 
 #: The published files the site carries (under ``PERIOD/KIND/files/``), for download and
 #: for the event pages; players.csv, games.csv and calculations.csv stay in the period's folder.
-CARRIED = ("list.csv", "list.xlsx", "list.txt", "changes.csv", "report.xlsx", "index.html")
+CARRIED = (
+    "list.csv", "list.xlsx", "list.txt", "changes.csv", "report.xlsx", "index.html",
+    "msa.html",  # US Chess's crosstable, which index.html links
+)  # fmt: skip
 
 
 #: What to do about a ``[site]`` problem found when the site is written: its text is the one
