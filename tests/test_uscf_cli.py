@@ -374,6 +374,13 @@ def test_player_rounds_a_rating_as_the_list_does(tmp_path: Path) -> None:
     code, printed, err = run_apart("player", "11", "--db", db)
     assert code == 0, printed + err
     assert "  rating 1501 · N 30 → post-event 1501 · " in printed
+    # The period's page and the site's player page, alike.
+    for page in (
+        tmp_path / "out" / "2026-08" / "standard" / "index.html",
+        tmp_path / "out" / "site" / "players" / "11.html",
+    ):
+        cells = {cell for row in read_page(page.read_text("utf-8")).rows for cell in row}
+        assert "1501" in cells and "1500" not in cells, page
 
 
 def test_the_readme_sample_shows_each_pre_rating_where_the_msa_does(tmp_path: Path) -> None:

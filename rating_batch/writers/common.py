@@ -4,7 +4,9 @@ distinct value of a column once."""
 from __future__ import annotations
 
 import datetime as dt
+import math
 from collections.abc import Callable, Iterable
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 import numpy as np
@@ -215,3 +217,13 @@ def float_codes(series: pd.Series) -> tuple[np.ndarray, np.ndarray]:
     codes, bits = pd.factorize(floats.view(np.int64))
     codes[np.isnan(floats)] = -1
     return codes, np.asarray(bits, dtype=np.int64).view(np.float64)
+
+
+def half_away_text(value: float, places: int) -> str:
+    """``value`` to ``places`` decimals, a tie away from zero as the lists round (US Chess's
+    1500.5 is 1501 in list.csv, docs/systems.md §9.11): Python's format rounds a tie to
+    even, and the report would show 1500."""
+    if not math.isfinite(value):
+        return f"{value:.{places}f}"
+    step = Decimal(1).scaleb(-places)
+    return f"{Decimal(repr(value)).quantize(step, rounding=ROUND_HALF_UP):f}"

@@ -21,7 +21,13 @@ import pandas as pd
 from rating_batch.systems.base import ReportTable
 from rating_batch.systems.elo.pages import EventPage, EventPages, IndexPage
 from rating_batch.values import as_float, missing
-from rating_batch.writers.common import distinct, each_at_once, formatted, page_decimals
+from rating_batch.writers.common import (
+    distinct,
+    each_at_once,
+    formatted,
+    half_away_text,
+    page_decimals,
+)
 
 if TYPE_CHECKING:
     from jinja2 import Environment
@@ -469,7 +475,7 @@ def _system_texts(
     kind, codes, distinct_values = distinct(values)
     if kind == "float":
         digits = notation[name][1] if name in notation else page_decimals(name)
-        return formatted(codes, distinct_values, lambda v: f"{float(v):.{digits}f}")
+        return formatted(codes, distinct_values, lambda v: half_away_text(float(v), digits))
     if kind == "bool":
         return formatted(codes, distinct_values, lambda v: "yes" if v else "no")
     return formatted(codes, distinct_values, str)

@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from rating_batch.staging import OutputSet
-from rating_batch.writers.common import page_decimals
+from rating_batch.writers.common import half_away_text, page_decimals
 from rating_batch.writers.html import (
     Parts,
     anchors,
@@ -418,7 +418,8 @@ def _rounded_texts(texts: pd.Series, digits: int) -> dict[str, str]:
     if not long.any():
         return {}
     numbers = pd.to_numeric(texts[long])
-    return dict(zip(texts[long], numbers.map(f"{{:.{digits}f}}".format), strict=True))
+    shown = numbers.map(lambda number: half_away_text(float(number), digits))
+    return dict(zip(texts[long], shown, strict=True))
 
 
 def _numbers(column: pd.Series) -> bool:

@@ -6,10 +6,8 @@ chart per list kind, the Calculations grouped by list and game or event) and
 
 from __future__ import annotations
 
-import math
 import textwrap
 from collections.abc import Callable, Sequence
-from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 
 import numpy as np
@@ -20,6 +18,7 @@ from rating_batch.systems.base import StateSystem
 from rating_batch.systems.elo.rules import KINDS
 from rating_batch.systems.state.explain import SystemListPart, SystemPlayerReport
 from rating_batch.values import as_float, missing
+from rating_batch.writers.common import half_away_text
 from rating_batch.writers.html import STATUS_TEXT, render
 from rating_batch.writers.player import identity_rows
 from rating_batch.writers.workbook import (
@@ -65,16 +64,6 @@ def cell(system: StateSystem, column: str, value: object) -> str:
     if column in ("round", "games"):
         return f"{as_float(value):.0f}"
     return half_away_text(as_float(value), digits(system, column))
-
-
-def half_away_text(value: float, places: int) -> str:
-    """``value`` to ``places`` decimals, a tie away from zero as the lists round (US Chess's
-    1500.5 is 1501 in list.csv, docs/systems.md §9.11): Python's format rounds a tie to
-    even, and the report would show 1500."""
-    if not math.isfinite(value):
-        return f"{value:.{places}f}"
-    step = Decimal(1).scaleb(-places)
-    return f"{Decimal(repr(value)).quantize(step, rounding=ROUND_HALF_UP):f}"
 
 
 def points(value: float) -> str:
