@@ -244,7 +244,9 @@ def test_the_report_workbook_holds_the_turnierauswertung(tmp_path: Path) -> None
     book = openpyxl.load_workbook(out / "report.xlsx", read_only=True)
     assert book.sheetnames[:2] == ["Summary", "Turnierauswertung"]
     rows = [[c for c in row if c is not None] for row in book["Turnierauswertung"].values]
-    assert ["2", "Player 6", "2000-20", "1", "1", "0,735", "30", "2007-21"] in rows
+    # Numbers as numbers (a spreadsheet calculates with them and shows them in its own
+    # locale: 0,735 in German); DWZ-Index as the DSB writes it.
+    assert [2, "Player 6", "2000-20", 1, 1, 0.735, 30, "2007-21"] in rows
     assert ["Player 6", "Rn = 2000 + 800 × (1 − 0,735) / (30 + 1) = 2007"] in rows
     # The Players sheet is headed in the DSB's symbols.
     heads = next(r for r in book["Players"].values if r and "DWZ neu" in r)

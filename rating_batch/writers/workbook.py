@@ -537,6 +537,19 @@ def with_notation(sheet: Sheet, notation: Mapping[str, tuple[str, int]]) -> Shee
     )
 
 
+def _printed_number(text: str) -> object:
+    """A number as a federation prints it (``0,735``, ``6½``, ``½``), as a number for the
+    spreadsheet to calculate with and show in its own locale; any other text (``1549-27``,
+    a blank) as it is."""
+    plain = text.replace("½", ".5").replace(",", ".")
+    plain = "0" + plain if plain.startswith(".") else plain
+    try:
+        number = float(plain)
+    except ValueError:
+        return text
+    return int(number) if number.is_integer() and "." not in plain else number
+
+
 def report_sheet(tables: Sequence[ReportTable]) -> list[Sheet]:
     """The federation's own tables (the DSB's Turnierauswertung) as one sheet, each table's
     title, headings, rows and worked lines as the page prints them (none: no sheet)."""
@@ -544,7 +557,14 @@ def report_sheet(tables: Sequence[ReportTable]) -> list[Sheet]:
         return []
     rows: list[Sequence[object]] = []
     for table in tables:
-        rows += [[table.title], list(table.heads), *(list(row) for row in table.rows), []]
+        cells = [
+            [
+                text if i in table.text_columns else _printed_number(text)
+                for i, text in enumerate(row)
+            ]
+            for row in table.rows
+        ]
+        rows += [[table.title], list(table.heads), *cells, []]
         for whose, lines in table.worked:
             rows += [[whose, line] for line in lines]
         rows.append([])
