@@ -90,6 +90,11 @@ FIELDS = (
     ("sex", "Sex (m or w)", str),
     ("birth_year", "Birth year", int),
     ("fide_id", "FIDE ID (one received later)", int),
+    (
+        "national_id",
+        "National id (the federation's own: ZPS-Mgl or PKZ, US Chess id, ECF code)",
+        str,
+    ),
 )
 
 

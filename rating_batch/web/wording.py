@@ -88,6 +88,7 @@ WORDING: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         ),
         (r"(?<![\w-])--(name|federation|sex|fide-id) ", r"the field \1 "),
         (r"(?<![\w-])--birth-year ", "the field birth year "),
+        (r"(?<![\w-])--national-id ", "the field national id "),
         (
             r"restore latest, then add with --keep-apart \d+",
             "Undo this, then add it again: they stay apart only by the command line's add",

@@ -117,10 +117,17 @@ def test_a_player_is_corrected_from_the_desk_and_undo_takes_it_back(tmp_path: Pa
     assert 'action="/restore" class="undo"' in answer.text
     client.post("/restore", data={"csrf": csrf(client), "backup": "latest"})
     assert data_dump(db) == before
+    # The federation's own id too (docs/formats.md §11.1), as --national-id.
+    given = client.post("/players/11/edit", data={"csrf": csrf(client), "national_id": "c0327-123"})
+    assert given.status_code == 200, said(given.text)
+    assert query(db, "SELECT national_id FROM players WHERE fide_id = 11") == [("C0327-123",)]
+    client.post("/restore", data={"csrf": csrf(client), "backup": "latest"})
+    assert data_dump(db) == before
     # Wrong values are told by their field, not by a command's option; nothing changes.
     for fields, told in [({"birth_year": "19x0"}, "Birth year: '19x0' is not a number"),
                          ({"federation": "Spain"}, "the field federation 'Spain': a federation "
                           "is three letters"),
+                         ({"national_id": "C0327 123"}, "the field national id 'C0327 123': "),
                          ({}, "give what to correct: at least one field")]:  # fmt: skip
         refused = client.post("/players/11/edit", data={"csrf": csrf(client), **fields})
         assert refused.status_code == 400
