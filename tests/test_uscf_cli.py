@@ -317,6 +317,10 @@ def test_publish_writes_the_crosstable_and_player_shows_whole_ratings(tmp_path: 
         ["2", "Three, Cy", "0.0", "L 1"],
         ["", "13 / R: 1500 → 1479", "", "B"],
     ]
+    # Unpublished, the period is published again into the same folder: msa.html is ours.
+    assert run_apart("unpublish", "2026-08", "--db", db)[0] == 0
+    code, out, err = run_apart("publish", "2026-08", "--db", db, "--out", tmp_path / "out")
+    assert code == 0, out + err
     # The public site carries it beside the period's page, which names it.
     carried = tmp_path / "out" / "site" / "2026-08" / "standard" / "files"
     assert (carried / "msa.html").read_bytes() == (

@@ -39,7 +39,8 @@ from rating_batch.writers import (
 #: What a period's folder holds (paths relative to it): anything else there is not ours.
 PERIOD_FILES = (
     r"(standard|rapid|blitz)(/(list\.(csv|xlsx|txt)|players\.csv|games\.csv|"
-    r"calculations\.csv|changes\.csv|report\.xlsx|index\.html|events(/[^/]+\.html)?))?"
+    r"calculations\.csv|changes\.csv|report\.xlsx|index\.html|msa\.html|"
+    r"events(/[^/]+\.html)?))?"
 )
 
 
