@@ -417,3 +417,20 @@ def test_a_grade_whose_rating_would_be_below_0_is_refused_naming_the_line(
     assert code == 1 and not db.exists()
     assert f"{listed}:3: grade -100 is out of range for ecf (-93.3333 to 400); an old ECF " \
         "grade, whose rating 7.5 × grade + 700 is 0 or more" in err  # fmt: skip
+
+
+def test_a_list_with_a_fraction_where_the_ecf_counts_whole_is_refused(tmp_path: Path) -> None:
+    """§12.2: ratings are whole numbers, a partial rating is on 1 to 9 games, and a grade
+    seeds a full rating: a list saying otherwise is refused at its lines, nothing made."""
+    lines = ["id,name,rating,grade,partial_games", "11,A,1700.5,,", "12,B,1500,,2.5",
+             "13,C,1825,150,3", "14,D,1600,,"]  # fmt: skip
+    listed = write_list(tmp_path, lines, "fractions.csv")
+    db = tmp_path / "ecf.sqlite"
+    code, printed, err = run("init", "--list", listed, "--period", "2026-01", "--db", db,
+                             "--rules", "ecf")  # fmt: skip
+    assert code == 1
+    said = printed + err
+    assert f"{listed}:2: rating 1700.5 is not a whole number: an ECF rating is whole" in said
+    assert f"{listed}:3: partial_games 2.5 is not a whole number" in said
+    assert f"{listed}:4: id 13: a grade seeds a full rating (docs/systems.md §12.2)" in said
+    assert not db.exists()

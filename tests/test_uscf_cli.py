@@ -404,3 +404,16 @@ def test_the_readme_sample_shows_each_pre_rating_where_the_msa_does(tmp_path: Pa
     page = read_page((out / "msa.html").read_text("utf-8"))
     assert any(text.startswith("* no US Chess rating: the pre-event rating is the player's "
                                "FIDE rating converted") for text in page.paragraphs)  # fmt: skip
+
+
+def test_a_games_count_with_a_fraction_is_refused_at_its_line(tmp_path: Path) -> None:
+    # §9.3: N counts rated games; 10.5 entered K as given (Alpha 1558, not 1561) and the
+    # crosstable rounded it to P10 where the players table said 11.
+    listed(tmp_path, 'id,name,rating,games_total\n101,"Alpha, A",1500.5,10.5\n'
+           '102,"Beta, B",1600,30\n')  # fmt: skip
+    code, out = run("check", tmp_path / "list.csv", "--rules", "uscf")
+    assert code == 1
+    assert (
+        f"{tmp_path / 'list.csv'}:2: games_total 10.5 is not a whole number: the number of "
+        "rated games (N)"
+    ) in out

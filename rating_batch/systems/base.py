@@ -298,6 +298,15 @@ class SystemBase(Generic[C]):
         return []
 
 
+def not_whole(state: pd.DataFrame, column: str, what: str) -> list[tuple[int, str]]:
+    """The rows of a list whose ``column`` holds a number with a fraction where the system
+    takes whole numbers only (``list_problems``): each (row position, why); ``what`` says
+    what the number is."""
+    values = state[column].astype("Float64").to_numpy(np.float64, na_value=np.nan)
+    rows = np.flatnonzero(~np.isnan(values) & (values != np.floor(values)))
+    return [(int(row), f"{column} {values[row]:g} is not a whole number: {what}") for row in rows]
+
+
 def seeded(elo: pd.Series, state: Mapping[str, str], **values: float | pd.Series) -> pd.DataFrame:
     """States made from Elo ratings (``StateSystem.from_elo``): each state column given in
     ``values`` (a number for everyone, or a value per rating), NA where the rating is NA (an

@@ -24,6 +24,7 @@ from rating_batch.systems.base import (
     SystemOutcome,
     game_rows,
     half_away,
+    not_whole,
     outcome_players,
     seeded,
 )
@@ -378,7 +379,18 @@ class EcfSystem(SystemBase[Ecf]):
             )
 
         wrong = ~np.isnan(rating) & ~np.isnan(grade) & (rating != made)
-        return [(int(row), why(int(row))) for row in np.flatnonzero(wrong)]
+        partial = state["partial_games"].astype("Float64").to_numpy(np.float64, na_value=np.nan)
+        both = ~np.isnan(grade) & ~np.isnan(partial)
+        problems = [(int(row), why(int(row))) for row in np.flatnonzero(wrong)]
+        problems += [
+            (int(row), f"id {state['id'].iloc[row]}: a grade seeds a full rating "
+             "(docs/systems.md §12.2): "
+             "leave partial_games empty, or give the partial rating instead of the grade")
+            for row in np.flatnonzero(both)
+        ]  # fmt: skip
+        problems += not_whole(state, "rating", "an ECF rating is whole (docs/systems.md §12.2)")
+        problems += not_whole(state, "partial_games", "the games of a partial rating, 1 to 9")
+        return sorted(problems)
 
     def from_elo(self, elo: pd.Series) -> pd.DataFrame:
         # A project decision (docs/systems.md §12): the ECF rating is on FIDE's scale; an Elo

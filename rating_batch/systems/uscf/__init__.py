@@ -16,6 +16,7 @@ from rating_batch.systems.base import (
     SystemInput,
     SystemOutcome,
     game_rows,
+    not_whole,
     outcome_players,
     seeded,
 )
@@ -225,6 +226,10 @@ class UscfSystem(SystemBase[Uscf]):
             outcome.players, outcome.calculations, games, order, names,
             self._params.provisional_games,
         )  # fmt: skip
+
+    def list_problems(self, state: pd.DataFrame) -> list[tuple[int, str]]:
+        # §9.3: N counts games; a fraction would enter K (and the crosstable's P<n>) as given.
+        return not_whole(state, "games_total", "the number of rated games (N)")
 
     def rate(self, period: SystemInput) -> SystemOutcome:
         p = self._params
