@@ -434,3 +434,16 @@ def test_a_list_with_a_fraction_where_the_ecf_counts_whole_is_refused(tmp_path: 
     assert f"{listed}:3: partial_games 2.5 is not a whole number" in said
     assert f"{listed}:4: id 13: a grade seeds a full rating (docs/systems.md §12.2)" in said
     assert not db.exists()
+
+
+def test_a_month_outside_the_grades_seasons_is_told_under_the_grade(tmp_path: Path) -> None:
+    """The grade's lists are January and July (docs/systems.md §11): the refusal names the
+    rules the officer chose, not the Elo edition its calendar is built on."""
+    listed = write_list(tmp_path, ["id,rating,grade_games", "11,150,30", "12,140,30"], "g.csv")
+    db = tmp_path / "g.sqlite"
+    code, printed, err = run("init", "--list", listed, "--period", "2026-01", "--db", db,
+                             "--rules", "ecf-grade")  # fmt: skip
+    assert code == 0, printed + err
+    code, printed, err = run("publish", "2026-02", "--db", db, "--out", tmp_path / "out")
+    assert code == 1
+    assert "2026-02 is not a list month under ecf-grade (lists in months 1, 7)" in printed + err

@@ -47,7 +47,10 @@ class StatePipeline:
     def rule_book(self, name: str, text: str | None) -> RuleBook:
         """FIDE's current monthly lists (the latest edition's periods and kinds), or the
         system's own calendar (``StateSystem.calendar``: the ECF grade's seasons)."""
-        return RuleBook(name, dataclasses.replace(named_rules(LATEST), **self.system.calendar))
+        # Named after the system, so that what is said of its periods ("not a list month
+        # under ecf-grade") names the rules the officer chose, not the Elo edition beneath.
+        calendar = dataclasses.replace(named_rules(LATEST), **self.system.calendar)
+        return RuleBook(name, dataclasses.replace(calendar, edition=self.system.name))
 
     def kinds_of(self, minutes: float | None) -> tuple[str, ...] | None:
         return self.system.kinds_of(minutes)
