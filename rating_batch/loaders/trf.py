@@ -180,6 +180,7 @@ def _scan(text: TrfText) -> _Scan:
         else:
             unknown.setdefault(line[:3], []).append(number)
     national_ids: dict[int, str] = {}
+    ranks = {own[4:8].strip() for own in player_lines} if nrs else set()
     for number, line in nrs:
         # TRF26 National Rating Support: the 001 layout under a federation of a 172 record;
         # only the national id (columns 58-68) is read (docs/formats.md §11.1).
@@ -188,6 +189,11 @@ def _scan(text: TrfText) -> _Scan:
             unknown.setdefault(line[:3], []).append(number)
         elif rank.isdigit() and national.strip("0"):
             national_ids[int(rank)] = national
+            if rank not in ranks:
+                issues.append(
+                    Issue(source, number, f"national id {national} for start rank {rank}, "
+                          "which no 001 record has: ignored (a wrong rank?)", "warning")
+                )  # fmt: skip
     for tag, numbers in unknown.items():
         count = f" ({len(numbers)} lines)" if len(numbers) > 1 else ""
         issues.append(

@@ -512,3 +512,15 @@ def test_trf_birth_dates_of_zeros_are_unknown_without_a_word(tmp_path: Path) -> 
         lines[index] = lines[index][:69] + f"{written:<10}" + lines[index][79:]
     event = parse_trf(lines, source="zeros.trf")
     assert (event.issues, event.players["birth_year"].tolist()) == ([], [pd.NA] * 3)
+
+
+def test_a_national_line_for_a_start_rank_no_player_has_is_a_warning() -> None:
+    lines = corpus_file("fide-tec-trf2026").read_text(encoding="utf-8").splitlines()
+    number = next(i for i, line in enumerate(lines) if line.startswith("IND    1 "))
+    lines[number] = "IND  999" + lines[number][8:]  # a rank typed wrong: no such player
+    event = parse_trf(lines, source="t.trf")
+    assert [str(i) for i in event.issues] == [
+        f"t.trf:{number + 1}: warning: national id 70100010001 for start rank 999, which no "
+        "001 record has: ignored (a wrong rank?)"
+    ]
+    assert pd.isna(event.players.set_index("player")["national_id"][1])
