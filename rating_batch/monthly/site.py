@@ -157,13 +157,13 @@ def _csv(
     """A published CSV file as text columns, each text as the input held it (not as our CSV
     writers neutralised it for spreadsheets: an event key, a name, a federation starting
     with ``=``, ``+``, ``-`` or ``@`` is shown, linked and compared as it is, docs/site.md
-    §2); ``columns``: only those."""
+    §2); ``columns``: only those it has (an older file may lack one)."""
     data = store.published_file(period, path)
     if data is None:
         return None
     frame = pd.read_csv(
         io.BytesIO(data), dtype=str, keep_default_na=False, encoding="utf-8-sig",
-        usecols=None if columns is None else list(columns),
+        usecols=None if columns is None else set(columns).__contains__,
     )  # fmt: skip
     for column in frame.columns:
         quoted = frame[column].str.startswith("'")  # few: as_written on those alone

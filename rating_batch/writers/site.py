@@ -21,6 +21,7 @@ import pandas as pd
 
 from rating_batch.periods import Period, list_date
 from rating_batch.staging import OutputSet
+from rating_batch.writers.common import half_away_text
 from rating_batch.writers.html import (
     FORMS,
     Parts,
@@ -364,23 +365,26 @@ def _top_page(
     )
 
 
-#: What the site reads of games.csv (``played``, and the events a list's games name).
-GAME_COLUMNS = ("event", "id", "opponent_id", "score")
+#: What the site reads of games.csv (``played``, and the events a list's games name);
+#: ``reason`` tells a forfeit from a game played (a games.csv without it: all with an
+#: opponent were played).
+GAME_COLUMNS = ("event", "id", "opponent_id", "score", "reason")
 
 
 def played(games: pd.DataFrame | None) -> pd.DataFrame:
-    """Per player and event of games.csv: the games played (those with an opponent) and the
-    points scored in them (id, event, games, score)."""
+    """Per player and event of games.csv: the games played (those with an opponent, not
+    forfeited: as list.csv counts them) and the points scored, byes and forfeits with them
+    (as the event's crosstable totals them) (id, event, games, score)."""
     if games is None or games.empty:
         return pd.DataFrame({"id": [], "event": [], "games": [], "score": []})
-    rows = games[games["opponent_id"] != ""]
-    score = pd.to_numeric(rows["score"], errors="coerce")
-    grouped = rows.assign(score=score).groupby(["id", "event"], sort=False)
+    forfeit = games["reason"].eq("forfeit") if "reason" in games else False
+    score = pd.to_numeric(games["score"], errors="coerce")
+    counted = games.assign(score=score, game=(games["opponent_id"] != "") & ~forfeit)
+    grouped = counted.groupby(["id", "event"], sort=False)
     return (
-        grouped["score"]
-        .agg(["size", "sum"])
+        grouped.agg(games=("game", "sum"), score=("score", "sum"))
         .reset_index()
-        .rename(columns={"size": "games", "sum": "score"})
+        .astype({"games": "int64"})
     )
 
 
@@ -411,7 +415,7 @@ def _write_events(
     results = results.assign(
         name=results["id"].map(known["name"]).fillna(results["id"]),
         federation=results["id"].map(known["federation"]) if "federation" in known else "",
-        before=results["id"].map(known["rating"]) if "rating" in known else "",
+        before=_before(each, results, known, layout),
         after=results["id"].map(listed).fillna(""),
         score_text=points(results["score"]),
     ).sort_values(["event", "score", "name"], ascending=[True, False, True], kind="stable")
@@ -430,16 +434,11 @@ def _write_events(
         for key, at in results.groupby("event", sort=False).indices.items()
     }
     events = each.events[each.events["key"].isin(list(body))]
-    crosstable = (layout.labels["crosstable"], "../files/events/")
+    crosstable = layout.labels["crosstable"]
     frame = events.assign(
         dates=event_dates(events),
         rows_html=events["key"].map(body),
-        link_html=[
-            f' · <a href="{crosstable[1]}{quote(key)}.html">{crosstable[0]}</a>'
-            if f"events/{key}.html" in each.files
-            else ""
-            for key in events["key"]
-        ],
+        link_html=[_crosstable_link(each, key, crosstable) for key in events["key"]],
     )
     parts = page_parts(
         "site_event.html",
@@ -451,13 +450,58 @@ def _write_events(
         _write(outputs, base / "event" / f"{key}.html", str(page))
 
 
+def _crosstable_link(each: SiteList, key: str, label: str) -> str:
+    """The event page's link to its crosstable: the event's own page (FIDE Elo's
+    ``events/<key>.html``), else its section of the system's crosstable (US Chess's
+    ``msa.html``, docs/systems.md §9.15), else none."""
+    if f"events/{key}.html" in each.files:
+        return f' · <a href="../files/events/{quote(key)}.html">{label}</a>'
+    if "msa.html" in each.files:
+        return f' · <a href="../files/msa.html#{quote(key)}">{label}</a>'
+    return ""
+
+
+def _before(
+    each: SiteList, results: pd.DataFrame, known: pd.DataFrame, layout: Layout
+) -> pd.Series:
+    """Each player's rating before the event as its calculation used it (calculations.csv's
+    ``rating`` for the event: US Chess's section after section, a FIDE rating converted for
+    a player without one, docs/systems.md §9.4), else players.csv's; rounded as the system
+    rounds its lists (half away from zero, ``half_away_text``: 1500.5 is 1501)."""
+    before = (
+        results["id"].map(known["rating"])
+        if "rating" in known
+        else pd.Series("", index=results.index)
+    )
+    worked = each.calculations
+    if worked is not None and {"id", "event", "rating"} <= set(worked.columns):
+        used = worked[worked["rating"].astype(str) != ""].drop_duplicates(["id", "event"])
+        keys = pd.MultiIndex.from_frame(results[["id", "event"]].astype(str))
+        found = used.set_index(["id", "event"])["rating"].reindex(keys).to_numpy()
+        before = pd.Series(found, index=results.index).fillna(before)
+    places = layout.notation.get("rating", ("", 0))[1]
+    value = pd.to_numeric(before, errors="coerce")
+    return (
+        before.fillna("")
+        .astype(str)
+        .where(value.isna(), value.map(lambda v: half_away_text(float(v), places)))
+    )
+
+
 def _index(lists: Sequence[SiteList]) -> list[dict[str, object]]:
     """The index's entries, newest list first."""
     entries = []
     for each in reversed(lists):
         have = [
             name
-            for name in ("list.csv", "list.xlsx", "list.txt", "changes.csv", "report.xlsx")
+            for name in (
+                "list.csv",
+                "list.xlsx",
+                "list.txt",
+                "changes.csv",
+                "report.xlsx",
+                "msa.html",
+            )
             if name in each.files
         ]
         events = each.events[each.events["key"].isin(set(played(each.games)["event"]))]
