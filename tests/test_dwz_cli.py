@@ -203,8 +203,9 @@ def test_the_rate_page_is_the_dsb_turnierauswertung_with_worked_lines(tmp_path: 
     # the DSB prints it: best score first, DWZ as rating-index, We to 3 decimals with a
     # decimal comma, E and the Leistung whole. 2000 wins against 1822: E0 = 2⁴ + 15 = 31
     # → E 30 (the most without a brake); Rn = 2000 + 800 × (1 − 0.735432)/(30 + 1) =
-    # 2006.83 → 2007. 1200 loses: E0 = 1.2⁴ + 15 = 17.07, SBr = e^(100/150) − 1 = 0.9477,
-    # E = 18.02 → 18; Rn = 1200 − 800 × 0.013935/19 = 1199.41 → 1199.
+    # 2006.83 → 2007. 1200 loses: E0 = 1.2⁴ + 15 = 17.0736, SBr = e^(100/150) − 1 = 0.9477,
+    # E = 18.0213 → 18 (E0 and its sums to 4 decimals, §10.9);
+    # Rn = 1200 − 800 × 0.013935/19 = 1199.41 → 1199.
     out = tmp_path / "out"
     code, output = run("rate", first_dwz_event(tmp_path), "--rules", "dwz",
                        "--list", dwz_list(tmp_path), "--out", out)  # fmt: skip
@@ -216,9 +217,9 @@ def test_the_rate_page_is_the_dsb_turnierauswertung_with_worked_lines(tmp_path: 
     ]
     assert table[6] == ["6", "Player 2", "1200-20", "0", "1", "0,014", "18", "", "1199-21"]
     for line in (
-        "E0 = (2000/1000)^4 + 15 = 31,00 → E = 30 (höchstens 30)",
+        "E0 = (2000/1000)^4 + 15 = 31,0000 → E = 30 (höchstens 30)",
         "Rn = 2000 + 800 × (1 − 0,735) / (30 + 1) = 2007",
-        "E0 = (1200/1000)^4 + 15 = 17,07; + SBr 0,9477 = 18,02 → E = 18",
+        "E0 = (1200/1000)^4 + 15 = 17,0736; + SBr 0,9477 = 18,0213 → E = 18",
         "Rn = 1200 + 800 × (0 − 0,014) / (18 + 1) = 1199",
         "Erst-DWZ 1822-1",
     ):
@@ -257,7 +258,7 @@ def test_the_2026_uplift_is_its_own_line_where_it_acts(tmp_path: Path) -> None:
     # docs/systems.md §10.8: the first event ending on or after 2026-06-08 maps the list:
     # 0.64 × 1912 + 760 = 1983.68 → 1984, index 87 + 1 = 88; 0.64 × 1500 + 760 = 1720.
     # Müller (born 1971, 55 at the end: J 15) then plays at 1984-88:
-    # E0 = 1.984⁴ + 15 = 15.49 + 15 = 30.49 → E 30 (rounded; the most is 30 too).
+    # E0 = 1.984⁴ + 15 = 15.4941 + 15 = 30.4941 → E 30 (rounded; the most is 30 too).
     people = [P(1, "Müller, Jürgen", None, 11, 1971), P(2, "Groß, Dörte", None, 12, 1971)]
     event = tmp_path / "koeln-juni.trf"
     event.write_text(trf(people, [(1, 1, 2, "=-=")], start="2026/06/18", end="2026/06/20"),
@@ -272,14 +273,14 @@ def test_the_2026_uplift_is_its_own_line_where_it_acts(tmp_path: Path) -> None:
                                                ["Groß, Dörte", "1720-21"]]  # fmt: skip
     assert "DWZ 1912-87 → 1984-88 durch die Umstufung 2026 (0,64 × 1912 + 760)" in paragraphs
     assert "DWZ 1500-20 → 1720-21 durch die Umstufung 2026 (0,64 × 1500 + 760)" in paragraphs
-    assert "E0 = (1984/1000)^4 + 15 = 30,49 → E = 30" in paragraphs
+    assert "E0 = (1984/1000)^4 + 15 = 30,4941 → E = 30" in paragraphs
 
 
 def test_a_dsb_evaluation_row_and_its_worked_line_as_checked_by_hand(tmp_path: Path) -> None:
     # An officer's check (docs/systems.md §10.5): Müller, 1912-87, aged 55 (J 15), 3 points
     # from 5 games against 1545, 1780, 1790, 1805 and 1810 (Rc 1746).
     #   We = Σ Φ((1912 − Ri)/(200·√2)) = 0.9028 + 0.6796 + 0.6669 + 0.6474 + 0.6408 = 3.5375
-    #   E0 = (1912/1000)⁴ + 15 = 13.3645 + 15 = 28.36 → E 28 (index 87: at most 30)
+    #   E0 = (1912/1000)⁴ + 15 = 13.3645 + 15 = 28.3645 → E 28 (index 87: at most 30)
     #   Rn = 1912 + 800 × (3 − 3.5375)/(28 + 5) = 1898.97 → 1899, index 88
     #   Rh: the root of Σ P(Rh − Ri) = 3 is 1824.9; the DSB's integer steps may end one off.
     others = (1545, 1780, 1790, 1805, 1810)
@@ -301,5 +302,5 @@ def test_a_dsb_evaluation_row_and_its_worked_line_as_checked_by_hand(tmp_path: P
     assert muller[:7] + muller[8:] == ["1", "Müller, Jürgen", "1912-87", "3", "5", "3,538", "28",
                                        "1899-88"]  # fmt: skip
     assert abs(int(muller[7]) - 1825) <= 1
-    assert "E0 = (1912/1000)^4 + 15 = 28,36 → E = 28" in paragraphs
+    assert "E0 = (1912/1000)^4 + 15 = 28,3645 → E = 28" in paragraphs
     assert "Rn = 1912 + 800 × (3 − 3,538) / (28 + 5) = 1899" in paragraphs

@@ -29,7 +29,7 @@ def test_the_dwz_list_heads_its_index_as_the_dwz_does_not_as_the_site(tmp_path: 
 def test_a_dwz_players_calculation_shows_the_dwzs_symbols_and_decimals(tmp_path: Path) -> None:
     # Four, D (1600, born 2009: 16 at the end, J 5) loses to the first DWZ 1822:
     # D = 1600 − 1822 = −222, P(D) = Φ(−222/(200·√2)) = 0.216259 → We 0.216 (3 decimals, as
-    # the DSB prints it); E0 = 1.6⁴ + 5 = 11.5536 → 11.55; E 12; Rn 1587 (tests/monthly/
+    # the DSB prints it); E0 = 1.6⁴ + 5 = 11.5536 (4 decimals, §10.9); E 12; Rn 1587 (tests/monthly/
     # test_dwz_db.py). Rc, a first DWZ's mean, is shown to 2 decimals; whole numbers whole.
     page = read_page((site(tmp_path) / "players" / "14.html").read_text("utf-8"))
     heads = next(row for row in page.rows if "We" in row)
@@ -38,7 +38,7 @@ def test_a_dwz_players_calculation_shows_the_dwzs_symbols_and_decimals(tmp_path:
     assert {k: shown[k] for k in ("Ri", "D", "P(D)", "R0", "Index", "Alter", "J", "E0", "E",
                                   "n", "W", "We", "DWZ neu", "Index neu")} == {
         "Ri": "1822", "D": "-222", "P(D)": "0.216", "R0": "1600", "Index": "20",
-        "Alter": "16", "J": "5", "E0": "11.55", "E": "12", "n": "1", "W": "0.0",
+        "Alter": "16", "J": "5", "E0": "11.5536", "E": "12", "n": "1", "W": "0.0",
         "We": "0.216", "DWZ neu": "1587", "Index neu": "21",
     }  # fmt: skip
     # No calculations.csv key heads a column, no number carries more than 4 decimals.
