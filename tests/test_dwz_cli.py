@@ -276,6 +276,28 @@ def test_the_2026_uplift_is_its_own_line_where_it_acts(tmp_path: Path) -> None:
     assert "E0 = (1984/1000)^4 + 15 = 30,4941 → E = 30" in paragraphs
 
 
+def test_the_uplift_note_counts_the_dwzs_it_mapped(tmp_path: Path) -> None:
+    # docs/systems.md §10.8: of the event's players, 12, 13 and 14 have a DWZ not yet
+    # uplifted (mapped: 3), 15 is on the list as uplifted already (not mapped again), 11 has
+    # none (his first DWZ is made on the new scale: nothing mapped). 3 mapped, not 5.
+    people = [P(1, "New", None, 11, ADULT)] + [
+        P(r, f"Player {r}", None, 10 + r, ADULT) for r in range(2, 6)
+    ]
+    games = [(r, 1, r + 1, "1-0") for r in range(1, 5)] + [(5, 2, 3, "=-=")]
+    event = tmp_path / "sommer.trf"
+    event.write_text(trf(people, games, start="2026/06/10", end="2026/06/20"), "utf-8")
+    listed = tmp_path / "list.csv"
+    listed.write_text("id,rating,index,uplifted\n12,1011,3,false\n13,1912,87,false\n"
+                      "14,1400,20,false\n15,1800,20,true\n")  # fmt: skip
+    out = tmp_path / "out"
+    code, output = run("rate", event, "--rules", "dwz", "--list", listed, "--out", out)
+    assert code == 0, output
+    page = read_page((out / "index.html").read_text("utf-8"))
+    notes = [text for text in page.paragraphs if "uplift (§10.8)" in text]
+    assert any("mapped the DWZ of 3 player(s) before the first event" in t for t in notes), notes
+    assert not any("mapped the DWZ of 5" in t or "mapped 5" in t for t in notes)
+
+
 def test_a_dsb_evaluation_row_and_its_worked_line_as_checked_by_hand(tmp_path: Path) -> None:
     # An officer's check (docs/systems.md §10.5): Müller, 1912-87, aged 55 (J 15), 3 points
     # from 5 games against 1545, 1780, 1790, 1805 and 1810 (Rc 1746).

@@ -270,11 +270,13 @@ class DwzSystem(SystemBase[Dwz]):
                 f"{undated} event(s) without dates: rated last, under the latest edition, "
                 "after the uplift date (give the dates for the DSB's order)"
             )
-        uplifted = int(run.uplifted_now.sum())
+        # The DWZs it mapped: not a player without one (a first DWZ is made on the new
+        # scale; his flag is only set) nor one the list gives as uplifted already.
+        uplifted = int(np.count_nonzero(~np.isnan(run.uplifted_from[0])))
         if uplifted:
             notes.append(
-                f"the 2026 uplift (§10.8) mapped {uplifted} player(s) before the first event "
-                f"ending on or after {params.uplift_date}"
+                f"the 2026 uplift (§10.8) mapped the DWZ of {uplifted} player(s) before the "
+                f"first event ending on or after {params.uplift_date}"
             )
         return notes
 
