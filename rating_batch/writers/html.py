@@ -517,12 +517,27 @@ def table_rows(
     return fill_rows("table_row", pd.DataFrame({"cells_html": cells}))
 
 
+def constant_text(value: str) -> str:
+    """A constant's value as a person writes it: a flag yes or no, a tuple's items listed
+    ("5, 10, 15", not Python's "(5.0, 10.0, 15.0)"), a whole number without ".0"."""
+    if value in ("True", "False"):
+        return "yes" if value == "True" else "no"
+    if value.startswith("(") and value.endswith(")"):
+        items = [item.strip().strip("'\"") for item in value[1:-1].split(",")]
+        return ", ".join(constant_text(item) for item in items if item)
+    try:
+        return f"{float(value):g}" if value.strip() else value
+    except ValueError:
+        return value
+
+
 def write_system_html(
     players: pd.DataFrame, calculations: pd.DataFrame, page: SystemPage, path: Path
 ) -> None:
     """The page: constants, players (at most ``MAX_PAGE_PLAYERS``), their calculations."""
     from markupsafe import Markup
 
+    page.constants = [(key, constant_text(value), what) for key, value, what in page.constants]
     shown = players.head(MAX_PAGE_PLAYERS)
     page.more_players = max(0, len(players) - len(shown))
     notation = page.notation

@@ -9,6 +9,7 @@ shape are one rendering of a template whose per-page values are columns (``page_
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
@@ -51,6 +52,10 @@ HIDDEN = {
     "rating",
     "games",
     "rating_value",
+    # The ECF's P-method pool (docs/systems.md §12): the calculation's working, carried to
+    # the next list, no number a reader of the list looks for.
+    "pool_opponents",
+    "pool_points",
     "change_value",
 }
 
@@ -122,6 +127,17 @@ class Layout:
         if column in self.notation:
             return self.notation[column][0]
         return self.labels.get(prefix + column, column)
+
+    def list_heading(self, column: str) -> str:
+        """A column's heading on a public list: the system's word for it with a capital
+        ("peak" is "Peak", "grade games" "Grade games"), the site's word where the system
+        has a letter only (ECF's R, Glicko-2's r: "Rating") or none."""
+        symbol = self.notation.get(column, ("", 0))[0]
+        if re.match(r"[a-z]{2}", symbol):
+            return symbol[0].upper() + symbol[1:]
+        if len(symbol) > 1 or (symbol and column != "rating"):
+            return symbol
+        return self.labels.get(column, column)
 
     def context(self, root: str, date: str) -> dict[str, object]:
         """The base template's values for a page ``root`` below the site's folder."""
@@ -292,9 +308,10 @@ def _list_page(
     federations = sorted(f for f in listing["federation"].unique() if f)
     extra_keys = set(extra)
     heads = [
-        (layout.heading(key) if key in extra_keys else layout.labels.get(key, key), css, sort)
+        (layout.list_heading(key) if key in {*extra_keys, "rating"} else layout.labels[key], css,
+         sort)
         for _, key, css, sort in columns
-    ]
+    ]  # fmt: skip
     return render(
         "site_list.html",
         each=each,
