@@ -326,3 +326,44 @@ def test_a_dsb_evaluation_row_and_its_worked_line_as_checked_by_hand(tmp_path: P
     assert abs(int(muller[7]) - 1825) <= 1
     assert "E0 = (1912/1000)^4 + 15 = 28,3645 → E = 28" in paragraphs
     assert "Rn = 1912 + 800 × (3 − 3,538) / (28 + 5) = 1899" in paragraphs
+
+
+def test_the_dsb_form_reaches_player_and_the_site(tmp_path: Path) -> None:
+    # The event of test_the_2026_uplift_is_its_own_line_where_it_acts through a database:
+    # Müller 1912-87 is mapped to 1984-88 (0.64 × 1912 + 760 = 1983.68 → 1984) and draws
+    # Groß (1500-20 → 1720-21): We = P(264) = Φ(264/(200·√2)) = 0.8247 → 0,825; E0 =
+    # 1.984⁴ + 15 = 30.4941 → E 30; Rn = 1984 + 800 × (0.5 − 0.8247)/(30 + 1) = 1975.62 → 1976.
+    from db_helpers import run as run_apart
+
+    people = [P(1, "Müller, Jürgen", None, 11, 1971), P(2, "Groß, Dörte", None, 12, 1971)]
+    event = tmp_path / "koeln-juni.trf"
+    event.write_text(trf(people, [(1, 1, 2, "=-=")], start="2026/06/18", end="2026/06/20"),
+                     encoding="utf-8")  # fmt: skip
+    listed = tmp_path / "list.csv"
+    listed.write_text("id,name,rating,index,uplifted\n11,\"Müller, Jürgen\",1912,87,false\n"
+                      "12,\"Groß, Dörte\",1500,20,false\n")  # fmt: skip
+    rules = tmp_path / "dsb.toml"
+    rules.write_text('system = "dwz"\n\n[site]\nlanguage = "de"\n')
+    db, out = tmp_path / "d.sqlite", tmp_path / "out"
+    for args in (("init", "--list", listed, "--period", "2026-05", "--db", db, "--rules", rules),
+                 ("add", event, "--db", db),
+                 ("publish", "2026-07", "--skip-to", "--db", db, "--out", out)):  # fmt: skip
+        code, printed, err = run_apart(*args)
+        assert code == 0, printed + err
+    lines = ["DWZ 1912-87 → 1984-88 durch die Umstufung 2026 (0,64 × 1912 + 760)",
+             "E0 = (1984/1000)^4 + 15 = 30,4941 → E = 30",
+             "Rn = 1984 + 800 × (0,5 − 0,825) / (30 + 1) = 1976"]  # fmt: skip
+    code, printed, err = run_apart("player", "11", "--db", db, "--out", tmp_path / "p")
+    assert code == 0, printed + err
+    assert "\n".join(f"    {line}" for line in lines) in printed
+    page = read_page(next((tmp_path / "p").rglob("player-11.html")).read_text("utf-8"))
+    assert all(line in page.paragraphs for line in lines)
+    # The site's player page: the same lines under his calculation.
+    text = (out / "site" / "players" / "11.html").read_text("utf-8")
+    assert all(line in text for line in lines)
+    # The event page: before, the R0 the event used (1984-88), not the list's 1912.
+    key = "koeln-juni"
+    shown = read_page((out / "site" / "2026-07" / "standard" / "event" / f"{key}.html")
+                      .read_text("utf-8")).rows  # fmt: skip
+    assert [row[0::4] for row in shown[1:]] == [["Groß, Dörte", "1720-21"],
+                                                ["Müller, Jürgen", "1984-88"]]  # fmt: skip

@@ -87,6 +87,8 @@ def write_site(store: Store, out: Path, *, publishing: bool = False) -> Path | N
     pages = player_stems(lists)
     # The system's symbols and decimals head and round its own columns (docs/site.md §1).
     notation = system.system.notation if isinstance(system, StatePipeline) else {}
+    # Its worked lines stand under a player's calculation (the DWZ's form, §10.9).
+    worked = system.system.worked if isinstance(system, StatePipeline) else None
     folder = out / SITE_FOLDER
     try:
         with staged_outputs(out) as outputs:
@@ -94,7 +96,7 @@ def write_site(store: Store, out: Path, *, publishing: bool = False) -> Path | N
             write_site_pages(lists, settings, pages, folder, outputs, notation)
             write_player_pages(
                 lists, site_layout(settings, notation), pages, folder / "players", outputs,
-                latest_date(lists),
+                latest_date(lists), worked,
             )  # fmt: skip
     except OutputProblem as problem:
         # After publish's commit: the list stands whatever becomes of its pages.

@@ -483,26 +483,32 @@ def _before(
 ) -> pd.Series:
     """Each player's rating before the event as its calculation used it (calculations.csv's
     ``rating`` for the event: US Chess's section after section, a FIDE rating converted for
-    a player without one, docs/systems.md §9.4), else players.csv's; rounded as the system
-    rounds its lists (half away from zero, ``half_away_text``: 1500.5 is 1501)."""
-    before = (
-        results["id"].map(known["rating"])
-        if "rating" in known
-        else pd.Series("", index=results.index)
-    )
+    a player without one, docs/systems.md §9.4; the DWZ's ``r0`` with its ``index``, after
+    the 2026 uplift where it acted, as the DSB writes it: 1984-88, §10.9), else
+    players.csv's; rounded as the system rounds its lists (half away from zero,
+    ``half_away_text``: 1500.5 is 1501)."""
+    empty = pd.Series("", index=results.index)
+    before = results["id"].map(known["rating"]) if "rating" in known else empty
     worked = each.calculations
-    if worked is not None and {"id", "event", "rating"} <= set(worked.columns):
-        used = worked[worked["rating"].astype(str) != ""].drop_duplicates(["id", "event"])
+    column = next((c for c in ("rating", "r0") if worked is not None and c in worked), "")
+    index = empty
+    if worked is not None and column and {"id", "event"} <= set(worked.columns):
+        used = worked[worked[column].astype(str) != ""].drop_duplicates(["id", "event"])
+        used = used.set_index(["id", "event"])
         keys = pd.MultiIndex.from_frame(results[["id", "event"]].astype(str))
-        found = used.set_index(["id", "event"])["rating"].reindex(keys).to_numpy()
-        before = pd.Series(found, index=results.index).fillna(before)
+        found = pd.Series(used[column].reindex(keys).to_numpy(), index=results.index)
+        before = found.fillna(before) if column == "rating" else found.fillna("")
+        if column == "r0" and "index" in used:
+            index = pd.Series(used["index"].reindex(keys).to_numpy(), index=results.index)
     places = layout.notation.get("rating", ("", 0))[1]
     value = pd.to_numeric(before, errors="coerce")
-    return (
+    text = (
         before.fillna("")
         .astype(str)
         .where(value.isna(), value.map(lambda v: half_away_text(float(v), places)))
     )
+    index = index.fillna("").astype(str)
+    return text.where((index == "") | (text == ""), text + "-" + index)
 
 
 def _index(lists: Sequence[SiteList]) -> list[dict[str, object]]:

@@ -15,7 +15,7 @@ import pandas as pd
 
 from rating_batch.systems.base import ReportTable
 from rating_batch.systems.dwz.constants import Dwz
-from rating_batch.systems.dwz.engine import DwzRun, half_up
+from rating_batch.systems.dwz.engine import DwzRun, half_up, uplifted_values
 from rating_batch.systems.games import PlayedGames
 
 #: E0's decimals wherever it is shown (the worked E line, the notation's "E0"): enough that
@@ -144,7 +144,26 @@ def worked_lines(values: Mapping[str, object], params: Dwz) -> list[str]:
     }
     record["by_fide"] = str(values.get("r0_source", "")) == "FIDE"
     record["floored"] = _truth(values.get("floored"))
-    return _lines(record, params)
+    return [*_uplift_of(values, record, params), *_lines(record, params)]
+
+
+def _uplift_of(values: Mapping[str, object], record: dict[str, Any], params: Dwz) -> list[str]:
+    """The uplift's line (§10.8) where this event is the one it acted before: the list gave
+    the player's DWZ (``list_rating``, ``list_index``) not yet uplifted, and the event rated
+    him at that DWZ mapped, one index on (a later event of the period has an index further
+    on). The ``list_…`` values are players.csv's, which the callers add."""
+    before, index = _number_of(values.get("list_rating")), _number_of(values.get("list_index"))
+    if (
+        not params.uplift
+        or _truth(values.get("list_uplifted"))
+        or math.isnan(before)
+        or record["by_fide"]
+        or record["index"] != index + 1
+    ):
+        return []
+    if record["r0"] != float(uplifted_values(np.array([before]), params)[0]):
+        return []
+    return [uplift_line(before, index, params)]
 
 
 def _lines(record: dict[str, Any], params: Dwz) -> list[str]:
