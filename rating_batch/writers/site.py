@@ -302,6 +302,7 @@ def _list_page(
         name_html=linked_names(listing["name"], listing["id"], pages, "../../"),
         change_text=signed_text(listing["change_value"]),
         sex=listing.get("sex", ""),
+        **{column: same_decimals(listing[column]) for column in extra},
     )
     row = '<tr data-sex="\x00sex\x00" data-born="\x00birth_year\x00" data-fed="\x00federation\x00">'
     rows = fill_parts(table_parts([(c, css) for c, _, css, _ in columns], row), frame)
@@ -324,6 +325,19 @@ def _list_page(
         settings=settings,
         **layout.context("../../", date),
     )
+
+
+def same_decimals(texts: pd.Series) -> pd.Series:
+    """A list column's numbers each to the most decimals any of them has, as the system
+    wrote the column (list.csv drops trailing zeros: Glicko-2's σ 0.06 beside 0.059984 is
+    0.060000); a text not a number as it is."""
+    text = texts.astype(str)
+    number = text.str.fullmatch(r"-?\d+(\.\d+)?")
+    places = text.str.extract(r"\.(\d+)$", expand=False).str.len().fillna(0)
+    most = int(places[number].max()) if number.any() else 0
+    if not most or (places[number] == most).all():
+        return texts
+    return text.where(~number, text.map(lambda v: f"{float(v):.{most}f}" if v else v))
 
 
 #: Columns a page shows even when no player has a value in them.

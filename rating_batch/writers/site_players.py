@@ -369,7 +369,9 @@ def _calculation_tables(lists: Sequence[SiteList], layout: Layout) -> list[_Tabl
         )
         parts = table_parts([(c, css[c]) for c in columns])
         rounded = {
-            c: found for c in columns if (found := _rounded_texts(values[c], _digits(layout, c)))
+            c: found
+            for c in columns
+            if (found := _rounded_texts(values[c], _digits(layout, c), c in layout.notation))
         }
         tables.append(_Table(shown, parts, heading, rounded))
     return tables
@@ -445,16 +447,23 @@ def _digits(layout: Layout, name: str) -> int:
     return layout.notation[name][1] if name in layout.notation else page_decimals(name)
 
 
-def _rounded_texts(texts: pd.Series, digits: int) -> dict[str, str]:
+def _rounded_texts(texts: pd.Series, digits: int, exact: bool = False) -> dict[str, str]:
     """Of a calculations.csv column's distinct texts, each decimal with more fraction digits
     than ``digits``, and its text rounded to them; shorter ones (an Elo row's "0.89",
-    "1750.5") are shown as written (docs/site.md §1: no 0.5070520025006372 on a page)."""
-    long = texts.astype(object).str.extract(_DECIMAL, expand=False).str.len() > digits
-    if not long.any():
+    "1750.5") are shown as written (docs/site.md §1: no 0.5070520025006372 on a page).
+    ``exact``: the system's own decimals (its notation), to which every number is written,
+    a shorter one too (Glicko-2's σ 0.06 is 0.060000 beside σ′ 0.059984)."""
+    text = texts.astype(object)
+    fraction = text.str.extract(_DECIMAL, expand=False).str.len().fillna(0)
+    change = fraction > digits
+    if exact:
+        number = text.str.fullmatch(r"-?\d+(\.\d+)?").fillna(False).astype(bool)
+        change = number & (fraction != digits)
+    if not change.any():
         return {}
-    numbers = pd.to_numeric(texts[long])
+    numbers = pd.to_numeric(texts[change])
     shown = numbers.map(lambda number: half_away_text(float(number), digits))
-    return dict(zip(texts[long], shown, strict=True))
+    return dict(zip(texts[change], shown, strict=True))
 
 
 def _numbers(column: pd.Series) -> bool:
