@@ -446,7 +446,7 @@ def _write_events(
     results = results.assign(
         name=results["id"].map(known["name"]).fillna(results["id"]),
         federation=results["id"].map(known["federation"]) if "federation" in known else "",
-        before=_before(each, results, known, layout),
+        before=_before(each, results, known),
         after=results["id"].map(listed).fillna(""),
         score_text=points(results["score"]),
     ).sort_values(["event", "score", "name"], ascending=[True, False, True], kind="stable")
@@ -492,15 +492,13 @@ def _crosstable_link(each: SiteList, key: str, label: str) -> str:
     return ""
 
 
-def _before(
-    each: SiteList, results: pd.DataFrame, known: pd.DataFrame, layout: Layout
-) -> pd.Series:
+def _before(each: SiteList, results: pd.DataFrame, known: pd.DataFrame) -> pd.Series:
     """Each player's rating before the event as its calculation used it (calculations.csv's
     ``rating`` for the event: US Chess's section after section, a FIDE rating converted for
     a player without one, docs/systems.md §9.4; the DWZ's ``r0`` with its ``index``, after
     the 2026 uplift where it acted, as the DSB writes it: 1984-88, §10.9), else
-    players.csv's; rounded as the system rounds its lists (half away from zero,
-    ``half_away_text``: 1500.5 is 1501)."""
+    players.csv's; rounded as the system rounds its lists, to list.csv's decimals (half away
+    from zero, ``half_away_text``: 1500.5 is 1501)."""
     empty = pd.Series("", index=results.index)
     before = results["id"].map(known["rating"]) if "rating" in known else empty
     worked = each.calculations
@@ -514,7 +512,10 @@ def _before(
         before = found.fillna(before) if column == "rating" else found.fillna("")
         if column == "r0" and "index" in used:
             index = pd.Series(used["index"].reindex(keys).to_numpy(), index=results.index)
-    places = layout.notation.get("rating", ("", 0))[1]
+    # To the list's own decimals (list.csv's rating: US Chess and ECF grade whole, though
+    # the calculation keeps 2).
+    fractions = each.listing["rating"].astype(str).str.extract(r"\.(\d+)$", expand=False)
+    places = int(fractions.str.len().max()) if fractions.notna().any() else 0
     value = pd.to_numeric(before, errors="coerce")
     text = (
         before.fillna("")

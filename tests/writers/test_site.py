@@ -199,3 +199,19 @@ def test_a_systems_numbers_are_shown_to_one_number_of_decimals() -> None:
     assert _rounded_texts(pd.Series(["1700.5", "10.0", "30", "mixed"]), 2, exact=True) == {
         "1700.5": "1700.50", "10.0": "10.00", "30": "30.00"}  # fmt: skip
     assert _rounded_texts(pd.Series(["1750.5", "0.89"]), 2) == {}
+
+
+def test_the_rating_before_an_event_is_rounded_to_the_lists_decimals() -> None:
+    # ECF grade's calculation keeps 2 decimals (150.55), its list.csv whole (157): the event
+    # page shows 151, half away from zero as the list rounds (docs/site.md §1); a player
+    # without a calculation row keeps players.csv's rating, rounded the same (1500.5 → 1501).
+    from rating_batch.writers.site import _before
+
+    listing = pd.DataFrame({"id": ["1", "2"], "rating": ["157", "1501"]})
+    calculations = pd.DataFrame({"id": ["1", "1"], "event": ["e", "e"],
+                                 "rating": ["150.55", "150.55"]})  # fmt: skip
+    each = SiteList(Period.parse("2026-07"), "standard", listing, None, None, calculations,
+                    pd.DataFrame(columns=["key", "name", "start", "end"]), {})  # fmt: skip
+    results = pd.DataFrame({"id": ["1", "2"], "event": ["e", "e"]})
+    known = pd.DataFrame({"rating": ["150", "1500.5"]}, index=["1", "2"])
+    assert _before(each, results, known).tolist() == ["151", "1501"]
