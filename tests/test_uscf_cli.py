@@ -442,5 +442,5 @@ def test_the_site_event_page_shows_what_the_calculation_used(tmp_path: Path) -> 
     ]
     assert [listing[i]["games"] for i in ("101", "102", "103", "105")] == ["3", "1", "2", "1"]
     # The crosstable it links: its section of msa.html, which the site carries.
-    assert f"../files/msa.html#{key}" in page.links
-    assert f'id="{key}"' in (standard / "files" / "msa.html").read_text("utf-8")
+    assert f"../files/msa.html#s-{key}" in page.links
+    assert f'id="s-{key}"' in (standard / "files" / "msa.html").read_text("utf-8")

@@ -121,6 +121,12 @@ def anchor(value: object) -> str:
     return "p-" + re.sub(NOT_IN_ANCHOR, "-", str(value))
 
 
+def section_anchor(key: str) -> str:
+    """An element id for an event's section of a crosstable (msa.html): letters, digits
+    and '-' only (an event key may hold a space, which no id may)."""
+    return "s-" + re.sub(NOT_IN_ANCHOR, "-", key)
+
+
 def anchors(values: pd.Series) -> pd.Series:
     """``anchor`` of a whole column."""
     return "p-" + values.astype("string").str.replace(NOT_IN_ANCHOR, "-", regex=True)

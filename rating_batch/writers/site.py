@@ -30,6 +30,7 @@ from rating_batch.writers.html import (
     fill_parts,
     page_parts,
     render,
+    section_anchor,
 )
 from rating_batch.writers.site_labels import LANGUAGES
 
@@ -488,7 +489,7 @@ def _crosstable_link(each: SiteList, key: str, label: str) -> str:
     if f"events/{key}.html" in each.files:
         return f' · <a href="../files/events/{quote(key)}.html">{label}</a>'
     if "msa.html" in each.files:
-        return f' · <a href="../files/msa.html#{quote(key)}">{label}</a>'
+        return f' · <a href="../files/msa.html#{section_anchor(key)}">{label}</a>'
     return ""
 
 
