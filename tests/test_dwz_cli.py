@@ -203,8 +203,9 @@ def test_the_rate_page_is_the_dsb_turnierauswertung_with_worked_lines(tmp_path: 
     # the DSB prints it: best score first, DWZ as rating-index, We to 3 decimals with a
     # decimal comma, E and the Leistung whole. 2000 wins against 1822: E0 = 2⁴ + 15 = 31
     # → E 30 (the most without a brake); Rn = 2000 + 800 × (1 − 0.735432)/(30 + 1) =
-    # 2006.83 → 2007. 1200 loses: E0 = 1.2⁴ + 15 = 17.07, SBr = e^(100/150) − 1 = 0.9477,
-    # E = 18.02 → 18; Rn = 1200 − 800 × 0.013935/19 = 1199.41 → 1199.
+    # 2006.83 → 2007. 1200 loses: E0 = 1.2⁴ + 15 = 17.0736, SBr = e^(100/150) − 1 = 0.9477,
+    # E = 18.0213 → 18 (E0 and its sums to 4 decimals, §10.9);
+    # Rn = 1200 − 800 × 0.013935/19 = 1199.41 → 1199.
     out = tmp_path / "out"
     code, output = run("rate", first_dwz_event(tmp_path), "--rules", "dwz",
                        "--list", dwz_list(tmp_path), "--out", out)  # fmt: skip
@@ -216,9 +217,9 @@ def test_the_rate_page_is_the_dsb_turnierauswertung_with_worked_lines(tmp_path: 
     ]
     assert table[6] == ["6", "Player 2", "1200-20", "0", "1", "0,014", "18", "", "1199-21"]
     for line in (
-        "E0 = (2000/1000)^4 + 15 = 31,00 → E = 30 (höchstens 30)",
+        "E0 = (2000/1000)^4 + 15 = 31,0000 → E = 30 (höchstens 30)",
         "Rn = 2000 + 800 × (1 − 0,735) / (30 + 1) = 2007",
-        "E0 = (1200/1000)^4 + 15 = 17,07; + SBr 0,9477 = 18,02 → E = 18",
+        "E0 = (1200/1000)^4 + 15 = 17,0736; + SBr 0,9477 = 18,0213 → E = 18",
         "Rn = 1200 + 800 × (0 − 0,014) / (18 + 1) = 1199",
         "Erst-DWZ 1822-1",
     ):
@@ -257,7 +258,7 @@ def test_the_2026_uplift_is_its_own_line_where_it_acts(tmp_path: Path) -> None:
     # docs/systems.md §10.8: the first event ending on or after 2026-06-08 maps the list:
     # 0.64 × 1912 + 760 = 1983.68 → 1984, index 87 + 1 = 88; 0.64 × 1500 + 760 = 1720.
     # Müller (born 1971, 55 at the end: J 15) then plays at 1984-88:
-    # E0 = 1.984⁴ + 15 = 15.49 + 15 = 30.49 → E 30 (rounded; the most is 30 too).
+    # E0 = 1.984⁴ + 15 = 15.4941 + 15 = 30.4941 → E 30 (rounded; the most is 30 too).
     people = [P(1, "Müller, Jürgen", None, 11, 1971), P(2, "Groß, Dörte", None, 12, 1971)]
     event = tmp_path / "koeln-juni.trf"
     event.write_text(trf(people, [(1, 1, 2, "=-=")], start="2026/06/18", end="2026/06/20"),
@@ -272,14 +273,36 @@ def test_the_2026_uplift_is_its_own_line_where_it_acts(tmp_path: Path) -> None:
                                                ["Groß, Dörte", "1720-21"]]  # fmt: skip
     assert "DWZ 1912-87 → 1984-88 durch die Umstufung 2026 (0,64 × 1912 + 760)" in paragraphs
     assert "DWZ 1500-20 → 1720-21 durch die Umstufung 2026 (0,64 × 1500 + 760)" in paragraphs
-    assert "E0 = (1984/1000)^4 + 15 = 30,49 → E = 30" in paragraphs
+    assert "E0 = (1984/1000)^4 + 15 = 30,4941 → E = 30" in paragraphs
+
+
+def test_the_uplift_note_counts_the_dwzs_it_mapped(tmp_path: Path) -> None:
+    # docs/systems.md §10.8: of the event's players, 12, 13 and 14 have a DWZ not yet
+    # uplifted (mapped: 3), 15 is on the list as uplifted already (not mapped again), 11 has
+    # none (his first DWZ is made on the new scale: nothing mapped). 3 mapped, not 5.
+    people = [P(1, "New", None, 11, ADULT)] + [
+        P(r, f"Player {r}", None, 10 + r, ADULT) for r in range(2, 6)
+    ]
+    games = [(r, 1, r + 1, "1-0") for r in range(1, 5)] + [(5, 2, 3, "=-=")]
+    event = tmp_path / "sommer.trf"
+    event.write_text(trf(people, games, start="2026/06/10", end="2026/06/20"), "utf-8")
+    listed = tmp_path / "list.csv"
+    listed.write_text("id,rating,index,uplifted\n12,1011,3,false\n13,1912,87,false\n"
+                      "14,1400,20,false\n15,1800,20,true\n")  # fmt: skip
+    out = tmp_path / "out"
+    code, output = run("rate", event, "--rules", "dwz", "--list", listed, "--out", out)
+    assert code == 0, output
+    page = read_page((out / "index.html").read_text("utf-8"))
+    notes = [text for text in page.paragraphs if "uplift (§10.8)" in text]
+    assert any("mapped the DWZ of 3 player(s) before the first event" in t for t in notes), notes
+    assert not any("mapped the DWZ of 5" in t or "mapped 5" in t for t in notes)
 
 
 def test_a_dsb_evaluation_row_and_its_worked_line_as_checked_by_hand(tmp_path: Path) -> None:
     # An officer's check (docs/systems.md §10.5): Müller, 1912-87, aged 55 (J 15), 3 points
     # from 5 games against 1545, 1780, 1790, 1805 and 1810 (Rc 1746).
     #   We = Σ Φ((1912 − Ri)/(200·√2)) = 0.9028 + 0.6796 + 0.6669 + 0.6474 + 0.6408 = 3.5375
-    #   E0 = (1912/1000)⁴ + 15 = 13.3645 + 15 = 28.36 → E 28 (index 87: at most 30)
+    #   E0 = (1912/1000)⁴ + 15 = 13.3645 + 15 = 28.3645 → E 28 (index 87: at most 30)
     #   Rn = 1912 + 800 × (3 − 3.5375)/(28 + 5) = 1898.97 → 1899, index 88
     #   Rh: the root of Σ P(Rh − Ri) = 3 is 1824.9; the DSB's integer steps may end one off.
     others = (1545, 1780, 1790, 1805, 1810)
@@ -301,5 +324,46 @@ def test_a_dsb_evaluation_row_and_its_worked_line_as_checked_by_hand(tmp_path: P
     assert muller[:7] + muller[8:] == ["1", "Müller, Jürgen", "1912-87", "3", "5", "3,538", "28",
                                        "1899-88"]  # fmt: skip
     assert abs(int(muller[7]) - 1825) <= 1
-    assert "E0 = (1912/1000)^4 + 15 = 28,36 → E = 28" in paragraphs
+    assert "E0 = (1912/1000)^4 + 15 = 28,3645 → E = 28" in paragraphs
     assert "Rn = 1912 + 800 × (3 − 3,538) / (28 + 5) = 1899" in paragraphs
+
+
+def test_the_dsb_form_reaches_player_and_the_site(tmp_path: Path) -> None:
+    # The event of test_the_2026_uplift_is_its_own_line_where_it_acts through a database:
+    # Müller 1912-87 is mapped to 1984-88 (0.64 × 1912 + 760 = 1983.68 → 1984) and draws
+    # Groß (1500-20 → 1720-21): We = P(264) = Φ(264/(200·√2)) = 0.8247 → 0,825; E0 =
+    # 1.984⁴ + 15 = 30.4941 → E 30; Rn = 1984 + 800 × (0.5 − 0.8247)/(30 + 1) = 1975.62 → 1976.
+    from db_helpers import run as run_apart
+
+    people = [P(1, "Müller, Jürgen", None, 11, 1971), P(2, "Groß, Dörte", None, 12, 1971)]
+    event = tmp_path / "koeln-juni.trf"
+    event.write_text(trf(people, [(1, 1, 2, "=-=")], start="2026/06/18", end="2026/06/20"),
+                     encoding="utf-8")  # fmt: skip
+    listed = tmp_path / "list.csv"
+    listed.write_text("id,name,rating,index,uplifted\n11,\"Müller, Jürgen\",1912,87,false\n"
+                      "12,\"Groß, Dörte\",1500,20,false\n")  # fmt: skip
+    rules = tmp_path / "dsb.toml"
+    rules.write_text('system = "dwz"\n\n[site]\nlanguage = "de"\n')
+    db, out = tmp_path / "d.sqlite", tmp_path / "out"
+    for args in (("init", "--list", listed, "--period", "2026-05", "--db", db, "--rules", rules),
+                 ("add", event, "--db", db),
+                 ("publish", "2026-07", "--skip-to", "--db", db, "--out", out)):  # fmt: skip
+        code, printed, err = run_apart(*args)
+        assert code == 0, printed + err
+    lines = ["DWZ 1912-87 → 1984-88 durch die Umstufung 2026 (0,64 × 1912 + 760)",
+             "E0 = (1984/1000)^4 + 15 = 30,4941 → E = 30",
+             "Rn = 1984 + 800 × (0,5 − 0,825) / (30 + 1) = 1976"]  # fmt: skip
+    code, printed, err = run_apart("player", "11", "--db", db, "--out", tmp_path / "p")
+    assert code == 0, printed + err
+    assert "\n".join(f"    {line}" for line in lines) in printed
+    page = read_page(next((tmp_path / "p").rglob("player-11.html")).read_text("utf-8"))
+    assert all(line in page.paragraphs for line in lines)
+    # The site's player page: the same lines under his calculation.
+    text = (out / "site" / "players" / "11.html").read_text("utf-8")
+    assert all(line in text for line in lines)
+    # The event page: before, the R0 the event used (1984-88), not the list's 1912.
+    key = "koeln-juni"
+    shown = read_page((out / "site" / "2026-07" / "standard" / "event" / f"{key}.html")
+                      .read_text("utf-8")).rows  # fmt: skip
+    assert [row[0::4] for row in shown[1:]] == [["Groß, Dörte", "1720-21"],
+                                                ["Müller, Jürgen", "1984-88"]]  # fmt: skip

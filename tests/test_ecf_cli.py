@@ -217,7 +217,8 @@ def test_an_ecf_grade_database_publishes_the_grade_rounded_with_its_category(
     assert (listing["11"]["rating"], listing["11"]["category"]) == ("157", "B")
     assert listing["12"]["rating"] == "169"
     code, printed, _ = run("player", "11", "--db", db)
-    assert code == 0 and "G 150.00" in printed and "new grade 156.67" in printed
+    # The grade is "grade" in player, as its new value is "new grade" (docs/systems.md §12).
+    assert code == 0 and "grade 150.00" in printed and "new grade 156.67" in printed
 
 
 def test_the_ecf_month_has_no_three_day_closing(tmp_path: Path) -> None:

@@ -417,3 +417,47 @@ def test_a_games_count_with_a_fraction_is_refused_at_its_line(tmp_path: Path) ->
         f"{tmp_path / 'list.csv'}:2: games_total 10.5 is not a whole number: the number of "
         "rated games (N)"
     ) in out
+
+
+def test_the_site_event_page_shows_what_the_calculation_used(tmp_path: Path) -> None:
+    # docs/site.md (event page): the rating before is the one the calculation used, rounded
+    # as list.csv rounds (half away from zero, §9.11): 1500.5 → 1501; Delta, without a US
+    # Chess rating, starts from his FIDE 1600 converted (§9.4, Step 1: 1433.72 → 1434, the
+    # MSA's "1434P5*"). Games as list.csv counts them (played, no forfeit); the score as the
+    # MSA totals it, byes and forfeits in: Beta lost to Alpha (0), won by forfeit (1) and had
+    # a U bye (1): 1 game, 2 points; Eps a half-point bye, a forfeit lost, a win: 1 game, 1½.
+    listed(tmp_path, "id,name,rating,games_total\n101,\"Alpha, A\",1500.5,10\n"
+           "102,\"Beta, B\",1700.5,30\n103,\"Gamma, C\",1200.5,30\n"
+           "105,\"Eps, E\",1399.5,3\n")  # fmt: skip
+    people = [P(1, "Alpha, A", None, 101, 1980), P(2, "Beta, B", None, 102, 1980),
+              P(3, "Gamma, C", None, 103, 1980),
+              P(4, "Delta, D", 1600, None, 1990, federation="USA"),
+              P(5, "Eps, E", None, 105, 1980)]  # fmt: skip
+    games = [(1, 1, 2, "1-0"), (1, 3, 4, "=-="), (1, 5, None, "H"), (2, 4, 1, "0-1"),
+             (2, 2, 5, "+--"), (2, 3, None, "F"), (3, 1, 3, "=-="), (3, 5, 4, "1-0"),
+             (3, 2, None, "U")]  # fmt: skip
+    key = "202603010001-1"
+    path = tmp_path / f"{key}.trf"
+    path.write_text(trf(people, games, start="2026/02/01", end="2026/02/03"), "utf-8")
+    from db_helpers import run as run_apart
+
+    db = tmp_path / "u.sqlite"
+    for args in (("init", "--list", tmp_path / "list.csv", "--period", "2026-02", "--db", db,
+                  "--rules", "uscf"), ("add", path, "--db", db),
+                 ("publish", "2026-03", "--db", db, "--out", tmp_path / "out")):  # fmt: skip
+        code, out, err = run_apart(*args)
+        assert code == 0, out + err
+    standard = tmp_path / "out" / "site" / "2026-03" / "standard"
+    page = read_page((standard / "event" / f"{key}.html").read_text("utf-8"))
+    listing = by_id(tmp_path / "out" / "2026-03" / "standard")
+    assert [row[2:5] for row in page.rows[1:]] == [
+        ["3", "2½", "1501"],  # Alpha
+        ["1", "2", "1701"],  # Beta
+        ["2", "2", "1201"],  # Gamma: F is a full-point bye
+        ["1", "1½", "1400"],  # Eps
+        ["3", "½", "1434"],  # Delta
+    ]
+    assert [listing[i]["games"] for i in ("101", "102", "103", "105")] == ["3", "1", "2", "1"]
+    # The crosstable it links: its section of msa.html, which the site carries.
+    assert f"../files/msa.html#s-{key}" in page.links
+    assert f'id="s-{key}"' in (standard / "files" / "msa.html").read_text("utf-8")

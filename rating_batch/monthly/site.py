@@ -87,6 +87,8 @@ def write_site(store: Store, out: Path, *, publishing: bool = False) -> Path | N
     pages = player_stems(lists)
     # The system's symbols and decimals head and round its own columns (docs/site.md §1).
     notation = system.system.notation if isinstance(system, StatePipeline) else {}
+    # Its worked lines stand under a player's calculation (the DWZ's form, §10.9).
+    worked = system.system.worked if isinstance(system, StatePipeline) else None
     folder = out / SITE_FOLDER
     try:
         with staged_outputs(out) as outputs:
@@ -94,7 +96,7 @@ def write_site(store: Store, out: Path, *, publishing: bool = False) -> Path | N
             write_site_pages(lists, settings, pages, folder, outputs, notation)
             write_player_pages(
                 lists, site_layout(settings, notation), pages, folder / "players", outputs,
-                latest_date(lists),
+                latest_date(lists), worked,
             )  # fmt: skip
     except OutputProblem as problem:
         # After publish's commit: the list stands whatever becomes of its pages.
@@ -157,13 +159,13 @@ def _csv(
     """A published CSV file as text columns, each text as the input held it (not as our CSV
     writers neutralised it for spreadsheets: an event key, a name, a federation starting
     with ``=``, ``+``, ``-`` or ``@`` is shown, linked and compared as it is, docs/site.md
-    §2); ``columns``: only those."""
+    §2); ``columns``: only those it has (an older file may lack one)."""
     data = store.published_file(period, path)
     if data is None:
         return None
     frame = pd.read_csv(
         io.BytesIO(data), dtype=str, keep_default_na=False, encoding="utf-8-sig",
-        usecols=None if columns is None else list(columns),
+        usecols=None if columns is None else set(columns).__contains__,
     )  # fmt: skip
     for column in frame.columns:
         quoted = frame[column].str.startswith("'")  # few: as_written on those alone

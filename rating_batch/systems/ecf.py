@@ -310,8 +310,8 @@ class EcfSystem(SystemBase[Ecf]):
         "d": ("D", 0), "pd": ("PD", 2), "s_minus_pd": ("s − PD", 2), "weight": ("w", 2),
         "k": ("K", 0), "expected": ("ΣPD", 2), "change": ("change", 0), "pool": ("n", 0),
         "nominal": ("dummy", 0), "ra": ("Ra", 2), "p": ("p", 2), "dp": ("dp", 0),
-        "pass_a": ("pass A", 0), "pass_b": ("pass B", 0), "last_period": ("last month", 0),
-        "new_last_period": ("last month′", 0),
+        "pass_a": ("pass A", 0), "pass_b": ("pass B", 0), "last_period": ("last played", 0),
+        "new_last_period": ("last played′", 0), "category": ("category", 0),
     }  # fmt: skip
     player_values: ClassVar[tuple[str, ...]] = (
         "rating", "partial_games", "method", "k", "pool", "nominal", "ra", "p", "dp",

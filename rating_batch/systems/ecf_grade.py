@@ -238,8 +238,9 @@ class EcfGradeSystem(SystemBase[EcfGrade]):
     published: ClassVar[str] = "new_rating"
     list_digits: ClassVar[dict[str, int]] = {"rating": 0, "grade_games": 0}
     notation: ClassVar[dict[str, tuple[str, int]]] = {
-        "rating": ("G", 2), "new_rating": ("new grade", 2), "grade_games": ("games", 0),
-        "new_grade_games": ("games′", 0), "opponent_grade": ("Ro", 2),
+        "rating": ("grade", 2), "new_rating": ("new grade", 2),
+        "grade_games": ("grade games", 0), "new_grade_games": ("grade games′", 0),
+        "category": ("category", 0), "opponent_grade": ("Ro", 2),
         "grade_used": ("Ro used", 2), "points": ("g", 2), "average": ("A", 2),
         "n": ("n", 0), "top_up": ("k", 0), "performance": ("A", 2),
         "first_estimate": ("first estimate", 2), "last_period": ("last list", 0),

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
@@ -227,3 +227,10 @@ def half_away_text(value: float, places: int) -> str:
         return f"{value:.{places}f}"
     step = Decimal(1).scaleb(-places)
     return f"{Decimal(repr(value)).quantize(step, rounding=ROUND_HALF_UP):f}"
+
+
+def list_values(player: Mapping[str, object]) -> dict[str, object]:
+    """A player's players.csv values as ``StateSystem.worked`` reads them beside an event's
+    calculations.csv values: ``list_<column>`` (his state on the list before: the DWZ's
+    uplift line, docs/systems.md §10.8)."""
+    return {f"list_{key}": value for key, value in player.items()}

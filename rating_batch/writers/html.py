@@ -121,6 +121,12 @@ def anchor(value: object) -> str:
     return "p-" + re.sub(NOT_IN_ANCHOR, "-", str(value))
 
 
+def section_anchor(key: str) -> str:
+    """An element id for an event's section of a crosstable (msa.html): letters, digits
+    and '-' only (an event key may hold a space, which no id may)."""
+    return "s-" + re.sub(NOT_IN_ANCHOR, "-", key)
+
+
 def anchors(values: pd.Series) -> pd.Series:
     """``anchor`` of a whole column."""
     return "p-" + values.astype("string").str.replace(NOT_IN_ANCHOR, "-", regex=True)
@@ -517,12 +523,27 @@ def table_rows(
     return fill_rows("table_row", pd.DataFrame({"cells_html": cells}))
 
 
+def constant_text(value: str) -> str:
+    """A constant's value as a person writes it: a flag yes or no, a tuple's items listed
+    ("5, 10, 15", not Python's "(5.0, 10.0, 15.0)"), a whole number without ".0"."""
+    if value in ("True", "False"):
+        return "yes" if value == "True" else "no"
+    if value.startswith("(") and value.endswith(")"):
+        items = [item.strip().strip("'\"") for item in value[1:-1].split(",")]
+        return ", ".join(constant_text(item) for item in items if item)
+    try:
+        return f"{float(value):g}" if value.strip() else value
+    except ValueError:
+        return value
+
+
 def write_system_html(
     players: pd.DataFrame, calculations: pd.DataFrame, page: SystemPage, path: Path
 ) -> None:
     """The page: constants, players (at most ``MAX_PAGE_PLAYERS``), their calculations."""
     from markupsafe import Markup
 
+    page.constants = [(key, constant_text(value), what) for key, value, what in page.constants]
     shown = players.head(MAX_PAGE_PLAYERS)
     page.more_players = max(0, len(players) - len(shown))
     notation = page.notation

@@ -10,7 +10,7 @@ from typing import Any
 
 import pandas as pd
 
-from rating_batch.writers.html import render
+from rating_batch.writers.html import render, section_anchor
 from rating_batch.writers.workbook import Sheet
 
 #: The mark after a pre-event rating that is the FIDE conversion of Step 1, not a US Chess
@@ -75,6 +75,7 @@ def write_msa_html(table: pd.DataFrame, title: str, path: Path) -> None:
             {
                 "name": str(frame["section"].iloc[0]),
                 "key": str(frame["event"].iloc[0]),
+                "anchor": section_anchor(str(frame["event"].iloc[0])),
                 "rounds": rounds,
                 "players": _players(frame, rounds),
             }

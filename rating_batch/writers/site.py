@@ -9,6 +9,7 @@ shape are one rendering of a template whose per-page values are columns (``page_
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
@@ -21,6 +22,7 @@ import pandas as pd
 
 from rating_batch.periods import Period, list_date
 from rating_batch.staging import OutputSet
+from rating_batch.writers.common import half_away_text
 from rating_batch.writers.html import (
     FORMS,
     Parts,
@@ -28,6 +30,7 @@ from rating_batch.writers.html import (
     fill_parts,
     page_parts,
     render,
+    section_anchor,
 )
 from rating_batch.writers.site_labels import LANGUAGES
 
@@ -50,6 +53,10 @@ HIDDEN = {
     "rating",
     "games",
     "rating_value",
+    # The ECF's P-method pool (docs/systems.md §12): the calculation's working, carried to
+    # the next list, no number a reader of the list looks for.
+    "pool_opponents",
+    "pool_points",
     "change_value",
 }
 
@@ -121,6 +128,17 @@ class Layout:
         if column in self.notation:
             return self.notation[column][0]
         return self.labels.get(prefix + column, column)
+
+    def list_heading(self, column: str) -> str:
+        """A column's heading on a public list: the system's word for it with a capital
+        ("peak" is "Peak", "grade games" "Grade games"), the site's word where the system
+        has a letter only (ECF's R, Glicko-2's r: "Rating") or none."""
+        symbol = self.notation.get(column, ("", 0))[0]
+        if re.match(r"[a-z]{2}", symbol):
+            return symbol[0].upper() + symbol[1:]
+        if len(symbol) > 1 or (symbol and column != "rating"):
+            return symbol
+        return self.labels.get(column, column)
 
     def context(self, root: str, date: str) -> dict[str, object]:
         """The base template's values for a page ``root`` below the site's folder."""
@@ -285,15 +303,17 @@ def _list_page(
         name_html=linked_names(listing["name"], listing["id"], pages, "../../"),
         change_text=signed_text(listing["change_value"]),
         sex=listing.get("sex", ""),
+        **{column: same_decimals(listing[column]) for column in extra},
     )
     row = '<tr data-sex="\x00sex\x00" data-born="\x00birth_year\x00" data-fed="\x00federation\x00">'
     rows = fill_parts(table_parts([(c, css) for c, _, css, _ in columns], row), frame)
     federations = sorted(f for f in listing["federation"].unique() if f)
     extra_keys = set(extra)
     heads = [
-        (layout.heading(key) if key in extra_keys else layout.labels.get(key, key), css, sort)
+        (layout.list_heading(key) if key in {*extra_keys, "rating"} else layout.labels[key], css,
+         sort)
         for _, key, css, sort in columns
-    ]
+    ]  # fmt: skip
     return render(
         "site_list.html",
         each=each,
@@ -306,6 +326,19 @@ def _list_page(
         settings=settings,
         **layout.context("../../", date),
     )
+
+
+def same_decimals(texts: pd.Series) -> pd.Series:
+    """A list column's numbers each to the most decimals any of them has, as the system
+    wrote the column (list.csv drops trailing zeros: Glicko-2's σ 0.06 beside 0.059984 is
+    0.060000); a text not a number as it is."""
+    text = texts.astype(str)
+    number = text.str.fullmatch(r"-?\d+(\.\d+)?")
+    places = text.str.extract(r"\.(\d+)$", expand=False).str.len().fillna(0)
+    most = int(places[number].max()) if number.any() else 0
+    if not most or (places[number] == most).all():
+        return texts
+    return text.where(~number, text.map(lambda v: f"{float(v):.{most}f}" if v else v))
 
 
 #: Columns a page shows even when no player has a value in them.
@@ -364,23 +397,26 @@ def _top_page(
     )
 
 
-#: What the site reads of games.csv (``played``, and the events a list's games name).
-GAME_COLUMNS = ("event", "id", "opponent_id", "score")
+#: What the site reads of games.csv (``played``, and the events a list's games name);
+#: ``reason`` tells a forfeit from a game played (a games.csv without it: all with an
+#: opponent were played).
+GAME_COLUMNS = ("event", "id", "opponent_id", "score", "reason")
 
 
 def played(games: pd.DataFrame | None) -> pd.DataFrame:
-    """Per player and event of games.csv: the games played (those with an opponent) and the
-    points scored in them (id, event, games, score)."""
+    """Per player and event of games.csv: the games played (those with an opponent, not
+    forfeited: as list.csv counts them) and the points scored, byes and forfeits with them
+    (as the event's crosstable totals them) (id, event, games, score)."""
     if games is None or games.empty:
         return pd.DataFrame({"id": [], "event": [], "games": [], "score": []})
-    rows = games[games["opponent_id"] != ""]
-    score = pd.to_numeric(rows["score"], errors="coerce")
-    grouped = rows.assign(score=score).groupby(["id", "event"], sort=False)
+    forfeit = games["reason"].eq("forfeit") if "reason" in games else False
+    score = pd.to_numeric(games["score"], errors="coerce")
+    counted = games.assign(score=score, game=(games["opponent_id"] != "") & ~forfeit)
+    grouped = counted.groupby(["id", "event"], sort=False)
     return (
-        grouped["score"]
-        .agg(["size", "sum"])
+        grouped.agg(games=("game", "sum"), score=("score", "sum"))
         .reset_index()
-        .rename(columns={"size": "games", "sum": "score"})
+        .astype({"games": "int64"})
     )
 
 
@@ -411,7 +447,7 @@ def _write_events(
     results = results.assign(
         name=results["id"].map(known["name"]).fillna(results["id"]),
         federation=results["id"].map(known["federation"]) if "federation" in known else "",
-        before=results["id"].map(known["rating"]) if "rating" in known else "",
+        before=_before(each, results, known),
         after=results["id"].map(listed).fillna(""),
         score_text=points(results["score"]),
     ).sort_values(["event", "score", "name"], ascending=[True, False, True], kind="stable")
@@ -430,16 +466,11 @@ def _write_events(
         for key, at in results.groupby("event", sort=False).indices.items()
     }
     events = each.events[each.events["key"].isin(list(body))]
-    crosstable = (layout.labels["crosstable"], "../files/events/")
+    crosstable = layout.labels["crosstable"]
     frame = events.assign(
         dates=event_dates(events),
         rows_html=events["key"].map(body),
-        link_html=[
-            f' · <a href="{crosstable[1]}{quote(key)}.html">{crosstable[0]}</a>'
-            if f"events/{key}.html" in each.files
-            else ""
-            for key in events["key"]
-        ],
+        link_html=[_crosstable_link(each, key, crosstable) for key in events["key"]],
     )
     parts = page_parts(
         "site_event.html",
@@ -451,13 +482,65 @@ def _write_events(
         _write(outputs, base / "event" / f"{key}.html", str(page))
 
 
+def _crosstable_link(each: SiteList, key: str, label: str) -> str:
+    """The event page's link to its crosstable: the event's own page (FIDE Elo's
+    ``events/<key>.html``), else its section of the system's crosstable (US Chess's
+    ``msa.html``, docs/systems.md §9.15), else none."""
+    if f"events/{key}.html" in each.files:
+        return f' · <a href="../files/events/{quote(key)}.html">{label}</a>'
+    if "msa.html" in each.files:
+        return f' · <a href="../files/msa.html#{section_anchor(key)}">{label}</a>'
+    return ""
+
+
+def _before(each: SiteList, results: pd.DataFrame, known: pd.DataFrame) -> pd.Series:
+    """Each player's rating before the event as its calculation used it (calculations.csv's
+    ``rating`` for the event: US Chess's section after section, a FIDE rating converted for
+    a player without one, docs/systems.md §9.4; the DWZ's ``r0`` with its ``index``, after
+    the 2026 uplift where it acted, as the DSB writes it: 1984-88, §10.9), else
+    players.csv's; rounded as the system rounds its lists, to list.csv's decimals (half away
+    from zero, ``half_away_text``: 1500.5 is 1501)."""
+    empty = pd.Series("", index=results.index)
+    before = results["id"].map(known["rating"]) if "rating" in known else empty
+    worked = each.calculations
+    column = next((c for c in ("rating", "r0") if worked is not None and c in worked), "")
+    index = empty
+    if worked is not None and column and {"id", "event"} <= set(worked.columns):
+        used = worked[worked[column].astype(str) != ""].drop_duplicates(["id", "event"])
+        used = used.set_index(["id", "event"])
+        keys = pd.MultiIndex.from_frame(results[["id", "event"]].astype(str))
+        found = pd.Series(used[column].reindex(keys).to_numpy(), index=results.index)
+        before = found.fillna(before) if column == "rating" else found.fillna("")
+        if column == "r0" and "index" in used:
+            index = pd.Series(used["index"].reindex(keys).to_numpy(), index=results.index)
+    # To the list's own decimals (list.csv's rating: US Chess and ECF grade whole, though
+    # the calculation keeps 2).
+    fractions = each.listing["rating"].astype(str).str.extract(r"\.(\d+)$", expand=False)
+    places = int(fractions.str.len().max()) if fractions.notna().any() else 0
+    value = pd.to_numeric(before, errors="coerce")
+    text = (
+        before.fillna("")
+        .astype(str)
+        .where(value.isna(), value.map(lambda v: half_away_text(float(v), places)))
+    )
+    index = index.fillna("").astype(str)
+    return text.where((index == "") | (text == ""), text + "-" + index)
+
+
 def _index(lists: Sequence[SiteList]) -> list[dict[str, object]]:
     """The index's entries, newest list first."""
     entries = []
     for each in reversed(lists):
         have = [
             name
-            for name in ("list.csv", "list.xlsx", "list.txt", "changes.csv", "report.xlsx")
+            for name in (
+                "list.csv",
+                "list.xlsx",
+                "list.txt",
+                "changes.csv",
+                "report.xlsx",
+                "msa.html",
+            )
             if name in each.files
         ]
         events = each.events[each.events["key"].isin(set(played(each.games)["event"]))]

@@ -6,7 +6,7 @@ calculation). Every part is made for a block of players at once, column by colum
 from __future__ import annotations
 
 import html
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from itertools import pairwise
 from pathlib import Path
@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from rating_batch.staging import OutputSet
-from rating_batch.writers.common import half_away_text, page_decimals
+from rating_batch.writers.common import half_away_text, list_values, page_decimals
 from rating_batch.writers.html import (
     Parts,
     anchors,
@@ -47,11 +47,13 @@ def write_player_pages(
     folder: Path,
     outputs: OutputSet,
     date: str,
+    worked: Worked | None = None,
 ) -> None:
     """``folder/<stem>.html`` for every player on any list (``pages``: each id's stem), made
     ``PAGE_BLOCK`` players at a time: each piece of a page (history, chart, events,
     calculation) for a block's players only, so that a FIDE-size site holds one block's
-    markup, not every player's."""
+    markup, not every player's. ``worked``: the system's worked lines of a player's event
+    (``StateSystem.worked``, the DWZ's "Rn = …"), shown under his calculation."""
     if not lists:
         return
     ids = pd.Series(pages.index.astype(str))
@@ -72,7 +74,7 @@ def write_player_pages(
             history_html=_joined(frame["id"], history, _history_rows(history)),
             chart_html=_each(frame["id"], _charts(history, mine, layout)),
             played_html=_each(frame["id"], _played(mine, layout)),
-            calculation_html=_each(frame["id"], _calculations(mine, tables, layout)),
+            calculation_html=_each(frame["id"], _calculations(mine, tables, layout, worked)),
         )
         made = fill_parts(parts, frame).tolist()
         for stem, page in zip(stems[start:end].tolist(), made, strict=True):
@@ -367,17 +369,50 @@ def _calculation_tables(lists: Sequence[SiteList], layout: Layout) -> list[_Tabl
         )
         parts = table_parts([(c, css[c]) for c in columns])
         rounded = {
-            c: found for c in columns if (found := _rounded_texts(values[c], _digits(layout, c)))
+            c: found
+            for c in columns
+            if (found := _rounded_texts(values[c], _digits(layout, c), c in layout.notation))
         }
         tables.append(_Table(shown, parts, heading, rounded))
     return tables
 
 
+#: A system's worked lines of one event from its values (``StateSystem.worked``).
+Worked = Callable[[Mapping[str, object]], list[str]]
+
+
+def _worked_html(each: SiteList, worked: Worked | None) -> dict[str, str]:
+    """Per player of the list, his worked lines of each event (the DWZ's uplift, E, Rn and
+    Erst-DWZ lines, in the DSB's notation with its decimal comma), as paragraphs."""
+    mine = each.calculations
+    if worked is None or mine is None or mine.empty or "event" not in mine:
+        return {}
+    people = each.players if each.players is not None else pd.DataFrame({"id": []})
+    listed = people.drop_duplicates("id").set_index("id").to_dict("index")
+    found: dict[str, str] = {}
+    for row in mine.drop_duplicates(["id", "event"]).to_dict("records"):
+        values = {str(k): v for k, v in row.items()}
+        key = str(values["id"])
+        player = {str(k): v for k, v in listed.get(key, {}).items()}
+        lines = worked({**list_values(player), **values})
+        if lines:
+            text = "<br>".join(html.escape(line) for line in lines)
+            heading = html.escape(str(values["event"]))
+            found[key] = found.get(key, "") + (
+                f'<p class="worked"><strong>{heading}</strong><br>{text}</p>'
+            )
+    return found
+
+
 def _calculations(
-    lists: Sequence[SiteList], tables: Sequence[_Table | None], layout: Layout
+    lists: Sequence[SiteList],
+    tables: Sequence[_Table | None],
+    layout: Layout,
+    worked: Worked | None = None,
 ) -> dict[str, str]:
     """Each player's calculation (``_calculation_tables``): calculations.csv's rows under a
-    heading, and links to his section of each event page."""
+    heading, his worked lines (``_worked_html``), and links to his section of each event
+    page."""
     found: dict[str, list[str]] = {}
     for each, table in zip(lists, tables, strict=True):
         mine = each.calculations
@@ -393,10 +428,12 @@ def _calculations(
             for key, text in _by_id(fill_parts(table.parts, block), block["id"]).items():
                 rows[key] = rows.get(key, "") + text
         links = _event_links(mine, each, layout.labels["calculation_page"])
+        lines = _worked_html(each, worked)
         for key, text in rows.items():
             found.setdefault(key, []).append(
-                table.heading + text + "</tbody></table></div>" + links.get(key, "")
-            )
+                table.heading + text + "</tbody></table></div>" + lines.get(key, "")
+                + links.get(key, "")
+            )  # fmt: skip
     return {key: "".join(parts) for key, parts in found.items()}
 
 
@@ -410,16 +447,23 @@ def _digits(layout: Layout, name: str) -> int:
     return layout.notation[name][1] if name in layout.notation else page_decimals(name)
 
 
-def _rounded_texts(texts: pd.Series, digits: int) -> dict[str, str]:
+def _rounded_texts(texts: pd.Series, digits: int, exact: bool = False) -> dict[str, str]:
     """Of a calculations.csv column's distinct texts, each decimal with more fraction digits
     than ``digits``, and its text rounded to them; shorter ones (an Elo row's "0.89",
-    "1750.5") are shown as written (docs/site.md §1: no 0.5070520025006372 on a page)."""
-    long = texts.astype(object).str.extract(_DECIMAL, expand=False).str.len() > digits
-    if not long.any():
+    "1750.5") are shown as written (docs/site.md §1: no 0.5070520025006372 on a page).
+    ``exact``: the system's own decimals (its notation), to which every number is written,
+    a shorter one too (Glicko-2's σ 0.06 is 0.060000 beside σ′ 0.059984)."""
+    text = texts.astype(object)
+    fraction = text.str.extract(_DECIMAL, expand=False).str.len().fillna(0)
+    change = fraction > digits
+    if exact:
+        number = text.str.fullmatch(r"-?\d+(\.\d+)?").fillna(False).astype(bool)
+        change = number & (fraction != digits)
+    if not change.any():
         return {}
-    numbers = pd.to_numeric(texts[long])
+    numbers = pd.to_numeric(texts[change])
     shown = numbers.map(lambda number: half_away_text(float(number), digits))
-    return dict(zip(texts[long], shown, strict=True))
+    return dict(zip(texts[change], shown, strict=True))
 
 
 def _numbers(column: pd.Series) -> bool:

@@ -18,7 +18,7 @@ from rating_batch.systems.base import StateSystem
 from rating_batch.systems.elo.rules import KINDS
 from rating_batch.systems.state.explain import SystemListPart, SystemPlayerReport
 from rating_batch.values import as_float, missing
-from rating_batch.writers.common import half_away_text
+from rating_batch.writers.common import half_away_text, list_values
 from rating_batch.writers.html import STATUS_TEXT, render
 from rating_batch.writers.player import identity_rows
 from rating_batch.writers.workbook import (
@@ -152,10 +152,11 @@ def _worked(report: SystemPlayerReport, part: SystemListPart) -> dict[str, list[
     if "event" not in rows or rows.empty:
         return {}
     firsts = rows.drop_duplicates("event")
+    listed = list_values(part.player)
     return {
         str(values["event"]): lines
         for values in firsts.to_dict("records")
-        if (lines := report.system.worked({str(k): v for k, v in values.items()}))
+        if (lines := report.system.worked({**listed, **{str(k): v for k, v in values.items()}}))
     }
 
 

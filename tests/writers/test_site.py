@@ -181,3 +181,37 @@ def test_the_pages_speak_the_settings_language_and_carry_title_and_date(tmp_path
     assert "<h1>Lista de rating: rápido 2026-03</h1>" in page
     assert "<span>Federação Exemplo</span>" in page and "2026-03-01" in page
     assert '<option value="juniors">Juniores (menos de 20 anos)</option>' in page
+
+
+def test_a_systems_numbers_are_shown_to_one_number_of_decimals() -> None:
+    # Glicko-2's σ (docs/site.md §1): list.csv drops trailing zeros (0.06 beside 0.059984);
+    # the list page shows the column to the decimals it has (6), a player's calculation to
+    # the system's (its notation: σ 6, US Chess's Ri (Step 4) and N' 2 as player prints
+    # them: 1700.50 and 10.00, not 1700.5 and 10.0); a text that is no number as it is.
+    from rating_batch.writers.site import same_decimals
+    from rating_batch.writers.site_players import _rounded_texts
+
+    sigma = pd.Series(["0.06", "0.059984", "", "0.1"])
+    assert same_decimals(sigma).tolist() == ["0.060000", "0.059984", "", "0.100000"]
+    assert same_decimals(pd.Series(["51", "48"])).tolist() == ["51", "48"]
+    assert _rounded_texts(pd.Series(["0.06", "0.0599841"]), 6, exact=True) == {
+        "0.06": "0.060000", "0.0599841": "0.059984"}  # fmt: skip
+    assert _rounded_texts(pd.Series(["1700.5", "10.0", "30", "mixed"]), 2, exact=True) == {
+        "1700.5": "1700.50", "10.0": "10.00", "30": "30.00"}  # fmt: skip
+    assert _rounded_texts(pd.Series(["1750.5", "0.89"]), 2) == {}
+
+
+def test_the_rating_before_an_event_is_rounded_to_the_lists_decimals() -> None:
+    # ECF grade's calculation keeps 2 decimals (150.55), its list.csv whole (157): the event
+    # page shows 151, half away from zero as the list rounds (docs/site.md §1); a player
+    # without a calculation row keeps players.csv's rating, rounded the same (1500.5 → 1501).
+    from rating_batch.writers.site import _before
+
+    listing = pd.DataFrame({"id": ["1", "2"], "rating": ["157", "1501"]})
+    calculations = pd.DataFrame({"id": ["1", "1"], "event": ["e", "e"],
+                                 "rating": ["150.55", "150.55"]})  # fmt: skip
+    each = SiteList(Period.parse("2026-07"), "standard", listing, None, None, calculations,
+                    pd.DataFrame(columns=["key", "name", "start", "end"]), {})  # fmt: skip
+    results = pd.DataFrame({"id": ["1", "2"], "event": ["e", "e"]})
+    known = pd.DataFrame({"rating": ["150", "1500.5"]}, index=["1", "2"])
+    assert _before(each, results, known).tolist() == ["151", "1501"]

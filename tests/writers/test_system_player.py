@@ -144,9 +144,9 @@ def test_a_dwz_players_report_names_the_id_words_flags_and_works_lines(tmp_path:
     page = read_page(next((tmp_path / "p").rglob("player-14.html")).read_text("utf-8"))
     assert page.headings[0] == "Four, D (ID 14, GER, born 2009)"
     # His worked lines under the event, as the rate page's Turnierauswertung prints them:
-    # a junior (J 5), E0 = 1.6⁴ + 5 = 11.55 → 12; We = P(−222) = 0.216259;
+    # a junior (J 5), E0 = 1.6⁴ + 5 = 11.5536 → 12 (4 decimals, §10.9); We = P(−222) = 0.216259;
     # Rn = 1600 + 800 × (0 − 0.216259)/(12 + 1) = 1586.69 → 1587 (tests/monthly/test_dwz_db.py).
-    lines = ["E0 = (1600/1000)^4 + 5 = 11,55 → E = 12",
+    lines = ["E0 = (1600/1000)^4 + 5 = 11,5536 → E = 12",
              "Rn = 1600 + 800 × (0 − 0,216) / (12 + 1) = 1587"]  # fmt: skip
     assert "\n".join(f"    {line}" for line in lines) in out
     assert all(line in page.paragraphs for line in lines)

@@ -15,8 +15,12 @@ import pandas as pd
 
 from rating_batch.systems.base import ReportTable
 from rating_batch.systems.dwz.constants import Dwz
-from rating_batch.systems.dwz.engine import DwzRun, half_up
+from rating_batch.systems.dwz.engine import DwzRun, half_up, uplifted_values
 from rating_batch.systems.games import PlayedGames
+
+#: E0's decimals wherever it is shown (the worked E line, the notation's "E0"): enough that
+#: the rounding to E visibly holds (25,4976 → E = 25, docs/systems.md §10.9).
+E0_DIGITS = 4
 
 #: The Turnierauswertung's columns, as the DSB heads them.
 HEADS = ("Nr.", "Name", "DWZ alt", "Punkte", "Partien", "We", "E", "Leistung", "DWZ neu")
@@ -52,15 +56,19 @@ def uplift_line(before: float, index: float, params: Dwz) -> str:
 
 
 def _e_line(record: dict[str, Any], params: Dwz) -> str:
-    """``E0 = (1912/1000)^4 + 15 = 28,36 → E = 28``, with fB, SBr and a bound where they act."""
+    """``E0 = (1912/1000)^4 + 15 = 28,3624 → E = 28``, with fB, SBr and a bound where they
+    act. E0 and what is made of it to 4 decimals: E is E0 rounded, and "25,50 → E = 25"
+    (for 25,4976) would read as a mistake; 4 show the rounding hold (R0/1000 to the fourth
+    power has at most 12 decimals, and a ,5000 that is not a tie cannot be shown as one
+    below 1/20 000)."""
     r0, e0, fb, sbr, e = (record[k] for k in ("r0", "e0", "fb", "sbr", "e"))
-    line = f"E0 = ({r0:.0f}/1000)^4 + {record['j']:.0f} = {number(e0, 2)}"
+    line = f"E0 = ({r0:.0f}/1000)^4 + {record['j']:.0f} = {number(e0, E0_DIGITS)}"
     raw = e0
     if fb != 1.0:
         raw = e0 * fb
-        line += f"; E0 × fB = {number(e0, 2)} × {number(fb, 4)} = {number(raw, 2)}"
+        line += f"; E0 × fB = {number(e0, E0_DIGITS)} × {number(fb, 4)} = {number(raw, E0_DIGITS)}"
     if sbr > 0:
-        line += f"; + SBr {number(sbr, 4)} = {number(raw + sbr, 2)}"
+        line += f"; + SBr {number(sbr, 4)} = {number(raw + sbr, E0_DIGITS)}"
         raw += sbr
     line += f" → E = {e:.0f}"
     if e != math.floor(raw + 0.5):
@@ -136,7 +144,26 @@ def worked_lines(values: Mapping[str, object], params: Dwz) -> list[str]:
     }
     record["by_fide"] = str(values.get("r0_source", "")) == "FIDE"
     record["floored"] = _truth(values.get("floored"))
-    return _lines(record, params)
+    return [*_uplift_of(values, record, params), *_lines(record, params)]
+
+
+def _uplift_of(values: Mapping[str, object], record: dict[str, Any], params: Dwz) -> list[str]:
+    """The uplift's line (§10.8) where this event is the one it acted before: the list gave
+    the player's DWZ (``list_rating``, ``list_index``) not yet uplifted, and the event rated
+    him at that DWZ mapped, one index on (a later event of the period has an index further
+    on). The ``list_…`` values are players.csv's, which the callers add."""
+    before, index = _number_of(values.get("list_rating")), _number_of(values.get("list_index"))
+    if (
+        not params.uplift
+        or _truth(values.get("list_uplifted"))
+        or math.isnan(before)
+        or record["by_fide"]
+        or record["index"] != index + 1
+    ):
+        return []
+    if record["r0"] != float(uplifted_values(np.array([before]), params)[0]):
+        return []
+    return [uplift_line(before, index, params)]
 
 
 def _lines(record: dict[str, Any], params: Dwz) -> list[str]:

@@ -22,7 +22,7 @@ from rating_batch.systems.base import (
 )
 from rating_batch.systems.dwz.constants import Dwz
 from rating_batch.systems.dwz.engine import DwzRun, DwzState, EventDates, rate_events
-from rating_batch.systems.dwz.report import evaluation_tables, worked_lines
+from rating_batch.systems.dwz.report import E0_DIGITS, evaluation_tables, worked_lines
 from rating_batch.systems.dwz.rests import format_rests, parse_rests, rests_problem
 
 #: The values of a player's evaluation in an event (calculations.csv, after the game's).
@@ -104,7 +104,7 @@ class DwzSystem(SystemBase[Dwz]):
         "rating": ("DWZ", 0), "new_rating": ("DWZ neu", 0), "index": ("Index", 0),
         "new_index": ("Index neu", 0), "opponent_rating": ("Ri", 0), "d": ("D", 0),
         "p": ("P(D)", 3), "r0": ("R0", 0), "r0_source": ("R0 aus", 0), "age": ("Alter", 0),
-        "j": ("J", 0), "e0": ("E0", 2), "fb": ("fB", 4), "sbr": ("SBr", 4), "e": ("E", 0),
+        "j": ("J", 0), "e0": ("E0", E0_DIGITS), "fb": ("fB", 4), "sbr": ("SBr", 4), "e": ("E", 0),
         "n": ("n", 0), "w": ("W", 1), "we": ("We", 3), "expected": ("We", 3),
         "rc": ("Rc", 2), "performance": ("Leistung", 0), "stage": ("Stufe", 0),
         "start": ("Start-Rp", 2), "steps": ("Schritte", 0), "rp": ("Rp", 2),
@@ -270,11 +270,13 @@ class DwzSystem(SystemBase[Dwz]):
                 f"{undated} event(s) without dates: rated last, under the latest edition, "
                 "after the uplift date (give the dates for the DSB's order)"
             )
-        uplifted = int(run.uplifted_now.sum())
+        # The DWZs it mapped: not a player without one (a first DWZ is made on the new
+        # scale; his flag is only set) nor one the list gives as uplifted already.
+        uplifted = int(np.count_nonzero(~np.isnan(run.uplifted_from[0])))
         if uplifted:
             notes.append(
-                f"the 2026 uplift (§10.8) mapped {uplifted} player(s) before the first event "
-                f"ending on or after {params.uplift_date}"
+                f"the 2026 uplift (§10.8) mapped the DWZ of {uplifted} player(s) before the "
+                f"first event ending on or after {params.uplift_date}"
             )
         return notes
 

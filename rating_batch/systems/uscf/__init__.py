@@ -148,8 +148,9 @@ class UscfSystem(SystemBase[Uscf]):
         "k": ("K", 2), "b": ("B", 0), "threshold": ("B·√max(m,4)", 2), "bonus": ("bonus", 2),
         "before_floors": ("before floors", 2), "floor": ("floor", 0),
         "opponent_step4": ("Ri (Step 4)", 2), "opponent_step5": ("Ri (Step 5)", 2),
-        "we": ("We/PWe", 4), "new_record": ("new record", 0), "new_abs_floor": ("AF'", 0),
-        "abs_floor": ("abs floor", 0), "floor_in_force": ("floor in force", 0),
+        "we": ("We/PWe", 4), "record": ("record", 0), "new_record": ("new record", 0),
+        "new_abs_floor": ("AF'", 0),
+        "abs_floor": ("absolute floor", 0), "floor_in_force": ("floor in force", 0),
         "floor_kind": ("floor kind", 0), "new_floor": ("new floor", 0),
         "floored": ("floored", 0), "method": ("formula", 0),
     }  # fmt: skip
