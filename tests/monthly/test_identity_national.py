@@ -88,13 +88,19 @@ def by_rate(
     return (found[0]["new_rating"], found[0]["new_index"]), output
 
 
-def by_database(
-    folder: Path, event: Path, listed: Path, federation: str = "GER"
-) -> tuple[tuple[str, str], str]:
+def dwz_database(folder: Path, listed: Path) -> Path:
+    """A database made from the DWZ list ``listed`` of February 2025."""
     db = folder / "d.sqlite"
     code, output = run("init", "--list", listed, "--period", "2025-02", "--db", db,
                        "--rules", "dwz")  # fmt: skip
     assert code == 0, output
+    return db
+
+
+def by_database(
+    folder: Path, event: Path, listed: Path, federation: str = "GER"
+) -> tuple[tuple[str, str], str]:
+    db = dwz_database(folder, listed)
     code, added = run("add", event, "--db", db)
     assert code == 0, added
     for period in ("2025-03", "2025-04"):  # an event ending in March goes into April's list
@@ -191,10 +197,7 @@ def test_a_public_id_held_twice_is_refused_with_the_way_out(tmp_path: Path) -> N
     ]
     games = [(1, 1, 2, "=-="), (2, 3, 1, "0-1"), (3, 2, 3, "1-0")]
     event.write_text(trf(people, games, start="2025/03/05", end="2025/03/07"), encoding="utf-8")
-    db = tmp_path / "d.sqlite"
-    code, output = run("init", "--list", listed, "--period", "2025-02", "--db", db,
-                       "--rules", "dwz")  # fmt: skip
-    assert code == 0, output
+    db = dwz_database(tmp_path, listed)
     code, added = run("add", event, "--db", db)
     assert code == 0 and "kept as different players" in added, added
     assert run("publish", "2025-03", "--db", db, "--out", tmp_path / "out")[0] == 0
@@ -278,3 +281,42 @@ def test_a_files_national_id_not_of_the_systems_form_is_said_each_way(tmp_path: 
     )
     code, output = run("add", event, "--db", db)
     assert code == 0 and said in output, output
+
+
+#: Five's FIDE ID with Groß's ZPS-Mgl (the attack review's conflict.csv): two list rows, two
+#: players match the one line.
+SPLIT_EVENT = (
+    "event,Köln 2025\nstart,2025-03-01\nend,2025-03-05\n\n"
+    "no,name,fide_id,national_id,rating,federation,birth_year,1\n"
+    '1,"Five, E",15,C0327-123,1800,GER,1980,2w½\n'
+    f'2,"{GROSS}",,,1638,GER,1990,1b½\n'
+)
+SPLIT_LIST = (
+    "id,national_id,name,birth_year,federation,rating,index",
+    '15,,"Five, E",1980,GER,1800,20',
+    f',C0327-123,"{GROSS}",1990,GER,1580,23',
+)
+
+
+def test_a_fide_id_and_a_national_id_of_two_rows_are_refused_every_way(tmp_path: Path) -> None:
+    """docs/formats.md §11.1: a line two list rows (two players) match is an error naming
+    both by their own names, in check, rate --list and add; add stores nothing (no player
+    is given a national id another holds)."""
+    event = tmp_path / "conflict.csv"
+    event.write_text(SPLIT_EVENT, encoding="utf-8")
+    listed = dwz_list(tmp_path, *SPLIT_LIST)
+    named = ("'Five, E' 15 (list row 2)", f"'{GROSS}' C0327-123 (list row 3)")
+    code, said = run("check", event, listed, "--rules", "dwz")
+    assert code == 1 and "conflict.csv:6: 'Five, E' matches 2 players of the list" in said
+    assert all(name in said for name in named), said
+    code, said = run("rate", event, "--rules", "dwz", "--list", listed, "--out", tmp_path / "o")
+    assert code == 1 and all(name in said for name in named), said
+    assert not (tmp_path / "o").exists()
+    db = dwz_database(tmp_path, listed)
+    code, said = run("add", event, "--db", db)
+    assert code == 1, said
+    assert "conflict.csv:6: 'Five, E' matches 2 players: #1 'Five, E' (FIDE ID 15)" in said
+    assert f"#2 '{GROSS}'" in said and "national id C0327-123" in said
+    assert query(db, "SELECT fide_id, national_id FROM players ORDER BY player_id") == [
+        (15, None), (None, "C0327-123"),
+    ]  # fmt: skip
