@@ -253,6 +253,12 @@ def read_state_list(
                   f"{', '.join(required)}: give {', '.join(required)} too, or leave them empty")
             for line in np.flatnonzero(without.to_numpy())[:20]
         ]  # fmt: skip
+    # A row nobody can be found by would be dropped, its player rated as new: an error.
+    issues += [
+        Issue(str(path), int(lines[line]), "no id: give the player's id (the FIDE ID, or "
+              "<event>#<start rank> for a player without one) or national id")
+        for line in np.flatnonzero(state["id"].eq("").to_numpy(bool))[:20]
+    ]  # fmt: skip
     twice = state["id"].duplicated(keep=False) & state["id"].ne("")
     issues += [
         Issue(str(path), int(lines[line]), f"id {state['id'].iloc[line]} is listed twice")
@@ -267,4 +273,4 @@ def read_state_list(
                 present = present & text.str.strip(UNKNOWN_YEAR).ne("")
             state[column] = text.astype("string").where(present)
     state["line"] = lines
-    return state[state["id"].ne("")].drop_duplicates("id")
+    return state

@@ -320,3 +320,29 @@ def test_a_fide_id_and_a_national_id_of_two_rows_are_refused_every_way(tmp_path:
     assert query(db, "SELECT fide_id, national_id FROM players ORDER BY player_id") == [
         (15, None), (None, "C0327-123"),
     ]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "header",
+    ["id,national_id,name,birth_year,federation,rating,index", "id,name,birth_year,federation,"
+     "rating,index"],
+    ids=["national-id-column", "id-only"],
+)  # fmt: skip
+def test_a_list_row_without_any_id_is_an_error_at_its_line(tmp_path: Path, header: str) -> None:
+    """A row with neither id nor national id was dropped (init: "0 players" of it; rate
+    --list rated her as new): now an error at its line, in init, check and rate --list."""
+    blank = ",," if "national_id" in header else ","
+    listed = dwz_list(tmp_path, header, f'15{blank}"Five, E",1980,GER,1800,20',
+                      f'{blank}"{GROSS}",1990,GER,1580,23')  # fmt: skip
+    said = "dwz.csv:3: no id: give the player's id"
+    db = tmp_path / "d.sqlite"
+    code, output = run("init", "--list", listed, "--period", "2025-02", "--db", db,
+                       "--rules", "dwz")  # fmt: skip
+    assert code == 1 and said in output, output
+    assert not db.exists()
+    code, output = run("check", listed, "--rules", "dwz")
+    assert code == 1 and said in output, output
+    code, output = run("rate", event_trf(tmp_path), "--rules", "dwz", "--list", listed,
+                       "--out", tmp_path / "o")  # fmt: skip
+    assert code == 1 and said in output, output
+    assert not (tmp_path / "o").exists()
