@@ -346,3 +346,83 @@ def test_a_list_row_without_any_id_is_an_error_at_its_line(tmp_path: Path, heade
                        "--out", tmp_path / "o")  # fmt: skip
     assert code == 1 and said in output, output
     assert not (tmp_path / "o").exists()
+
+
+#: The attack review's koeln.csv and bonn.csv (issue 38): Groß known by her ZPS-Mgl only.
+KOELN = (
+    "event,Köln 2025\nstart,2025-03-01\nend,2025-03-05\n\n"
+    "no,name,fide_id,national_id,rating,federation,birth_year,1,2,3\n"
+    '1,"Five, E",15,,1800,GER,1980,2w½,4b1,3w½\n'
+    f'2,"{GROSS}",, c0327-123 ,1638,GER,1990,1b½,3w1,4w1\n'
+    '3,"Six, F",16,,1700,GER,1985,4w1,2b0,1b½\n'
+    '4,"Seven, G",,C0327-124,,GER,1970,3b0,1w0,2b0\n'
+)
+BONN = (
+    "event,Bonn 2025\nstart,2025-04-10\nend,2025-04-12\n\n"
+    "no,name,fide_id,national_id,rating,federation,birth_year,1\n"
+    f'1,"{GROSS}",,C0327-123,1638,GER,1990,2w1\n'
+    '2,"Six, F",16,,1700,GER,1985,1b0\n'
+)
+TWO_MONTHS_LIST = (
+    "id,national_id,name,birth_year,federation,rating,index",
+    '15,,"Five, E",1980,GER,1800,20',
+    '16,,"Six, F",1985,GER,1700,30',
+    f',C0327-123,"{GROSS}",1990,GER,1580,23',
+    ',C0327-124,"Seven, G",1970,GER,1400,10',
+)
+
+
+def next_list(players_csv: Path, target: Path) -> Path:
+    """docs/formats.md §11's recipe: players.csv's identity columns and its new_… columns,
+    renamed, are the next period's list."""
+    found = rows(players_csv)
+    identity = ["id", "national_id", "name", "federation", "birth_year"]
+    state = ["rating", "index", "uplifted", "restpartien"]
+    lines = [",".join(identity + state)]
+    lines += [",".join(f'"{row[c]}"' for c in identity) + ","
+              + ",".join(row[f"new_{c}"] for c in state) for row in found]  # fmt: skip
+    target.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return target
+
+
+def test_players_csv_as_the_next_list_gives_the_databases_numbers(tmp_path: Path) -> None:
+    """Two months rated by rate --list (players.csv renamed into the next list) and by a
+    database give the same numbers: players.csv keeps Groß's national id and birth year, so
+    the next month finds her on the list instead of rating her as new (1714-6).
+
+    March (Köln): Groß 1580-23 → 1620-24 and Six 1700-30 → 1688-31 (the database's list of
+    April says so too). April (Bonn), Groß (born 1990, J = 15) beats Six (born 1985, J = 15):
+    Groß: E0 = 1.620⁴ + 15 = 6.888 + 15 = 21.89 → E = 22; We = Φ((1620 − 1688)/(200·√2)) =
+    Φ(−0.2404) = 0.4050; Rn = 1620 + 800·(1 − 0.4050)/(22 + 1) = 1620 + 20.70 → 1641-25.
+    Six: E0 = 1.688⁴ + 15 = 8.119 + 15 = 23.12 → 23; Rn = 1688 + 800·(0 − 0.5950)/(23 + 1)
+    = 1688 − 19.83 → 1668-32."""
+    (tmp_path / "koeln.csv").write_text(KOELN, encoding="utf-8")
+    (tmp_path / "bonn.csv").write_text(BONN, encoding="utf-8")
+    listed = first = dwz_list(tmp_path, *TWO_MONTHS_LIST)
+    # By rate --list, month after month.
+    months = {}
+    for month, event in (("march", "koeln.csv"), ("april", "bonn.csv")):
+        out = tmp_path / month
+        code, said = run("rate", tmp_path / event, "--rules", "dwz", "--list", listed,
+                         "--out", out)  # fmt: skip
+        assert code == 0, said
+        months[month] = {row["name"]: row for row in rows(out / "players.csv")}
+        listed = next_list(out / "players.csv", tmp_path / f"after-{month}.csv")
+    march, april = months["march"], months["april"]
+    assert (march[GROSS]["national_id"], march[GROSS]["birth_year"]) == ("C0327-123", "1990")
+    assert (march["Five, E"]["national_id"], march["Five, E"]["birth_year"]) == ("", "1980")
+    assert (april[GROSS]["rating"], april[GROSS]["index"]) == ("1620", "24")  # from the list
+    rated = {name: (april[name]["new_rating"], april[name]["new_index"])
+             for name in (GROSS, "Six, F")}  # fmt: skip
+    assert rated == {GROSS: ("1641", "25"), "Six, F": ("1668", "32")}
+    # By the database.
+    db = dwz_database(tmp_path, first)
+    for event in ("koeln.csv", "bonn.csv"):
+        code, said = run("add", tmp_path / event, "--db", db)
+        assert code == 0, said
+    for period in ("2025-03", "2025-04", "2025-05"):
+        code, said = run("publish", period, "--db", db, "--out", tmp_path / "pub")
+        assert code == 0, said
+    stored = {row["name"]: tuple(row["dwz"].split("-"))
+              for row in rows(tmp_path / "pub" / "2025-05" / "standard" / "list.csv")}  # fmt: skip
+    assert {name: stored[name] for name in rated} == rated
