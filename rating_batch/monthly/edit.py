@@ -30,6 +30,7 @@ from rating_batch.errors import RatingBatchError
 from rating_batch.loaders.common import normalise_sex
 from rating_batch.monthly.common import Outcome, text_of
 from rating_batch.monthly.identify import IDENTITY, identity_differs
+from rating_batch.monthly.player import find_player
 from rating_batch.periods import shown
 from rating_batch.schema import CONTROL_CHARACTERS
 from rating_batch.store import DEFAULT_WAIT, Store, open_store
@@ -131,24 +132,10 @@ def _checked(edit: PlayerEdit) -> dict[str, object]:
 
 
 def _find(store: Store, who: str, db: Path) -> dict[str, Any]:
-    """The player a FIDE ID or a public id (``n1#7``) names."""
-    if who.isascii() and who.isdigit() and len(who) <= 10:
-        found = store.player_by_fide_id(int(who))
-        if found is not None:
-            return found
-    else:
-        matches = store.players_created_by(who)
-        if len(matches) == 1:
-            return {str(k): v for k, v in matches.iloc[0].items()}
-        if len(matches) > 1:
-            raise RatingBatchError(
-                f"{db}: {len(matches)} players without a FIDE ID are {who!r}: "
-                + ", ".join(repr(name) for name in matches["name"])
-            )
-        # The id he had until he received a FIDE ID (the lists before it print it).
-        found = store.player_by_former_id(who)
-        if found is not None:
-            return found
+    """The player ``who`` names, found as ``player`` finds him (``find_player``)."""
+    found, _ = find_player(store, who, db)
+    if found is not None:
+        return found
     raise RatingBatchError(
         f"{db}: no player {who!r} (a FIDE ID, or the id the lists give a player without one, "
         "e.g. e1#7; 'rating-batch player --name TEXT' finds it)"

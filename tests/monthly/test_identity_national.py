@@ -426,3 +426,21 @@ def test_players_csv_as_the_next_list_gives_the_databases_numbers(tmp_path: Path
     stored = {row["name"]: tuple(row["dwz"].split("-"))
               for row in rows(tmp_path / "pub" / "2025-05" / "standard" / "list.csv")}  # fmt: skip
     assert {name: stored[name] for name in rated} == rated
+
+
+def test_player_and_edit_player_find_a_player_by_his_national_id(tmp_path: Path) -> None:
+    """``player C0327-123`` (the id a DSB list prints for her) was refused while
+    ``edit-player C0327-123`` was accepted: one lookup (``find_player``) for both now finds
+    a player by his national id too, also one an event made (public id ``koeln#2``)."""
+    listed = dwz_list(tmp_path, "id,name,birth_year,rating,index", '15,"Five, E",1980,1800,20')
+    db = dwz_database(tmp_path, listed)
+    code, said = run("add", event_csv(tmp_path), "--db", db)  # Groß: new, C0327-123 stored
+    assert code == 0, said
+    code, said = run("player", "c0327-123 ", "--db", db)
+    assert code == 0 and GROSS in said, said
+    code, said = run("edit-player", "C0327-123", "--birth-year", "1991", "--db", db)
+    assert code == 0 and "birth_year" in said, said
+    born = query(db, "SELECT birth_year FROM players WHERE national_id = 'C0327-123'")
+    assert born == [(1991,)]
+    code, said = run("player", "C0327-999", "--db", db)
+    assert code == 1 and "nor a player's national id in the database" in said, said
