@@ -444,3 +444,24 @@ def test_player_and_edit_player_find_a_player_by_his_national_id(tmp_path: Path)
     assert born == [(1991,)]
     code, said = run("player", "C0327-999", "--db", db)
     assert code == 1 and "nor a player's national id in the database" in said, said
+
+
+def test_edit_player_national_id_is_checked_and_can_be_cleared(tmp_path: Path) -> None:
+    """--national-id: an id another player holds is refused naming the holder, a value not
+    of the system's form (XYZ under DWZ) is refused, and "" clears the id (docs/formats.md
+    §11.1); nothing changes on a refusal."""
+    listed = dwz_list(tmp_path, *SPLIT_LIST, ',C0327-124,"Seven, G",1970,GER,1400,10')
+    db = dwz_database(tmp_path, listed)
+    ids = "SELECT fide_id, national_id FROM players ORDER BY player_id"
+    before = query(db, ids)
+    assert before == [(15, None), (None, "C0327-123"), (None, "C0327-124")]
+    code, said = run("edit-player", "15", "--national-id", "c0327-123", "--db", db)
+    assert code == 1 and f"'{GROSS}' (C0327-123) holds it" in said, said
+    code, said = run("edit-player", "15", "--national-id", "XYZ", "--db", db)
+    assert code == 1 and "'XYZ': not the form of the ZPS-Mgl or PKZ" in said, said
+    assert query(db, ids) == before
+    code, said = run("edit-player", "C0327-124", "--national-id", "", "--db", db)
+    assert code == 0 and "national_id 'C0327-124' → ''" in said, said
+    code, said = run("edit-player", "15", "--national-id", "C0327-124", "--db", db)
+    assert code == 0, said  # free now
+    assert query(db, ids) == [(15, "C0327-124"), (None, "C0327-123"), (None, None)]
