@@ -97,19 +97,22 @@ def near_matches(
     ``handle`` (the id ``edit-player`` takes): the way out is then the commands; ``what``
     names the known side otherwise (``the list``)."""
     issues: list[Issue] = []
-    by_id = pairs[pairs["by"] == "national_id"]
+    # An id (national or public, rules 1 and 2) found under another name: the same warning.
+    by_id = pairs[pairs["by"].isin(["national_id", "public_id"])]
     if len(by_id):
         mine = seeking.loc[by_id["seeker"]]
         theirs = known.loc[by_id["known"]]
         other = different_names(mine["name"].reset_index(drop=True),
                                 theirs["name"].reset_index(drop=True))  # fmt: skip
-        for (_, row), (_, kept) in zip(mine[other].iterrows(), theirs[other].iterrows(),
-                                       strict=True):  # fmt: skip
+        rules = by_id["by"].to_numpy()[other]
+        for (_, row), (_, kept), rule in zip(mine[other].iterrows(), theirs[other].iterrows(),
+                                             rules, strict=True):  # fmt: skip
+            what = "national id" if rule == "national_id" else "public id"
             issues.append(
                 Issue(
                     str(row["source"]), int(row["line"]),
-                    f"{row['name']} has the national id {row['national_id']} of "
-                    f"{kept['name']!r} ({kept['label']}): taken as that player; if the id is "
+                    f"{row['name']} has the {what} {str(row[rule]).strip()} "
+                    f"of {kept['name']!r} ({kept['label']}): taken as that player; if the id is "
                     f"wrong, correct it in the file",
                     "warning",
                 )

@@ -465,3 +465,22 @@ def test_edit_player_national_id_is_checked_and_can_be_cleared(tmp_path: Path) -
     code, said = run("edit-player", "15", "--national-id", "C0327-124", "--db", db)
     assert code == 0, said  # free now
     assert query(db, ids) == [(15, "C0327-124"), (None, "C0327-123"), (None, None)]
+
+
+def test_a_public_id_under_another_persons_name_is_told_both_ways(tmp_path: Path) -> None:
+    """A list row keyed koeln#2 whose name, birth year and federation are another person's
+    (the attack review's pid.csv) was silently Groß's: now the warning a national id under
+    another name gives, in rate --list, check and add alike (she still takes that row:
+    rule 2 of docs/formats.md §11.1 decides; the warning says how to correct it)."""
+    header = "id,name,birth_year,federation,rating,index"
+    other = 'koeln#2,"Otto, Other",1950,AUT,2100,50'
+    listed = dwz_list(tmp_path, header, '15,"Five, E",1980,GER,1800,20', other)
+    told = f"{GROSS} has the public id koeln#2 of 'Otto, Other'"
+    (tmp_path / "a").mkdir()
+    event = event_trf(tmp_path / "a")
+    code, said = run("rate", event, "--rules", "dwz", "--list", listed, "--out", tmp_path / "o")
+    assert code == 0 and told in said, said
+    code, said = run("check", event, listed, "--rules", "dwz")
+    assert told in said, said
+    code, said = run("add", event, "--db", dwz_database(tmp_path, listed))
+    assert code == 0 and told in said, said
