@@ -155,20 +155,22 @@ def file_ids(people: pd.DataFrame) -> pd.Series:
 
 def with_identity(out: pd.DataFrame, players: pd.DataFrame, national: pd.Series) -> pd.DataFrame:
     """players.csv with what the next list finds each player by (docs/formats.md §11: the
-    file renamed is the next period's list, and §11.1): ``national_id`` after ``id`` (when
-    any player has one: the list's, else his file's) and ``birth_year`` after
-    ``federation``. ``national`` is per ``players`` row (0, 1, …)."""
+    file renamed is the next period's list, and §11.1): ``national_id`` (when any player
+    has one: the list's, else his file's) and ``birth_year``, after ``score``.
+    ``national`` is per ``players`` row (0, 1, …)."""
     out = out.copy()
     # Each row's player by id (unique in a period), whatever order the system writes.
     at = pd.Index(players["id"].astype(str)).get_indexer(pd.Index(out["id"].astype(str)))
-    if "birth_year" not in out:
-        columns = list(out.columns)
-        where = columns.index("federation") + 1 if "federation" in columns else len(columns)
-        years = pd.to_numeric(players["birth_year"], errors="coerce").astype("Int64")
-        out.insert(where, "birth_year", years.reset_index(drop=True).reindex(at).to_numpy())
+    # After score: loaders/kinds.py knows players.csv by the columns before it.
+    columns = list(out.columns)
+    where = columns.index("score") + 1 if "score" in columns else len(columns)
     ids = national.reindex(at)
     if "national_id" not in out and ids.notna().any():
-        out.insert(1, "national_id", ids.to_numpy())
+        out.insert(where, "national_id", ids.to_numpy())
+        where += 1
+    if "birth_year" not in out:
+        years = pd.to_numeric(players["birth_year"], errors="coerce").astype("Int64")
+        out.insert(where, "birth_year", years.reset_index(drop=True).reindex(at).to_numpy())
     return out
     if "birth_year" not in out:
         columns = list(out.columns)
