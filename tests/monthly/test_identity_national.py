@@ -484,3 +484,51 @@ def test_a_public_id_under_another_persons_name_is_told_both_ways(tmp_path: Path
     assert told in said, said
     code, said = run("add", event, "--db", dwz_database(tmp_path, listed))
     assert code == 0 and told in said, said
+
+
+@pytest.mark.parametrize(
+    ("rules", "lines", "said"),
+    [
+        # The DSB's export: ZPS and PKZ; a malformed PKZ was never read.
+        ("dwz", ["id,zps,pkz,name,rating,index", ',C0327-123,12,"A, B",1580,23'],
+         "pkz '12': not the form of the ZPS-Mgl or PKZ"),
+        # Two ZPS for one row.
+        ("dwz", ["id,zps,zps-mgl,name,rating,index", ',C0327-123,C0327-124,"A, B",1580,23'],
+         "zps C0327-123 and zps-mgl C0327-124 disagree"),
+        # national_id beside uscf_id: the second column checked too, and compared.
+        ("uscf", ["id,national_id,uscf_id,name,rating", ',12345678,1234567,"A, B",1500'],
+         "uscf_id '1234567': not the form of the US Chess id"),
+        ("uscf", ["id,national_id,uscf_id,name,rating", ',12345678,12345679,"A, B",1500'],
+         "national_id 12345678 and uscf_id 12345679 disagree"),
+    ],
+    ids=["pkz-form", "two-zps", "uscf-form", "uscf-disagree"],
+)  # fmt: skip
+def test_every_id_column_of_a_list_is_read_and_checked(
+    tmp_path: Path, rules: str, lines: list[str], said: str
+) -> None:
+    """docs/formats.md §11.1: every id column is checked (only the first was), and two of
+    one form on one row disagree: an error at line 2, in check and init alike."""
+    listed = dwz_list(tmp_path, *lines)
+    code, output = run("check", listed, "--rules", rules)
+    assert code == 1 and f"dwz.csv:2: {said}" in output, output
+    code, output = run("init", "--list", listed, "--db", tmp_path / "d.sqlite", "--rules", rules)
+    assert code == 1 and f"dwz.csv:2: {said}" in output, output
+
+
+def test_a_player_known_by_her_pkz_alone_is_found_both_ways(tmp_path: Path) -> None:
+    """A DSB list (zps, pkz) and a file (zps, pkz) giving Groß only her PKZ: the PKZ column
+    was ignored beside zps, and she was rated as new. Found now, the same both ways:
+    1590-24 (the module's docstring)."""
+    gross = f',,10234567,"{GROSS}",1990,1580,23'
+    listed = dwz_list(tmp_path, "id,zps,pkz,name,birth_year,rating,index",
+                      '15,,,"Five, E",1980,1800,20', gross)  # fmt: skip
+    event = tmp_path / "koeln.csv"
+    event.write_text(
+        "event,Köln 2025\nstart,2025-03-05\nend,2025-03-05\n\n"
+        "no,name,fide_id,zps,pkz,rating,federation,birth_year,1\n"
+        '1,"Five, E",15,,,1800,GER,1980,2w½\n'
+        f'2,"{GROSS}",,,10234567,1638,GER,1990,1b½\n',
+        encoding="utf-8",
+    )
+    rated, _, _ = both_ways(tmp_path, event, listed)
+    assert rated == EXPECTED
