@@ -97,19 +97,22 @@ def near_matches(
     ``handle`` (the id ``edit-player`` takes): the way out is then the commands; ``what``
     names the known side otherwise (``the list``)."""
     issues: list[Issue] = []
-    by_id = pairs[pairs["by"] == "national_id"]
+    # An id (national or public, rules 1 and 2) found under another name: the same warning.
+    by_id = pairs[pairs["by"].isin(["national_id", "public_id"])]
     if len(by_id):
         mine = seeking.loc[by_id["seeker"]]
         theirs = known.loc[by_id["known"]]
         other = different_names(mine["name"].reset_index(drop=True),
                                 theirs["name"].reset_index(drop=True))  # fmt: skip
-        for (_, row), (_, kept) in zip(mine[other].iterrows(), theirs[other].iterrows(),
-                                       strict=True):  # fmt: skip
+        rules = by_id["by"].to_numpy()[other]
+        for (_, row), (_, kept), rule in zip(mine[other].iterrows(), theirs[other].iterrows(),
+                                             rules, strict=True):  # fmt: skip
+            what = "national id" if rule == "national_id" else "public id"
             issues.append(
                 Issue(
                     str(row["source"]), int(row["line"]),
-                    f"{row['name']} has the national id {row['national_id']} of "
-                    f"{kept['name']!r} ({kept['label']}): taken as that player; if the id is "
+                    f"{row['name']} has the {what} {str(row[rule]).strip()} "
+                    f"of {kept['name']!r} ({kept['label']}): taken as that player; if the id is "
                     f"wrong, correct it in the file",
                     "warning",
                 )
@@ -174,10 +177,11 @@ def find_rows(
     by_fide = by_fide[by_fide.index.notna() & ~by_fide.index.duplicated()]
     rows = by_fide.reindex(people["fide_id"].astype("Int64")).fillna(-1).to_numpy(np.int64)
     _received(people, known, rows)
+    split = _split_ids(people, known, rows, what)
     without = people["fide_id"].isna().to_numpy(bool)
     seeking = people[without]
     if seeking.empty or known.empty:
-        return rows, [], []
+        return rows, split, []
     twins = seeking.astype(KEY_TYPES).duplicated(["event", *IDENTITY_KEY], keep=False)
     pairs = identity_pairs(seeking, known)
     pairs = pairs[~((pairs["by"] == "identity") & twins.reindex(pairs["seeker"]).to_numpy(bool))]
@@ -190,7 +194,44 @@ def find_rows(
                                                                 "known"].to_numpy()], what)
         for seeker in several["seeker"].drop_duplicates().to_numpy(np.int64).tolist()
     ]  # fmt: skip
-    return rows, errors, near_matches(seeking, known, pairs, what)
+    return rows, split + errors, near_matches(seeking, known, pairs, what)
+
+
+def _split_ids(
+    people: pd.DataFrame, known: pd.DataFrame, rows: np.ndarray, what: str
+) -> list[Issue]:
+    """Errors for a player found by his FIDE ID whose national id is another known row's:
+    two rows match him, and neither is taken (docs/formats.md §11.1)."""
+    if "national_id" not in people or "national_id" not in known:
+        return []
+    given = written_id(people["national_id"]).to_numpy(object)
+    held = written_id(known["national_id"])
+    holders = pd.Series(np.arange(len(known)), index=held.to_numpy(object))[held.notna().to_numpy()]
+    errors = []
+    for seeker in np.flatnonzero((rows >= 0) & pd.notna(given)).tolist():
+        others = holders[holders.index == given[seeker]]
+        others = others[others != rows[seeker]]
+        if others.empty:
+            continue
+        person = people.iloc[seeker]
+        both = known.iloc[[int(rows[seeker]), *others.tolist()]]
+        rows[seeker] = -1
+        errors.append(
+            Issue(
+                str(person["source"]), int(person["line"]),
+                f"{person['name']!r} matches {len(both)} players of {what}: "
+                f"{', '.join(_named(both, own_names=True))} (the FIDE ID "
+                f"{as_text(person['fide_id'])} is the first's, the national id "
+                f"{given[seeker]} the other's); correct the FIDE ID or the national id in "
+                "the file",
+            )
+        )  # fmt: skip
+    return errors
+
+
+def as_text(value: object) -> str:
+    """A FIDE ID as a message prints it (a float column's ``15.0`` is ``15``)."""
+    return str(int(value)) if isinstance(value, (int, float, np.integer)) else str(value)
 
 
 def _received(people: pd.DataFrame, known: pd.DataFrame, rows: np.ndarray) -> None:
@@ -223,10 +264,16 @@ def _ambiguous(person: pd.Series, rows: pd.DataFrame, what: str) -> Issue:
     )
 
 
-def _named(rows: pd.DataFrame) -> list[str]:
-    """Known rows as an error names them: ``n1#7 (list row 3)``, their id first."""
+def _named(rows: pd.DataFrame, own_names: bool = False) -> list[str]:
+    """Known rows as an error names them: ``n1#7 (list row 3)``, their id first; with
+    ``own_names``, each row's own name too (``15 'Five, E' (list row 2)``)."""
     ids = rows["fide_id"].astype("Int64").astype("string").fillna(rows["public_id"])
-    return [
+    names = rows["name"] if own_names and "name" in rows else pd.Series(pd.NA, index=rows.index)
+    named = [
         str(label) if pd.isna(own) else f"{own} ({label})"
         for own, label in zip(ids.tolist(), rows["label"].tolist(), strict=True)
+    ]
+    return [
+        text if pd.isna(name) else f"{name!r} {text}"
+        for text, name in zip(named, names.tolist(), strict=True)
     ]

@@ -116,6 +116,53 @@ def _national_id_issues(
     return issues
 
 
+def _one_id(
+    source: str, columns: pd.DataFrame, lines: np.ndarray, scheme: NationalId | None
+) -> tuple[pd.Series, list[Issue]]:
+    """Each row's national id from every id column (``national_id``, ``zps``, ``pkz``,
+    ``uscf_id`` …), each column's values checked against ``scheme``'s pattern. Two columns
+    giving one row two ids of one form (two ZPS, two US Chess ids) disagree: an error. Ids of
+    two forms (the DSB's ZPS beside its PKZ, as its exports give them) name one person: the
+    first column's is kept (the database keeps one national id)."""
+    text = columns.apply(lambda column: column.str.strip().str.upper())
+    issues = []
+    if scheme is not None:
+        for name in text.columns:
+            values = text[name]
+            wrong = values.ne("") & ~values.str.fullmatch(scheme.pattern).fillna(False)
+            issues += [
+                Issue(source, int(lines[line]), f"{name} {values.iloc[line]!r}: not the form "
+                      f"of the {scheme.label} ({scheme.example})")
+                for line in np.flatnonzero(wrong.to_numpy(bool))[:20]
+            ]  # fmt: skip
+    forms = _forms(scheme.pattern) if scheme is not None else [".*"]
+    first = text.iloc[:, 0]
+    for name in text.columns[1:]:
+        values = text[name]
+        for form in forms:  # two different ids of one form on one row
+            both = first.str.fullmatch(form) & values.str.fullmatch(form)
+            clash = both.fillna(False) & first.ne(values)
+            issues += [
+                Issue(source, int(lines[line]), f"{text.columns[0]} {first.iloc[line]} and "
+                      f"{name} {values.iloc[line]} disagree: one person has one; correct one")
+                for line in np.flatnonzero(clash.to_numpy(bool))[:20]
+            ]  # fmt: skip
+        first = first.where(first.ne(""), values)
+    return first, issues
+
+
+def _forms(pattern: str) -> list[str]:
+    """A scheme's pattern's top-level alternatives (``ZPS|PKZ``): the forms of its id."""
+    forms, depth, start = [], 0, 0
+    for at, char in enumerate(pattern):
+        depth += char in "([" and (at == 0 or pattern[at - 1] != "\\")
+        depth -= char in ")]" and (at == 0 or pattern[at - 1] != "\\")
+        if char == "|" and depth == 0:
+            forms.append(pattern[start:at])
+            start = at + 1
+    return [*forms, pattern[start:]]
+
+
 def read_state_list(
     path: Path,
     state_columns: Mapping[str, str],
@@ -155,9 +202,11 @@ def read_state_list(
         raise InputError([Issue(str(path), None, wrong)])
     frame, lines = _csv_rows(path, encoding)
     headers = scheme.headers if scheme is not None else ()
-    named = [c for c in frame.columns if c.lower() in headers]
-    if named and "national_id" not in frame.columns:
-        frame = frame.rename(columns={named[0]: "national_id"})
+    id_columns = [c for c in frame.columns if c.lower() in (*headers, "national_id")]
+    issues: list[Issue] = []
+    if id_columns:  # every one read and checked (docs/formats.md §11.1)
+        national, issues = _one_id(str(path), frame[id_columns], lines, scheme)
+        frame = frame.drop(columns=id_columns).assign(national_id=national)
     if "national_id" in frame.columns and "id" not in frame.columns:
         frame["id"] = ""  # each player known by the federation's id (below)
     required = required_columns(state_columns, optional)
@@ -170,12 +219,11 @@ def read_state_list(
         if "rating" in frame.columns and "rating" not in missing:
             wrong += elo_hint
         raise InputError([Issue(str(path), 1, wrong)])
-    issues: list[Issue] = []
     state = pd.DataFrame({"id": frame["id"].str.strip()})
     if "national_id" in frame.columns:  # a row without our id is known by the federation's
-        frame["national_id"] = national = frame["national_id"].str.strip().str.upper()
+        national = frame["national_id"]
         state["id"] = state["id"].where(state["id"].ne(""), national)
-        issues += _national_id_issues(str(path), national, lines, scheme)
+        issues += _national_id_issues(str(path), national, lines, None)
     for column, dtype in state_columns.items():
         text = frame[column].str.strip() if column in frame else pd.Series("", index=frame.index)
         if dtype == "string" and column in (choices or {}):
@@ -253,6 +301,12 @@ def read_state_list(
                   f"{', '.join(required)}: give {', '.join(required)} too, or leave them empty")
             for line in np.flatnonzero(without.to_numpy())[:20]
         ]  # fmt: skip
+    # A row nobody can be found by would be dropped, its player rated as new: an error.
+    issues += [
+        Issue(str(path), int(lines[line]), "no id: give the player's id (the FIDE ID, or "
+              "<event>#<start rank> for a player without one) or national id")
+        for line in np.flatnonzero(state["id"].eq("").to_numpy(bool))[:20]
+    ]  # fmt: skip
     twice = state["id"].duplicated(keep=False) & state["id"].ne("")
     issues += [
         Issue(str(path), int(lines[line]), f"id {state['id'].iloc[line]} is listed twice")
@@ -267,4 +321,4 @@ def read_state_list(
                 present = present & text.str.strip(UNKNOWN_YEAR).ne("")
             state[column] = text.astype("string").where(present)
     state["line"] = lines
-    return state[state["id"].ne("")].drop_duplicates("id")
+    return state

@@ -245,6 +245,8 @@ def parse_crosstable(raw: RawTable, *, key: str, encoding: str = "") -> Event:
             rounds.append((int(number), index))
         elif text in HEADER_ALIASES and HEADER_ALIASES[text] not in columns:
             columns[HEADER_ALIASES[text]] = index
+        elif HEADER_ALIASES.get(text) == "national_id":  # a second id column (zps, pkz)
+            columns[f"national_id {index}"] = index
         elif (
             text == "" and index < columns.get("name", 99) and "title" not in columns and index > 0
         ):
@@ -373,7 +375,8 @@ def _normalise(
         players["event"].append(key)
         players["player"].append(me)
         players["fide_id"].append(fide if fide else None)
-        players["national_id"].append(_value(row, columns, "national_id") or None)
+        ids = [_value(row, columns, c) for c in columns if c.startswith("national_id")]
+        players["national_id"].append(next((text for text in ids if text), None))
         players["name"].append(_value(row, columns, "name"))
         players["federation"].append(_value(row, columns, "federation").upper() or None)
         players["sex"].append(normalise_sex(_value(row, columns, "sex")))

@@ -28,8 +28,10 @@ import pandas as pd
 
 from rating_batch.errors import RatingBatchError
 from rating_batch.loaders.common import normalise_sex
+from rating_batch.monthly.book import database_system
 from rating_batch.monthly.common import Outcome, text_of
 from rating_batch.monthly.identify import IDENTITY, identity_differs
+from rating_batch.monthly.player import find_player
 from rating_batch.periods import shown
 from rating_batch.schema import CONTROL_CHARACTERS
 from rating_batch.store import DEFAULT_WAIT, Store, open_store
@@ -65,6 +67,8 @@ def edit_player(
     with open_store(db, write=True, command=f"edit-player {who}", wait=wait) as store:
         with store.writing():
             player = _find(store, who, db)
+            if wanted.get("national_id") is not None:
+                _national_id_free(store, player, str(wanted["national_id"]))
             lines = [f"edited {_label(player)}:"]
             if edit.fide_id is not None:
                 player, said = _give_fide_id(store, player, edit.fide_id, force=force)
@@ -75,7 +79,7 @@ def edit_player(
                 if text_of(player[field]) != text_of(value)
             }
             _log(store, player, changed)
-            lines += [f"  {f} {text_of(player[f])!r} → {v!r}" for f, v in changed.items()]
+            lines += [f"  {f} {text_of(player[f])!r} → {text_of(v)!r}" for f, v in changed.items()]
         if len(lines) == 1:
             return Outcome([f"{_label(player)}: nothing to change, the database has it so"])
         undo, notes = store.undo_point, store.notes
@@ -112,12 +116,15 @@ def _checked(edit: PlayerEdit) -> dict[str, object]:
             )
     if edit.national_id is not None:
         national = edit.national_id.strip().upper()
-        if not re.fullmatch(r"[0-9A-Z][0-9A-Z-]{0,19}", national):
+        if national == "":  # --national-id "": the player keeps none (docs/formats.md §11.1)
+            checked["national_id"] = None
+        elif not re.fullmatch(r"[0-9A-Z][0-9A-Z-]{0,19}", national):
             raise RatingBatchError(
                 f"--national-id {edit.national_id!r}: letters, digits and '-', as the "
                 "federation writes it (C0327-123, 12345678, 123456A)"
             )
-        checked["national_id"] = national
+        else:
+            checked["national_id"] = national
     if edit.sex is not None:
         sex = normalise_sex(edit.sex)
         if sex is None:
@@ -130,25 +137,30 @@ def _checked(edit: PlayerEdit) -> dict[str, object]:
     return checked
 
 
+def _national_id_free(store: Store, player: dict[str, Any], national: str) -> None:
+    """Refuse a national id not of the database system's form, or one another player holds
+    (it names one person: docs/formats.md §11.1)."""
+    scheme = database_system(store).national_id
+    if scheme is not None and not re.fullmatch(scheme.pattern, national):
+        raise RatingBatchError(
+            f"--national-id {national!r}: not the form of the {scheme.label} ({scheme.example})"
+        )
+    holders = store.players_by_national_id(national)
+    others = holders[holders["player_id"] != int(player["player_id"])]
+    if len(others):
+        holder = {str(k): v for k, v in others.iloc[0].items()}
+        raise RatingBatchError(
+            f"--national-id {national}: {_label(holder)} holds it, and one id names one "
+            f"person; if that player has it by mistake: rating-batch edit-player {_public(holder)} "
+            '--national-id ""'
+        )
+
+
 def _find(store: Store, who: str, db: Path) -> dict[str, Any]:
-    """The player a FIDE ID or a public id (``n1#7``) names."""
-    if who.isascii() and who.isdigit() and len(who) <= 10:
-        found = store.player_by_fide_id(int(who))
-        if found is not None:
-            return found
-    else:
-        matches = store.players_created_by(who)
-        if len(matches) == 1:
-            return {str(k): v for k, v in matches.iloc[0].items()}
-        if len(matches) > 1:
-            raise RatingBatchError(
-                f"{db}: {len(matches)} players without a FIDE ID are {who!r}: "
-                + ", ".join(repr(name) for name in matches["name"])
-            )
-        # The id he had until he received a FIDE ID (the lists before it print it).
-        found = store.player_by_former_id(who)
-        if found is not None:
-            return found
+    """The player ``who`` names, found as ``player`` finds him (``find_player``)."""
+    found, _ = find_player(store, who, db)
+    if found is not None:
+        return found
     raise RatingBatchError(
         f"{db}: no player {who!r} (a FIDE ID, or the id the lists give a player without one, "
         "e.g. e1#7; 'rating-batch player --name TEXT' finds it)"

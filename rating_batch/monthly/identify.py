@@ -141,6 +141,7 @@ def plan_identities(
             "candidate": found["player_id"].to_numpy(),
             "creator": found["position"].to_numpy(),
             "fide_id": found["fide_id"].to_numpy(),
+            "known_name": found["name"].to_numpy(),
         }
     )
     # A twin is no candidate for a line of its own file (it would be a third person).
@@ -175,6 +176,9 @@ def plan_identities(
     ids.loc[unmatched["position"].to_numpy()] = new_identity["player_id"].to_numpy()
     ids.loc[twins["position"].to_numpy()] = by_creator.reindex(twins["position"]).to_numpy()
     resolved = ids.to_numpy(dtype=np.int64)
+    held = _held_elsewhere(people, rows, resolved)
+    if held:
+        raise InputError(held)
 
     given = rows[list(IDENTITY)].copy()
     given["name"] = given["name"].mask(given["name"] == "")  # a blank name is no name
@@ -438,23 +442,61 @@ def _twin_warnings(twins: pd.DataFrame) -> list[Issue]:
     return warnings
 
 
+def _held_elsewhere(people: pd.DataFrame, rows: pd.DataFrame, ids: np.ndarray) -> list[Issue]:
+    """Errors for a row whose national id another player of the database holds than the
+    one it is (by its FIDE ID): two players match it, and one national id is never given
+    to two players (docs/formats.md §11.1)."""
+    given = written_id(rows["national_id"])
+    known = people.assign(key=written_id(people["national_id"])).dropna(subset=["key"])
+    holder = known.drop_duplicates("key").set_index("key")
+    found = rows.assign(key=given, resolved=ids).dropna(subset=["key"])
+    found = found[found["key"].isin(holder.index)]
+    found = found[holder.loc[found["key"], "player_id"].to_numpy(np.int64)
+                  != found["resolved"].to_numpy(np.int64)]  # fmt: skip
+    stored = people.set_index("player_id")
+    problems = []
+    for _, row in found.iterrows():
+        other = holder.loc[row["key"]]
+        own = stored.loc[row["resolved"]] if row["resolved"] in stored.index else None
+        first = (
+            f"#{row['resolved']} {own['name']!r} ({_label(own['fide_id'], own['created_by'])})"
+            if own is not None
+            else f"a new player (FIDE ID {as_int(row['fide_id'])})"
+        )
+        problems.append(
+            Issue(
+                *_where(row),
+                f"{row['name']!r} matches 2 players: {first} by the FIDE ID, and "
+                f"#{other['player_id']} {other['name']!r} "
+                f"({_label(other['fide_id'], other['created_by'])}) by the national id "
+                f"{row['key']}, which one player holds; correct the FIDE ID or the national "
+                "id in the file",
+            )
+        )  # fmt: skip
+    return problems
+
+
 def _ambiguous(rows: pd.DataFrame, matches: pd.DataFrame) -> list[Issue]:
     problems = []
     for position in sorted(set(matches["position"].tolist())):
         row = rows.iloc[position]
         group = matches[matches["position"] == position]
+        # Each candidate by his own name, not the file's (they may differ: a national id).
         names = ", ".join(
-            f"{'#' + str(candidate) if candidate >= 0 else 'a new player'} {row['name']} "
+            f"{'#' + str(candidate) if candidate >= 0 else 'a new player'} {own!r} "
             f"(FIDE ID {other if other is not pd.NA else 'none'})"
-            for candidate, other in zip(
-                group["candidate"].tolist(), group["fide_id"].astype("Int64").tolist(), strict=True
+            for candidate, other, own in zip(
+                group["candidate"].tolist(), group["fide_id"].astype("Int64").tolist(),
+                group["known_name"].tolist(), strict=True,
             )
-        )
+        )  # fmt: skip
         problems.append(
             Issue(
                 str(row["source"]),
                 int(row["line"]),
-                f"{row['name']!r} matches several players: {names}; give the FIDE ID in the file",
+                f"{row['name']!r} matches several players: {names}; give the file the "
+                "player's FIDE ID, or a national id only one of them holds (rating-batch "
+                "edit-player PLAYER --national-id corrects a wrong one)",
             )
         )
     return problems

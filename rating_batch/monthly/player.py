@@ -30,33 +30,60 @@ from rating_batch.store import Store, open_store
 MAX_FOUND = 50
 
 
+def find_player(store: Store, who: str, db: Path) -> tuple[dict[str, Any] | None, list[str]]:
+    """The player ``who`` names, as ``player`` and ``edit-player`` find him alike: his FIDE
+    ID; the id the lists give a player without one (``<event>#<start rank>``, or the list's
+    own id); the id he had until he received a FIDE ID (said); else his national id
+    (docs/formats.md §11.1: ``C0327-123``, as a DSB list and the site print it). None: no
+    one; several holding one id are an error naming them."""
+    if is_digits(who, MAX_ID_DIGITS):  # "¹²".isdigit() is True
+        found = store.player_by_fide_id(int(who))
+        if found is not None:
+            return found, []
+    else:
+        matches = store.players_created_by(who)
+        if len(matches) > 1:
+            raise RatingBatchError(
+                f"{db}: {len(matches)} players without a FIDE ID are {who!r}: "
+                + ", ".join(repr(name) for name in matches["name"])
+            )
+        if len(matches) == 1:
+            return {str(k): v for k, v in matches.iloc[0].items()}, []
+        found = store.player_by_former_id(who)  # the lists before the FIDE ID name him so
+        if found is not None:
+            return found, [f"{who} received FIDE ID {_label(found)}: shown under it"]
+    holders = store.players_by_national_id(who)
+    if len(holders) > 1:
+        raise RatingBatchError(
+            f"{db}: {len(holders)} players hold the national id {who.strip().upper()}: "
+            + ", ".join(repr(name) for name in holders["name"])
+            + "; 'rating-batch edit-player ID --national-id' corrects the wrong one"
+        )
+    if len(holders) == 1:
+        return {str(k): v for k, v in holders.iloc[0].items()}, []
+    return None, []
+
+
 def player_report(fide_id: str, *, db: Path, out: Path | None = None) -> str:
-    """The player with this FIDE ID (or, without one, this ``<event>#<start rank>`` id), as
-    text; with ``out``, also ``player-<id>.xlsx`` and ``player-<id>.html``."""
+    """The player with this FIDE ID (or, without one, this ``<event>#<start rank>`` id, or
+    his national id: ``find_player``), as text; with ``out``, also ``player-<id>.xlsx`` and
+    ``player-<id>.html``."""
     without = "#" in fide_id
-    if not without and not is_digits(fide_id, MAX_ID_DIGITS):  # "¹²".isdigit() is True
+    with open_store(db) as store:
+        person, said = find_player(store, fide_id, db)
+        if person is not None:
+            return "\n".join([*said, _report(store, person, out)])
+    if not without and not is_digits(fide_id, MAX_ID_DIGITS):
         raise RatingBatchError(
             f"{fide_id!r} is not a FIDE ID (digits only) nor the id of a player without one "
-            "(<event>#<start rank>, as the lists print it); 'rating-batch player --name TEXT' "
+            "(<event>#<start rank>, as the lists print it) nor a player's national id in the "
+            "database; 'rating-batch player --name TEXT' "
             "finds players by name, with or without a FIDE ID"
         )
-    with open_store(db) as store:
-        said = []
-        if without:
-            person = store.player_without_fide_id(fide_id)
-            if person is None:
-                # The lists before he received a FIDE ID name him by this id.
-                person = store.player_by_former_id(fide_id)
-                if person is not None:
-                    said = [f"{fide_id} received FIDE ID {_label(person)}: shown under it"]
-        else:
-            person = store.player_by_fide_id(int(fide_id))
-        if person is None:
-            what = "player without a FIDE ID whose id is" if without else "player with FIDE ID"
-            raise RatingBatchError(
-                f"no {what} {fide_id} in {db} ('rating-batch player --name TEXT' searches by name)"
-            )
-        return "\n".join([*said, _report(store, person, out)])
+    what = "player without a FIDE ID whose id is" if without else "player with FIDE ID"
+    raise RatingBatchError(
+        f"no {what} {fide_id} in {db} ('rating-batch player --name TEXT' searches by name)"
+    )
 
 
 def find_players(text: str, *, db: Path, out: Path | None = None) -> str:

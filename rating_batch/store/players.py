@@ -33,11 +33,12 @@ class PlayerQueries(Tables):
     def player_by_fide_id(self, fide_id: int) -> dict[str, Any] | None:
         return first_row(self.frame("SELECT * FROM players WHERE fide_id = ?", (fide_id,)))
 
-    def player_without_fide_id(self, label: str) -> dict[str, Any] | None:
-        """A player without a FIDE ID by the id the lists give him: the entry that created
-        him (``<event>#<start rank>``, ``list#<line>``)."""
-        return first_row(
-            self.frame("SELECT * FROM players WHERE fide_id IS NULL AND created_by = ?", (label,))
+    def players_by_national_id(self, national_id: str) -> pd.DataFrame:
+        """The players holding the federation's id ``national_id`` (compared in capitals
+        without surrounding spaces, docs/formats.md §11.1): one, or none."""
+        return self.frame(
+            "SELECT * FROM players WHERE upper(trim(national_id)) = ? ORDER BY player_id",
+            (national_id.strip().upper(),),
         )
 
     def player_by_former_id(self, label: str) -> dict[str, Any] | None:

@@ -262,7 +262,7 @@ def test_players_csv_with_its_new_states_renamed_is_a_list(tmp_path: Path) -> No
         writer.writerow([name.removeprefix("new_") for name in columns])
         writer.writerows([row[name] for name in columns] for row in first)
     header = edited.read_text(encoding="utf-8").splitlines()[0]
-    assert header == "id,name,federation,games,score,rating,rd,volatility,status"
+    assert header == "id,name,federation,games,score,birth_year,rating,rd,volatility,status"
     assert own_output(edited) is None and is_rating_list(edited)
     code, out, err = process("rate", event, "--rules", "glicko2", "--list", edited,
                              "--out", tmp_path / "second")  # fmt: skip

@@ -175,11 +175,11 @@ def test_a_list_is_the_systems_without_its_optional_columns(tmp_path: Path) -> N
 @pytest.mark.parametrize(
     ("rules", "header", "given", "said"),
     [
-        ("dwz", "zps", "C0327 123", "national_id 'C0327 123': not the form of the ZPS-Mgl or "
+        ("dwz", "zps", "C0327 123", "zps 'C0327 123': not the form of the ZPS-Mgl or "
          "PKZ (C0327-123 or 10234567)"),
-        ("uscf", "uscf_id", "1234567", "national_id '1234567': not the form of the US Chess id "
+        ("uscf", "uscf_id", "1234567", "uscf_id '1234567': not the form of the US Chess id "
          "(12345678)"),
-        ("ecf", "ecf_code", "12345", "national_id '12345': not the form of the ECF rating code "
+        ("ecf", "ecf_code", "12345", "ecf_code '12345': not the form of the ECF rating code "
          "(123456A)"),
     ],
     ids=["dwz", "uscf", "ecf"],

@@ -239,8 +239,8 @@ def test_an_ambiguous_match_names_the_candidates(
     code, _, err = run("add", folder / "e2.trf", "--db", db)
     assert code == 1
     assert (
-        "'Same, Sam' matches several players: #2 Same, Sam (FIDE ID none), "
-        "#99 Same, Sam (FIDE ID none)" in err
+        "'Same, Sam' matches several players: #2 'Same, Sam' (FIDE ID none), "
+        "#99 'Same, Sam' (FIDE ID none)" in err
     )
     assert dump(db) == before
 

@@ -88,13 +88,19 @@ def by_rate(
     return (found[0]["new_rating"], found[0]["new_index"]), output
 
 
-def by_database(
-    folder: Path, event: Path, listed: Path, federation: str = "GER"
-) -> tuple[tuple[str, str], str]:
+def dwz_database(folder: Path, listed: Path) -> Path:
+    """A database made from the DWZ list ``listed`` of February 2025."""
     db = folder / "d.sqlite"
     code, output = run("init", "--list", listed, "--period", "2025-02", "--db", db,
                        "--rules", "dwz")  # fmt: skip
     assert code == 0, output
+    return db
+
+
+def by_database(
+    folder: Path, event: Path, listed: Path, federation: str = "GER"
+) -> tuple[tuple[str, str], str]:
+    db = dwz_database(folder, listed)
     code, added = run("add", event, "--db", db)
     assert code == 0, added
     for period in ("2025-03", "2025-04"):  # an event ending in March goes into April's list
@@ -191,10 +197,7 @@ def test_a_public_id_held_twice_is_refused_with_the_way_out(tmp_path: Path) -> N
     ]
     games = [(1, 1, 2, "=-="), (2, 3, 1, "0-1"), (3, 2, 3, "1-0")]
     event.write_text(trf(people, games, start="2025/03/05", end="2025/03/07"), encoding="utf-8")
-    db = tmp_path / "d.sqlite"
-    code, output = run("init", "--list", listed, "--period", "2025-02", "--db", db,
-                       "--rules", "dwz")  # fmt: skip
-    assert code == 0, output
+    db = dwz_database(tmp_path, listed)
     code, added = run("add", event, "--db", db)
     assert code == 0 and "kept as different players" in added, added
     assert run("publish", "2025-03", "--db", db, "--out", tmp_path / "out")[0] == 0
@@ -278,3 +281,254 @@ def test_a_files_national_id_not_of_the_systems_form_is_said_each_way(tmp_path: 
     )
     code, output = run("add", event, "--db", db)
     assert code == 0 and said in output, output
+
+
+#: Five's FIDE ID with Groß's ZPS-Mgl (the attack review's conflict.csv): two list rows, two
+#: players match the one line.
+SPLIT_EVENT = (
+    "event,Köln 2025\nstart,2025-03-01\nend,2025-03-05\n\n"
+    "no,name,fide_id,national_id,rating,federation,birth_year,1\n"
+    '1,"Five, E",15,C0327-123,1800,GER,1980,2w½\n'
+    f'2,"{GROSS}",,,1638,GER,1990,1b½\n'
+)
+SPLIT_LIST = (
+    "id,national_id,name,birth_year,federation,rating,index",
+    '15,,"Five, E",1980,GER,1800,20',
+    f',C0327-123,"{GROSS}",1990,GER,1580,23',
+)
+
+
+def test_a_fide_id_and_a_national_id_of_two_rows_are_refused_every_way(tmp_path: Path) -> None:
+    """docs/formats.md §11.1: a line two list rows (two players) match is an error naming
+    both by their own names, in check, rate --list and add; add stores nothing (no player
+    is given a national id another holds)."""
+    event = tmp_path / "conflict.csv"
+    event.write_text(SPLIT_EVENT, encoding="utf-8")
+    listed = dwz_list(tmp_path, *SPLIT_LIST)
+    named = ("'Five, E' 15 (list row 2)", f"'{GROSS}' C0327-123 (list row 3)")
+    code, said = run("check", event, listed, "--rules", "dwz")
+    assert code == 1 and "conflict.csv:6: 'Five, E' matches 2 players of the list" in said
+    assert all(name in said for name in named), said
+    code, said = run("rate", event, "--rules", "dwz", "--list", listed, "--out", tmp_path / "o")
+    assert code == 1 and all(name in said for name in named), said
+    assert not (tmp_path / "o").exists()
+    db = dwz_database(tmp_path, listed)
+    code, said = run("add", event, "--db", db)
+    assert code == 1, said
+    assert "conflict.csv:6: 'Five, E' matches 2 players: #1 'Five, E' (FIDE ID 15)" in said
+    assert f"#2 '{GROSS}'" in said and "national id C0327-123" in said
+    assert query(db, "SELECT fide_id, national_id FROM players ORDER BY player_id") == [
+        (15, None), (None, "C0327-123"),
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "header",
+    ["id,national_id,name,birth_year,federation,rating,index", "id,name,birth_year,federation,"
+     "rating,index"],
+    ids=["national-id-column", "id-only"],
+)  # fmt: skip
+def test_a_list_row_without_any_id_is_an_error_at_its_line(tmp_path: Path, header: str) -> None:
+    """A row with neither id nor national id was dropped (init: "0 players" of it; rate
+    --list rated her as new): now an error at its line, in init, check and rate --list."""
+    blank = ",," if "national_id" in header else ","
+    listed = dwz_list(tmp_path, header, f'15{blank}"Five, E",1980,GER,1800,20',
+                      f'{blank}"{GROSS}",1990,GER,1580,23')  # fmt: skip
+    said = "dwz.csv:3: no id: give the player's id"
+    db = tmp_path / "d.sqlite"
+    code, output = run("init", "--list", listed, "--period", "2025-02", "--db", db,
+                       "--rules", "dwz")  # fmt: skip
+    assert code == 1 and said in output, output
+    assert not db.exists()
+    code, output = run("check", listed, "--rules", "dwz")
+    assert code == 1 and said in output, output
+    code, output = run("rate", event_trf(tmp_path), "--rules", "dwz", "--list", listed,
+                       "--out", tmp_path / "o")  # fmt: skip
+    assert code == 1 and said in output, output
+    assert not (tmp_path / "o").exists()
+
+
+#: The attack review's koeln.csv and bonn.csv (issue 38): Groß known by her ZPS-Mgl only.
+KOELN = (
+    "event,Köln 2025\nstart,2025-03-01\nend,2025-03-05\n\n"
+    "no,name,fide_id,national_id,rating,federation,birth_year,1,2,3\n"
+    '1,"Five, E",15,,1800,GER,1980,2w½,4b1,3w½\n'
+    f'2,"{GROSS}",, c0327-123 ,1638,GER,1990,1b½,3w1,4w1\n'
+    '3,"Six, F",16,,1700,GER,1985,4w1,2b0,1b½\n'
+    '4,"Seven, G",,C0327-124,,GER,1970,3b0,1w0,2b0\n'
+)
+BONN = (
+    "event,Bonn 2025\nstart,2025-04-10\nend,2025-04-12\n\n"
+    "no,name,fide_id,national_id,rating,federation,birth_year,1\n"
+    f'1,"{GROSS}",,C0327-123,1638,GER,1990,2w1\n'
+    '2,"Six, F",16,,1700,GER,1985,1b0\n'
+)
+TWO_MONTHS_LIST = (
+    "id,national_id,name,birth_year,federation,rating,index",
+    '15,,"Five, E",1980,GER,1800,20',
+    '16,,"Six, F",1985,GER,1700,30',
+    f',C0327-123,"{GROSS}",1990,GER,1580,23',
+    ',C0327-124,"Seven, G",1970,GER,1400,10',
+)
+
+
+def next_list(players_csv: Path, target: Path) -> Path:
+    """docs/formats.md §11's recipe: players.csv's identity columns and its new_… columns,
+    renamed, are the next period's list."""
+    found = rows(players_csv)
+    identity = ["id", "national_id", "name", "federation", "birth_year"]
+    state = ["rating", "index", "uplifted", "restpartien"]
+    lines = [",".join(identity + state)]
+    lines += [",".join(f'"{row[c]}"' for c in identity) + ","
+              + ",".join(row[f"new_{c}"] for c in state) for row in found]  # fmt: skip
+    target.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return target
+
+
+def test_players_csv_as_the_next_list_gives_the_databases_numbers(tmp_path: Path) -> None:
+    """Two months rated by rate --list (players.csv renamed into the next list) and by a
+    database give the same numbers: players.csv keeps Groß's national id and birth year, so
+    the next month finds her on the list instead of rating her as new (1714-6).
+
+    March (Köln): Groß 1580-23 → 1620-24 and Six 1700-30 → 1688-31 (the database's list of
+    April says so too). April (Bonn), Groß (born 1990, J = 15) beats Six (born 1985, J = 15):
+    Groß: E0 = 1.620⁴ + 15 = 6.888 + 15 = 21.89 → E = 22; We = Φ((1620 − 1688)/(200·√2)) =
+    Φ(−0.2404) = 0.4050; Rn = 1620 + 800·(1 − 0.4050)/(22 + 1) = 1620 + 20.70 → 1641-25.
+    Six: E0 = 1.688⁴ + 15 = 8.119 + 15 = 23.12 → 23; Rn = 1688 + 800·(0 − 0.5950)/(23 + 1)
+    = 1688 − 19.83 → 1668-32."""
+    (tmp_path / "koeln.csv").write_text(KOELN, encoding="utf-8")
+    (tmp_path / "bonn.csv").write_text(BONN, encoding="utf-8")
+    listed = first = dwz_list(tmp_path, *TWO_MONTHS_LIST)
+    # By rate --list, month after month.
+    months = {}
+    for month, event in (("march", "koeln.csv"), ("april", "bonn.csv")):
+        out = tmp_path / month
+        code, said = run("rate", tmp_path / event, "--rules", "dwz", "--list", listed,
+                         "--out", out)  # fmt: skip
+        assert code == 0, said
+        months[month] = {row["name"]: row for row in rows(out / "players.csv")}
+        listed = next_list(out / "players.csv", tmp_path / f"after-{month}.csv")
+    march, april = months["march"], months["april"]
+    assert (march[GROSS]["national_id"], march[GROSS]["birth_year"]) == ("C0327-123", "1990")
+    assert (march["Five, E"]["national_id"], march["Five, E"]["birth_year"]) == ("", "1980")
+    assert (april[GROSS]["rating"], april[GROSS]["index"]) == ("1620", "24")  # from the list
+    rated = {name: (april[name]["new_rating"], april[name]["new_index"])
+             for name in (GROSS, "Six, F")}  # fmt: skip
+    assert rated == {GROSS: ("1641", "25"), "Six, F": ("1668", "32")}
+    # By the database.
+    db = dwz_database(tmp_path, first)
+    for event in ("koeln.csv", "bonn.csv"):
+        code, said = run("add", tmp_path / event, "--db", db)
+        assert code == 0, said
+    for period in ("2025-03", "2025-04", "2025-05"):
+        code, said = run("publish", period, "--db", db, "--out", tmp_path / "pub")
+        assert code == 0, said
+    stored = {row["name"]: tuple(row["dwz"].split("-"))
+              for row in rows(tmp_path / "pub" / "2025-05" / "standard" / "list.csv")}  # fmt: skip
+    assert {name: stored[name] for name in rated} == rated
+
+
+def test_player_and_edit_player_find_a_player_by_his_national_id(tmp_path: Path) -> None:
+    """``player C0327-123`` (the id a DSB list prints for her) was refused while
+    ``edit-player C0327-123`` was accepted: one lookup (``find_player``) for both now finds
+    a player by his national id too, also one an event made (public id ``koeln#2``)."""
+    listed = dwz_list(tmp_path, "id,name,birth_year,rating,index", '15,"Five, E",1980,1800,20')
+    db = dwz_database(tmp_path, listed)
+    code, said = run("add", event_csv(tmp_path), "--db", db)  # Groß: new, C0327-123 stored
+    assert code == 0, said
+    code, said = run("player", "c0327-123 ", "--db", db)
+    assert code == 0 and GROSS in said, said
+    code, said = run("edit-player", "C0327-123", "--birth-year", "1991", "--db", db)
+    assert code == 0 and "birth_year" in said, said
+    born = query(db, "SELECT birth_year FROM players WHERE national_id = 'C0327-123'")
+    assert born == [(1991,)]
+    code, said = run("player", "C0327-999", "--db", db)
+    assert code == 1 and "nor a player's national id in the database" in said, said
+
+
+def test_edit_player_national_id_is_checked_and_can_be_cleared(tmp_path: Path) -> None:
+    """--national-id: an id another player holds is refused naming the holder, a value not
+    of the system's form (XYZ under DWZ) is refused, and "" clears the id (docs/formats.md
+    §11.1); nothing changes on a refusal."""
+    listed = dwz_list(tmp_path, *SPLIT_LIST, ',C0327-124,"Seven, G",1970,GER,1400,10')
+    db = dwz_database(tmp_path, listed)
+    ids = "SELECT fide_id, national_id FROM players ORDER BY player_id"
+    before = query(db, ids)
+    assert before == [(15, None), (None, "C0327-123"), (None, "C0327-124")]
+    code, said = run("edit-player", "15", "--national-id", "c0327-123", "--db", db)
+    assert code == 1 and f"'{GROSS}' (C0327-123) holds it" in said, said
+    code, said = run("edit-player", "15", "--national-id", "XYZ", "--db", db)
+    assert code == 1 and "'XYZ': not the form of the ZPS-Mgl or PKZ" in said, said
+    assert query(db, ids) == before
+    code, said = run("edit-player", "C0327-124", "--national-id", "", "--db", db)
+    assert code == 0 and "national_id 'C0327-124' → ''" in said, said
+    code, said = run("edit-player", "15", "--national-id", "C0327-124", "--db", db)
+    assert code == 0, said  # free now
+    assert query(db, ids) == [(15, "C0327-124"), (None, "C0327-123"), (None, None)]
+
+
+def test_a_public_id_under_another_persons_name_is_told_both_ways(tmp_path: Path) -> None:
+    """A list row keyed koeln#2 whose name, birth year and federation are another person's
+    (the attack review's pid.csv) was silently Groß's: now the warning a national id under
+    another name gives, in rate --list, check and add alike (she still takes that row:
+    rule 2 of docs/formats.md §11.1 decides; the warning says how to correct it)."""
+    header = "id,name,birth_year,federation,rating,index"
+    other = 'koeln#2,"Otto, Other",1950,AUT,2100,50'
+    listed = dwz_list(tmp_path, header, '15,"Five, E",1980,GER,1800,20', other)
+    told = f"{GROSS} has the public id koeln#2 of 'Otto, Other'"
+    (tmp_path / "a").mkdir()
+    event = event_trf(tmp_path / "a")
+    code, said = run("rate", event, "--rules", "dwz", "--list", listed, "--out", tmp_path / "o")
+    assert code == 0 and told in said, said
+    code, said = run("check", event, listed, "--rules", "dwz")
+    assert told in said, said
+    code, said = run("add", event, "--db", dwz_database(tmp_path, listed))
+    assert code == 0 and told in said, said
+
+
+@pytest.mark.parametrize(
+    ("rules", "lines", "said"),
+    [
+        # The DSB's export: ZPS and PKZ; a malformed PKZ was never read.
+        ("dwz", ["id,zps,pkz,name,rating,index", ',C0327-123,12,"A, B",1580,23'],
+         "pkz '12': not the form of the ZPS-Mgl or PKZ"),
+        # Two ZPS for one row.
+        ("dwz", ["id,zps,zps-mgl,name,rating,index", ',C0327-123,C0327-124,"A, B",1580,23'],
+         "zps C0327-123 and zps-mgl C0327-124 disagree"),
+        # national_id beside uscf_id: the second column checked too, and compared.
+        ("uscf", ["id,national_id,uscf_id,name,rating", ',12345678,1234567,"A, B",1500'],
+         "uscf_id '1234567': not the form of the US Chess id"),
+        ("uscf", ["id,national_id,uscf_id,name,rating", ',12345678,12345679,"A, B",1500'],
+         "national_id 12345678 and uscf_id 12345679 disagree"),
+    ],
+    ids=["pkz-form", "two-zps", "uscf-form", "uscf-disagree"],
+)  # fmt: skip
+def test_every_id_column_of_a_list_is_read_and_checked(
+    tmp_path: Path, rules: str, lines: list[str], said: str
+) -> None:
+    """docs/formats.md §11.1: every id column is checked (only the first was), and two of
+    one form on one row disagree: an error at line 2, in check and init alike."""
+    listed = dwz_list(tmp_path, *lines)
+    code, output = run("check", listed, "--rules", rules)
+    assert code == 1 and f"dwz.csv:2: {said}" in output, output
+    code, output = run("init", "--list", listed, "--db", tmp_path / "d.sqlite", "--rules", rules)
+    assert code == 1 and f"dwz.csv:2: {said}" in output, output
+
+
+def test_a_player_known_by_her_pkz_alone_is_found_both_ways(tmp_path: Path) -> None:
+    """A DSB list (zps, pkz) and a file (zps, pkz) giving Groß only her PKZ: the PKZ column
+    was ignored beside zps, and she was rated as new. Found now, the same both ways:
+    1590-24 (the module's docstring)."""
+    gross = f',,10234567,"{GROSS}",1990,1580,23'
+    listed = dwz_list(tmp_path, "id,zps,pkz,name,birth_year,rating,index",
+                      '15,,,"Five, E",1980,1800,20', gross)  # fmt: skip
+    event = tmp_path / "koeln.csv"
+    event.write_text(
+        "event,Köln 2025\nstart,2025-03-05\nend,2025-03-05\n\n"
+        "no,name,fide_id,zps,pkz,rating,federation,birth_year,1\n"
+        '1,"Five, E",15,,,1800,GER,1980,2w½\n'
+        f'2,"{GROSS}",,,10234567,1638,GER,1990,1b½\n',
+        encoding="utf-8",
+    )
+    rated, _, _ = both_ways(tmp_path, event, listed)
+    assert rated == EXPECTED

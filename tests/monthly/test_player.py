@@ -53,7 +53,8 @@ def test_an_over_long_or_non_ascii_number_is_no_fide_id(typed: str, tmp_path: Pa
         1,
         "",
         f"Error: {typed!r} is not a FIDE ID (digits only) nor the id of a player without one "
-        "(<event>#<start rank>, as the lists print it); 'rating-batch player --name TEXT' "
+        "(<event>#<start rank>, as the lists print it) nor a player's national id in the "
+        "database; 'rating-batch player --name TEXT' "
         "finds players by name, with or without a FIDE ID\n",
     )
 

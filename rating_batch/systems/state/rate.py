@@ -17,7 +17,7 @@ import pandas as pd
 
 from rating_batch.assemble import assemble_period, list_identities, period_people
 from rating_batch.errors import Issue, raise_if_errors
-from rating_batch.identity import find_rows, id_form_issues
+from rating_batch.identity import find_rows, id_form_issues, written_id
 from rating_batch.loaders.common import time_control_minutes
 from rating_batch.periods import period_of
 from rating_batch.rated import SystemRateResult
@@ -91,9 +91,10 @@ def rate_with_system(
                           for c, d in system.state.items()})  # fmt: skip
     notes: list[str] = []
     found_by: list[Issue] = []
+    people = period_people(events).reindex(players["id"]).reset_index(names="public_id")
+    national = file_ids(people)
     if listed is not None:
         # The list's rows as add finds the database's players (identity.find_rows).
-        people = period_people(events).reindex(players["id"]).reset_index(names="public_id")
         rows, errors, found_by = find_rows(people, list_identities(listed), "the list")
         found_by += id_form_issues(people, system.national_id)
         raise_if_errors(errors)
@@ -101,6 +102,9 @@ def rate_with_system(
             players, rows = with_listed(players, listed, rows)
             state = state.reindex(players.index)
         found = listed.reindex(rows)
+        if "national_id" in found:  # the list's id is the one a database keeps (§11.1)
+            kept = written_id(found["national_id"]).reset_index(drop=True)
+            national = kept.fillna(national.reindex(kept.index))
         for column in system.state:
             # The system's dtype kept: a "string" column read back as object would count
             # as a number, and a rated player without last_period would show as new.
@@ -135,11 +139,48 @@ def rate_with_system(
         ),
     )
     notes += outcome.notes
+    outcome = replace(outcome, players=with_identity(outcome.players, players, national))
     if label:
         notes.append(f"the games go into the list of {label}")
     warnings = [*issues, *overlaps, *period.issues, *found_by]
     infos = [event.info for event in period.events]
     return SystemRateResult(system, outcome, period.games, infos, notes, warnings)
+
+
+def file_ids(people: pd.DataFrame) -> pd.Series:
+    """Each player's national id as his event file gives it (NA: none), indexed 0, 1, …"""
+    given = people.get("national_id", pd.Series(pd.NA, index=people.index))
+    return written_id(pd.Series(given)).reset_index(drop=True)
+
+
+def with_identity(out: pd.DataFrame, players: pd.DataFrame, national: pd.Series) -> pd.DataFrame:
+    """players.csv with what the next list finds each player by (docs/formats.md §11: the
+    file renamed is the next period's list, and §11.1): ``national_id`` (when any player
+    has one: the list's, else his file's) and ``birth_year``, after ``score``.
+    ``national`` is per ``players`` row (0, 1, …)."""
+    out = out.copy()
+    # Each row's player by id (unique in a period), whatever order the system writes.
+    at = pd.Index(players["id"].astype(str)).get_indexer(pd.Index(out["id"].astype(str)))
+    # After score: loaders/kinds.py knows players.csv by the columns before it.
+    columns = list(out.columns)
+    where = columns.index("score") + 1 if "score" in columns else len(columns)
+    ids = national.reindex(at)
+    if "national_id" not in out and ids.notna().any():
+        out.insert(where, "national_id", ids.to_numpy())
+        where += 1
+    if "birth_year" not in out:
+        years = pd.to_numeric(players["birth_year"], errors="coerce").astype("Int64")
+        out.insert(where, "birth_year", years.reset_index(drop=True).reindex(at).to_numpy())
+    return out
+    if "birth_year" not in out:
+        columns = list(out.columns)
+        where = columns.index("federation") + 1 if "federation" in columns else len(columns)
+        years = pd.to_numeric(players["birth_year"], errors="coerce").astype("Int64")
+        out.insert(where, "birth_year", years.to_numpy())
+    ids = national.reindex(range(len(out)))
+    if "national_id" not in out and ids.notna().any():
+        out.insert(1, "national_id", ids.to_numpy())
+    return out
 
 
 def birth_years(in_files: pd.Series, found: pd.DataFrame) -> pd.Series:
