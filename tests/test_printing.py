@@ -276,3 +276,26 @@ def test_a_printed_players_workbook_has_each_game_on_one_line(
     assert all(
         any(" ".join(line.split()[:5]) == header for line in page[1:4]) for page in calculations
     )
+
+
+@needs_chromium
+def test_a_printed_turnierauswertung_starts_under_its_title(tmp_path: Path) -> None:
+    """The DSB's table of a 137-player event is longer than a page: printed, it starts on the
+    first page under its heading, not on the second after an empty one."""
+    out = tmp_path / "dwz"
+    result = CliRunner().invoke(
+        cli, ["rate", str(SAMPLE_EVENT), "--rules", "dwz", "--out", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    pdf = tmp_path / "dwz.pdf"
+    subprocess.run(
+        [
+            str(CHROMIUM), "--headless", "--no-sandbox", "--disable-gpu",
+            f"--user-data-dir={tmp_path / 'chromium'}", "--no-pdf-header-footer",
+            f"--print-to-pdf={pdf}", (out / "index.html").as_uri(),
+        ],
+        check=True, capture_output=True, timeout=300,
+    )  # fmt: skip
+    first = [line.strip() for line in pages_of(pdf)[0]]
+    assert any(line.startswith("Turnierauswertung") for line in first)
+    assert any(line.startswith("1 ") or line == "1" for line in first), first[:12]
