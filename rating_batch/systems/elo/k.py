@@ -1,8 +1,9 @@
 """Every K decision of FIDE Elo (docs/rules.md §3), in one place: K for the period
 (``k_factors``: from the list, else the first rule that applies; ``k_in_force``: a list's K
 derived from a birth year since corrected is derived again), the 700 cap (``cap_k``),
-K on the next list (``list_k``), and the history flags a list carries for it
-(``history_flags``). The values are data, in the rules (``rules.py``)."""
+K on the next list (``list_k``), the history flags a list carries for it
+(``history_flags``), and how the reports say the rule (``k_note``). The values are data, in
+the rules (``rules.py``)."""
 
 from __future__ import annotations
 
@@ -53,6 +54,27 @@ def k_factors(players: pd.DataFrame, rules: Rules, period_year: int | None) -> p
     )
     k = np.where(listed, players["k"].fillna(0).to_numpy(np.int64), computed)
     return pd.DataFrame({"k": k, "k_source": source}, index=players.index)
+
+
+def k_note(rules: Rules) -> str:
+    """The K rule of ``rules`` as a report's note says it, for players whose previous list
+    gave no K (docs/rules.md §3): its values, never another edition's."""
+    new = f"players with fewer than {rules.new_player_games} rated games when the list says so"
+    if rules.k_junior is None:
+        young = [f"{rules.k_new} for {new}"]
+    elif rules.k_junior == rules.k_new:
+        young = [f"{rules.k_new} for juniors below {rules.junior_ceiling} and {new}"]
+    else:
+        young = [
+            f"{rules.k_junior} for juniors below {rules.junior_ceiling}",
+            f"{rules.k_new} for {new}",
+        ]
+    rule = ", ".join([f"{rules.k_high} once rated {rules.high_threshold}+", *young])
+    cap = f"; then the {rules.k_games_cap} cap over the period" if rules.k_games_cap else ""
+    return (
+        f"K without a value in the previous list: {rule}, otherwise {rules.k_default} "
+        f"(docs/rules.md §3){cap}"
+    )
 
 
 def k_in_force(k: pd.Series, corrected: pd.Series, *, derived: bool) -> pd.Series:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from rating_batch.systems.elo.k import k_note
 from rating_batch.systems.elo.rules import Rules
 
 #: How each ``k_source`` reads after "K 40 " (docs/rules.md §3).
@@ -58,11 +59,7 @@ def period_notes(rules: Rules, players: pd.DataFrame) -> list[str]:
     none (docs/rules.md §3), and the first-rating rule that disregards events (§4)."""
     notes = [f"rules: {rules.edition} ({rules.list_title()}); source: {rules.source}"]
     if players["k"].isna().any():
-        notes.append(
-            "K without a value in the previous list: 10 once rated 2400+, 40 for juniors below "
-            "2300 and players with fewer than 30 rated games when the list says so, otherwise 20 "
-            "(docs/rules.md §3); then the 700 cap over the period"
-        )
+        notes.append(k_note(rules))
     if players["games_total"].isna().any():
         notes.append(
             "players whose total of rated games is unknown are taken to have 30 or more "
