@@ -26,7 +26,7 @@ if TYPE_CHECKING:
         stored_events,
     )
     from rating_batch.monthly.part import PublishResult
-    from rating_batch.monthly.player import find_players, player_report
+    from rating_batch.monthly.player import find_players, player_report, players_named
     from rating_batch.monthly.publish import PublishOptions, publish_due, publish_period
     from rating_batch.monthly.site import site_from_database
     from rating_batch.monthly.undo import (
@@ -56,6 +56,7 @@ _HOMES = {
     "published_file": "overview",
     "find_players": "player",
     "player_report": "player",
+    "players_named": "player",
     "PublishOptions": "publish",
     "publish_period": "publish",
     "publish_due": "publish",
@@ -94,6 +95,7 @@ __all__ = [
     "init_database",
     "lost_from_both",
     "player_report",
+    "players_named",
     "publish_due",
     "publish_period",
     "published_file",

@@ -14,6 +14,7 @@ are explained as he played them.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -86,27 +87,61 @@ def player_report(fide_id: str, *, db: Path, out: Path | None = None) -> str:
     )
 
 
-def find_players(text: str, *, db: Path, out: Path | None = None) -> str:
-    """Players whose name contains ``text`` (accents, case and word order aside); the report
-    of the one found when there is exactly one."""
+@dataclass(frozen=True)
+class Found:
+    """A player a name search found: his id (the FIDE ID, else the id the lists give him),
+    whether it is a FIDE ID, and who he is as the database knows him."""
+
+    label: str
+    fide: bool
+    name: str
+    federation: str
+    born: str
+
+
+def players_named(text: str, *, db: Path) -> list[Found]:
+    """Every player whose name contains ``text`` (accents, case and word order aside), as
+    data: the desk lays them out itself (``find_players`` prints them)."""
+    with open_store(db) as store:
+        return _found(_named(store, text, db))
+
+
+def _named(store: Store, text: str, db: Path) -> pd.DataFrame:
     wanted = name_key(text).split()
     if not wanted:
         raise RatingBatchError(f"--name {text!r}: give some letters of the name")
+    people = store.players()
+    found = people[[all(word in key for word in wanted) for key in people["name_key"]]]
+    if found.empty:
+        raise RatingBatchError(f"no player named like {text!r} in {db}")
+    return found
+
+
+def _found(people: pd.DataFrame) -> list[Found]:
+    return [
+        Found(
+            label=label,
+            fide=bool(pd.notna(row["fide_id"])),
+            name=str(row["name"]),
+            federation=str(row["federation"]) if pd.notna(row["federation"]) else "-",
+            born=number(row["birth_year"]) or "?",
+        )
+        for (_, row), label in zip(people.iterrows(), player_ids(people), strict=True)
+    ]
+
+
+def find_players(text: str, *, db: Path, out: Path | None = None) -> str:
+    """Players whose name contains ``text`` (accents, case and word order aside); the report
+    of the one found when there is exactly one."""
     with open_store(db) as store:
-        people = store.players()
-        found = people[[all(word in key for word in wanted) for key in people["name_key"]]]
-        if found.empty:
-            raise RatingBatchError(f"no player named like {text!r} in {db}")
+        found = _named(store, text, db)
         if len(found) == 1:
             person = {str(k): v for k, v in found.iloc[0].items()}
             return _report(store, person, out)
-    labels = player_ids(found)
     lines = [f"{len(found)} players named like {text!r}:"]
-    for (_, row), label in zip(found.head(MAX_FOUND).iterrows(), labels, strict=False):
-        born = number(row["birth_year"]) or "?"
-        federation = row["federation"] if pd.notna(row["federation"]) else "-"
-        fide = f"FIDE ID {label}" if pd.notna(row["fide_id"]) else f"no FIDE ID ({label})"
-        lines.append(f"  {row['name']}, {federation}, born {born}: {fide}")
+    for each in _found(found.head(MAX_FOUND)):
+        fide = f"FIDE ID {each.label}" if each.fide else f"no FIDE ID ({each.label})"
+        lines.append(f"  {each.name}, {each.federation}, born {each.born}: {fide}")
     if len(found) > MAX_FOUND:
         lines.append(f"  … and {len(found) - MAX_FOUND} more: give more of the name")
     lines.append("'rating-batch player ID' shows one: the FIDE ID, or the id in brackets")

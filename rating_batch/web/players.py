@@ -6,51 +6,44 @@ removed; the database is only read), and ``GET``/``POST /players/<ID>/edit`` (as
 
 from __future__ import annotations
 
-import html
 import re
 import tempfile
 from pathlib import Path
 from urllib.parse import quote
 
-from markupsafe import Markup
 from starlette.requests import Request
-from starlette.responses import HTMLResponse
+from starlette.responses import HTMLResponse, RedirectResponse
 from starlette.routing import Route
 
 from rating_batch import monthly
 from rating_batch.errors import RatingBatchError
+from rating_batch.monthly.player import MAX_FOUND
 from rating_batch.terminal import terminal_text
 from rating_batch.web.pages import UserError, call, desk_of, done, page, posted
 
-#: A player's id in the text ``player --name`` prints: ``FIDE ID 123`` or ``(n1#7)``.
-_IDS = re.compile(r"FIDE ID (\d+)|no FIDE ID \(([^)]+)\)")
 
-
-def _linked(text: str) -> Markup:
-    """The text, escaped, with each player's id a link to his page."""
-
-    def link(match: re.Match[str]) -> str:
-        label = match[1] or match[2]  # escaped already, as the whole text
-        address = f"/players/{quote(html.unescape(label), safe='')}"
-        linked = match[0].replace(label, f'<a href="{address}">{label}</a>')
-        return f'{linked} · <a href="{address}/edit">correct</a>'
-
-    return Markup(_IDS.sub(link, html.escape(text)))
-
-
-async def find(request: Request) -> HTMLResponse:
+async def find(request: Request) -> HTMLResponse | RedirectResponse:
     desk = desk_of(request)
     name = request.query_params.get("name", "")
     found = None
     if name.strip():
         try:
-            # Names as the terminal shows them: a bidi control as its code point.
-            found = _linked(terminal_text(await call(monthly.find_players, name, db=desk.db)))
+            players = await call(monthly.players_named, name, db=desk.db)
         except RatingBatchError as error:
             if "no player" not in str(error):
                 raise
             raise UserError(str(error), 404) from None
-    return page(request, "players.html", title="Players", name=name, found=found)
+        if len(players) == 1:  # as `player --name`: the one found is shown at once
+            return RedirectResponse(f"/players/{quote(players[0].label, safe='')}", 303)
+        # Names as the terminal shows them (a bidi control as its code point); each id a
+        # link to the player's page, escaped for its address.
+        found = [
+            (each, terminal_text(each.name), f"/players/{quote(each.label, safe='')}")
+            for each in players[:MAX_FOUND]
+        ]
+        more = len(players) - len(found)
+    return page(request, "players.html", title="Players", name=name, found=found,
+                more=more if found is not None else 0)  # fmt: skip
 
 
 def _player_page(label: str, db: Path) -> str:
@@ -72,14 +65,16 @@ async def player(request: Request) -> HTMLResponse:
     # The page's links lead to the event pages of the published lists (``/lists/``); a way
     # back to the desk above it (the page is the one ``player --out`` writes, without one).
     text = text.replace("<head>", '<head>\n<base href="/lists/">', 1)
-    text = re.sub(r"(<body[^>]*>)", rf"\1\n{_BACK}", text, count=1)
+    back = _BACK.format(edit=f"/players/{quote(label, safe='')}/edit")
+    text = re.sub(r"(<body[^>]*>)", lambda found: f"{found[1]}\n{back}", text, count=1)
     return HTMLResponse(text)
 
 
-#: The desk's way back on a player's page (absolute: the page's base is ``/lists/``).
+#: The desk's way back on a player's page, and to his correction form (absolute: the page's
+#: base is ``/lists/``).
 _BACK = (
     '<nav class="screen" aria-label="desk"><a href="/players">← the players</a> · '
-    '<a href="/">the database</a></nav>'
+    '<a href="{edit}">correct</a> · <a href="/">the database</a></nav>'
 )
 
 

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from db_helpers import dump, query, run, write_list
 from desk_helpers import desk, january, said, send
+from html_text import read_page
 
 
 def _db(tmp_path: Path) -> Path:
@@ -26,10 +27,15 @@ def test_a_name_finds_players_each_linked_to_his_page(tmp_path: Path) -> None:
     page = client.get("/players", params={"name": "rako"})
     assert page.status_code == 200
     text = said(page.text)
-    assert "2 players named like 'rako':" in text
-    assert "Rakovic, Ana, SRB, born 1990: FIDE ID 11" in text
+    assert "2 players named like “rako”:" in text
+    # A table of what the database knows, not the terminal's text read back.
+    rows = read_page(page.text).rows
+    assert rows[1:] == [
+        ["Rakovic, Ana", "SRB", "1990", "FIDE ID 11", "correct"],
+        ["Rako, Ivo", "CRO", "1985", "FIDE ID 12", "correct"],
+    ]
     assert 'FIDE ID <a href="/players/11">11</a>' in page.text
-    assert 'FIDE ID <a href="/players/12">12</a>' in page.text
+    assert '<a href="/players/12/edit">correct</a>' in page.text
     assert "Other" not in text
 
 
@@ -55,7 +61,7 @@ def test_a_players_page_is_the_one_player_out_writes(tmp_path: Path) -> None:
     # The same page, with the base of its links and the desk's way back after <body>.
     back = (
         '\n<nav class="screen" aria-label="desk"><a href="/players">← the players</a> · '
-        '<a href="/">the database</a></nav>'
+        '<a href="/players/11/edit">correct</a> · <a href="/">the database</a></nav>'
     )
     body = written.index(">", written.index("<body")) + 1
     expected = written[:body] + back + written[body:]
@@ -88,8 +94,8 @@ def test_a_player_without_a_fide_id_is_linked_by_his_id_escaped(tmp_path: Path) 
     client = desk(db, tmp_path / "out")
     page = client.get("/players", params={"name": "rako"})
     assert page.status_code == 200
-    assert "3 players named like 'rako':" in said(page.text)
-    assert 'no FIDE ID (<a href="/players/q%22x%232">q&quot;x#2</a>)' in page.text
+    assert "3 players named like “rako”:" in said(page.text)
+    assert '<td class="text"><a href="/players/q%22x%232">q&#34;x#2</a></td>' in page.text
     his = client.get("/players/q%22x%232")
     assert his.status_code == 200 and "Rakon, Ned" in said(his.text)
 
@@ -133,3 +139,11 @@ def test_a_player_is_corrected_from_the_desk_and_undo_takes_it_back(tmp_path: Pa
         assert refused.status_code == 400
         assert told in said(refused.text) and "--" not in said(refused.text)
     assert data_dump(db) == before
+
+
+def test_a_name_only_one_player_has_opens_his_page(tmp_path: Path) -> None:
+    """As `player --name` shows the one found at once: the desk goes to his page."""
+    db = _db(tmp_path)
+    client = desk(db, tmp_path / "out")
+    page = client.get("/players", params={"name": "rakovic"}, follow_redirects=False)
+    assert (page.status_code, page.headers["location"]) == (303, "/players/11")
