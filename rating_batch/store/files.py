@@ -183,7 +183,8 @@ class FileStore:
         every list took to write (docs/undo.md §5)."""
         checked = Checked()
         gone = {root for root in self.roots if not root.is_dir()}
-        if not gone and _same_file(self.folder, self.spare):
+        one_folder = not gone and _same_file(self.folder, self.spare)
+        if one_folder:
             # A link where the second copies' folder was: writing "again" through it would
             # write onto the first copies, every run, and leave one copy.
             checked.failed.append(
@@ -200,8 +201,8 @@ class FileStore:
                 tried = [(root / name, why) for root, _, _, why in found]
                 checked.lost.append((digest, self.folder / name, _lost(tried)))
                 continue
-            if checked.failed and checked.failed[0][0] == self.spare:
-                continue  # one folder: nowhere to write a second copy
+            if one_folder:
+                continue  # nowhere to write a second copy
             source, stored = good[0]
             bad = [(root, why) for root, kept, _, why in found if kept is None]
             if len(good) == 2 and _same_file(self.folder / name, self.spare / name):

@@ -25,7 +25,7 @@ from rating_batch.web.pages import UserError, call, desk_of, done, page, posted
 async def find(request: Request) -> HTMLResponse | RedirectResponse:
     desk = desk_of(request)
     name = request.query_params.get("name", "")
-    found = None
+    found, more = None, 0
     if name.strip():
         try:
             players = await call(monthly.players_named, name, db=desk.db)
@@ -42,8 +42,7 @@ async def find(request: Request) -> HTMLResponse | RedirectResponse:
             for each in players[:MAX_FOUND]
         ]
         more = len(players) - len(found)
-    return page(request, "players.html", title="Players", name=name, found=found,
-                more=more if found is not None else 0)  # fmt: skip
+    return page(request, "players.html", title="Players", name=name, found=found, more=more)
 
 
 def _player_page(label: str, db: Path) -> str:
