@@ -18,6 +18,7 @@ from rating_batch.loaders import (
     no_progress,
 )
 from rating_batch.parallel import alongside, beside
+from rating_batch.pipelines.state.rate import rating_key
 from rating_batch.rated import RateResult, SystemRateResult
 from rating_batch.schema import EventInfo, combined
 from rating_batch.staging import OutputSet, staged_outputs
@@ -32,7 +33,6 @@ from rating_batch.systems.elo.pages import EventPages, entrants_of, event_pages,
 from rating_batch.systems.elo.reasons import ro_k_notes
 from rating_batch.systems.elo.rules import Rules
 from rating_batch.systems.params import described
-from rating_batch.systems.state.rate import rating_key
 from rating_batch.writers import (
     CALCULATION_LABELS,
     GAME_LABELS,

@@ -3,7 +3,7 @@
 (unpublish, remove, backups, restore, backup, upgrade), ``edit`` (edit-player), ``player``,
 ``export``, ``site`` (the web site) and ``overview`` (the desk's first page); ``part`` is what
 a rating system does in them (FIDE Elo's in ``systems/elo/database.py``, the others' in
-``systems/state/database.py``).
+``pipelines/state/database.py``).
 
 The names below are imported on first use: a rating system's part imports the modules it
 shares with the commands (``common``, ``outputs``) without importing every command."""

@@ -3,7 +3,7 @@ database from a list (``init``), rate a period's list kinds and keep them (``pub
 write a list again (``export-list``) and explain a player (``player``). The commands own
 everything else: the order of periods, the locks and transactions, the staged files and the
 copies kept of them. FIDE Elo's part is ``systems/elo/database.py``, every other system's
-``systems/state/database.py``."""
+``pipelines/state/database.py``."""
 
 from __future__ import annotations
 

@@ -19,11 +19,11 @@ from rating_batch.errors import RatingBatchError, RulesError
 from rating_batch.monthly.book import database_system
 from rating_batch.monthly.site_settings import SiteSettings, site_settings
 from rating_batch.periods import Period
+from rating_batch.pipelines.state.system import StatePipeline
 from rating_batch.schema import as_written
 from rating_batch.staging import OutputProblem, staged_outputs
 from rating_batch.store import Store, open_store
 from rating_batch.store.places import keep_out_of_stores
-from rating_batch.systems.state.system import StatePipeline
 from rating_batch.writers.site import (
     GAME_COLUMNS,
     SITE_FILES,

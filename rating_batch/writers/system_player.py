@@ -16,7 +16,7 @@ import pandas as pd
 from rating_batch.periods import shown
 from rating_batch.systems.base import StateSystem
 from rating_batch.systems.elo.rules import KINDS
-from rating_batch.systems.state.explain import SystemListPart, SystemPlayerReport
+from rating_batch.systems.explain import SystemListPart, SystemPlayerReport
 from rating_batch.values import as_float, missing
 from rating_batch.writers.common import half_away_text, list_values
 from rating_batch.writers.html import STATUS_TEXT, render

@@ -18,9 +18,9 @@ from db_helpers import dump, newcomer_database, process, query, run
 from html_text import read_page
 from trf_text import P, trf
 
+from rating_batch.pipelines.state.publish import system_listing
 from rating_batch.systems import SYSTEMS
 from rating_batch.systems.historical import HarknessSystem
-from rating_batch.systems.state.publish import system_listing
 from rating_batch.writers.common import WRITTEN_RELATIVE
 
 ADULT = 1980

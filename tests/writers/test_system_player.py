@@ -16,7 +16,7 @@ from openpyxl import load_workbook
 from workbooks import header_row, table
 
 from rating_batch.systems import state_system
-from rating_batch.systems.state.explain import SystemListPart, SystemPlayerReport
+from rating_batch.systems.explain import SystemListPart, SystemPlayerReport
 from rating_batch.writers.system_player import (
     system_player_text,
     write_system_player_html,

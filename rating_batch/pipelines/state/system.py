@@ -14,6 +14,9 @@ from rating_batch.errors import Issue
 from rating_batch.loaders.statelist import is_state_list
 from rating_batch.monthly.common import RuleBook
 from rating_batch.outputs import write_system_outputs
+from rating_batch.pipelines.state.database import StateDatabase
+from rating_batch.pipelines.state.rate import rate_with_system
+from rating_batch.pipelines.state.states import read_system_list
 from rating_batch.rated import SystemRateResult
 from rating_batch.schema import NationalId
 from rating_batch.systems.base import StateSystem
@@ -21,9 +24,6 @@ from rating_batch.systems.elo.rules import LATEST
 from rating_batch.systems.elo.rules_file import named_rules
 from rating_batch.systems.params import described
 from rating_batch.systems.seam import RateRequest
-from rating_batch.systems.state.database import StateDatabase
-from rating_batch.systems.state.rate import rate_with_system
-from rating_batch.systems.state.states import read_system_list
 from rating_batch.terminal import TERMINAL_WIDTH
 from rating_batch.validation import LOWEST_RATING, overlap_issues
 

@@ -20,6 +20,7 @@ from rating_batch.errors import Issue, raise_if_errors
 from rating_batch.identity import find_rows, id_form_issues, written_id
 from rating_batch.loaders.common import time_control_minutes
 from rating_batch.periods import period_of
+from rating_batch.pipelines.state.states import read_system_list
 from rating_batch.rated import SystemRateResult
 from rating_batch.schema import Event, EventInfo
 from rating_batch.systems.base import (
@@ -30,7 +31,6 @@ from rating_batch.systems.base import (
 from rating_batch.systems.elo.rules import LATEST
 from rating_batch.systems.elo.rules_file import named_rules
 from rating_batch.systems.games import PlayedGames
-from rating_batch.systems.state.states import read_system_list
 
 
 def rating_key(info: EventInfo, by_start: bool = True) -> tuple[dt.date, dt.date, str]:

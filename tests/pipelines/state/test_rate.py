@@ -18,17 +18,17 @@ from rating_batch.assemble import choose_kind
 from rating_batch.cli import cli
 from rating_batch.errors import RatingBatchError
 from rating_batch.loaders import read_event
-from rating_batch.schema import Event, EventInfo
-from rating_batch.systems import state_system
-from rating_batch.systems.glicko import GlickoSystem
-from rating_batch.systems.historical import HarknessSystem
-from rating_batch.systems.state.rate import (
+from rating_batch.pipelines.state.rate import (
     birth_years,
     event_facts,
     rate_with_system,
     rating_key,
     with_listed,
 )
+from rating_batch.schema import Event, EventInfo
+from rating_batch.systems import state_system
+from rating_batch.systems.glicko import GlickoSystem
+from rating_batch.systems.historical import HarknessSystem
 
 DAY = dt.date(2026, 8, 1)
 

@@ -1,4 +1,4 @@
-"""A system's states in the database (systems/state/states.py): a true/false column is no number a
+"""A system's states in the database (pipelines/state/states.py): a true/false column is no number a
 player must have; a text state alone is a state (docs/systems.md §10.2)."""
 
 from __future__ import annotations
@@ -7,9 +7,9 @@ from typing import ClassVar
 
 import pandas as pd
 
+from rating_batch.pipelines.state.states import numeric_columns, state_rows
 from rating_batch.systems.base import SystemBase
 from rating_batch.systems.glicko2 import Glicko2System
-from rating_batch.systems.state.states import numeric_columns, state_rows
 
 
 class Flagged(SystemBase[object]):

@@ -22,23 +22,23 @@ from rating_batch.monthly.outputs import PERIOD_FILES, Keeping
 from rating_batch.monthly.part import InitRequest, PublishResult
 from rating_batch.monthly.rows import RowReader, rows_of
 from rating_batch.periods import INITIAL, Period, shown
-from rating_batch.staging import OutputSet, staged_outputs
-from rating_batch.store import Store, create_store
-from rating_batch.systems.base import StateSystem
-from rating_batch.systems.elo.rules import KINDS
-from rating_batch.systems.state.explain import SystemListPart, SystemPlayerReport
-from rating_batch.systems.state.publish import (
+from rating_batch.pipelines.state.publish import (
     SystemKindOutcome,
     rate_system_kind,
     system_kinds,
     write_system_kind,
 )
-from rating_batch.systems.state.states import (
+from rating_batch.pipelines.state.states import (
     numeric_columns,
     read_system_list,
     state_list,
     state_rows,
 )
+from rating_batch.staging import OutputSet, staged_outputs
+from rating_batch.store import Store, create_store
+from rating_batch.systems.base import StateSystem
+from rating_batch.systems.elo.rules import KINDS
+from rating_batch.systems.explain import SystemListPart, SystemPlayerReport
 from rating_batch.writers import write_csv
 from rating_batch.writers.system_player import (
     system_player_text,

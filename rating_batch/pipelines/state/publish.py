@@ -22,6 +22,14 @@ from rating_batch.monthly.common import differs, player_ids
 from rating_batch.monthly.outputs import list_sheets
 from rating_batch.outputs import write_system_files
 from rating_batch.periods import Period, shown, stored_day
+from rating_batch.pipelines.state.rate import event_facts, rating_key
+from rating_batch.pipelines.state.states import (
+    IDENTITY_COLUMNS,
+    numeric_columns,
+    read_system_state,
+    rounded,
+    state_rows,
+)
 from rating_batch.rated import SystemRateResult
 from rating_batch.schema import EventInfo
 from rating_batch.staging import OutputSet
@@ -30,14 +38,6 @@ from rating_batch.systems.base import LISTED, StateSystem, SystemInput, rate_fin
 from rating_batch.systems.elo.publish import _previous
 from rating_batch.systems.games import PlayedGames
 from rating_batch.systems.params import described
-from rating_batch.systems.state.rate import event_facts, rating_key
-from rating_batch.systems.state.states import (
-    IDENTITY_COLUMNS,
-    numeric_columns,
-    read_system_state,
-    rounded,
-    state_rows,
-)
 from rating_batch.writers import write_csv, write_workbook
 
 GAME_COLUMNS = [

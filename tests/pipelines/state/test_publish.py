@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pandas as pd
 
+from rating_batch.pipelines.state.publish import system_listing
 from rating_batch.systems.ecf_grade import EcfGradeSystem
 from rating_batch.systems.historical import HarknessSystem
-from rating_batch.systems.state.publish import system_listing
 
 
 def test_a_list_shows_listed_statuses_and_the_systems_listed_columns() -> None:
