@@ -22,7 +22,7 @@ from openpyxl.utils.exceptions import IllegalCharacterError
 
 from rating_batch.errors import InputError
 from rating_batch.loaders import read_event, read_rating_list
-from rating_batch.systems.elo.run import rate_loaded
+from rating_batch.pipelines.elo.run import rate_loaded
 
 #: Left out of ``make test-fast`` (fuzzing).
 pytestmark = pytest.mark.slow

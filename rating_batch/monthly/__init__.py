@@ -2,7 +2,7 @@
 ``init``, ``add`` (with ``identify``), ``publish`` (with ``changes`` and ``outputs``), ``undo``
 (unpublish, remove, backups, restore, backup, upgrade), ``edit`` (edit-player), ``player``,
 ``export``, ``site`` (the web site) and ``overview`` (the desk's first page); ``part`` is what
-a rating system does in them (FIDE Elo's in ``systems/elo/database.py``, the others' in
+a rating system does in them (FIDE Elo's in ``pipelines/elo/database.py``, the others' in
 ``pipelines/state/database.py``).
 
 The names below are imported on first use: a rating system's part imports the modules it

@@ -23,10 +23,10 @@ from rating_batch.outputs import (
 )
 from rating_batch.parallel import alongside, worth
 from rating_batch.periods import Period, shown
+from rating_batch.pipelines.elo.publish import KindOutcome
 from rating_batch.schema import EventInfo
 from rating_batch.staging import OutputSet
 from rating_batch.systems.elo.engine import STATUSES
-from rating_batch.systems.elo.publish import KindOutcome
 from rating_batch.systems.elo.rules import Rules
 from rating_batch.writers import (
     Sheet,

@@ -2,7 +2,7 @@
 database from a list (``init``), rate a period's list kinds and keep them (``publish``),
 write a list again (``export-list``) and explain a player (``player``). The commands own
 everything else: the order of periods, the locks and transactions, the staged files and the
-copies kept of them. FIDE Elo's part is ``systems/elo/database.py``, every other system's
+copies kept of them. FIDE Elo's part is ``pipelines/elo/database.py``, every other system's
 ``pipelines/state/database.py``."""
 
 from __future__ import annotations

@@ -19,6 +19,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from rating_batch.pipelines.elo.system import EloSystem
 from rating_batch.pipelines.state.system import StatePipeline
 from rating_batch.rules_check import Findings, did_you_mean
 from rating_batch.systems.base import (
@@ -27,7 +28,6 @@ from rating_batch.systems.base import (
     SystemOutcome,
     rate_finite,
 )
-from rating_batch.systems.elo.system import EloSystem
 from rating_batch.systems.homes import ELO, SYSTEM_HOMES
 from rating_batch.systems.params import from_section
 from rating_batch.systems.seam import RatingSystem

@@ -1,4 +1,4 @@
-"""A period whose events are not all dated (monthly/publish.py, systems/elo/publish.py): an
+"""A period whose events are not all dated (monthly/publish.py, pipelines/elo/publish.py): an
 event file without a start date (no 042 record) is ordered after the dated ones of its period,
 beside them as alone, and the month publishes."""
 

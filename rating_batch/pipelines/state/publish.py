@@ -22,6 +22,7 @@ from rating_batch.monthly.common import differs, player_ids
 from rating_batch.monthly.outputs import list_sheets
 from rating_batch.outputs import write_system_files
 from rating_batch.periods import Period, shown, stored_day
+from rating_batch.pipelines.elo.publish import _previous
 from rating_batch.pipelines.state.rate import event_facts, rating_key
 from rating_batch.pipelines.state.states import (
     IDENTITY_COLUMNS,
@@ -35,7 +36,6 @@ from rating_batch.schema import EventInfo
 from rating_batch.staging import OutputSet
 from rating_batch.store import Store
 from rating_batch.systems.base import LISTED, StateSystem, SystemInput, rate_finite
-from rating_batch.systems.elo.publish import _previous
 from rating_batch.systems.games import PlayedGames
 from rating_batch.systems.params import described
 from rating_batch.writers import write_csv, write_workbook

@@ -1,4 +1,4 @@
-"""Rating a list kind over periods (systems/elo/publish.py, docs/rules.md §1–§5): the
+"""Rating a list kind over periods (pipelines/elo/publish.py, docs/rules.md §1–§5): the
 700 cap, first ratings pooled over periods, the floor, inactivity, consistency notes."""
 
 from __future__ import annotations
@@ -10,11 +10,11 @@ from pathlib import Path
 import pandas as pd
 import pytest
 from db_helpers import ADULT, add_one_game, database, rows, run, write_list
+from systems.elo.test_engine import OUTCOME, SEVEN_HUNDRED_CAP_EVENTS, _cap_event
 from trf_text import P, trf
 from workbooks import summary
 
-from rating_batch.systems.elo import publish as elo_publish
-from systems.elo.test_engine import OUTCOME, SEVEN_HUNDRED_CAP_EVENTS, _cap_event
+from rating_batch.pipelines.elo import publish as elo_publish
 
 
 @pytest.fixture

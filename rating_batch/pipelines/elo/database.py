@@ -31,12 +31,12 @@ from rating_batch.monthly.outputs import Keeping, list_sheets, list_title, write
 from rating_batch.monthly.part import InitRequest, PublishResult
 from rating_batch.monthly.rows import rows_of
 from rating_batch.periods import INITIAL, Period, junior_year, next_list_period, period_name, shown
+from rating_batch.pipelines.elo.publish import KindOutcome, _previous, rate_list
 from rating_batch.staging import OutputSet, staged_outputs
 from rating_batch.store import Store, create_store
 from rating_batch.systems.elo.explain import EventLabel, PeriodPart, PlayerReport, period_part
 from rating_batch.systems.elo.k import games_from_list_k
 from rating_batch.systems.elo.pages import date_span
-from rating_batch.systems.elo.publish import KindOutcome, _previous, rate_list
 from rating_batch.systems.elo.rules import Rules
 from rating_batch.systems.elo.state import STATE_FIELDS, listing_of
 from rating_batch.writers import (

@@ -28,13 +28,13 @@ from rating_batch.periods import (
     month_index,
     stored_day,
 )
+from rating_batch.pipelines.elo.run import junior_note, uncertain_notes
 from rating_batch.schema import REASON_DTYPE, conform
 from rating_batch.store import Store
 from rating_batch.systems.elo.calculations import individual_calculations
 from rating_batch.systems.elo.engine import PERIOD_GAMES, PERIOD_PLAYERS, PeriodResult, rate_period
 from rating_batch.systems.elo.k import k_in_force
 from rating_batch.systems.elo.rules import Rules
-from rating_batch.systems.elo.run import junior_note, uncertain_notes
 from rating_batch.systems.elo.state import Publication, listing_of, next_state
 from rating_batch.validation import overlapping_events
 
