@@ -47,10 +47,10 @@ from generate import FIDE_MONTH, generate_month, make_federation, write_list_csv
 
 from rating_batch.assemble import assemble_period
 from rating_batch.inputs import load_events
-from rating_batch.outputs import write_rate_outputs
+from rating_batch.pipelines.elo.run import rate_loaded
+from rating_batch.pipelines.outputs import write_rate_outputs
 from rating_batch.systems.elo.engine import rate_period
 from rating_batch.systems.elo.rules import FIDE_2025, fide_tables
-from rating_batch.pipelines.elo.run import rate_loaded
 from rating_batch.systems.elo.tables import expected_hundredths
 from rating_batch.systems.games import PlayedGames
 from rating_batch.systems.glicko2 import Glicko2, rate_glicko2

@@ -16,8 +16,8 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from budget import long_tests
 
+from rating_batch.pipelines.rated import RateResult
 from rating_batch.rate import rate_events
-from rating_batch.rated import RateResult
 
 DATA = Path(__file__).parent / "data"
 TRF_CORPUS = sorted((DATA / "trf").glob("*.trf"))

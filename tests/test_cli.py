@@ -327,7 +327,7 @@ def test_outputs_get_the_usual_file_mode(tmp_path: Path) -> None:
 def test_failed_write_leaves_no_output_behind(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from rating_batch import outputs
+    from rating_batch.pipelines import outputs
     from rating_batch.rate import rate_events
 
     def explode(*args: object, **kwargs: object) -> None:

@@ -495,7 +495,7 @@ def _read_xlsx(path: Path, kind: str) -> RatingList:
 
 
 #: A list's header row is the first of this many that names ``id`` or a rating (list.xlsx has
-#: its title, the rules and a blank row above it: monthly/outputs.py, ``list_sheets``).
+#: its title, the rules and a blank row above it: pipelines/published.py, ``list_sheets``).
 HEADER_WITHIN = 10
 _HEADING = re.compile(r"id|((standard|rapid|blitz)_)?rating")
 

@@ -16,8 +16,8 @@ import pandas as pd
 
 from rating_batch.loaders import Progress
 from rating_batch.monthly.common import Outcome, RuleBook
-from rating_batch.monthly.outputs import Keeping
 from rating_batch.periods import INITIAL, Period
+from rating_batch.pipelines.published import Keeping
 from rating_batch.staging import OutputSet
 from rating_batch.store import Store
 

@@ -32,7 +32,6 @@ from rating_batch.monthly.common import (
     RuleBook,
     placed_period,
 )
-from rating_batch.monthly.outputs import PERIOD_FILES, Keeping
 from rating_batch.monthly.part import Publisher, PublishResult
 from rating_batch.monthly.site import SiteNotWritten, check_site, write_site
 from rating_batch.periods import (
@@ -45,6 +44,7 @@ from rating_batch.periods import (
     next_list_period,
     shown,
 )
+from rating_batch.pipelines.published import PERIOD_FILES, Keeping
 from rating_batch.staging import OutputProblem, OutputSet, check_outputs, staged_outputs
 from rating_batch.store import DEFAULT_WAIT, Store, open_store
 from rating_batch.store.places import keep_out_of_stores

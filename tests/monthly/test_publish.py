@@ -27,7 +27,7 @@ from trf_text import P
 
 from rating_batch import monthly
 from rating_batch.errors import RatingBatchError
-from rating_batch.monthly import outputs
+from rating_batch.pipelines import published as outputs
 
 
 @pytest.mark.parametrize("typed", ["2026-4", "2026-04 ", "26-04", "2026-13", "April"])

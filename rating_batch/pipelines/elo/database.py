@@ -16,7 +16,6 @@ import pandas as pd
 
 from rating_batch.errors import InputError, Issue, RulesError
 from rating_batch.loaders import Progress, read_rating_list
-from rating_batch.monthly.changes import ListCounts, change_summary
 from rating_batch.monthly.common import (
     Outcome,
     RuleBook,
@@ -26,12 +25,13 @@ from rating_batch.monthly.common import (
     read_state,
     refuse_repeated_ids,
 )
-from rating_batch.monthly.floor import below_floor_on_list, idle_below_floor
-from rating_batch.monthly.outputs import Keeping, list_sheets, list_title, write_period
 from rating_batch.monthly.part import InitRequest, PublishResult
-from rating_batch.monthly.rows import rows_of
 from rating_batch.periods import INITIAL, Period, junior_year, next_list_period, period_name, shown
+from rating_batch.pipelines.changes import ListCounts, change_summary
+from rating_batch.pipelines.elo.floor import below_floor_on_list, idle_below_floor
 from rating_batch.pipelines.elo.publish import KindOutcome, _previous, rate_list
+from rating_batch.pipelines.published import Keeping, list_sheets, list_title, write_period
+from rating_batch.pipelines.rows import rows_of
 from rating_batch.staging import OutputSet, staged_outputs
 from rating_batch.store import Store, create_store
 from rating_batch.systems.elo.explain import EventLabel, PeriodPart, PlayerReport, period_part

@@ -15,9 +15,7 @@ import pandas as pd
 
 from rating_batch.assemble import rating_example, unlisted_first
 from rating_batch.errors import Issue, RatingBatchError
-from rating_batch.monthly.changes import edits_since, list_changes
 from rating_batch.monthly.common import RuleBook, read_state
-from rating_batch.monthly.floor import left_without_playing
 from rating_batch.parallel import alongside, worth
 from rating_batch.periods import (
     INITIAL,
@@ -28,6 +26,8 @@ from rating_batch.periods import (
     month_index,
     stored_day,
 )
+from rating_batch.pipelines.changes import edits_since, list_changes
+from rating_batch.pipelines.elo.floor import left_without_playing
 from rating_batch.pipelines.elo.run import junior_note, uncertain_notes
 from rating_batch.schema import REASON_DTYPE, conform
 from rating_batch.store import Store

@@ -18,7 +18,7 @@ from rating_batch.loaders import (
     read_rating_list,
 )
 from rating_batch.parallel import alongside, worth
-from rating_batch.rated import RateResult
+from rating_batch.pipelines.rated import RateResult
 from rating_batch.schema import Event, combined
 from rating_batch.systems.elo.engine import rate_period
 from rating_batch.systems.elo.rules import FIDE_BY_DATE, Kind, Rules, edition_in_force

@@ -13,10 +13,10 @@ from rating_batch.errors import Issue
 from rating_batch.inputs import is_list_file
 from rating_batch.loaders import read_rating_list
 from rating_batch.monthly.common import RuleBook
-from rating_batch.outputs import write_rate_outputs
 from rating_batch.pipelines.elo.database import EloDatabase
 from rating_batch.pipelines.elo.run import rate_loaded
-from rating_batch.rated import RateResult
+from rating_batch.pipelines.outputs import write_rate_outputs
+from rating_batch.pipelines.rated import RateResult
 from rating_batch.schema import NationalId
 from rating_batch.systems.elo.rules import FIDE_BY_DATE, LATEST, Rules
 from rating_batch.systems.elo.rules_file import describe, named_rules, parse_rules_text

@@ -18,10 +18,10 @@ from rating_batch.errors import InputError, Issue, raise_if_errors
 from rating_batch.loaders import Progress, read_rating_list
 from rating_batch.loaders.statelist import is_state_list
 from rating_batch.monthly.common import Outcome, RuleBook, number, refuse_repeated_ids
-from rating_batch.monthly.outputs import PERIOD_FILES, Keeping
 from rating_batch.monthly.part import InitRequest, PublishResult
-from rating_batch.monthly.rows import RowReader, rows_of
 from rating_batch.periods import INITIAL, Period, shown
+from rating_batch.pipelines.published import PERIOD_FILES, Keeping
+from rating_batch.pipelines.rows import RowReader, rows_of
 from rating_batch.pipelines.state.publish import (
     SystemKindOutcome,
     rate_system_kind,

@@ -19,10 +19,11 @@ import pandas as pd
 from rating_batch.errors import RatingBatchError
 from rating_batch.loaders.common import time_control_minutes
 from rating_batch.monthly.common import differs, player_ids
-from rating_batch.monthly.outputs import list_sheets
-from rating_batch.outputs import write_system_files
 from rating_batch.periods import Period, shown, stored_day
 from rating_batch.pipelines.elo.publish import _previous
+from rating_batch.pipelines.outputs import write_system_files
+from rating_batch.pipelines.published import list_sheets
+from rating_batch.pipelines.rated import SystemRateResult
 from rating_batch.pipelines.state.rate import event_facts, rating_key
 from rating_batch.pipelines.state.states import (
     IDENTITY_COLUMNS,
@@ -31,7 +32,6 @@ from rating_batch.pipelines.state.states import (
     rounded,
     state_rows,
 )
-from rating_batch.rated import SystemRateResult
 from rating_batch.schema import EventInfo
 from rating_batch.staging import OutputSet
 from rating_batch.store import Store

@@ -20,8 +20,8 @@ from rating_batch.errors import Issue, raise_if_errors
 from rating_batch.identity import find_rows, id_form_issues, written_id
 from rating_batch.loaders.common import time_control_minutes
 from rating_batch.periods import period_of
+from rating_batch.pipelines.rated import SystemRateResult
 from rating_batch.pipelines.state.states import read_system_list
-from rating_batch.rated import SystemRateResult
 from rating_batch.schema import Event, EventInfo
 from rating_batch.systems.base import (
     StateSystem,

@@ -13,11 +13,11 @@ from rating_batch.assemble import choose_kind, list_identities
 from rating_batch.errors import Issue
 from rating_batch.loaders.statelist import is_state_list
 from rating_batch.monthly.common import RuleBook
-from rating_batch.outputs import write_system_outputs
+from rating_batch.pipelines.outputs import write_system_outputs
+from rating_batch.pipelines.rated import SystemRateResult
 from rating_batch.pipelines.state.database import StateDatabase
 from rating_batch.pipelines.state.rate import rate_with_system
 from rating_batch.pipelines.state.states import read_system_list
-from rating_batch.rated import SystemRateResult
 from rating_batch.schema import NationalId
 from rating_batch.systems.base import StateSystem
 from rating_batch.systems.elo.rules import LATEST

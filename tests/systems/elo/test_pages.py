@@ -12,7 +12,7 @@ from conftest import RateTexts
 from trf_text import P, trf
 
 from rating_batch.cli import cli
-from rating_batch.rated import RateResult
+from rating_batch.pipelines.rated import RateResult
 from rating_batch.schema import combined
 from rating_batch.systems.elo.calculations import individual_calculations
 from rating_batch.systems.elo.pages import (
@@ -155,7 +155,7 @@ def test_pages_written_on_two_cores_are_those_written_on_one(
 ) -> None:
     """From PARALLEL_PAGES events on, a child lays out and writes the later half of the pages:
     every page, and the index, byte for byte as written all by the command."""
-    from rating_batch.outputs import PARALLEL_PAGES
+    from rating_batch.pipelines.outputs import PARALLEL_PAGES
 
     events = tmp_path / "events"
     events.mkdir()

@@ -1,4 +1,4 @@
-"""The files of a published period (monthly/outputs.py)."""
+"""The files of a published period (pipelines/published.py)."""
 
 from __future__ import annotations
 
@@ -55,7 +55,7 @@ def test_two_cores_write_and_store_what_one_core_does(
     from db_helpers import ADULT, data_dump, event_file
     from trf_text import P
 
-    import rating_batch.outputs
+    import rating_batch.pipelines.outputs
     from rating_batch import parallel
 
     games = [(1, 1, 2, "1-0"), (2, 3, 1, "=-="), (3, 2, 3, "0-1")]
@@ -63,7 +63,7 @@ def test_two_cores_write_and_store_what_one_core_does(
     made = {}
     for label, rows, pages in (("one", 10**9, 10**9), ("two", 0, 2)):
         monkeypatch.setattr(parallel, "PARALLEL_ROWS", rows)
-        monkeypatch.setattr(rating_batch.outputs, "PARALLEL_PAGES", pages)
+        monkeypatch.setattr(rating_batch.pipelines.outputs, "PARALLEL_PAGES", pages)
         place = folder / "month"  # the same paths both times (files name their source)
         shutil.rmtree(place, ignore_errors=True)
         place.mkdir()

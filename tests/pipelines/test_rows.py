@@ -1,4 +1,4 @@
-"""The rows of the tool's own stored CSV files for a few players (monthly/rows.py): picked
+"""The rows of the tool's own stored CSV files for a few players (pipelines/rows.py): picked
 by record, not by line, and read back as the files gave them."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import codecs
 
 import pandas as pd
 
-from rating_batch.monthly.rows import rows_of
+from rating_batch.pipelines.rows import rows_of
 
 
 def picked(rows: list[tuple[str, str, str, str]]) -> pd.DataFrame:
