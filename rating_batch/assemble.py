@@ -341,3 +341,8 @@ def _system_kinds(
         )
         for event in events
     }
+
+
+def player_ids(people: pd.DataFrame) -> pd.Series:
+    """Each player's public id: the FIDE ID, else ``<event>#<start rank>``."""
+    return people["fide_id"].astype("Int64").astype("string").fillna(people["created_by"])

@@ -32,10 +32,10 @@ from rating_batch.loaders import (
     Progress,
     no_progress,
 )
+from rating_batch.pipelines.seam import Rated, RateRequest
 from rating_batch.schema import Event
 from rating_batch.systems import find_system
 from rating_batch.systems.elo.rules import FIDE_BY_DATE
-from rating_batch.systems.seam import Rated, RateRequest
 
 log = logging.getLogger(__name__)
 

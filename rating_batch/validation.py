@@ -27,6 +27,7 @@ import numpy as np
 import pandas as pd
 
 from rating_batch.errors import (
+    InputError,
     Issue,
     Severity,
 )
@@ -275,3 +276,14 @@ def overlap_issues(events: Sequence[Event], allow_overlap: bool) -> list[Issue]:
 
 def _iso(date: dt.date | None) -> str | None:
     return None if date is None else date.isoformat()
+
+
+def refuse_repeated_ids(frame: pd.DataFrame, source: str) -> None:
+    """A rating list (``id``, ``line``) where a FIDE ID appears twice is an error naming
+    each line: which of the two rows is the player cannot be guessed."""
+    twice = frame[frame["id"].duplicated(keep=False) & frame["id"].notna()]
+    if len(twice):
+        raise InputError(
+            Issue(source, int(line), f"FIDE ID {fide_id} appears more than once")
+            for fide_id, line in zip(twice["id"], twice["line"], strict=True)
+        )

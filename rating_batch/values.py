@@ -33,4 +33,25 @@ def as_int(value: object) -> int:
     raise TypeError(f"not a number: {value!r}")
 
 
-__all__ = ["as_float", "as_int", "missing"]
+def differs(now: pd.Series, before: pd.Series) -> np.ndarray:
+    """Row by row, whether a value changed (missing before and after is no change)."""
+    same = (now == before) | (now.isna() & before.isna())
+    changed: np.ndarray = ~same.fillna(False).to_numpy(bool)
+    return changed
+
+
+def text_of(value: object) -> str:
+    """A stored value as text: "" when missing, a whole float without its ".0"."""
+    if value is None or value is pd.NA or (isinstance(value, float) and np.isnan(value)):
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def number(value: object) -> str:
+    """A whole number for a report, or "" when missing."""
+    return "" if missing(value) else str(as_int(value))
+
+
+__all__ = ["as_float", "as_int", "differs", "missing", "number", "text_of"]

@@ -25,7 +25,6 @@ if TYPE_CHECKING:
         restore_points,
         stored_events,
     )
-    from rating_batch.monthly.part import PublishResult
     from rating_batch.monthly.player import find_players, player_report, players_named
     from rating_batch.monthly.publish import PublishOptions, publish_due, publish_period
     from rating_batch.monthly.site import site_from_database
@@ -38,6 +37,7 @@ if TYPE_CHECKING:
         unpublish_period,
         upgrade,
     )
+    from rating_batch.pipelines.seam import PublishResult
 
 #: Each public name and the module it is in.
 _HOMES = {

@@ -32,13 +32,7 @@ from rating_batch.inputs import Inputs, distinct_keys, expand_inputs, load_event
 from rating_batch.loaders import Progress, no_progress
 from rating_batch.loaders.common import time_control_minutes
 from rating_batch.monthly.book import database_system, rule_book
-from rating_batch.monthly.common import (
-    Outcome,
-    RuleBook,
-    iso,
-    placed_period,
-    placement_floor,
-)
+from rating_batch.monthly.common import iso, placed_period, placement_floor
 from rating_batch.monthly.identify import IdentityPlan, plan_identities, store_identities
 from rating_batch.parallel import alongside, worth
 from rating_batch.periods import (
@@ -49,6 +43,7 @@ from rating_batch.periods import (
     months_between,
     period_of,
 )
+from rating_batch.pipelines.seam import Outcome, RuleBook
 from rating_batch.schema import Event, combined
 from rating_batch.store import DEFAULT_WAIT, Store, open_store
 from rating_batch.validation import meet, overlapping_events

@@ -3,11 +3,10 @@
 
 from __future__ import annotations
 
-from rating_batch.monthly.common import RuleBook
+from rating_batch.pipelines.seam import RatingSystem, RuleBook
 from rating_batch.store import Store
 from rating_batch.systems.elo.rules import FIDE_BY_DATE
 from rating_batch.systems.registry import stored_system
-from rating_batch.systems.seam import RatingSystem
 
 
 def database_system(store: Store) -> RatingSystem:

@@ -17,10 +17,10 @@ from pathlib import Path
 
 from rating_batch.errors import RatingBatchError, describe_os_error
 from rating_batch.monthly.add import AddOptions
-from rating_batch.monthly.common import Outcome
 from rating_batch.monthly.inbox import InboxAdd, Refusal, add_inbox, inbox_inputs
 from rating_batch.monthly.publish import PublishOptions, publish_due
 from rating_batch.periods import Period
+from rating_batch.pipelines.seam import Outcome
 from rating_batch.staging import staged_outputs
 from rating_batch.store import DEFAULT_WAIT, Busy, keep_out_of_database, one_writer, places_of
 from rating_batch.terminal import terminal_text

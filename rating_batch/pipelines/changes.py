@@ -9,9 +9,9 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from rating_batch.monthly.common import text_of
 from rating_batch.periods import Period
 from rating_batch.store import Store
+from rating_batch.values import text_of
 
 CHANGE_COLUMNS = {
     "change": "string", "id": "string", "name": "string", "federation": "string",

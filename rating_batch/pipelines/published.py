@@ -15,7 +15,6 @@ from rating_batch.loaders import Progress, no_progress
 from rating_batch.parallel import alongside, worth
 from rating_batch.periods import Period, shown
 from rating_batch.pipelines.changes import ListCounts
-from rating_batch.pipelines.elo.publish import KindOutcome
 from rating_batch.pipelines.outputs import (
     MAX_EVENT_PAGES,
     PageSource,
@@ -24,6 +23,7 @@ from rating_batch.pipelines.outputs import (
     detail_sheets,
     write_pages,
 )
+from rating_batch.pipelines.rated import KindOutcome
 from rating_batch.schema import EventInfo
 from rating_batch.staging import OutputSet
 from rating_batch.systems.elo.engine import STATUSES

@@ -5,6 +5,7 @@ the rules each was rated under (``RateResult``), under another system its outcom
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,6 +16,7 @@ import pandas as pd
 from rating_batch.errors import (
     Issue,
 )
+from rating_batch.periods import Period
 from rating_batch.schema import Event, EventInfo
 from rating_batch.systems.base import (
     LISTED,
@@ -22,6 +24,7 @@ from rating_batch.systems.base import (
     StateSystem,
     SystemOutcome,
 )
+from rating_batch.systems.elo.calculations import individual_calculations
 from rating_batch.systems.elo.engine import STATUSES, PeriodResult
 from rating_batch.systems.elo.rules import Rules
 from rating_batch.systems.params import described
@@ -227,3 +230,32 @@ def closing_rows(notes: Sequence[str], warnings: Sequence[Issue]) -> list[Sequen
     if not warnings:
         rows.append(["", "none"])
     return rows
+
+
+@dataclass
+class KindOutcome:
+    kind: str
+    rules: Rules
+    result: PeriodResult
+    state: pd.DataFrame
+    pending: pd.DataFrame
+    listing: pd.DataFrame
+    pooled: pd.DataFrame | None
+    """The earlier periods' games still in the pools (for ``calculations``)."""
+    events: pd.DataFrame
+    notes: list[str]
+    changes: pd.DataFrame
+    """Against the previous list (``changes.list_changes``)."""
+    warnings: list[Issue]
+    """What the period's files say that disagrees, printed on the terminal too."""
+    previous: Period | None
+    """The list the new one follows (None: no earlier list of this kind)."""
+    entrants: pd.DataFrame
+    """Every event's players as its file lists them (``pages.ENTRANT_COLUMNS``)."""
+    period: Period
+
+    @functools.cached_property
+    def calculations(self) -> pd.DataFrame:
+        """Every counted game and first-rating pool explained (``individual_calculations``):
+        made when first asked for, by the files that show them (a dry run never does)."""
+        return individual_calculations(self.result, self.rules, self.pooled, self.period)

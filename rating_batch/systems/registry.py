@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from rating_batch.pipelines.elo.system import EloSystem
+from rating_batch.pipelines.seam import RatingSystem
 from rating_batch.pipelines.state.system import StatePipeline
 from rating_batch.rules_check import Findings, did_you_mean
 from rating_batch.systems.base import (
@@ -30,7 +31,6 @@ from rating_batch.systems.base import (
 )
 from rating_batch.systems.homes import ELO, SYSTEM_HOMES
 from rating_batch.systems.params import from_section
-from rating_batch.systems.seam import RatingSystem
 
 
 #: Each system: its name, its constants' class and how it is made from them (and where the

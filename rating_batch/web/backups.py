@@ -10,7 +10,7 @@ from starlette.responses import HTMLResponse
 from starlette.routing import Route
 
 from rating_batch import monthly
-from rating_batch.monthly.common import Outcome
+from rating_batch.pipelines.seam import Outcome
 from rating_batch.web.pages import Desk, UserError, call, desk_of, done, page, posted
 from rating_batch.web.publish import site_again
 

@@ -15,7 +15,7 @@ from starlette.routing import Route
 from rating_batch import monthly
 from rating_batch.errors import InputError, RatingBatchError, ordered_issues
 from rating_batch.loaders.common import MAX_EVENT_BYTES
-from rating_batch.monthly.common import Outcome
+from rating_batch.pipelines.seam import Outcome
 from rating_batch.systems.elo.rules import KINDS
 from rating_batch.web.forms import MAX_FILES
 from rating_batch.web.pages import (

@@ -15,7 +15,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
 from rating_batch.errors import RatingBatchError, errors_only
-from rating_batch.monthly.common import Outcome
+from rating_batch.pipelines.seam import Outcome
 from rating_batch.store import DatabaseProblem
 from rating_batch.web.forms import Form, FormRefused, Limits, read_form
 from rating_batch.web.security import COOKIE, Guard

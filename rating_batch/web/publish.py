@@ -17,8 +17,8 @@ from starlette.routing import Route
 
 from rating_batch import monthly
 from rating_batch.errors import Issue, RatingBatchError
-from rating_batch.monthly.common import Outcome
 from rating_batch.periods import canonical_period
+from rating_batch.pipelines.seam import Outcome
 from rating_batch.web.pages import Desk, call, confirm, desk_of, done, page, posted
 
 #: Rows of each part of the preview's changes (the whole list is changes.csv's).

@@ -15,8 +15,8 @@ from starlette.routing import Route
 
 from rating_batch import monthly
 from rating_batch.loaders.ratinglist import MAX_LIST_BYTES
-from rating_batch.monthly.common import Outcome
 from rating_batch.monthly.init import rule_choices
+from rating_batch.pipelines.seam import Outcome
 from rating_batch.portable import replace
 from rating_batch.systems.elo.rules import FIDE_BY_DATE, KINDS
 from rating_batch.web.forms import MAX_FIELD_BYTES, Received

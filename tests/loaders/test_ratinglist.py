@@ -95,7 +95,7 @@ def test_a_row_without_any_id_is_still_an_error() -> None:
 
 def our_workbook(path: Path, rows: list[list[object]]) -> Path:
     """A list.xlsx laid out as publish writes it: title, rules line, a blank row, then the
-    header with a rank column (monthly/outputs.py, list_sheets)."""
+    header with a rank column (pipelines/published.py, list_sheets)."""
     book = Workbook()
     sheet = book.active
     sheet.title = "List"

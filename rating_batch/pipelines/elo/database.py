@@ -14,24 +14,17 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from rating_batch.assemble import player_ids
 from rating_batch.errors import InputError, Issue, RulesError
 from rating_batch.loaders import Progress, read_rating_list
-from rating_batch.monthly.common import (
-    Outcome,
-    RuleBook,
-    differs,
-    number,
-    player_ids,
-    read_state,
-    refuse_repeated_ids,
-)
-from rating_batch.monthly.part import InitRequest, PublishResult
 from rating_batch.periods import INITIAL, Period, junior_year, next_list_period, period_name, shown
 from rating_batch.pipelines.changes import ListCounts, change_summary
 from rating_batch.pipelines.elo.floor import below_floor_on_list, idle_below_floor
-from rating_batch.pipelines.elo.publish import KindOutcome, _previous, rate_list
+from rating_batch.pipelines.elo.publish import _previous, rate_list, read_state
 from rating_batch.pipelines.published import Keeping, list_sheets, list_title, write_period
+from rating_batch.pipelines.rated import KindOutcome
 from rating_batch.pipelines.rows import rows_of
+from rating_batch.pipelines.seam import InitRequest, Outcome, PublishResult, RuleBook
 from rating_batch.staging import OutputSet, staged_outputs
 from rating_batch.store import Store, create_store
 from rating_batch.systems.elo.explain import EventLabel, PeriodPart, PlayerReport, period_part
@@ -39,6 +32,8 @@ from rating_batch.systems.elo.k import games_from_list_k
 from rating_batch.systems.elo.pages import date_span
 from rating_batch.systems.elo.rules import Rules
 from rating_batch.systems.elo.state import STATE_FIELDS, listing_of
+from rating_batch.validation import refuse_repeated_ids
+from rating_batch.values import differs, number
 from rating_batch.writers import (
     player_text,
     write_csv,

@@ -6,8 +6,6 @@ earlier periods (§4, §8), the floor and inactivity, and each player's state fo
 from __future__ import annotations
 
 import datetime as dt
-import functools
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -15,7 +13,6 @@ import pandas as pd
 
 from rating_batch.assemble import rating_example, unlisted_first
 from rating_batch.errors import Issue, RatingBatchError
-from rating_batch.monthly.common import RuleBook, read_state
 from rating_batch.parallel import alongside, worth
 from rating_batch.periods import (
     INITIAL,
@@ -29,47 +26,19 @@ from rating_batch.periods import (
 from rating_batch.pipelines.changes import edits_since, list_changes
 from rating_batch.pipelines.elo.floor import left_without_playing
 from rating_batch.pipelines.elo.run import junior_note, uncertain_notes
+from rating_batch.pipelines.rated import KindOutcome
+from rating_batch.pipelines.seam import RuleBook
 from rating_batch.schema import REASON_DTYPE, conform
 from rating_batch.store import Store
-from rating_batch.systems.elo.calculations import individual_calculations
-from rating_batch.systems.elo.engine import PERIOD_GAMES, PERIOD_PLAYERS, PeriodResult, rate_period
+from rating_batch.systems.elo.engine import PERIOD_GAMES, PERIOD_PLAYERS, rate_period
 from rating_batch.systems.elo.k import k_in_force
 from rating_batch.systems.elo.rules import Rules
-from rating_batch.systems.elo.state import Publication, listing_of, next_state
+from rating_batch.systems.elo.state import EMPTY_STATE, Publication, listing_of, next_state
 from rating_batch.validation import overlapping_events
 
 #: Consistency notes name at most this many events each (a month of FIDE files can have
 #: thousands made with an old list).
 MAX_EVENT_NOTES = 50
-
-
-@dataclass
-class KindOutcome:
-    kind: str
-    rules: Rules
-    result: PeriodResult
-    state: pd.DataFrame
-    pending: pd.DataFrame
-    listing: pd.DataFrame
-    pooled: pd.DataFrame | None
-    """The earlier periods' games still in the pools (for ``calculations``)."""
-    events: pd.DataFrame
-    notes: list[str]
-    changes: pd.DataFrame
-    """Against the previous list (``changes.list_changes``)."""
-    warnings: list[Issue]
-    """What the period's files say that disagrees, printed on the terminal too."""
-    previous: Period | None
-    """The list the new one follows (None: no earlier list of this kind)."""
-    entrants: pd.DataFrame
-    """Every event's players as its file lists them (``pages.ENTRANT_COLUMNS``)."""
-    period: Period
-
-    @functools.cached_property
-    def calculations(self) -> pd.DataFrame:
-        """Every counted game and first-rating pool explained (``individual_calculations``):
-        made when first asked for, by the files that show them (a dry run never does)."""
-        return individual_calculations(self.result, self.rules, self.pooled, self.period)
 
 
 def _previous(lists: pd.DataFrame, kind: str, period: Period) -> Period | None:
@@ -513,3 +482,11 @@ def _prior_pool(
         reset = set(pending.loc[expired, "player_id"])
         pending = pending[~expired]
     return pending.assign(pidx=pending["player_id"].map(pidx).astype("int64")), reset
+
+
+def read_state(store: Store, kind: str, period: Period | None) -> pd.DataFrame:
+    """Every player's state in ``kind`` as of the list of ``period`` (none: empty)."""
+    if period is None:
+        return EMPTY_STATE.copy()
+    state = store.state(kind, period)
+    return state.astype({"rating": "Int64", "k": "Int64", "games_total": "Int64", "peak": "Int64"})

@@ -1,4 +1,4 @@
-"""FIDE Elo as a ``RatingSystem`` (``systems/seam.py``): an edition of FIDE's regulations, the
+"""FIDE Elo as a ``RatingSystem`` (``pipelines/seam.py``): an edition of FIDE's regulations, the
 edition in force at each event's start (``fide``), or a federation's rules file, rated by
 ``run.rate_loaded`` and written by ``outputs.write_rate_outputs``."""
 
@@ -12,16 +12,15 @@ from rating_batch.assemble import list_identities
 from rating_batch.errors import Issue
 from rating_batch.inputs import is_list_file
 from rating_batch.loaders import read_rating_list
-from rating_batch.monthly.common import RuleBook
 from rating_batch.pipelines.elo.database import EloDatabase
 from rating_batch.pipelines.elo.run import rate_loaded
 from rating_batch.pipelines.outputs import write_rate_outputs
 from rating_batch.pipelines.rated import RateResult
+from rating_batch.pipelines.seam import RateRequest, RuleBook
 from rating_batch.schema import NationalId
 from rating_batch.systems.elo.rules import FIDE_BY_DATE, LATEST, Rules
 from rating_batch.systems.elo.rules_file import describe, named_rules, parse_rules_text
 from rating_batch.systems.homes import ELO
-from rating_batch.systems.seam import RateRequest
 
 
 class EloSystem:

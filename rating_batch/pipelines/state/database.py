@@ -17,11 +17,10 @@ import pandas as pd
 from rating_batch.errors import InputError, Issue, raise_if_errors
 from rating_batch.loaders import Progress, read_rating_list
 from rating_batch.loaders.statelist import is_state_list
-from rating_batch.monthly.common import Outcome, RuleBook, number, refuse_repeated_ids
-from rating_batch.monthly.part import InitRequest, PublishResult
 from rating_batch.periods import INITIAL, Period, shown
 from rating_batch.pipelines.published import PERIOD_FILES, Keeping
 from rating_batch.pipelines.rows import RowReader, rows_of
+from rating_batch.pipelines.seam import InitRequest, Outcome, PublishResult, RuleBook
 from rating_batch.pipelines.state.publish import (
     SystemKindOutcome,
     rate_system_kind,
@@ -39,6 +38,8 @@ from rating_batch.store import Store, create_store
 from rating_batch.systems.base import StateSystem
 from rating_batch.systems.elo.rules import KINDS
 from rating_batch.systems.explain import SystemListPart, SystemPlayerReport
+from rating_batch.validation import refuse_repeated_ids
+from rating_batch.values import number
 from rating_batch.writers import write_csv
 from rating_batch.writers.system_player import (
     system_player_text,

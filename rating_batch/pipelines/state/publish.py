@@ -16,9 +16,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from rating_batch.assemble import player_ids
 from rating_batch.errors import RatingBatchError
 from rating_batch.loaders.common import time_control_minutes
-from rating_batch.monthly.common import differs, player_ids
 from rating_batch.periods import Period, shown, stored_day
 from rating_batch.pipelines.elo.publish import _previous
 from rating_batch.pipelines.outputs import write_system_files
@@ -38,6 +38,7 @@ from rating_batch.store import Store
 from rating_batch.systems.base import LISTED, StateSystem, SystemInput, rate_finite
 from rating_batch.systems.games import PlayedGames
 from rating_batch.systems.params import described
+from rating_batch.values import differs
 from rating_batch.writers import write_csv, write_workbook
 
 GAME_COLUMNS = [

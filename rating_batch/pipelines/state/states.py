@@ -9,9 +9,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from rating_batch.assemble import player_ids
 from rating_batch.errors import Issue, raise_if_errors
 from rating_batch.loaders import read_state_list
-from rating_batch.monthly.common import player_ids
 from rating_batch.periods import Period
 from rating_batch.store import Store
 from rating_batch.systems.base import StateSystem, half_away

@@ -12,9 +12,9 @@ import pandas as pd
 from rating_batch.assemble import choose_kind, list_identities
 from rating_batch.errors import Issue
 from rating_batch.loaders.statelist import is_state_list
-from rating_batch.monthly.common import RuleBook
 from rating_batch.pipelines.outputs import write_system_outputs
 from rating_batch.pipelines.rated import SystemRateResult
+from rating_batch.pipelines.seam import RateRequest, RuleBook
 from rating_batch.pipelines.state.database import StateDatabase
 from rating_batch.pipelines.state.rate import rate_with_system
 from rating_batch.pipelines.state.states import read_system_list
@@ -23,7 +23,6 @@ from rating_batch.systems.base import StateSystem
 from rating_batch.systems.elo.rules import LATEST
 from rating_batch.systems.elo.rules_file import named_rules
 from rating_batch.systems.params import described
-from rating_batch.systems.seam import RateRequest
 from rating_batch.terminal import TERMINAL_WIDTH
 from rating_batch.validation import LOWEST_RATING, overlap_issues
 

@@ -307,3 +307,13 @@ def describe(rules: Rules) -> list[tuple[str, str, str, str]]:
         origin = rules.source if name in rules.overridden else (rules.base or rules.edition)
         rows.append((key, shown, origin, range_text(name) if name in RANGES else ""))
     return rows
+
+
+def read_rules_file(name: str) -> str | None:
+    """A rules file's text (kept in the database), or None for a named edition."""
+    if not name.lower().endswith(".toml"):
+        return None
+    try:
+        return Path(name).read_text(encoding="utf-8")
+    except OSError as error:
+        raise RulesError(f"{name}: cannot read the rules file: {error.strerror}") from None
