@@ -49,13 +49,13 @@ from rating_batch.assemble import assemble_period
 from rating_batch.inputs import load_events
 from rating_batch.pipelines.elo.run import rate_loaded
 from rating_batch.pipelines.outputs import write_rate_outputs
+from rating_batch.pipelines.registry import find_system
 from rating_batch.pipelines.seam import RateRequest
 from rating_batch.systems.elo.engine import rate_period
 from rating_batch.systems.elo.rules import FIDE_2025, fide_tables
 from rating_batch.systems.elo.tables import expected_hundredths
 from rating_batch.systems.games import PlayedGames
 from rating_batch.systems.glicko2 import Glicko2, rate_glicko2
-from rating_batch.systems.registry import find_system
 
 #: The national systems timed against FIDE Elo on the same period.
 NATIONAL = ("uscf", "dwz", "ecf", "ecf-grade")

@@ -24,11 +24,11 @@ from rating_batch.errors import (
 from rating_batch.identity import find_rows
 from rating_batch.loaders.common import time_control_minutes
 from rating_batch.names import fide_id_conflicts
-from rating_batch.periods import FIRST_YEAR, LAST_YEAR, junior_year, period_of
+from rating_batch.periods import FIRST_YEAR, LAST_YEAR, period_of
 from rating_batch.schema import IDENTITY_KEY, Event, combined, conform
 from rating_batch.systems.base import StateSystem
 from rating_batch.systems.elo.engine import PERIOD_GAMES, PERIOD_PLAYERS, in_run_order
-from rating_batch.systems.elo.k import as_new_players
+from rating_batch.systems.elo.k import as_new_players, junior_year
 from rating_batch.systems.elo.rules import KINDS, Kind, Rules
 
 #: Columns a previous rating list may give (``id`` and ``rating`` required).

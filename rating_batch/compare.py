@@ -21,9 +21,9 @@ import pandas as pd
 
 from rating_batch.errors import Issue
 from rating_batch.inputs import expand_inputs, keep_out_apart, load_events
+from rating_batch.pipelines import find_system
 from rating_batch.pipelines.seam import Rated, RateRequest
 from rating_batch.staging import staged_outputs
-from rating_batch.systems import find_system
 from rating_batch.systems.base import LISTED
 from rating_batch.values import as_float
 from rating_batch.writers import Sheet, write_csv, write_workbook

@@ -14,18 +14,31 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import numpy as np
 import pandas as pd
 
 from rating_batch.errors import RatingBatchError
 
-if TYPE_CHECKING:
-    from rating_batch.systems.elo.rules import Rules
-
 #: Years a period may name: FIDE's first list is of 1971; later than 2199 is a typo.
 FIRST_YEAR, LAST_YEAR = 1900, 2199
+
+
+class Calendar(Protocol):
+    """When lists are published and what a period rates: FIDE Elo's rules carry one, and so
+    does the rule book of every other system (``StateSystem.calendar``)."""
+
+    @property
+    def list_months(self) -> tuple[int, ...]:
+        """The months a list is published in (1–12)."""
+        ...
+
+    @property
+    def closing_offset_days(self) -> int:
+        """How many days before its list a period closes (§1)."""
+        ...
+
 
 _PERIOD = re.compile(r"([0-9]{4})-([0-9]{2})")
 
@@ -132,26 +145,26 @@ def list_date(period: str) -> dt.date:
     return dt.date(year, month, 1)
 
 
-def closing_date(rules: Rules, period: str) -> dt.date:
+def closing_date(rules: Calendar, period: str) -> dt.date:
     """The last end date a period rates: ``closing_offset_days`` before its list (§1)."""
     return list_date(period) - dt.timedelta(days=rules.closing_offset_days)
 
 
-def is_list_period(rules: Rules, period: str) -> bool:
+def is_list_period(rules: Calendar, period: str) -> bool:
     return Period.parse(period).month in rules.list_months
 
 
-def next_list_period(rules: Rules, period: str) -> Period:
+def next_list_period(rules: Calendar, period: str) -> Period:
     """The list period after ``period``."""
     return _list_period(rules, Period.parse(period), 1)
 
 
-def previous_list_period(rules: Rules, period: str) -> Period:
+def previous_list_period(rules: Calendar, period: str) -> Period:
     """The list period before ``period``."""
     return _list_period(rules, Period.parse(period), -1)
 
 
-def _list_period(rules: Rules, period: Period, step: int) -> Period:
+def _list_period(rules: Calendar, period: Period, step: int) -> Period:
     """The nearest list period after (``step`` 1) or before (−1) ``period``."""
     for months in range(step, 25 * step, step):
         candidate = period.shifted(months)
@@ -160,25 +173,7 @@ def _list_period(rules: Rules, period: Period, step: int) -> Period:
     raise RatingBatchError("no list month in the rules")  # excluded by the rules' checks
 
 
-def junior_year(rules: Rules, period: str | None, latest_end: dt.date | None) -> int | None:
-    """The year against which a period's juniors are judged for K (docs/rules.md §3).
-
-    ``junior_year = "closing_date"``: the year of the period's closing date (FIDE's monthly
-    lists). ``"latest_end"``: the year of the latest end date among the period's events; for a
-    list's K, given before its period's events are known (``latest_end`` None), the year that
-    holds most of the period's days. None when there is no period and no date."""
-    if period is None or period == INITIAL:
-        return None if latest_end is None else latest_end.year
-    if rules.junior_year == "latest_end":
-        if latest_end is not None:
-            return latest_end.year
-        first = closing_date(rules, previous_list_period(rules, period)) + dt.timedelta(days=1)
-        last = closing_date(rules, period)
-        return (first + (last - first) / 2).year
-    return closing_date(rules, period).year
-
-
-def period_of(rules: Rules, end: dt.date) -> Period:
+def period_of(rules: Calendar, end: dt.date) -> Period:
     """The first list period whose closing date is on or after an event's end date (§1)."""
     candidate = Period(end.year, end.month)
     if not is_list_period(rules, candidate):

@@ -32,9 +32,9 @@ from rating_batch.loaders import (
     Progress,
     no_progress,
 )
+from rating_batch.pipelines import find_system
 from rating_batch.pipelines.seam import Rated, RateRequest
 from rating_batch.schema import Event
-from rating_batch.systems import find_system
 from rating_batch.systems.elo.rules import FIDE_BY_DATE
 
 log = logging.getLogger(__name__)

@@ -12,8 +12,8 @@ import pytest
 from db_helpers import rows, run, write_list
 from trf_text import P, trf
 
-from rating_batch.monthly.book import book_from
 from rating_batch.periods import period_of
+from rating_batch.pipelines.registry import book_from
 from rating_batch.writers.common import WRITTEN_RELATIVE
 
 ADULT = 1980

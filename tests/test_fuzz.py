@@ -232,7 +232,7 @@ def test_fuzz_state_lists(data: bytes, system: str, tmp_path_factory: object) ->
 def test_fuzz_system_rules_files(data: bytes, tmp_path_factory: object) -> None:
     # A rules file naming a system: its system, or a RulesError naming the file.
     from rating_batch.errors import RulesError
-    from rating_batch.systems import find_system
+    from rating_batch.pipelines import find_system
 
     path = Path(tmp_path_factory.mktemp("rules")) / "rules.toml"
     path.write_bytes(data)

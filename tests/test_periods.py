@@ -13,12 +13,12 @@ from rating_batch.periods import (
     Period,
     PeriodError,
     canonical_period,
-    junior_year,
     months_between,
     next_list_period,
     period_of,
     previous_list_period,
 )
+from rating_batch.systems.elo.k import junior_year
 from rating_batch.systems.elo.rules import FIDE_2025
 from rating_batch.systems.elo.rules_file import named_rules
 

@@ -128,7 +128,7 @@ def rules_command(context: click.Context, name: str | None) -> None:
         rating-batch rules sample_data/rules/fexerj-2027.toml
     """
     from rating_batch.monthly.init import rule_choices
-    from rating_batch.systems import find_system
+    from rating_batch.pipelines import find_system
 
     with user_errors(context.obj["debug"]):
         if name is None:

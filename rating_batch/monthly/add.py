@@ -31,7 +31,6 @@ from rating_batch.identity import id_form_issues
 from rating_batch.inputs import Inputs, distinct_keys, expand_inputs, load_events
 from rating_batch.loaders import Progress, no_progress
 from rating_batch.loaders.common import time_control_minutes
-from rating_batch.monthly.book import database_system, rule_book
 from rating_batch.monthly.common import iso, placed_period, placement_floor
 from rating_batch.monthly.identify import IdentityPlan, plan_identities, store_identities
 from rating_batch.parallel import alongside, worth
@@ -43,6 +42,7 @@ from rating_batch.periods import (
     months_between,
     period_of,
 )
+from rating_batch.pipelines.registry import database_system, rule_book
 from rating_batch.pipelines.seam import Outcome, RuleBook
 from rating_batch.schema import Event, combined
 from rating_batch.store import DEFAULT_WAIT, Store, open_store

@@ -28,10 +28,10 @@ import pandas as pd
 
 from rating_batch.errors import RatingBatchError
 from rating_batch.loaders.common import normalise_sex
-from rating_batch.monthly.book import database_system
 from rating_batch.monthly.identify import IDENTITY, identity_differs
 from rating_batch.monthly.player import find_player
 from rating_batch.periods import shown
+from rating_batch.pipelines.registry import database_system
 from rating_batch.pipelines.seam import Outcome
 from rating_batch.schema import CONTROL_CHARACTERS
 from rating_batch.store import DEFAULT_WAIT, Store, open_store

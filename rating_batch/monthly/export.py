@@ -7,8 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from rating_batch.errors import RatingBatchError
-from rating_batch.monthly.book import database_system, rule_book
 from rating_batch.periods import INITIAL, canonical_period, shown
+from rating_batch.pipelines.registry import database_system, rule_book
 from rating_batch.store import open_store
 from rating_batch.store.places import keep_out_of_stores
 

@@ -20,8 +20,8 @@ from rating_batch.inputs import (
 )
 from rating_batch.loaders import read_events
 from rating_batch.monthly.add import NOTHING_NEW, Added, AddOptions, add_events, rated_period
-from rating_batch.monthly.book import rule_book
 from rating_batch.periods import Period
+from rating_batch.pipelines.registry import rule_book
 from rating_batch.store import open_store, places_of
 from rating_batch.terminal import one_line
 

@@ -12,11 +12,11 @@ from pathlib import Path
 
 from rating_batch.monthly.site_settings import site_settings
 from rating_batch.periods import canonical_period
+from rating_batch.pipelines.registry import stored_system
 from rating_batch.pipelines.seam import InitRequest, Outcome
 from rating_batch.store import ensure_new
 from rating_batch.systems.elo.rules import EDITIONS, FIDE_BY_DATE
 from rating_batch.systems.elo.rules_file import read_rules_file
-from rating_batch.systems.registry import stored_system
 
 #: What ``fide`` (the default) means, as ``rules`` and the desk's first page say it.
 BY_DATE_TITLE = "the edition in force at each event's start"

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from rating_batch.monthly.book import rule_book
 from rating_batch.monthly.publish import _next_period
 from rating_batch.periods import INITIAL, Period, list_date
+from rating_batch.pipelines.registry import rule_book
 from rating_batch.store import Copy, Point, list_copies, open_store
 from rating_batch.store.journal import points
 

@@ -23,8 +23,8 @@ import pandas as pd
 from rating_batch.assemble import player_ids
 from rating_batch.errors import RatingBatchError
 from rating_batch.loaders.common import MAX_ID_DIGITS, is_digits
-from rating_batch.monthly.book import database_system, rule_book
 from rating_batch.names import name_key
+from rating_batch.pipelines.registry import database_system, rule_book
 from rating_batch.store import Store, open_store
 from rating_batch.values import number
 

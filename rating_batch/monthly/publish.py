@@ -26,7 +26,6 @@ from pathlib import Path
 
 from rating_batch.errors import Issue, RatingBatchError
 from rating_batch.loaders import Progress, no_progress
-from rating_batch.monthly.book import database_system, rule_book
 from rating_batch.monthly.common import placed_period
 from rating_batch.monthly.site import SiteNotWritten, check_site, write_site
 from rating_batch.periods import (
@@ -40,6 +39,7 @@ from rating_batch.periods import (
     shown,
 )
 from rating_batch.pipelines.published import PERIOD_FILES, Keeping
+from rating_batch.pipelines.registry import database_system, rule_book
 from rating_batch.pipelines.seam import Outcome, Publisher, PublishResult, RuleBook
 from rating_batch.staging import OutputProblem, OutputSet, check_outputs, staged_outputs
 from rating_batch.store import DEFAULT_WAIT, Store, open_store

@@ -16,9 +16,9 @@ import numpy as np
 import pandas as pd
 
 from rating_batch.errors import RatingBatchError, RulesError
-from rating_batch.monthly.book import database_system
 from rating_batch.monthly.site_settings import SiteSettings, site_settings
 from rating_batch.periods import Period
+from rating_batch.pipelines.registry import database_system
 from rating_batch.pipelines.state.system import StatePipeline
 from rating_batch.schema import as_written
 from rating_batch.staging import OutputProblem, staged_outputs

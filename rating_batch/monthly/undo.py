@@ -13,9 +13,9 @@ import difflib
 from pathlib import Path
 
 from rating_batch.errors import Issue, RatingBatchError, errors_only
-from rating_batch.monthly.book import rule_book
 from rating_batch.monthly.common import placed_period, placement_floor
 from rating_batch.periods import INITIAL, canonical_period
+from rating_batch.pipelines.registry import rule_book
 from rating_batch.pipelines.seam import Outcome
 from rating_batch.settings import backup_space, copies_kept, undo_kept
 from rating_batch.store import (

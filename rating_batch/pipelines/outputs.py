@@ -19,9 +19,9 @@ from rating_batch.loaders import (
 )
 from rating_batch.parallel import alongside, beside
 from rating_batch.pipelines.rated import RateResult, SystemRateResult
-from rating_batch.pipelines.state.rate import rating_key
 from rating_batch.schema import EventInfo, combined
 from rating_batch.staging import OutputSet, staged_outputs
+from rating_batch.systems.base import rating_key
 from rating_batch.systems.elo.calculations import (
     calculation_rows,
     change_distribution,

@@ -1,5 +1,7 @@
-"""Rating systems behind one seam (docs/systems.md): the registry and what a system is
-(``registry``, ``base``), each system in its module, FIDE Elo in ``elo/``.
+"""What a rating system is (docs/systems.md): the table of systems and what a system whose
+players carry a state must be (``registry``, ``base``), each system in its module, FIDE Elo's
+rules and maths in ``elo/``. It imports only the ground (errors, schema, periods, values,
+rules_check): how a command runs a system is ``rating_batch.pipelines``.
 
 The names below are imported on first use (``registry``), so that a module of ``elo/`` (the
 rules, which the command line's help reads) can be imported without loading every system
@@ -16,14 +18,11 @@ if TYPE_CHECKING:
     from rating_batch.systems.registry import (
         ELO,
         SYSTEMS,
-        RatingSystem,
         StateSystem,
         SystemInput,
         SystemOutcome,
-        find_system,
         rate_finite,
         state_system,
-        stored_system,
         system_from_table,
     )
 
@@ -40,13 +39,10 @@ __all__ = [
     "ELO",
     "SYSTEMS",
     "SYSTEM_HOMES",
-    "RatingSystem",
     "StateSystem",
     "SystemInput",
     "SystemOutcome",
-    "find_system",
     "rate_finite",
     "state_system",
-    "stored_system",
     "system_from_table",
 ]

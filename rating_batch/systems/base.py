@@ -6,7 +6,8 @@ TrueSkill, …): what it is given and gives back, the period's players, games an
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import datetime as dt
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
@@ -15,7 +16,7 @@ import pandas as pd
 
 from rating_batch.errors import RulesError
 from rating_batch.periods import Period
-from rating_batch.schema import NationalId
+from rating_batch.schema import Event, EventInfo, NationalId
 from rating_batch.systems.games import PlayedGames
 from rating_batch.systems.params import described
 
@@ -423,3 +424,15 @@ def game_rows(period: SystemInput) -> pd.DataFrame:
             "score": games.score,
         }
     )
+
+
+def rating_key(info: EventInfo, by_start: bool = True) -> tuple[dt.date, dt.date, str]:
+    """An event's place as the systems rate them (docs/systems.md §1): by end date, then
+    start date (unless not ``by_start``: the national systems, §8), then key; undated last."""
+    far = dt.date.max
+    return (info.end or info.start or far, (info.start or far) if by_start else far, info.key)
+
+
+def rating_order(events: Sequence[Event], by_start: bool = True) -> list[Event]:
+    """Events as the systems rate them (``rating_key``)."""
+    return sorted(events, key=lambda event: rating_key(event.info, by_start))

@@ -1,14 +1,9 @@
-"""The registry of rating systems, behind one seam (docs/systems.md).
-
-``find_system`` gives the ``RatingSystem`` a ``--rules`` value names, never None: FIDE Elo
-(``elo/system.EloSystem``: an edition's name, ``fide``, or a rules file without a ``system``
-key or with ``system = "fide-elo"``), or a system whose players carry a state (a
-``StateSystem`` of ``SYSTEMS`` made a ``RatingSystem`` by ``state/system.StatePipeline``): a
-built-in name (``glicko2``, ``glicko``, ``trueskill``, ``harkness``, ``ingo``, ``uscf``,
-``dwz``, ``ecf-grade``, ``ecf``: the defaults) or a rules file whose top level says
-``system = "…"`` and whose section of that name sets the constants. ``stored_system`` gives
-the ``RatingSystem`` of a database's rules (its name and the rules file's text kept with it).
-"""
+"""The table of rating systems whose players carry a state (docs/systems.md): ``SYSTEMS``
+(each built-in name, its constants' class and how it is made: ``homes.SYSTEM_HOMES``),
+``state_system`` (the ``StateSystem`` a ``--rules`` value names: a built-in name with its
+defaults, or a rules file whose top level says ``system = "…"`` and whose section of that name
+sets the constants; None for FIDE Elo) and ``system_from_table``. How a command finds the
+system it runs (``find_system``, never None) is ``rating_batch.pipelines.registry``."""
 
 from __future__ import annotations
 
@@ -19,9 +14,6 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from rating_batch.pipelines.elo.system import EloSystem
-from rating_batch.pipelines.seam import RatingSystem
-from rating_batch.pipelines.state.system import StatePipeline
 from rating_batch.rules_check import Findings, did_you_mean
 from rating_batch.systems.base import (
     StateSystem,
@@ -76,13 +68,6 @@ def system_from_table(table: Mapping[str, Any], where: str, text: str = "") -> S
     return make(params, {key: where for key in section})
 
 
-def find_system(rules: str) -> RatingSystem:
-    """The system ``--rules`` names: a built-in one with its defaults, a rules file naming a
-    system, else FIDE Elo (an edition, ``fide``, or a federation's Elo rules file)."""
-    system = state_system(rules)
-    return EloSystem(rules) if system is None else StatePipeline(system)
-
-
 def state_system(rules: str) -> StateSystem | None:
     """The ``StateSystem`` ``--rules`` names, or None for FIDE Elo."""
     if rules in SYSTEMS:
@@ -99,29 +84,13 @@ def state_system(rules: str) -> StateSystem | None:
     return None
 
 
-def stored_system(name: str, text: str | None) -> RatingSystem:
-    """The system a database's rules name (its ``rules`` and the rules file's text kept with
-    it): another system, else FIDE Elo."""
-    if text is None:
-        return find_system(name)
-    try:
-        table = tomllib.loads(text)
-    except tomllib.TOMLDecodeError:
-        return EloSystem(name)  # the Elo rules loader names the problem
-    system = system_from_table(table, name, text)
-    return EloSystem(name) if system is None else StatePipeline(system)
-
-
 __all__ = [
     "ELO",
     "SYSTEMS",
-    "RatingSystem",
     "StateSystem",
     "SystemInput",
     "SystemOutcome",
-    "find_system",
     "rate_finite",
     "state_system",
-    "stored_system",
     "system_from_table",
 ]

@@ -13,9 +13,10 @@ from click.testing import CliRunner
 
 from rating_batch.cli import cli
 from rating_batch.errors import RulesError
+from rating_batch.pipelines import find_system
 from rating_batch.pipelines.elo.system import EloSystem
 from rating_batch.pipelines.state.system import StatePipeline
-from rating_batch.systems import SYSTEM_HOMES, SYSTEMS, find_system, state_system
+from rating_batch.systems import SYSTEM_HOMES, SYSTEMS, state_system
 
 
 def test_each_name_of_the_table_is_the_system_it_loads() -> None:

@@ -17,7 +17,7 @@ import pandas as pd
 from rating_batch.assemble import player_ids
 from rating_batch.errors import InputError, Issue, RulesError
 from rating_batch.loaders import Progress, read_rating_list
-from rating_batch.periods import INITIAL, Period, junior_year, next_list_period, period_name, shown
+from rating_batch.periods import INITIAL, Period, next_list_period, period_name, shown
 from rating_batch.pipelines.changes import ListCounts, change_summary
 from rating_batch.pipelines.elo.floor import below_floor_on_list, idle_below_floor
 from rating_batch.pipelines.elo.publish import _previous, rate_list, read_state
@@ -28,7 +28,7 @@ from rating_batch.pipelines.seam import InitRequest, Outcome, PublishResult, Rul
 from rating_batch.staging import OutputSet, staged_outputs
 from rating_batch.store import Store, create_store
 from rating_batch.systems.elo.explain import EventLabel, PeriodPart, PlayerReport, period_part
-from rating_batch.systems.elo.k import games_from_list_k
+from rating_batch.systems.elo.k import games_from_list_k, junior_year
 from rating_batch.systems.elo.pages import date_span
 from rating_batch.systems.elo.rules import Rules
 from rating_batch.systems.elo.state import STATE_FIELDS, listing_of

@@ -14,15 +14,7 @@ import pandas as pd
 from rating_batch.assemble import rating_example, unlisted_first
 from rating_batch.errors import Issue, RatingBatchError
 from rating_batch.parallel import alongside, worth
-from rating_batch.periods import (
-    INITIAL,
-    Period,
-    junior_year,
-    list_date,
-    month_count,
-    month_index,
-    stored_day,
-)
+from rating_batch.periods import INITIAL, Period, list_date, month_count, month_index, stored_day
 from rating_batch.pipelines.changes import edits_since, list_changes
 from rating_batch.pipelines.elo.floor import left_without_playing
 from rating_batch.pipelines.elo.run import junior_note, uncertain_notes
@@ -31,7 +23,7 @@ from rating_batch.pipelines.seam import RuleBook
 from rating_batch.schema import REASON_DTYPE, conform
 from rating_batch.store import Store
 from rating_batch.systems.elo.engine import PERIOD_GAMES, PERIOD_PLAYERS, rate_period
-from rating_batch.systems.elo.k import k_in_force
+from rating_batch.systems.elo.k import junior_year, k_in_force
 from rating_batch.systems.elo.rules import Rules
 from rating_batch.systems.elo.state import EMPTY_STATE, Publication, listing_of, next_state
 from rating_batch.validation import overlapping_events

@@ -24,7 +24,7 @@ from rating_batch.pipelines.elo.publish import _previous
 from rating_batch.pipelines.outputs import write_system_files
 from rating_batch.pipelines.published import list_sheets
 from rating_batch.pipelines.rated import SystemRateResult
-from rating_batch.pipelines.state.rate import event_facts, rating_key
+from rating_batch.pipelines.state.rate import event_facts
 from rating_batch.pipelines.state.states import (
     IDENTITY_COLUMNS,
     numeric_columns,
@@ -35,7 +35,7 @@ from rating_batch.pipelines.state.states import (
 from rating_batch.schema import EventInfo
 from rating_batch.staging import OutputSet
 from rating_batch.store import Store
-from rating_batch.systems.base import LISTED, StateSystem, SystemInput, rate_finite
+from rating_batch.systems.base import LISTED, StateSystem, SystemInput, rate_finite, rating_key
 from rating_batch.systems.games import PlayedGames
 from rating_batch.systems.params import described
 from rating_batch.values import differs

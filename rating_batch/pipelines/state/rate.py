@@ -7,7 +7,6 @@ with ``id`` and the system's state columns) gives each player's state; the syste
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -27,22 +26,11 @@ from rating_batch.systems.base import (
     StateSystem,
     SystemInput,
     rate_finite,
+    rating_order,
 )
 from rating_batch.systems.elo.rules import LATEST
 from rating_batch.systems.elo.rules_file import named_rules
 from rating_batch.systems.games import PlayedGames
-
-
-def rating_key(info: EventInfo, by_start: bool = True) -> tuple[dt.date, dt.date, str]:
-    """An event's place as the systems rate them (docs/systems.md §1): by end date, then
-    start date (unless not ``by_start``: the national systems, §8), then key; undated last."""
-    far = dt.date.max
-    return (info.end or info.start or far, (info.start or far) if by_start else far, info.key)
-
-
-def rating_order(events: Sequence[Event], by_start: bool = True) -> list[Event]:
-    """Events as the systems rate them (``rating_key``)."""
-    return sorted(events, key=lambda event: rating_key(event.info, by_start))
 
 
 def event_facts(infos: Sequence[EventInfo]) -> pd.DataFrame:

@@ -2,14 +2,18 @@
 (``k_factors``: from the list, else the first rule that applies; ``k_in_force``: a list's K
 derived from a birth year since corrected is derived again), the 700 cap (``cap_k``),
 K on the next list (``list_k``), the history flags a list carries for it
-(``history_flags``), and how the reports say the rule (``k_note``). The values are data, in
+(``history_flags``), the year juniors are judged by (``junior_year``) and how the reports
+say the rule (``k_note``). The values are data, in
 the rules (``rules.py``)."""
 
 from __future__ import annotations
 
+import datetime as dt
+
 import numpy as np
 import pandas as pd
 
+from rating_batch.periods import INITIAL, closing_date, previous_list_period
 from rating_batch.schema import integers
 from rating_batch.systems.elo.rules import Rules
 
@@ -163,3 +167,21 @@ def history_flags(rules: Rules) -> dict[str, int]:
     if rules.junior_ceiling_basis == "ever":
         flags[f"ever_{rules.junior_ceiling}"] = rules.junior_ceiling
     return flags
+
+
+def junior_year(rules: Rules, period: str | None, latest_end: dt.date | None) -> int | None:
+    """The year against which a period's juniors are judged for K (docs/rules.md §3).
+
+    ``junior_year = "closing_date"``: the year of the period's closing date (FIDE's monthly
+    lists). ``"latest_end"``: the year of the latest end date among the period's events; for a
+    list's K, given before its period's events are known (``latest_end`` None), the year that
+    holds most of the period's days. None when there is no period and no date."""
+    if period is None or period == INITIAL:
+        return None if latest_end is None else latest_end.year
+    if rules.junior_year == "latest_end":
+        if latest_end is not None:
+            return latest_end.year
+        first = closing_date(rules, previous_list_period(rules, period)) + dt.timedelta(days=1)
+        last = closing_date(rules, period)
+        return (first + (last - first) / 2).year
+    return closing_date(rules, period).year

@@ -10,9 +10,9 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from rating_batch.periods import Period, junior_year, month_count, month_index, next_list_period
+from rating_batch.periods import Period, month_count, month_index, next_list_period
 from rating_batch.systems.elo.engine import PeriodResult
-from rating_batch.systems.elo.k import history_flags, list_k
+from rating_batch.systems.elo.k import history_flags, junior_year, list_k
 from rating_batch.systems.elo.rules import Rules
 
 

@@ -22,11 +22,11 @@ from rating_batch.pipelines.state.rate import (
     birth_years,
     event_facts,
     rate_with_system,
-    rating_key,
     with_listed,
 )
 from rating_batch.schema import Event, EventInfo
 from rating_batch.systems import state_system
+from rating_batch.systems.base import rating_key
 from rating_batch.systems.glicko import GlickoSystem
 from rating_batch.systems.historical import HarknessSystem
 
