@@ -46,16 +46,17 @@ def test_quick_start_output_is_current(tmp_path: Path, monkeypatch: pytest.Monke
     assert printed == shown.group(1)
 
 
-def test_readme_python_example_runs(
+def test_development_guide_python_example_runs(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # Run where its relative paths resolve, without writing into the checkout's out/.
     (tmp_path / "sample_data").symlink_to(ROOT / "sample_data")
     monkeypatch.chdir(tmp_path)
-    blocks = re.findall(r"```python\n(.*?)```", README, flags=re.S)
-    assert blocks, "the README should show the Python API"
+    guide = (ROOT / "docs" / "development.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```python\n(.*?)```", guide, flags=re.S)
+    assert blocks, "docs/development.md should show the Python API"
     for block in blocks:
-        exec(compile(block, "README.md", "exec"), {})
+        exec(compile(block, "docs/development.md", "exec"), {})
     assert "new_rating" in capsys.readouterr().out
 
 
