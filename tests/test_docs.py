@@ -75,6 +75,12 @@ def test_readme_contents_lists_its_sections_in_order() -> None:
     assert [anchor for _, anchor in listed] == [anchor_of(title) for title in sections[1:]]
 
 
+def test_readme_read_more_lists_every_docs_page() -> None:
+    read_more = README.split("## Read more\n", 1)[1]
+    listed = re.findall(r"^\| \[docs/(\w+\.md)\]", read_more, flags=re.M)
+    assert sorted(listed) == sorted(p.name for p in (ROOT / "docs").glob("*.md"))
+
+
 def anchor_of(heading: str) -> str:
     """The anchor GitHub gives a heading: lower case, punctuation dropped, spaces as hyphens."""
     text = re.sub(r"[^\w\- ]", "", heading.strip().lower())
