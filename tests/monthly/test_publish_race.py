@@ -1,4 +1,4 @@
-"""Two publishes of one period at once (README, "What is guaranteed"): the second to
+"""Two publishes of one period at once (docs/guarantees.md §3): the second to
 take the writers' lock finds the period published meanwhile and writes its stored files, as
 a re-publish does; it never rates the period again nor advises ``--skip-to``."""
 
