@@ -188,6 +188,13 @@ def shown(period: str) -> str:
     return "initial" if period == INITIAL else period
 
 
+def list_before(lists: pd.DataFrame, kind: str, period: Period) -> Period | None:
+    """The last list of ``kind`` before ``period`` among a database's ``lists`` (``period``,
+    ``kind``): the one a period is rated from (None: no earlier list of the kind)."""
+    before = lists[(lists["kind"] == kind) & (lists["period"] < period)]["period"]
+    return Period.parse(str(before.max())) if len(before) else None
+
+
 def month_index(periods: pd.Series) -> pd.Series:
     """Periods ``YYYY-MM`` as a month count (year × 12 + month), NA for none or INITIAL."""
     text = periods.astype("string")

@@ -12,11 +12,6 @@ from rating_batch.pipelines.registry import database_system, rule_book
 from rating_batch.store import open_store
 from rating_batch.store.places import keep_out_of_stores
 
-LIST_FILES = ("list.csv", "list.xlsx", "list.txt")
-
-#: The list files a publish under another system writes.
-SYSTEM_LIST_FILES = ("list.csv", "list.xlsx")
-
 
 def export_list(period: str, *, db: Path, out: Path, kind: str | None = None) -> list[Path]:
     """Write a stored list (``initial``, or a published ``YYYY-MM``) as list.csv, .xlsx and

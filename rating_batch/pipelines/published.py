@@ -58,6 +58,27 @@ def list_sheets(
     ]
 
 
+#: A published list's own files, under every system (``export-list`` writes them again);
+#: FIDE Elo's lists add FIDE's TXT layout (``write_list``'s ``txt``).
+LIST_FILES = ("list.csv", "list.xlsx")
+TXT_LIST = "list.txt"
+
+
+def write_list(
+    listing: pd.DataFrame, sheets: list[Sheet], folder: Path, path: Callable[[Path], Path], *,
+    txt: Period | None = None,
+) -> list[Path]:  # fmt: skip
+    """A list's files (``LIST_FILES``) in ``folder``, each written where ``path`` says (the
+    output set's staged path): list.xlsx (``sheets``, ``list_sheets``), list.csv and, with
+    ``txt`` (the list's period: FIDE Elo's lists), list.txt; their final paths."""
+    names = LIST_FILES if txt is None else (*LIST_FILES, TXT_LIST)
+    write_workbook(sheets, path(folder / "list.xlsx"))
+    write_csv(listing, path(folder / "list.csv"))
+    if txt is not None:
+        write_list_txt(listing, path(folder / TXT_LIST), period=txt)
+    return [folder / name for name in names]
+
+
 def list_title(kind: str, period: Period, rules: Rules) -> tuple[str, str]:
     """A list's title and the line below it."""
     return f"Rating list: {kind}, {shown(period)}", f"rules {rules.label()}"
@@ -139,9 +160,8 @@ def _write_kind(
     targets = {
         name: folder / name
         for name in (
-            "list.csv",
-            "list.xlsx",
-            "list.txt",
+            *LIST_FILES,
+            TXT_LIST,
             "players.csv",
             "games.csv",
             "calculations.csv",
@@ -159,15 +179,11 @@ def _write_kind(
 
     def list_files() -> list[KeptFile]:
         """What does not need the individual calculations."""
-        write_workbook(
-            list_sheets(outcome.listing, *list_title(outcome.kind, period, outcome.rules)),
-            staged["list.xlsx"],
-        )
-        write_csv(outcome.listing, staged["list.csv"])
-        write_list_txt(outcome.listing, staged["list.txt"], period=period)
+        sheets = list_sheets(outcome.listing, *list_title(outcome.kind, period, outcome.rules))
+        files = write_list(outcome.listing, sheets, folder, lambda at: staged[at.name], txt=period)
         write_csv(players, staged["players.csv"])
         write_csv(result.games, staged["games.csv"])
-        return kept("list.xlsx", "list.csv", "list.txt", "players.csv", "games.csv")
+        return kept(*(file.name for file in files), "players.csv", "games.csv")
 
     parallel = worth(len(result.games))
     with alongside(list_files, worth=parallel) as listed:

@@ -17,11 +17,19 @@ import pandas as pd
 from rating_batch.assemble import player_ids
 from rating_batch.errors import InputError, Issue, RulesError
 from rating_batch.loaders import Progress, read_rating_list
-from rating_batch.periods import INITIAL, Period, next_list_period, period_name, shown
+from rating_batch.periods import INITIAL, Period, list_before, next_list_period, period_name, shown
 from rating_batch.pipelines.changes import ListCounts, change_summary
 from rating_batch.pipelines.elo.floor import below_floor_on_list, idle_below_floor
-from rating_batch.pipelines.elo.publish import _previous, rate_list, read_state
-from rating_batch.pipelines.published import Keeping, list_sheets, list_title, write_period
+from rating_batch.pipelines.elo.publish import rate_list, read_state
+from rating_batch.pipelines.published import (
+    LIST_FILES,
+    TXT_LIST,
+    Keeping,
+    list_sheets,
+    list_title,
+    write_list,
+    write_period,
+)
 from rating_batch.pipelines.rated import KindOutcome
 from rating_batch.pipelines.rows import rows_of
 from rating_batch.pipelines.seam import InitRequest, Outcome, PublishResult, RuleBook
@@ -36,15 +44,12 @@ from rating_batch.validation import refuse_repeated_ids
 from rating_batch.values import differs, number
 from rating_batch.writers import (
     player_text,
-    write_csv,
-    write_list_txt,
     write_player_html,
     write_player_workbook,
-    write_workbook,
 )
 
-#: The files of a list kind that ``export-list`` writes.
-LIST_FILES = ("list.csv", "list.xlsx", "list.txt")
+#: The files of a list kind that ``export-list`` writes: every system's and FIDE's TXT list.
+ELO_LIST_FILES = (*LIST_FILES, TXT_LIST)
 
 
 class EloDatabase:
@@ -125,7 +130,7 @@ class EloDatabase:
         with staged_outputs(out) as outputs:
             for each in kinds:
                 folder = out / ("initial" if period == INITIAL else period) / each
-                files = {name: stored.get(f"{each}/{name}") for name in LIST_FILES}
+                files = {name: stored.get(f"{each}/{name}") for name in ELO_LIST_FILES}
                 kept = {name: data for name, data in files.items() if data is not None}
                 if len(kept) == len(files):
                     for name, data in kept.items():
@@ -137,13 +142,9 @@ class EloDatabase:
                     listing = listing_of(
                         state.assign(inactive=state["inactive"].astype(bool)), table, rules
                     )
-                    write_csv(listing, outputs.path(folder / "list.csv"))
-                    write_workbook(
-                        list_sheets(listing, *list_title(each, period, rules)),
-                        outputs.path(folder / "list.xlsx"),
-                    )
-                    write_list_txt(listing, outputs.path(folder / "list.txt"), period=period)
-                paths.extend(folder / name for name in LIST_FILES)
+                    sheets = list_sheets(listing, *list_title(each, period, rules))
+                    write_list(listing, sheets, folder, outputs.path, txt=period)
+                paths.extend(folder / name for name in ELO_LIST_FILES)
         return paths
 
     def explain(
@@ -227,7 +228,7 @@ def _store_outcome(store: Store, period: Period, outcome: KindOutcome, rules_nam
     """The new states (a row for everyone who played, and for any change), the pool, the
     list."""
     kind = outcome.kind
-    previous = read_state(store, kind, _previous(store.lists(), kind, period))
+    previous = read_state(store, kind, list_before(store.lists(), kind, period))
     state = outcome.state
     merged = state.merge(previous, on="player_id", how="left", suffixes=("", "_before"))
     changed = merged["games"] > 0

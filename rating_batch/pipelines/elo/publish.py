@@ -14,7 +14,15 @@ import pandas as pd
 from rating_batch.assemble import rating_example, unlisted_first
 from rating_batch.errors import Issue, RatingBatchError
 from rating_batch.parallel import alongside, worth
-from rating_batch.periods import INITIAL, Period, list_date, month_count, month_index, stored_day
+from rating_batch.periods import (
+    INITIAL,
+    Period,
+    list_before,
+    list_date,
+    month_count,
+    month_index,
+    stored_day,
+)
 from rating_batch.pipelines.changes import edits_since, list_changes
 from rating_batch.pipelines.elo.floor import left_without_playing
 from rating_batch.pipelines.elo.run import junior_note, uncertain_notes
@@ -31,11 +39,6 @@ from rating_batch.validation import overlapping_events
 #: Consistency notes name at most this many events each (a month of FIDE files can have
 #: thousands made with an old list).
 MAX_EVENT_NOTES = 50
-
-
-def _previous(lists: pd.DataFrame, kind: str, period: Period) -> Period | None:
-    before = lists[(lists["kind"] == kind) & (lists["period"] < period)]["period"]
-    return Period.parse(str(before.max())) if len(before) else None
 
 
 def _origin(lists: pd.DataFrame, kind: str, period: Period | None) -> str | None:
@@ -83,7 +86,7 @@ def rate_list(store: Store, book: RuleBook, period: Period, kind: str) -> KindOu
     """Rate the period's events of one list kind, and each player's state after it."""
     rules = book.for_period(period).for_kind(kind)
     lists = store.lists()
-    previous = _previous(lists, kind, period)
+    previous = list_before(lists, kind, period)
     # The period's games (the largest read) are read beside the others.
     with store.reading_aside(lambda other: other.period_games(period, kind)) as stored:
         state = read_state(store, kind, previous)
@@ -129,7 +132,7 @@ def rate_list(store: Store, book: RuleBook, period: Period, kind: str) -> KindOu
     if from_standard:
         # §6: unrated in this list but rated in standard: start from the standard rating,
         # with K as for a new player (rule 3.3, uncertain).
-        standard = read_state(store, "standard", _previous(lists, "standard", period))
+        standard = read_state(store, "standard", list_before(lists, "standard", period))
         start = table["player_id"].map(standard.set_index("player_id")["rating"]).astype("Int64")
         starting = (
             table["rating"].isna() & start.notna() & table["player_id"].isin(entries["player_id"])

@@ -18,7 +18,7 @@ from rating_batch.errors import InputError, Issue, raise_if_errors
 from rating_batch.loaders import Progress, read_rating_list
 from rating_batch.loaders.statelist import is_state_list
 from rating_batch.periods import INITIAL, Period, shown
-from rating_batch.pipelines.published import PERIOD_FILES, Keeping
+from rating_batch.pipelines.published import LIST_FILES, PERIOD_FILES, Keeping
 from rating_batch.pipelines.rows import RowReader, rows_of
 from rating_batch.pipelines.seam import InitRequest, Outcome, PublishResult, RuleBook
 from rating_batch.pipelines.state.publish import (
@@ -46,10 +46,6 @@ from rating_batch.writers.system_player import (
     write_system_player_html,
     write_system_player_workbook,
 )
-
-#: The files of a list kind that ``export-list`` writes again as published (``state.csv`` is
-#: written from the database).
-SYSTEM_LIST_FILES = ("list.csv", "list.xlsx")
 
 
 @dataclass(frozen=True)
@@ -246,7 +242,7 @@ def _export_system(
     with staged_outputs(out) as outputs:
         for each in kinds:
             folder = out / ("initial" if label == INITIAL else label) / each
-            for name in SYSTEM_LIST_FILES:
+            for name in LIST_FILES:  # as published; state.csv from the database
                 data = stored.get(f"{each}/{name}")
                 if data is not None:
                     outputs.write_bytes(folder / name, data)

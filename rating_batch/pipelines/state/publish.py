@@ -19,10 +19,9 @@ import pandas as pd
 from rating_batch.assemble import player_ids
 from rating_batch.errors import RatingBatchError
 from rating_batch.loaders.common import time_control_minutes
-from rating_batch.periods import Period, shown, stored_day
-from rating_batch.pipelines.elo.publish import _previous
+from rating_batch.periods import Period, list_before, shown, stored_day
 from rating_batch.pipelines.outputs import write_system_files
-from rating_batch.pipelines.published import list_sheets
+from rating_batch.pipelines.published import list_sheets, write_list
 from rating_batch.pipelines.rated import SystemRateResult
 from rating_batch.pipelines.state.rate import event_facts
 from rating_batch.pipelines.state.states import (
@@ -39,7 +38,6 @@ from rating_batch.systems.base import LISTED, StateSystem, SystemInput, rate_fin
 from rating_batch.systems.games import PlayedGames
 from rating_batch.systems.params import described
 from rating_batch.values import differs
-from rating_batch.writers import write_csv, write_workbook
 
 GAME_COLUMNS = [
     "event", "round", "id", "opponent_id", "player", "opponent", "colour", "result", "score",
@@ -63,7 +61,7 @@ def rate_system_kind(
     store: Store, system: StateSystem, period: Period, kind: str
 ) -> SystemKindOutcome:
     """Rate ``kind``'s events of ``period`` from the previous list's states."""
-    previous = _previous(store.lists(), kind, period)
+    previous = list_before(store.lists(), kind, period)
     before = read_system_state(store, system, kind, previous)
     events, infos = _events(store, period, kind, system)
     entries = _of_events(store.period_entries, period, events)
@@ -268,8 +266,6 @@ def write_system_kind(
     given = [f"{k} {v}" for k, v, _ in described(system.params) if k in system.sources]
     details = f"rules {system.name}: {system.title}" + (f"; {', '.join(given)}" if given else "")
     sheets = list_sheets(outcome.listing, title, details, lower_is_better=system.lower_is_better)
-    write_csv(outcome.listing, outputs.path(folder / "list.csv"))
-    write_workbook(sheets, outputs.path(folder / "list.xlsx"))
+    listed = write_list(outcome.listing, sheets, folder, outputs.path)
     heading = f"{system.title}: {outcome.kind}, list of {shown(period)}"
-    files = write_system_files(outcome.rated, folder, outputs, sheets[:1], heading)
-    return [folder / "list.csv", folder / "list.xlsx", *files]
+    return [*listed, *write_system_files(outcome.rated, folder, outputs, sheets[:1], heading)]
