@@ -119,38 +119,70 @@ def site_from_database(db: Path, out: Path, wait: float) -> str:
 
 def read_site_lists(store: Store) -> list[SiteList]:
     """Every published list, oldest first, each with the change against the previous
-    published list of its kind (NA for a player not on it)."""
+    published list of its kind (NA for a player not on it; on the first published list of
+    a kind, NA for all: the list before it was imported, docs/site.md §1)."""
     lists = store.lists()
-    published = lists[lists["origin"] == "publish"]
     result: list[SiteList] = []
-    previous: dict[str, pd.DataFrame] = {}
-    for period_text, kind in published[["period", "kind"]].itertuples(index=False):
+    # Per kind: the origin of its latest list so far (init or publish), and that list as
+    # the site read it when it was a published list with files (else None).
+    origin: dict[str, str] = {}
+    previous: dict[str, pd.DataFrame | None] = {}
+    for period_text, kind_text, made in lists[["period", "kind", "origin"]].itertuples(index=False):
+        kind = str(kind_text)
+        after_published = origin.get(kind) == "publish"
+        origin[kind] = str(made)
+        if made != "publish":
+            continue
         period = Period.parse(str(period_text))
         listing = _csv(store, period, f"{kind}/list.csv")
+        previous_listing = previous.get(kind)
+        previous[kind] = listing
         if listing is None:
             continue  # published by an older rating_batch, which kept no files
         rating = pd.to_numeric(listing["rating"], errors="coerce")
-        before = previous.get(kind)
         change = pd.Series(np.nan, index=listing.index)
-        if before is not None:
-            old = before.set_index("id")["rating_value"]
-            change = rating - listing["id"].map(old[~old.index.duplicated()])
+        if after_published:
+            changes = _csv(store, period, f"{kind}/changes.csv", CHANGE_COLUMNS)
+            if changes is not None:
+                change = _listed_changes(listing, changes)
+            elif previous_listing is not None:
+                # No changes.csv: the other systems' publish writes none (systems/state;
+                # the Glicko-2 change of tests/monthly/test_site_numbers.py needs this), so
+                # the change is their list.csv's rating against the previous list's.
+                old = pd.to_numeric(previous_listing["rating"], errors="coerce")
+                old = old.set_axis(previous_listing["id"])
+                change = rating - listing["id"].map(old[~old.index.duplicated()])
         listing = listing.assign(rating_value=rating, change_value=change)
         games = _csv(store, period, f"{kind}/games.csv", GAME_COLUMNS)
-        previous[kind] = listing
         result.append(
             SiteList(
                 period=period,
-                kind=str(kind),
+                kind=kind,
                 listing=listing,
                 players=_csv(store, period, f"{kind}/players.csv"),
                 games=games,
                 calculations=_csv(store, period, f"{kind}/calculations.csv"),
                 events=_events(store, period, games),
-                files=_Carried(store, period, str(kind)),
+                files=_Carried(store, period, kind),
             )
         )
     return result
+
+
+#: What the site reads of changes.csv (``_listed_changes``).
+CHANGE_COLUMNS = ("change", "id", "difference")
+
+
+def _listed_changes(listing: pd.DataFrame, changes: pd.DataFrame) -> pd.Series:
+    """Each listed player's change as the list's changes.csv gives it (FIDE Elo's publish,
+    ``list_changes``: against the previous list of the kind, by person, so
+    a FIDE ID given or corrected since keeps the player's change): a ``rating`` row's
+    ``difference``; NA for a player ``new`` on the list; 0 for anyone else (on both lists,
+    his rating unchanged: changes.csv has no row for him)."""
+    what = changes["change"]
+    rated = changes[what == "rating"].drop_duplicates("id").set_index("id")["difference"]
+    change = listing["id"].map(pd.to_numeric(rated, errors="coerce")).fillna(0.0)
+    return change.mask(listing["id"].isin(changes.loc[what == "new", "id"]))
 
 
 def _csv(

@@ -94,7 +94,8 @@ class SiteList:
     period: Period
     kind: str
     listing: pd.DataFrame
-    """list.csv, with ``rating_value`` and ``change_value`` (against the previous list)."""
+    """list.csv, with ``rating_value`` and ``change_value`` (against the previous published
+    list of the kind: changes.csv's, ``monthly/site.read_site_lists``)."""
     players: pd.DataFrame | None
     games: pd.DataFrame | None
     """games.csv's columns the site reads (``GAME_COLUMNS``)."""
@@ -405,8 +406,10 @@ GAME_COLUMNS = ("event", "id", "opponent_id", "score", "reason")
 
 def played(games: pd.DataFrame | None) -> pd.DataFrame:
     """Per player and event of games.csv: the games played (those with an opponent, not
-    forfeited: as list.csv counts them) and the points scored, byes and forfeits with them
-    (as the event's crosstable totals them) (id, event, games, score)."""
+    forfeited) and the points scored, byes and forfeits with them (as the event's crosstable
+    totals them) (id, event, games, score). No published file has these per event:
+    players.csv's ``games`` and ``score`` are the period's rated games, all its events
+    together (a game against an unrated opponent, a bye's point left out)."""
     if games is None or games.empty:
         return pd.DataFrame({"id": [], "event": [], "games": [], "score": []})
     forfeit = games["reason"].eq("forfeit") if "reason" in games else False
