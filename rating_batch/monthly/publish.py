@@ -23,6 +23,7 @@ import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from rating_batch.errors import Issue, RatingBatchError
 from rating_batch.loaders import Progress, no_progress
@@ -107,7 +108,7 @@ class _PublishedMeanwhile(Exception):
 
 
 def _rate_under_lock(
-    store: Store, book: RuleBook, publisher: Publisher, period: Period, options: PublishOptions
+    store: Store, book: RuleBook, publisher: Publisher[Any], period: Period, options: PublishOptions
 ) -> None:
     """Every kind of ``period`` rated, its order checked again first holding the write lock
     (two publishes at once cannot both pass); the period published meanwhile by another
@@ -123,7 +124,7 @@ def _rate_under_lock(
 def _publish_new(
     store: Store,
     book: RuleBook,
-    publisher: Publisher,
+    publisher: Publisher[Any],
     period: Period,
     out: Path,
     options: PublishOptions,

@@ -15,7 +15,7 @@ import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Generic, Protocol, TypeVar
 
 import pandas as pd
 
@@ -90,20 +90,77 @@ class PublishResult(Outcome):
     (``changes.CHANGE_COLUMNS``), where the system reports them."""
 
 
-class Publisher(Protocol):
-    """One publish of one period: each list kind rated (``rate``), its files written
-    (``write``), the new states kept (``keep``), and what to print (``result``)."""
+class KindResult(Protocol):
+    """One list kind of a period as a system rated it at publish: what every system's says
+    alike (the previous list, the warnings, the changes where the system reports them)."""
 
-    def rate(self, store: Store, period: Period, kind: str) -> None: ...
+    @property
+    def kind(self) -> str: ...
+
+    @property
+    def previous(self) -> Period | None: ...
+
+    @property
+    def warnings(self) -> list[Issue]: ...
+
+    @property
+    def changes(self) -> pd.DataFrame | None: ...
+
+
+R = TypeVar("R", bound=KindResult)
+
+
+class KindLists(Protocol[R]):
+    """What a system does for each list kind of a period at publish: rate it from the
+    previous list (``rate``), write the kinds' files (``write``), keep its new states
+    (``keep``) and say what it did (``lines``)."""
+
+    def rate(self, store: Store, period: Period, kind: str) -> R: ...
+
+    def write(
+        self, outcomes: list[R], period: Period, out: Path, outputs: OutputSet,
+        progress: Progress, keeping: Keeping,
+    ) -> list[Path]: ...  # fmt: skip
+
+    def keep(self, store: Store, period: Period, outcome: R) -> None: ...
+
+    def lines(self, outcome: R) -> list[str]: ...
+
+
+@dataclass
+class Publisher(Generic[R]):
+    """One publish of one period under any system: each list kind rated (``rate``), its
+    files written (``write``), the new states kept (``keep``), and what to print
+    (``result``); the system's part is ``lists``."""
+
+    lists: KindLists[R]
+    outcomes: list[R] = field(default_factory=list)
+
+    def rate(self, store: Store, period: Period, kind: str) -> None:
+        self.outcomes.append(self.lists.rate(store, period, kind))
 
     def write(
         self, period: Period, out: Path, outputs: OutputSet, progress: Progress,
         keeping: Keeping,
-    ) -> list[Path]: ...  # fmt: skip
+    ) -> list[Path]:  # fmt: skip
+        return self.lists.write(self.outcomes, period, out, outputs, progress, keeping)
 
-    def keep(self, store: Store, period: Period) -> None: ...
+    def keep(self, store: Store, period: Period) -> None:
+        for outcome in self.outcomes:
+            self.lists.keep(store, period, outcome)
 
-    def result(self, period: Period, paths: list[Path], *, dry_run: bool) -> PublishResult: ...
+    def result(self, period: Period, paths: list[Path], *, dry_run: bool) -> PublishResult:
+        """What publish prints: the period, each kind's lines, the kinds' warnings."""
+        lines = [f"{'would publish' if dry_run else 'published'} {period}"]
+        for outcome in self.outcomes:
+            lines += self.lists.lines(outcome)
+        if dry_run:
+            lines.append("dry run: nothing was changed or written")
+        warnings = [issue for outcome in self.outcomes for issue in outcome.warnings]
+        changes = {o.kind: o.changes for o in self.outcomes if o.changes is not None}
+        return PublishResult(
+            lines, warnings, paths, period=period, outcomes=self.outcomes, changes=changes
+        )
 
 
 class DatabasePart(Protocol):
@@ -113,7 +170,7 @@ class DatabasePart(Protocol):
         """A new database at ``request.db`` from the list, all or nothing."""
         ...
 
-    def publisher(self, book: RuleBook) -> Publisher: ...
+    def publisher(self, book: RuleBook) -> Publisher[Any]: ...
 
     def also_rated(self, events: pd.DataFrame) -> set[str]:
         """The list kinds the system rates stored ``events`` for beyond the one each is

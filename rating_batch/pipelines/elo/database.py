@@ -7,7 +7,7 @@ calculations read from the files each publish stored (``player``)."""
 from __future__ import annotations
 
 from collections.abc import Hashable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +32,7 @@ from rating_batch.pipelines.published import (
 )
 from rating_batch.pipelines.rated import KindOutcome
 from rating_batch.pipelines.rows import rows_of
-from rating_batch.pipelines.seam import InitRequest, Outcome, PublishResult, RuleBook
+from rating_batch.pipelines.seam import InitRequest, Outcome, Publisher, RuleBook
 from rating_batch.staging import OutputSet, staged_outputs
 from rating_batch.store import Store, create_store
 from rating_batch.systems.elo.explain import EventLabel, PeriodPart, PlayerReport, period_part
@@ -113,8 +113,8 @@ class EloDatabase:
             [*rating_list.issues, *warnings],
         )
 
-    def publisher(self, book: RuleBook) -> EloPublisher:
-        return EloPublisher(book)
+    def publisher(self, book: RuleBook) -> Publisher[KindOutcome]:
+        return Publisher(EloLists(book))
 
     def also_rated(self, events: pd.DataFrame) -> set[str]:
         return set()  # an event is rated for the one list it is filed under
@@ -163,37 +163,26 @@ POOL_COLUMNS = [
 ]  # fmt: skip
 
 
-@dataclass
-class EloPublisher:
+@dataclass(frozen=True)
+class EloLists:
     """A period's list kinds rated as FIDE Elo lists (``publish.rate_list``), written with
-    their reports and event pages (``monthly/outputs.write_period``)."""
+    their reports and event pages (``published.write_period``)."""
 
     book: RuleBook
-    outcomes: list[KindOutcome] = field(default_factory=list)
 
-    def rate(self, store: Store, period: Period, kind: str) -> None:
-        self.outcomes.append(rate_list(store, self.book, period, kind))
+    def rate(self, store: Store, period: Period, kind: str) -> KindOutcome:
+        return rate_list(store, self.book, period, kind)
 
     def write(
-        self, period: Period, out: Path, outputs: OutputSet, progress: Progress,
-        keeping: Keeping,
+        self, outcomes: list[KindOutcome], period: Period, out: Path, outputs: OutputSet,
+        progress: Progress, keeping: Keeping,
     ) -> list[Path]:  # fmt: skip
-        return write_period(self.outcomes, period, out, outputs, progress, keeping)
+        return write_period(outcomes, period, out, outputs, progress, keeping)
 
-    def keep(self, store: Store, period: Period) -> None:
-        for outcome in self.outcomes:
-            _store_outcome(store, period, outcome, self.book.name)
+    def keep(self, store: Store, period: Period, outcome: KindOutcome) -> None:
+        _store_outcome(store, period, outcome, self.book.name)
 
-    def result(self, period: Period, paths: list[Path], *, dry_run: bool) -> PublishResult:
-        return _result(period, self.outcomes, paths, dry_run=dry_run)
-
-
-def _result(
-    period: Period, outcomes: list[KindOutcome], paths: list[Path], *, dry_run: bool
-) -> PublishResult:
-    lines = [f"{'would publish' if dry_run else 'published'} {period}"]
-    warnings = []
-    for outcome in outcomes:
+    def lines(self, outcome: KindOutcome) -> list[str]:
         players = outcome.result.players
         counts = players["status"].value_counts()
         # Those with games pending from earlier periods are unrated too, but did not play.
@@ -203,25 +192,21 @@ def _result(
         listed = ListCounts.of(outcome.changes, len(outcome.listing))
         under = int(counts.get("below_floor", 0)) - listed.below_floor
         idle = idle_below_floor(players)
-        lines.append(
+        against = "no earlier list" if outcome.previous is None else shown(outcome.previous)
+        return [
             f"{outcome.kind}: {len(outcome.events)} event(s) under {outcome.rules.edition}; "
             f"list of {listed.listed} players ({listed.kept} from the previous list, "
-            f"{listed.arrivals()}); {listed.below_floor - idle} fell below the floor and left it"
+            f"{listed.arrivals()}); {listed.below_floor - idle} fell below the floor and left "
+            "it"
             + (
                 f", {idle} rated below the floor on the previous list left it without a game"
                 if idle
                 else ""
             )
             + (f", {under} more ended below it, not having been on the list" if under else "")
-            + f", {unrated} played but are still unrated"
-        )
-        against = "no earlier list" if outcome.previous is None else shown(outcome.previous)
-        lines.append(f"  {change_summary(outcome.changes, against)}")
-        warnings.extend(outcome.warnings)
-    if dry_run:
-        lines.append("dry run: nothing was changed or written")
-    changes = {outcome.kind: outcome.changes for outcome in outcomes}
-    return PublishResult(lines, warnings, paths, period=period, outcomes=outcomes, changes=changes)
+            + f", {unrated} played but are still unrated",
+            f"  {change_summary(outcome.changes, against)}",
+        ]
 
 
 def _store_outcome(store: Store, period: Period, outcome: KindOutcome, rules_name: str) -> None:

@@ -7,7 +7,7 @@ list (``init``), a period's list kinds rated from the previous list's states
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +20,7 @@ from rating_batch.loaders.statelist import is_state_list
 from rating_batch.periods import INITIAL, Period, shown
 from rating_batch.pipelines.published import LIST_FILES, PERIOD_FILES, Keeping
 from rating_batch.pipelines.rows import RowReader, rows_of
-from rating_batch.pipelines.seam import InitRequest, Outcome, PublishResult, RuleBook
+from rating_batch.pipelines.seam import InitRequest, Outcome, Publisher, RuleBook
 from rating_batch.pipelines.state.publish import (
     SystemKindOutcome,
     rate_system_kind,
@@ -62,8 +62,8 @@ class StateDatabase:
             from_elo=r.from_elo, encoding=r.encoding,
         )  # fmt: skip
 
-    def publisher(self, book: RuleBook) -> StatePublisher:
-        return StatePublisher(book, self.system)
+    def publisher(self, book: RuleBook) -> Publisher[SystemKindOutcome]:
+        return Publisher(StateLists(book, self.system))
 
     def also_rated(self, events: pd.DataFrame) -> set[str]:
         return {k for text in events["time_control"] for k in system_kinds(self.system, text)}
@@ -80,52 +80,37 @@ class StateDatabase:
         return system_player_report(store, self.system, person, label, rows_of, out)
 
 
-@dataclass
-class StatePublisher:
+@dataclass(frozen=True)
+class StateLists:
     """A period's list kinds rated from the previous list's states (``publish``), written
     as ``rate`` writes them with the list."""
 
     book: RuleBook
     system: StateSystem
-    outcomes: list[SystemKindOutcome] = field(default_factory=list)
 
-    def rate(self, store: Store, period: Period, kind: str) -> None:
-        self.outcomes.append(rate_system_kind(store, self.system, period, kind))
+    def rate(self, store: Store, period: Period, kind: str) -> SystemKindOutcome:
+        return rate_system_kind(store, self.system, period, kind)
 
     def write(
-        self, period: Period, out: Path, outputs: OutputSet, progress: Progress,
-        keeping: Keeping,
+        self, outcomes: list[SystemKindOutcome], period: Period, out: Path,
+        outputs: OutputSet, progress: Progress, keeping: Keeping,
     ) -> list[Path]:  # fmt: skip
         outputs.own(out / period, PERIOD_FILES)
-        return [
-            path for each in self.outcomes for path in write_system_kind(each, period, out, outputs)
-        ]
+        return [path for each in outcomes for path in write_system_kind(each, period, out, outputs)]
 
-    def keep(self, store: Store, period: Period) -> None:
-        for outcome in self.outcomes:
-            store.insert_system_states(outcome.state)
-            store.add_list(period, outcome.kind, "publish", self.book.name)
+    def keep(self, store: Store, period: Period, outcome: SystemKindOutcome) -> None:
+        store.insert_system_states(outcome.state)
+        store.add_list(period, outcome.kind, "publish", self.book.name)
 
-    def result(self, period: Period, paths: list[Path], *, dry_run: bool) -> PublishResult:
-        return _system_result(period, self.outcomes, paths, dry_run=dry_run)
-
-
-def _system_result(
-    period: Period, outcomes: list[SystemKindOutcome], paths: list[Path], *, dry_run: bool
-) -> PublishResult:
-    lines = [f"{'would publish' if dry_run else 'published'} {period}"]
-    for outcome in outcomes:
+    def lines(self, outcome: SystemKindOutcome) -> list[str]:
         rated = outcome.rated
         counts = rated.status_counts()
         against = "no earlier list" if outcome.previous is None else shown(outcome.previous)
-        lines.append(
+        return [
             f"{outcome.kind}: {len(rated.events)} event(s) under {rated.system.name}; list of "
             f"{len(outcome.listing)} players ({counts['rated']} rated before, {counts['new']} "
             f"new); {counts['unrated']} played but are still unrated; previous list: {against}"
-        )
-    if dry_run:
-        lines.append("dry run: nothing was changed or written")
-    return PublishResult(lines, [], paths, period=period)
+        ]
 
 
 def init_system_database(

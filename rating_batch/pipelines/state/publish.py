@@ -10,14 +10,14 @@ and writes its files.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from rating_batch.assemble import player_ids
-from rating_batch.errors import RatingBatchError
+from rating_batch.errors import Issue, RatingBatchError
 from rating_batch.loaders.common import time_control_minutes
 from rating_batch.periods import Period, list_before, shown, stored_day
 from rating_batch.pipelines.outputs import write_system_files
@@ -55,6 +55,9 @@ class SystemKindOutcome:
     """``system_states`` rows to store (players whose state is new or changed)."""
     listing: pd.DataFrame
     previous: Period | None
+    warnings: list[Issue] = field(default_factory=list)
+    changes: pd.DataFrame | None = None
+    """None: the systems' lists report no changes.csv (docs/systems.md)."""
 
 
 def rate_system_kind(
