@@ -1,7 +1,8 @@
-"""What a rated period is (``rate``): under FIDE Elo the engine's frames with the events and
-the rules each was rated under (``RateResult``), under another system its outcome
-(``SystemRateResult``); both with the notes and warnings the officer reads, summed up alike
-(``summary_text``, ``closing_rows``)."""
+"""What a rated period is (``rate``, ``publish``): one ``RatedPeriod`` under every system, with
+the notes and warnings the officer reads, its list, its statuses counted and summed up alike;
+its content under FIDE Elo the engine's frames with the events and the rules each was rated
+under (``RateResult``), under another system its outcome (``SystemRateResult``). A list
+kind's outcome at publish under FIDE Elo (``KindOutcome``)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,6 @@ import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
 
 import pandas as pd
 
@@ -33,9 +33,113 @@ from rating_batch.writers import (
 )
 
 
+class RatedPeriod:
+    """A rated period under any system, with the notes and warnings the officer reads: what
+    both kinds of content (``RateResult``, ``SystemRateResult``) say alike, said once (the
+    list it would publish, the statuses, the one-screen summary, the Summary sheet); each
+    gives its own facts through the hooks below."""
+
+    events: Sequence[object]
+    notes: list[str]
+    warnings: list[Issue]
+    outputs: list[Path]
+
+    @property
+    def players(self) -> pd.DataFrame:
+        """players.csv: every player of the period with a ``status``."""
+        raise NotImplementedError
+
+    @property
+    def published(self) -> str:
+        """The players.csv column of the value the list publishes."""
+        raise NotImplementedError
+
+    @property
+    def statuses(self) -> Sequence[str]:
+        """A player's statuses, in the order the summaries count them."""
+        raise NotImplementedError
+
+    def listing(self) -> pd.DataFrame:
+        """The list the period would publish: ``id``, ``name``, ``value``, ``listed``."""
+        players = self.players
+        return pd.DataFrame(
+            {
+                "id": players["id"],
+                "name": players["name"],
+                "value": players[self.published],
+                "listed": players["status"].isin(list(LISTED)),
+            }
+        )
+
+    def status_counts(self) -> dict[str, int]:
+        """How many players have each status, in the statuses' order (0 for none)."""
+        counts = self.players["status"].value_counts()
+        return {status: int(counts.get(status, 0)) for status in self.statuses}
+
+    def summary(self) -> str:
+        """The one-screen summary printed at the end of ``rate``."""
+        counted, paired = self._games_counted()
+        lines = [
+            f"rated {len(self.events)} event(s) as one period under {self._under()}",
+            f"players: {len(self.players)} "
+            f"({', '.join(f'{v} {k}' for k, v in self.status_counts().items())})",
+            f"counted games: {counted} of {paired} paired rows",
+        ]
+        if self.warnings:
+            lines.append(f"warnings: {len(self.warnings)} (printed below and in the Summary sheet)")
+        lines.extend(f"wrote {path}" for path in self.outputs)
+        return "\n".join(lines)
+
+    def summary_rows(self) -> list[Sequence[object]]:
+        """Key-value rows of the Summary sheet: what rated it, the players by status, its
+        own facts, the events, then the notes and the warnings."""
+        rows: list[Sequence[object]] = [
+            [f"Rating report: {self._title()}"],
+            [],
+            *self._rules_rows(),
+            ["Players", len(self.players)],
+            *([f"  {status}", count] for status, count in self.status_counts().items()),
+            *self._more_rows(),
+            [],
+            ["Events"],
+            *self._event_rows(),
+            [],
+            ["Notes"],
+            *(["", note] for note in self._notes()),
+            [],
+            ["Warnings"],
+            *(["", str(issue)] for issue in self.warnings),
+        ]
+        return rows if self.warnings else [*rows, ["", "none"]]
+
+    # The hooks: each kind of content's own facts.
+    def _games_counted(self) -> tuple[int, int]:
+        """Player-games counted, and paired rows."""
+        raise NotImplementedError
+
+    def _under(self) -> str:
+        raise NotImplementedError
+
+    def _title(self) -> str:
+        raise NotImplementedError
+
+    def _rules_rows(self) -> list[Sequence[object]]:
+        raise NotImplementedError
+
+    def _more_rows(self) -> list[Sequence[object]]:
+        return []
+
+    def _event_rows(self) -> list[Sequence[object]]:
+        raise NotImplementedError
+
+    def _notes(self) -> list[str]:
+        return self.notes
+
+
 @dataclass
-class RateResult:
-    """A rated period: the engine's frames plus what the officer needs to read them."""
+class RateResult(RatedPeriod):
+    """A period rated under FIDE Elo: the engine's frames, the events and the rules each was
+    rated under."""
 
     result: PeriodResult
     events: list[Event]
@@ -50,24 +154,20 @@ class RateResult:
         return self.result.players
 
     @property
+    def published(self) -> str:
+        return "new_rating"
+
+    @property
+    def statuses(self) -> Sequence[str]:
+        return STATUSES
+
+    @property
     def games(self) -> pd.DataFrame:
         return self.result.games
 
     @property
     def label(self) -> str:
         return self.rules.edition
-
-    def listing(self) -> pd.DataFrame:
-        return listing_of(self.players, "new_rating")
-
-    def status_counts(self) -> dict[str, int]:
-        return counted_statuses(self.players, STATUSES)
-
-    def summary(self) -> str:
-        """The one-screen summary printed at the end of ``rate``."""
-        counted = int(self.games["counted"].sum())
-        paired = int(self.games["opponent_id"].notna().sum())
-        return summary_text(self, self._editions(), self.status_counts(), counted, paired)
 
     def heading(self) -> str:
         """What the rated period is, in a line (the top of every printed page)."""
@@ -79,24 +179,28 @@ class RateResult:
         names = sorted({rules.edition for rules in self.event_rules.values()})
         return ", ".join(names) if names else self.rules.edition
 
-    def summary_rows(self) -> list[Sequence[object]]:
-        """Key-value rows of the Summary sheet."""
-        rows: list[Sequence[object]] = [
-            [f"Rating report: {self.heading()}"],
-            [],
-            ["Rules", self.rules.label()],
-            ["Rules source", self.rules.source],
-            ["Players", len(self.players)],
-        ]
-        rows.extend([f"  {status}", count] for status, count in self.status_counts().items())
-        rows.append(["Counted games (player-games)", int(self.games["counted"].sum())])
-        rows += [[], ["Events"]]
+    def _games_counted(self) -> tuple[int, int]:
+        return int(self.games["counted"].sum()), int(self.games["opponent_id"].notna().sum())
+
+    def _under(self) -> str:
+        return self._editions()
+
+    def _title(self) -> str:
+        return self.heading()
+
+    def _rules_rows(self) -> list[Sequence[object]]:
+        return [["Rules", self.rules.label()], ["Rules source", self.rules.source]]
+
+    def _more_rows(self) -> list[Sequence[object]]:
+        return [["Counted games (player-games)", int(self.games["counted"].sum())]]
+
+    def _event_rows(self) -> list[Sequence[object]]:
         # The file last: the widest column, printed beside the event's key on a page of its
         # own when the table is wider than a page.
-        rows.append(
+        rows: list[Sequence[object]] = [
             ["event", "name", "start", "end", "rounds", "players", "format", "encoding",
              "edition", "file"]
-        )  # fmt: skip
+        ]  # fmt: skip
         for event in self.events:
             info = event.info
             rows.append(
@@ -113,27 +217,15 @@ class RateResult:
                     info.source,
                 ]
             )
-        return rows + closing_rows(
-            [*self.notes, *detail_notes("Games", len(self.games))], self.warnings
-        )
+        return rows
 
-
-def listing_of(players: pd.DataFrame, value: str) -> pd.DataFrame:
-    """The list a rated period would publish (``Rated.listing``): each player's ``value``
-    and whether listed."""
-    return pd.DataFrame(
-        {
-            "id": players["id"],
-            "name": players["name"],
-            "value": players[value],
-            "listed": players["status"].isin(list(LISTED)),
-        }
-    )
+    def _notes(self) -> list[str]:
+        return [*self.notes, *detail_notes("Games", len(self.games))]
 
 
 @dataclass
-class SystemRateResult:
-    """A period rated under a system, with what the officer needs to read it."""
+class SystemRateResult(RatedPeriod):
+    """A period rated under a system whose players carry a state: its outcome."""
 
     system: StateSystem
     outcome: SystemOutcome
@@ -149,87 +241,48 @@ class SystemRateResult:
         return self.outcome.players
 
     @property
+    def statuses(self) -> Sequence[str]:
+        return SYSTEM_STATUSES
+
+    @property
     def label(self) -> str:
         return self.system.name
 
-    def listing(self) -> pd.DataFrame:
-        return listing_of(self.players, self.system.published)
+    @property
+    def published(self) -> str:
+        return self.system.published
 
-    def status_counts(self) -> dict[str, int]:
-        return counted_statuses(self.players, SYSTEM_STATUSES)
-
-    def summary(self) -> str:
-        """The one-screen summary printed at the end of ``rate``."""
+    def _games_counted(self) -> tuple[int, int]:
         paired = self.games["oidx"].ge(0)
-        counted = int((self.games["rated"] & paired).sum())
-        return summary_text(
-            self, self.system.title, self.status_counts(), counted, int(paired.sum())
-        )
+        return int((self.games["rated"] & paired).sum()), int(paired.sum())
 
-    def summary_rows(self) -> list[Sequence[object]]:
-        rows: list[Sequence[object]] = [
-            [f"Rating report: {self.system.title}"],
-            [],
-            ["System", self.system.name],
-            ["Players", len(self.players)],
-            *([f"  {status}", count] for status, count in self.status_counts().items()),
+    def _under(self) -> str:
+        return self.system.title
+
+    def _title(self) -> str:
+        return self.system.title
+
+    def _rules_rows(self) -> list[Sequence[object]]:
+        return [["System", self.system.name]]
+
+    def _more_rows(self) -> list[Sequence[object]]:
+        return [
             [],
             ["Constants"],
             *(
                 [key, f"{value}  ({meaning})"]
                 for key, value, meaning in described(self.system.params)
             ),
-            [],
-            ["Events"],
-            ["event", "name", "start", "end"],
         ]
-        for info in self.events:
-            rows.append([info.key, info.name, str(info.start or ""), str(info.end or "")])
-        return rows + closing_rows(self.notes, self.warnings)
 
-
-class _Summed(Protocol):
-    @property
-    def events(self) -> Sequence[object]: ...
-
-    @property
-    def warnings(self) -> Sequence[Issue]: ...
-
-    @property
-    def outputs(self) -> Sequence[Path]: ...
-
-    @property
-    def players(self) -> pd.DataFrame: ...
-
-
-def counted_statuses(players: pd.DataFrame, statuses: Sequence[str]) -> dict[str, int]:
-    """How many players have each of ``statuses``, in their order (0 for none)."""
-    counts = players["status"].value_counts()
-    return {status: int(counts.get(status, 0)) for status in statuses}
-
-
-def summary_text(
-    rated: _Summed, under: str, counts: dict[str, int], counted: int, paired: int
-) -> str:
-    """The one-screen summary printed at the end of ``rate``, under any system."""
-    lines = [
-        f"rated {len(rated.events)} event(s) as one period under {under}",
-        f"players: {len(rated.players)} ({', '.join(f'{v} {k}' for k, v in counts.items())})",
-        f"counted games: {counted} of {paired} paired rows",
-    ]
-    if rated.warnings:
-        lines.append(f"warnings: {len(rated.warnings)} (printed below and in the Summary sheet)")
-    lines.extend(f"wrote {path}" for path in rated.outputs)
-    return "\n".join(lines)
-
-
-def closing_rows(notes: Sequence[str], warnings: Sequence[Issue]) -> list[Sequence[object]]:
-    """The Summary sheet's last rows, under any system: the notes, then the warnings."""
-    rows: list[Sequence[object]] = [[], ["Notes"], *(["", note] for note in notes)]
-    rows += [[], ["Warnings"], *(["", str(issue)] for issue in warnings)]
-    if not warnings:
-        rows.append(["", "none"])
-    return rows
+    def _event_rows(self) -> list[Sequence[object]]:
+        return [
+            ["event", "name", "start", "end"],
+            *(
+                [info.key, info.name, str(info.start or ""), str(info.end or "")]
+                for info in self.events
+            ),
+        ]
 
 
 @dataclass
