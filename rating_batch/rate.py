@@ -1,5 +1,5 @@
 """The commands without a database: ``rate_events`` rates event files as one period
-(``rating-batch rate``) under the system ``--rules`` names (``systems.find_system``: FIDE Elo
+(``rating-batch rate``) under the system ``--rules`` names (``pipelines.find_system``: FIDE Elo
 or another); ``check_files`` validates files without writing anything (``rating-batch
 check``)."""
 

@@ -99,7 +99,7 @@ class NationalId:
 
 
 #: How a player without a FIDE ID is recognised in a database or a rating list: exact name,
-#: birth year and federation (README, "Who is who").
+#: birth year and federation (docs/formats.md §11.1).
 IDENTITY_KEY = ["name", "birth_year", "federation"]
 
 

@@ -1,12 +1,11 @@
 """Monthly list production over the rating database, one module per command or concern:
-``init``, ``add`` (with ``identify``), ``publish`` (with ``changes`` and ``outputs``), ``undo``
-(unpublish, remove, backups, restore, backup, upgrade), ``edit`` (edit-player), ``player``,
-``export``, ``site`` (the web site) and ``overview`` (the desk's first page); ``part`` is what
-a rating system does in them (FIDE Elo's in ``pipelines/elo/database.py``, the others' in
-``pipelines/state/database.py``).
+``init``, ``add`` (with ``identify``), ``publish``, ``undo`` (unpublish, remove, backups,
+restore, backup, upgrade), ``edit`` (edit-player), ``player``, ``export``, ``month`` (with
+``inbox``), ``site`` (the web site) and ``overview`` (the desk's first page). What a rating
+system does in them is its part of the seam (``pipelines/seam.DatabasePart``).
 
-The names below are imported on first use: a rating system's part imports the modules it
-shares with the commands (``common``, ``outputs``) without importing every command."""
+The names below are imported on first use: a command (the desk's page, ``--help``) loads only
+the module it runs."""
 
 from __future__ import annotations
 

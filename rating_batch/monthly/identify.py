@@ -1,6 +1,6 @@
 """Who is who: each player line of the events an ``add`` stores, as a database player.
 
-Identity is never guessed silently (issue 12):
+Identity is never guessed silently (docs/formats.md §11.1):
 
 * a line with a FIDE ID is that FIDE ID's player; when its name is not the stored one (accents,
   case and word order aside) both names are printed, and so they are when the database has no

@@ -146,7 +146,7 @@ def read_site_lists(store: Store) -> list[SiteList]:
             if changes is not None:
                 change = _listed_changes(listing, changes)
             elif previous_listing is not None:
-                # No changes.csv: the other systems' publish writes none (systems/state;
+                # No changes.csv: the other systems' publish writes none (pipelines/state;
                 # the Glicko-2 change of tests/monthly/test_site_numbers.py needs this), so
                 # the change is their list.csv's rating against the previous list's.
                 old = pd.to_numeric(previous_listing["rating"], errors="coerce")

@@ -379,7 +379,7 @@ def outcome_players(
     *,
     rated_now: np.ndarray | None = None,
 ) -> pd.DataFrame:
-    """players.csv under a system (the columns of outputs.md, "Other rating systems"): every
+    """players.csv under a system (the columns of docs/reports.md §8): every
     player of the period (a participant with only byes too, his state unchanged), with
     identity, counted games and score, each state column before the period under its own
     name and after it as ``new_<name>``, then ``extra`` (the system's own) and the status.

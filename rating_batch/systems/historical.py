@@ -241,7 +241,7 @@ class IngoSystem(SystemBase[Ingo]):
     constants = Ingo
     name: ClassVar[str] = "ingo"
     title: ClassVar[str] = "Ingo (West Germany 1948-1992), per event; lower is better"
-    # The Ingo number, under the name outputs.md gives it (lower is better).
+    # The Ingo number, under the name docs/systems.md §6 gives it (lower is better).
     state: ClassVar[dict[str, str]] = {"rating": "Float64"}
     explained: ClassVar[str] = (
         "Per event, in the order rated: the Niveau (the rated opponents' average Ingo, each "

@@ -241,7 +241,7 @@ class TrueSkillSystem(SystemBase[TrueSkill]):
         p = self._params
         mu, sigma = period.initial("mu", p.mu), period.initial("sigma", p.sigma)
         done = rate_trueskill(mu, sigma, period.games, p)
-        # outputs.md: conservative = new_mu − 3·new_sigma, on the rules' display scale.
+        # docs/reports.md §8: conservative = new_mu − 3·new_sigma, on the rules' display scale.
         shown = p.display_scale * (done.mu - 3.0 * done.sigma) + p.display_offset
         after = {"mu": done.mu, "sigma": done.sigma}
         players = outcome_players(period, after, {"conservative": shown})

@@ -1,7 +1,7 @@
-"""FIDE Elo's part in the database's commands (``monthly/part.DatabasePart``): a database
+"""FIDE Elo's part in the database's commands (``pipelines/seam.DatabasePart``): a database
 made from a FIDE rating list (``init``: ratings, K and the history flags a list carries),
 a period's list kinds rated and kept (``publish``: ``publish.rate_list``, written by
-``monthly/outputs.write_period``), a list written again (``export-list``), and a player's
+``published.write_period``), a list written again (``export-list``), and a player's
 calculations read from the files each publish stored (``player``)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The part in the database's commands (``monthly/part.DatabasePart``) of every system whose
+"""The part in the database's commands (``pipelines/seam.DatabasePart``) of every system whose
 players carry a state: a database made from the system's own list or seeded from a FIDE Elo
 list (``init``), a period's list kinds rated from the previous list's states
 (``publish``, ``publish.py``), a published list and its states written again

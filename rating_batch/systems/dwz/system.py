@@ -140,7 +140,7 @@ class DwzSystem(SystemBase[Dwz]):
         return bool(self._params.uplift and (dates.end_day >= day).any())
 
     def list_columns(self, listing: pd.DataFrame) -> pd.DataFrame:
-        # outputs.md: the DWZ as the DSB shows it, "rating-index" (1712-62).
+        # docs/systems.md §10.2: the DWZ as the DSB shows it, "rating-index" (1712-62).
         dwz = listing["rating"].astype("Int64").astype("string")
         index = listing["index"].astype("Int64").astype("string")
         return listing.assign(dwz=(dwz + "-" + index).astype("string"))
@@ -202,7 +202,7 @@ class DwzSystem(SystemBase[Dwz]):
         )
         frame["new_restpartien"] = frame["new_restpartien"].astype("string")
         frame["new_uplifted"] = frame["new_uplifted"].astype("boolean")
-        # outputs.md: the DWZ, its index, E and the stage are whole numbers.
+        # docs/systems.md §10.2: the DWZ, its index, E and the stage are whole numbers.
         whole = ["rating", "index", "new_rating", "new_index", "e", "stage"]
         return frame.astype({column: "Int64" for column in whole})
 

@@ -284,7 +284,7 @@ class UscfSystem(SystemBase[Uscf]):
             [bool(f) if s else None for f, s in zip(of_last(parts["value"]) < extra[
                 "floor_in_force"], seen, strict=True)], dtype="boolean",
         )  # fmt: skip
-        # outputs.md: new for a first rating now (absent from the list, or on 0 games).
+        # docs/systems.md §9: new for a first rating now (absent from the list, or on 0 games).
         fresh = (np.isnan(before.rating) | (before.games == 0)) & seen
         status = np.where(~rated, "unrated", np.where(fresh, "new", "rated"))
         columns = list(players.columns)

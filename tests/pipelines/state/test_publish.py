@@ -1,4 +1,4 @@
-"""A system's published list (systems/state/publish.system_listing): who is on it and the
+"""A system's published list (pipelines/state/publish.system_listing): who is on it and the
 system's own columns after the state."""
 
 from __future__ import annotations
