@@ -54,10 +54,10 @@ def write_csv(
 ) -> None:
     """UTF-8 with BOM (so spreadsheets detect it), comma-separated, LF line ends, minimal
     quoting (``_csv_field``). Every distinct value of a column is formatted and quoted once
-    (docs/performance.md); the rows are then made and written in blocks. ``machine_read``: every float
-    to ``SIGNIFICANT_DIGITS``, declared formats aside (the other systems' players.csv and
-    calculations.csv); ``exact``: in full, for a state read back as the next period's list
-    (state.csv, docs/systems.md). ``float_form`` is the rule."""
+    (docs/performance.md); the rows are then made and written in blocks. ``machine_read``:
+    every float to ``SIGNIFICANT_DIGITS``, declared formats aside (the other systems'
+    players.csv and calculations.csv); ``exact``: in full, for a state read back as the next
+    period's list (state.csv, docs/systems.md). ``float_form`` is the rule."""
     columns = [_csv_column(frame[name], str(name), machine_read, exact) for name in frame.columns]
     if len(columns) == 1:  # a row of one empty field is written "", not a blank line
         codes, fields = columns[0]
