@@ -18,6 +18,7 @@ from workbooks import name as column_name
 
 from rating_batch.cli import cli
 from rating_batch.errors import RatingBatchError
+from rating_batch.systems.homes import SYSTEM_HOMES
 
 U19 = DATA / "trf" / "irl_u19-championship-2010_round-robin-4p_utf8.trf"
 
@@ -269,9 +270,8 @@ def test_unknown_rules_is_an_input_error(tmp_path: Path) -> None:
     assert code == 1
     assert err == (
         "Error: unknown rules 'fide-1999': choose one of fide, fide-2011, fide-2014, fide-2022, "
-        "fide-2024, fide-2025, a .toml rules file, or another rating system: glicko2, glicko, "
-        "trueskill, harkness, ingo, uscf, dwz, "
-        "ecf-grade, ecf\n"
+        f"fide-2024, fide-2025, a .toml rules file, or another rating system: "
+        f"{', '.join(SYSTEM_HOMES)}\n"
     )
 
 

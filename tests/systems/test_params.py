@@ -16,9 +16,9 @@ from rating_batch.systems import SYSTEMS
 from rating_batch.systems.params import from_section, number
 
 DOCS = Path(__file__).parents[2] / "docs" / "systems.md"
-SECTIONS = {"Glicko-2": "glicko2", "Glicko": "glicko", "TrueSkill": "trueskill",
-            "Harkness": "harkness", "Ingo": "ingo", "US Chess": "uscf",
-             "DWZ": "dwz", "ECF grade": "ecf-grade", "ECF rating": "ecf"}  # fmt: skip
+#: Each system's section of docs/systems.md: the one headed as its title begins ("Glicko-2
+#: (Glickman 2013/2022), …" is "## §2 Glicko-2"), so a new system needs no line here.
+SECTIONS = {make(kind()).title.split(" (")[0]: name for name, (kind, make) in SYSTEMS.items()}
 #: Constants that are not single numbers: texts, flags, lists of numbers (the DWZ's J).
 NOT_NUMBERS = ("str", "bool", "str | None", "bool | None", "tuple[float, ...]")
 #: "`key` default (low to high)", "(above low to high)", "(low to below high)"; a default
