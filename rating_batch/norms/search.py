@@ -99,7 +99,8 @@ def event_norms(
     rows = [
         _title_rows(facts, people, rounds, counted, facts.rules.title(name)) for name in NORM_TITLES
     ]
-    table = pd.concat([frame for frame in rows if not frame.empty], ignore_index=True)
+    filled = [frame for frame in rows if not frame.empty]
+    table = pd.concat(filled, ignore_index=True) if filled else pd.DataFrame()
     if table.empty:
         table = pd.DataFrame(columns=[*NORMS_COLUMNS, "event", "player"])
     else:

@@ -1,0 +1,194 @@
+"""``rating-batch norms``: the norm checks of event files (docs/norms.md §A.1), read as
+``rate`` reads them, computed by ``rating_batch.norms`` and written through staging: nothing
+half-written. One event writes OUT/norms.csv, OUT/norms.html and OUT/norms/ID-TITLE.html;
+several write each event's into OUT/KEY/."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+
+from rating_batch.errors import InputError, Issue
+from rating_batch.inputs import expand_inputs, keep_out_apart, load_events
+from rating_batch.loaders import Progress, no_progress, read_rating_list
+from rating_batch.norms.certificate import certificate
+from rating_batch.norms.event import event_facts
+from rating_batch.norms.search import EventNorms, event_norms
+from rating_batch.schema import Event
+from rating_batch.staging import staged_outputs
+from rating_batch.writers.norms import write_certificate, write_norms_csv, write_norms_html
+
+#: What a certificate folder holds (``OutputSet.own``).
+CERTIFICATES = r"[^/]+\.html"
+
+
+@dataclass
+class NormsRun:
+    """What ``norms`` found: each event's results, and the warnings of reading."""
+
+    events: list[EventNorms]
+    warnings: list[Issue] = field(default_factory=list)
+
+    def rows(self) -> pd.DataFrame:
+        """Every event's rows, one frame."""
+        frames = [found.rows for found in self.events if not found.rows.empty]
+        return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+
+    def summary(self) -> str:
+        """One line per norm, then the count."""
+        rows = self.rows()
+        lines = []
+        if not rows.empty:
+            for row in rows[rows["norm"].to_numpy(bool)].itertuples(index=False):
+                lines.append(
+                    f"{row.event}: {row.name} ({row.id}) {row.norm_title} norm, "
+                    f"{row.points:g}/{row.games}, Rp {row.Rp}, rounds {row.rounds_counted}"
+                )
+        norms = len(lines)
+        players = 0 if rows.empty else rows[["event", "player"]].drop_duplicates().shape[0]
+        lines.append(f"{len(self.events)} event(s), {players} player(s) checked: {norms} norm(s)")
+        return "\n".join(lines)
+
+
+def norms_events(
+    inputs: Sequence[Path],
+    *,
+    list_path: Path | None = None,
+    players: Sequence[str] = (),
+    edition: str | None = None,
+    exemption: str | None = None,
+    out: Path | None = None,
+    progress: Progress = no_progress,
+    encoding: str | None = None,
+) -> NormsRun:
+    """The norms of every player (or those ``players`` names: a FIDE ID or a start rank) of
+    the events, written to ``out`` when given.
+
+    Example::
+
+        run = norms_events([Path("sample_data/norms/roundrobin.trf")], out=Path("out"))
+        print(run.summary())
+    """
+    if out is not None:
+        keep_out_apart(out, inputs, list_path)
+    events, issues = load_events(
+        expand_inputs(inputs, beside=list_path), progress, encoding=encoding
+    )
+    listed = _list_ratings(list_path, encoding) if list_path is not None else None
+    found = []
+    unmatched = set(players)
+    for event in events:
+        wanted, matched = _wanted(event, players)
+        unmatched -= matched
+        ratings = _event_ratings(event, listed) if listed is not None else None
+        facts = event_facts(event, edition)
+        found.append(event_norms(event, facts, exemption=exemption, wanted=wanted, ratings=ratings))
+    if unmatched:
+        raise InputError(
+            [
+                Issue("--player", None, f"{name!r} is no FIDE ID or start rank of the events")
+                for name in sorted(unmatched)
+            ]
+        )
+    run = NormsRun(found, issues)
+    if out is not None:
+        write_norms(run, out)
+    return run
+
+
+def _wanted(event: Event, players: Sequence[str]) -> tuple[list[int] | None, set[str]]:
+    """The start ranks ``players`` names in an event (None: all), and the names matched."""
+    if not players:
+        return None, set()
+    people = event.players
+    ranks: list[int] = []
+    matched: set[str] = set()
+    for name in players:
+        if not name.strip().isdigit():
+            raise InputError([Issue("--player", None, f"{name!r} is no FIDE ID or start rank")])
+        number = int(name)
+        hit = people[(people["fide_id"] == number).fillna(False).to_numpy(bool)]
+        if hit.empty:
+            hit = people[people["player"] == number]
+        if not hit.empty:
+            ranks.extend(int(rank) for rank in hit["player"])
+            matched.add(name)
+    return ranks, matched
+
+
+def _list_ratings(path: Path, encoding: str | None) -> pd.Series:
+    """FIDE ID → standard rating of a ``--list``."""
+    frame = read_rating_list(path, encoding=encoding).for_kind("standard")
+    frame = frame[frame["id"].notna() & frame["rating"].notna()]
+    return pd.Series(
+        frame["rating"].astype("int64").to_numpy(), index=frame["id"].astype("int64").to_numpy()
+    )
+
+
+def _event_ratings(event: Event, listed: pd.Series) -> dict[int, int]:
+    """Start rank → the list's rating, for the event's players on the list (2.6: the list in
+    force at the start)."""
+    people = event.players.dropna(subset=["fide_id"])
+    found = listed.reindex(people["fide_id"].astype("int64").to_numpy())
+    return {
+        int(rank): int(rating)
+        for rank, rating in zip(people["player"], found.to_numpy(), strict=True)
+        if rating == rating
+    }
+
+
+def write_norms(run: NormsRun, out: Path) -> None:
+    """The files of every event: into ``out`` for one event, ``out/KEY`` for several."""
+    with staged_outputs(out) as outputs:
+        for found in run.events:
+            base = out if len(run.events) == 1 else out / found.facts.info.key
+            write_norms_csv(found.rows, outputs.path(base / "norms.csv"))
+            write_norms_html(found, outputs.path(base / "norms.html"))
+            outputs.own(base / "norms", CERTIFICATES)
+            folder = outputs.folder(base / "norms")
+            for index in [int(i) for i in (found.rows.index[found.rows["norm"].to_numpy(bool)])]:
+                cert = certificate(found, index)
+                write_certificate(cert, folder / cert.file_name)
+
+
+def application_tables(run: NormsRun) -> str:
+    """Each norm found as an APPLICATION.toml ``[[norms]]`` table (docs/norms.md §A.2):
+    what the file shows; ``one_round_a_day`` no file shows, so it is written false, to
+    correct by hand."""
+    tables = []
+    for found in run.events:
+        info = found.facts.info
+        end = info.end.isoformat() if info.end else _toml_text("")
+        for row in found.rows[found.rows["norm"].to_numpy(bool)].to_dict("records"):
+            tables.append(
+                "\n".join(
+                    [
+                        f"# {row['name']} ({row['id']}), {row['norm_title']} norm",
+                        "[[norms]]",
+                        f"event = {_toml_text(info.name or info.key)}",
+                        f"end = {end}",
+                        f"games = {row['games']}",
+                        f"title = {_toml_text(str(row['norm_title']))}",
+                        *(
+                            [f"exemption = {_toml_text(str(row['exemption']))}"]
+                            if row["exemption"]
+                            else []
+                        ),
+                        f"points = {row['points']:g}",
+                        f"points_needed = {row['points_needed']:g}",
+                        f"strong_event = {'true' if found.facts.strong else 'false'}",
+                        "one_round_a_day = false  # not in the file: set it if so",
+                        f"credit_141c = {'true' if row['credit_141c'] else 'false'}",
+                    ]
+                )
+            )
+    return "\n\n".join(tables) if tables else "# no norm found"
+
+
+def _toml_text(text: str) -> str:
+    """A TOML basic string."""
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"')
+    return f'"{escaped}"'
