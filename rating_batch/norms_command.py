@@ -1,4 +1,4 @@
-"""``rating-batch norms``: the norm checks of event files (docs/norms.md §A.1), read as
+"""``rating-batch norms``: the norm checks of event files (docs/norms.md §1), read as
 ``rate`` reads them, computed by ``rating_batch.norms`` and written through staging: nothing
 half-written. One event writes OUT/norms.csv, OUT/norms.html and OUT/norms/ID-TITLE.html;
 several write each event's into OUT/KEY/."""
@@ -155,7 +155,7 @@ def write_norms(run: NormsRun, out: Path) -> None:
 
 
 def application_tables(run: NormsRun) -> str:
-    """Each norm found as an APPLICATION.toml ``[[norms]]`` table (docs/norms.md §A.2):
+    """Each norm found as an APPLICATION.toml ``[[norms]]`` table (docs/norms.md §1):
     what the file shows; ``one_round_a_day`` no file shows, so it is written false, to
     correct by hand."""
     tables = []

@@ -1,4 +1,4 @@
-"""What an IT1 norm certificate shows (docs/norms.md §A.1, §5), as data for a page: the
+"""What an IT1 norm certificate shows (docs/norms.md §1), as data for a page: the
 player and the event, every round (rating as used, the floor, counted or why not), the mix,
 the rating summary, the thresholds, the verdict, and what no file can show (the arbiter, the
 registration, the rate of play), as blanks to fill in. Pure: no page is written here."""
@@ -18,7 +18,7 @@ from rating_batch.values import as_int, missing
 #: The opponents' titles a certificate counts, in its order.
 SHOWN_TITLES = ("GM", "IM", "WGM", "WIM", "FM", "WFM")
 
-#: What a file cannot tell, and so no certificate checks (docs/norms.md §2.1, §5): each a
+#: What a file cannot tell, and so no certificate checks (docs/norms.md §1): each a
 #: line the chief arbiter fills in or confirms.
 NOT_CHECKED = (
     ("Chief arbiter (IA or FA), name and FIDE ID", "1.1.5"),

@@ -1,4 +1,4 @@
-"""A norm's arithmetic over many game sets at once (docs/norms.md §2.2-§2.7, checked in the
+"""A norm's arithmetic over many game sets at once (docs/norms.md §2.3, checked in the
 order of §7): the game minimum, the 35 % score, the titled half, the target-title third, the
 federation mix, Ra with the one opponent raised to the floor, and Rp by the dp table. Pure
 and vectorised: every candidate set of every player of every event is one group of rows."""
@@ -156,7 +156,7 @@ def evaluate(
     largest_code = np.full(count, "", dtype=object)
     largest_code[key_set[top]] = np.asarray(names, dtype=object)[key_code[top]]
 
-    # The checks, in the order of docs/norms.md §7.
+    # The checks, in the order of docs/norms.md §2.3.
     min_games = sets["min_games"].to_numpy(np.int64)
     exempt = sets["exemption"].fillna("").astype(str).to_numpy(dtype=object) != ""
     need_points = -(-(2 * rules.min_score_percent * games) // 100)  # in halves

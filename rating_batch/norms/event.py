@@ -1,4 +1,4 @@
-"""What an event gives the norm checks (docs/norms.md §2.1-§2.4, §7 steps 1-2): its format
+"""What an event gives the norm checks (docs/norms.md §2.1, §2.2, §2.6): its format
 (Swiss, round-robin, double round-robin) told from the crosstable, the edition it is judged
 by, the exemption 1.4.3d and the strong event of 1.5.6 computed from every round, and every
 player's rounds, each counted or not with why. Pure: frames in, frames out."""
@@ -25,7 +25,7 @@ HOST_ONLY = frozenset({"national-championship", "national-team"})
 #: The federation code of players of no FIDE federation: their games do not count (1.4.2).
 NON = "NON"
 #: Result codes of a forfeit win and of the byes that give a point without a game: the
-#: round 1.4.1c credits (docs/norms.md §2.2c).
+#: round 1.4.1c credits (docs/norms.md §2.5).
 CREDITED_ROUND = frozenset({"+", "U", "F"})
 
 
@@ -171,7 +171,7 @@ def player_rounds(
     event: Event, facts: EventFacts, ratings: Mapping[int, int] | None = None
 ) -> pd.DataFrame:
     """Every player's every round, with the opponent as the norm checks see him and whether
-    the game counts (docs/norms.md §7 step 2).
+    the game counts (docs/norms.md §2.2).
 
     Returns columns ``player``, ``round``, ``opponent`` (0: none), ``result``, ``halves``,
     ``counted`` (bool), ``why`` (why not: ``bye``, ``forfeit``, ``not played``, ``NON

@@ -1,5 +1,5 @@
 """FIDE's title regulations (Handbook B.01) as data, one frozen instance per edition: the
-figures a norm, a title by rating and a title application are judged by (docs/norms.md §2-§4),
+figures a norm, a title by rating and a title application are judged by (docs/norms.md §3),
 and the decisions taken where the sources are unclear, each a field with its default
 (docs/norms.md §5). An event is judged by the edition in force when it started."""
 
@@ -19,7 +19,7 @@ NORM_TITLES = ("GM", "IM", "WGM", "WIM")
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class NormTitle:
-    """The figures of one norm title (docs/norms.md §2.6-§2.7, §4)."""
+    """The figures of one norm title (docs/norms.md §3)."""
 
     title: str
     """``GM``, ``IM``, ``WGM`` or ``WIM``."""
@@ -46,7 +46,7 @@ class NormRules:
     edition: str
     """``"2014"``, ``"2017"``, ``"2022"``, ``"2023"`` or ``"2024"``."""
     since: dt.date
-    """The first start date of the events it judges (docs/norms.md §1)."""
+    """The first start date of the events it judges (docs/norms.md §3)."""
     articles: Mapping[str, str]
     """Check → the article it is, as this edition numbers it (``rp`` → ``1.4.8a``)."""
     titles: tuple[NormTitle, ...]
@@ -198,7 +198,7 @@ ARTICLE_KEYS = (
     "credit_cap",
 )
 
-#: The three-level numbering of 2022 onwards (docs/norms.md §1).
+#: The three-level numbering of 2022 onwards (docs/norms.md §3).
 _ARTICLES_2022 = MappingProxyType(
     {
         "games": "1.4.1a",
@@ -323,7 +323,7 @@ B01_2022 = dataclasses.replace(
     swiss_exemption_missed=1,
     strong_event_since=dt.date(2022, 7, 1),
 )
-# 2023: not read; treated as 2022's until the archived text is compared (docs/norms.md §1).
+# 2023: not read; treated as 2022's until the archived text is compared (docs/norms.md §3).
 B01_2023 = dataclasses.replace(B01_2022, edition="2023", since=dt.date(2023, 1, 1))
 # 2024: unrated opponents count 1400 (1.4.6d) from the new rating floor of 1 Mar 2024 on
 # (decision 1: 1000 before it).

@@ -1,4 +1,4 @@
-"""The largest game set that makes a norm (docs/norms.md §2.2e-f, §7 steps 3-5): the full
+"""The largest game set that makes a norm (docs/norms.md §2.4, §2.5): the full
 set first, for every player and norm title at once; then, for the few players whose full set
 fails but could hold a norm, the sets that leave out the rounds after the norm (a Swiss,
 1.4.1e) and wins (1.4.1f), the most games first, all evaluated at once. A row per player and
@@ -28,7 +28,7 @@ from rating_batch.schema import Event
 #: out at most 4 of them, a few hundred sets; this bounds a 30-round event.
 MAX_SETS = 5_000
 
-#: The columns of norms.csv (docs/norms.md §A.1), in order.
+#: The columns of norms.csv (docs/norms.md §1), in order.
 NORMS_COLUMNS = (
     "id",
     "name",

@@ -1,4 +1,4 @@
-"""The per-player arithmetic of a norm (docs/norms.md §2.2-§2.7, §5), each figure worked out
+"""The per-player arithmetic of a norm (docs/norms.md §2.3, §5), each figure worked out
 by hand in the test: dp from table 1.4.9 (= the project's 8.1.1)."""
 
 from __future__ import annotations
@@ -64,7 +64,7 @@ def mixed(ratings: list[int], scores: list[float]) -> list[Opponent]:
     return [(r, t, f, s) for r, t, f, s in zip(ratings, titles, federations, scores, strict=True)]
 
 
-# -- editions (docs/norms.md §1) ------------------------------------------------------------
+# -- editions (docs/norms.md §3) ------------------------------------------------------------
 
 
 @pytest.mark.parametrize(

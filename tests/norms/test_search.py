@@ -1,4 +1,4 @@
-"""Events written as TRF: what counts (docs/norms.md §2.1-§2.4), the federation mix and the
+"""Events written as TRF: what counts (docs/norms.md §2.2, §2.4), the federation mix and the
 exemptions, and the largest game set that makes a norm (1.4.1c, e, f)."""
 
 from __future__ import annotations
