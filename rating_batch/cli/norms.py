@@ -17,8 +17,7 @@ from rating_batch.cli.common import (
     report,
     user_errors,
 )
-from rating_batch.norms.event import EXEMPTIONS
-from rating_batch.norms.rules import EDITIONS
+from rating_batch.norms.rules import EDITIONS, EXEMPTIONS
 
 
 @click.command("norms")

@@ -15,8 +15,6 @@ import pandas as pd
 from rating_batch.norms.rules import NormRules, edition_for
 from rating_batch.schema import NO_RATING, Event, EventInfo, integers
 
-#: The exemptions of 1.4.3a-c an officer names (``--exemption``); d is computed.
-EXEMPTIONS = ("national-championship", "national-team", "zonal")
 #: The exemption 1.4.3d, as norms.csv and an application name it.
 SWISS_EXEMPTION = "swiss-1.4.3d"
 #: Exemptions for the players of the registering (host) federation only (1.4.3a, b).

@@ -13,6 +13,9 @@ from types import MappingProxyType
 
 from rating_batch.errors import RulesError
 
+#: The exemptions of 1.4.3a-c an officer names (``--exemption``); d is computed.
+EXEMPTIONS = ("national-championship", "national-team", "zonal")
+
 #: The titles a norm can be sought for, in the order they are checked and shown.
 NORM_TITLES = ("GM", "IM", "WGM", "WIM")
 
