@@ -16,7 +16,7 @@ from rating_batch.inputs import expand_inputs, keep_out_apart, load_events
 from rating_batch.loaders import Progress, no_progress, read_rating_list
 from rating_batch.norms.certificate import certificate
 from rating_batch.norms.event import event_facts
-from rating_batch.norms.search import EventNorms, event_norms
+from rating_batch.norms.search import EventNorms, events_norms
 from rating_batch.schema import Event
 from rating_batch.staging import staged_outputs
 from rating_batch.writers.norms import write_certificate, write_norms_csv, write_norms_html
@@ -78,14 +78,12 @@ def norms_events(
         expand_inputs(inputs, beside=list_path), progress, encoding=encoding
     )
     listed = _list_ratings(list_path, encoding) if list_path is not None else None
-    found = []
     unmatched = set(players)
+    wanted = []
     for event in events:
-        wanted, matched = _wanted(event, players)
+        ranks, matched = _wanted(event, players)
+        wanted.append(ranks)
         unmatched -= matched
-        ratings = _event_ratings(event, listed) if listed is not None else None
-        facts = event_facts(event, edition)
-        found.append(event_norms(event, facts, exemption=exemption, wanted=wanted, ratings=ratings))
     if unmatched:
         raise InputError(
             [
@@ -93,6 +91,9 @@ def norms_events(
                 for name in sorted(unmatched)
             ]
         )
+    ratings = [_event_ratings(event, listed) if listed is not None else None for event in events]
+    facts = [event_facts(event, edition) for event in events]
+    found = events_norms(events, facts, exemption=exemption, wanted=wanted, ratings=ratings)
     run = NormsRun(found, issues)
     if out is not None:
         write_norms(run, out)
@@ -141,17 +142,20 @@ def _event_ratings(event: Event, listed: pd.Series) -> dict[int, int]:
 
 
 def write_norms(run: NormsRun, out: Path) -> None:
-    """The files of every event: into ``out`` for one event, ``out/KEY`` for several."""
+    """The files of every event: into ``out`` for one event, ``out/KEY`` for several; the
+    certificate folders are the command's own, switched whole."""
     with staged_outputs(out) as outputs:
         for found in run.events:
             base = out if len(run.events) == 1 else out / found.facts.info.key
             write_norms_csv(found.rows, outputs.path(base / "norms.csv"))
             write_norms_html(found, outputs.path(base / "norms.html"))
-            outputs.own(base / "norms", CERTIFICATES)
-            folder = outputs.folder(base / "norms")
-            for index in [int(i) for i in (found.rows.index[found.rows["norm"].to_numpy(bool)])]:
-                cert = certificate(found, index)
-                write_certificate(cert, folder / cert.file_name)
+            norms = found.rows.index[found.rows["norm"].to_numpy(bool)]
+            if len(run.events) == 1 or len(norms):
+                outputs.own(base / "norms", CERTIFICATES)
+                folder = outputs.folder(base / "norms")
+                for index in [int(i) for i in norms]:
+                    cert = certificate(found, index)
+                    write_certificate(cert, folder / cert.file_name)
 
 
 def application_tables(run: NormsRun) -> str:

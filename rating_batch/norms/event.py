@@ -85,7 +85,7 @@ def event_facts(event: Event, edition: str | None = None) -> EventFacts:
             f"{rules.articles['long_event']}: an event of more than 30 days rates each game "
             "with the list in force when it was played; the file's ratings are used"
         )
-    present = _present(games, rounds)
+    present = _present(games, rounds) if swiss else games.iloc[:0]
     return EventFacts(
         info=info,
         rules=rules,
@@ -118,6 +118,9 @@ def _swiss_exemption(event: Event, present: pd.DataFrame, rules: NormRules) -> b
         return False
     people = event.players.set_index("player")
     foreign = people["rating"].notna() & people["federation"].fillna(host).ne(host)
+    titled = foreign & people["title"].isin(rules.swiss_exemption_titles).to_numpy(bool)
+    if foreign.sum() < rules.swiss_exemption_players or titled.sum() < rules.swiss_exemption_titled:
+        return False  # too few in the whole event for any round
     rows = present[present["in"].to_numpy()]
     if rules.swiss_exemption_missed is not None:
         rows = rows[rows["missed"] <= rules.swiss_exemption_missed]
@@ -149,6 +152,8 @@ def _strong(event: Event, present: pd.DataFrame, rules: NormRules) -> bool:
     every rated participant of the round)."""
     games = event.games
     rated = event.players.set_index("player")["rating"]
+    if rated.notna().sum() < rules.strong_event_players:
+        return False  # too few in the whole event for any round
     rows = present[present["in"].to_numpy() & (present["missed"] <= 1).to_numpy()]
     rows = rows[(games["result"].fillna("") != "U").reindex(rows.index).to_numpy(bool)]
     if rows.empty:

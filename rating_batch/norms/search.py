@@ -1,8 +1,8 @@
 """The largest game set that makes a norm (docs/norms.md §2.4, §2.5): the full
-set first, for every player and norm title at once; then, for the few players whose full set
-fails but could hold a norm, the sets that leave out the rounds after the norm (a Swiss,
-1.4.1e) and wins (1.4.1f), the most games first, all evaluated at once. A row per player and
-norm title: the first set that qualifies, else the full set's failure."""
+set first, for every player of every event and each norm title at once; then, for the few
+players whose full set fails but could hold a norm, the sets that leave out the rounds after
+the norm (a Swiss, 1.4.1e) and wins (1.4.1f), the most games first, all evaluated at once. A
+row per player and norm title: the first set that qualifies, else the full set's failure."""
 
 from __future__ import annotations
 
@@ -74,10 +74,28 @@ class EventNorms:
 
 @dataclass(frozen=True)
 class _Set:
-    player: int
+    seeker: int
+    """The seeker's position in the title's seekers."""
     kept: tuple[int, ...]
     """Positions in the player's counted games."""
     dropped: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class _Field:
+    """Every event's players and rounds as one frame each, keyed ``event × width + rank``."""
+
+    facts: Sequence[EventFacts]
+    people: pd.DataFrame
+    """The players checked: ``event`` (the event's position), ``player``, ``key``, ``fide_id``,
+    ``name``, ``federation``, ``title``, ``sex``, ``exemption``, ``rounds_counted``,
+    ``games_dropped``, ``kept`` (the full set's rounds), ``games``, ``credit_141c``."""
+    rounds: list[pd.DataFrame]
+    counted: pd.DataFrame
+    """The counted rounds of every event, with ``event`` and ``key``, sorted by key and round."""
+    names: pd.Series
+    """key → name, of every player."""
+    width: int
 
 
 def event_norms(
@@ -90,169 +108,246 @@ def event_norms(
 ) -> EventNorms:
     """Every player's (or the start ranks ``wanted``) best result for each norm title he
     could seek: GM and IM, WGM and WIM for women."""
-    rounds = player_rounds(event, facts, ratings)
-    people = event.players.drop_duplicates("player").set_index("player")
-    if wanted is not None:
-        people = people[people.index.isin(list(wanted))]
-    people = people.assign(exemption=exemption_of(facts, people["federation"], exemption))
-    counted = rounds[rounds["counted"].to_numpy(bool)]
-    rows = [
-        _title_rows(facts, people, rounds, counted, facts.rules.title(name)) for name in NORM_TITLES
+    return events_norms([event], [facts], exemption=exemption, wanted=[wanted], ratings=[ratings])[
+        0
     ]
-    filled = [frame for frame in rows if not frame.empty]
-    table = pd.concat(filled, ignore_index=True) if filled else pd.DataFrame()
-    if table.empty:
-        table = pd.DataFrame(columns=[*NORMS_COLUMNS, "event", "player"])
-    else:
-        order = {name: number for number, name in enumerate(NORM_TITLES)}
-        table = table.sort_values(
-            ["player", "norm_title"], key=lambda c: c.map(order) if c.name == "norm_title" else c
-        ).reset_index(drop=True)
-    return EventNorms(facts, table, rounds)
 
 
-def _title_rows(
-    facts: EventFacts,
-    people: pd.DataFrame,
-    rounds: pd.DataFrame,
-    counted: pd.DataFrame,
-    title: NormTitle,
-) -> pd.DataFrame:
-    rules = facts.rules
-    seekers = people[people["sex"].fillna("").eq("F").to_numpy(bool) | (not title.women_only)]
-    if seekers.empty:
-        return pd.DataFrame()
-    ranks = seekers.index.to_numpy(np.int64)
-    mine = counted[counted["player"].isin(ranks).to_numpy(bool)]
-    per_player = {int(rank): frame for rank, frame in zip(*_groups(mine), strict=True)}
-    credited = _credited_141c(rounds, facts, ranks, rules)
-    full = [_Set(int(rank), tuple(range(len(per_player.get(int(rank), ())))), ()) for rank in ranks]
-    min_games = np.where(credited, rules.credit_141c_games, rules.min_games)
-    results = _evaluate(full, per_player, seekers, facts, title, min_games)
-    chosen = dict(enumerate(full))
-    promising = _promising(results, full, per_player, facts, title, min_games)
-    if promising:
-        tried: list[_Set] = []
-        owner: list[int] = []
-        for index in promising:
-            sets = list(itertools.islice(_subsets(full[index], per_player, facts), MAX_SETS))
-            tried.extend(sets)
-            owner.extend([index] * len(sets))
-        if tried:
-            more = _evaluate(
-                tried, per_player, seekers.loc[[s.player for s in tried]], facts, title,
-                np.full(len(tried), rules.min_games),
-            )  # fmt: skip
-            winners = more.assign(owner=owner)[more["norm"].to_numpy(bool)]
-            first = winners.groupby("owner", sort=False).head(1)
-            for number, index in zip(first.index, first["owner"], strict=True):
-                chosen[int(index)] = tried[int(number)]
-                results.iloc[int(index)] = more.iloc[int(number)]
-    return _compose(results, chosen, credited, seekers, rounds, per_player, facts, title)
+def events_norms(
+    events: Sequence[Event],
+    facts: Sequence[EventFacts],
+    *,
+    exemption: str | None = None,
+    wanted: Sequence[Collection[int] | None] | None = None,
+    ratings: Sequence[Mapping[int, int] | None] | None = None,
+) -> list[EventNorms]:
+    """``event_norms`` of many events at once: one evaluation per edition and norm title."""
+    field = _field(
+        events,
+        facts,
+        exemption,
+        wanted or [None] * len(events),
+        ratings or [None] * len(events),
+    )
+    tables = []
+    for edition in dict.fromkeys(f.rules.edition for f in facts):
+        for name in NORM_TITLES:
+            tables.append(_title_rows(field, edition, name))
+    filled = [frame for frame in tables if not frame.empty]
+    table = pd.concat(filled, ignore_index=True) if filled else _empty()
+    order = {name: number for number, name in enumerate(NORM_TITLES)}
+    table = table.assign(order=table["norm_title"].map(order)).sort_values(
+        ["position", "player", "order"], kind="stable"
+    )
+    table = table.drop(columns=["order"])
+    ends = np.searchsorted(table["position"].to_numpy(np.int64), np.arange(len(events) + 1))
+    return [
+        EventNorms(
+            facts[index],
+            table.iloc[ends[index] : ends[index + 1]]
+            .drop(columns=["position"])
+            .reset_index(drop=True),
+            field.rounds[index],
+        )
+        for index in range(len(events))
+    ]
 
 
-def _groups(frame: pd.DataFrame) -> tuple[list[int], list[pd.DataFrame]]:
-    """A frame's rows by player: the start ranks, and each one's rows."""
-    ranks, frames = [], []
-    for rank, rows in frame.groupby("player", sort=False):
-        ranks.append(int(str(rank)))
-        frames.append(rows)
-    return ranks, frames
+def _empty() -> pd.DataFrame:
+    return pd.DataFrame(columns=[*NORMS_COLUMNS, "event", "player", "position"])
+
+
+def _field(
+    events: Sequence[Event],
+    facts: Sequence[EventFacts],
+    exemption: str | None,
+    wanted: Sequence[Collection[int] | None],
+    ratings: Sequence[Mapping[int, int] | None],
+) -> _Field:
+    rounds = [
+        player_rounds(event, fact, rated)
+        for event, fact, rated in zip(events, facts, ratings, strict=True)
+    ]
+    width = 1 + max((int(e.players["player"].max()) for e in events if len(e.players)), default=0)
+    everyone = []
+    for index, (event, fact, chosen) in enumerate(zip(events, facts, wanted, strict=True)):
+        people = event.players.drop_duplicates("player")
+        if chosen is not None:
+            people = people[people["player"].isin(list(chosen)).to_numpy(bool)]
+        everyone.append(
+            people[["player", "fide_id", "name", "federation", "title", "sex"]].assign(
+                position=index,
+                exemption=exemption_of(fact, people["federation"], exemption).to_numpy(),
+            )
+        )
+    people = pd.concat(everyone, ignore_index=True) if everyone else pd.DataFrame()
+    people = people.assign(key=people["position"] * width + people["player"])
+    sizes = [len(frame) for frame in rounds]
+    every = pd.concat(rounds, ignore_index=True).assign(
+        position=np.repeat(np.arange(len(rounds)), sizes)
+    )
+    every = every.assign(key=every["position"].to_numpy(np.int64) * width + every["player"])
+    names = pd.Series(
+        pd.concat([e.players.drop_duplicates("player")["name"] for e in events]).to_numpy(),
+        index=np.concatenate(
+            [i * width + e.players.drop_duplicates("player")["player"].to_numpy(np.int64)
+             for i, e in enumerate(events)]
+        ),
+    )  # fmt: skip
+    every = every[every["key"].isin(people["key"]).to_numpy(bool)]
+    counted = every[every["counted"].to_numpy(bool)]
+    lists = counted.groupby("key", sort=False)["round"].agg(list)
+    kept = people["key"].map(lists)
+    kept = kept.where(kept.notna(), pd.Series([[]] * len(kept), index=kept.index))
+    uncounted = every[~every["counted"].to_numpy(bool)]
+    left = (
+        ("r" + uncounted["round"].astype(str) + " " + uncounted["why"].astype(str))
+        .groupby(uncounted["key"].to_numpy(), sort=False)
+        .agg("; ".join)
+    )
+    games = np.bincount(
+        pd.Index(people["key"]).get_indexer(pd.Index(counted["key"])), minlength=len(people)
+    )
+    full: list[object] = [tuple(int(n) for n in k) for k in kept]
+    people = people.assign(
+        kept=pd.Series(full, index=people.index, dtype=object),
+        rounds_counted=[round_ranges(k) for k in kept],
+        games_dropped=people["key"].map(left).astype(object).where(lambda t: t.notna(), ""),
+        games=games,
+        credit_141c=_credited_141c(every, people, facts, games),
+    )
+    return _Field(facts, people, rounds, counted, names, width)
 
 
 def _credited_141c(
-    rounds: pd.DataFrame, facts: EventFacts, ranks: np.ndarray, rules: NormRules
+    every: pd.DataFrame, people: pd.DataFrame, facts: Sequence[EventFacts], games: np.ndarray
 ) -> np.ndarray:
     """1.4.1c: a 9-round event, 8 games counted and the ninth round a forfeit win or a
     pairing-allocated bye."""
-    if facts.rounds != rules.credit_141c_rounds:
-        return np.zeros(len(ranks), dtype=bool)
-    frame = rounds[rounds["player"].isin(ranks).to_numpy(bool)]
-    games = frame.groupby("player")["counted"].sum().reindex(ranks).fillna(0)
-    credit = (
-        (~frame["counted"] & frame["result"].str.upper().isin(CREDITED_ROUND))
-        .groupby(frame["player"])
-        .sum()
-        .reindex(ranks)
-        .fillna(0)
+    rounds = np.array([f.rounds for f in facts], dtype=np.int64)
+    wanted_rounds = np.array([f.rules.credit_141c_rounds for f in facts], dtype=np.int64)
+    wanted_games = np.array([f.rules.credit_141c_games for f in facts], dtype=np.int64)
+    credit_round = ~every["counted"].to_numpy(bool) & every["result"].str.upper().isin(
+        CREDITED_ROUND
+    ).to_numpy(bool)
+    credits = np.bincount(
+        pd.Index(people["key"]).get_indexer(pd.Index(every["key"][credit_round])),
+        minlength=len(people),
     )
+    position = people["position"].to_numpy(np.int64)
     return np.asarray(
-        (games.to_numpy() == rules.credit_141c_games)
-        & (credit.to_numpy() == rules.credit_141c_rounds - rules.credit_141c_games)
+        (rounds[position] == wanted_rounds[position])
+        & (games == wanted_games[position])
+        & (credits == wanted_rounds[position] - wanted_games[position])
     )
 
 
-def _evaluate(
-    sets: Sequence[_Set],
-    per_player: Mapping[int, pd.DataFrame],
-    seekers: pd.DataFrame,
-    facts: EventFacts,
-    title: NormTitle,
-    min_games: np.ndarray,
+def _title_rows(field: _Field, edition: str, name: str) -> pd.DataFrame:
+    """The rows of one norm title for the events judged by one edition."""
+    facts = field.facts
+    rules = next(f.rules for f in facts if f.rules.edition == edition)
+    title = rules.title(name)
+    people = field.people
+    of_edition = np.array([f.rules.edition == edition for f in facts], dtype=bool)
+    women = people["sex"].fillna("").eq("F").to_numpy(bool)
+    seekers = people[
+        of_edition[people["position"].to_numpy(np.int64)] & (women | (not title.women_only))
+    ]
+    if seekers.empty:
+        return pd.DataFrame()
+    seekers = seekers.reset_index(drop=True)
+    where = pd.Index(seekers["key"]).get_indexer(pd.Index(field.counted["key"]))
+    rows = field.counted[where >= 0].assign(set=where[where >= 0])
+    credited = seekers["credit_141c"].to_numpy(bool)
+    min_games = np.where(credited, rules.credit_141c_games, rules.min_games)
+    results = evaluate(rows, _sets(seekers, facts, min_games), rules, title)
+    chosen: dict[int, _Set] = {}
+    promising = _promising(results, seekers, facts, rules, min_games)
+    if promising:
+        per_seeker = {
+            int(i): frame for i, frame in rows[rows["set"].isin(promising)].groupby("set")
+        }
+        tried: list[_Set] = []
+        for index in promising:
+            fact = facts[int(seekers["position"].iat[index])]
+            tried.extend(itertools.islice(_subsets(index, per_seeker[index], fact), MAX_SETS))
+        pieces = [
+            per_seeker[item.seeker].iloc[list(item.kept)].assign(set=number)
+            for number, item in enumerate(tried)
+        ]
+        owners = [item.seeker for item in tried]
+        more = evaluate(
+            pd.concat(pieces, ignore_index=True),
+            _sets(seekers.iloc[owners], facts, np.full(len(tried), rules.min_games)),
+            rules,
+            title,
+        )
+        winners = more.assign(owner=owners)[more["norm"].to_numpy(bool)]
+        for number, index in zip(
+            winners.groupby("owner", sort=False).head(1).index,
+            winners.groupby("owner", sort=False).head(1)["owner"],
+            strict=True,
+        ):
+            chosen[int(index)] = tried[int(number)]
+            results.iloc[int(index)] = more.iloc[int(number)]
+        seekers = _subset_texts(seekers, chosen, per_seeker)
+    return _compose(results, credited, seekers, field, rules, title)
+
+
+def _sets(
+    seekers: pd.DataFrame, facts: Sequence[EventFacts], min_games: np.ndarray
 ) -> pd.DataFrame:
-    """``check.evaluate`` of the sets, one result row per set, in order."""
-    pieces = []
-    for number, chosen in enumerate(sets):
-        games = per_player.get(chosen.player)
-        if games is None or not chosen.kept:
-            continue
-        pieces.append(games.iloc[list(chosen.kept)].assign(set=number))
-    columns = ["set", "opponent", "round", "halves", "rating", "title", "federation"]
-    rows = (
-        pd.concat(pieces, ignore_index=True)[columns]
-        if pieces
-        else pd.DataFrame({name: pd.Series(dtype="int64") for name in columns})
-    )
-    frame = pd.DataFrame(
+    """``evaluate``'s sets frame: one per seeker (or per set tried, ``seekers`` repeated)."""
+    position = seekers["position"].to_numpy(np.int64)
+    drr = np.array([f.format == "double round-robin" for f in facts], dtype=bool)
+    unrated_as = np.array([f.rules.unrated_rating(f.info.start) for f in facts], dtype=np.int64)
+    return pd.DataFrame(
         {
             "federation": seekers["federation"].fillna("").astype(str).to_numpy(dtype=object),
-            "drr": facts.format == "double round-robin",
+            "drr": drr[position],
             "exemption": seekers["exemption"].to_numpy(dtype=object),
             "min_games": min_games,
-            "unrated_as": facts.rules.unrated_rating(facts.info.start),
+            "unrated_as": unrated_as[position],
         }
     )
-    return evaluate(rows, frame, facts.rules, title)
 
 
 def _promising(
     results: pd.DataFrame,
-    full: Sequence[_Set],
-    per_player: Mapping[int, pd.DataFrame],
-    facts: EventFacts,
-    title: NormTitle,
+    seekers: pd.DataFrame,
+    facts: Sequence[EventFacts],
+    rules: NormRules,
     min_games: np.ndarray,
 ) -> list[int]:
     """The players whose full set fails but a smaller one might not: enough games to leave
-    one out, enough titled and target opponents for the smallest set; in a round-robin, a
-    mix that holds over the whole event (1.4.1f)."""
-    if facts.problems:
-        return []
-    rules = facts.rules
+    one out, enough titled and target opponents for the smallest set, no event-level
+    failure; in a round-robin, a mix that holds over the whole event (1.4.1f)."""
+    position = seekers["position"].to_numpy(np.int64)
+    clean = np.array([not f.problems for f in facts], dtype=bool)[position]
+    predetermined = np.array([f.predetermined for f in facts], dtype=bool)[position]
     games = results["games"].to_numpy(np.int64)
     possible = (
-        ~results["norm"].to_numpy(bool)
+        clean
+        & ~results["norm"].to_numpy(bool)
         & (games > min_games)
         & (results["target_titled"].to_numpy(np.int64) >= rules.target_minimum)
         & (2 * results["titled"].to_numpy(np.int64) >= rules.min_games)
     )
-    if facts.predetermined:
+    if possible.any():
         mix = ("games", "titled", "target", "federations", "caps")
         articles = tuple(f"{rules.articles[key]} " for key in mix)
         failing = results["failing"].fillna("").astype(str)
-        possible &= ~failing.map(
+        mix_fails = failing.map(
             lambda text: any(part.startswith(articles) for part in text.split("; ") if part)
         ).to_numpy(bool)
+        possible &= ~(predetermined & mix_fails)
     return [int(index) for index in np.flatnonzero(possible)]
 
 
-def _subsets(
-    full: _Set, per_player: Mapping[int, pd.DataFrame], facts: EventFacts
-) -> Iterator[_Set]:
+def _subsets(seeker: int, games: pd.DataFrame, facts: EventFacts) -> Iterator[_Set]:
     """The smaller sets of one player, the most games first: for each size, the rounds
     after the norm left out first (a Swiss may end its set at any round, 1.4.1e), then
     wins left out as well (1.4.1f), the earliest first."""
-    games = per_player[full.player]
     rounds = games["round"].to_numpy(np.int64)
     wins = games["halves"].to_numpy(np.int64) == 2
     total = len(rounds)
@@ -269,54 +364,57 @@ def _subsets(
                     [f"r{rounds[index]} after the norm ({after})" for index in range(length, total)]
                     + [f"r{rounds[index]} a win dropped ({drop})" for index in left]
                 )
-                yield _Set(full.player, kept, dropped)
+                yield _Set(seeker, kept, dropped)
+
+
+def _subset_texts(
+    seekers: pd.DataFrame, chosen: Mapping[int, _Set], per_seeker: Mapping[int, pd.DataFrame]
+) -> pd.DataFrame:
+    """The seekers with ``kept``, ``rounds_counted`` and ``games_dropped`` of the sets chosen
+    in place of their full ones."""
+    kept = list(seekers["kept"])
+    counted = list(seekers["rounds_counted"])
+    dropped = list(seekers["games_dropped"])
+    for index, item in chosen.items():
+        numbers = per_seeker[index]["round"].to_numpy()[list(item.kept)]
+        kept[index] = tuple(int(n) for n in numbers)
+        counted[index] = round_ranges(kept[index])
+        reasons = [text for text in str(dropped[index]).split("; ") if text] + list(item.dropped)
+        dropped[index] = "; ".join(sorted(reasons, key=lambda t: int(t[1:].split(" ")[0])))
+    return seekers.assign(kept=kept, rounds_counted=counted, games_dropped=dropped)
 
 
 def _compose(
     results: pd.DataFrame,
-    chosen: Mapping[int, _Set],
     credited: np.ndarray,
     seekers: pd.DataFrame,
-    rounds: pd.DataFrame,
-    per_player: Mapping[int, pd.DataFrame],
-    facts: EventFacts,
+    field: _Field,
+    rules: NormRules,
     title: NormTitle,
 ) -> pd.DataFrame:
     """norms.csv's rows of one title, and what the certificate shows besides."""
-    rules = facts.rules
-    uncounted = rounds[~rounds["counted"].to_numpy(bool)]
-    left_out = {
-        rank: [f"r{r} {why}" for r, why in zip(frame["round"], frame["why"], strict=True)]
-        for rank, frame in zip(*_groups(uncounted), strict=True)
-    }
-    kept_rounds: list[tuple[int, ...]] = []
-    dropped: list[str] = []
-    counted_text: list[str] = []
-    for index, rank in enumerate(seekers.index.to_numpy(np.int64).tolist()):
-        chosen_set = chosen[index]
-        played = per_player.get(rank)
-        numbers: Sequence[int] | np.ndarray = (
-            [] if played is None else played["round"].to_numpy()[list(chosen_set.kept)]
-        )
-        kept_rounds.append(tuple(int(n) for n in numbers))
-        counted_text.append(round_ranges(kept_rounds[-1]))
-        reasons = left_out.get(rank, []) + list(chosen_set.dropped)
-        dropped.append("; ".join(sorted(reasons, key=lambda t: int(t[1:].split(" ")[0]))))
-    failing = results["failing"].astype(str)
-    if facts.problems:
-        event_level = "; ".join(facts.problems)
-        failing = (event_level + "; " + failing).str.strip("; ")
-    norm = results["norm"].to_numpy(bool) & (not facts.problems)
+    facts = field.facts
+    position = seekers["position"].to_numpy(np.int64)
+    problems = np.array(["; ".join(f.problems) for f in facts], dtype=object)[position]
+    failing = results["failing"].astype(str).to_numpy(dtype=object)
+    has_problem = problems != ""
+    failing = np.where(
+        has_problem, pd.Series(problems + "; " + failing).str.strip("; ").to_numpy(), failing
+    )
+    norm = results["norm"].to_numpy(bool) & ~has_problem
     games = results["games"].to_numpy(np.int64)
     overscore = np.floor(results["points"] - results["points_needed"].fillna(0)).astype("int64")
     overscore = np.where(norm, np.maximum(overscore, 0), 0)
     base = np.where(credited, rules.credit_141c_rounds, np.minimum(games, rules.max_credit_games))
-    names = rounds.drop_duplicates("opponent").set_index("opponent")["name"]
     raised = results["raised_opponent"]
+    raised_name = pd.Series(position * field.width, dtype="Int64") + raised.reset_index(drop=True)
     fide_id = seekers["fide_id"]
+    keys = [f.info.key for f in facts]
     return pd.DataFrame(
         {
-            "id": np.where(fide_id.notna(), fide_id.astype("string"), seekers.index.astype(str)),
+            "id": np.where(
+                fide_id.notna(), fide_id.astype("string"), seekers["player"].astype(str)
+            ),
             "name": seekers["name"].to_numpy(dtype=object),
             "federation": seekers["federation"].to_numpy(dtype=object),
             "title": seekers["title"].to_numpy(dtype=object),
@@ -329,7 +427,7 @@ def _compose(
             "Rp": results["Rp"].to_numpy(np.int64),
             "p": results["p"].to_numpy(np.int64),
             "dp": results["dp"].to_numpy(np.int64),
-            "raised_opponent": raised.map(names).where(raised.notna(), None).to_numpy(dtype=object),
+            "raised_opponent": raised_name.map(field.names).to_numpy(dtype=object),
             "raised_from": pd.array(results["raised_from"].to_numpy(), dtype="Int64"),
             "raised_to": pd.array(results["raised_to"].to_numpy(), dtype="Int64"),
             "titled": results["titled"].to_numpy(np.int64),
@@ -338,21 +436,20 @@ def _compose(
             "own_federation": results["own_federation"].to_numpy(np.int64),
             "largest_federation": results["largest_federation"].to_numpy(np.int64),
             "exemption": seekers["exemption"].to_numpy(dtype=object),
-            "rounds_counted": counted_text,
-            "games_dropped": dropped,
-            "failing": np.where(norm, "", failing.to_numpy(dtype=object)),
+            "rounds_counted": seekers["rounds_counted"].to_numpy(dtype=object),
+            "games_dropped": seekers["games_dropped"].to_numpy(dtype=object),
+            "failing": np.where(norm, "", failing),
             "edition": rules.edition,
-            "credit_games": pd.array(np.where(norm, base + overscore, 0), dtype="Int64").astype(
-                "Int64"
-            ),
-            "event": facts.info.key,
-            "player": seekers.index.to_numpy(np.int64),
+            "credit_games": pd.array(np.where(norm, base + overscore, 0), dtype="Int64"),
+            "event": np.array(keys, dtype=object)[position],
+            "player": seekers["player"].to_numpy(np.int64),
             "fide_id": fide_id.to_numpy(),
-            "kept": kept_rounds,
+            "kept": seekers["kept"].to_numpy(dtype=object),
             "largest_federation_code": results["largest_federation_code"].to_numpy(dtype=object),
             "unrated": results["unrated"].to_numpy(np.int64),
             "points_needed": results["points_needed"].to_numpy(float),
             "credit_141c": credited,
             "overscore": overscore,
+            "position": position,
         }
     ).assign(credit_games=lambda f: f["credit_games"].where(f["norm"]))

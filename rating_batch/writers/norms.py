@@ -6,12 +6,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from rating_batch.norms.certificate import Certificate
 from rating_batch.norms.search import NORMS_COLUMNS, EventNorms
 from rating_batch.writers.csvfile import write_csv
-from rating_batch.writers.html import render
+from rating_batch.writers.html import fill_rows, render
 
 
 def write_norms_csv(rows: pd.DataFrame, path: Path) -> None:
@@ -19,22 +20,25 @@ def write_norms_csv(rows: pd.DataFrame, path: Path) -> None:
     write_csv(rows[list(NORMS_COLUMNS)].reset_index(drop=True), path)
 
 
+#: The columns norms.html shows.
+_SHOWN = ("name", "id", "federation", "title", "norm_title", "norm", "games", "points", "Ra",
+          "Rp", "p", "rounds_counted", "failing")  # fmt: skip
+
+
 def write_norms_html(found: EventNorms, path: Path, folder: str = "norms") -> None:
     """The event's table of every player's result per norm title, each norm linking to its
     certificate in ``folder``."""
-    rows = (
-        found.rows.assign(
-            link=folder
-            + "/"
-            + found.rows["id"].astype(str)
-            + "-"
-            + found.rows["norm_title"]
-            + ".html",
-            points=found.rows["points"].map(lambda v: f"{v:g}"),
-            failing=found.rows["failing"].fillna(""),
-        )
-        .astype(object)
-        .fillna("")
+    from markupsafe import Markup, escape
+
+    shown = found.rows[list(_SHOWN)]
+    link = folder + "/" + shown["id"].astype(str) + "-" + shown["norm_title"] + ".html"
+    norm = shown["norm"].to_numpy(bool)
+    rows = shown.assign(
+        points=shown["points"].map(lambda v: f"{v:g}"),
+        row_class=np.where(norm, "norm", ""),
+        result_html=np.where(
+            norm, '<a href="' + link.map(lambda t: str(escape(t))) + '">NORM</a>', "no"
+        ),
     )
     facts = found.facts
     info = facts.info
@@ -50,8 +54,8 @@ def write_norms_html(found: EventNorms, path: Path, folder: str = "norms") -> No
         edition=facts.rules.edition,
         format=facts.format,
         notes=list(facts.notes),
-        rows=rows.to_dict("records"),
-        norms=rows[found.rows["norm"].to_numpy(bool)].to_dict("records"),
+        rows_html=Markup("".join(fill_rows("norm_row", rows, "norms_rows.html"))),
+        norms=rows.assign(link=link)[norm][["name", "norm_title", "link"]].to_dict("records"),
     )
     path.write_text(page, encoding="utf-8")
 
