@@ -1,7 +1,7 @@
-"""``rating-batch norms``: the norm checks of event files (docs/norms.md §1), read as
-``rate`` reads them, computed by ``rating_batch.norms`` and written through staging: nothing
-half-written. One event writes OUT/norms.csv, OUT/norms.html and OUT/norms/ID-TITLE.html;
-several write each event's into OUT/KEY/."""
+"""``rating-batch norms`` and ``title-check`` (docs/norms.md §1, §7): event files read as
+``rate`` reads them, or an APPLICATION.toml, computed by ``rating_batch.norms`` and written
+through staging: nothing half-written. One event writes OUT/norms.csv, OUT/norms.html and
+OUT/norms/ID-TITLE.html; several write each event's into OUT/KEY/."""
 
 from __future__ import annotations
 
@@ -14,12 +14,19 @@ import pandas as pd
 from rating_batch.errors import InputError, Issue
 from rating_batch.inputs import expand_inputs, keep_out_apart, load_events
 from rating_batch.loaders import Progress, no_progress, read_rating_list
+from rating_batch.norms.application import Verdict, check_application, parse_application
 from rating_batch.norms.certificate import certificate
 from rating_batch.norms.event import event_facts
 from rating_batch.norms.search import EventNorms, events_norms
 from rating_batch.schema import Event
 from rating_batch.staging import staged_outputs
-from rating_batch.writers.norms import write_certificate, write_norms_csv, write_norms_html
+from rating_batch.writers.norms import (
+    write_application_csv,
+    write_application_html,
+    write_certificate,
+    write_norms_csv,
+    write_norms_html,
+)
 
 #: What a certificate folder holds (``OutputSet.own``).
 CERTIFICATES = r"[^/]+\.html"
@@ -196,3 +203,44 @@ def _toml_text(text: str) -> str:
     """A TOML basic string."""
     escaped = text.replace("\\", "\\\\").replace('"', '\\"')
     return f'"{escaped}"'
+
+
+def title_check(path: Path, *, out: Path | None = None) -> Verdict:
+    """``rating-batch title-check``: an APPLICATION.toml's arithmetic (docs/norms.md §7), and
+    with ``out`` its application.csv and application.html.
+
+    Example::
+
+        verdict = title_check(Path("application.toml"))
+        print(application_summary(verdict))
+    """
+    try:
+        text = path.read_bytes().decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise InputError([Issue(str(path), None, f"not UTF-8 text: {error.reason}")]) from None
+    verdict = check_application(parse_application(text, str(path)))
+    if out is not None:
+        keep_out_apart(out, [path])
+        with staged_outputs(out) as outputs:
+            write_application_csv(verdict, outputs.path(out / "application.csv"))
+            write_application_html(verdict, outputs.path(out / "application.html"))
+    return verdict
+
+
+def application_summary(verdict: Verdict) -> str:
+    """What ``title-check`` prints: the verdict, each norm's games, each requirement."""
+    application = verdict.application
+    lines = [
+        f"{application.name}: {application.title} "
+        + ("eligible" if verdict.eligible else "not eligible")
+        + f" (B.01 {verdict.rules.edition})"
+    ]
+    for norm, credit in zip(application.norms, verdict.credits, strict=True):
+        lines.append(
+            f"  {norm.title} norm, {norm.event} ({norm.end}): {norm.games} games, counts {credit}"
+        )
+    for item in verdict.requirements:
+        mark = "met" if item.met else "NOT MET"
+        lines.append(f"  {item.article} {item.what}: {item.found} ({item.needed}) {mark}")
+    lines.extend(f"  not checked: {text}" for text in verdict.not_checked)
+    return "\n".join(lines)

@@ -68,6 +68,7 @@ for _command in (
     files.rules_command,
     files.compare_rules,
     norms.norms,
+    norms.title_check,
     database.init,
     database.add,
     database.publish,

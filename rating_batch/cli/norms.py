@@ -86,3 +86,29 @@ def norms(
         echo(application_tables(run))
         return
     report(context, run.summary(), run.warnings)
+
+
+@click.command("title-check")
+@click.argument("application", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Also write application.csv and application.html to this folder.",
+)
+@click.pass_context
+def title_check(context: click.Context, application: Path, out: Path | None) -> None:
+    """Check a title APPLICATION (an IT2 as TOML): its norms' games and every requirement.
+
+    Exit status 0 whether or not the player is eligible; 1 for a malformed file.
+
+    Example:
+
+    \b
+        rating-batch title-check application.toml --out out/application
+    """
+    from rating_batch.norms_command import application_summary
+    from rating_batch.norms_command import title_check as check
+
+    with user_errors(context.obj["debug"]):
+        verdict = check(application, out=out)
+    echo(application_summary(verdict))

@@ -1,5 +1,6 @@
 """The norm files (docs/norms.md): norms.csv with the columns of the contract, norms.html
-(the event's sortable table) and a certificate page per norm. They format; the numbers are
+(the event's sortable table), a certificate page per norm, and a title application's
+application.csv and application.html. They format; the numbers are
 ``norms.search``'s and ``norms.certificate``'s."""
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from rating_batch.norms.application import Verdict
 from rating_batch.norms.certificate import Certificate
 from rating_batch.norms.search import NORMS_COLUMNS, EventNorms
 from rating_batch.writers.csvfile import write_csv
@@ -69,5 +71,35 @@ def write_certificate(cert: Certificate, path: Path) -> None:
         index_link="../norms.html",
         body_class="certificate",
         cert=cert,
+    )
+    path.write_text(page, encoding="utf-8")
+
+
+def write_application_csv(verdict: Verdict, path: Path) -> None:
+    """application.csv: one row, ``title, eligible, norm_games, rating_ok, failing``."""
+    frame = pd.DataFrame(
+        {
+            "title": [verdict.application.title],
+            "eligible": [verdict.eligible],
+            "norm_games": [verdict.norm_games],
+            "rating_ok": [verdict.rating_ok],
+            "failing": [verdict.failing],
+        }
+    )
+    write_csv(frame, path)
+
+
+def write_application_html(verdict: Verdict, path: Path) -> None:
+    """The application as an IT2 form sets it out, printable on A4."""
+    application = verdict.application
+    page = render(
+        "application.html",
+        title=f"Title application: {application.name}, {application.title}",
+        facts=None,
+        index_link=None,
+        body_class="certificate",
+        verdict=verdict,
+        application=application,
+        norms=list(zip(application.norms, verdict.credits, strict=True)),
     )
     path.write_text(page, encoding="utf-8")
