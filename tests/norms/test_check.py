@@ -414,3 +414,22 @@ def test_eight_games_are_too_few_unless_the_set_is_credited() -> None:
     assert "1.4.1a games 8 < 9" in result(opponents, "IM")["failing"]
     # 1.4.1c: the proportional tests on 8: ⌈8/2⌉ = 4 titled, max(3, ⌈8/3⌉) = 3 targets.
     assert "1.4.1a" not in result(opponents, "IM", min_games=8)["failing"]
+
+
+def test_ra_of_exactly_2380_meets_the_gm_minimum() -> None:
+    # George Xie 2010: "below the minimum 2381" was a misreading; the rule is 2380 and a
+    # rounded Ra of 2380 meets it. 9 × 2380, 6.5/9 = 72 % (dp 166): Rp 2546 — only Rp fails.
+    figures = result(mixed([2380] * 9, [1] * 6 + [0.5, 0, 0]), "GM")
+    assert figures["Ra"] == 2380
+    assert figures["failing"] == "1.4.8a Rp 2546 < 2600"
+
+
+def test_many_unrated_opponents_are_reported_never_a_failure() -> None:
+    # Decision 6: 5 of 9 unrated (1400; the lowest of them raised to 2050 for an IM norm).
+    opponents = mixed([2500] * 9, [1] * 9)
+    opponents[4:9] = [(None, t, f, 1.0) for _, t, f, _ in opponents[4:9]]
+    figures = result(opponents, "IM")
+    assert figures["unrated"] == 5
+    assert "unrated" not in figures["failing"]
+    # (4 × 2500 + 2050 + 4 × 1400) / 9 = 17650 / 9 = 1961.1 → 1961: Ra is what fails.
+    assert figures["Ra"] == 1961 and figures["failing"] == "1.4.8 Ra 1961 < 2230"
