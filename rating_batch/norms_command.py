@@ -84,7 +84,9 @@ def norms_events(
     events, issues = load_events(
         expand_inputs(inputs, beside=list_path), progress, encoding=encoding
     )
-    listed = _list_ratings(list_path, encoding) if list_path is not None else None
+    if list_path is not None:
+        listed = _list_people(list_path, encoding)
+        events = [_with_list(event, listed) for event in events]
     unmatched = set(players)
     wanted = []
     for event in events:
@@ -98,9 +100,8 @@ def norms_events(
                 for name in sorted(unmatched)
             ]
         )
-    ratings = [_event_ratings(event, listed) if listed is not None else None for event in events]
     facts = [event_facts(event, edition) for event in events]
-    found = events_norms(events, facts, exemption=exemption, wanted=wanted, ratings=ratings)
+    found = events_norms(events, facts, exemption=exemption, wanted=wanted)
     run = NormsRun(found, issues)
     if out is not None:
         write_norms(run, out)
@@ -127,25 +128,42 @@ def _wanted(event: Event, players: Sequence[str]) -> tuple[list[int] | None, set
     return ranks, matched
 
 
-def _list_ratings(path: Path, encoding: str | None) -> pd.Series:
-    """FIDE ID → standard rating of a ``--list``."""
-    frame = read_rating_list(path, encoding=encoding).for_kind("standard")
-    frame = frame[frame["id"].notna() & frame["rating"].notna()]
-    return pd.Series(
-        frame["rating"].astype("int64").to_numpy(), index=frame["id"].astype("int64").to_numpy()
+def _list_people(path: Path, encoding: str | None) -> pd.DataFrame:
+    """A ``--list``'s players by FIDE ID: ``rating`` (standard), ``title`` (the open title,
+    else the women's), ``federation``, ``sex``."""
+    listed = read_rating_list(path, encoding=encoding)
+    ratings = listed.for_kind("standard")
+    frame = listed.frame
+    people = pd.DataFrame(
+        {
+            "rating": ratings["rating"].to_numpy(),
+            "title": frame["title"].fillna(frame["w_title"]).to_numpy(),
+            "federation": frame["federation"].to_numpy(),
+            "sex": frame["sex"].to_numpy(),
+        },
+        index=pd.Index(frame["id"].to_numpy(), dtype="Int64"),
     )
+    return people[people.index.notna()].pipe(lambda f: f[~f.index.duplicated()])
 
 
-def _event_ratings(event: Event, listed: pd.Series) -> dict[int, int]:
-    """Start rank → the list's rating, for the event's players on the list (2.6: the list in
-    force at the start)."""
-    people = event.players.dropna(subset=["fide_id"])
-    found = listed.reindex(people["fide_id"].astype("int64").to_numpy())
-    return {
-        int(rank): int(rating)
-        for rank, rating in zip(people["player"], found.to_numpy(), strict=True)
-        if rating == rating
+def _with_list(event: Event, listed: pd.DataFrame) -> Event:
+    """The event with the list's ratings for its players on the list (the list in force at
+    the start, 1.4.6), and its titles, federations and sex where the file has none."""
+    players = event.players
+    found = listed.reindex(pd.Index(players["fide_id"].to_numpy(), dtype="Int64"))
+    on_list = found.index.isin(listed.index) & players["fide_id"].notna().to_numpy(bool)
+    changes = {
+        "rating": players["rating"].mask(
+            on_list, pd.array(found["rating"].to_numpy(), dtype="Int64")
+        ),
+        **{
+            name: players[name].fillna(
+                pd.Series(found[name].to_numpy(), index=players.index).where(on_list)
+            )
+            for name in ("title", "federation", "sex")
+        },
     }
+    return Event(event.info, players.assign(**changes), event.games, event.issues)
 
 
 def write_norms(run: NormsRun, out: Path) -> None:

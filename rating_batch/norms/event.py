@@ -6,7 +6,7 @@ player's rounds, each counted or not with why. Pure: frames in, frames out."""
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -170,9 +170,7 @@ def _strong(event: Event, present: pd.DataFrame, rules: NormRules) -> bool:
     )
 
 
-def player_rounds(
-    event: Event, facts: EventFacts, ratings: Mapping[int, int] | None = None
-) -> pd.DataFrame:
+def player_rounds(event: Event, facts: EventFacts) -> pd.DataFrame:
     """Every player's every round, with the opponent as the norm checks see him and whether
     the game counts (docs/norms.md §2.2).
 
@@ -180,16 +178,10 @@ def player_rounds(
     ``counted`` (bool), ``why`` (why not: ``bye``, ``forfeit``, ``not played``, ``NON
     opponent``, ``unrated opponent without a point``), ``rating`` (the opponent's, -1
     unrated), ``title``, ``federation``, ``name`` (the opponent's), sorted by player and
-    round. ``ratings`` (start rank → rating) replaces the file's (a ``--list``)."""
+    round."""
     games = event.games
     people = event.players.drop_duplicates("player").set_index("player")
-    ranks = people.index.to_numpy(np.int64)
     values = integers(people["rating"])
-    if ratings:
-        values = np.array(
-            [ratings.get(int(rank), int(value)) for rank, value in zip(ranks, values, strict=True)],
-            dtype=np.int64,
-        )
     rating = pd.Series(values, index=people.index)
     opponent = games["opponent"].fillna(0).to_numpy(np.int64)
     paired = opponent > 0

@@ -104,13 +104,10 @@ def event_norms(
     *,
     exemption: str | None = None,
     wanted: Collection[int] | None = None,
-    ratings: Mapping[int, int] | None = None,
 ) -> EventNorms:
     """Every player's (or the start ranks ``wanted``) best result for each norm title he
     could seek: GM and IM, WGM and WIM for women."""
-    return events_norms([event], [facts], exemption=exemption, wanted=[wanted], ratings=[ratings])[
-        0
-    ]
+    return events_norms([event], [facts], exemption=exemption, wanted=[wanted])[0]
 
 
 def events_norms(
@@ -119,7 +116,6 @@ def events_norms(
     *,
     exemption: str | None = None,
     wanted: Sequence[Collection[int] | None] | None = None,
-    ratings: Sequence[Mapping[int, int] | None] | None = None,
 ) -> list[EventNorms]:
     """``event_norms`` of many events at once: one evaluation per edition and norm title."""
     field = _field(
@@ -127,7 +123,6 @@ def events_norms(
         facts,
         exemption,
         wanted or [None] * len(events),
-        ratings or [None] * len(events),
     )
     tables = []
     for edition in dict.fromkeys(f.rules.edition for f in facts):
@@ -162,12 +157,8 @@ def _field(
     facts: Sequence[EventFacts],
     exemption: str | None,
     wanted: Sequence[Collection[int] | None],
-    ratings: Sequence[Mapping[int, int] | None],
 ) -> _Field:
-    rounds = [
-        player_rounds(event, fact, rated)
-        for event, fact, rated in zip(events, facts, ratings, strict=True)
-    ]
+    rounds = [player_rounds(event, fact) for event, fact in zip(events, facts, strict=True)]
     width = 1 + max((int(e.players["player"].max()) for e in events if len(e.players)), default=0)
     everyone = []
     for index, (event, fact, chosen) in enumerate(zip(events, facts, wanted, strict=True)):

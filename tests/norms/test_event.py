@@ -153,3 +153,23 @@ def test_a_round_robin_leaves_out_a_win_when_the_mix_holds_over_the_whole_event(
         r for r, w, b, _ in round_robin(players, results) if 12 in (w, b) and 1 in (w, b)
     )
     assert im["games_dropped"] == f"r{weak_round} a win dropped (1.4.1f)"
+
+
+def test_a_rating_list_fills_titles_and_federations_only_where_the_file_has_none(
+    tmp_path: Path,
+) -> None:
+    # Plain, Eight has no title in the file, IM on the list: IM-norm titled 6 → 7, targets
+    # 5 → 6. Gm, One is GER in the file and ESP on the list: the file's stays (7 federations).
+    listed = tmp_path / "list.csv"
+    listed.write_text(
+        'id,name,federation,title,rating\n1009,"Plain, Eight",SCO,IM,2200\n'
+        '1002,"Gm, One",ESP,GM,2550\n',
+        encoding="utf-8",
+    )
+    out = tmp_path / "o"
+    args = ["norms", str(SAMPLE), "--list", str(listed), "--player", "1001", "--out", str(out)]
+    assert CliRunner().invoke(cli, args).exit_code == 0
+    im = read_csv(out / "norms.csv")[1]
+    assert (im["norm_title"], im["titled"], im["target_titled"], im["federations"]) == (
+        "IM", "7", "6", "7",
+    )  # fmt: skip
