@@ -169,6 +169,7 @@ def evaluate(
     max_own = floor_share(games, rules.own_share)
     max_one = floor_share(games, rules.one_federation_share)
     waive_caps = exempt & rules.exemptions_waive_caps
+    max_unrated = floor_share(games, rules.unrated_share_max)
     articles = rules.articles
     checks: Sequence[tuple[np.ndarray, pd.Series]] = [
         (games < min_games, _text(articles["games"], " games ", games, " < ", min_games)),
@@ -211,6 +212,10 @@ def evaluate(
                 " > ",
                 max_one,
             ),
+        ),
+        (
+            rules.unrated_share_fails & (unrated > max_unrated),
+            _text(articles["unrated"], " unrated opponents ", unrated, " > ", max_unrated),
         ),
         (
             ra < title.min_ra,

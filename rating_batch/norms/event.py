@@ -5,7 +5,6 @@ player's rounds, each counted or not with why. Pure: frames in, frames out."""
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -149,7 +148,7 @@ def _swiss_exemption(event: Event, present: pd.DataFrame, rules: NormRules) -> b
 def _strong(event: Event, present: pd.DataFrame, rules: NormRules) -> bool:
     """1.5.6: at least 40 players in every round, averaging at least 2000, counting players
     who missed at most one round, pairing-allocated byes out (decision 7: the average of
-    every rated participant of the round)."""
+    every rated participant of the round, or of its 40 highest rated)."""
     games = event.games
     rated = event.players.set_index("player")["rating"]
     if rated.notna().sum() < rules.strong_event_players:
@@ -159,10 +158,12 @@ def _strong(event: Event, present: pd.DataFrame, rules: NormRules) -> bool:
     if rows.empty:
         return False
     ratings = rated.reindex(rows["player"]).to_numpy(dtype="float64", na_value=np.nan)
-    per_round = pd.DataFrame({"round": rows["round"].to_numpy(), "rating": ratings}).groupby(
-        "round"
-    )
-    figures = per_round.agg(players=("rating", "size"), average=("rating", "mean"))
+    frame = pd.DataFrame({"round": rows["round"].to_numpy(), "rating": ratings})
+    figures = frame.groupby("round").agg(players=("rating", "size"), average=("rating", "mean"))
+    if not rules.strong_average_of_all:
+        top = frame.dropna().sort_values(["round", "rating"], ascending=[True, False])
+        top = top.groupby("round").head(rules.strong_event_players)
+        figures = figures.assign(average=top.groupby("round")["rating"].mean())
     return bool(
         len(figures) == present["round"].nunique()
         and (figures["players"] >= rules.strong_event_players).all()
@@ -269,8 +270,3 @@ def round_ranges(rounds: Sequence[int]) -> str:
     if start is not None:
         parts.append(str(start) if start == previous else f"{start}-{previous}")
     return ",".join(parts)
-
-
-def days(start: dt.date | None, end: dt.date | None) -> int | None:
-    """An event's length in days, both ends counted."""
-    return None if start is None or end is None else (end - start).days + 1

@@ -114,9 +114,12 @@ class NormRules:
     """Decision 5: a double round-robin needs the target-title count in different players,
     halved and rounded up, never below this."""
     unrated_share_fails: bool = False
-    """Decision 6: the share of unrated opponents is reported, never a failure."""
+    """Decision 6: the share of unrated opponents is reported, never a failure; when True, a
+    share over ``unrated_share_max`` fails (the informal 20 %, docs/norms.md §5)."""
+    unrated_share_max: tuple[int, int] = (1, 5)
     strong_average_of_all: bool = True
-    """Decision 7: 1.5.6's average is of every rated participant of the round (not the top 40)."""
+    """Decision 7: 1.5.6's average is of every rated participant of the round; when False,
+    of the round's ``strong_event_players`` highest rated (Sharly's top-40 reading)."""
     rating_titles: Mapping[str, int] = field(
         default_factory=lambda: MappingProxyType({"FM": 2300, "CM": 2200, "WFM": 2100, "WCM": 2000})
     )

@@ -433,3 +433,12 @@ def test_many_unrated_opponents_are_reported_never_a_failure() -> None:
     assert "unrated" not in figures["failing"]
     # (4 × 2500 + 2050 + 4 × 1400) / 9 = 17650 / 9 = 1961.1 → 1961: Ra is what fails.
     assert figures["Ra"] == 1961 and figures["failing"] == "1.4.8 Ra 1961 < 2230"
+
+
+def test_the_informal_20_percent_unrated_limit_fails_only_when_the_edition_says_so() -> None:
+    # ⌊9/5⌋ = 1 unrated allowed; 2 unrated opponents (1400, the lower raised to 2050).
+    opponents = mixed([2500] * 9, [1] * 9)
+    opponents[7:9] = [(None, t, f, 1.0) for _, t, f, _ in opponents[7:9]]
+    assert "unrated" not in result(opponents, "IM")["failing"]
+    strict = dataclasses.replace(B2024, unrated_share_fails=True)
+    assert "1.4.6d unrated opponents 2 > 1" in result(opponents, "IM", rules=strict)["failing"]

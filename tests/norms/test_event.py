@@ -4,6 +4,7 @@ rating list's ratings, and the files of an event without a norm."""
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -12,6 +13,9 @@ from trf_text import P, trf
 
 from norms.test_search import ROUND_ROBIN, norms_of, round_robin, row
 from rating_batch.cli import cli
+from rating_batch.inputs import load_events
+from rating_batch.norms.event import _present, _strong, event_facts
+from rating_batch.norms.rules import EDITIONS
 
 SAMPLE = Path(__file__).parents[2] / "sample_data" / "norms" / "roundrobin.trf"
 
@@ -50,14 +54,16 @@ def test_a_double_round_robin_of_six_needs_three_different_gms(tmp_path: Path) -
     assert "1.4.5b GM different 2 < 3" in gm["failing"]
 
 
-def swiss_field(players: int, rating: int, titled: int, host: str = "ENG") -> str:
+def swiss_field(
+    players: int, rating: int, titled: int, host: str = "ENG", higher: dict[int, int] | None = None
+) -> str:
     """A Swiss of ``players`` (9 rounds, nobody missing one), all foreign to ``host`` but
     the first, of 4 federations, ``titled`` of them GMs, every game drawn."""
     feds = ["GER", "FRA", "NED", "USA"]
     field = [P(1, "Seeker, Sam", rating, 1001, federation=host)]
     field += [
-        P(n, f"Player {n}", rating, 1000 + n, title="GM" if n <= titled + 1 else "",
-          federation=feds[n % 4])
+        P(n, f"Player {n}", (higher or {}).get(n, rating), 1000 + n,
+          title="GM" if n <= titled + 1 else "", federation=feds[n % 4])
         for n in range(2, players + 1)
     ]  # fmt: skip
     games = [(r, w, b, "=-=") for r, w, b in circle(list(range(1, players + 1)), 9)]
@@ -173,3 +179,17 @@ def test_a_rating_list_fills_titles_and_federations_only_where_the_file_has_none
     assert (im["norm_title"], im["titled"], im["target_titled"], im["federations"]) == (
         "IM", "7", "6", "7",
     )  # fmt: skip
+
+
+def test_the_strong_swiss_average_of_everyone_or_of_the_top_40(tmp_path: Path) -> None:
+    # 44 players, 2 at 2200 and 42 at 1990. Everyone: (2 × 2200 + 42 × 1990) / 44 =
+    # 87980 / 44 = 1999.5 < 2000; the top 40: (2 × 2200 + 38 × 1990) / 40 = 80020 / 40 =
+    # 2000.5 (decision 7 and Sharly's reading).
+    path = tmp_path / "event.trf"
+    path.write_text(swiss_field(44, 1990, 0, higher={2: 2200, 3: 2200}), encoding="utf-8")
+    event = load_events([path])[0][0]
+    assert not event_facts(event).strong
+    top_40 = dataclasses.replace(EDITIONS["2024"], strong_average_of_all=False)
+    present = _present(event.games, 9)
+    assert not _strong(event, present, EDITIONS["2024"])
+    assert _strong(event, present, top_40)
