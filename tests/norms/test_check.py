@@ -442,3 +442,23 @@ def test_the_informal_20_percent_unrated_limit_fails_only_when_the_edition_says_
     assert "unrated" not in result(opponents, "IM")["failing"]
     strict = dataclasses.replace(B2024, unrated_share_fails=True)
     assert "1.4.6d unrated opponents 2 > 1" in result(opponents, "IM", rules=strict)["failing"]
+
+
+def test_titles_by_rating_and_direct_title_minima_are_the_editions_data() -> None:
+    # Spec §3: FM 2300, CM 2200, WFM 2100, WCM 2000 by rating, 30 games from 1 Jul 2017 (1.3);
+    # direct titles' minimum ratings (0.6.2), 30 games from 1 Jan 2024.
+    for rules in EDITIONS.values():
+        assert dict(rules.rating_titles) == {"FM": 2300, "CM": 2200, "WFM": 2100, "WCM": 2000}
+        assert dict(rules.direct_title_minimum) == {
+            "GM": 2300, "IM": 2200, "FM": 2100, "CM": 2000,
+            "WGM": 2100, "WIM": 2000, "WFM": 1900, "WCM": 1800,
+        }  # fmt: skip
+        assert rules.title_rating_games == 30
+    assert EDITIONS["2014"].rating_titles_games_since is None
+    assert EDITIONS["2017"].rating_titles_games_since == dt.date(2017, 7, 1)
+    assert EDITIONS["2023"].direct_title_games_since is None
+    assert EDITIONS["2024"].direct_title_games_since == dt.date(2024, 1, 1)
+    # 1.5.3: the application ratings.
+    assert {t.title: t.application_rating for t in B2024.titles} == {
+        "GM": 2500, "IM": 2400, "WGM": 2300, "WIM": 2200,
+    }  # fmt: skip
