@@ -11,6 +11,8 @@ Rate event files as one period (no database)::
 Monthly production with the rating database: ``init_database``, ``add_events``,
 ``publish_period``, ``unpublish_period``, ``remove_event``, ``player_report``, ``find_players``,
 ``export_list``; ``backups_report``, ``restore`` and ``backup`` to undo and to keep whole copies.
+FIDE title norms of event files and a title application's arithmetic: ``norms_events``,
+``title_check`` (docs/norms.md).
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ _HOMES = {
     "check_files": "rating_batch.rate",
     "compare_rules": "rating_batch.compare",
     "rate_events": "rating_batch.rate",
+    "norms_events": "rating_batch.norms_command",
+    "title_check": "rating_batch.norms_command",
     "AddOptions": "rating_batch.monthly",
     "PublishOptions": "rating_batch.monthly",
     "add_events": "rating_batch.monthly",
@@ -65,6 +69,7 @@ if TYPE_CHECKING:
         restore,
         unpublish_period,
     )
+    from rating_batch.norms_command import norms_events, title_check
     from rating_batch.rate import check_files, rate_events
     from rating_batch.systems.elo.rules import EDITIONS, Rules
     from rating_batch.systems.elo.rules_file import load_rules_file, named_rules
@@ -102,10 +107,12 @@ __all__ = [
     "init_database",
     "load_rules_file",
     "named_rules",
+    "norms_events",
     "player_report",
     "publish_period",
     "rate_events",
     "remove_event",
     "restore",
+    "title_check",
     "unpublish_period",
 ]

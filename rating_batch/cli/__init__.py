@@ -9,7 +9,7 @@ import math
 
 import click
 
-from rating_batch.cli import database, desk, files
+from rating_batch.cli import database, desk, files, norms
 from rating_batch.cli.common import SHOWN_WARNINGS, check_settings
 from rating_batch.store import DEFAULT_WAIT
 
@@ -67,6 +67,8 @@ for _command in (
     files.check,
     files.rules_command,
     files.compare_rules,
+    norms.norms,
+    norms.title_check,
     database.init,
     database.add,
     database.publish,
