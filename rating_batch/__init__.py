@@ -30,8 +30,8 @@ _HOMES = {
     "check_files": "rating_batch.rate",
     "compare_rules": "rating_batch.compare",
     "rate_events": "rating_batch.rate",
-    "norms_events": "rating_batch.norms_command",
-    "title_check": "rating_batch.norms_command",
+    "norms_events": "rating_batch.norms",
+    "title_check": "rating_batch.norms",
     "AddOptions": "rating_batch.monthly",
     "PublishOptions": "rating_batch.monthly",
     "add_events": "rating_batch.monthly",
@@ -69,7 +69,7 @@ if TYPE_CHECKING:
         restore,
         unpublish_period,
     )
-    from rating_batch.norms_command import norms_events, title_check
+    from rating_batch.norms import norms_events, title_check
     from rating_batch.rate import check_files, rate_events
     from rating_batch.systems.elo.rules import EDITIONS, Rules
     from rating_batch.systems.elo.rules_file import load_rules_file, named_rules

@@ -48,6 +48,8 @@ STATE_OF = {
     "check": "none",
     "rules": "none",
     "compare-rules": "none",
+    "norms": "none",
+    "title-check": "none",
     "init": "none",
     "add": "initialised",
     "publish": "january added",

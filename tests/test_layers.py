@@ -11,7 +11,7 @@ from layers import Import, house, imports
 #: What ``systems/`` may import besides itself: the ground floor.
 GROUND = {"errors", "schema", "periods", "values", "rules_check"}
 #: The commands and faces: nothing below them imports them.
-COMMANDS = {"monthly", "cli", "web", "rate", "compare", "__main__"}
+COMMANDS = {"monthly", "cli", "web", "rate", "compare", "norms", "__main__"}
 
 FOUND = imports()
 
@@ -30,6 +30,17 @@ def test_systems_import_only_the_ground() -> None:
         each
         for each in FOUND
         if _top(each.source) == "systems" and _top(each.target) not in {"systems", *GROUND}
+    ]
+    assert _named(above) == []
+
+
+def test_titles_stand_beside_the_systems() -> None:
+    """Norms and title applications (titles/) are pure like the systems: the ground, and
+    FIDE Elo's tables (the dp table) of systems/."""
+    above = [
+        each
+        for each in FOUND
+        if _top(each.source) == "titles" and _top(each.target) not in {"titles", "systems", *GROUND}
     ]
     assert _named(above) == []
 

@@ -1,5 +1,5 @@
 """The title commands (docs/norms.md): ``norms`` (the norms of event files) and
-``title-check`` (a title application's arithmetic), thin over ``norms_command``."""
+``title-check`` (a title application's arithmetic), thin over ``rating_batch.norms``."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from rating_batch.cli.common import (
     report,
     user_errors,
 )
-from rating_batch.norms.rules import EDITIONS, EXEMPTIONS
+from rating_batch.titles.rules import EDITIONS, EXEMPTIONS
 
 
 @click.command("norms")
@@ -69,7 +69,7 @@ def norms(
     \b
         rating-batch norms sample_data/norms/roundrobin.trf --out out/norms
     """
-    from rating_batch.norms_command import application_tables, norms_events
+    from rating_batch.norms import application_tables, norms_events
 
     with user_errors(context.obj["debug"]):
         run = norms_events(
@@ -104,10 +104,10 @@ def title_check(context: click.Context, application: Path, out: Path | None) -> 
     Example:
 
     \b
-        rating-batch title-check application.toml --out out/application
+        rating-batch title-check sample_data/norms/application.toml --out out/application
     """
-    from rating_batch.norms_command import application_summary
-    from rating_batch.norms_command import title_check as check
+    from rating_batch.norms import application_summary
+    from rating_batch.norms import title_check as check
 
     with user_errors(context.obj["debug"]):
         verdict = check(application, out=out)

@@ -10,9 +10,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from rating_batch.norms.application import Verdict
-from rating_batch.norms.certificate import Certificate
-from rating_batch.norms.search import NORMS_COLUMNS, EventNorms
+from rating_batch.titles.application import Verdict
+from rating_batch.titles.certificate import Certificate
+from rating_batch.titles.search import NORMS_COLUMNS, EventNorms
 from rating_batch.writers.csvfile import write_csv
 from rating_batch.writers.html import fill_rows, render
 

@@ -13,16 +13,16 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from rating_batch.norms.check import evaluate
-from rating_batch.norms.event import (
+from rating_batch.schema import Event
+from rating_batch.titles.check import evaluate
+from rating_batch.titles.event import (
     CREDITED_ROUND,
     EventFacts,
     exemption_of,
     player_rounds,
     round_ranges,
 )
-from rating_batch.norms.rules import NORM_TITLES, NormRules, NormTitle
-from rating_batch.schema import Event
+from rating_batch.titles.rules import NORM_TITLES, NormRules, NormTitle
 
 #: The sets tried for one player and title at most (the most games first): 13 games leave
 #: out at most 4 of them, a few hundred sets; this bounds a 30-round event.

@@ -9,7 +9,7 @@ from click.testing import CliRunner, Result
 from conftest import read_csv
 
 from rating_batch.cli import cli
-from rating_batch.norms.search import NORMS_COLUMNS
+from rating_batch.titles.search import NORMS_COLUMNS
 
 SAMPLE = Path(__file__).parents[2] / "sample_data" / "norms" / "roundrobin.trf"
 

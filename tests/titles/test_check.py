@@ -11,8 +11,8 @@ import pandas as pd
 import pytest
 
 from rating_batch.errors import RulesError
-from rating_batch.norms.check import evaluate, percent_half_up
-from rating_batch.norms.rules import EDITIONS, NormRules, edition_for
+from rating_batch.titles.check import evaluate, percent_half_up
+from rating_batch.titles.rules import EDITIONS, NormRules, edition_for
 
 B2024 = EDITIONS["2024"]
 

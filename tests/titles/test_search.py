@@ -10,8 +10,8 @@ import pytest
 from trf_text import P, trf
 
 from rating_batch.inputs import load_events
-from rating_batch.norms.event import event_facts, event_format, round_ranges
-from rating_batch.norms.search import EventNorms, event_norms
+from rating_batch.titles.event import event_facts, event_format, round_ranges
+from rating_batch.titles.search import EventNorms, event_norms
 
 FEDERATIONS = ["GER", "FRA", "NED", "USA", "ESP", "ITA", "SUI", "AUT", "BEL", "DEN", "SWE"]
 

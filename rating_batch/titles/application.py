@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rating_batch.errors import InputError, Issue
-from rating_batch.norms.rules import NORM_TITLES, NormRules, edition_for
 from rating_batch.rules_check import did_you_mean
+from rating_batch.titles.rules import NORM_TITLES, NormRules, edition_for
 
 #: The exemptions a norm may have been made under (1.4.3a-d).
 NORM_EXEMPTIONS = ("national-championship", "national-team", "zonal", "swiss-1.4.3d")

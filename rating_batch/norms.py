@@ -1,5 +1,5 @@
 """``rating-batch norms`` and ``title-check`` (docs/norms.md §1, §7): event files read as
-``rate`` reads them, or an APPLICATION.toml, computed by ``rating_batch.norms`` and written
+``rate`` reads them, or an APPLICATION.toml, computed by ``rating_batch.titles`` and written
 through staging: nothing half-written. One event writes OUT/norms.csv, OUT/norms.html and
 OUT/norms/ID-TITLE.html; several write each event's into OUT/KEY/."""
 
@@ -14,12 +14,12 @@ import pandas as pd
 from rating_batch.errors import InputError, Issue
 from rating_batch.inputs import expand_inputs, keep_out_apart, load_events
 from rating_batch.loaders import Progress, no_progress, read_rating_list
-from rating_batch.norms.application import Verdict, check_application, parse_application
-from rating_batch.norms.certificate import certificate
-from rating_batch.norms.event import event_facts
-from rating_batch.norms.search import EventNorms, events_norms
 from rating_batch.schema import Event
 from rating_batch.staging import staged_outputs
+from rating_batch.titles.application import Verdict, check_application, parse_application
+from rating_batch.titles.certificate import certificate
+from rating_batch.titles.event import event_facts
+from rating_batch.titles.search import EventNorms, events_norms
 from rating_batch.writers.norms import (
     write_application_csv,
     write_application_html,

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from rating_batch.norms.rules import NormRules, edition_for
 from rating_batch.schema import NO_RATING, Event, EventInfo, integers
+from rating_batch.titles.rules import NormRules, edition_for
 
 #: The exemption 1.4.3d, as norms.csv and an application name it.
 SWISS_EXEMPTION = "swiss-1.4.3d"

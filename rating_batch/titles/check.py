@@ -11,9 +11,9 @@ from functools import cache
 import numpy as np
 import pandas as pd
 
-from rating_batch.norms.rules import NormRules, NormTitle
 from rating_batch.systems.elo.rules import fide_tables
 from rating_batch.systems.elo.tables import divide_half_up
+from rating_batch.titles.rules import NormRules, NormTitle
 
 #: The federation code of FIDE's flag (players of no federation's own): a game and a titled
 #: opponent, never a federation (decision 3).

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from rating_batch.norms.check import ceil_share, floor_share
-from rating_batch.norms.search import EventNorms
+from rating_batch.titles.check import ceil_share, floor_share
+from rating_batch.titles.search import EventNorms
 from rating_batch.values import as_int, missing
 
 #: The opponents' titles a certificate counts, in its order.

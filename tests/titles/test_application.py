@@ -11,7 +11,7 @@ from conftest import read_csv
 
 from rating_batch.cli import cli
 from rating_batch.errors import InputError
-from rating_batch.norms.application import (
+from rating_batch.titles.application import (
     Application,
     NormEntry,
     Verdict,
@@ -19,7 +19,7 @@ from rating_batch.norms.application import (
     norm_credit,
     parse_application,
 )
-from rating_batch.norms.rules import EDITIONS
+from rating_batch.titles.rules import EDITIONS
 
 B2024 = EDITIONS["2024"]
 
