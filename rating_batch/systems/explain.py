@@ -1,6 +1,6 @@
 """A player's explanation under a rating system other than FIDE Elo (docs/systems.md §7): per
 published list his row of players.csv and his rows of calculations.csv, as the files that
-publish stored hold them, and what the reports (``writers.system_player``) show of them: the
+publish stored hold them, and what the reports (``writers.player``) show of them: the
 state after each list, the values that are his in a list, and those of each game or event.
 Nothing is computed here: every number is one the publish wrote."""
 

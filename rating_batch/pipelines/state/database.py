@@ -40,11 +40,11 @@ from rating_batch.systems.elo.rules import KINDS
 from rating_batch.systems.explain import SystemListPart, SystemPlayerReport
 from rating_batch.validation import refuse_repeated_ids
 from rating_batch.values import number
-from rating_batch.writers import write_csv
-from rating_batch.writers.system_player import (
-    system_player_text,
-    write_system_player_html,
-    write_system_player_workbook,
+from rating_batch.writers import (
+    player_text,
+    write_csv,
+    write_player_html,
+    write_player_workbook,
 )
 
 
@@ -251,11 +251,9 @@ def system_player_report(
     report = gather_system_player(store, system, person, label, read_rows)
     if files is not None:
         with staged_outputs(files.parent) as outputs:
-            write_system_player_workbook(
-                report, outputs.path(files.with_name(f"{files.name}.xlsx"))
-            )
-            write_system_player_html(report, outputs.path(files.with_name(f"{files.name}.html")))
-    return system_player_text(report)
+            write_player_workbook(report, outputs.path(files.with_name(f"{files.name}.xlsx")))
+            write_player_html(report, outputs.path(files.with_name(f"{files.name}.html")))
+    return player_text(report)
 
 
 def gather_system_player(

@@ -1,4 +1,4 @@
-"""A player's report under another system (writers/system_player.py): text, workbook and page
+"""A player's report under another system (writers/player.py): text, workbook and page
 show the same values under the system's own symbols (docs/systems.md), as tables. The rows
 are the published examples of docs/systems.md §4 and §5, as players.csv and calculations.csv
 hold them."""
@@ -17,11 +17,7 @@ from workbooks import header_row, table
 
 from rating_batch.systems import state_system
 from rating_batch.systems.explain import SystemListPart, SystemPlayerReport
-from rating_batch.writers.system_player import (
-    system_player_text,
-    write_system_player_html,
-    write_system_player_workbook,
-)
+from rating_batch.writers.player import player_text, write_player_html, write_player_workbook
 
 
 def harkness_report() -> SystemPlayerReport:
@@ -59,7 +55,7 @@ def trueskill_report() -> SystemPlayerReport:
 
 def test_a_per_event_system_shows_each_event_as_a_row(tmp_path: Path) -> None:
     report = harkness_report()
-    text = system_player_text(report)
+    text = player_text(report)
     assert text.splitlines()[4:7] == [
         "  period   status  games  points  rating  performance",
         "  2026-01                           1600",
@@ -71,11 +67,11 @@ def test_a_per_event_system_shows_each_event_as_a_row(tmp_path: Path) -> None:
         "     n  rating  average      %  performance  new rating",
         "    11    1600  1850.00  22.73      1577.27        1577",
     ]
-    write_system_player_html(report, tmp_path / "p.html")
+    write_player_html(report, tmp_path / "p.html")
     page = read_page((tmp_path / "p.html").read_text(encoding="utf-8"))
     assert ["n", "rating", "average", "%", "performance", "new rating"] in page.rows
     assert ["11", "1600", "1850.00", "22.73", "1577.27", "1577"] in page.rows
-    write_system_player_workbook(report, tmp_path / "p.xlsx")
+    write_player_workbook(report, tmp_path / "p.xlsx")
     book = load_workbook(tmp_path / "p.xlsx")
     player, event = table(book["Calculations"])
     assert (player["rating"], player["new rating"], player["performance"]) == (
@@ -93,18 +89,18 @@ def test_a_per_event_system_shows_each_event_as_a_row(tmp_path: Path) -> None:
 
 def test_a_per_game_system_shows_mu_and_sigma_around_each_game(tmp_path: Path) -> None:
     report = trueskill_report()
-    text = system_player_text(report)
+    text = player_text(report)
     assert "  μ 25.000 · σ 8.333 → μ′ 29.396 · σ′ 7.171 · rating 7.88" in text
     assert text.splitlines()[-2:] == [
         "    Rd  opponent  result  μ before  σ before  μ after  σ after",
         "     1  Two            1    25.000     8.333   29.396    7.171",
     ]
-    write_system_player_html(report, tmp_path / "p.html")
+    write_player_html(report, tmp_path / "p.html")
     page = read_page((tmp_path / "p.html").read_text(encoding="utf-8"))
     assert ["μ", "σ", "μ′", "σ′", "rating"] in page.rows
     assert ["25.000", "8.333", "29.396", "7.171", "7.88"] in page.rows
     assert ["1", "Two", "1", "25.000", "8.333", "29.396", "7.171"] in page.rows
-    write_system_player_workbook(report, tmp_path / "p.xlsx")
+    write_player_workbook(report, tmp_path / "p.xlsx")
     book = load_workbook(tmp_path / "p.xlsx")
     assert book.sheetnames == ["Summary", "History", "Chart standard", "Calculations"]
     # The list's rating (μ − 3σ) after each list; none before the first (not published).
