@@ -9,13 +9,13 @@ from pathlib import Path
 
 from click.testing import CliRunner
 from conftest import read_csv
-from titles.test_search import ROUND_ROBIN, norms_of, round_robin, row
 from trf_text import P, trf
 
 from rating_batch.cli import cli
 from rating_batch.inputs import load_events
 from rating_batch.titles.event import _present, _strong, event_facts
 from rating_batch.titles.rules import EDITIONS
+from titles.test_search import ROUND_ROBIN, norms_of, round_robin, row
 
 SAMPLE = Path(__file__).parents[2] / "sample_data" / "norms" / "roundrobin.trf"
 
