@@ -39,6 +39,12 @@ SPREADS = (0.001, 1000.0)
 #: Elo-like scale a state the rules made reads back (a state from an Elo rating lies within
 #: 20 β of μ0: ratings up to 4000, ``ELO_CLASS``).
 LIST_WIDTH = 120.0
+#: Below this x (the win factor's t − e) V and W come from the Mills ratio (``mills_excess``),
+#: not from φ(x)/Φ(x): Φ underflows near x = −38, and V + x cancels long before
+#: (docs/systems.md §4, the far tail).
+TAIL = -5.0
+#: Terms of Laplace's continued fraction: from z = 5 on, 30 give every bit of a double.
+FRACTION_TERMS = 40
 
 
 @dataclass(frozen=True)
@@ -106,24 +112,54 @@ def cdf(x: np.ndarray) -> np.ndarray:
     return 0.5 * tails
 
 
+def mills_excess(z: np.ndarray) -> np.ndarray:
+    """K(z) = 1/R(z) − z for z ≥ −``TAIL``, R(z) = Φ(−z)/φ(z) the Mills ratio, by Laplace's
+    continued fraction R(z) = 1/(z + 1/(z + 2/(z + 3/(z + …)))) taken from its last term
+    back: V = φ(x)/Φ(x) = z + K and V + x = K at x = −z, neither cancelling nor
+    underflowing however far the tail."""
+    excess = np.zeros_like(z)
+    for n in range(FRACTION_TERMS, 0, -1):
+        excess = n / (z + excess)
+    return excess
+
+
 def win_factors(t: np.ndarray, e: float | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """V and W of a decisive game (t: the winner's lead in c units)."""
-    x = t - e
-    tail = cdf(x)
-    v = np.where(tail > 0, pdf(x) / np.where(tail > 0, tail, 1.0), -x)  # φ/Φ → −x in the tail
-    return v, v * (v + x)
+    """V and W of a decisive game (t: the winner's lead in c units): V = φ(x)/Φ(x) and
+    W = V(V + x) at x = t − e, by the Mills ratio below ``TAIL`` (an upset far beyond what
+    Φ can hold still shrinks σ: W tends to 1, not 0)."""
+    x = np.asarray(t - e, np.float64)
+    far = x < TAIL
+    near = np.where(far, 0.0, x)
+    v_near = pdf(near) / cdf(near)
+    excess = mills_excess(np.where(far, -x, -TAIL))
+    v = np.where(far, excess - x, v_near)
+    return v, np.where(far, v * excess, v_near * (v_near + near))
 
 
 def draw_factors(t: np.ndarray, e: float | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """V and W of a draw (t: player 1's lead over player 2 in c units). The probability
-    mass Φ(e − t) − Φ(−e − t) is taken on the side where Φ is small (for t < 0 it equals
-    Φ(t + e) − Φ(t − e)): two numbers near 1 would cancel, for a draw with a large upset."""
+    """V and W of a draw (t: player 1's lead over player 2 in c units), from the side where
+    Φ is small: V(−t) = −V(t), W(−t) = W(t), so with s = |t| the probability mass is
+    Φ(e − s) − Φ(−e − s) (two numbers near 1 would cancel, for a draw with a large upset).
+    Far in the tail (s − e beyond −``TAIL``) the mass is φ(s − e)(R(s − e) − ρR(s + e)),
+    ρ = exp(−2es), R the Mills ratio: V = (ρ − 1)/(R(s − e) − ρR(s + e)) and
+    W = V² + (ρ(s + e) − (s − e))/(R(s − e) − ρR(s + e)), φ(s − e) cancelled."""
     t = np.asarray(t, np.float64)
-    mass = np.where(t < 0, cdf(t + e) - cdf(t - e), cdf(e - t) - cdf(-e - t))
-    mass = np.where(mass > 0, mass, np.finfo(np.float64).tiny)
-    v = (pdf(-e - t) - pdf(e - t)) / mass
-    w = v**2 + ((e - t) * pdf(e - t) + (e + t) * pdf(e + t)) / mass
-    return v, w
+    s = np.abs(t)
+    tiny = np.finfo(np.float64).tiny
+    far = s - e > -TAIL
+    near = np.where(far, 0.0, s)
+    mass = cdf(e - near) - cdf(-e - near)
+    mass = np.where(mass > 0, mass, tiny)  # draw_probability 0: a draw has no mass
+    v_near = (pdf(-e - near) - pdf(e - near)) / mass
+    w_near = v_near**2 + ((e - near) * pdf(e - near) + (e + near) * pdf(e + near)) / mass
+    low, high = np.where(far, s - e, -TAIL), np.where(far, s + e, -TAIL)
+    rho = np.exp(-2.0 * e * np.where(far, s, 0.0))
+    ratio = 1.0 / (low + mills_excess(low)) - rho / (high + mills_excess(high))
+    ratio = np.where(ratio > 0, ratio, tiny)
+    v_far = np.expm1(-2.0 * e * np.where(far, s, 0.0)) / ratio
+    w_far = v_far**2 + (rho * high - low) / ratio
+    v = np.where(far, v_far, v_near)
+    return np.where(t < 0, -v, v), np.where(far, w_far, w_near)
 
 
 @dataclass(frozen=True)
