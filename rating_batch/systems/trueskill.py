@@ -1,6 +1,6 @@
 """TrueSkill for two players with draws (docs/systems.md §4): games rated one after another in
 rating order; a round's games share no player, so each wave of them is one vectorised step
-(``games.waves``)."""
+(``games.game_steps``)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,6 @@ from typing import ClassVar
 import numpy as np
 import pandas as pd
 
-from rating_batch.errors import RatingBatchError
 from rating_batch.systems.base import (
     SystemBase,
     SystemInput,
@@ -21,7 +20,7 @@ from rating_batch.systems.base import (
     outcome_players,
     seeded,
 )
-from rating_batch.systems.games import PlayedGames, waves
+from rating_batch.systems.games import PlayedGames, game_steps
 from rating_batch.systems.params import Clash, field, number, optional
 
 _ERFC = np.frompyfunc(math.erfc, 1, 1)
@@ -184,17 +183,8 @@ def rate_trueskill(
     n = len(games)
     mu_before, sigma_before = np.empty(n), np.empty(n)
     mu_after, sigma_after = np.empty(n), np.empty(n)
-    # Each game once, from the row of its player of the lower index; the other row is its
-    # partner (same event and round, the sides swapped).
-    first = np.flatnonzero(games.pidx < games.oidx)
-    unit = games.event[first] * (int(games.round.max(initial=0)) + 1) + games.round[first]
-    wave = waves(np.concatenate([unit, unit]),
-                 np.concatenate([games.pidx[first], games.oidx[first]]))[: len(first)]  # fmt: skip
-    partner = _partner_rows(games, first)
     beta2, tau2, epsilon = params.spread**2, params.dynamics**2, params.draw_margin
-    for step in np.unique(wave):
-        rows = first[wave == step]
-        other_rows = partner[wave == step]
+    for rows, other_rows in game_steps(games):
         p1, p2, s = games.pidx[rows], games.oidx[rows], games.score[rows]
         var1, var2 = var[p1] + tau2, var[p2] + tau2
         c = np.sqrt(2.0 * beta2 + var1 + var2)
@@ -214,19 +204,6 @@ def rate_trueskill(
         mu_after[rows], mu_after[other_rows] = mu[p1], mu[p2]
         sigma_after[rows], sigma_after[other_rows] = np.sqrt(var[p1]), np.sqrt(var[p2])
     return TrueSkillPeriod(mu, np.sqrt(var), mu_before, sigma_before, mu_after, sigma_after)
-
-
-def _partner_rows(games: PlayedGames, first: np.ndarray) -> np.ndarray:
-    """For each row of ``first``, the row of the same game from the other side."""
-    second = np.flatnonzero(games.pidx > games.oidx)
-    key = (games.event, games.round, games.pidx, games.oidx)
-    mine = np.lexsort([k[first] for k in (key[3], key[2], key[1], key[0])])
-    theirs = np.lexsort([k[second] for k in (key[2], key[3], key[1], key[0])])
-    if len(mine) != len(theirs):  # the loaders check both sides of every game
-        raise RatingBatchError("a game of the period is given from one side only")
-    result = np.empty(len(first), dtype=np.int64)
-    result[mine] = second[theirs]
-    return result
 
 
 class TrueSkillSystem(SystemBase[TrueSkill]):
