@@ -271,7 +271,7 @@ def test_unknown_rules_is_an_input_error(tmp_path: Path) -> None:
         "Error: unknown rules 'fide-1999': choose one of fide, fide-2011, fide-2014, fide-2022, "
         "fide-2024, fide-2025, a .toml rules file, or another rating system: glicko2, glicko, "
         "trueskill, harkness, ingo, uscf, dwz, "
-        "ecf-grade, ecf\n"
+        "ecf-grade, ecf, ccla\n"
     )
 
 

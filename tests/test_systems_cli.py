@@ -437,6 +437,7 @@ BYE_LISTS = {
     "trueskill": ("id,mu,sigma", "13,30,5", "mu"),
     "harkness": ("id,rating", "13,1700", "rating"),
     "ingo": ("id,rating", "13,142.5", "rating"),
+    "ccla": ("id,rating", "13,1700", "rating"),
     "fide-2025": ("id,rating", "13,1700", "rating"),
 }
 
@@ -479,9 +480,9 @@ def test_the_advice_for_an_elo_list_is_one_init_follows(system: str, tmp_path: P
     )
     code, said, _ = run_split("check", "--rules", system, listing)
     if code == 0:
-        # A list of the system too: a rating alone is a whole state (Harkness), or the
-        # other columns may be left out (US Chess's peak, docs/systems.md §9.3; the ECF's).
-        assert system in {"harkness", "uscf", "ecf"}
+        # A list of the system too: a rating alone is a whole state (Harkness, the CCLA), or
+        # the other columns may be left out (US Chess's peak, docs/systems.md §9.3; the ECF's).
+        assert system in {"harkness", "ccla", "uscf", "ecf"}
         return
     advice = f"if this is an Elo list, init --rules {system} --list makes each state from it"
     db = tmp_path / "db.sqlite"

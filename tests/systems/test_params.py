@@ -18,7 +18,8 @@ from rating_batch.systems.params import from_section, number
 DOCS = Path(__file__).parents[2] / "docs" / "systems.md"
 SECTIONS = {"Glicko-2": "glicko2", "Glicko": "glicko", "TrueSkill": "trueskill",
             "Harkness": "harkness", "Ingo": "ingo", "US Chess": "uscf",
-             "DWZ": "dwz", "ECF grade": "ecf-grade", "ECF rating": "ecf"}  # fmt: skip
+             "DWZ": "dwz", "ECF grade": "ecf-grade", "ECF rating": "ecf",
+             "CCLA chart": "ccla"}  # fmt: skip
 #: Constants that are not single numbers: texts, flags, lists of numbers (the DWZ's J).
 NOT_NUMBERS = ("str", "bool", "str | None", "bool | None", "tuple[float, ...]")
 #: "`key` default (low to high)", "(above low to high)", "(low to below high)"; a default

@@ -22,7 +22,7 @@ from rating_batch.systems import SYSTEM_HOMES, SYSTEMS, state_system
 def test_each_name_of_the_table_is_the_system_it_loads() -> None:
     assert list(SYSTEMS) == list(SYSTEM_HOMES) == [
         "glicko2", "glicko", "trueskill", "harkness", "ingo", "uscf", "dwz",
-        "ecf-grade", "ecf",
+        "ecf-grade", "ecf", "ccla",
     ]  # fmt: skip
     for name in SYSTEM_HOMES:
         system = find_system(name)
@@ -63,9 +63,8 @@ def test_an_unknown_name_is_refused_naming_every_choice() -> None:
 def test_the_help_names_every_system_of_the_table() -> None:
     for command in ("rate", "check", "init"):
         text = " ".join(CliRunner().invoke(cli, [command, "--help"]).output.split())
-        assert "glicko2, glicko, trueskill, harkness, ingo, uscf, dwz, ecf-grade, ecf" in text, (
-            command
-        )
+        every = "glicko2, glicko, trueskill, harkness, ingo, uscf, dwz, ecf-grade, ecf, ccla"
+        assert every in text, command
 
 
 def test_the_help_loads_no_system_nor_numpy() -> None:
