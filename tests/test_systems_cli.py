@@ -437,6 +437,7 @@ BYE_LISTS = {
     "trueskill": ("id,mu,sigma", "13,30,5", "mu"),
     "harkness": ("id,rating", "13,1700", "rating"),
     "ingo": ("id,rating", "13,142.5", "rating"),
+    "ccla": ("id,rating", "13,1700", "rating"),
     "fide-2025": ("id,rating", "13,1700", "rating"),
 }
 

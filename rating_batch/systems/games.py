@@ -12,6 +12,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from rating_batch.errors import RatingBatchError
+
 
 @dataclass(frozen=True)
 class PlayedGames:
@@ -104,3 +106,29 @@ def waves(unit: np.ndarray, pidx: np.ndarray) -> np.ndarray:
         last[players] = wave
         wave_of[position] = wave
     return wave_of[np.searchsorted(units, unit)]
+
+
+def game_steps(games: PlayedGames) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Games rated one at a time in rating order (docs/systems.md §1.3: event, round, board),
+    as steps of games that share no player: per step, each game's row from its player of the
+    lower index and the same game's row from the other side. A round's games share no
+    player, and rounds of different events that share none are one step (``waves``)."""
+    first = np.flatnonzero(games.pidx < games.oidx)
+    unit = games.event[first] * (int(games.round.max(initial=0)) + 1) + games.round[first]
+    wave = waves(np.concatenate([unit, unit]),
+                 np.concatenate([games.pidx[first], games.oidx[first]]))[: len(first)]  # fmt: skip
+    partner = _partner_rows(games, first)
+    return [(first[wave == step], partner[wave == step]) for step in np.unique(wave)]
+
+
+def _partner_rows(games: PlayedGames, first: np.ndarray) -> np.ndarray:
+    """For each row of ``first``, the row of the same game from the other side."""
+    second = np.flatnonzero(games.pidx > games.oidx)
+    key = (games.event, games.round, games.pidx, games.oidx)
+    mine = np.lexsort([k[first] for k in (key[3], key[2], key[1], key[0])])
+    theirs = np.lexsort([k[second] for k in (key[2], key[3], key[1], key[0])])
+    if len(mine) != len(theirs):  # the loaders check both sides of every game
+        raise RatingBatchError("a game of the period is given from one side only")
+    result = np.empty(len(first), dtype=np.int64)
+    result[mine] = second[theirs]
+    return result

@@ -21,6 +21,7 @@ SYSTEM_HOMES: dict[str, str] = {
     "dwz": "dwz:Dwz:DwzSystem",
     "ecf-grade": "ecf_grade:EcfGrade:EcfGradeSystem",
     "ecf": "ecf:Ecf:EcfSystem",
+    "ccla": "ccla:Ccla:CclaSystem",
 }
 
 __all__ = ["ELO", "SYSTEM_HOMES"]

@@ -54,6 +54,19 @@ def number(low: float | None = None, high: float | None = None, *, above: bool =
     return check
 
 
+def whole(low: float, high: float) -> Check:
+    """A whole number from ``low`` to ``high`` (a count, a number of decimals)."""
+    within = number(low, high)
+
+    def check(value: Any) -> str:
+        wrong = within(value)
+        if wrong or float(value).is_integer():
+            return wrong
+        return f"must be a whole number from {low:g} to {high:g}"
+
+    return check
+
+
 def optional(check: Check) -> Check:
     """``check``, or absent (the key left out of the file: no such limit)."""
     return lambda value: "" if value is None else check(value)

@@ -1,6 +1,6 @@
 """TrueSkill for two players with draws (docs/systems.md §4): games rated one after another in
 rating order; a round's games share no player, so each wave of them is one vectorised step
-(``games.waves``)."""
+(``games.game_steps``)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,6 @@ from typing import ClassVar
 import numpy as np
 import pandas as pd
 
-from rating_batch.errors import RatingBatchError
 from rating_batch.systems.base import (
     SystemBase,
     SystemInput,
@@ -21,7 +20,7 @@ from rating_batch.systems.base import (
     outcome_players,
     seeded,
 )
-from rating_batch.systems.games import PlayedGames, waves
+from rating_batch.systems.games import PlayedGames, game_steps
 from rating_batch.systems.params import Clash, field, number, optional
 
 _ERFC = np.frompyfunc(math.erfc, 1, 1)
@@ -39,6 +38,12 @@ SPREADS = (0.001, 1000.0)
 #: Elo-like scale a state the rules made reads back (a state from an Elo rating lies within
 #: 20 β of μ0: ratings up to 4000, ``ELO_CLASS``).
 LIST_WIDTH = 120.0
+#: Below this x (the win factor's t − e) V and W come from the Mills ratio (``mills_excess``),
+#: not from φ(x)/Φ(x): Φ underflows near x = −38, and V + x cancels long before
+#: (docs/systems.md §4, the far tail).
+TAIL = -5.0
+#: Terms of Laplace's continued fraction: from z = 5 on, 30 give every bit of a double.
+FRACTION_TERMS = 40
 
 
 @dataclass(frozen=True)
@@ -106,24 +111,54 @@ def cdf(x: np.ndarray) -> np.ndarray:
     return 0.5 * tails
 
 
+def mills_excess(z: np.ndarray) -> np.ndarray:
+    """K(z) = 1/R(z) − z for z ≥ −``TAIL``, R(z) = Φ(−z)/φ(z) the Mills ratio, by Laplace's
+    continued fraction R(z) = 1/(z + 1/(z + 2/(z + 3/(z + …)))) taken from its last term
+    back: V = φ(x)/Φ(x) = z + K and V + x = K at x = −z, neither cancelling nor
+    underflowing however far the tail."""
+    excess = np.zeros_like(z)
+    for n in range(FRACTION_TERMS, 0, -1):
+        excess = n / (z + excess)
+    return excess
+
+
 def win_factors(t: np.ndarray, e: float | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """V and W of a decisive game (t: the winner's lead in c units)."""
-    x = t - e
-    tail = cdf(x)
-    v = np.where(tail > 0, pdf(x) / np.where(tail > 0, tail, 1.0), -x)  # φ/Φ → −x in the tail
-    return v, v * (v + x)
+    """V and W of a decisive game (t: the winner's lead in c units): V = φ(x)/Φ(x) and
+    W = V(V + x) at x = t − e, by the Mills ratio below ``TAIL`` (an upset far beyond what
+    Φ can hold still shrinks σ: W tends to 1, not 0)."""
+    x = np.asarray(t - e, np.float64)
+    far = x < TAIL
+    near = np.where(far, 0.0, x)
+    v_near = pdf(near) / cdf(near)
+    excess = mills_excess(np.where(far, -x, -TAIL))
+    v = np.where(far, excess - x, v_near)
+    return v, np.where(far, v * excess, v_near * (v_near + near))
 
 
 def draw_factors(t: np.ndarray, e: float | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """V and W of a draw (t: player 1's lead over player 2 in c units). The probability
-    mass Φ(e − t) − Φ(−e − t) is taken on the side where Φ is small (for t < 0 it equals
-    Φ(t + e) − Φ(t − e)): two numbers near 1 would cancel, for a draw with a large upset."""
+    """V and W of a draw (t: player 1's lead over player 2 in c units), from the side where
+    Φ is small: V(−t) = −V(t), W(−t) = W(t), so with s = |t| the probability mass is
+    Φ(e − s) − Φ(−e − s) (two numbers near 1 would cancel, for a draw with a large upset).
+    Far in the tail (s − e beyond −``TAIL``) the mass is φ(s − e)(R(s − e) − ρR(s + e)),
+    ρ = exp(−2es), R the Mills ratio: V = (ρ − 1)/(R(s − e) − ρR(s + e)) and
+    W = V² + (ρ(s + e) − (s − e))/(R(s − e) − ρR(s + e)), φ(s − e) cancelled."""
     t = np.asarray(t, np.float64)
-    mass = np.where(t < 0, cdf(t + e) - cdf(t - e), cdf(e - t) - cdf(-e - t))
-    mass = np.where(mass > 0, mass, np.finfo(np.float64).tiny)
-    v = (pdf(-e - t) - pdf(e - t)) / mass
-    w = v**2 + ((e - t) * pdf(e - t) + (e + t) * pdf(e + t)) / mass
-    return v, w
+    s = np.abs(t)
+    tiny = np.finfo(np.float64).tiny
+    far = s - e > -TAIL
+    near = np.where(far, 0.0, s)
+    mass = cdf(e - near) - cdf(-e - near)
+    mass = np.where(mass > 0, mass, tiny)  # draw_probability 0: a draw has no mass
+    v_near = (pdf(-e - near) - pdf(e - near)) / mass
+    w_near = v_near**2 + ((e - near) * pdf(e - near) + (e + near) * pdf(e + near)) / mass
+    low, high = np.where(far, s - e, -TAIL), np.where(far, s + e, -TAIL)
+    rho = np.exp(-2.0 * e * np.where(far, s, 0.0))
+    ratio = 1.0 / (low + mills_excess(low)) - rho / (high + mills_excess(high))
+    ratio = np.where(ratio > 0, ratio, tiny)
+    v_far = np.expm1(-2.0 * e * np.where(far, s, 0.0)) / ratio
+    w_far = v_far**2 + (rho * high - low) / ratio
+    v = np.where(far, v_far, v_near)
+    return np.where(t < 0, -v, v), np.where(far, w_far, w_near)
 
 
 @dataclass(frozen=True)
@@ -148,17 +183,8 @@ def rate_trueskill(
     n = len(games)
     mu_before, sigma_before = np.empty(n), np.empty(n)
     mu_after, sigma_after = np.empty(n), np.empty(n)
-    # Each game once, from the row of its player of the lower index; the other row is its
-    # partner (same event and round, the sides swapped).
-    first = np.flatnonzero(games.pidx < games.oidx)
-    unit = games.event[first] * (int(games.round.max(initial=0)) + 1) + games.round[first]
-    wave = waves(np.concatenate([unit, unit]),
-                 np.concatenate([games.pidx[first], games.oidx[first]]))[: len(first)]  # fmt: skip
-    partner = _partner_rows(games, first)
     beta2, tau2, epsilon = params.spread**2, params.dynamics**2, params.draw_margin
-    for step in np.unique(wave):
-        rows = first[wave == step]
-        other_rows = partner[wave == step]
+    for rows, other_rows in game_steps(games):
         p1, p2, s = games.pidx[rows], games.oidx[rows], games.score[rows]
         var1, var2 = var[p1] + tau2, var[p2] + tau2
         c = np.sqrt(2.0 * beta2 + var1 + var2)
@@ -178,19 +204,6 @@ def rate_trueskill(
         mu_after[rows], mu_after[other_rows] = mu[p1], mu[p2]
         sigma_after[rows], sigma_after[other_rows] = np.sqrt(var[p1]), np.sqrt(var[p2])
     return TrueSkillPeriod(mu, np.sqrt(var), mu_before, sigma_before, mu_after, sigma_after)
-
-
-def _partner_rows(games: PlayedGames, first: np.ndarray) -> np.ndarray:
-    """For each row of ``first``, the row of the same game from the other side."""
-    second = np.flatnonzero(games.pidx > games.oidx)
-    key = (games.event, games.round, games.pidx, games.oidx)
-    mine = np.lexsort([k[first] for k in (key[3], key[2], key[1], key[0])])
-    theirs = np.lexsort([k[second] for k in (key[2], key[3], key[1], key[0])])
-    if len(mine) != len(theirs):  # the loaders check both sides of every game
-        raise RatingBatchError("a game of the period is given from one side only")
-    result = np.empty(len(first), dtype=np.int64)
-    result[mine] = second[theirs]
-    return result
 
 
 class TrueSkillSystem(SystemBase[TrueSkill]):

@@ -339,7 +339,7 @@ ELO_LIST = ["id,name,rating", "11,One,1500", "12,Two,1400", "13,Three,1550", "14
 #: them). Glicko-2: RD 50 grown by σ: √(50² + (0.06 × 173.7178)²) = 51.07 → 51. Glicko: one
 #: period (no last_period), √(50² + 34.6²) = 60.80 → 61. TrueSkill: μ = 25 + 100 × (25/6)/200
 #: = 27.083, σ = β/4 = 25/24 = 1.042, unchanged; listed μ − 3σ = 23.958 → 23.96. Harkness: the
-#: Elo. Ingo: (2840 − 1600)/8 = 155.
+#: Elo. Ingo: (2840 − 1600)/8 = 155. CCLA: the Elo, class B (docs/systems.md §13).
 FROM_ELO = {
     "glicko2": ({"rating": 1600.0, "rd": 50.0, "volatility": 0.06},
                 {"rating": "1600", "rd": "51", "volatility": "0.06"}),
@@ -348,6 +348,7 @@ FROM_ELO = {
                   {"rating": "23.96", "mu": "27.083", "sigma": "1.042"}),
     "harkness": ({"rating": 1600.0}, {"rating": "1600"}),
     "ingo": ({"rating": 155.0}, {"rating": "155"}),
+    "ccla": ({"rating": 1600.0}, {"rating": "1600", "class": "B"}),
 }  # fmt: skip
 
 

@@ -7,7 +7,16 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
-from rating_batch.systems.params import Check, Clash, field, flag, number, one_of, optional
+from rating_batch.systems.params import (
+    Check,
+    Clash,
+    field,
+    flag,
+    number,
+    one_of,
+    optional,
+    whole,
+)
 
 
 @dataclass(frozen=True)
@@ -43,19 +52,6 @@ def _date(value: Any) -> str:
     except ValueError:
         return "must be a date written YYYY-MM-DD"
     return ""
-
-
-def whole(low: float, high: float) -> Check:
-    """A whole number from ``low`` to ``high`` (a count, a number of decimals)."""
-    within = number(low, high)
-
-    def check(value: Any) -> str:
-        wrong = within(value)
-        if wrong or float(value).is_integer():
-            return wrong
-        return f"must be a whole number from {low:g} to {high:g}"
-
-    return check
 
 
 def _numbers(count: int, low: float, high: float) -> Check:

@@ -551,6 +551,7 @@ def test_rules_command_lists_editions_and_shows_sources() -> None:
         "dwz",
         "ecf-grade",
         "ecf",
+        "ccla",
     ]
     shown = CliRunner().invoke(cli, ["rules", FEXERJ]).stdout.splitlines()
     assert f"periods.months                        2  [{FEXERJ}]  (valid: 1–12)" in shown
