@@ -35,7 +35,8 @@ def list_changes(
     Expects ``before`` and ``after``: player_id, rating, inactive (a list's states; rated
     players are on the list); ``people``: player_id, id, name, federation and the corrected
     fields as they are now; ``players``: the period's player_id, status, new_rating,
-    rating_source; ``edits``: player_id, field, old_value (edits since the previous list, in order).
+    rating_source and, when the list took an adjustment (docs/rules.md §7), adjustment;
+    ``edits``: player_id, field, old_value (edits since the previous list, in order).
     Returns ``CHANGE_COLUMNS``, in the order described above."""
     old = before.set_index("player_id")[["rating", "inactive"]]
     new = after.set_index("player_id")[["rating", "inactive"]]
@@ -77,12 +78,16 @@ def list_changes(
     )
     stayed = was & now
     difference = (rating_after - rating_before).where(stayed)
+    # A list adjustment (docs/rules.md §7) is said where it moved the rating.
+    raised = players.set_index("player_id").get("adjustment", pd.Series(dtype="Int64"))
+    raised = pd.Series(raised, dtype="Int64").reindex(ids).fillna(0).gt(0)
     rows(
         stayed & (difference != 0).fillna(False),
         "rating",
         rating_before=rating_before,
         rating_after=rating_after,
         difference=difference,
+        reason=pd.Series("adjustment", index=ids, dtype="string").where(raised),
     )
     flag_before = old["inactive"].fillna(0).astype(bool)
     flag_after = new["inactive"].fillna(0).astype(bool)

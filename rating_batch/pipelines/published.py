@@ -154,6 +154,8 @@ def _write_kind(
     # The period's players, as ``rate`` shows them: those of its events, and any whose
     # status changed without a game (the whole list is list.csv).
     shown = (result.players["events"] > 0) | result.players["status"].isin(["new", "below_floor"])
+    if "adjustment" in result.players:  # and whom the list's adjustment moved (docs/rules.md §7)
+        shown |= result.players["adjustment"].fillna(0).gt(0)
     players = result.players[shown.to_numpy(dtype=bool)].drop(
         columns=["first_event_done"] + ([] if outcome.rules.classes else ["class"])
     )

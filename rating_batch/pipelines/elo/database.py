@@ -35,6 +35,7 @@ from rating_batch.pipelines.rows import rows_of
 from rating_batch.pipelines.seam import InitRequest, Outcome, Publisher, RuleBook
 from rating_batch.staging import OutputSet, staged_outputs
 from rating_batch.store import Store, create_store
+from rating_batch.systems.elo.adjustment import adjustment_applies
 from rating_batch.systems.elo.explain import EventLabel, PeriodPart, PlayerReport, period_part
 from rating_batch.systems.elo.k import games_from_list_k, junior_year
 from rating_batch.systems.elo.pages import date_span
@@ -206,7 +207,22 @@ class EloLists:
             + (f", {under} more ended below it, not having been on the list" if under else "")
             + f", {unrated} played but are still unrated",
             f"  {change_summary(outcome.changes, against)}",
+            *_adjusted_line(outcome),
         ]
+
+
+def _adjusted_line(outcome: KindOutcome) -> list[str]:
+    """Publish's line on a list adjustment the period's list took (docs/rules.md §7)."""
+    players = outcome.result.players
+    if "adjustment" not in players:
+        return []
+    raised = int(players["adjustment"].fillna(0).gt(0).sum())
+    rules = outcome.rules
+    return [
+        f"  list adjustment of {rules.adjustment_on} (docs/rules.md §7): {raised} rating(s) "
+        f"below {rules.adjustment_pivot} raised by round({rules.adjustment_factor:g} × "
+        f"({rules.adjustment_pivot} − R)) before the floor of {rules.floor}"
+    ]
 
 
 def _store_outcome(store: Store, period: Period, outcome: KindOutcome, rules_name: str) -> None:
@@ -297,7 +313,13 @@ def gather(store: Store, book: RuleBook, person: dict[str, Any], label: str) -> 
     parts: list[PeriodPart] = []
     missing: list[str] = []
     former = store.former_id(player_id)
-    for kind, period in store.player_published_periods(player_id).itertuples(index=False):
+    played = store.player_published_periods(player_id)
+    # A list adjustment moved every rating below its pivot (docs/rules.md §7): its list is
+    # explained to those who did not play too.
+    adjusted = [each for each in _adjusted_lists(store, book) if each not in set(
+        played.itertuples(index=False, name=None))]  # fmt: skip
+    every = sorted([*played.itertuples(index=False, name=None), *adjusted])
+    for kind, period in every:
         listed = Period.parse(period)
         rules = book.for_period(listed).for_kind(kind)
         part = _period(store, rules, kind, listed, label, former)
@@ -317,6 +339,20 @@ def gather(store: Store, book: RuleBook, person: dict[str, Any], label: str) -> 
         pending=pending,
         missing=missing,
     )
+
+
+def _adjusted_lists(store: Store, book: RuleBook) -> list[tuple[str, str]]:
+    """The published lists (kind, period) that took a list adjustment."""
+    lists = store.lists()
+    found = []
+    for kind, period in lists[lists["origin"] == "publish"][["kind", "period"]].itertuples(
+        index=False, name=None
+    ):
+        listed = Period.parse(str(period))
+        rules = book.for_period(listed).for_kind(str(kind))
+        if adjustment_applies(rules, list_before(lists, str(kind), listed), listed):
+            found.append((str(kind), str(period)))
+    return found
 
 
 def _period(

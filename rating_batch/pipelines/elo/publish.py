@@ -30,6 +30,7 @@ from rating_batch.pipelines.rated import KindOutcome
 from rating_batch.pipelines.seam import RuleBook
 from rating_batch.schema import REASON_DTYPE, conform
 from rating_batch.store import Store
+from rating_batch.systems.elo.adjustment import adjustment_applies, adjustment_note
 from rating_batch.systems.elo.engine import PERIOD_GAMES, PERIOD_PLAYERS, rate_period
 from rating_batch.systems.elo.k import junior_year, k_in_force
 from rating_batch.systems.elo.rules import Rules
@@ -176,9 +177,10 @@ def rate_list(store: Store, book: RuleBook, period: Period, kind: str) -> KindOu
         ]
         latest = max((day for day in ends if day), default=None)
         year = junior_year(rules, period, latest)
+        adjust = adjustment_applies(rules, previous, period)
         result = rate_period(
             players, frame, rules, event_rules=event_rules, event_starts=event_starts,
-            period_year=year, prior=prior,
+            period_year=year, prior=prior, adjust=adjust,
         )  # fmt: skip
         event_ids = dict(zip(events["key"], events["event_id"], strict=True))
         new_state, pending, state_notes = next_state(
@@ -195,12 +197,17 @@ def rate_list(store: Store, book: RuleBook, period: Period, kind: str) -> KindOu
                     "status": result.players["status"].to_numpy(),
                     "new_rating": result.players["new_rating"].to_numpy(),
                     "rating_source": result.players["rating_source"].to_numpy(),
+                    "adjustment": result.players.get("adjustment", pd.Series(dtype="Int64"))
+                    .reindex(result.players.index)
+                    .to_numpy(),
                 }
             ),
             edits,
         )
         pooled = _pooled_games(store, kind, previous, prior, table)
         notes = [*notes, junior_note(rules, year), *state_notes, *result.notes]
+        if adjust:
+            notes.append(adjustment_note(rules, previous, result.players))
         notes += uncertain_notes(rules)
         disagreements = checking.result()
     if previous is None:

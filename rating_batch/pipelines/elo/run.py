@@ -18,8 +18,10 @@ from rating_batch.loaders import (
     read_rating_list,
 )
 from rating_batch.parallel import alongside, worth
+from rating_batch.periods import Period, period_of
 from rating_batch.pipelines.rated import RateResult
 from rating_batch.schema import Event, combined
+from rating_batch.systems.elo.adjustment import adjustment_applies
 from rating_batch.systems.elo.engine import rate_period
 from rating_batch.systems.elo.rules import FIDE_BY_DATE, Kind, Rules, edition_in_force
 from rating_batch.systems.elo.rules_file import named_rules
@@ -67,12 +69,12 @@ def rate_loaded(
     """Rate loaded events as one period (``rate`` and ``compare-rules`` share this)."""
     chosen_kind, notes = choose_kind(events, kind)
 
-    def read_list() -> tuple[pd.DataFrame, list[Issue]] | None:
+    def read_list() -> tuple[pd.DataFrame, list[Issue], tuple[int, int] | None] | None:
         if list_path is None:
             return None
         # Unprefixed columns of a CSV list (rating, k …) belong to the list being rated.
         listed = read_rating_list(list_path, kind=chosen_kind, encoding=encoding)
-        return listed.for_kind(chosen_kind), listed.issues
+        return listed.for_kind(chosen_kind), listed.issues, listed.month
 
     # A child reads the list while the files are compared; the errors come in the same order
     # as one after the other: the files' overlaps, the rules, then the list.
@@ -83,7 +85,7 @@ def rate_loaded(
         issues = [*issues, *overlaps]
         rules, event_rules, rule_notes = resolve_rules(rules_name, events, chosen_kind)
         read = listing.result()
-    rating_list, list_warnings = read if read is not None else (None, [])
+    rating_list, list_warnings, month = read if read is not None else (None, [], None)
     period = assemble_period(events, rules, rating_list)
     raise_if_errors(period.issues)
     result = rate_period(
@@ -103,8 +105,30 @@ def rate_loaded(
     else:
         notes.append(f"ratings, K and history from the list {list_path}")
     notes.append(junior_note(rules, period.year))
+    if month is not None and list_path is not None:
+        list_warnings += _unadjusted(rules, Period(*month), events, str(list_path))
     warnings = [*issues, *list_warnings, *period.issues]  # no errors are left at this point
     return RateResult(result, period.events, rules, event_rules, notes, warnings)
+
+
+def _unadjusted(rules: Rules, month: Period, events: list[Event], source: str) -> list[Issue]:
+    """A warning when the list given is older than a list adjustment the rules carry and the
+    events come after it (docs/rules.md §7): ``rate`` rates with the list as it is."""
+    ends = [day for day in (e.info.end or e.info.start for e in events) if day is not None]
+    if not ends or rules.adjustment_on is None:
+        return []
+    if not adjustment_applies(rules, month, period_of(rules, max(ends))):
+        return []
+    return [
+        Issue(
+            source, None,
+            f"the list is of {month}, before the list adjustment of {rules.adjustment_on} "
+            f"(docs/rules.md §7) and these events come after it: its ratings below "
+            f"{rules.adjustment_pivot} are used as they are, not adjusted; give a list of "
+            f"{rules.adjustment_on:%Y-%m} or later to rate with the adjusted ratings",
+            "warning",
+        )
+    ]  # fmt: skip
 
 
 def junior_note(rules: Rules, year: int | None) -> str:

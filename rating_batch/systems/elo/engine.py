@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from rating_batch.schema import REASON_DTYPE, REASONS, integers
+from rating_batch.systems.elo.adjustment import adjusted
 from rating_batch.systems.elo.first import first_ratings, performance
 from rating_batch.systems.elo.k import cap_k, k_factors
 from rating_batch.systems.elo.reasons import period_notes
@@ -277,6 +278,7 @@ def rate_period(
     event_starts: Mapping[str, dt.date | None] | None = None,
     period_year: int | None = None,
     prior: pd.DataFrame | None = None,
+    adjust: bool = False,
 ) -> PeriodResult:
     """Rate one period: every counted game, K, the rating change, first ratings and Rp.
 
@@ -287,6 +289,8 @@ def rate_period(
     ``period_year`` decides who is a junior. ``prior`` holds an unrated player's first-rating
     games pending from earlier periods (columns ``pidx``, ``opponent_rating``, ``half``), and
     an optional players column ``first_event_done`` says whose first event lies behind them.
+    ``adjust``: the rules' one-time adjustment raises each rated player's new rating before
+    the floor is applied (docs/rules.md §7; players.csv then has ``adjustment``).
 
     Returns a PeriodResult whose ``players`` has the columns of players.csv, ``games`` those
     of games.csv (ordered by event and player), and ``player_events`` one row per player and
@@ -346,6 +350,9 @@ def rate_period(
     k = cap_k(k_table["k"].to_numpy(np.int64), n, rules)
     change = k * delta_sum  # hundredths
     new_rating = base + hundredths_half_away(change)
+    from_games = new_rating
+    if adjust:
+        new_rating = np.where(is_rated, adjusted(new_rating, rules), new_rating)
     # §4: the first-rating pool is this period's games plus those pending from earlier ones.
     pool_n, pool_half, pool_sum = n.copy(), half_points.copy(), opponent_sum.copy()
     if prior is not None and len(prior):
@@ -421,6 +428,12 @@ def rate_period(
         },
         copy=False,
     )
+    if adjust:
+        result_players.insert(
+            list(result_players.columns).index("new_rating"),
+            "adjustment",
+            pd.Series(_nullable(new_rating - from_games, is_rated), index=result_players.index),
+        )
     reason = _reasons(games, counted, played, opponent_rated, rated_player, own, gap, pool)
     result_games = pd.DataFrame(
         {

@@ -14,6 +14,7 @@ from typing import Protocol
 import numpy as np
 import pandas as pd
 
+from rating_batch.systems.elo.adjustment import adjustment_line
 from rating_batch.systems.elo.pages import Record as Row
 from rating_batch.systems.elo.pages import records
 from rating_batch.systems.elo.reasons import ro_k_notes
@@ -114,6 +115,10 @@ def period_part(
     part.derivation = records(derivation)[0] if len(derivation) else None
     part.verdict = _verdict(part, rules)
     part.note = str(ro_k_notes(pd.DataFrame([player]), kind, rules.k_games_cap).iloc[0])
+    raised = _whole(player.get("adjustment"))
+    if raised and part.new_rating is not None:
+        said = adjustment_line(rules, part.new_rating - raised, part.new_rating)
+        part.note = f"{said}; {part.note}" if part.note else said
     return part
 
 

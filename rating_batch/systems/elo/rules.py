@@ -219,6 +219,16 @@ class Rules:
     rating_max: int = 3000
     """A rating list's ratings must lie in this range (a list rating outside it is an error:
     a typo, or a column that holds something else)."""
+    # -- a one-time list operation (§7: FIDE's 2024 adjustment) ------------------------------
+    adjustment_on: dt.date | None = dt.date(2024, 3, 1)
+    """The date of a one-time adjustment of the list: the first list published on or after
+    it that follows a list before it has every rating R below ``adjustment_pivot`` raised to
+    R + round(``adjustment_factor`` × (pivot − R)), half up, before the floor (FIDE's lists of
+    1 March 2024); ``None`` = none."""
+    adjustment_pivot: int = 2000
+    adjustment_factor: float = 0.4
+    adjustment_kinds: tuple[Kind, ...] = KINDS
+    """The lists adjusted (FIDE: standard, rapid and blitz alike)."""
     tables: Tables = field(default_factory=fide_tables, repr=False)
 
     def k_values(self) -> frozenset[int]:
@@ -327,6 +337,8 @@ RANGES: dict[str, tuple[float, float]] = {
     "first_event_min_half_points": (0, 20),
     "rating_min": (0, 4000),
     "rating_max": (1, 4000),
+    "adjustment_pivot": (100, 4000),
+    "adjustment_factor": (0, 1),
 }
 
 
@@ -420,6 +432,7 @@ FIDE_2022 = replace(
     first_step=20.0,
     first_rating_max=None,
     floor=1000,
+    adjustment_on=None,
 )
 FIDE_2014 = replace(
     FIDE_2022,

@@ -178,6 +178,10 @@ RULES_FILE_KEYS: dict[str, tuple[str, Convert]] = {
     "lists.classes": ("classes", _classes),
     "lists.rating_min": ("rating_min", _whole),
     "lists.rating_max": ("rating_max", _whole),
+    "adjustment.on": ("adjustment_on", _date),
+    "adjustment.pivot": ("adjustment_pivot", _whole),
+    "adjustment.factor": ("adjustment_factor", _points),
+    "adjustment.kinds": ("adjustment_kinds", _kinds),
 }
 #: Keys read elsewhere: the rules' names, the base edition, the system, and ``[site]`` (the
 #: federation's web site, ``monthly/site_settings.py``).
