@@ -69,6 +69,7 @@ def write_certificate(cert: Certificate, path: Path) -> None:
         title=cert.title,
         facts=None,
         index_link="../norms.html",
+        index_label="all norms of the event",
         body_class="certificate",
         cert=cert,
     )
