@@ -57,7 +57,9 @@ class TrueSkill:
     tau: float | None = field(None, optional(number(0, SPREADS[1])),
                               "dynamics τ added before each game (default σ0/100)")  # fmt: skip
     draw_probability: float = field(
-        0.10, number(0, 1), "probability of a draw between equal players (0 ≤ p < 1)"
+        0.10,
+        number(0, 1, above=True),
+        "probability of a draw between equal players (0 < p < 1: at 0 a draw would move nobody)",
     )
     display_scale: float = field(
         1.0, number(0, 1000, above=True), "published = scale · (μ − 3σ) + offset"

@@ -4,12 +4,15 @@ tail (V and W by the Mills ratio where Φ underflows), games in order, propertie
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
+from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from rating_batch.cli import cli
 from rating_batch.systems.games import PlayedGames
 from rating_batch.systems.trueskill import (
     TAIL,
@@ -159,3 +162,13 @@ def test_winning_never_gives_less_than_drawing(
     mu, sigma = np.array([mu1, mu2]), np.array([s1, s2])
     assert one_game(1.0, mu, sigma).mu[0] >= one_game(0.5, mu, sigma).mu[0] - 1e-9
     assert one_game(0.5, mu, sigma).mu[0] >= one_game(0.0, mu, sigma).mu[0] - 1e-9
+
+
+def test_a_draw_probability_of_zero_is_refused(tmp_path: Path) -> None:
+    """At p = 0 the draw margin is 0 and a draw would move nobody, silently: chess has
+    draws, so the rules refuse it at its line."""
+    rules = tmp_path / "p0.toml"
+    rules.write_text('system = "trueskill"\n[trueskill]\ndraw_probability = 0\n', encoding="utf-8")
+    result = CliRunner().invoke(cli, ["rules", str(rules)])
+    assert result.exit_code == 1
+    assert f"{rules}:3: key 'draw_probability' must be more than 0" in result.stderr

@@ -212,17 +212,24 @@ class EloLists:
 
 
 def _adjusted_line(outcome: KindOutcome) -> list[str]:
-    """Publish's line on a list adjustment the period's list took (docs/rules.md §7)."""
+    """Publish's line on a list adjustment the period's list took (docs/rules.md §7): the
+    ratings it raised, the first ratings among them, and those still below the floor."""
     players = outcome.result.players
     if "adjustment" not in players:
         return []
-    raised = int(players["adjustment"].fillna(0).gt(0).sum())
+    status = players["status"].astype(str)[players["adjustment"].fillna(0).gt(0)]
     rules = outcome.rules
-    return [
-        f"  list adjustment of {rules.adjustment_on} (docs/rules.md §7): {raised} rating(s) "
-        f"below {rules.adjustment_pivot} raised by round({rules.adjustment_factor:g} × "
+    said = (
+        f"  list adjustment of {rules.adjustment_on} (docs/rules.md §7): "
+        f"{int(status.isin(['rated', 'below_floor']).sum())} rating(s) below "
+        f"{rules.adjustment_pivot} raised by round({rules.adjustment_factor:g} × "
         f"({rules.adjustment_pivot} − R)) before the floor of {rules.floor}"
+    )
+    counts = [
+        (int((status == "new").sum()), "first rating(s) computed from the list before adjusted"),
+        (int((status == "below_floor").sum()), "still below the floor left the list"),
     ]
+    return [said + "".join(f"; {count} {what}" for count, what in counts if count)]
 
 
 def _store_outcome(store: Store, period: Period, outcome: KindOutcome, rules_name: str) -> None:

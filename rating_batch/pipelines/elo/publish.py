@@ -184,7 +184,9 @@ def rate_list(store: Store, book: RuleBook, period: Period, kind: str) -> KindOu
         )  # fmt: skip
         event_ids = dict(zip(events["key"], events["event_id"], strict=True))
         new_state, pending, state_notes = next_state(
-            Publication(result, table, prior, frame, rules, period, kind, pool_reset, event_ids)
+            Publication(
+                result, table, prior, frame, rules, period, kind, pool_reset, event_ids, adjust
+            )
         )
         listing = listing_of(new_state, table, rules)
         changes = list_changes(

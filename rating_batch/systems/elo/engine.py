@@ -368,6 +368,9 @@ def rate_period(
     provisional = np.zeros(count, dtype=np.int64)
     pooled = np.flatnonzero(pool_n > 0)  # unrated players with games in the pool
     provisional[pooled] = first_ratings(pool_n[pooled], pool_half[pooled], pool_sum[pooled], rules)
+    first_computed = provisional.copy()
+    if adjust:  # a first rating computed from the list before is adjusted like every rating
+        provisional[pooled] = adjusted(provisional[pooled], rules)
     published = ~is_rated & (pool_n >= rules.first_min_games) & (provisional >= rules.floor)
     fell = is_rated & (new_rating < rules.floor)
     listed = (is_rated & ~fell) | published
@@ -432,7 +435,13 @@ def rate_period(
         result_players.insert(
             list(result_players.columns).index("new_rating"),
             "adjustment",
-            pd.Series(_nullable(new_rating - from_games, is_rated), index=result_players.index),
+            pd.Series(
+                _nullable(
+                    np.where(is_rated, new_rating - from_games, provisional - first_computed),
+                    is_rated | (pool_n > 0),
+                ),
+                index=result_players.index,
+            ),
         )
     reason = _reasons(games, counted, played, opponent_rated, rated_player, own, gap, pool)
     result_games = pd.DataFrame(

@@ -73,6 +73,8 @@ class PeriodPart:
     """What the period did, in a sentence (rated, first rating, fell below the floor …)."""
     note: str = ""
     """Where Ro and K came from when a reader would not guess it (``reasons.ro_k_notes``)."""
+    adjustment: int | None = None
+    """The points a list adjustment added to the rating computed (docs/rules.md §7)."""
 
 
 def period_part(
@@ -102,6 +104,7 @@ def period_part(
         games=_whole(player.get("games")),
         change=_decimal(player.get("change")),
         new_rating=_whole(player.get("new_rating")),
+        adjustment=_whole(player.get("adjustment")) or None,
     )
     changes = calculations[calculations["calculation"].eq("rating_change").to_numpy()]
     if len(changes):
@@ -115,7 +118,7 @@ def period_part(
     part.derivation = records(derivation)[0] if len(derivation) else None
     part.verdict = _verdict(part, rules)
     part.note = str(ro_k_notes(pd.DataFrame([player]), kind, rules.k_games_cap).iloc[0])
-    raised = _whole(player.get("adjustment"))
+    raised = part.adjustment
     if raised and part.new_rating is not None:
         said = adjustment_line(rules, part.new_rating - raised, part.new_rating)
         part.note = f"{said}; {part.note}" if part.note else said
@@ -157,20 +160,26 @@ def _events(
 
 def _verdict(part: PeriodPart, rules: Rules) -> str:
     """What the period did to the player, in a sentence."""
+    raised = part.adjustment or 0
+    computed = None if part.new_rating is None else part.new_rating - raised
+    then = f", adjusted to {part.new_rating} (docs/rules.md §7)" if raised else ""
     if part.status == "rated":
         if part.change is None:
+            if raised:
+                return f"rated {part.rating}; no counted game this period{then}"
             return f"rated {part.rating}; no counted game this period: the rating stays"
         return (
             f"Rn = Ro {part.rating} + change {part.change:+.2f} = "
-            f"{(part.rating or 0) + part.change:.2f} → {part.new_rating}"
+            f"{(part.rating or 0) + part.change:.2f} → {computed}{then}"
         )
     if part.status == "new":
-        return f"first rating {part.new_rating}: on the list from {part.period}"
+        first = f"first rating {computed}{then}" if raised else f"first rating {computed}"
+        return f"{first}: on the list from {part.period}"
     if part.status == "below_floor":
-        computed = part.new_rating
         return (
-            f"computed rating {computed} = Ro {part.rating} + change {part.change or 0:+.2f} "
-            f"is below the floor {rules.floor}: off the list, unrated again"
+            f"computed rating {computed} = Ro {part.rating} + change {part.change or 0:+.2f}"
+            f"{then}{',' if raised else ''} is below the floor {rules.floor}: off the list, "
+            "unrated again"
         )
     if part.derivation is not None:
         return f"still unrated: {part.derivation.get('outcome')}"

@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from rating_batch.periods import Period, month_count, month_index, next_list_period
+from rating_batch.systems.elo.adjustment import adjusted
 from rating_batch.systems.elo.engine import PeriodResult
 from rating_batch.systems.elo.k import history_flags, junior_year, list_k
 from rating_batch.systems.elo.rules import Rules
@@ -29,6 +30,9 @@ class Publication:
     kind: str
     pool_reset: set[int]
     event_ids: dict[str, int]
+    adjusted: bool = False
+    """The list took the rules' adjustment (docs/rules.md §7): the pool carried on holds its
+    opponents' ratings adjusted too."""
 
 
 def next_state(publication: Publication) -> tuple[pd.DataFrame, pd.DataFrame, list[str]]:
@@ -138,9 +142,12 @@ def new_pool(publication: Publication) -> tuple[pd.DataFrame, dict[int, str]]:
     for player_id in pool_reset:
         if player_id in keep_ids and player_id in set(fresh["player_id"]):
             starts[int(player_id)] = period
-    return pd.concat(
-        [old.drop(columns=["pidx"], errors="ignore"), fresh], ignore_index=True
-    ), starts
+    pool = pd.concat([old.drop(columns=["pidx"], errors="ignore"), fresh], ignore_index=True)
+    if publication.adjusted and len(pool):
+        # Games rated with the list before are carried on at the new scale, once.
+        ratings = pool["opponent_rating"].to_numpy(np.int64)
+        pool["opponent_rating"] = adjusted(ratings, rules)
+    return pool, starts
 
 
 def listing_of(state: pd.DataFrame, table: pd.DataFrame, rules: Rules) -> pd.DataFrame:

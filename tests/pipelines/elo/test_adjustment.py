@@ -141,3 +141,66 @@ def test_rate_with_a_list_older_than_the_adjustment_is_warned(tmp_path: Path) ->
     march = event_file(tmp_path, "feb", [(1, 1, 2, "1-0")], players=players, day="2024/02/10")
     code, out, err = run("rate", march, "--list", february, "--out", tmp_path / "out2")
     assert code == 0 and "list adjustment" not in out + err
+
+
+NEWCOMER = 900_000_099
+#: Five opponents on the February 2024 list at 1500 (K 20).
+FIVE = [str(900_000_011 + n) for n in range(5)]
+
+
+def _newcomer_database(folder: Path) -> Path:
+    lines = ["id,rating,k", *(f"{i},1500,20" for i in FIVE)]
+    db = folder / "r.sqlite"
+    code, out, err = run("init", "--list", write_list(folder, lines), "--period", "2024-02",
+                         "--db", db)  # fmt: skip
+    assert code == 0, out + err
+    return db
+
+
+def _newcomer_event(folder: Path, name: str, day: str, opponents: list[str]) -> Path:
+    """The newcomer (start rank 1, unrated) against ``opponents`` in turn: a win, a loss, a
+    draw, a win, a loss (as far as there are opponents)."""
+    people = [P(1, "New, Comer", None, NEWCOMER, ADULT)]
+    people += [P(n + 2, f"Opp, {n}", 1500, int(i), ADULT) for n, i in enumerate(opponents)]
+    results = ["1-0", "0-1", "=-=", "1-0", "0-1"]
+    games = [(n + 1, 1, n + 2, results[n]) for n in range(len(opponents))]
+    return event_file(folder, name, games, players=people, day=day)
+
+
+def test_a_first_rating_from_the_list_before_is_adjusted_too(tmp_path: Path) -> None:
+    db = _newcomer_database(tmp_path)
+    feb = _newcomer_event(tmp_path, "feb", "2024/02/10", FIVE)
+    assert run("add", feb, "--db", db)[0] == 0
+    code, out, err = run("publish", "2024-03", "--db", db, "--out", tmp_path / "lists")
+    assert code == 0, err
+    # fide-2024's first rating (§4): five games at 1500 and two hypothetical 1800 draws:
+    # Ra = (5 × 1500 + 2 × 1800) / 7 = 1585.71, p = (2.5 + 1) / 7 = 0.50, dp 0: 1586 on the
+    # list before; adjusted: 1586 + round(0.4 × 414) = 1586 + 166 = 1752.
+    listed = rows(tmp_path / "lists" / "2024-03" / "standard" / "list.csv")
+    assert listed[str(NEWCOMER)]["rating"] == "1752"
+    assert "1 first rating(s) computed from the list before adjusted" in out
+    said = run("player", str(NEWCOMER), "--db", db)[1]
+    assert "first rating 1586, adjusted to 1752 (docs/rules.md §7)" in said
+
+
+def test_a_pool_carried_across_the_adjustment_is_carried_at_the_new_scale(
+    tmp_path: Path,
+) -> None:
+    db = _newcomer_database(tmp_path)
+    # February: three games (1.5 points), too few for a first rating (five are needed).
+    assert run("add", _newcomer_event(tmp_path, "feb", "2024/02/10", FIVE[:3]), "--db", db)[0] == 0
+    assert run("publish", "2024-03", "--db", db, "--out", tmp_path / "lists")[0] == 0
+    # March: two more against the two who did not play in February (1500, adjusted: 1700),
+    # written in the file as 1500 (the list's 1700 is used): a win and a loss in turn.
+    people = [P(1, "New, Comer", None, NEWCOMER, ADULT), P(2, "Opp, 3", 1500, int(FIVE[3]), ADULT),
+              P(3, "Opp, 4", 1500, int(FIVE[4]), ADULT)]  # fmt: skip
+    march = event_file(tmp_path, "mar", [(1, 1, 2, "1-0"), (2, 1, 3, "0-1")], players=people,
+                       day="2024/03/10")  # fmt: skip
+    assert run("add", march, "--db", db)[0] == 0
+    code, _, err = run("publish", "2024-04", "--db", db, "--out", tmp_path / "lists")
+    assert code == 0, err
+    # The pool: February's three opponents carried at 1500 + round(0.4 × 500) = 1700, and
+    # March's two at 1700: Ra = (5 × 1700 + 2 × 1800) / 7 = 1728.57, p = (2.5 + 1) / 7 = 0.50,
+    # dp 0: 1729 (at the old scale for February's it would be 11500 / 7 = 1642.86: 1643).
+    listed = rows(tmp_path / "lists" / "2024-04" / "standard" / "list.csv")
+    assert listed[str(NEWCOMER)]["rating"] == "1729"
