@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from rating_batch.errors import InputError, Issue
+from rating_batch.errors import InputError, Issue, raise_if_errors
 from rating_batch.inputs import expand_inputs, keep_out_apart, load_events
 from rating_batch.loaders import Progress, no_progress, read_rating_list
 from rating_batch.schema import Event
@@ -20,6 +20,7 @@ from rating_batch.titles.application import Verdict, check_application, parse_ap
 from rating_batch.titles.certificate import certificate
 from rating_batch.titles.event import event_facts
 from rating_batch.titles.search import EventNorms, events_norms
+from rating_batch.validation import overlap_issues
 from rating_batch.writers.norms import (
     write_application_csv,
     write_application_html,
@@ -84,6 +85,8 @@ def norms_events(
     events, issues = load_events(
         expand_inputs(inputs, beside=list_path), progress, encoding=encoding
     )
+    # The same results twice (one file sent twice, or renamed) would make one norm two.
+    raise_if_errors(overlap_issues(events, allow_overlap=False))
     if list_path is not None:
         listed = _list_people(list_path, encoding)
         events = [_with_list(event, listed) for event in events]

@@ -14,7 +14,7 @@ from typing import Any
 
 from rating_batch.errors import InputError, Issue
 from rating_batch.rules_check import did_you_mean
-from rating_batch.titles.rules import NORM_TITLES, NormRules, edition_for
+from rating_batch.titles.rules import EDITIONS, NORM_TITLES, NormRules, edition_for
 
 #: The exemptions a norm may have been made under (1.4.3a-d).
 NORM_EXEMPTIONS = ("national-championship", "national-team", "zonal", "swiss-1.4.3d")
@@ -262,6 +262,7 @@ def parse_application(text: str, source: str) -> Application:
                 f"title {top['title']!r}: use one of {', '.join(NORM_TITLES)}",
             )
         )
+    issues += _implausible(top, norms, lines, source)
     if issues:
         raise InputError(issues)
     return Application(
@@ -273,6 +274,77 @@ def parse_application(text: str, source: str) -> Application:
         games_at_peak=top.get("games_at_peak"),
         norms=tuple(NormEntry(**values, line=line) for values, line in norms),
     )
+
+
+#: A norm's games: 7 at the fewest (B.01 1.4.1's team events), 30 at the most (a double
+#: round-robin of 16).
+NORM_GAMES = (7, 30)
+#: A peak rating an application may give.
+PEAK_RATINGS = (1000, 3000)
+
+
+def _implausible(
+    top: dict[str, Any],
+    norms: list[tuple[dict[str, Any], int | None]],
+    lines: dict[tuple[int, str], int],
+    source: str,
+) -> list[Issue]:
+    """Values of the right type that no IT2 can hold: each an error at its line (a wrong
+    verdict nobody notices is worse than a refusal)."""
+    issues: list[Issue] = []
+
+    def bad(index: int, key: str, message: str) -> None:
+        issues.append(Issue(source, lines.get((index, key), lines.get((index, ""))), message))
+
+    sex = top.get("sex")
+    if sex is None:
+        bad(-1, "", 'sex is missing: "m", or "w" or "f" (the women\'s titles are for women)')
+    elif sex.lower() not in ("m", "w", "f"):
+        bad(-1, "sex", f'sex = {sex!r}: use "m", or "w" or "f"')
+    elif sex.lower() == "m" and str(top.get("title", "")).startswith("W"):
+        bad(-1, "sex", f"a {top['title']} application for a man: the women's titles are for women")
+    low, high = PEAK_RATINGS
+    peak = top.get("peak_rating")
+    if peak is not None and not low <= peak <= high:
+        bad(-1, "peak_rating", f"peak_rating = {peak}: a rating from {low} to {high}")
+    if top.get("fide_id") is not None and top["fide_id"] < 1:
+        bad(-1, "fide_id", f"fide_id = {top['fide_id']}: a FIDE ID is a positive number")
+    if top.get("games_at_peak") is not None and top["games_at_peak"] < 0:
+        bad(-1, "games_at_peak", f"games_at_peak = {top['games_at_peak']}: not below 0")
+    today = dt.date.today()
+    seen: dict[tuple[str, dt.date], int | None] = {}
+    for index, (values, line) in enumerate(norms):
+        games = values.get("games")
+        fewest, most = NORM_GAMES
+        if games is not None and not fewest <= games <= most:
+            bad(index, "games", f"games = {games}: a norm is made over {fewest} to {most} games")
+        for key in ("points", "points_needed"):
+            value = values.get(key)
+            if value is None:
+                continue
+            if value * 2 != int(value * 2) or value < 0 or (games is not None and value > games):
+                bad(index, key, f"{key} = {value:g}: a score in half points, from 0 to the games")
+        end = values.get("end")
+        if end is not None and end > today:
+            bad(index, "end", f"end = {end}: after today ({today})")
+        if end is not None and end < dt.date(1970, 1, 1):
+            bad(index, "end", f"end = {end}: before FIDE's title regulations")
+        event = values.get("event")
+        if event is not None and end is not None:
+            if (event, end) in seen:
+                bad(
+                    index, "", f"the norm of {event!r} ended {end} again (line {seen[event, end]}):"
+                    " an event gives one norm, counted once, whatever titles it was a norm for",
+                )  # fmt: skip
+            seen.setdefault((event, end), line)
+    ends = [values["end"] for values, _ in norms if "end" in values]
+    earliest = min(rules.since for rules in EDITIONS.values())
+    if ends and max(ends) < earliest:
+        bad(
+            -1, "", f"every norm ended before {earliest}: the title regulations of that time "
+            "(B.01 before its 2014 edition) are not built in, so the application cannot be judged",
+        )  # fmt: skip
+    return issues
 
 
 def _checked(

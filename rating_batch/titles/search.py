@@ -254,14 +254,16 @@ def _title_rows(field: _Field, edition: str, name: str) -> pd.DataFrame:
     results = evaluate(rows, _sets(seekers, facts, min_games), rules, title)
     chosen: dict[int, _Set] = {}
     promising = _promising(results, seekers, facts, rules, min_games)
+    tried: list[_Set] = []
+    per_seeker: dict[int, pd.DataFrame] = {}
     if promising:
         per_seeker = {
             int(i): frame for i, frame in rows[rows["set"].isin(promising)].groupby("set")
         }
-        tried: list[_Set] = []
         for index in promising:
             fact = facts[int(seekers["position"].iat[index])]
             tried.extend(itertools.islice(_subsets(index, per_seeker[index], fact), MAX_SETS))
+    if tried:  # none when no promising seeker has a round or a win to leave out
         pieces = [
             per_seeker[item.seeker].iloc[list(item.kept)].assign(set=number)
             for number, item in enumerate(tried)

@@ -205,3 +205,68 @@ def test_title_check_of_a_malformed_file_exits_1_naming_the_line(tmp_path: Path)
     assert result.exit_code == 1
     assert result.stderr == f"Error: {path}:26: title 'GX': use one of GM, IM, WGM, WIM\n"
     assert not (tmp_path / "out").exists()
+
+
+IMPOSSIBLE = """\
+name = "Seeker, Ann"
+fide_id = -5
+sex = "x"
+title = "IM"
+peak_rating = 99999
+games_at_peak = -3
+
+[[norms]]
+event = "Open A"
+end = 2026-03-15
+games = 0
+title = "IM"
+points = 7.25
+points_needed = -1
+
+[[norms]]
+event = "Open A"
+end = 2026-03-15
+games = 9
+title = "WIM"
+
+[[norms]]
+event = "Open C"
+end = 2099-01-01
+games = 400
+title = "IM"
+points = 400
+"""
+
+
+def test_values_no_it2_can_hold_are_refused_each_at_its_line() -> None:
+    """The red team's file was judged "GM eligible" from a 0-game norm scoring 12 and a
+    400-game one; one norm pasted three times made 27 games of one event."""
+    with pytest.raises(InputError) as caught:
+        parse_application(IMPOSSIBLE, "app.toml")
+    today = dt.date.today()
+    assert [str(issue) for issue in caught.value.issues] == [
+        "app.toml:3: sex = 'x': use \"m\", or \"w\" or \"f\"",
+        "app.toml:5: peak_rating = 99999: a rating from 1000 to 3000",
+        "app.toml:2: fide_id = -5: a FIDE ID is a positive number",
+        "app.toml:6: games_at_peak = -3: not below 0",
+        "app.toml:11: games = 0: a norm is made over 7 to 30 games",
+        "app.toml:13: points = 7.25: a score in half points, from 0 to the games",
+        "app.toml:14: points_needed = -1: a score in half points, from 0 to the games",
+        "app.toml:16: the norm of 'Open A' ended 2026-03-15 again (line 8): an event gives one "
+        "norm, counted once, whatever titles it was a norm for",
+        "app.toml:25: games = 400: a norm is made over 7 to 30 games",
+        "app.toml:24: end = 2099-01-01: after today (" + str(today) + ")",
+    ]
+
+
+def test_a_womens_title_for_a_man_and_norms_older_than_every_edition_are_refused() -> None:
+    man = GOOD.replace('title = "IM"\npeak_rating', 'title = "WIM"\npeak_rating').replace(
+        'sex = "F"', 'sex = "m"'
+    )
+    with pytest.raises(InputError, match="a WIM application for a man"):
+        parse_application(man, "app.toml")
+    old = IMPOSSIBLE.split("\n\n[[norms]]")[0].replace("99999", "2410")
+    old = old.replace('"x"', '"w"').replace("-5", "5").replace("-3", "3")
+    old += '\n\n[[norms]]\nevent = "Old Open"\nend = 2010-05-01\ngames = 9\ntitle = "IM"\n'
+    with pytest.raises(InputError, match="every norm ended before 2014-07-01"):
+        parse_application(old, "app.toml")

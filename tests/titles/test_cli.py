@@ -7,9 +7,11 @@ from pathlib import Path
 
 from click.testing import CliRunner, Result
 from conftest import read_csv
+from trf_text import trf
 
 from rating_batch.cli import cli
 from rating_batch.titles.search import NORMS_COLUMNS
+from titles.test_search import ROUND_ROBIN, round_robin
 
 SAMPLE = Path(__file__).parents[2] / "sample_data" / "norms" / "roundrobin.trf"
 
@@ -92,11 +94,27 @@ def test_an_unknown_edition_is_a_usage_error() -> None:
 def test_several_events_each_write_their_own_folder(tmp_path: Path) -> None:
     other = tmp_path / "in" / "again.trf"
     other.parent.mkdir()
-    shutil.copy(SAMPLE, other)
+    # Another round-robin of the same players, Ann drawing every game: 4.5/9, Rp = Ra 2357
+    # + dp(0.50) 0 = 2357: a WIM norm (2250), not an IM one (2450).
+    games = round_robin(ROUND_ROBIN, {rank: "=-=" for rank in range(2, 11)})
+    other.write_text(trf(ROUND_ROBIN, games, start="2026/04/07", end="2026/04/15"), "utf-8")
     result = run("norms", SAMPLE, other, "--out", tmp_path / "out")
-    assert result.exit_code == 0
-    assert (tmp_path / "out" / "roundrobin" / "norms.csv").exists()
-    assert (tmp_path / "out" / "again" / "norms" / "1001-IM.html").exists()
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "out" / "roundrobin" / "norms" / "1001-IM.html").exists()
+    assert (tmp_path / "out" / "again" / "norms.csv").exists()
+    assert (tmp_path / "out" / "again" / "norms" / "1001-WIM.html").exists()
+    assert not (tmp_path / "out" / "again" / "norms" / "1001-IM.html").exists()
+
+
+def test_the_same_event_twice_is_refused_not_two_norms(tmp_path: Path) -> None:
+    """One file sent twice (renamed) would make one norm two, and an application of 27
+    games from one 9-game event (the red team's finding): refused as rate refuses it."""
+    copy = tmp_path / "again.trf"
+    shutil.copy(SAMPLE, copy)
+    result = run("norms", SAMPLE, copy, "--out", tmp_path / "out")
+    assert result.exit_code == 1
+    assert "Traceback" not in result.output and "again.trf" in result.output
+    assert not (tmp_path / "out").exists()
 
 
 def test_the_application_tables_of_a_players_norms(tmp_path: Path) -> None:

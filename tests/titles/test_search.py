@@ -255,3 +255,24 @@ def test_a_round_robin_leaves_out_an_unrated_opponent_without_a_point(tmp_path: 
     im = row(found, 1, "IM")
     assert im["games"] == 8
     assert "unrated opponent without a point" in im["games_dropped"]
+
+
+def test_players_with_no_round_nor_win_to_leave_out_are_reported_not_a_crash(
+    tmp_path: Path,
+) -> None:
+    """A 12-player round-robin: Ann beats everyone, every other game is drawn. Those who
+    could still make a norm have no round after it to leave out (a round-robin) and no win
+    to drop: their full set is their result (it raised ValueError: nothing to concatenate)."""
+    players = [
+        *ROUND_ROBIN,
+        P(11, "Plain, Ten", 2100, 1011, federation="IRL"),
+        P(12, "Plain, Eleven", 2050, 1012, federation="WLS"),
+    ]
+    games = round_robin(players, {other: "1-0" for other in range(2, 13)})
+    found = norms_of(tmp_path, trf(players, games, start="2026/03/07", end="2026/03/15"))
+    # Ann: 11/11 against Ra = (2550 + 2500 + 2480 + 2400 + 2380 + 2300 + 2250 + 2200 + 2150
+    # + 2100 + 2050) / 11 = 25360 / 11 = 2305.45 → 2305: below the GM minimum of 2380.
+    assert bool(row(found, 1, "IM")["norm"]) and not bool(row(found, 1, "GM")["norm"])
+    # Every player of the field has a row of each title he may seek, none a norm but Ann.
+    assert set(found.rows[found.rows["norm"].astype(bool)]["player"]) == {1}
+    assert set(found.rows["player"]) == set(range(1, 13))
