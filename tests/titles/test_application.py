@@ -245,7 +245,7 @@ def test_values_no_it2_can_hold_are_refused_each_at_its_line() -> None:
         parse_application(IMPOSSIBLE, "app.toml")
     today = dt.date.today()
     assert [str(issue) for issue in caught.value.issues] == [
-        "app.toml:3: sex = 'x': use \"m\", or \"w\" or \"f\"",
+        'app.toml:3: sex = \'x\': use "m", or "w" or "f"',
         "app.toml:5: peak_rating = 99999: a rating from 1000 to 3000",
         "app.toml:2: fide_id = -5: a FIDE ID is a positive number",
         "app.toml:6: games_at_peak = -3: not below 0",
