@@ -110,7 +110,8 @@ class ChesscomSystem(SystemBase[Chesscom]):
         "rating_before": ("r", 2), "rd_before": ("RD", 2), "days": ("days", 0),
         "rd_grown": ("RD grown", 2), "opponent_rating": ("r_j", 2), "opponent_rd": ("RD_j", 2),
         "g": ("g", 4), "expected": ("E", 4), "d2": ("d²", 2), "new_rating": ("r′", 2),
-        "new_rd": ("RD′", 2),
+        "new_rd": ("RD′", 2), "rating": ("r", 2), "rd": ("RD", 2),
+        "last_game": ("last game", 0), "new_last_game": ("last game′", 0),
     }  # fmt: skip
     limits: ClassVar[dict[str, tuple[float, float, str]]] = GlickoSystem.limits
     seeds_from_file: ClassVar[bool] = True

@@ -241,7 +241,10 @@ class LichessSystem(SystemBase[Lichess]):
         "rd_live": ("RD live", 2), "opponent_rating": ("r_j", 2), "opponent_rd": ("RD_j", 2),
         "advantage": ("±A/2", 2), "g": ("g", 4), "expected": ("E", 4), "v": ("v", 4),
         "delta": ("Δ", 4), "new_rating": ("r′", 2), "new_rd": ("RD′", 2),
-        "new_volatility": ("σ′", 6), "shown": ("shown", 0),
+        "new_volatility": ("σ′", 6), "shown": ("shown", 0), "rating": ("r", 2),
+        "rd": ("RD", 2), "volatility": ("σ", 6), "games_total": ("games total", 0),
+        "new_games_total": ("games total′", 0),
+        "last_game": ("last game", 0), "new_last_game": ("last game′", 0),
     }  # fmt: skip
     limits: ClassVar[dict[str, tuple[float, float, str]]] = {
         **Glicko2System.limits,
@@ -289,7 +292,7 @@ class LichessSystem(SystemBase[Lichess]):
             f"{p.rd_growth_per_day:g} periods a day since the last game; RD within "
             f"[{p.rd_min:g}, {p.rd_max:g}], σ at most {p.volatility_max:g}, r at least "
             f"{p.rating_min:g}, at most ±{p.max_change_per_game:g} a game; first-move advantage "
-            f"{p.color_advantage:g}; new players {p.initial_rating:g}/{p.initial_rd:g}/"
+            f"{p.color_advantage:.10g}; new players {p.initial_rating:g}/{p.initial_rd:g}/"
             f"{p.initial_volatility:g}; the list's rating {shown}, state unrounded{regulated}",
             "a game's day: its round's date (TRF record 132), else the event's days spread "
             "over its rounds",
