@@ -307,3 +307,15 @@ def test_a_database_under_the_preset(tmp_path: Path, system: str) -> None:
     code, printed, err = run("init", "--list", state, "--period", "2026-02", "--db",
                              tmp_path / "own.sqlite", "--rules", system)  # fmt: skip
     assert code == 0, printed + err
+
+
+def test_the_regulator_multiplies_gains_only(tmp_path: Path) -> None:
+    # docs/systems.md §14.3 step 4 with regulator_standard 1.5 (the event's time control is
+    # unreadable: a standard event): two new players, A = 0, White's gain 241.476 (1741.476,
+    # the example above) becomes 1.5 × 241.476 = 362.214; Black's loss stays 1258.524.
+    files, _ = one_game_events(tmp_path, [(NEW, "white")])
+    players = rated(tmp_path, files, "--rules", rules(tmp_path, 0, "regulator_standard = 1.5"))
+    assert float(players["1000"]["new_rating"]) == pytest.approx(1862.21, abs=0.005)
+    assert float(players["1001"]["new_rating"]) == pytest.approx(1258.52, abs=0.005)
+    said = (tmp_path / "out" / "index.html").read_text(encoding="utf-8")
+    assert "gains × 1.5 (regulator)" in said
