@@ -319,3 +319,15 @@ def test_the_regulator_multiplies_gains_only(tmp_path: Path) -> None:
     assert float(players["1001"]["new_rating"]) == pytest.approx(1258.52, abs=0.005)
     said = (tmp_path / "out" / "index.html").read_text(encoding="utf-8")
     assert "gains × 1.5 (regulator)" in said
+
+
+def test_a_last_game_after_the_game_adds_no_growth_and_stays(tmp_path: Path) -> None:
+    # The list says both last played on 2026-02-01, after this game of 2026-01-10: no days
+    # count (t = 0, RD as stored), and last_game does not go back to the earlier day.
+    files, listed = one_game_events(tmp_path, [(MIXED, "draw")], last_game="2026-02-01")
+    players = rated(tmp_path, files, "--rules", rules(tmp_path, 0), "--list", listed)
+    rows = read_csv(tmp_path / "out" / "calculations.csv")
+    assert [(row["days"], row["rd_live"]) for row in rows] == [("0.0", "79.0"), ("0.0", "110.0")]
+    assert players["1000"]["new_last_game"] == "2026-02-01"
+    # The same draw as scalachess's (A = 0): 1406.31 and 1537.61.
+    assert float(players["1000"]["new_rating"]) == pytest.approx(1406.31, abs=0.005)

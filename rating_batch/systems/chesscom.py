@@ -71,8 +71,9 @@ def rate_chesscom(
     for one, two in game_steps(games):
         both = np.concatenate([one, two])
         me = games.pidx[both]
-        days = np.nan_to_num(np.maximum(day[both] - last[me], 0.0))
-        grown = np.minimum(np.sqrt(d[me] ** 2 + p.c**2 * days / p.days_per_period), p.rd_max)
+        days = np.maximum(day[both] - last[me], 0.0)  # NaN: no last game, or undated
+        grown = np.sqrt(d[me] ** 2 + p.c**2 * np.nan_to_num(days) / p.days_per_period)
+        grown = np.minimum(grown, p.rd_max)
         half = len(one)
         swap = np.concatenate([np.arange(half, 2 * half), np.arange(half)])
         g = g_of(grown[swap])
@@ -87,7 +88,7 @@ def rate_chesscom(
         for name in names:
             rows[name][both] = shown[name]
         r[me], d[me] = new_r, new_d
-        last[me] = np.where(np.isnan(day[both]), last[me], day[both])
+        last[me] = np.fmax(last[me], day[both])
     return ChesscomGames(r, d, last, rows)
 
 

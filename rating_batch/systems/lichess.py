@@ -113,7 +113,7 @@ class LichessGames:
 def _live(rating: np.ndarray, rd: np.ndarray, sigma: np.ndarray, days: np.ndarray,
           p: Lichess) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # fmt: skip
     """Steps 1–2: the RD grown for the days since the last game, then the inputs capped."""
-    periods = np.nan_to_num(np.maximum(days, 0.0)) * p.rd_growth_per_day
+    periods = np.nan_to_num(days) * p.rd_growth_per_day
     phi = np.clip(rd, p.rd_min, p.rd_max) / SCALE
     grown = np.clip(SCALE * np.sqrt(phi**2 + periods * sigma**2), p.rd_min, p.rd_max)
     return np.maximum(rating, p.rating_min), grown, np.minimum(sigma, p.volatility_max)
@@ -175,7 +175,8 @@ def rate_lichess(
     for one, two in game_steps(games):
         both = np.concatenate([one, two])
         me = games.pidx[both]
-        days = day[both] - last[me]
+        # A game dated before the last one (a list's last_game after it) adds no growth.
+        days = np.maximum(day[both] - last[me], 0.0)
         live_r, live_d, live_s = _live(r[me], d[me], s[me], days, p)
         half = len(one)
         swap = np.concatenate([np.arange(half, 2 * half), np.arange(half)])
@@ -190,7 +191,7 @@ def rate_lichess(
             rows[name][both] = shown[name] if name in shown else done[name]
         r[me], d[me], s[me] = new_r, new_d, new_s
         n[me] += 1
-        last[me] = np.where(np.isnan(day[both]), last[me], day[both])
+        last[me] = np.fmax(last[me], day[both])
     return LichessGames(r, d, s, n, last, rows)
 
 
