@@ -123,6 +123,9 @@ class EventInfo:
     format: str = ""
     city: str = ""
     federation: str = ""
+    round_dates: tuple[dt.date | None, ...] = ()
+    """Each round's date as the file gives it (TRF record 132; None where unreadable), in
+    round order; empty: the file dates no round."""
 
 
 class EventBatch:

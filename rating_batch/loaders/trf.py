@@ -302,7 +302,8 @@ def _event_info(
             issues.append(
                 Issue(source, None, f"record {name}: unreadable date {tags[tag]!r}", "warning")
             )
-    round_dates = _round_dates(tags.get("round_dates_line", ""))
+    dated = _round_dates(tags.get("round_dates_line", ""))
+    round_dates = [date for date in dated if date is not None]
     if round_dates and start and end and not mixed:
         first, last = min(round_dates), max(round_dates)
         if first < start or last > end:
@@ -345,16 +346,15 @@ def _event_info(
         format=version,
         city=tags.get("city", ""),
         federation=tags.get("federation", ""),
+        round_dates=tuple(dated),
     )
 
 
-def _round_dates(line: str) -> list[dt.date]:
-    dates = []
-    for start in range(ROUND_START, len(line), ROUND_WIDTH):
-        date = parse_date(line[start : start + 8])
-        if date is not None:
-            dates.append(date)
-    return dates
+def _round_dates(line: str) -> list[dt.date | None]:
+    """Record 132: each round's date in round order (None where unreadable)."""
+    return [
+        parse_date(line[start : start + 8]) for start in range(ROUND_START, len(line), ROUND_WIDTH)
+    ]
 
 
 # -- the 001 records ---------------------------------------------------------------------------

@@ -46,14 +46,47 @@ class SystemInput:
     facts: pd.DataFrame | None = None
     """One row per event in rating order: ``key``, ``start`` and ``end`` (dates, None where
     the file gives none), ``time_control`` (as the file writes it) and ``minutes`` (main
-    time + increment, NaN where unreadable): what a system whose rules depend on an event's
-    date or time control reads (docs/systems.md §8)."""
+    time + increment, NaN where unreadable) and ``round_dates`` (each round's date as the
+    file gives it, TRF record 132; empty when it gives none, as a database's events): what a
+    system whose rules depend on an event's date or time control reads (docs/systems.md §8,
+    ``game_days``)."""
     kind: str | None = None
     """The list kind rated (``standard``, ``rapid``, ``blitz``; None: not known)."""
+
+    def game_days(self) -> np.ndarray:
+        """Each game row's day (a proleptic ordinal, NaN: undated): its round's date where the
+        file gives one (``facts.round_dates``), else the event's days spread over its rounds,
+        round 1 on the start date and the last on the end date (whole days, rounded down;
+        docs/systems.md §14.3)."""
+        games = self.games
+        days = np.full(len(games), np.nan)
+        if self.facts is None or not len(games):
+            return days
+        rows = self.facts.reset_index(drop=True)
+        dated = rows["round_dates"] if "round_dates" in rows else pd.Series([()] * len(rows))
+        for place, (start, end, given) in enumerate(zip(rows["start"], rows["end"], dated,
+                                                        strict=True)):  # fmt: skip
+            mine = games.event == place
+            if not mine.any():
+                continue
+            rounds = games.round[mine]
+            first = _ordinal(start if start is not None else end)
+            last = _ordinal(end if end is not None else start)
+            last_round = max(int(rounds.max()), 2)
+            spread = first + np.floor((rounds - 1) * (last - first) / (last_round - 1))
+            from_file = np.array([_ordinal(given[r - 1]) if 0 < r <= len(given) else np.nan
+                                  for r in range(int(rounds.max()) + 1)])  # fmt: skip
+            days[mine] = np.where(np.isnan(from_file[rounds]), spread, from_file[rounds])
+        return days
 
     def initial(self, column: str, default: float) -> np.ndarray:
         """A state column before the period, ``default`` for players without one."""
         return self.state[column].astype("Float64").fillna(default).to_numpy(np.float64)
+
+
+def _ordinal(day: object) -> float:
+    """A date's proleptic ordinal (NaN: none)."""
+    return float(day.toordinal()) if isinstance(day, dt.date) else np.nan
 
 
 @dataclass(frozen=True)

@@ -105,7 +105,9 @@ def rate_glicko2(
     v[played] = 1.0 / information[played]
     delta = v * improvement
     new_sigma = sigma.copy()
-    new_sigma[played] = _volatility(delta[played], phi[played], v[played], sigma[played], params)
+    new_sigma[played] = volatility_after(
+        delta[played], phi[played], v[played], sigma[played], params.tau, params.epsilon
+    )
     phi_star = np.sqrt(phi**2 + new_sigma**2)
     new_phi = phi_star.copy()  # no games: φ' = √(φ² + σ²), r and σ kept
     new_phi[played] = 1.0 / np.sqrt(1.0 / phi_star[played] ** 2 + 1.0 / v[played])
@@ -127,13 +129,17 @@ def rate_glicko2(
     )
 
 
-def _volatility(
-    delta: np.ndarray, phi: np.ndarray, v: np.ndarray, sigma: np.ndarray, params: Glicko2
+def volatility_after(
+    delta: np.ndarray,
+    phi: np.ndarray,
+    v: np.ndarray,
+    sigma: np.ndarray,
+    tau: float,
+    epsilon: float,
 ) -> np.ndarray:
     """σ' by the paper's step 5 (the Illinois variant of regula falsi), for all players at
     once: each player's bracket [A, B] narrows until it is under ε, converged players
     masked."""
-    tau, epsilon = params.tau, params.epsilon
     a = np.log(sigma**2)
     delta2, phi2 = delta**2, phi**2
 

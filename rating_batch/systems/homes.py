@@ -22,6 +22,8 @@ SYSTEM_HOMES: dict[str, str] = {
     "ecf-grade": "ecf_grade:EcfGrade:EcfGradeSystem",
     "ecf": "ecf:Ecf:EcfSystem",
     "ccla": "ccla:Ccla:CclaSystem",
+    "lichess": "lichess:Lichess:LichessSystem",
+    "chesscom": "chesscom:Chesscom:ChesscomSystem",
 }
 
 __all__ = ["ELO", "SYSTEM_HOMES"]

@@ -34,14 +34,15 @@ from rating_batch.systems.games import PlayedGames
 
 
 def event_facts(infos: Sequence[EventInfo]) -> pd.DataFrame:
-    """``SystemInput.facts``: each event's key, dates and time control, in the given order,
-    and its minutes (main time + increment; NaN where unreadable)."""
+    """``SystemInput.facts``: each event's key, dates, rounds' dates and time control, in the
+    given order, and its minutes (main time + increment; NaN where unreadable)."""
     facts = pd.DataFrame(
         {
             "key": [info.key for info in infos],
             "start": [info.start for info in infos],
             "end": [info.end for info in infos],
             "time_control": [info.time_control_code or info.time_control for info in infos],
+            "round_dates": [info.round_dates for info in infos],
         },
         dtype=object,
     )

@@ -552,6 +552,8 @@ def test_rules_command_lists_editions_and_shows_sources() -> None:
         "ecf-grade",
         "ecf",
         "ccla",
+        "lichess",
+        "chesscom",
     ]
     shown = CliRunner().invoke(cli, ["rules", FEXERJ]).stdout.splitlines()
     assert f"periods.months                        2  [{FEXERJ}]  (valid: 1–12)" in shown
