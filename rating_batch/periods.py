@@ -139,6 +139,21 @@ def stored_day(text: object) -> dt.date | None:
     return dt.date.fromisoformat(text) if isinstance(text, str) and text else None
 
 
+def round_dates_text(dates: tuple[dt.date | None, ...]) -> str | None:
+    """Each round's date as the store keeps it: ISO dates joined by commas, an empty place for
+    a round without one; None when the file gave none."""
+    if not any(dates):
+        return None
+    return ",".join("" if day is None else day.isoformat() for day in dates)
+
+
+def stored_round_dates(text: object) -> tuple[dt.date | None, ...]:
+    """``round_dates_text`` read back (NULL or NaN: no round dates)."""
+    if not isinstance(text, str) or not text:
+        return ()
+    return tuple(stored_day(part) for part in text.split(","))
+
+
 def list_date(period: str) -> dt.date:
     """The list of period ``YYYY-MM`` is published on the 1st of that month."""
     year, month = parse_period(period)

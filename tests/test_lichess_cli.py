@@ -331,3 +331,33 @@ def test_a_last_game_after_the_game_adds_no_growth_and_stays(tmp_path: Path) -> 
     assert players["1000"]["new_last_game"] == "2026-02-01"
     # The same draw as scalachess's (A = 0): 1406.31 and 1537.61.
     assert float(players["1000"]["new_rating"]) == pytest.approx(1406.31, abs=0.005)
+
+
+def test_publish_dates_the_games_by_the_files_round_dates_as_rate_does(tmp_path: Path) -> None:
+    """The round dates are kept with the event (schema 10): publish rates as rate does (it
+    spread the event's 10–20 January over its rounds, and player 1's second game had 10
+    days of RD growth where the file says 1)."""
+    people = [P(1, "A, A", 1500, 11, ADULT), P(2, "B, B", 1500, 12, ADULT),
+              P(3, "C, C", 1500, 13, ADULT)]  # fmt: skip
+    dates = " " * 87 + "26/01/10  26/01/11"
+    path = tmp_path / "ev.trf"
+    path.write_text(trf(people, [(1, 1, 2, "1-0"), (2, 3, 1, "=-=")], start="2026/01/10",
+                        end="2026/01/20", extra=(f"132 {dates}",)), encoding="utf-8")  # fmt: skip
+    elo = write(tmp_path / "elo.csv", ["id,name,rating", '11,"A, A",1500', '12,"B, B",1500',
+                                       '13,"C, C",1500'])  # fmt: skip
+    db = tmp_path / "d.sqlite"
+    made = run("init", "--list", elo, "--period", "2026-01", "--db", db, "--rules", "lichess",
+               "--from-elo")  # fmt: skip
+    assert made[0] == 0, made
+    assert run("add", path, "--db", db)[0] == 0
+    assert run("publish", "2026-02", "--db", db, "--out", tmp_path / "lists")[0] == 0
+    published = read_csv(tmp_path / "lists" / "2026-02" / "standard" / "calculations.csv")
+    assert [row["days"] for row in published if row["id"] == "11"] == ["", "1.0"]
+    # The same file rated with the same start (the database's initial list as exported).
+    assert run("export-list", "initial", "--db", db, "--out", tmp_path / "x")[0] == 0
+    state = tmp_path / "x" / "2026-01" / "standard" / "state.csv"
+    assert run("rate", path, "--rules", "lichess", "--list", state, "--out", tmp_path / "r")[0] == 0
+    rated_rows = read_csv(tmp_path / "r" / "calculations.csv")
+    assert [(r["id"], r["days"], r["rd_live"]) for r in rated_rows] == [
+        (r["id"], r["days"], r["rd_live"]) for r in published
+    ]

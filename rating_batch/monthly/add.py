@@ -41,6 +41,7 @@ from rating_batch.periods import (
     Period,
     months_between,
     period_of,
+    round_dates_text,
 )
 from rating_batch.pipelines.registry import database_system, rule_book
 from rating_batch.pipelines.seam import Outcome, RuleBook
@@ -147,6 +148,7 @@ def add_events(
                     "format": [e.info.format for e in events],
                     "encoding": [e.info.encoding for e in events],
                     "time_control": [e.info.time_control for e in events],
+                    "round_dates": [round_dates_text(e.info.round_dates) for e in events],
                 }
             )
         )

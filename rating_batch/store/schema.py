@@ -48,7 +48,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from rating_batch.store.places import Places
 
-SCHEMA_VERSION = 9
+SCHEMA_VERSION = 10
 
 #: ``PRAGMA application_id`` of our databases ("RBAT"): a file without it is not ours.
 APPLICATION_ID = 0x52424154
@@ -133,7 +133,8 @@ CREATE TABLE events (
     "end" TEXT,
     kind TEXT NOT NULL,
     period TEXT NOT NULL {_period("period")},
-    format TEXT, encoding TEXT, time_control TEXT
+    format TEXT, encoding TEXT, time_control TEXT,
+    round_dates TEXT
 );
 CREATE UNIQUE INDEX events_name_dates ON events (name, start, "end");
 CREATE INDEX events_period ON events (period, kind);
@@ -378,6 +379,16 @@ def _to_version_9(connection: sqlite3.Connection, places: Places) -> None:
         connection.execute("ALTER TABLE players ADD COLUMN national_id TEXT")
 
 
+def _to_version_10(connection: sqlite3.Connection, places: Places) -> None:
+    """Version 9 → 10: each round's date as the event's file gives it (``round_dates``: ISO
+    dates joined by commas, an empty place for a round without one), which the systems that
+    rate game by game read for the days between games (docs/systems.md §14); none known for
+    the events already there (their dates are spread over their rounds)."""
+    columns = {row[1] for row in connection.execute("PRAGMA table_info(events)")}
+    if "round_dates" not in columns:  # an older file was rebuilt with the current tables
+        connection.execute("ALTER TABLE events ADD COLUMN round_dates TEXT")
+
+
 #: Schema version → the step that brings a database from the previous version to it. Each
 #: runs inside the migration's transaction, with foreign keys off (tables are rebuilt), and
 #: is given the database's places (where its published files lie).
@@ -390,4 +401,5 @@ MIGRATIONS: dict[int, Callable[[sqlite3.Connection, Places], None]] = {
     7: _to_version_7,
     8: _to_version_8,
     9: _to_version_9,
+    10: _to_version_10,
 }

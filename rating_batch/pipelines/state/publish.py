@@ -19,7 +19,7 @@ import pandas as pd
 from rating_batch.assemble import player_ids
 from rating_batch.errors import Issue, RatingBatchError
 from rating_batch.loaders.common import time_control_minutes
-from rating_batch.periods import Period, list_before, shown, stored_day
+from rating_batch.periods import Period, list_before, shown, stored_day, stored_round_dates
 from rating_batch.pipelines.outputs import write_system_files
 from rating_batch.pipelines.published import list_sheets, write_list
 from rating_batch.pipelines.rated import SystemRateResult
@@ -157,10 +157,11 @@ def _events(
     infos = sorted(
         (
             EventInfo(key=str(key), name=str(name), source=str(source), start=stored_day(start),
-                      end=stored_day(end), time_control=str(control or ""))
-            for key, name, source, start, end, control in zip(
+                      end=stored_day(end), time_control=str(control or ""),
+                      round_dates=stored_round_dates(rounds))
+            for key, name, source, start, end, control, rounds in zip(
                 events["key"], events["name"], events["source"], events["start"],
-                events["end"], events["time_control"], strict=True,
+                events["end"], events["time_control"], events["round_dates"], strict=True,
             )
         ),
         key=lambda info: rating_key(info, by_start),
