@@ -31,7 +31,7 @@ from rating_batch.identity import id_form_issues
 from rating_batch.inputs import Inputs, distinct_keys, expand_inputs, load_events
 from rating_batch.loaders import Progress, no_progress
 from rating_batch.loaders.common import time_control_minutes
-from rating_batch.monthly.common import iso, placed_period, placement_floor
+from rating_batch.monthly.common import MAX_MONTHS_AWAY, iso, placed_period, placement_floor
 from rating_batch.monthly.identify import IdentityPlan, plan_identities, store_identities
 from rating_batch.parallel import alongside, worth
 from rating_batch.periods import (
@@ -48,9 +48,6 @@ from rating_batch.pipelines.seam import Outcome, RuleBook
 from rating_batch.schema import Event, combined
 from rating_batch.store import DEFAULT_WAIT, Store, open_store
 from rating_batch.validation import meet, overlapping_events
-
-#: An event whose period is further than this from the database's last list (months).
-MAX_MONTHS_AWAY = 12
 
 
 @dataclass(frozen=True)

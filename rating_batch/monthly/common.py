@@ -9,6 +9,10 @@ from rating_batch.periods import INITIAL, Period, next_list_period, period_of
 from rating_batch.pipelines.seam import RuleBook
 from rating_batch.store import Store
 
+#: An event whose period is further than this from the database's last list, or a list
+#: published so far from today when nothing else dates the database (months): a typo?
+MAX_MONTHS_AWAY = 12
+
 
 def placement_floor(store: Store) -> Period | None:
     """The last list no added event can go into any more: the last published one, else the

@@ -27,7 +27,7 @@ from typing import Any
 
 from rating_batch.errors import Issue, RatingBatchError
 from rating_batch.loaders import Progress, no_progress
-from rating_batch.monthly.common import placed_period
+from rating_batch.monthly.common import MAX_MONTHS_AWAY, placed_period
 from rating_batch.monthly.site import SiteNotWritten, check_site, write_site
 from rating_batch.periods import (
     INITIAL,
@@ -36,6 +36,7 @@ from rating_batch.periods import (
     closing_date,
     is_list_period,
     list_date,
+    months_between,
     next_list_period,
     shown,
 )
@@ -305,6 +306,20 @@ def _check_order(store: Store, book: RuleBook, period: Period, options: PublishO
     _check_closed(book.for_period(period), period, options)
 
 
+def _check_near_today(period: Period) -> None:
+    """A database whose initial list has no month and holds no event: nothing dates its
+    lists, so a period far from today is taken for a typo (published, it would make every
+    event of today's months a year away from the database's last list)."""
+    today = dt.date.today()
+    away = abs(months_between(Period.of(today.year, today.month), period))
+    if away > MAX_MONTHS_AWAY:
+        raise RatingBatchError(
+            f"{period} is {away} months from today ({today}), and nothing dates this database "
+            "(its initial list's month is unknown and it holds no event): a typo in the year? "
+            "For a list of that time, make the database again with init --period YYYY-MM"
+        )
+
+
 def _check_sequence(store: Store, rules: Rules, period: Period, options: PublishOptions) -> None:
     if not is_list_period(rules, period):
         months = ", ".join(str(m) for m in rules.list_months)
@@ -328,6 +343,8 @@ def _check_sequence(store: Store, rules: Rules, period: Period, options: Publish
         raise RatingBatchError(f"{period} is earlier than the initial list ({initial})")
     expected = _next_period(store, lambda _: rules)
     if (base is None or base == INITIAL) and (expected is None or period <= expected):
+        if expected is None:
+            _check_near_today(period)
         return
     if period == expected:
         return

@@ -526,3 +526,23 @@ def test_publish_takes_a_period_or_due_not_both(tmp_path: Path) -> None:
     assert run("publish", "--db", db, "--out", tmp_path / "o")[0] == 2
     assert run("publish", "2026-02", "--today", "2026-03-01", "--db", db,
                "--out", tmp_path / "o")[0] == 2  # fmt: skip
+
+
+def test_a_database_nothing_dates_refuses_a_period_far_from_today(tmp_path: Path) -> None:
+    """An initial list of unknown month and no event: 1999-01 was published (under
+    fide-2011), and every event of today's months was then refused as a year away from the
+    database's last list (the red team's finding)."""
+    db = database(tmp_path, period=None)
+    code, out, err = run("publish", "1999-01", "--db", db, "--out", tmp_path / "lists")
+    assert code == 1 and not (tmp_path / "lists").exists()
+    today = dt.date.today()
+    away = (today.year - 1999) * 12 + today.month - 1
+    assert err == (
+        f"Error: 1999-01 is {away} months from today ({today}), and nothing dates this database "
+        "(its initial list's month is unknown and it holds no event): a typo in the year? For "
+        "a list of that time, make the database again with init --period YYYY-MM\n"
+    )
+    # This month's list is dated by today: published.
+    now = f"{today.year}-{today.month:02d}"
+    code, out, err = run("publish", now, "--db", db, "--out", tmp_path / "lists", "--accept-dates")
+    assert code == 0, out + err
