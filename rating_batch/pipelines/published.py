@@ -219,6 +219,7 @@ def _write_kind(
                     ("rules", outcome.rules.label()),
                     ("events", str(len(outcome.events))),
                     ("players on the list", str(len(outcome.listing))),
+                    *_adjustment_fact(outcome),
                 ],
                 progress,
                 f"{outcome.kind} event pages",
@@ -227,6 +228,23 @@ def _write_kind(
             theirs = listed.result() + reported.result()
     keeping.kept += [*theirs, *mine, *pages.kept]
     return [*targets.values(), *pages.paths]
+
+
+def _adjustment_fact(outcome: KindOutcome) -> list[tuple[str, str]]:
+    """The index page's line on a list adjustment the list took (docs/rules.md §7)."""
+    players = outcome.result.players
+    if "adjustment" not in players:
+        return []
+    rules = outcome.rules
+    raised = int(players["adjustment"].fillna(0).gt(0).sum())
+    return [
+        (
+            "list adjustment",
+            f"{rules.adjustment_on}: {raised} rating(s) below {rules.adjustment_pivot} raised by "
+            f"round({rules.adjustment_factor:g} × ({rules.adjustment_pivot} − R)) before the "
+            "floor (docs/rules.md §7); players.csv's adjustment column gives each",
+        )
+    ]
 
 
 def _report_sheets(

@@ -77,6 +77,8 @@ def test_march_2024_is_adjusted_in_every_kind_and_nobody_leaves(tmp_path: Path) 
         assert IDS[8] not in said  # 2000 stays 2000
         assert all(row["change"] != "left" for row in changes)
     assert out.count("list adjustment of 2024-03-01 (docs/rules.md §7): 7 rating(s)") == 3
+    index = (tmp_path / "lists" / "2024-03" / "standard" / "index.html").read_text("utf-8")
+    assert "2024-03-01: 7 rating(s) below 2000 raised" in index
     # The player's explanation says it in a line of its own.
     code, said, err = run("player", IDS[4], "--db", db)
     assert code == 0, err
