@@ -1,7 +1,9 @@
-"""Titles by rating (B.01 1.3; spec title-norms §3): FM 2300, CM 2200, WFM 2100, WCM 2000,
-reached on a published list, with at least 30 rated games at that time for a rating reached
-from 1 Jul 2017 on. Read from a player's stored standard ratings (the rating and the games
-counted up to each list); no norm is involved. Pure: a frame in, a frame out."""
+"""A player's title status from the database (spec title-norms §A.3): the titles by rating
+(B.01 1.3; spec §3: FM 2300, CM 2200, WFM 2100, WCM 2000, reached on a published list, with
+at least 30 rated games at that time for a rating reached from 1 Jul 2017 on), read from his
+stored standard ratings (the rating and the games counted up to each list); and for each
+norm title, his norms and the games they count against an application's 27 (1.5.1). Pure:
+frames in, frames out."""
 
 from __future__ import annotations
 
@@ -71,3 +73,31 @@ def _needs(day: dt.date | None, since: dt.date | None) -> bool:
     """Whether a rating reached on ``day`` needs the games (an unknown day does, once the
     rule exists: the list may be of any date)."""
     return since is not None and (day is None or day >= since)
+
+
+#: The columns ``norms_gathered`` returns.
+GATHERED_COLUMNS = ("title", "norms", "games", "needed")
+
+
+def norms_gathered(norms: pd.DataFrame, rules: NormRules) -> pd.DataFrame:
+    """Per norm title, the norms made and the games they count in an application (each
+    norm's ``credit_games``: min(n, 13), 9 for a 1.4.1c norm, one more per full point over
+    the score needed, 1.7, 1.4.1d), against the games it needs (1.5.1: 27). A higher
+    title's norm is a row of each title it meets (norms.csv checks every title sought).
+
+    Expects ``norm_title`` and ``credit_games`` (the norms made); returns
+    ``GATHERED_COLUMNS`` in the order of the norm titles."""
+    if norms.empty:
+        return pd.DataFrame(columns=list(GATHERED_COLUMNS))
+    credit = pd.to_numeric(norms["credit_games"]).fillna(0).astype("int64")
+    by_title = credit.groupby(norms["norm_title"].astype(str).to_numpy()).agg(["size", "sum"])
+    order = [t.title for t in rules.titles if t.title in by_title.index]
+    return pd.DataFrame(
+        {
+            "title": order,
+            "norms": by_title.loc[order, "size"].to_numpy(),
+            "games": by_title.loc[order, "sum"].to_numpy(),
+            "needed": rules.application_games,
+        },
+        columns=list(GATHERED_COLUMNS),
+    )

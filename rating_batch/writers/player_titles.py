@@ -76,7 +76,24 @@ def _norms_text(report: PlayerReport) -> list[list[str]]:
                          for head, text, w in zip(heads, row, widths, strict=True)).rstrip()
         for row in [heads, *cells]
     ]  # fmt: skip
-    return [["title norms made (norms.csv of each published period, docs/norms.md §8)", *lines]]
+    gathered = textwrap.wrap(_gathered(report), 100, initial_indent="  ", subsequent_indent="    ")
+    return [
+        ["title norms made (norms.csv of each published period, docs/norms.md §8)", *lines,
+         *gathered]
+    ]  # fmt: skip
+
+
+def _gathered(report: PlayerReport) -> str:
+    """``toward an application …: IM 1 norm, 10 of 27 games; …``."""
+    each = [
+        f"{row['title']} {row['norms']} norm{'s' * (row['norms'] != 1)}, "
+        f"{row['games']} of {row['needed']} games"
+        for row in report.gathered.to_dict("records")
+    ]
+    return (
+        "toward an application (1.5.1: the games the norms count; every other requirement: "
+        "rating-batch title-check): " + "; ".join(each)
+    )
 
 
 def _reached(row: dict[str, Any]) -> str:
@@ -132,7 +149,7 @@ def title_sheets(report: PlayerReport, title: str) -> list[Sheet]:
         rows += [["Title norms made"], [head for head, _ in NORM_COLUMNS]]
         for row in report.norms.to_dict("records"):
             rows.append([_value(column, row.get(column)) for _, column in NORM_COLUMNS])
-        rows.append([])
+        rows += [["", _gathered(report)], []]
     if titles:
         rows += [["Titles by rating"], ["", RATING_TITLES_NOTE]]
         rows += [[f"{row['title']} ({row['minimum']})", _reached(row)] for row in titles]
@@ -167,6 +184,7 @@ def title_parts(report: PlayerReport) -> dict[str, Any]:
     return {
         "norms": norms,
         "norm_heads": [head for head, _ in NORM_COLUMNS],
+        "gathered": _gathered(report) if norms else "",
         "rating_titles": titles,
         "rating_titles_note": RATING_TITLES_NOTE,
     }

@@ -95,6 +95,15 @@ def test_player_shows_the_norms_made_in_text_workbook_and_page(tmp_path: Path) -
         "  2026-04  WGM   Norm Round Robin (synthetic)      9     7.5  2357  2630  1-9         11",
         "  2026-04  WIM   Norm Round Robin (synthetic)      9     7.5  2357  2630  1-9         13",
     ]
+    # Each title's norms against an application's 27 games (1.5.1). The credits: IM 10
+    # (above); WGM: Rp ≥ 2400 needs dp ≥ 43, p ≥ 56 %: 5/9 = 55.6 → 56 % (4½ = 50 % short),
+    # 2½ over, 9 + 2 = 11; WIM: Rp ≥ 2250 needs dp ≥ −107 and 35 %: 3½/9 = 39 % (3 is 33 %),
+    # 4 over, 9 + 4 = 13.
+    flat = " ".join(line.strip() for line in lines)
+    assert (
+        "rating-batch title-check): IM 1 norm, 10 of 27 games; WGM 1 norm, 11 of 27 games; "
+        "WIM 1 norm, 13 of 27 games"
+    ) in flat
     # Another player of the event made none: no section.
     assert "title norms made" not in run("player", "1002", "--db", db)[1]
     sheet = load_workbook(tmp_path / "p" / "player-1001.xlsx")["Titles"]
@@ -113,6 +122,11 @@ def test_the_desk_and_the_site_show_a_players_norms(tmp_path: Path) -> None:
     page = desk(db, tmp_path / "desk").get("/players/1001")
     assert page.status_code == 200
     assert '<a href="2026-04/standard/norms/roundrobin/1001-IM.html">IM</a>' in page.text
+    # The page's base is /lists/: the link opens the stored certificate.
+    certificate = desk(db, tmp_path / "desk").get(
+        "/lists/2026-04/standard/norms/roundrobin/1001-IM.html"
+    )
+    assert certificate.status_code == 200 and "IM NORM" in certificate.text
     site = (out / "site" / "players" / "1001.html").read_text(encoding="utf-8")
     assert "<h2>Title norms made</h2>" in site
     certificate = "../2026-04/standard/files/norms/roundrobin/1001-IM.html"

@@ -7,7 +7,6 @@ import datetime as dt
 
 import pandas as pd
 
-from rating_batch.pipelines.elo.norms import within_reach
 from rating_batch.titles.by_rating import titles_by_rating
 from rating_batch.titles.rules import EDITIONS
 
@@ -66,25 +65,15 @@ def test_unknown_games_do_not_give_a_title_and_womens_titles_are_for_women() -> 
     assert [t for t, row in women.items() if row["reached"]] == ["WFM", "WCM"]
 
 
-def test_within_reach_needs_the_games_and_three_target_titled_opponents() -> None:
-    """8 games at the board (a ninth credited, 1.4.1c) and 3 games against GM, IM, WGM or
-    WIM are the least any norm needs; an FM or a bye does not count."""
-    titles = pd.Series(
-        ["GM", "IM", "WIM", "FM", "", "", "", "", "", "GM"],
-        index=pd.MultiIndex.from_arrays([["e"] * 10, range(2, 12)]),
+def test_norms_gathered_sum_each_titles_credits_against_27_games() -> None:
+    """Two IM norms credited 13 and 9 games and a GM norm of 9 that also meets IM's
+    requirements (norms.csv then has a GM row and an IM row): GM 1 norm, 9 games; IM 3
+    norms, 13 + 9 + 9 = 31 ≥ 27 (1.5.1)."""
+    from rating_batch.titles.by_rating import norms_gathered
+
+    norms = pd.DataFrame({"norm_title": ["IM", "IM", "GM", "IM"], "credit_games": [13, 9, 9, 9]})
+    result = norms_gathered(norms, RULES)
+    expected = pd.DataFrame(
+        {"title": ["GM", "IM"], "norms": [1, 3], "games": [9, 31], "needed": [27, 27]}
     )
-
-    def games(opponents: list[int | None], reasons: list[str | None]) -> pd.DataFrame:
-        return pd.DataFrame({
-            "event": "e", "player": 1, "opponent": pd.array(opponents, dtype="Int64"),
-            "reason": reasons,
-        })  # fmt: skip
-
-    eight = games([2, 3, 4, 5, 6, 7, 8, 9], [None] * 8)
-    assert within_reach(eight, titles).tolist() == [True]
-    # Seven games and a bye: too few.
-    seven = games([2, 3, 4, 5, 6, 7, 8, None], [None] * 7 + ["bye"])
-    assert within_reach(seven, titles).tolist() == [False]
-    # Two target titles (GM, IM) and the WIM game lost by forfeit: too few.
-    forfeit = games([2, 3, 4, 5, 6, 7, 8, 9, 10], [None, None, "forfeit", *[None] * 6])
-    assert within_reach(forfeit, titles).tolist() == [False]
+    pd.testing.assert_frame_equal(result, expected, check_dtype=False)

@@ -55,7 +55,7 @@ from rating_batch.systems.elo.k import games_from_list_k, junior_year
 from rating_batch.systems.elo.pages import date_span
 from rating_batch.systems.elo.rules import Rules
 from rating_batch.systems.elo.state import STATE_FIELDS, listing_of
-from rating_batch.titles.by_rating import titles_by_rating
+from rating_batch.titles.by_rating import norms_gathered, titles_by_rating
 from rating_batch.titles.rules import EDITIONS as NORM_EDITIONS
 from rating_batch.titles.rules import LATEST as LATEST_NORMS
 from rating_batch.validation import refuse_repeated_ids
@@ -349,12 +349,14 @@ def gather(store: Store, book: RuleBook, person: dict[str, Any], label: str) -> 
             parts.append(part)
     standard = history[history["kind"] == NORMS_KIND]
     dates = standard["period"].map(lambda p: None if p == INITIAL else list_date(str(p)))
+    norms = stored_norms(
+        store,
+        sorted(set(played.loc[played["kind"] == NORMS_KIND, "period"])),
+        {label} if former is None else {label, former},
+    )
     return PlayerReport(
-        norms=stored_norms(
-            store,
-            sorted(set(played.loc[played["kind"] == NORMS_KIND, "period"])),
-            {label} if former is None else {label, former},
-        ),
+        norms=norms,
+        gathered=norms_gathered(norms, NORM_EDITIONS[LATEST_NORMS]),
         rating_titles=titles_by_rating(
             standard, dates, person.get("sex"), NORM_EDITIONS[LATEST_NORMS]
         ),

@@ -252,6 +252,8 @@ class PlayerReport:
     (``norms.csv``'s columns, ``event``, ``period``; docs/norms.md §8)."""
     rating_titles: pd.DataFrame = field(default_factory=pd.DataFrame)
     """The titles by rating he could hold, reached or not (``titles.by_rating``)."""
+    gathered: pd.DataFrame = field(default_factory=pd.DataFrame)
+    """Per norm title, his norms and the games they count (``titles.by_rating``)."""
 
     def __post_init__(self) -> None:
         # One order of the lists in every report, text, sheets and page alike.
