@@ -164,6 +164,7 @@ def read_site_lists(store: Store) -> list[SiteList]:
                 calculations=_csv(store, period, f"{kind}/calculations.csv"),
                 events=_events(store, period, games),
                 files=_Carried(store, period, kind),
+                norms=_made(_csv(store, period, f"{kind}/norms.csv")),
             )
         )
     return result
@@ -206,6 +207,14 @@ def _csv(
     return frame
 
 
+def _made(norms: pd.DataFrame | None) -> pd.DataFrame | None:
+    """The norms made, of a period's norms.csv (None: none, or no norms.csv)."""
+    if norms is None:
+        return None
+    made = norms[norms["norm"].str.lower().eq("true").to_numpy(bool)]
+    return made if len(made) else None
+
+
 def _events(store: Store, period: Period, games: pd.DataFrame | None) -> pd.DataFrame:
     """The list's events (those its games.csv names: an event filed under one kind may be
     rated for another too, docs/systems.md §9.1): key, name, start, end (text)."""
@@ -225,7 +234,7 @@ class _Carried(Mapping[str, bytes]):
         self._names = [
             name
             for head, _, name in (path.partition("/") for path in store.published_paths(period))
-            if head == kind and (name in CARRIED or name.startswith("events/"))
+            if head == kind and (name in CARRIED or name.startswith(("events/", "norms/")))
         ]
         self._known = set(self._names)
 

@@ -40,7 +40,7 @@ from rating_batch.writers import (
 PERIOD_FILES = (
     r"(standard|rapid|blitz)(/(list\.(csv|xlsx|txt)|players\.csv|games\.csv|"
     r"calculations\.csv|changes\.csv|report\.xlsx|index\.html|msa\.html|"
-    r"events(/[^/]+\.html)?))?"
+    r"events(/[^/]+\.html)?|norms\.csv|norms(/[^/]+(/[^/]+\.html)?)?))?"
 )
 
 

@@ -264,13 +264,19 @@ def _title_rows(field: _Field, edition: str, name: str) -> pd.DataFrame:
             fact = facts[int(seekers["position"].iat[index])]
             tried.extend(itertools.islice(_subsets(index, per_seeker[index], fact), MAX_SETS))
     if tried:  # none when no promising seeker has a round or a win to leave out
-        pieces = [
-            per_seeker[item.seeker].iloc[list(item.kept)].assign(set=number)
-            for number, item in enumerate(tried)
-        ]
+        # Every set's rows taken at once from the seekers' rows (a frame per set cost
+        # ~0.4 ms each: 25,000 sets of a month took 11 s).
+        order = list(per_seeker)
+        pool = pd.concat([per_seeker[i] for i in order], ignore_index=True)
+        sizes = np.array([len(per_seeker[i]) for i in order], dtype=np.int64)
+        starts = dict(zip(order, (np.cumsum(sizes) - sizes).tolist(), strict=True))
+        taken = [starts[item.seeker] + np.asarray(item.kept, dtype=np.int64) for item in tried]
+        sizes = np.array([len(rows) for rows in taken], dtype=np.int64)
         owners = [item.seeker for item in tried]
         more = evaluate(
-            pd.concat(pieces, ignore_index=True),
+            pool.iloc[np.concatenate(taken)]
+            .assign(set=np.repeat(np.arange(len(tried)), sizes))
+            .reset_index(drop=True),
             _sets(seekers.iloc[owners], facts, np.full(len(tried), rules.min_games)),
             rules,
             title,

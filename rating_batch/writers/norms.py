@@ -5,6 +5,7 @@ application.csv and application.html. They format; the numbers are
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -17,9 +18,10 @@ from rating_batch.writers.csvfile import write_csv
 from rating_batch.writers.html import fill_rows, render
 
 
-def write_norms_csv(rows: pd.DataFrame, path: Path) -> None:
-    """norms.csv: one row per player and norm title, the contract's columns in order."""
-    write_csv(rows[list(NORMS_COLUMNS)].reset_index(drop=True), path)
+def write_norms_csv(rows: pd.DataFrame, path: Path, columns: Sequence[str] = NORMS_COLUMNS) -> None:
+    """norms.csv: one row per player and norm title, the contract's columns in order (a
+    published period's: then the event's key)."""
+    write_csv(rows[list(columns)].reset_index(drop=True), path)
 
 
 #: The columns norms.html shows.
@@ -62,13 +64,16 @@ def write_norms_html(found: EventNorms, path: Path, folder: str = "norms") -> No
     path.write_text(page, encoding="utf-8")
 
 
-def write_certificate(cert: Certificate, path: Path) -> None:
-    """One IT1-shaped certificate, printable on A4."""
+def write_certificate(
+    cert: Certificate, path: Path, index_link: str | None = "../norms.html"
+) -> None:
+    """One IT1-shaped certificate, printable on A4 (``index_link``: the event's norms.html,
+    None where there is none: a published period's)."""
     page = render(
         "certificate.html",
         title=cert.title,
         facts=None,
-        index_link="../norms.html",
+        index_link=index_link,
         index_label="all norms of the event",
         body_class="certificate",
         cert=cert,

@@ -25,6 +25,7 @@ from rating_batch.systems.explain import SystemListPart, SystemPlayerReport
 from rating_batch.values import as_float, missing
 from rating_batch.writers.common import half_away_text, list_values
 from rating_batch.writers.html import STATUS_TEXT, anchor, empty_columns, render
+from rating_batch.writers.player_titles import elo_tail, title_parts, title_sheets
 from rating_batch.writers.workbook import (
     Sheet,
     history_charts,
@@ -284,7 +285,7 @@ def player_text(report: Report) -> str:
     if isinstance(report, PlayerReport):
         history, note = report.history, "rating"
         intro = ["no rating history"] if history.empty else []
-        sections = [_period_text(part) for part in report.parts] + _elo_tail(report)
+        sections = [_period_text(part) for part in report.parts] + elo_tail(report)
     else:
         system, history, note = report.system, _shown_history(report), "the state"
         intro = _wrapped(f"rated under {system.name}: {system.title} (docs/systems.md)", "", "")
@@ -330,21 +331,6 @@ def _period_text(part: PeriodPart) -> list[str]:
         )  # fmt: skip
         lines += _wrapped(str(result["formula"]), "  ")
     return lines + _wrapped(part.verdict, "  ")
-
-
-def _elo_tail(report: PlayerReport) -> list[list[str]]:
-    """The publishes the database cannot explain, then the games pending per list kind."""
-    sections = [[f"{each}: the database holds no files of this publish to explain it"]
-                for each in report.missing]  # fmt: skip
-    for kind, rows in report.pending.groupby("kind", sort=False):
-        sections.append(
-            [f"{kind}: {len(rows)} game(s) pending toward a first rating after the list of "
-             f"{shown(rows['period'].iloc[0])}, {rows['half'].sum() / 2:g} points:"]
-            + [f"  {row['game_period']} {row['event']} round {row['round']}: "
-               f"opponent {row['opponent_rating']}, scored {row['half'] / 2:g}"
-               for row in rows.to_dict("records")]
-        )  # fmt: skip
-    return sections
 
 
 def _list_text(report: SystemPlayerReport, part: SystemListPart) -> list[str]:
@@ -419,7 +405,7 @@ def _elo_sheets(report: PlayerReport) -> list[Sheet]:
               widths={"opponent_name": int(names.max()) + 3 if len(names) else 12}),
         *([Sheet("Pending", frame=pending, heading=[f"{title} — games toward a first rating"])]
           if len(pending) else []),  # none: no page saying so
-        *history_charts(history, "rating", title),
+        *history_charts(history, "rating", title), *title_sheets(report, title),
     ]  # fmt: skip
 
 
@@ -577,6 +563,7 @@ def _elo_page(report: PlayerReport) -> dict[str, Any]:
         "history": history.to_dict("records"),
         "pending": report.pending.assign(score=report.pending["half"] / 2).to_dict("records"),
         "body_class": " ".join(["player", *empty_columns(opponents, OPPONENT_COLUMNS)]),
+        **title_parts(report),
     }  # fmt: skip
 
 

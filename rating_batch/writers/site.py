@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
 from typing import Protocol
@@ -38,7 +38,7 @@ from rating_batch.writers.site_labels import LANGUAGES
 SITE_FILES = (
     r"index\.html|site\.(css|js)|logo\.[A-Za-z0-9]+|players(/[^/]+\.html)?|"
     r"[0-9]{4}-[0-9]{2}(/(standard|rapid|blitz)(/(list\.html|top\.html|event(/[^/]+\.html)?|"
-    r"files(/[^/]+|/events(/[^/]+\.html)?)?))?)?"
+    r"files(/[^/]+|/events(/[^/]+\.html)?|/norms(/[^/]+(/[^/]+\.html)?)?)?))?)?"
 )
 
 #: A list's columns every system writes (docs/formats.md), shown in this order.
@@ -105,6 +105,8 @@ class SiteList:
     files: Mapping[str, bytes]
     """The published files the site carries, by path within the list's folder (each read
     when it is written: a month's event pages need not all be held at once)."""
+    norms: pd.DataFrame | None = None
+    """The period's norms.csv (FIDE's standard lists, docs/norms.md §8): the norms made."""
 
     @property
     def folder(self) -> str:
@@ -210,17 +212,7 @@ def _write(outputs: OutputSet, path: Path, text: str) -> None:
 def _ranked(each: SiteList, lower_is_better: bool) -> SiteList:
     """The list with each player's rank (equal ratings, equal rank)."""
     rank = each.listing["rating_value"].rank(method="min", ascending=lower_is_better)
-    listing = each.listing.assign(rank=rank.astype("Int64"))
-    return SiteList(
-        each.period,
-        each.kind,
-        listing,
-        each.players,
-        each.games,
-        each.calculations,
-        each.events,
-        each.files,
-    )
+    return replace(each, listing=each.listing.assign(rank=rank.astype("Int64")))
 
 
 def player_stems(lists: Sequence[SiteList]) -> pd.Series:

@@ -74,6 +74,7 @@ def write_player_pages(
             history_html=_joined(frame["id"], history, _history_rows(history)),
             chart_html=_each(frame["id"], _charts(history, mine, layout)),
             played_html=_each(frame["id"], _played(mine, layout)),
+            norms_html=_each(frame["id"], _norms(mine, layout)),
             calculation_html=_each(frame["id"], _calculations(mine, tables, layout, worked)),
         )
         made = fill_parts(parts, frame).tolist()
@@ -308,6 +309,62 @@ def _played(lists: Sequence[SiteList], layout: Layout) -> dict[str, str]:
         ("score_text", ""),
     ]
     return _by_id(fill_parts(table_parts(cells), frame), frame["id"])
+
+
+def _norms(lists: Sequence[SiteList], layout: Layout) -> dict[str, str]:
+    """Each player's title norms (docs/norms.md §8), newest list first, each norm linking
+    its certificate among the list's files and its event to the event's page; a heading
+    and a table, or nothing for a player without one."""
+    frames = []
+    for each in reversed(lists):
+        if each.norms is None:
+            continue
+        norms = each.norms
+        events = each.events.set_index("key")
+        name = norms["event"].map(events["name"]).astype(object).fillna(norms["event"])
+        certificate = norms["id"].str.replace("#", "-") + "-" + norms["norm_title"] + ".html"
+        frames.append(
+            norms.assign(
+                period=str(each.period),
+                name=name,
+                norm_html='<a href="../'
+                + each.folder
+                + "/files/norms/"
+                + norms["event"].map(quote)
+                + "/"
+                + certificate.map(quote)
+                + '">'
+                + escaped_texts(norms["norm_title"])
+                + "</a>",
+                event_html='<a href="../'
+                + each.folder
+                + "/event/"
+                + norms["event"].map(quote)
+                + '.html">'
+                + escaped_texts(name)
+                + "</a>",
+            )
+        )
+    if not frames:
+        return {}
+    frame = pd.concat(frames, ignore_index=True)
+    frame = frame.assign(score_text=points(pd.to_numeric(frame["points"])))
+    cells = [("period", "text"), ("norm_html", "text"), ("event_html", "name"),
+             ("games", ""), ("score_text", ""), ("Rp", "")]  # fmt: skip
+    rows = _by_id(fill_parts(table_parts(cells), frame), frame["id"])
+    head = "".join(
+        f'<th scope="col" class="{css}">{html.escape(text)}</th>'
+        for text, css in (
+            (layout.labels["period"], "text"), (layout.labels["norm"], "text"),
+            (layout.labels["event"], "name"), (layout.labels["games"], ""),
+            (layout.labels["score"], ""), ("Rp", ""),
+        )
+    )  # fmt: skip
+    return {
+        key: f'<h2>{html.escape(layout.labels["norms"])}</h2><div class="scroll"><table>'
+        f"<thead><tr>{head}</tr></thead><tbody>{text}</tbody></table></div>"
+        for key, text in rows.items()
+    }
 
 
 #: Calculation rows laid out at a time (``_calculations``).

@@ -264,6 +264,7 @@ def test_republishing_gives_the_same_bytes_and_earlier_periods_are_refused(folde
         "list.csv",
         "list.txt",
         "list.xlsx",
+        "norms.csv",  # header only: nobody within reach of a norm (docs/norms.md §8)
         "players.csv",
         "report.xlsx",
     ]

@@ -18,7 +18,7 @@ def test_unpublish_returns_exactly_to_the_state_before_the_publish(tmp_path: Pat
     assert code == 0
     lines = out.splitlines()
     assert lines[0] == (
-        "unpublished 2026-02 (standard): 2 rating states, 0 pending first-rating games and 10 "
+        "unpublished 2026-02 (standard): 2 rating states, 0 pending first-rating games and 11 "
         "stored files removed"
     )
     assert lines[1] == (

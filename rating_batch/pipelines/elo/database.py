@@ -17,9 +17,23 @@ import pandas as pd
 from rating_batch.assemble import player_ids
 from rating_batch.errors import InputError, Issue, RulesError
 from rating_batch.loaders import Progress, read_rating_list
-from rating_batch.periods import INITIAL, Period, list_before, next_list_period, period_name, shown
+from rating_batch.periods import (
+    INITIAL,
+    Period,
+    list_before,
+    list_date,
+    next_list_period,
+    period_name,
+    shown,
+)
 from rating_batch.pipelines.changes import ListCounts, change_summary
 from rating_batch.pipelines.elo.floor import below_floor_on_list, idle_below_floor
+from rating_batch.pipelines.elo.norms import (
+    NORMS_KIND,
+    has_norms,
+    stored_norms,
+    write_period_norms,
+)
 from rating_batch.pipelines.elo.publish import rate_list, read_state
 from rating_batch.pipelines.published import (
     LIST_FILES,
@@ -41,6 +55,9 @@ from rating_batch.systems.elo.k import games_from_list_k, junior_year
 from rating_batch.systems.elo.pages import date_span
 from rating_batch.systems.elo.rules import Rules
 from rating_batch.systems.elo.state import STATE_FIELDS, listing_of
+from rating_batch.titles.by_rating import norms_gathered, titles_by_rating
+from rating_batch.titles.rules import EDITIONS as NORM_EDITIONS
+from rating_batch.titles.rules import LATEST as LATEST_NORMS
 from rating_batch.validation import refuse_repeated_ids
 from rating_batch.values import differs, number
 from rating_batch.writers import (
@@ -178,7 +195,10 @@ class EloLists:
         self, outcomes: list[KindOutcome], period: Period, out: Path, outputs: OutputSet,
         progress: Progress, keeping: Keeping,
     ) -> list[Path]:  # fmt: skip
-        return write_period(outcomes, period, out, outputs, progress, keeping)
+        paths = write_period(outcomes, period, out, outputs, progress, keeping)
+        if has_norms(self.book.name):  # FIDE's title norms (docs/norms.md §8)
+            paths += write_period_norms(outcomes, period, out, outputs)
+        return paths
 
     def keep(self, store: Store, period: Period, outcome: KindOutcome) -> None:
         _store_outcome(store, period, outcome, self.book.name)
@@ -334,7 +354,19 @@ def gather(store: Store, book: RuleBook, person: dict[str, Any], label: str) -> 
             missing.append(f"{kind} {period}")
         else:
             parts.append(part)
+    standard = history[history["kind"] == NORMS_KIND]
+    dates = standard["period"].map(lambda p: None if p == INITIAL else list_date(str(p)))
+    norms = stored_norms(
+        store,
+        sorted(set(played.loc[played["kind"] == NORMS_KIND, "period"])),
+        {label} if former is None else {label, former},
+    )
     return PlayerReport(
+        norms=norms,
+        gathered=norms_gathered(norms, NORM_EDITIONS[LATEST_NORMS]),
+        rating_titles=titles_by_rating(
+            standard, dates, person.get("sex"), NORM_EDITIONS[LATEST_NORMS]
+        ),
         label=label,
         name=str(person["name"]),
         fide_id=label if pd.notna(fide) else None,

@@ -242,6 +242,10 @@ def _entrants(entries: pd.DataFrame, events: pd.DataFrame, table: pd.DataFrame) 
             "federation": entries["federation"],
             "title": entries["title"],
             "rank": entries["final_rank"].astype("Int64"),
+            # The file's sex, else the database's: the norms a player seeks (WGM, WIM).
+            "sex": entries["sex"].fillna(
+                entries["player_id"].map(table.set_index("player_id")["sex"])
+            ),
         }
     )
 

@@ -256,6 +256,13 @@ class PlayerReport:
     """Games pending toward a first rating after the last published list of each kind."""
     missing: list[str] = field(default_factory=list)
     """Published lists the player played in whose files the database does not hold."""
+    norms: pd.DataFrame = field(default_factory=pd.DataFrame)
+    """The title norms he made in the published periods' events: their norms.csv rows
+    (``norms.csv``'s columns, ``event``, ``period``; docs/norms.md §8)."""
+    rating_titles: pd.DataFrame = field(default_factory=pd.DataFrame)
+    """The titles by rating he could hold, reached or not (``titles.by_rating``)."""
+    gathered: pd.DataFrame = field(default_factory=pd.DataFrame)
+    """Per norm title, his norms and the games they count (``titles.by_rating``)."""
 
     def __post_init__(self) -> None:
         # One order of the lists in every report, text, sheets and page alike.
