@@ -147,3 +147,12 @@ def test_the_mean_change_parts_add_up_and_nobody_staying_puts_it_all_in_the_chan
     assert mean_change_parts(before, after, before[:0], after[:0]) == {
         "change": 0.0, "stayed": 0.0, "joined": 0.0, "left": 0.0,
     }  # fmt: skip
+
+
+def test_docs_define_every_measure() -> None:
+    """docs/drift.md §2 names every column of drift.csv."""
+    from pathlib import Path
+
+    text = (Path(__file__).parent.parent / "docs" / "drift.md").read_text(encoding="utf-8")
+    table = text.split("## §2", 1)[1].split("## §3", 1)[0]
+    assert [m for m in MEASURES if f"`{m}`" not in table] == []

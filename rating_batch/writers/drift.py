@@ -16,7 +16,7 @@ from rating_batch.drift import AGE_BAND, LEDGER, MEASURES, NEW_PLAYER_MONTHS, Dr
 from rating_batch.writers.csvfile import write_csv
 
 #: The chart's size in SVG units (it scales to the page's width) and its margins.
-WIDTH, HEIGHT, LEFT, RIGHT, TOP, BOTTOM = 720, 240, 64, 16, 12, 30
+WIDTH, HEIGHT, LEFT, RIGHT, TOP, BOTTOM = 720, 240, 90, 16, 12, 30
 #: Line colours, distinguishable in print and for the common colour blindnesses (Okabe-Ito).
 COLOURS = ("#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9", "#000000")
 
