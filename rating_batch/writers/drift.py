@@ -145,15 +145,17 @@ def _charts(drift: Drift) -> list[str]:
              ("from players leaving", column(since, "from_leaving"))],
         ),
         line_chart(
-            "Points in and out of the pool since the first list (leaving below zero)",
+            "Points in and out of the pool since the first list: players joining and "
+            "leaving (below zero), list adjustments",
             periods,
             [("change of the total", column(since, "total_change")),
-             *((line.replace("_", " "), column(since, line)) for line in LEDGER[:3])],
+             *((line.replace("_", " "), column(since, line))
+               for line in (*LEDGER[:3], "adjustment"))],
         ),
         line_chart(
-            "Points made within the pool since the first list",
+            "Points made by the games since the first list (K asymmetry), rounding and other",
             periods,
-            [(line, column(since, line)) for line in LEDGER[3:]],
+            [(line, column(since, line)) for line in ("games", "rounding", "other")],
         ),
         line_chart(
             f"New players: score − expected score, list by list (first rating at most "
