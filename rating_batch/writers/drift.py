@@ -55,8 +55,8 @@ def _ticks(low: float, high: float) -> list[float]:
 
 
 def line_chart(title: str, periods: Sequence[str], series: Sequence[tuple[str, np.ndarray]]) -> str:
-    """An SVG line chart of ``series`` (label, a value per period; NaN leaves a gap) with
-    its legend, as markup (every text escaped)."""
+    """An SVG line chart of ``series`` (label, a value per period; a NaN is left out, the
+    line joining its neighbours) with its legend, as markup (every text escaped)."""
     values = np.concatenate([np.asarray(v, np.float64) for _, v in series])
     known = values[np.isfinite(values)]
     low, high = (float(known.min()), float(known.max())) if len(known) else (0.0, 1.0)
