@@ -83,8 +83,13 @@ def read_drift(store: Store, kind: str, db: Path) -> Drift:
     rows = (
         pd.concat(found, ignore_index=True)
         if found
-        else pd.DataFrame({column: [] for column in (*ROW_COLUMNS, "period")})
+        else pd.DataFrame({column: [] for column in (*ROW_COLUMNS, "period")}, dtype="string")
     )
+    # A published file never changes: the lists before a player received his FIDE ID name
+    # him by the id he had (<event>#<start rank>, his ``created_by``); each is his now.
+    received = people[people["fide_id"].notna() & people["created_by"].str.contains("#")]
+    now = pd.Series(player_ids(received).to_numpy(), index=received["created_by"].to_numpy())
+    rows = rows.assign(id=rows["id"].map(now).astype("string").fillna(rows["id"]))
     return compute_drift(lists[["period", "id", "rating", "birth_year"]], rows, kind)
 
 

@@ -18,7 +18,15 @@ from pathlib import Path
 
 import pytest
 from conftest import read_csv
-from db_helpers import P, event_file, run, write_list
+from db_helpers import (
+    NEWBIE_FIDE_ID,
+    P,
+    event_file,
+    newcomer_database,
+    newcomer_plays,
+    run,
+    write_list,
+)
 
 from rating_batch.drift import MEASURES
 
@@ -97,3 +105,27 @@ def test_drift_reads_the_lists_as_published(tmp_path: Path, kind: str) -> None:
         listed = read_csv(tmp_path / "lists" / period / kind / "list.csv")
         assert int(rows[period]["players"]) == len(listed)
         assert int(rows[period]["total"]) == sum(int(row["rating"]) for row in listed)
+
+
+def test_a_new_player_who_received_a_fide_id_is_followed(tmp_path: Path) -> None:
+    """Newbie's first rating (2026-02, 1749, K 40) is published under n1#7; he then receives
+    a FIDE ID and, in February, beats Idle (1749, K 20): D = 0, expected 0.5 each; Newbie
+    +40 × 0.5 = +20.0, Idle −20 × 0.5 = −10.0. 2026-02's players.csv names him n1#7 and
+    2026-03's by his FIDE ID: he is one new player, 1 game, score 1 against 0.5 expected,
+    and the games made (40 − 20) × 0.5 = +10.0 points."""
+    db, _ = newcomer_database(tmp_path)
+    steps = [
+        ("edit-player", "n1#7", "--fide-id", NEWBIE_FIDE_ID),
+        ("add", newcomer_plays(tmp_path)),
+        ("publish", "2026-03", "--out", tmp_path / "lists"),
+        ("drift", "--out", tmp_path / "drift"),
+    ]
+    for step in steps:
+        code, out, err = run(*step, "--db", db)
+        assert code == 0, out + err
+    rows = {row["period"]: row for row in read_csv(tmp_path / "drift" / "drift-standard.csv")}
+    march = rows["2026-03"]
+    picked = [march[key] for key in ("new_players", "new_games", "new_score", "new_expected",
+                                     "new_surplus", "new_gain", "games")]  # fmt: skip
+    assert picked == ["1", "1", "1.0", "0.5", "0.5", "20.0", "10.0"]
+    assert (rows["2026-02"]["joined"], rows["2026-02"]["entering"]) == ("1", "1749.0")
