@@ -156,3 +156,16 @@ def test_docs_define_every_measure() -> None:
     text = (Path(__file__).parent.parent / "docs" / "drift.md").read_text(encoding="utf-8")
     table = text.split("## §2", 1)[1].split("## §3", 1)[0]
     assert [m for m in MEASURES if f"`{m}`" not in table] == []
+
+
+def test_an_initial_list_of_unknown_month_has_no_ages() -> None:
+    """0000-00 (a list of unknown month) has no year: nobody's age is known on it."""
+    lists = pd.DataFrame(
+        {"period": ["0000-00", "2024-02"], "id": ["a", "a"], "rating": [2000, 2000],
+         "birth_year": [1990, 1990]}
+    )  # fmt: skip
+    rows = pd.DataFrame(columns=["period", "id", "status", "rating", "games", "score",
+                                 "expected", "change", "new_rating"])  # fmt: skip
+    table = compute_drift(lists, rows, "standard").lists
+    assert table["age_players"].tolist() == [0, 1]
+    assert table["total_change"].tolist()[1] == 0
