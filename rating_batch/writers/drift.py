@@ -169,7 +169,9 @@ def _charts(drift: Drift) -> list[str]:
 def _cell(value: object, decimals: int) -> str:
     if pd.isna(value):  # type: ignore[call-overload]  # a scalar here
         return ""
-    return f"{float(value):,.{decimals}f}".replace(",", " ")  # type: ignore[arg-type]  # a number
+    # Rounded first, and + 0.0: −0.004 is shown "0.00", not "-0.00".
+    shown = round(float(value), decimals) + 0.0  # type: ignore[arg-type]  # a number
+    return f"{shown:,.{decimals}f}".replace(",", " ")
 
 
 def write_drift_html(drift: Drift, path: Path) -> None:

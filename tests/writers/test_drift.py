@@ -30,3 +30,11 @@ def test_a_line_per_series_inside_the_plot_and_every_text_escaped() -> None:
     assert first[0][1] > first[1][1] > first[2][1]
     assert all(TOP <= y <= HEIGHT for _, y in first)
     assert len(lines[1].split()) == 2
+
+
+def test_cells_group_thousands_and_show_no_negative_zero() -> None:
+    from rating_batch.writers.drift import _cell
+
+    assert [_cell(1256791.0, 2), _cell(-0.004, 2), _cell(-0.03, 2), _cell(float("nan"), 1)] == [
+        "1 256 791.00", "0.00", "-0.03", "",
+    ]  # fmt: skip
