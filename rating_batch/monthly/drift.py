@@ -14,7 +14,7 @@ from pathlib import Path
 import pandas as pd
 
 from rating_batch.assemble import player_ids
-from rating_batch.drift import Drift, compute_drift
+from rating_batch.drift import LEDGER, Drift, compute_drift
 from rating_batch.errors import RatingBatchError
 from rating_batch.periods import INITIAL, Period
 from rating_batch.staging import staged_outputs
@@ -49,8 +49,21 @@ class DriftReport:
                 f"{moved['from_joining'].sum():+.1f} from players joining, "
                 f"{moved['from_leaving'].sum():+.1f} from players leaving (list by list, summed)"
             )
+            sums = moved[["total_change", *LEDGER]].sum()
+            leaving = sums["leaving_floor"] + sums["leaving_other"]
+            lines.append(
+                f"the points: {_signed(sums['total_change'], 0)} = "
+                f"{_signed(sums['entering'], 0)} entering {_signed(-leaving, 0)} leaving "
+                f"{_signed(sums['games'], 1)} games {_signed(sums['rounding'], 1)} rounding "
+                f"{_signed(sums['adjustment'], 0)} adjustment {_signed(sums['other'], 1)} other"
+            )
         lines.extend(f"wrote {path}" for path in self.outputs)
         return "\n".join(lines)
+
+
+def _signed(value: float, decimals: int) -> str:
+    """A sum with its sign, thousands grouped; a sum that rounds to zero is +0."""
+    return f"{round(float(value), decimals) + 0.0:+,.{decimals}f}"
 
 
 def _rows(store: Store, period: Period, kind: str) -> pd.DataFrame | None:

@@ -57,11 +57,13 @@ def test_drift_of_three_lists_by_hand(tmp_path: Path) -> None:
     assert code == 0, out + err
     # Means: 4900 / 3 = 1633.3; 4893 / 3 = 1631.0; 4896 / 3 = 1632.0; nobody joined or left,
     # so the whole change is the rating changes': −2.333 + 1.0 = −1.3.
-    assert out.splitlines()[:3] == [
+    # The points: 4896 − 4900 = −4 = games −7.2 + 3.2 = −4.0, rounding +0.2 − 0.2 = 0.
+    assert out.splitlines()[:4] == [
         "standard lists 2026-01 to 2026-03: 3 list(s)",
         "mean 1633.3 → 1632.0 (-1.3); median 1600.0 → 1604.0",
         "the mean's change: -1.3 from rating changes, +0.0 from players joining, +0.0 from "
         "players leaving (list by list, summed)",
+        "the points: -4 = +0 entering +0 leaving -4.0 games +0.0 rounding +0 adjustment +0.0 other",
     ]
     rows = read_csv(tmp_path / "drift" / "drift-standard.csv")
     assert list(rows[0]) == list(MEASURES)
