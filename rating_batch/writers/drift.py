@@ -54,6 +54,15 @@ def _ticks(low: float, high: float) -> list[float]:
     return [first + step * i for i in range(math.ceil((high - first) / step) + 1)]
 
 
+def _tick_text(tick: float, decimals: int) -> str:
+    """A tick's label, short enough for a phone's chart: 30k, 2.5M."""
+    for size, suffix in ((1e6, "M"), (1e4, "k")):
+        if abs(tick) >= size:
+            scale = size if suffix == "M" else 1e3
+            return f"{tick / scale:g}{suffix}"
+    return f"{tick:,.{decimals}f}"
+
+
 def line_chart(title: str, periods: Sequence[str], series: Sequence[tuple[str, np.ndarray]]) -> str:
     """An SVG line chart of ``series`` (label, a value per period; a NaN is left out, the
     line joining its neighbours) with its legend, as markup (every text escaped)."""
@@ -82,7 +91,7 @@ def line_chart(title: str, periods: Sequence[str], series: Sequence[tuple[str, n
         parts.append(
             f'<line{zero} x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{level}" y2="{level}"/>'
             f'<text x="{LEFT - 6}" y="{y(tick) + 4:.1f}" text-anchor="end">'
-            f"{tick:,.{decimals}f}</text>"
+            f"{_tick_text(tick, decimals)}</text>"
         )
     shown = sorted({0, count // 2, count - 1}) if count > 2 else list(range(count))
     for i in shown:
@@ -205,7 +214,7 @@ def write_drift_html(drift: Drift, path: Path) -> None:
         title=f"The {drift.kind} pool over time",
         facts=[
             ("lists", f"{table['period'].iloc[0]} to {table['period'].iloc[-1]} ({len(table)})"),
-            ("players on the last list", str(int(table["players"].iloc[-1]))),
+            ("players on the last list", f"{int(table['players'].iloc[-1]):,}"),
         ],
         index_link=None,
         charts=[Markup(chart) for chart in _charts(drift)],

@@ -38,3 +38,10 @@ def test_cells_group_thousands_and_show_no_negative_zero() -> None:
     assert [_cell(1256791.0, 2), _cell(-0.004, 2), _cell(-0.03, 2), _cell(float("nan"), 1)] == [
         "1 256 791.00", "0.00", "-0.03", "",
     ]  # fmt: skip
+
+
+def test_large_ticks_are_short() -> None:
+    from rating_batch.writers.drift import _tick_text
+
+    texts = [_tick_text(t, 0) for t in (3_000_000, 2_500_000, 30_000, -10_000, 5_000, 1_730)]
+    assert texts == ["3M", "2.5M", "30k", "-10k", "5,000", "1,730"]
