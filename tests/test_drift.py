@@ -169,3 +169,30 @@ def test_an_initial_list_of_unknown_month_has_no_ages() -> None:
     table = compute_drift(lists, rows, "standard").lists
     assert table["age_players"].tolist() == [0, 1]
     assert table["total_change"].tolist()[1] == 0
+
+
+def test_a_rapid_player_rated_from_standard_enters_with_his_games() -> None:
+    """Rapid (rules §6): f, not on the rapid list, plays with his standard 1800 and gains
+    +10.0 → 1810; a, on it at 2000, gains +5.0 → 2005. The total 2000 → 3815: +1815 =
+    entering 1810 (f's rating, his games in it) + games 5.0 (a's only) + rounding 0."""
+    lists = pd.DataFrame(
+        {"period": ["2024-01", "2024-02", "2024-02"], "id": ["a", "a", "f"],
+         "rating": [2000, 2005, 1810], "birth_year": [1990, 1990, 1990]}
+    )  # fmt: skip
+    rows = pd.DataFrame(
+        [("2024-02", "a", "rated", 2000, 1, 1.0, 0.5, 5.0, 2005),
+         ("2024-02", "f", "rated", 1800, 1, 1.0, 0.75, 10.0, 1810)],
+        columns=["period", "id", "status", "rating", "games", "score", "expected", "change",
+                 "new_rating"],
+    )  # fmt: skip
+    table = compute_drift(lists, rows, "rapid").lists.set_index("period")
+    assert table.loc["2024-02", ["total_change", *LEDGER]].tolist() == [
+        1815,
+        1810,
+        0,
+        0,
+        5,
+        0,
+        0,
+        0,
+    ]
