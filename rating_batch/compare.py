@@ -19,6 +19,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from rating_batch.drift import mean_change_parts
 from rating_batch.errors import Issue
 from rating_batch.inputs import expand_inputs, keep_out_apart, load_events
 from rating_batch.pipelines import find_system
@@ -55,11 +56,8 @@ def _aggregate(players: pd.DataFrame) -> dict[str, float]:
     new = players["new_rating"].astype("Float64")
     moved = (new - rating)[was_rated].dropna()
     before, after = rating[was_rated], new[listed]
-    # The change of the list average, split exactly in three:
-    #   after − before = (after − after of those on both lists)      joining
-    #                  + (after − before of those on both lists)     their rating changes
-    #                  + (before of those on both lists − before)    leaving
-    stayed_before, stayed_after = _mean(rating[both]), _mean(new[both])
+    # The change of the list average, split exactly in three (drift.mean_change_parts).
+    parts = mean_change_parts(before, after, rating[both], new[both])
     return {
         "players": len(players),
         "rated before": int(was_rated.sum()),
@@ -70,10 +68,10 @@ def _aggregate(players: pd.DataFrame) -> dict[str, float]:
         "sum of changes of rated players": int(moved.sum()) if len(moved) else 0,
         "list average before": _mean(before),
         "list average after": _mean(after),
-        "change of the list average": _mean(after) - _mean(before),
-        "  from rating changes of players on both lists": stayed_after - stayed_before,
-        "  from players joining the list": _mean(after) - stayed_after if both.any() else 0.0,
-        "  from players leaving the list": stayed_before - _mean(before) if both.any() else 0.0,
+        "change of the list average": parts["change"],
+        "  from rating changes of players on both lists": parts["stayed"],
+        "  from players joining the list": parts["joined"],
+        "  from players leaving the list": parts["left"],
     }
 
 

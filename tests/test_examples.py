@@ -57,6 +57,7 @@ STATE_OF = {
     "remove": "february added",
     "unpublish": "march published",
     "export-list": "march published",
+    "drift": "march published",
     "player": "march published",
     "edit-player": "march published",
     "backups": "march published",

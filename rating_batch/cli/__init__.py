@@ -83,6 +83,7 @@ for _command in (
     database.upgrade,
     database.player,
     database.export_list,
+    database.drift,
     desk.serve,
 ):
     cli.add_command(_command)

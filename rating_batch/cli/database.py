@@ -1,5 +1,5 @@
 """The commands of the rating database: init, add, publish, site, unpublish, remove, edit-player,
-backups, restore, backup, upgrade, player and export-list."""
+backups, restore, backup, upgrade, player, export-list and drift."""
 
 from __future__ import annotations
 
@@ -596,3 +596,29 @@ def export_list(context: click.Context, period: str, kind: str | None, db: Path,
     if not context.obj["quiet"]:
         for path in paths:
             echo(f"wrote {path}")
+
+
+@click.command("drift")
+@click.option("--kind", type=click.Choice(KINDS), default="standard", show_default=True,
+              help="The lists to read.")  # fmt: skip
+@DB_OPTION
+@OUT_OPTION
+@click.pass_context
+def drift(context: click.Context, kind: str, db: Path, out: Path) -> None:
+    """The pool over time, from every list in the database: drift-KIND.html and .csv.
+
+    The list's mean and median; their change split into rating changes and players joining
+    or leaving; a ledger of where the points come from and go; the new players' score
+    against their expected score; ratings at a fixed age (docs/drift.md).
+
+    Example:
+
+    \b
+        rating-batch drift --out out
+    """
+    from rating_batch import monthly
+
+    with user_errors(context.obj["debug"]):
+        report = monthly.drift_report(db=db, out=out, kind=kind)
+    if not context.obj["quiet"]:
+        echo(report.summary())

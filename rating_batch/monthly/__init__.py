@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from rating_batch.monthly.add import AddOptions, add_events
+    from rating_batch.monthly.drift import drift_report
     from rating_batch.monthly.edit import PlayerEdit, edit_player
     from rating_batch.monthly.export import export_list
     from rating_batch.monthly.init import init_database
@@ -42,6 +43,7 @@ if TYPE_CHECKING:
 _HOMES = {
     "AddOptions": "add",
     "add_events": "add",
+    "drift_report": "drift",
     "PlayerEdit": "edit",
     "edit_player": "edit",
     "export_list": "export",
@@ -88,6 +90,7 @@ __all__ = [
     "backup",
     "backups_report",
     "database_overview",
+    "drift_report",
     "edit_player",
     "export_list",
     "find_players",

@@ -98,6 +98,24 @@ class Store(EventQueries):
             )
         return self._states[kind, period].copy()
 
+    def list_ratings(self, kind: str) -> pd.DataFrame:
+        """Every list of ``kind`` (the initial one and each published one) as its rows:
+        period, player_id, rating, birth_year; a row per rated player (inactive ones too) on
+        each list, by period and player. Each player's state is found by his key, as in
+        ``state``: a list costs what the list before it did."""
+        return self.frame(
+            """
+            SELECT l.period, p.player_id, r.rating, p.birth_year
+            FROM lists l CROSS JOIN players p CROSS JOIN ratings r
+            WHERE l.kind = ?1 AND r.player_id = p.player_id AND r.kind = ?1 AND r.period = (
+                SELECT MAX(x.period) FROM ratings x
+                WHERE x.player_id = p.player_id AND x.kind = ?1 AND x.period <= l.period)
+              AND r.rating IS NOT NULL
+            ORDER BY l.period, p.player_id
+            """,
+            (kind,),
+        )
+
     def insert_ratings(self, rows: pd.DataFrame) -> None:
         self._states.clear()
         self._insert("ratings", rows)
