@@ -9,7 +9,7 @@ import math
 
 import click
 
-from rating_batch.cli import database, desk, files, norms
+from rating_batch.cli import database, desk, files, norms, reading
 from rating_batch.cli.common import SHOWN_WARNINGS, check_settings
 from rating_batch.store import DEFAULT_WAIT
 
@@ -81,9 +81,9 @@ for _command in (
     database.restore,
     database.backup,
     database.upgrade,
-    database.player,
-    database.export_list,
-    database.drift,
+    reading.player,
+    reading.export_list,
+    reading.drift,
     desk.serve,
 ):
     cli.add_command(_command)

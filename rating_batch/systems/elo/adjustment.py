@@ -66,3 +66,10 @@ def adjustment_note(rules: Rules, previous: Period | None, players: pd.DataFrame
         f"carried from the {previous} list and this period's games became {rule}, before "
         f"the floor of {rules.floor}: {len(raised)} player(s) raised{example}"
     )
+
+
+def with_adjustment(players: pd.DataFrame, added: pd.api.extensions.ExtensionArray) -> None:
+    """players.csv's ``adjustment`` column (the points each rating computed was raised by;
+    NA for a player without one), before ``new_rating``, which holds the adjusted rating."""
+    where = list(players.columns).index("new_rating")
+    players.insert(where, "adjustment", pd.Series(added, index=players.index))

@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from rating_batch.schema import REASON_DTYPE, REASONS, integers
-from rating_batch.systems.elo.adjustment import adjusted
+from rating_batch.systems.elo.adjustment import adjusted, with_adjustment
 from rating_batch.systems.elo.first import first_ratings, performance
 from rating_batch.systems.elo.k import cap_k, k_factors
 from rating_batch.systems.elo.reasons import period_notes
@@ -432,17 +432,8 @@ def rate_period(
         copy=False,
     )
     if adjust:
-        result_players.insert(
-            list(result_players.columns).index("new_rating"),
-            "adjustment",
-            pd.Series(
-                _nullable(
-                    np.where(is_rated, new_rating - from_games, provisional - first_computed),
-                    is_rated | (pool_n > 0),
-                ),
-                index=result_players.index,
-            ),
-        )
+        added = np.where(is_rated, new_rating - from_games, provisional - first_computed)
+        with_adjustment(result_players, _nullable(added, is_rated | (pool_n > 0)))
     reason = _reasons(games, counted, played, opponent_rated, rated_player, own, gap, pool)
     result_games = pd.DataFrame(
         {
