@@ -207,20 +207,21 @@ def test_rd_grows_with_the_days_since_the_last_game(tmp_path: Path) -> None:
 
 
 def test_round_dates_of_the_file_date_the_games(tmp_path: Path) -> None:
-    # Record 132 dates round 2 ten days after round 1: player 1's second game grows his RD
-    # for 10 days (2.1436 periods); the event's own dates (10–12 January) are not used.
+    # Record 132 dates round 2 five days after round 1: player 1's second game grows his RD
+    # for 5 days (1.0718 periods); the event's days (10–20 January) spread over its two
+    # rounds would have given 10.
     people = [P(1, "A, A", None, 11, ADULT), P(2, "B, B", None, 12, ADULT),
               P(3, "C, C", None, 13, ADULT)]  # fmt: skip
-    dates = " " * 87 + "26/01/10  26/01/20"
+    dates = " " * 87 + "26/01/10  26/01/15"
     path = tmp_path / "ev.trf"
-    path.write_text(trf(people, [(1, 1, 2, "1-0"), (2, 3, 1, "=-=")],
+    path.write_text(trf(people, [(1, 1, 2, "1-0"), (2, 3, 1, "=-=")], end="2026/01/20",
                         extra=(f"132 {dates}",)), encoding="utf-8")  # fmt: skip
     out = tmp_path / "out"
     assert run("rate", path, "--rules", "lichess", "--out", out)[0] == 0
     mine = [row for row in read_csv(out / "calculations.csv") if row["id"] == "11"]
-    assert [row["days"] for row in mine] == ["", "10.0"]
+    assert [row["days"] for row in mine] == ["", "5.0"]
     players = {row["id"]: row for row in read_csv(out / "players.csv")}
-    assert players["11"]["new_last_game"] == "2026-01-20"
+    assert players["11"]["new_last_game"] == "2026-01-15"
     assert players["12"]["new_last_game"] == "2026-01-10"
 
 

@@ -302,20 +302,22 @@ def _event_info(
             issues.append(
                 Issue(source, None, f"record {name}: unreadable date {tags[tag]!r}", "warning")
             )
-    dated = _round_dates(tags.get("round_dates_line", ""))
+    dated, problem = _round_dates(tags.get("round_dates_line", ""))
     round_dates = [date for date in dated if date is not None]
     if round_dates and start and end and not mixed:
         first, last = min(round_dates), max(round_dates)
         if first < start or last > end:
-            issues.append(
-                Issue(
-                    source,
-                    None,
-                    f"the event is dated {start}…{end} (records 042/052) but its rounds "
-                    f"{first}…{last} (record 132): which is right?",
-                    "warning",
-                )
+            problem = (
+                f"the event is dated {start}…{end} (records 042/052) but its rounds "
+                f"{first}…{last} (record 132): which is right?"
             )
+    if problem is None and round_dates != sorted(round_dates):
+        problem = "record 132: the rounds' dates are not in round order"
+    if problem is not None:
+        # A round's date moves a game in time (the systems that grow a rating's deviation
+        # with the days between games): a date in doubt is not used, the event's days are.
+        issues.append(Issue(source, None, f"{problem} (the rounds' dates are not used)", "warning"))
+        dated = [None] * len(dated)
     if (start is None or end is None) and round_dates:
         start = start or min(round_dates)
         end = end or max(round_dates)
@@ -350,11 +352,44 @@ def _event_info(
     )
 
 
-def _round_dates(line: str) -> list[dt.date | None]:
-    """Record 132: each round's date in round order (None where unreadable)."""
-    return [
-        parse_date(line[start : start + 8]) for start in range(ROUND_START, len(line), ROUND_WIDTH)
+#: The orders a record 132 is seen written in, the standard's (YY/MM/DD) first.
+ROUND_DATE_ORDERS = (("y", "m", "d"), ("y", "d", "m"), ("d", "m", "y"), ("m", "d", "y"))
+
+
+def _round_dates(line: str) -> tuple[list[dt.date | None], str | None]:
+    """Record 132: each round's date in round order (None where blank), all read in the one
+    order that reads every one of them (YY/MM/DD, TRF's, first; some programs write another),
+    and a problem when no order does (``26/02/30`` among ``26/01/15``: read day first it
+    would be 2030): the line's dates are then not used."""
+    pieces = [
+        line[start : start + 8].strip() for start in range(ROUND_START, len(line), ROUND_WIDTH)
     ]
+    written = [piece for piece in pieces if piece]
+    for order in ROUND_DATE_ORDERS:
+        read = [_in_order(piece, order) for piece in written]
+        if all(read):
+            found = iter(read)
+            return [next(found) if piece else None for piece in pieces], None
+    bad = next((p for p in written if _in_order(p, ROUND_DATE_ORDERS[0]) is None), written[0])
+    return [None] * len(pieces), (
+        f"record 132: the rounds' dates cannot all be read in one order ({bad!r} among them)"
+    )
+
+
+def _in_order(text: str, order: tuple[str, str, str]) -> dt.date | None:
+    """``text`` (three numbers) as a date in ``order``; a two-digit year is this century's
+    unless that would put it more than a year ahead."""
+    parts = re.split(r"[/.\-]", text)
+    if len(parts) != 3 or not all(part.isdigit() for part in parts):
+        return None
+    value = dict(zip(order, (int(part) for part in parts), strict=True))
+    year = value["y"]
+    if year < 100:
+        year += 2000 if year <= dt.date.today().year % 100 + 1 else 1900
+    try:
+        return dt.date(year, value["m"], value["d"])
+    except ValueError:
+        return None
 
 
 # -- the 001 records ---------------------------------------------------------------------------

@@ -524,3 +524,38 @@ def test_a_national_line_for_a_start_rank_no_player_has_is_a_warning() -> None:
         "001 record has: ignored (a wrong rank?)"
     ]
     assert pd.isna(event.players.set_index("player")["national_id"][1])
+
+
+@pytest.mark.parametrize(
+    ("dates", "read", "said"),
+    [
+        # TRF's YY/MM/DD.
+        ("26/01/10  26/01/15  26/01/20", ("2026-01-10", "2026-01-15", "2026-01-20"), None),
+        # YY.DD.MM, as some programs write it (a real file of 2011: 11.25.02), read whole.
+        ("26.10.01  26.15.01  26.20.01", ("2026-01-10", "2026-01-15", "2026-01-20"), None),
+        # 26/02/30 is no YY/MM/DD date; read day first it was 2030-02-26 (the red team's).
+        # Day first reads all three (1930-02-26, 2015-01-26, 2020-01-26), none within the
+        # event: none is used.
+        ("26/02/30  26/01/15  26/01/20", (None, None, None), "which is right?"),
+        # Out of round order: not used.
+        ("26/01/20  26/01/10  26/01/15", (None, None, None), "not in round order"),
+    ],
+)
+def test_the_rounds_dates_are_read_in_one_order_or_not_used(
+    tmp_path: Path, dates: str, read: tuple[str | None, ...], said: str | None
+) -> None:
+    from trf_text import P, trf
+
+    path = tmp_path / "rd.trf"
+    text = trf([P(1, "A, A", 1500, 11, 1990), P(2, "B, B", 1500, 12, 1990)],
+               [(1, 1, 2, "1-0"), (2, 2, 1, "1-0"), (3, 1, 2, "=-=")],
+               start="2026/01/10", end="2026/01/20", extra=(f"132 {' ' * 87}{dates}",))  # fmt: skip
+    path.write_text(text, encoding="utf-8")
+    event = load_event(path)
+    assert tuple(d and d.isoformat() for d in event.info.round_dates) == read
+    warnings = [str(issue) for issue in event.issues if "132" in str(issue)]
+    if said is None:
+        assert warnings == []
+    else:
+        assert len(warnings) == 1 and said in warnings[0]
+        assert warnings[0].endswith("(the rounds' dates are not used)")
