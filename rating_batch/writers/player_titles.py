@@ -15,7 +15,7 @@ import pandas as pd
 
 from rating_batch.periods import shown
 from rating_batch.systems.elo.explain import PlayerReport
-from rating_batch.values import as_float, missing
+from rating_batch.values import as_float, as_int, missing
 from rating_batch.writers.workbook import Sheet
 
 #: A norm's columns in every report: (heading, norms.csv column).
@@ -99,7 +99,8 @@ def _gathered(report: PlayerReport) -> str:
 def _reached(row: dict[str, Any]) -> str:
     if row["reached"]:
         games = "" if missing(row["games"]) else f", {int(as_float(row['games']))} games"
-        return f"reached on the list of {shown(str(row['period']))} ({row['rating']}{games})"
+        rating = "" if missing(row["rating"]) else str(as_int(row["rating"]))
+        return f"reached on the list of {shown(str(row['period']))} ({rating}{games})"
     return f"not yet: on the list of {shown(str(row['period']))}, {row['note']}"
 
 

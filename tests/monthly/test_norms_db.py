@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from conftest import read_csv
 from db_helpers import query, run, write_list
 from desk_helpers import desk
@@ -135,7 +136,10 @@ def test_the_desk_and_the_site_show_a_players_norms(tmp_path: Path) -> None:
     assert "Title norms made" not in (out / "site" / "players" / "1002.html").read_text("utf-8")
 
 
-def test_titles_by_rating_need_30_games_when_the_rating_is_reached(tmp_path: Path) -> None:
+@pytest.mark.parametrize("rules", [None, "sample_data/rules/fexerj-2027.toml"])
+def test_titles_by_rating_need_30_games_when_the_rating_is_reached(
+    tmp_path: Path, rules: str | None
+) -> None:
     """21 and 22 (2290) each beat five 2290s in a January event: with K 40 (fewer than 30
     games) each win is 40 × (1 − 0.5) = +20, so both are 2390 on the list of 2026-02, past
     FM's 2300. 21 had 25 games and now 30: FM by rating; 22 had 24 and now 29: not yet."""
@@ -147,7 +151,8 @@ def test_titles_by_rating_need_30_games_when_the_rating_is_reached(tmp_path: Pat
          *(f"{n},2290,100,M" for n in range(31, 36))],
     )  # fmt: skip
     db = tmp_path / "r.sqlite"
-    assert run("init", "--list", listing, "--period", "2026-01", "--db", db)[0] == 0
+    chosen = () if rules is None else ("--rules", Path(__file__).parents[2] / rules)
+    assert run("init", "--list", listing, "--period", "2026-01", "--db", db, *chosen)[0] == 0
     players = [P(1, "Twenty, One", 2290, 21, 1980), P(2, "Twenty, Two", 2290, 22, 1980, "w"),
                *(P(n - 28, f"Opp, {n}", 2290, n, 1980) for n in range(31, 36))]  # fmt: skip
     # Rank 1 (21) meets ranks 3-7 in rounds 1-5; rank 2 (22) meets 4, 5, 6, 7, 3.
@@ -156,8 +161,16 @@ def test_titles_by_rating_need_30_games_when_the_rating_is_reached(tmp_path: Pat
     event = tmp_path / "open.trf"
     event.write_text(trf(players, games, start="2026/01/10", end="2026/01/14"), "utf-8")
     assert run("add", event, "--db", db)[0] == 0
-    assert run("publish", "2026-02", "--db", db, "--out", tmp_path / "out")[0] == 0
+    # FEXERJ's lists appear in odd months: the January event goes into March's.
+    period = "2026-02" if rules is None else "2026-03"
+    assert run("publish", period, "--db", db, "--out", tmp_path / "out")[0] == 0
     one = run("player", "21", "--db", db)[1]
+    if rules is not None:
+        assert "2026-03" in one  # his history holds the list: only the titles are not judged
+        # A federation's rules file rates for its own list: FIDE's titles are not judged on
+        # it (the red team saw FM claimed from a national rating).
+        assert "by rating" not in one
+        return
     assert "  FM by rating (2300): reached on the list of 2026-02 (2390, 30 games)" in one
     # CM: 2290 on the list of 2026-01 was reached with 25 games, which does not count.
     assert "  CM by rating (2200): reached on the list of 2026-02 (2390, 30 games)" in one

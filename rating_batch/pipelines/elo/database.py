@@ -364,9 +364,13 @@ def gather(store: Store, book: RuleBook, person: dict[str, Any], label: str) -> 
     return PlayerReport(
         norms=norms,
         gathered=norms_gathered(norms, NORM_EDITIONS[LATEST_NORMS]),
+        # FIDE's titles by rating are judged on FIDE's lists only: a federation's rules file
+        # rates for its own list (as norms are written for FIDE's only).
         rating_titles=titles_by_rating(
             standard, dates, person.get("sex"), NORM_EDITIONS[LATEST_NORMS]
-        ),
+        )
+        if has_norms(book.name)
+        else pd.DataFrame(),
         label=label,
         name=str(person["name"]),
         fide_id=label if pd.notna(fide) else None,
