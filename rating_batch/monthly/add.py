@@ -146,6 +146,8 @@ def add_events(
                     "encoding": [e.info.encoding for e in events],
                     "time_control": [e.info.time_control for e in events],
                     "round_dates": [round_dates_text(e.info.round_dates) for e in events],
+                    "federation": [e.info.federation or None for e in events],
+                    "city": [e.info.city or None for e in events],
                 }
             )
         )

@@ -134,7 +134,7 @@ CREATE TABLE events (
     kind TEXT NOT NULL,
     period TEXT NOT NULL {_period("period")},
     format TEXT, encoding TEXT, time_control TEXT,
-    round_dates TEXT
+    round_dates TEXT, federation TEXT, city TEXT
 );
 CREATE UNIQUE INDEX events_name_dates ON events (name, start, "end");
 CREATE INDEX events_period ON events (period, kind);
@@ -382,11 +382,13 @@ def _to_version_9(connection: sqlite3.Connection, places: Places) -> None:
 def _to_version_10(connection: sqlite3.Connection, places: Places) -> None:
     """Version 9 → 10: each round's date as the event's file gives it (``round_dates``: ISO
     dates joined by commas, an empty place for a round without one), which the systems that
-    rate game by game read for the days between games (docs/systems.md §14); none known for
-    the events already there (their dates are spread over their rounds)."""
+    rate game by game read for the days between games (docs/systems.md §14), and the host
+    federation and city (TRF 032, 022), which a norm's 1.4.3d reads (docs/norms.md §8); none
+    known for the events already there (their dates are spread over their rounds)."""
     columns = {row[1] for row in connection.execute("PRAGMA table_info(events)")}
-    if "round_dates" not in columns:  # an older file was rebuilt with the current tables
-        connection.execute("ALTER TABLE events ADD COLUMN round_dates TEXT")
+    for column in ("round_dates", "federation", "city"):
+        if column not in columns:  # an older file was rebuilt with the current tables
+            connection.execute(f"ALTER TABLE events ADD COLUMN {column} TEXT")
 
 
 #: Schema version → the step that brings a database from the previous version to it. Each

@@ -182,3 +182,23 @@ def test_titles_by_rating_need_30_games_when_the_rating_is_reached(
     ) in flat
     # Women's titles for a woman only: 22 (F) is shown WFM, 21 (M) never.
     assert "WFM by rating" in two and "WFM by rating" not in one
+
+
+def test_a_swiss_in_the_database_takes_1_4_3d_from_its_host_federation(tmp_path: Path) -> None:
+    """The host federation (TRF 032) is kept with the event (schema 10): a Swiss of 24, 23
+    of them foreign to ENG and 12 GMs in every round, is exempt by 1.4.3d in the database
+    as under the norms command (before, no stored event had a host: never exempt). Sam met
+    no titled player (out of reach, not checked); player 2 met four GMs."""
+    from titles.test_event import swiss_field
+
+    listing = write_list(tmp_path, ["id,rating", *(f"{1000 + n},2300" for n in range(1, 25))])
+    db = tmp_path / "r.sqlite"
+    assert run("init", "--list", listing, "--period", "2026-01", "--db", db)[0] == 0
+    event = tmp_path / "swiss.trf"
+    event.write_text(swiss_field(24, 2300, 12), encoding="utf-8")
+    assert run("add", event, "--db", db)[0] == 0
+    assert run("publish", "2026-02", "--db", db, "--out", tmp_path / "out")[0] == 0
+    rows = read_csv(tmp_path / "out" / "2026-02" / "standard" / "norms.csv")
+    two = [row for row in rows if row["id"] == "1002" and row["norm_title"] == "IM"]
+    assert len(two) == 1 and two[0]["exemption"] == "swiss-1.4.3d"
+    assert {row["exemption"] for row in rows} == {"swiss-1.4.3d"}

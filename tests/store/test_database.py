@@ -341,8 +341,9 @@ def test_a_version_5_database_is_upgraded_with_its_largest_tables_in_key_order(
     assert code == 0 and out.startswith(f"upgraded {db} from schema 5 to {SCHEMA_VERSION}")
     after = {t: sorted(query(db, f"SELECT * FROM {t}")) for t in tables}
     after["players"] = [row[:-1] for row in after["players"]]  # schema 9: national_id, none
-    after["events"] = [row[:-1] for row in after["events"]]  # schema 10: round_dates, none
-    assert {row[-1] for row in query(db, "SELECT * FROM events")} == {None}
+    # Schema 10: round_dates, federation, city, none known.
+    after["events"] = [row[:-3] for row in after["events"]]
+    assert {row[-3:] for row in query(db, "SELECT * FROM events")} == {(None, None, None)}
     assert after == before
     assert len(before["system_states"]) == 24  # four players, three state columns, two lists
     sql = dict(query(db, "SELECT name, sql FROM sqlite_master WHERE type = 'table'"))
