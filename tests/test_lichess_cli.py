@@ -322,16 +322,18 @@ def test_the_regulator_multiplies_gains_only(tmp_path: Path) -> None:
     assert "gains × 1.5 (regulator)" in said
 
 
-def test_a_last_game_after_the_game_adds_no_growth_and_stays(tmp_path: Path) -> None:
-    # The list says both last played on 2026-02-01, after this game of 2026-01-10: no days
-    # count (t = 0, RD as stored), and last_game does not go back to the earlier day.
+def test_a_last_game_after_every_game_rated_is_refused(tmp_path: Path) -> None:
+    # The list says both last played on 2026-02-01, after this game of 2026-01-10: a typo
+    # (2027 for 2025 would be carried to every later list and take away every later game's
+    # RD growth; the red team saw a list keep 2030): refused, naming them, nothing written.
     files, listed = one_game_events(tmp_path, [(MIXED, "draw")], last_game="2026-02-01")
-    players = rated(tmp_path, files, "--rules", rules(tmp_path, 0), "--list", listed)
-    rows = read_csv(tmp_path / "out" / "calculations.csv")
-    assert [(row["days"], row["rd_live"]) for row in rows] == [("0.0", "79.0"), ("0.0", "110.0")]
-    assert players["1000"]["new_last_game"] == "2026-02-01"
-    # The same draw as scalachess's (A = 0): 1406.31 and 1537.61.
-    assert float(players["1000"]["new_rating"]) == pytest.approx(1406.31, abs=0.005)
+    out = tmp_path / "out"
+    code, _, err = run("rate", *files, "--rules", "lichess", "--list", listed, "--out", out)
+    assert code == 1 and not out.exists()
+    assert err == (
+        "Error: last_game after every game rated (2026-01-10): 1000 (2026-02-01), "
+        "1001 (2026-02-01): a typo in the list's dates?\n"
+    )
 
 
 def test_publish_dates_the_games_by_the_files_round_dates_as_rate_does(tmp_path: Path) -> None:

@@ -22,7 +22,12 @@ from rating_batch.systems.base import (
 )
 from rating_batch.systems.games import PlayedGames, game_steps
 from rating_batch.systems.glicko import GlickoSystem, Q, g_of
-from rating_batch.systems.lichess import day_numbers, day_texts, is_iso_day
+from rating_batch.systems.lichess import (
+    day_numbers,
+    day_texts,
+    is_iso_day,
+    refuse_later_last_games,
+)
 from rating_batch.systems.params import GLICKO_DEVIATIONS, GLICKO_RATINGS, Clash, field, number
 
 
@@ -130,6 +135,7 @@ class ChesscomSystem(SystemBase[Chesscom]):
         rating = period.initial("rating", p.initial_rating)
         rd = period.initial("rd", p.initial_rd)
         last = day_numbers(period.state["last_game"])
+        refuse_later_last_games(period, last)
         done = rate_chesscom(rating, rd, last, period.game_days(), period.games, p)
         after = {"rating": done.rating, "rd": done.rd, "last_game": day_texts(done.last_day)}
         players = outcome_players(period, after)

@@ -16,6 +16,7 @@ from typing import ClassVar
 import numpy as np
 import pandas as pd
 
+from rating_batch.errors import RatingBatchError
 from rating_batch.systems.base import (
     SystemBase,
     SystemInput,
@@ -210,6 +211,27 @@ def day_numbers(column: pd.Series) -> np.ndarray:
                      .toordinal()) for text in column], dtype=np.float64)  # fmt: skip
 
 
+def refuse_later_last_games(period: SystemInput, last: np.ndarray) -> None:
+    """A list's ``last_game`` after every game of the period rated (a typo: 2027 for 2025)
+    would be carried to the next list and take every later game's RD growth away: refused,
+    naming the players (docs/systems.md §14)."""
+    days = period.game_days()
+    if not len(days) or np.isnan(days).all():
+        return
+    latest = np.nanmax(days)
+    later = np.flatnonzero(~np.isnan(last) & (last > latest))
+    if len(later):
+        ids = period.players["id"].to_numpy()[later]
+        shown = ", ".join(
+            f"{i} ({dt.date.fromordinal(int(day))})"
+            for i, day in zip(ids[:5], last[later][:5], strict=True)
+        )
+        raise RatingBatchError(
+            f"last_game after every game rated ({dt.date.fromordinal(int(latest))}): {shown}"
+            f"{' …' if len(later) > 5 else ''}: a typo in the list's dates?"
+        )
+
+
 def day_texts(days: np.ndarray) -> np.ndarray:
     """Ordinals (NaN none) as ISO dates (None none)."""
     return np.array([None if np.isnan(day) else dt.date.fromordinal(int(day)).isoformat()
@@ -278,6 +300,7 @@ class LichessSystem(SystemBase[Lichess]):
         volatility = period.initial("volatility", p.initial_volatility)
         total = period.initial("games_total", 0.0)
         last = day_numbers(period.state["last_game"])
+        refuse_later_last_games(period, last)
         factor = getattr(p, f"regulator_{period.kind}", None) if period.kind else None
         done = rate_lichess(rating, rd, volatility, total, last, period.game_days(),
                             period.games, p, factor)  # fmt: skip
