@@ -16,9 +16,9 @@ import sys
 from pathlib import Path
 
 #: Seconds of a test function's runs from which it becomes long.
-ENTER = 1.0
+ENTER = 0.6
 #: Seconds below which a listed test function is long no more.
-LEAVE = 0.8
+LEAVE = 0.45
 ROOT = Path(__file__).parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 from budget import LONG_TESTS as LIST  # noqa: E402  # the tests' own module
@@ -28,8 +28,8 @@ from budget import long_tests as listed  # noqa: E402
 GUARD = "tests/test_long_tests.py::"
 HEADER = """\
 # Test functions left out of `make test-fast` (marked `long` by tests/conftest.py): each took
-# a second or more, all its parameters together, on the 2-core machine (a listed one stays
-# until it takes less than 0.8 s). `make test` runs them. Written by `make long-tests`
+# 0.6 s or more, all its parameters together, on the 2-core machine (a listed one stays
+# until it takes less than 0.45 s). `make test` runs them. Written by `make long-tests`
 # (benchmarks/long_tests.py); tests/test_long_tests.py fails on a name that is no test.
 """
 #: A line of ``--durations=0``: seconds, phase, and the test's id (its parameters may hold
