@@ -364,3 +364,25 @@ def test_publish_dates_the_games_by_the_files_round_dates_as_rate_does(tmp_path:
     assert [(r["id"], r["days"], r["rd_live"]) for r in rated_rows] == [
         (r["id"], r["days"], r["rd_live"]) for r in published
     ]
+
+
+def test_a_list_value_lichess_never_makes_is_refused_at_its_line(tmp_path: Path) -> None:
+    # σ 5 (above volatility_max 0.1) gave RD 500 after nine days, and a rating of 300 (below
+    # rating_min 400) was raised to 400 at the first game, each without a word (red team).
+    listed = write(tmp_path / "l.csv", [
+        "id,name,rating,rd,volatility,games_total,last_game",
+        '900000001,"Alpha, One",1500,50,5,10,2026-01-01',
+        '900000002,"Beta, Two",300,50,0.06,10,2026-01-01',
+    ])  # fmt: skip
+    people = [P(1, "Alpha, One", 1500, 900000001, ADULT), P(2, "Beta, Two", 1500, 900000002, ADULT)]
+    event = tmp_path / "e.trf"
+    event.write_text(trf(people, [(1, 1, 2, "1-0")]), encoding="utf-8")
+    code, _, err = run(
+        "rate", event, "--rules", "lichess", "--list", listed, "--out", tmp_path / "o"
+    )
+    assert code == 1 and not (tmp_path / "o").exists()
+    assert err == (
+        f"Error: {listed}:2: volatility 5 is out of range for lichess (1e-09 to 0.1); σ at most "
+        f"volatility_max 0.1\n{listed}:3: rating 300 is out of range for lichess (400 to 10000); "
+        "Lichess's lowest rating is 400\n"
+    )

@@ -274,6 +274,20 @@ class LichessSystem(SystemBase[Lichess]):
         "games_total": (0.0, 1e9, "the number of rated games so far"),
     }
 
+    @property
+    def bounds(self) -> dict[str, tuple[float, float, str]]:
+        """Glicko-2's, held to the constants: Lichess makes no rating below ``rating_min`` and
+        no σ above ``volatility_max``, and a list holding one moved its player at his first
+        game without a word (σ 5: RD 500 after nine days; a rating of −50 raised to 400)."""
+        p = self._params
+        rating, volatility = self.limits["rating"], self.limits["volatility"]
+        return {
+            **self.limits,
+            "rating": (p.rating_min, rating[1], f"Lichess's lowest rating is {p.rating_min:g}"),
+            "volatility": (volatility[0], p.volatility_max,
+                           f"σ at most volatility_max {p.volatility_max:g}"),
+        }  # fmt: skip
+
     def from_elo(self, elo: pd.Series) -> pd.DataFrame:
         p = self._params
         return seeded(elo, self.state, rating=elo, rd=p.from_elo_rd,
