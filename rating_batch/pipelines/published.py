@@ -26,6 +26,7 @@ from rating_batch.pipelines.outputs import (
 from rating_batch.pipelines.rated import KindOutcome
 from rating_batch.schema import EventInfo
 from rating_batch.staging import OutputSet
+from rating_batch.systems.elo.adjustment import adjustment_summary
 from rating_batch.systems.elo.engine import STATUSES
 from rating_batch.systems.elo.rules import Rules
 from rating_batch.writers import (
@@ -232,17 +233,15 @@ def _write_kind(
 
 def _adjustment_fact(outcome: KindOutcome) -> list[tuple[str, str]]:
     """The index page's line on a list adjustment the list took (docs/rules.md §7)."""
-    players = outcome.result.players
+    players, rules = outcome.result.players, outcome.rules
     if "adjustment" not in players:
         return []
-    rules = outcome.rules
-    raised = int(players["adjustment"].fillna(0).gt(0).sum())
+    said = adjustment_summary(rules, players)
     return [
         (
             "list adjustment",
-            f"{rules.adjustment_on}: {raised} rating(s) below {rules.adjustment_pivot} raised by "
-            f"round({rules.adjustment_factor:g} × ({rules.adjustment_pivot} − R)) before the "
-            "floor (docs/rules.md §7); players.csv's adjustment column gives each",
+            f"{rules.adjustment_on}: {said} (docs/rules.md §7); players.csv's adjustment column "
+            "gives each",
         )
     ]
 

@@ -534,8 +534,10 @@ def test_a_database_nothing_dates_refuses_a_period_far_from_today(tmp_path: Path
     fide-2011), and every event of today's months was then refused as a year away from the
     database's last list (the red team's finding)."""
     db = database(tmp_path, period=None)
+    before = dump(db)
     code, out, err = run("publish", "1999-01", "--db", db, "--out", tmp_path / "lists")
     assert code == 1 and not (tmp_path / "lists").exists()
+    assert dump(db) == before  # nothing changed
     today = dt.date.today()
     away = (today.year - 1999) * 12 + today.month - 1
     assert err == (

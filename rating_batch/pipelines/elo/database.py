@@ -49,7 +49,7 @@ from rating_batch.pipelines.rows import rows_of
 from rating_batch.pipelines.seam import InitRequest, Outcome, Publisher, RuleBook
 from rating_batch.staging import OutputSet, staged_outputs
 from rating_batch.store import Store, create_store
-from rating_batch.systems.elo.adjustment import adjustment_applies
+from rating_batch.systems.elo.adjustment import adjustment_applies, adjustment_summary
 from rating_batch.systems.elo.explain import EventLabel, PeriodPart, PlayerReport, period_part
 from rating_batch.systems.elo.k import games_from_list_k, junior_year
 from rating_batch.systems.elo.pages import date_span
@@ -232,24 +232,12 @@ class EloLists:
 
 
 def _adjusted_line(outcome: KindOutcome) -> list[str]:
-    """Publish's line on a list adjustment the period's list took (docs/rules.md §7): the
-    ratings it raised, the first ratings among them, and those still below the floor."""
-    players = outcome.result.players
+    """Publish's line on a list adjustment the period's list took (docs/rules.md §7)."""
+    players, rules = outcome.result.players, outcome.rules
     if "adjustment" not in players:
         return []
-    status = players["status"].astype(str)[players["adjustment"].fillna(0).gt(0)]
-    rules = outcome.rules
-    said = (
-        f"  list adjustment of {rules.adjustment_on} (docs/rules.md §7): "
-        f"{int(status.isin(['rated', 'below_floor']).sum())} rating(s) below "
-        f"{rules.adjustment_pivot} raised by round({rules.adjustment_factor:g} × "
-        f"({rules.adjustment_pivot} − R)) before the floor of {rules.floor}"
-    )
-    counts = [
-        (int((status == "new").sum()), "first rating(s) computed from the list before adjusted"),
-        (int((status == "below_floor").sum()), "still below the floor left the list"),
-    ]
-    return [said + "".join(f"; {count} {what}" for count, what in counts if count)]
+    said = adjustment_summary(rules, players)
+    return [f"  list adjustment of {rules.adjustment_on} (docs/rules.md §7): {said}"]
 
 
 def _store_outcome(store: Store, period: Period, outcome: KindOutcome, rules_name: str) -> None:

@@ -24,6 +24,7 @@ from rating_batch.titles.certificate import certificate
 from rating_batch.titles.event import event_facts
 from rating_batch.titles.rules import EDITIONS as NORM_EDITIONS
 from rating_batch.titles.search import NORMS_COLUMNS, EventNorms, events_norms
+from rating_batch.values import text_of
 from rating_batch.writers.norms import write_certificate, write_norms_csv
 
 #: A period's norms, beside its standard list (norms are standard play only, 0.5).
@@ -98,11 +99,6 @@ def period_norms(outcome: KindOutcome) -> list[EventNorms]:
     return [EventNorms(e.facts, e.rows.assign(id=ids(e.rows)), e.rounds) for e in found]
 
 
-def _text(value: object) -> str:
-    """A stored text, "" for NULL (read back as None or NaN)."""
-    return value if isinstance(value, str) else ""
-
-
 def _event(key: str, row: pd.Series, games: pd.DataFrame, entrants: pd.DataFrame) -> Event:
     """One stored event as the norm checks read it: its players as its file lists them,
     rated as the period rated them, and its rounds (a bye, a forfeit: no game)."""
@@ -119,8 +115,8 @@ def _event(key: str, row: pd.Series, games: pd.DataFrame, entrants: pd.DataFrame
         rounds=int(mine["round"].max()),
         time_control=str(row["time_control"] or ""),
         kind=str(row["kind"]),
-        federation=_text(row.get("federation")),  # 032: the host federation (1.4.3d)
-        city=_text(row.get("city")),
+        federation=text_of(row.get("federation")),  # 032: the host federation (1.4.3d)
+        city=text_of(row.get("city")),
     )
     return Event(
         info,

@@ -48,14 +48,33 @@ def adjustment_line(rules: Rules, before: int, after: int) -> str:
     return f"{named}: {before} → {after} (docs/rules.md §7)"
 
 
+def adjustment_rule(rules: Rules) -> str:
+    """The rules' adjustment in a formula: ``round(0.4 × (2000 − R))``."""
+    return f"round({rules.adjustment_factor:g} × ({rules.adjustment_pivot} − R))"
+
+
+def adjustment_summary(rules: Rules, players: pd.DataFrame) -> str:
+    """What a list's adjustment did, as publish and the list's index page say it: the ratings
+    it raised, the first ratings among them, and those still below the floor (``players``:
+    the period's, with ``status`` and ``adjustment``)."""
+    status = players["status"].astype(str)[players["adjustment"].fillna(0).gt(0)]
+    said = (
+        f"{int(status.isin(['rated', 'below_floor']).sum())} rating(s) below "
+        f"{rules.adjustment_pivot} raised by {adjustment_rule(rules)} before the floor of "
+        f"{rules.floor}"
+    )
+    counts = [
+        (int((status == "new").sum()), "first rating(s) computed from the list before adjusted"),
+        (int((status == "below_floor").sum()), "still below the floor left the list"),
+    ]
+    return said + "".join(f"; {count} {what}" for count, what in counts if count)
+
+
 def adjustment_note(rules: Rules, previous: Period | None, players: pd.DataFrame) -> str:
     """The period's note on the adjustment its list took: the rule, whom it raised, and one
     example (``players``: the period's, with ``rating``, ``adjustment`` and ``new_rating``)."""
     raised = players[players["adjustment"].fillna(0).gt(0)]
-    rule = (
-        f"R + round({rules.adjustment_factor:g} × ({rules.adjustment_pivot} − R)) for every "
-        f"rating R below {rules.adjustment_pivot}"
-    )
+    rule = f"R + {adjustment_rule(rules)} for every rating R below {rules.adjustment_pivot}"
     example = ""
     if len(raised):
         first = raised.iloc[0]
