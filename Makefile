@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-fast test-portable soak long-tests lint check bench bench-history clean
+.PHONY: run test test-fast test-portable soak long-tests lint check bench bench-pair bench-history clean
 
 $(STAMP): pyproject.toml constraints.txt
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
@@ -63,6 +63,12 @@ check: lint test
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench.py
+
+# This code against BASE (default 53108da) on the same generated months, whole processes,
+# paired: issue 42's figures (benchmarks/pair.py; the base is checked out under its data).
+BASE ?= 53108da
+bench-pair: $(STAMP)
+	$(BIN)/python benchmarks/pair.py --base $(BASE)
 
 # A 10-year database built month by month: add and publish in year 10 against month 2.
 bench-history: $(STAMP)
