@@ -131,7 +131,8 @@ def write_rate_outputs(rated: RateResult, out: Path, pages: bool | None = None) 
         report_book, calculations_csv = outputs.path(paths[3]), outputs.path(paths[2])
 
         def workbook() -> None:
-            # calculations.csv too: the child has less to do than the pages left here.
+            # calculations.csv too: the child has less to do than the pages left here, and
+            # without them about as much as the command (m2: 0.57 s against 0.45 s).
             write_csv(calculations, calculations_csv)
             write_workbook(
                 [
@@ -159,7 +160,10 @@ def write_rate_outputs(rated: RateResult, out: Path, pages: bool | None = None) 
                 report_book,
             )
 
-        with beside(workbook):
+        # A child for the workbook only beside the pages: without them the two halves are
+        # ~0.5 s each at 2x10^5 and the fork of a 300 MB process costs more processor time
+        # (~0.35 s, copied pages) than the wall time it saves on a shared machine.
+        with alongside(workbook, worth=pages) as child:
             write_csv(players, outputs.path(paths[0]))
             write_csv(games, outputs.path(paths[1]))
             paths += write_pages(
@@ -181,6 +185,7 @@ def write_rate_outputs(rated: RateResult, out: Path, pages: bool | None = None) 
                 ],
                 on_request=on_request,
             ).paths
+            child.result()
     return paths
 
 
