@@ -162,3 +162,22 @@ def test_rate_help_loads_no_heavy_library() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert "--pages / --no-pages" in done.stdout
     assert done.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_past_max_event_pages_none_even_asked_and_the_index_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # As publish: no event pages past MAX_EVENT_PAGES events (1,000; here 4 for 5 events),
+    # and the note does not point to a --pages that would write none.
+    events = five_events(tmp_path / "events")
+    monkeypatch.setattr(outputs, "MAX_EVENT_PAGES", 4)
+    code, printed, _ = run(
+        "rate", events, "--rules", "fide-2025", "--out", tmp_path / "out", "--pages"
+    )
+    assert code == 0
+    assert pages_of(tmp_path / "out") == {}
+    note = "5 events, 348 player-games: no event pages above 4 events (rate an event alone)"
+    assert note in printed.splitlines()
+    index = read_page((tmp_path / "out" / "index.html").read_text(encoding="utf-8"))
+    assert note in index.paragraphs
+    assert len([row for row in index.rows if row[0].startswith("Event")]) == 5

@@ -84,6 +84,8 @@ def pages_note(events: int, player_games: int, asked: bool = False) -> str:
     """What the index and the summary say of event pages left out: by default, or ``asked``
     (``--no-pages``)."""
     size = f"{events:,} event{'' if events == 1 else 's'}, {player_games:,} player-games"
+    if events > MAX_EVENT_PAGES:
+        return f"{size}: no event pages above {MAX_EVENT_PAGES:,} events (rate an event alone)"
     if asked:
         return f"{size}: event pages left out (--no-pages)"
     return (
@@ -112,6 +114,8 @@ def write_rate_outputs(rated: RateResult, out: Path, pages: bool | None = None) 
     asked = pages is not None
     if pages is None:
         pages = pages_by_default(len(rated.events), len(games))
+    # As publish: past MAX_EVENT_PAGES events no pages, asked for or not (the index says so).
+    pages = pages and len(rated.events) <= MAX_EVENT_PAGES
     on_request = None if pages else pages_note(len(rated.events), len(games), asked)
     light = len(games) > DETAIL_SHEET_GAMES
     rated.output_notes = [
