@@ -50,10 +50,12 @@ def rate_events(
     progress: Progress = no_progress,
     allow_overlap: bool = False,
     encoding: str | None = None,
+    pages: bool | None = None,
 ) -> Rated:
     """Rate event files as one period; write players.csv, games.csv and report.xlsx to ``out``.
     A ``rules_name`` naming another rating system (docs/systems.md) rates them under it;
-    ``encoding`` is that of the files (events and list) that are not UTF-8.
+    ``encoding`` is that of the files (events and list) that are not UTF-8; ``pages``
+    whether to write a page per event (None: for a small run, ``outputs.pages_by_default``).
 
     Two files sharing half or more of their played games (the same results reported twice)
     are refused unless ``allow_overlap``.
@@ -73,7 +75,7 @@ def rate_events(
         encoding=encoding,
     )
     return system.rate_events(
-        RateRequest(events, issues, list_path, kind, allow_overlap, encoding, out)
+        RateRequest(events, issues, list_path, kind, allow_overlap, encoding, out, pages)
     )
 
 

@@ -39,6 +39,12 @@ from rating_batch.systems.elo.rules import EDITIONS, FIDE_BY_DATE, LATEST
 )
 @KIND_OPTION
 @OUT_OPTION
+@click.option(
+    "--pages/--no-pages",
+    default=None,
+    help="Write a page per event, OUT/events/KEY.html, or not (by default: for a run of at "
+    "most 20 events and 20,000 player-games, or one event).",
+)
 @ALLOW_OVERLAP
 @ENCODING_OPTION
 @click.pass_context
@@ -49,14 +55,15 @@ def rate(
     rules_name: str,
     kind: str | None,
     out: Path,
+    pages: bool | None,
     allow_overlap: bool,
     encoding: str | None,
 ) -> None:
     """Rate EVENTS (files or folders) as one rating period, without a database.
 
     Writes OUT/players.csv, OUT/games.csv, OUT/calculations.csv, OUT/report.xlsx,
-    OUT/index.html and a page per event, OUT/events/KEY.html (under another rating system:
-    the CSVs, report.xlsx and index.html).
+    OUT/index.html and, for a small run or with --pages, a page per event,
+    OUT/events/KEY.html (under another rating system: the CSVs, report.xlsx and index.html).
 
     Example:
 
@@ -75,6 +82,7 @@ def rate(
             progress=progress_bar(context),
             allow_overlap=allow_overlap,
             encoding=encoding,
+            pages=pages,
         )
     report(context, result.summary(), result.warnings)
 

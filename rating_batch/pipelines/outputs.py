@@ -29,7 +29,13 @@ from rating_batch.systems.elo.calculations import (
     rating_distribution,
 )
 from rating_batch.systems.elo.engine import PeriodResult
-from rating_batch.systems.elo.pages import EventPages, entrants_of, event_pages, index_page
+from rating_batch.systems.elo.pages import (
+    EventPages,
+    entrants_of,
+    event_pages,
+    index_events,
+    index_page,
+)
 from rating_batch.systems.elo.reasons import ro_k_notes
 from rating_batch.systems.elo.rules import Rules
 from rating_batch.systems.params import described
@@ -57,12 +63,65 @@ Keep = Callable[[Sequence[tuple[Path, Path]]], list[Any]]
 each file's final and staged path, keeps them and returns what it kept."""
 
 
-def write_rate_outputs(rated: RateResult, out: Path) -> list[Path]:
+#: ``rate`` writes event pages by default for at most this many events and ``PAGE_GAMES``
+#: player-games (one event always: the per-event use); above, with ``--pages``. A page costs
+#: ~12 µs a player-game (2×10^5 player-games, 665 events: 2.5 s of a 7 s command), so the
+#: bounds keep the pages of a small run under ~0.3 s (docs/performance.md, issue 42).
+PAGES_BY_DEFAULT = 20
+PAGE_GAMES = 20_000
+#: Above this many player-games ``rate``'s report.xlsx holds no Games and Calculations sheets
+#: (games.csv and calculations.csv hold the rows; each sheet says so): they were 1.2 s of
+#: 1.4 s of the workbook at 2×10^5, and cut at ``MAX_DETAIL_ROWS`` anyway.
+DETAIL_SHEET_GAMES = 20_000
+
+
+def pages_by_default(events: int, player_games: int) -> bool:
+    """Whether ``rate`` writes the event pages unless told (``--pages``/``--no-pages``)."""
+    return events == 1 or (events <= PAGES_BY_DEFAULT and player_games <= PAGE_GAMES)
+
+
+def pages_note(events: int, player_games: int, asked: bool = False) -> str:
+    """What the index and the summary say of event pages left out: by default, or ``asked``
+    (``--no-pages``)."""
+    size = f"{events:,} event{'' if events == 1 else 's'}, {player_games:,} player-games"
+    if events > MAX_EVENT_PAGES:
+        return f"{size}: no event pages above {MAX_EVENT_PAGES:,} events (rate an event alone)"
+    if asked:
+        return f"{size}: event pages left out (--no-pages)"
+    return (
+        f"{size}: event pages are written on request above {PAGES_BY_DEFAULT} events or "
+        f"{PAGE_GAMES:,} player-games (rate the same files again with --pages)"
+    )
+
+
+def sheets_note(player_games: int) -> str:
+    """What report.xlsx says of the per-game sheets it leaves out (``DETAIL_SHEET_GAMES``)."""
+    return (
+        f"{player_games:,} player-games: the Games and Calculations sheets are left out above "
+        f"{DETAIL_SHEET_GAMES:,}: games.csv and calculations.csv hold every row"
+    )
+
+
+def write_rate_outputs(rated: RateResult, out: Path, pages: bool | None = None) -> list[Path]:
     """players.csv, games.csv, calculations.csv, report.xlsx and the event pages, all or
-    none."""
+    none. ``pages``: whether to write the event pages (None: ``pages_by_default``); without
+    them the index lists the events unlinked and says how to get them, as does the summary
+    (``rated.output_notes``). Above ``DETAIL_SHEET_GAMES`` player-games the workbook's
+    per-game sheets only say where their rows are."""
     hidden = ["first_event_done"] + ([] if rated.rules.classes else ["class"])
     players = rated.players.drop(columns=hidden)
     games = rated.games
+    asked = pages is not None
+    if pages is None:
+        pages = pages_by_default(len(rated.events), len(games))
+    # As publish: past MAX_EVENT_PAGES events no pages, asked for or not (the index says so).
+    pages = pages and len(rated.events) <= MAX_EVENT_PAGES
+    on_request = None if pages else pages_note(len(rated.events), len(games), asked)
+    light = len(games) > DETAIL_SHEET_GAMES
+    rated.output_notes = [
+        *([on_request] if on_request else []),
+        *([sheets_note(len(games))] if light else []),
+    ]
     events = rated.result.player_events.assign(
         id=lambda frame: rated.players["id"].to_numpy()[frame["pidx"].to_numpy()]
     )[["id", "event", "games", "score", "expected", "change"]]
@@ -76,12 +135,14 @@ def write_rate_outputs(rated: RateResult, out: Path) -> list[Path]:
         report_book, calculations_csv = outputs.path(paths[3]), outputs.path(paths[2])
 
         def workbook() -> None:
-            # calculations.csv too: the child has less to do than the pages left here.
+            # calculations.csv too: a child (beside the pages) has less to do than they.
             write_csv(calculations, calculations_csv)
             write_workbook(
                 [
                     Sheet("Summary", rows=rated.summary_rows()),
-                    *detail_sheets(players, games, calculations, heading, rated.rules),
+                    *detail_sheets(
+                        players, games, calculations, heading, rated.rules, per_game=not light
+                    ),
                     Sheet(
                         "Player events",
                         frame=events,
@@ -102,7 +163,10 @@ def write_rate_outputs(rated: RateResult, out: Path) -> list[Path]:
                 report_book,
             )
 
-        with beside(workbook):
+        # A child for the workbook only beside the pages: without them the two halves are
+        # ~0.5 s each at 2x10^5 and the fork of a 300 MB process costs more processor time
+        # (~0.35 s, copied pages) than the wall time it saves on a shared machine.
+        with alongside(workbook, worth=pages) as child:
             write_csv(players, outputs.path(paths[0]))
             write_csv(games, outputs.path(paths[1]))
             paths += write_pages(
@@ -122,7 +186,9 @@ def write_rate_outputs(rated: RateResult, out: Path) -> list[Path]:
                     ("players", str(len(rated.players))),
                     ("counted games", str(int(games["counted"].sum()))),
                 ],
+                on_request=on_request,
             ).paths
+            child.result()
     return paths
 
 
@@ -160,14 +226,17 @@ def write_pages(
     progress: Progress = no_progress,
     label: str = "event pages",
     keep: Keep | None = None,
+    on_request: str | None = None,
 ) -> WrittenPages:
     """``folder/index.html`` and one page per event in ``folder/events`` (none past
-    ``MAX_EVENT_PAGES`` events: the index then lists the events without links); with
-    ``keep``, each process keeps the pages it wrote as soon as they are written."""
+    ``MAX_EVENT_PAGES`` events: the index then lists no events); with ``keep``, each process
+    keeps the pages it wrote as soon as they are written. ``on_request``: no event pages,
+    the index lists the events unlinked and says this (``pages_note``)."""
     written = [folder / "index.html"]
     pages = []
     kept: list[Any] = []
-    if len(source.infos) <= MAX_EVENT_PAGES:
+    unlinked = index_events(source.result, source.infos, source.entrants) if on_request else []
+    if on_request is None and len(source.infos) <= MAX_EVENT_PAGES:
         prepared = event_pages(
             source.result, source.infos, source.event_rules, source.entrants,
             source.calculations, source.period,
@@ -188,7 +257,9 @@ def write_pages(
             kept += child.result()
     played = source.result.players[source.result.players["events"].to_numpy() > 0]
     index = outputs.path(written[0])
-    write_index_html(index_page(title, facts, pages, played, source.infos), index)
+    write_index_html(
+        index_page(title, facts, pages, played, source.infos, unlinked, on_request or ""), index
+    )
     if keep is not None:
         kept += keep([(written[0], index)])
     return WrittenPages(written, kept)
@@ -220,19 +291,24 @@ def detail_sheets(
     calculations: pd.DataFrame,
     heading: str,
     rules: Rules,
+    per_game: bool = True,
 ) -> list[Sheet]:
     """A report's Players, Games and Calculations sheets (the per-game ones cut at
-    ``MAX_DETAIL_ROWS``: the CSVs hold every row); each rated player's heading row of the
+    ``MAX_DETAIL_ROWS``: the CSVs hold every row; without ``per_game``, only saying where
+    their rows are: ``left_out_sheets``); each rated player's heading row of the
     Calculations says where Ro and K came from when a reader would not guess it."""
+    players_sheet = Sheet(
+        "Players",
+        frame=players,
+        heading=[f"Players — {heading}"],
+        labels=PLAYER_LABELS,
+        keys=2,  # id, name
+    )
+    if not per_game:
+        return [players_sheet, *left_out_sheets(len(games), len(calculations))]
     notes = ro_k_notes(players, rules.kind, rules.k_games_cap).set_axis(players["id"])
     return [
-        Sheet(
-            "Players",
-            frame=players,
-            heading=[f"Players — {heading}"],
-            labels=PLAYER_LABELS,
-            keys=2,  # id, name
-        ),
+        players_sheet,
         Sheet(
             "Games",
             frame=games.head(MAX_DETAIL_ROWS),
@@ -247,6 +323,32 @@ def detail_sheets(
             heading=[f"Individual calculations — {heading}"],
             labels=CALCULATION_LABELS,
             keys=2,  # id, name
+        ),
+    ]
+
+
+def left_out_sheets(games: int, calculations: int) -> list[Sheet]:
+    """The Games and Calculations sheets of a report too large to hold them
+    (``DETAIL_SHEET_GAMES``): one line each, saying where the rows are."""
+    return [
+        Sheet(
+            "Games",
+            rows=[
+                [
+                    f"The games ({games:,} rows) are in games.csv: this sheet holds them up "
+                    f"to {DETAIL_SHEET_GAMES:,} player-games."
+                ]
+            ],
+        ),
+        Sheet(
+            "Calculations",
+            rows=[
+                [
+                    f"The individual calculations ({calculations:,} rows) are in "
+                    f"calculations.csv: this sheet holds them up to {DETAIL_SHEET_GAMES:,} "
+                    "player-games."
+                ]
+            ],
         ),
     ]
 

@@ -43,6 +43,8 @@ class RatedPeriod:
     notes: list[str]
     warnings: list[Issue]
     outputs: list[Path]
+    output_notes: Sequence[str] = ()
+    """What the outputs written leave out and where it is: printed after them."""
 
     @property
     def players(self) -> pd.DataFrame:
@@ -88,6 +90,7 @@ class RatedPeriod:
         if self.warnings:
             lines.append(f"warnings: {len(self.warnings)} (printed below and in the Summary sheet)")
         lines.extend(f"wrote {path}" for path in self.outputs)
+        lines.extend(self.output_notes)
         return "\n".join(lines)
 
     def summary_rows(self) -> list[Sequence[object]]:
@@ -220,7 +223,8 @@ class RateResult(RatedPeriod):
         return rows
 
     def _notes(self) -> list[str]:
-        return [*self.notes, *detail_notes("Games", len(self.games))]
+        # A report without its per-game sheets says where they are instead (output_notes).
+        return [*self.notes, *(self.output_notes or detail_notes("Games", len(self.games)))]
 
 
 @dataclass

@@ -207,6 +207,8 @@ class RateRequest:
     allow_overlap: bool = False
     encoding: str | None = None
     out: Path | None = None
+    pages: bool | None = None
+    """Whether FIDE Elo's event pages are written (None: by the run's size)."""
 
 
 class Rated(Protocol):

@@ -84,5 +84,5 @@ class EloSystem:
             r.events, r.issues, self.rules_name, r.list_path, r.kind, r.allow_overlap, r.encoding
         )
         if r.out is not None:
-            rated.outputs = write_rate_outputs(rated, r.out)
+            rated.outputs = write_rate_outputs(rated, r.out, r.pages)
         return rated

@@ -135,6 +135,10 @@ class IndexPage:
     players: list[Record]
     more_players: int = 0
     """Players not listed (a period of more than ``MAX_INDEX_PLAYERS``)."""
+    linked: bool = True
+    """Whether the events have pages to link (a month-size ``rate`` writes them on request)."""
+    note: str = ""
+    """Said above the events: why they are not linked and how to get their pages."""
 
 
 #: An index page lists at most this many players (a national period of 10^5 players would
@@ -446,9 +450,13 @@ def index_page(
     pages: Sequence[EventPage],
     players: pd.DataFrame,
     infos: Sequence[EventInfo],
+    unlinked: Sequence[Record] = (),
+    note: str = "",
 ) -> IndexPage:
     """The index of a run or period: each event (dates, players, link to its page) and each
-    player (status, ratings, the events played, linked to the player's section there)."""
+    player (status, ratings, the events played, linked to the player's section there).
+    ``unlinked``: the events as ``index_events`` gives them, when they have no pages (then
+    nothing is linked, and ``note`` says why)."""
     first_event = {
         str(row["id"]): page.key for page in pages for row in page.crosstable if row.get("id")
     }
@@ -471,7 +479,32 @@ def index_page(
     rows = records(shown[[c for c in columns if c in shown.columns]])
     for row in rows:
         row["event"] = first_event.get(str(row["id"]))
-    return IndexPage(title, facts, events, rows, max(0, len(players) - MAX_INDEX_PLAYERS))
+    more = max(0, len(players) - MAX_INDEX_PLAYERS)
+    if unlinked:
+        return IndexPage(title, facts, list(unlinked), rows, more, linked=False, note=note)
+    return IndexPage(title, facts, events, rows, more)
+
+
+def index_events(
+    result: PeriodResult, infos: Sequence[EventInfo], entrants: pd.DataFrame
+) -> list[Record]:
+    """The index's row of each event as ``index_page`` makes it from the event's page (its
+    title, dates, place, players as its file lists them, rounds played), without laying out
+    the pages: for an index whose events have none."""
+    players = entrants["event"].astype(str).value_counts()
+    games = result.games
+    rounds = games.groupby(games["event"].astype(str), sort=False)["round"].max()
+    return [
+        {
+            "key": info.key,
+            "title": info.name,
+            "dates": dates_of(info),
+            "place": place_of(info),
+            "players": int(players.get(info.key, 0)),
+            "rounds": int(rounds.get(info.key, 0)),
+        }
+        for info in infos
+    ]
 
 
 def entrants_of(players: pd.DataFrame) -> pd.DataFrame:
