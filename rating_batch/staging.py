@@ -123,12 +123,13 @@ class OutputSet:
         try:
             for number, final in enumerate(self._units()):
                 staged = self.staging / final.relative_to(self.root)
-                if not staged.exists():  # an owned folder with nothing written into it
-                    staged.mkdir(parents=True)
                 old = None
                 if final.exists() or final.is_symlink():
                     old = trash / str(number)
                     replace(final, old, rename=True, held=final)
+                if not staged.exists():  # an owned folder nothing was written into: it goes
+                    done.append((final, staged, old))
+                    continue
                 made = [p for p in [final.parent, *final.parent.parents] if not p.exists()]
                 final.parent.mkdir(parents=True, exist_ok=True)
                 self.made.extend(made)

@@ -75,6 +75,23 @@ def test_a_small_run_keeps_its_page_and_no_pages_leaves_it_out(tmp_path: Path) -
     assert note in printed.splitlines()
 
 
+def test_a_run_without_pages_leaves_no_events_folder_and_takes_the_old_pages_away(
+    tmp_path: Path,
+) -> None:
+    # The folder's pages are the run's: rated again with --no-pages into the same --out, the
+    # pages of the first run go with their folder, rather than an empty folder staying.
+    out = tmp_path / "out"
+    assert run("rate", SAMPLE, "--rules", "fide-2025", "--out", out)[0] == 0
+    assert len(pages_of(out)) == 1
+    assert run("rate", SAMPLE, "--rules", "fide-2025", "--out", out, "--no-pages")[0] == 0
+    assert not (out / "events").exists()
+    assert (
+        run("rate", SAMPLE, "--rules", "fide-2025", "--out", tmp_path / "b", "--no-pages")[0] == 0
+    )
+    assert not (tmp_path / "b" / "events").exists()
+    assert (tmp_path / "b" / "index.html").is_file()
+
+
 def test_above_the_bound_pages_are_on_request_and_the_same_when_asked(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
