@@ -154,7 +154,9 @@ CREATE TABLE event_games (
     rows INTEGER NOT NULL,
     played INTEGER NOT NULL,
     format INTEGER NOT NULL,
-    data BLOB NOT NULL
+    data BLOB NOT NULL,
+    CHECK (rows >= 0 AND played BETWEEN 0 AND rows),
+    CHECK (format <> 1 OR length(data) >= 20 * rows + 18)
 );
 CREATE TABLE pending (
     period TEXT NOT NULL {_period("period")},

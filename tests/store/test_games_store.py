@@ -10,6 +10,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
 from db_helpers import copy_of, data_dump, dump, query, run
 
 from rating_batch.store import open_store
@@ -178,3 +179,29 @@ def test_add_remove_undo_and_a_whole_copy_bring_back_exactly_the_games(tmp_path:
     assert run("restore", "1", "--db", db)[0] == 0
     assert query(db, "SELECT COUNT(*) FROM event_games") == [(0,)]
     assert data_dump(db) == empty
+
+
+def test_a_row_of_games_cut_short_is_refused_and_found(tmp_path: Path) -> None:
+    import sqlite3
+
+    db = copy_of(SCHEMA_10, tmp_path / "old.sqlite")
+    assert run("upgrade", "--db", db)[0] == 0
+    connection = sqlite3.connect(db)
+    try:
+        # Event 1's 261 rows need 20 × 261 + 18 bytes at least.
+        assert connection.execute("SELECT rows FROM event_games WHERE event_id = 1").fetchone() == (
+            261,
+        )
+        cut = "UPDATE event_games SET data = substr(data, 1, 5237) WHERE event_id = 1"
+        with pytest.raises(sqlite3.IntegrityError, match="CHECK constraint failed"):
+            connection.execute(cut)
+        connection.execute("UPDATE event_games SET data = substr(data, 1, 5238) WHERE event_id = 1")
+        connection.rollback()
+        connection.execute("PRAGMA ignore_check_constraints = ON")
+        with connection:
+            connection.execute(cut)
+        connection.execute("PRAGMA ignore_check_constraints = OFF")
+        found = connection.execute("PRAGMA integrity_check").fetchall()
+    finally:
+        connection.close()
+    assert found == [("CHECK constraint failed in event_games",)]
