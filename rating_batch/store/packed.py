@@ -1,7 +1,7 @@
 """An event's games packed into one blob (schema 11's ``event_games``), and read back.
 
 The games of an event are written once (``add``) and read whole (``publish`` reads a
-period's, the player report and ``add``'s overlap check an event's): one row per event
+period's; ``add``'s overlap check and the first-rating pool an event's): one row per event
 holding its player-games as packed columns costs a fraction of a row per player-game to
 insert (no per-row statement, no index entry) and to read (``np.frombuffer`` views, no
 Python object per value). docs/database.md §6 gives the layout for readers of the file.
@@ -28,8 +28,8 @@ reason        text       why the row is not a rated game, or none
 A text section is a code table and the codes: ``<u2`` m, the number of distinct texts, and
 ``<u4`` L, the table's length in bytes; the table: m times ``<u2`` length and that many bytes
 of UTF-8, in code-point order; then n codes, ``u1`` when m < 255, else ``<u2``: 0 is none
-(NULL), k the k-th text of the table. The int32
-sections come first so that each section starts aligned to its own width.
+(NULL), k the k-th text of the table. The int32 sections come first so that each section
+starts aligned to its own width.
 """
 
 from __future__ import annotations
@@ -93,14 +93,15 @@ def pack(games: pd.DataFrame) -> list[Packed]:
     with games, by event_id."""
     if games.empty:
         return []
+    event_ids = _integers(games["event_id"], "event_id")
     order = np.lexsort(
         (
             _integers(games["start_rank"], "start_rank"),
             _integers(games["round"], "round"),
-            _integers(games["event_id"], "event_id"),
+            event_ids,
         )
     )
-    events = _integers(games["event_id"], "event_id")[order]
+    events = event_ids[order]
     ids, starts, counts = np.unique(events, return_index=True, return_counts=True)
     ends = starts + counts
     numbers = {column: _number_column(games, column, order) for column, _ in _NUMBERS}
