@@ -127,7 +127,7 @@ def test_add_of_a_folder_holding_outputs_stores_its_events_only(tmp_path: Path) 
         ("b", str(feb / "b.trf")),
     ]
     # One game in each, stored from both sides.
-    assert query(db, "SELECT count(*) FROM games") == [(4,)]
+    assert query(db, "SELECT SUM(rows) FROM event_games") == [(4,)]
 
 
 # -- a rating list in a folder of events --------------------------------------------------------

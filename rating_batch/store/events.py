@@ -1,5 +1,6 @@
 """The events of the rating database: their rows, entries and games, moved between periods
-and removed (``Store``'s events part)."""
+and removed (``Store``'s events part). An event's games are one row of packed columns
+(``packed.py``), read and written only here."""
 
 from __future__ import annotations
 
@@ -10,12 +11,13 @@ from typing import Any
 import pandas as pd
 
 from rating_batch.periods import Period
+from rating_batch.store.packed import pack, unpack
 from rating_batch.store.players import PlayerQueries
 from rating_batch.store.tables import first_row, plain_value
 
 
 class EventQueries(PlayerQueries):
-    """The events, event_players and games tables."""
+    """The events, event_players and event_games tables."""
 
     # -- events ---------------------------------------------------------------------------------
 
@@ -42,8 +44,8 @@ class EventQueries(PlayerQueries):
             """
             SELECT e.key, e.name, e.source, e.start, e."end", e.kind, e.period,
                 (SELECT COUNT(*) FROM event_players p WHERE p.event_id = e.event_id) AS players,
-                (SELECT COUNT(*) FROM games g
-                 WHERE g.event_id = e.event_id AND g.opponent_rank IS NOT NULL) / 2 AS games
+                COALESCE((SELECT g.played FROM event_games g
+                 WHERE g.event_id = e.event_id), 0) / 2 AS games
             FROM events e ORDER BY e.period, e.key
             """
         )
@@ -87,23 +89,41 @@ class EventQueries(PlayerQueries):
     def played_games(self, event_ids: Sequence[int]) -> pd.DataFrame:
         """The games played over the board in these events, by database player:
         event_id, round, player_id, opponent_id, score."""
-        if not len(event_ids):
-            return pd.DataFrame(
-                {c: pd.Series(dtype="int64") for c in ("event_id", "round", "player_id")}
-                | {"opponent_id": pd.Series(dtype="int64"), "score": pd.Series(dtype="float64")}
-            )
-        marks = ",".join("?" * len(event_ids))
-        return self.frame(
-            f"""
-            SELECT g.event_id, g.round, me.player_id, them.player_id AS opponent_id, g.score
-            FROM games g
-            JOIN event_players me ON me.event_id = g.event_id AND me.start_rank = g.start_rank
-            JOIN event_players them
-              ON them.event_id = g.event_id AND them.start_rank = g.opponent_rank
-            WHERE g.rated = 1 AND g.event_id IN ({marks})
-            """,
-            tuple(int(e) for e in event_ids),
+        games = self.games_of(event_ids)
+        games = games[(games["rated"] == 1) & games["opponent_rank"].notna()]
+        seats = self._seats(event_ids)
+        mine = games.merge(seats, on=["event_id", "start_rank"])
+        theirs = seats.rename(columns={"start_rank": "opponent_rank", "player_id": "opponent_id"})
+        mine = mine.astype({"opponent_rank": "int64"}).merge(
+            theirs, on=["event_id", "opponent_rank"]
         )
+        return mine[["event_id", "round", "player_id", "opponent_id", "score"]].reset_index(
+            drop=True
+        )
+
+    def _seats(self, event_ids: Sequence[int]) -> pd.DataFrame:
+        """Who sat at each start rank of these events: event_id, start_rank, player_id."""
+        return self.frame(
+            "SELECT event_id, start_rank, player_id FROM event_players "
+            "WHERE event_id IN (SELECT value FROM json_each(?))",
+            (json.dumps([int(e) for e in event_ids]),),
+        ).astype("int64")
+
+    def games_of(self, event_ids: Sequence[int]) -> pd.DataFrame:
+        """These events' games, a row per player-game as the engine's games frame by start
+        rank (``packed.COLUMNS``), by event, round and start rank."""
+        return self._unpacked(
+            "SELECT event_id, rows, format, data FROM event_games "
+            "WHERE event_id IN (SELECT value FROM json_each(?)) ORDER BY event_id",
+            (json.dumps([int(e) for e in event_ids]),),
+        )
+
+    def _unpacked(self, sql: str, parameters: tuple[object, ...]) -> pd.DataFrame:
+        stored = [
+            (int(event_id), int(rows), int(layout), bytes(data))
+            for event_id, rows, layout, data in self.execute(sql, parameters)
+        ]
+        return unpack(stored)
 
     def insert_events(self, rows: pd.DataFrame) -> None:
         self._insert("events", rows)
@@ -112,7 +132,37 @@ class EventQueries(PlayerQueries):
         self._insert("event_players", rows)
 
     def insert_games(self, rows: pd.DataFrame) -> None:
-        self._insert("games", rows)
+        """Games (``packed.COLUMNS``, a row per player-game) stored in their events' rows of
+        packed games: a new row for an event without games (an ``add``'s), the row rewritten
+        with them for an event that has some (a game twice is refused, as the table of rows
+        refused it)."""
+        if rows.empty:
+            return
+        ids = json.dumps(sorted({int(e) for e in rows["event_id"]}))
+        held = [
+            int(e)
+            for (e,) in self.execute(
+                "SELECT event_id FROM event_games WHERE event_id IN "
+                "(SELECT value FROM json_each(?))",
+                (ids,),
+            )
+        ]
+        new = rows[~rows["event_id"].isin(held)]
+        if held:
+            more = pd.concat([self.games_of(held), rows[rows["event_id"].isin(held)]])
+            self.connection.executemany(
+                "UPDATE event_games SET rows = ?, played = ?, format = ?, data = ? "
+                "WHERE event_id = ?",
+                [(p.rows, p.played, p.format, p.data, p.event_id) for p in pack(more)],
+            )
+        if new.empty:
+            return
+        with self._journaled("event_games", new):
+            self.connection.executemany(
+                "INSERT INTO event_games (event_id, rows, played, format, data) "
+                "VALUES (?, ?, ?, ?, ?)",
+                [(p.event_id, p.rows, p.played, p.format, p.data) for p in pack(new)],
+            )
 
     def period_entries(self, period: Period, kind: str) -> pd.DataFrame:
         """The players of the period's events of ``kind`` (event_players rows)."""
@@ -124,10 +174,11 @@ class EventQueries(PlayerQueries):
         )
 
     def period_games(self, period: Period, kind: str) -> pd.DataFrame:
-        return self.table_frame(
-            "games",
-            "SELECT g.* FROM games g JOIN events e USING (event_id) "
-            "WHERE e.period = ? AND e.kind = ?",
+        """The games of the period's events of ``kind``, as ``games_of``."""
+        return self._unpacked(
+            "SELECT g.event_id, g.rows, g.format, g.data FROM events e "
+            "JOIN event_games g USING (event_id) WHERE e.period = ? AND e.kind = ? "
+            "ORDER BY g.event_id",
             (period, kind),
         )
 
@@ -162,8 +213,11 @@ class EventQueries(PlayerQueries):
         for (player_id, field), old in zip(reverted, edits["old_value"].tolist(), strict=True):
             self._set(field, pd.Series([player_id]), pd.Series([old], dtype=object))
         self.execute("DELETE FROM player_edits WHERE event_id = ?", (event_id,))
+        rows = self.execute("SELECT rows FROM event_games WHERE event_id = ?", (event_id,))
+        games = sum(int(count) for (count,) in rows.fetchall())  # player-game rows, as before
+        self.execute("DELETE FROM event_games WHERE event_id = ?", (event_id,))
         removed = {
-            "games": self.execute("DELETE FROM games WHERE event_id = ?", (event_id,)).rowcount,
+            "games": games,
             "entries": self.execute(
                 "DELETE FROM event_players WHERE event_id = ?", (event_id,)
             ).rowcount,

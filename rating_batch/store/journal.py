@@ -1,7 +1,7 @@
 """The undo journal: what every writing command changed, recorded in its own transaction, so
 that undoing a command costs about what the command changed (never a copy of the database).
 
-For each table of the database (``players``, ``games`` …) a journal table ``undo_<table>``
+For each table of the database (``players``, ``event_games`` …) a journal table ``undo_<table>``
 holds, per command, the rows as they were before the command changed or removed them
 (``undo_op = 'd'``, with every column and, for a table with a hidden rowid, the rowid) and the
 keys of the rows it created (``undo_op = 'i'``). Temporary triggers, made by the command's
@@ -40,7 +40,7 @@ COMMANDS = f"{PREFIX}commands"
 #: never changed once a row is written): the parts of a row a command created are not
 #: recorded one by one (an event's games: most of what an ``add`` writes); undoing the
 #: command removes them with their row.
-PARTS = {"games": ("events", "event_id"), "event_players": ("events", "event_id")}
+PARTS = {"event_games": ("events", "event_id"), "event_players": ("events", "event_id")}
 
 COMMANDS_TABLE = f"""
 CREATE TABLE {COMMANDS} (

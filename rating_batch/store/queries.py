@@ -130,24 +130,32 @@ class Store(EventQueries):
 
     def pending_games(self, kind: str, period: Period) -> pd.DataFrame:
         """The pool kept after ``period``'s list with each game's event key and opponent
-        (player_id, event, round, opponent_rating, half, game_period, opponent_player)."""
-        return self.frame(
+        (player_id, event, round, opponent_rating, half, game_period, opponent_player): the
+        opponent's start rank from the event's games, him from its entries."""
+        pool = self.frame(
             """
             SELECT p.player_id, e.key AS event, p.round, p.opponent_rating, p.half,
-                   p.game_period, them.player_id AS opponent_player
+                   p.game_period, p.event_id, me.start_rank
             FROM pending p
             JOIN events e ON e.event_id = p.event_id
             LEFT JOIN event_players me
               ON me.event_id = p.event_id AND me.player_id = p.player_id
-            LEFT JOIN games g
-              ON g.event_id = p.event_id AND g.round = p.round AND g.start_rank = me.start_rank
-            LEFT JOIN event_players them
-              ON them.event_id = p.event_id AND them.start_rank = g.opponent_rank
             WHERE p.kind = ? AND p.period = ?
             ORDER BY p.player_id, p.game_period, p.event_id, p.round
             """,
             (kind, period),
         )
+        events = sorted({int(e) for e in pool["event_id"]})
+        games = self.games_of(events)[["event_id", "round", "start_rank", "opponent_rank"]]
+        seats = self._seats(events).rename(
+            columns={"start_rank": "opponent_rank", "player_id": "opponent_player"}
+        )
+        found = pool.merge(games, on=["event_id", "round", "start_rank"], how="left")
+        found = found.merge(seats, on=["event_id", "opponent_rank"], how="left")
+        return found[
+            ["player_id", "event", "round", "opponent_rating", "half", "game_period",
+             "opponent_player"]
+        ]  # fmt: skip
 
     def store_publication(
         self, period: Period, kind: str, ratings: pd.DataFrame, pool: pd.DataFrame, rules: str

@@ -16,9 +16,10 @@ Tables (schema version in ``meta``):
   the next period, games in the period, total games, peak rating, last period played,
   inactive, first-rating pool state). A row is written when the state changes; the state as
   of period P is each player's latest row with period ≤ P;
-* ``events``, ``event_players``, ``games``: the added events, long format as the engine's
-  games frame, with file and line, and each player's identity and final rank as the file
-  gave them;
+* ``events``, ``event_players``, ``event_games``: the added events, each player's identity
+  and final rank as the file gave them, and each event's games as one row of packed columns
+  (``packed.py``: the engine's games frame by start rank, with file line; ``rows`` of them,
+  ``played`` against an opponent, so nothing is unpacked to count them);
 * ``pending``: the first-rating pool after each published period;
 * ``published_files``: every file a publish wrote: its path in the period's folder, the
   SHA-256 of its bytes and its size; the bytes themselves are kept beside the database
@@ -48,7 +49,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from rating_batch.store.places import Places
 
-SCHEMA_VERSION = 10
+SCHEMA_VERSION = 11
 
 #: ``PRAGMA application_id`` of our databases ("RBAT"): a file without it is not ours.
 APPLICATION_ID = 0x52424154
@@ -148,18 +149,15 @@ CREATE TABLE event_players (
     final_rank INTEGER,
     PRIMARY KEY (event_id, start_rank)
 ) WITHOUT ROWID;
-CREATE TABLE games (
-    event_id INTEGER NOT NULL REFERENCES events,
-    round INTEGER NOT NULL,
-    start_rank INTEGER NOT NULL,
-    opponent_rank INTEGER,
-    colour TEXT, result TEXT,
-    score REAL NOT NULL,
-    rated INTEGER NOT NULL,
-    reason TEXT,
-    line INTEGER NOT NULL,
-    PRIMARY KEY (event_id, round, start_rank)
-) WITHOUT ROWID;
+CREATE TABLE event_games (
+    event_id INTEGER PRIMARY KEY REFERENCES events,
+    rows INTEGER NOT NULL,
+    played INTEGER NOT NULL,
+    format INTEGER NOT NULL,
+    data BLOB NOT NULL,
+    CHECK (rows >= 0 AND played BETWEEN 0 AND rows),
+    CHECK (format <> 1 OR length(data) >= 20 * rows + 18)
+);
 CREATE TABLE pending (
     period TEXT NOT NULL {_period("period")},
     kind TEXT NOT NULL,
@@ -238,7 +236,7 @@ def _to_version_2(connection: sqlite3.Connection, places: Places) -> None:
         connection.execute(f'DROP INDEX "{index}"')
     for table in old_tables:
         connection.execute(f'ALTER TABLE "{table}" RENAME TO "v1_{table}"')
-    run_script(connection, SCHEMA)
+    run_script(connection, SCHEMA + GAMES_V10)  # games: packed by the step to 11
     for table in old_tables:
         old = [row[1] for row in connection.execute(f'PRAGMA table_info("v1_{table}")')]
         new = {row[1] for row in connection.execute(f'PRAGMA table_info("{table}")')}
@@ -284,10 +282,28 @@ def _to_version_4(connection: sqlite3.Connection, places: Places) -> None:
         run_script(connection, SYSTEM_STATES)
 
 
+#: The games table of schemas 1-10, a row per player-game (schema 11 packs them by event:
+#: ``event_games``); the steps before 11 still make and rebuild it.
+GAMES_V10 = """
+CREATE TABLE games (
+    event_id INTEGER NOT NULL REFERENCES events,
+    round INTEGER NOT NULL,
+    start_rank INTEGER NOT NULL,
+    opponent_rank INTEGER,
+    colour TEXT, result TEXT,
+    score REAL NOT NULL,
+    rated INTEGER NOT NULL,
+    reason TEXT,
+    line INTEGER NOT NULL,
+    PRIMARY KEY (event_id, round, start_rank)
+) WITHOUT ROWID;
+"""
+
+
 def _statements(start: str) -> list[str]:
-    """The current schema's statements that begin with ``start`` (for a migration that
-    rebuilds a table as it is now)."""
-    parts = dict.fromkeys(part.strip() for part in SCHEMA.split(";"))  # SYSTEM_STATES once
+    """The schema's statements that begin with ``start`` (for a migration that rebuilds a
+    table as it is now, or, for ``games``, as it was until schema 10)."""
+    parts = dict.fromkeys(part.strip() for part in (SCHEMA + GAMES_V10).split(";"))
     return [part for part in parts if part.startswith(start)]
 
 
@@ -319,7 +335,8 @@ def _to_version_5(connection: sqlite3.Connection, places: Places) -> None:
 
 
 #: The tables kept in their primary key's order, without a rowid (schema 6): the largest ones,
-#: whose rows were each stored twice (in the table and in the primary key's index).
+#: whose rows were each stored twice (in the table and in the primary key's index). (Games
+#: are one row per event since schema 11: ``event_games``, a plain rowid table.)
 CLUSTERED = ("games", "event_players", "ratings", "system_states")
 
 
@@ -391,6 +408,48 @@ def _to_version_10(connection: sqlite3.Connection, places: Places) -> None:
             connection.execute(f"ALTER TABLE events ADD COLUMN {column} TEXT")
 
 
+#: Events packed together by the step to schema 11.
+_EVENTS_PER_PACK = 1000
+
+
+def _to_version_11(connection: sqlite3.Connection, places: Places) -> None:
+    """Version 10 → 11: each event's games packed into one row (``event_games``, layout in
+    ``packed.py``) instead of a row per player-game: an ``add`` of 10^6 player-games inserts
+    one blob per event, a ``publish`` reads its period's without a Python object per value.
+    Every event's rows are read, packed, and the old table dropped, in the upgrade's one
+    transaction."""
+    tables = {row[0] for row in connection.execute("SELECT name FROM sqlite_master")}
+    if "event_games" not in tables:
+        connection.execute(_statements("CREATE TABLE event_games (")[0])
+    if "games" not in tables:
+        return
+    import pandas as pd  # only for this migration
+
+    from rating_batch.store.columnar import declared_kinds, read_columns
+    from rating_batch.store.packed import COLUMNS, pack
+
+    kinds = declared_kinds(connection, "games")
+    ordered = "SELECT DISTINCT event_id FROM games ORDER BY event_id"
+    ids = [int(event_id) for (event_id,) in connection.execute(ordered)]
+    # A thousand events at a time: the cost of a pack is per row, not per event, and a
+    # long history is never all in memory at once.
+    for at in range(0, len(ids), _EVENTS_PER_PACK):
+        chosen = ids[at : at + _EVENTS_PER_PACK]
+        sql = f"SELECT {', '.join(COLUMNS)} FROM games WHERE event_id BETWEEN ? AND ?"
+        span = (chosen[0], chosen[-1])
+        rows = read_columns(connection, sql, span, {c: kinds[c] for c in COLUMNS})
+        if rows is None:  # a value of another type: read row by row
+            cursor = connection.execute(sql, span)
+            rows = pd.DataFrame.from_records(cursor.fetchall(), columns=list(COLUMNS))
+        connection.executemany(
+            "INSERT INTO event_games (event_id, rows, played, format, data) VALUES (?, ?, ?, ?, ?)",
+            [(p.event_id, p.rows, p.played, p.format, p.data) for p in pack(rows)],
+        )
+    # A row of no event would make a row of no event here: the upgrade's foreign key check
+    # refuses it, as it refuses any broken reference.
+    connection.execute("DROP TABLE games")
+
+
 #: Schema version → the step that brings a database from the previous version to it. Each
 #: runs inside the migration's transaction, with foreign keys off (tables are rebuilt), and
 #: is given the database's places (where its published files lie).
@@ -404,4 +463,5 @@ MIGRATIONS: dict[int, Callable[[sqlite3.Connection, Places], None]] = {
     8: _to_version_8,
     9: _to_version_9,
     10: _to_version_10,
+    11: _to_version_11,
 }

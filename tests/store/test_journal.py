@@ -89,10 +89,11 @@ def test_an_added_events_games_go_with_it_and_are_not_recorded_one_by_one(tmp_pa
     games = [(1, 1, 2, "1-0"), (2, 3, 1, "=-="), (3, 2, 3, "0-1")]
     event = event_file(tmp_path, "open", games, players=players)
     assert run("add", event, "--db", db)[0] == 0
-    assert query(db, "SELECT COUNT(*) FROM games") == [(9,)]  # 3 players × 3 rounds
+    # 3 players × 3 rounds, in the event's one row of games.
+    assert query(db, "SELECT COUNT(*), SUM(rows) FROM event_games") == [(1, 9)]
     # The event's row is recorded; its games and entries are parts of it.
     assert query(db, "SELECT undo_op, COUNT(*) FROM undo_events GROUP BY 1") == [("i", 1)]
-    assert query(db, "SELECT COUNT(*) FROM undo_games") == [(0,)]
+    assert query(db, "SELECT COUNT(*) FROM undo_event_games") == [(0,)]
     assert query(db, "SELECT COUNT(*) FROM undo_event_players") == [(0,)]
     assert run("restore", "latest", "--db", db)[0] == 0
     assert data_dump(db) == before
@@ -102,8 +103,9 @@ def test_games_of_an_event_the_command_did_not_create_are_still_recorded(
     tmp_path: Path,
 ) -> None:
     # The games of events a command creates go in without a trigger per row (their event
-    # takes them when undone); games added to an event that was there before are recorded
-    # row by row, in the same command too, and undone exactly.
+    # takes them when undone); games added to an event that was there before change its row
+    # of games, which is recorded (its image before), in the same command too, and undone
+    # exactly.
     db = database(tmp_path, "11,1600", "12,1500")
     players = [P(1, "A", 1600, 11, 1980), P(2, "B", 1500, 12, 1980)]
     event = event_file(tmp_path, "open", [(1, 1, 2, "1-0")], players=players)
@@ -126,8 +128,14 @@ def test_games_of_an_event_the_command_did_not_create_are_still_recorded(
         store.insert_games(pd.DataFrame([{"event_id": 77, "start_rank": 2, **row}]))
         # The trigger is back for the next insert into the event made before.
         store.insert_games(pd.DataFrame([{"event_id": old, "start_rank": 2, **row}]))
-    recorded = "SELECT event_id, start_rank FROM undo_games WHERE undo_op = 'i' ORDER BY 2"
-    assert query(db, recorded) == [(old, 1), (old, 2)]
+    # The old event's row of 2 games (one game, both sides) recorded before each change.
+    recorded = "SELECT undo_op, event_id, rows FROM undo_event_games ORDER BY undo_seq"
+    assert query(db, recorded) == [("d", old, 2), ("d", old, 3)]
+    with open_store(db) as store:
+        games = store.games_of([old, 77])
+    assert games[["event_id", "round", "start_rank"]].values.tolist() == [
+        [old, 1, 1], [old, 1, 2], [old, 2, 1], [old, 2, 2], [77, 2, 1], [77, 2, 2]
+    ]  # fmt: skip
     assert run("restore", "latest", "--db", db)[0] == 0
     assert data_dump(db) == before
 
@@ -139,10 +147,15 @@ def test_a_removed_event_comes_back_and_goes_again(tmp_path: Path) -> None:
     added = data_dump(db)
     assert run("remove", "jan", "--db", db)[0] == 0
     removed = data_dump(db)
-    # The remove recorded the rows it took away: 4 game rows, 2 entries, the event.
+    # The remove recorded the rows it took away: the event's row of 4 game rows, 2 entries,
+    # the event.
     assert query(
-        db, "SELECT COUNT(*) FROM undo_games WHERE undo_command = 2 AND undo_op = 'd'"
-    ) == [(4,)]
+        db,
+        "SELECT COUNT(*), SUM(rows) FROM undo_event_games WHERE undo_command = 2 AND undo_op = 'd'",
+    ) == [(1, 4)]
+    assert query(
+        db, "SELECT COUNT(*) FROM undo_event_players WHERE undo_command = 2 AND undo_op = 'd'"
+    ) == [(2,)]
     assert run("restore", "latest", "--db", db)[0] == 0
     assert data_dump(db) == added
     assert run("restore", "latest", "--db", db)[0] == 0  # the restore taken back
