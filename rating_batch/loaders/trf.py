@@ -149,6 +149,24 @@ class _Scan:
     """Start rank → national id, from the National Rating Support lines (TRF26)."""
 
 
+#: The bytes ``_LINE_CONTROL`` matches in ASCII text (tab and line feed aside).
+_CONTROL_BYTES = bytes([*range(9), *range(11, 32), 127])
+
+
+def _clean(lines: list[str]) -> bool:
+    """Whether no line has anything to clean: a control character, a byte-order mark, a line
+    break (a file's own lines have none; a caller's may end with one). ASCII text (nearly
+    every file) is checked as bytes, by deleting the control bytes (C speed, no regular
+    expression)."""
+    joined = "\n".join(lines)
+    if joined.count("\n") != max(len(lines) - 1, 0):
+        return False
+    if joined.isascii():
+        data = joined.encode("ascii")
+        return len(data.translate(None, _CONTROL_BYTES)) == len(data)
+    return "\ufeff" not in joined and not _LINE_CONTROL.search(joined)
+
+
 def _scan(text: TrfText) -> _Scan:
     issues, source = text.issues, text.source
     tags: dict[str, str] = {}
@@ -159,12 +177,7 @@ def _scan(text: TrfText) -> _Scan:
     supported: set[str] = set()  # the federations of 172 records
     nrs: list[tuple[int, str]] = []
     lines = text.lines
-    joined = "\n".join(lines)
-    if (
-        joined.count("\n") == max(len(lines) - 1, 0)
-        and "\ufeff" not in joined
-        and not _LINE_CONTROL.search(joined)
-    ):
+    if _clean(lines):
         # Nothing to clean in any line (most files): the 001 lines picked out at once, only
         # the others (a few per file) visited one by one.
         player_numbers = [

@@ -71,6 +71,8 @@ _FORFEIT = table("+-")
 _LEGACY_BYE = table("+=")
 _SCORE = np.zeros(256, dtype=np.float64)
 _SCORE[[ord(code) for code in _POINTS]] = list(_POINTS.values())
+_CONTROL = np.zeros(256, dtype=bool)
+_CONTROL[[*range(32), 127]] = True
 #: Byte → the code as written (a str), None for a blank.
 _WRITTEN = CHARACTERS.astype(object)
 _WRITTEN[BLANK] = None
@@ -196,7 +198,7 @@ def _parse_players(
             "player": np.where(has_rank, ranks, 0),
             # docs/formats.md §4.1: a rating or ID of 0 (or blank) means unrated / unknown.
             "fide_id": pd.array(np.where(has_id & (fide_id > 0), fide_id, 0), dtype="Int64"),
-            "name": map_distinct(text["name"], clean_text),
+            "name": _names(text["name"], codes, wide),
             "federation": map_distinct(text["federation"], lambda t: t.upper() or None),
             "sex": map_distinct(text["sex"], normalise_sex),
             "title": titles,
@@ -214,6 +216,17 @@ def _parse_players(
 
     games, played, legacy = _parse_rounds(codes, rounds, players, lines, files)
     return players, games, played, legacy
+
+
+def _names(names: np.ndarray, codes: np.ndarray, wide: np.ndarray) -> np.ndarray:
+    """The names cleaned of control characters (``clean_text``): only those of lines beyond
+    ASCII or with a control byte (a tab) in the name's columns need it."""
+    cleaned = names.astype(object)
+    start, end = FIELD["name"]
+    rows = np.flatnonzero(wide | _CONTROL[codes[:, start:end]].any(axis=1))
+    if len(rows):
+        cleaned[rows] = map_distinct(cleaned[rows], clean_text)
+    return cleaned
 
 
 def _parse_rounds(
@@ -345,7 +358,7 @@ def _parse_rounds(
             "event": players["event"].array.take(row_of),
             "round": round_of + 1,
             "player": me[row_of],
-            "opponent": pd.array(np.where(paired, opponent, 0)[used], dtype="Int64"),
+            "opponent": pd.arrays.IntegerArray(np.where(paired, opponent, 0)[used], ~paired[used]),
             "colour": np.where(at_board, _WRITTEN[colour], None)[used],
             "result": written_codes,
             "score": score[used],
@@ -355,7 +368,6 @@ def _parse_rounds(
             "line": line_of[row_of],
         }
     )
-    games["opponent"] = games["opponent"].mask(games["opponent"] == 0)
     return conform(games, GAMES_DTYPES), played, legacy
 
 
