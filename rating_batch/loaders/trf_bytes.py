@@ -78,6 +78,54 @@ def texts(
     return found
 
 
+def _digits(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Right- or left-aligned unsigned integers from a (..., width) block of bytes.
+
+    Returns (value, present, bad): ``present`` where any digit is found, ``bad`` where the
+    field holds anything but one run of digits surrounded by blanks.
+    """
+    digit = (codes >= 48) & (codes <= 57)
+    blank = codes == 32
+    value = np.zeros(codes.shape[:-1], dtype=np.int64)
+    for column in range(codes.shape[-1]):
+        step = digit[..., column]
+        value = np.where(step, value * 10 + (codes[..., column].astype(np.int64) - 48), value)
+    present = np.asarray(digit.any(axis=-1), dtype=bool)
+    # One contiguous run: the number of digit starts (digit after non-digit) is at most one.
+    starts = digit & ~np.concatenate(
+        [np.zeros((*digit.shape[:-1], 1), dtype=bool), digit[..., :-1]], axis=-1
+    )
+    bad = np.asarray(~(digit | blank).all(axis=-1) | (starts.sum(axis=-1) > 1), dtype=bool)
+    return value, present, bad
+
+
+# Each pair of bytes (a uint16, little-endian: the first byte the low one) read by
+# ``_digits``: its digits' value and count, whether it is digits and blanks only, how many
+# runs of digits start in it, and whether it starts / ends with a digit.
+_PAIRS = np.arange(65536)
+_PAIR_BYTES = np.stack([_PAIRS & 0xFF, _PAIRS >> 8], axis=1).astype(np.uint8)
+_PAIR_VALUE = _digits(_PAIR_BYTES)[0]
+_PAIR_DIGIT = (_PAIR_BYTES >= 48) & (_PAIR_BYTES <= 57)
+_PAIR_COUNT = _PAIR_DIGIT.sum(axis=1)
+_PAIR_CLEAN = ((_PAIR_BYTES == BLANK) | _PAIR_DIGIT).all(axis=1)
+_PAIR_RUNS = _PAIR_DIGIT[:, 0].astype(np.int64) + (_PAIR_DIGIT[:, 1] & ~_PAIR_DIGIT[:, 0])
+_TENS = np.array([1, 10, 100], dtype=np.int64)
+
+
+def integers(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``_digits`` of a (..., width) block; a four-byte field (start rank, rating, opponent,
+    final rank) by the tables of its two byte pairs (each two bytes' digits concatenated)."""
+    if codes.shape[-1] != 4:
+        return _digits(codes)
+    pairs = np.ascontiguousarray(codes).view("<u2")
+    first, last = pairs[..., 0], pairs[..., 1]
+    value = _PAIR_VALUE[first] * _TENS[_PAIR_COUNT[last]] + _PAIR_VALUE[last]
+    present = (_PAIR_COUNT[first] + _PAIR_COUNT[last]) > 0
+    runs = _PAIR_RUNS[first] + _PAIR_RUNS[last] - (_PAIR_DIGIT[first, 1] & _PAIR_DIGIT[last, 0])
+    bad = ~(_PAIR_CLEAN[first] & _PAIR_CLEAN[last]) | (runs > 1)
+    return value, present, bad
+
+
 def written(lines: Sequence[str], row: int, column: int) -> str:
     """The character of a line at a 0-based column (a blank past its end), as written."""
     line = lines[row]

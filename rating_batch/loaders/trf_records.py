@@ -27,6 +27,7 @@ from rating_batch.loaders.trf_bytes import (
     UPPER,
     byte_matrix,
     fold,
+    integers,
     table,
     texts,
 )
@@ -76,6 +77,9 @@ _CONTROL[[*range(32), 127]] = True
 #: Byte → the code as written (a str), None for a blank.
 _WRITTEN = CHARACTERS.astype(object)
 _WRITTEN[BLANK] = None
+#: Folded colour byte → the colour of a game at the board, None for any other.
+_AT_BOARD_TEXT = _WRITTEN.copy()
+_AT_BOARD_TEXT[~_AT_BOARD] = None
 
 
 @dataclass
@@ -90,27 +94,6 @@ class _Files:
     def add(self, indexed: Iterable[tuple[int, Issue]]) -> None:
         for file, issue in indexed:
             self.issues[file].append(issue)
-
-
-def _integers(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Parse right- or left-aligned unsigned integers from a (..., width) block.
-
-    Returns (value, present, bad): ``present`` where any digit is found, ``bad`` where the
-    field holds anything but one run of digits surrounded by blanks.
-    """
-    digit = (codes >= 48) & (codes <= 57)
-    blank = codes == 32
-    value = np.zeros(codes.shape[:-1], dtype=np.int64)
-    for column in range(codes.shape[-1]):
-        step = digit[..., column]
-        value = np.where(step, value * 10 + (codes[..., column].astype(np.int64) - 48), value)
-    present = np.asarray(digit.any(axis=-1), dtype=bool)
-    # One contiguous run: the number of digit starts (digit after non-digit) is at most one.
-    starts = digit & ~np.concatenate(
-        [np.zeros((*digit.shape[:-1], 1), dtype=bool), digit[..., :-1]], axis=-1
-    )
-    bad = np.asarray(~(digit | blank).all(axis=-1) | (starts.sum(axis=-1) > 1), dtype=bool)
-    return value, present, bad
 
 
 def _parse_players(
@@ -142,7 +125,7 @@ def _parse_players(
     )
     for name, severity in severities:
         start, end = FIELD[name]
-        value, present, bad = _integers(codes[:, start:end])
+        value, present, bad = integers(codes[:, start:end])
         label = name.replace("_", " ")
         files.add(
             issue(
@@ -184,7 +167,7 @@ def _parse_players(
     rating, has_rating = numeric["rating"]
     fide_id, has_id = numeric["fide_id"]
     # The final ranking, for the crosstable's order only: unreadable is simply absent.
-    final, has_final, unreadable = _integers(codes[:, FIELD["rank"][0] : FIELD["rank"][1]])
+    final, has_final, unreadable = integers(codes[:, FIELD["rank"][0] : FIELD["rank"][1]])
     has_final &= ~unreadable
     points = pd.to_numeric(
         pd.Series(text["points"], dtype="string").str.replace(",", ".", regex=False),
@@ -252,7 +235,7 @@ def _parse_rounds(
     np.maximum.at(played, of_line, last)
     used = np.arange(rounds) < played[of_line][:, None]  # (lines, rounds): rows of the frame
 
-    opponent, has_opponent, bad_opponent = _integers(blocks[:, :, 0:4])
+    opponent, has_opponent, bad_opponent = integers(blocks[:, :, 0:4])
     # Colour and result codes folded by a byte table; a character beyond ASCII as the
     # code-point parse folded it (trf_bytes.fold).
     columns = ROUND_START + np.arange(rounds) * ROUND_WIDTH
@@ -359,7 +342,7 @@ def _parse_rounds(
             "round": round_of + 1,
             "player": me[row_of],
             "opponent": pd.arrays.IntegerArray(np.where(paired, opponent, 0)[used], ~paired[used]),
-            "colour": np.where(at_board, _WRITTEN[colour], None)[used],
+            "colour": _AT_BOARD_TEXT[colour[used]],
             "result": written_codes,
             "score": score[used],
             "rated": rated[used],

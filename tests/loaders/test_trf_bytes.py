@@ -10,6 +10,7 @@ frames and the messages must not change but for the names."""
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 import numpy as np
@@ -19,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rating_batch.loaders.trf import parse_trf
-from rating_batch.loaders.trf_bytes import PLACEHOLDER, byte_matrix
+from rating_batch.loaders.trf_bytes import PLACEHOLDER, _digits, byte_matrix, integers
 
 SETTINGS = settings(
     max_examples=runs(1000, 50),
@@ -232,3 +233,32 @@ def test_numbers_beyond_ascii_are_not_digits() -> None:
         "generated.trf:2: rating '2٣00' is not a number (columns 49-52)",
     ]
     assert np.array_equal(players["player"].to_numpy(), [1])
+
+
+def test_four_column_numbers_read_by_byte_pairs() -> None:
+    # (field, value where read, present, bad): one run of ASCII digits between blanks.
+    cases = [
+        ("  12", 12, True, False),
+        ("12  ", 12, True, False),
+        (" 12 ", 12, True, False),
+        ("0000", 0, True, False),
+        ("9999", 9999, True, False),
+        ("    ", 0, False, False),
+        ("1 2 ", 12, True, True),  # two runs: a misaligned field
+        (" x1 ", 1, True, True),
+        ("-1  ", 1, True, True),
+    ]
+    block = np.frombuffer("".join(c[0] for c in cases).encode(), np.uint8).reshape(-1, 4)
+    value, present, bad = integers(block)
+    assert value.tolist() == [c[1] for c in cases]
+    assert present.tolist() == [c[2] for c in cases]
+    assert bad.tolist() == [c[3] for c in cases]
+
+
+def test_byte_pair_tables_agree_with_the_column_by_column_reading() -> None:
+    # Every four-byte field over digits, a blank, a letter and the placeholder.
+    alphabet = np.frombuffer(b"0 9x\x1a", np.uint8)
+    fields = np.array(list(itertools.product(alphabet, repeat=4)), dtype=np.uint8)
+    for by_pairs, by_columns in zip(integers(fields), _digits(fields), strict=True):
+        assert by_pairs.dtype == by_columns.dtype
+        assert np.array_equal(by_pairs, by_columns)
