@@ -126,6 +126,32 @@ def integers(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return value, present, bad
 
 
+def decimals(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Decimal numbers of a (rows, width) block: one run of digits with at most one '.' or
+    ',' in it, between blanks (``3``, `` 2.5``, ``10,0``). Returns (value, plain, blank):
+    ``plain`` where the field is such a number (its value the digits' integer over a power of
+    ten, as exact as reading the text), ``blank`` where it is empty."""
+    digit = (codes >= 48) & (codes <= 57)
+    point = (codes == 46) | (codes == 44)
+    filled = codes != BLANK
+    starts = filled.copy()
+    starts[:, 1:] &= ~filled[:, :-1]
+    after = np.cumsum(point, axis=1) > 0  # at or after the separator
+    plain = (
+        ((digit | point | ~filled).all(axis=1))
+        & (starts.sum(axis=1) == 1)
+        & (point.sum(axis=1) <= 1)
+        & digit.any(axis=1)
+    )
+    value = np.zeros(len(codes), dtype=np.int64)
+    for column in range(codes.shape[1]):
+        value = np.where(
+            digit[:, column], value * 10 + codes[:, column].astype(np.int64) - 48, value
+        )
+    places = (digit & after).sum(axis=1)
+    return value / 10.0**places, plain, ~filled.any(axis=1)
+
+
 def written(lines: Sequence[str], row: int, column: int) -> str:
     """The character of a line at a 0-based column (a blank past its end), as written."""
     line = lines[row]

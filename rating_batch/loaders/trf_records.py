@@ -26,6 +26,7 @@ from rating_batch.loaders.trf_bytes import (
     PLACEHOLDER,
     UPPER,
     byte_matrix,
+    decimals,
     fold,
     integers,
     table,
@@ -169,10 +170,7 @@ def _parse_players(
     # The final ranking, for the crosstable's order only: unreadable is simply absent.
     final, has_final, unreadable = integers(codes[:, FIELD["rank"][0] : FIELD["rank"][1]])
     has_final &= ~unreadable
-    points = pd.to_numeric(
-        pd.Series(text["points"], dtype="string").str.replace(",", ".", regex=False),
-        errors="coerce",
-    )
+    points = _points(codes, wide, text["points"])
     event_of_line = pd.array(files.keys[of_line], dtype="string")
     source_of_line = pd.array(files.sources[of_line], dtype="string")
     players = pd.DataFrame(
@@ -187,7 +185,7 @@ def _parse_players(
             "title": titles,
             "birth_year": pd.array(map_distinct(text["birth"], parse_birth_year), dtype="Int64"),
             "rating": pd.array(np.where(has_rating, rating, 0), dtype="Int64"),
-            "points": points.astype("Float64"),
+            "points": points,
             "rank": pd.array(np.where(has_final & (final > 0), final, 0), dtype="Int64"),
             "source": source_of_line,
             "line": line_numbers,
@@ -199,6 +197,26 @@ def _parse_players(
 
     games, played, legacy = _parse_rounds(codes, rounds, players, lines, files)
     return players, games, played, legacy
+
+
+def _points(
+    codes: np.ndarray, wide: np.ndarray, written: np.ndarray
+) -> pd.api.extensions.ExtensionArray:
+    """The points each line declares (Float64, NA where blank or unreadable): digits around
+    one '.' or ',' by digit arithmetic, anything else (and lines beyond ASCII) as
+    ``pd.to_numeric`` reads it, the comma a point."""
+    start, end = FIELD["points"]
+    value, plain, blank = decimals(codes[:, start:end])
+    plain &= ~wide
+    points = pd.array(np.where(plain, value, np.nan), dtype="Float64")
+    rest = ~plain & (~blank | wide)
+    if rest.any():
+        read = pd.to_numeric(
+            pd.Series(written[rest], dtype="string").str.replace(",", ".", regex=False),
+            errors="coerce",
+        )
+        points[rest] = read.astype("Float64").array
+    return points
 
 
 def _names(names: np.ndarray, codes: np.ndarray, wide: np.ndarray) -> np.ndarray:

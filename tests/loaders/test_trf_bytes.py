@@ -262,3 +262,21 @@ def test_byte_pair_tables_agree_with_the_column_by_column_reading() -> None:
     for by_pairs, by_columns in zip(integers(fields), _digits(fields), strict=True):
         assert by_pairs.dtype == by_columns.dtype
         assert np.array_equal(by_pairs, by_columns)
+
+
+def test_declared_points_read_as_their_decimal_text() -> None:
+    # Every points field (columns 81-84) over digits, blank, both decimal marks and a letter:
+    # the value the text writes (the comma a point), NA when blank or not a number.
+    alphabet = "05 .,x"
+    fields = ["".join(chars) for chars in itertools.product(alphabet, repeat=4)]
+    lines = [f"001 {rank:4d}      Name".ljust(80) + field for rank, field in enumerate(fields, 1)]
+    players, _, _ = parsed(lines)
+
+    def value(field: str) -> float | None:
+        try:
+            return float(field.strip().replace(",", "."))
+        except ValueError:
+            return None
+
+    got = [None if pd.isna(v) else v for v in players["points"]]
+    assert got == [value(field) for field in fields]
