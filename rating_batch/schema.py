@@ -337,7 +337,10 @@ def event_issues(games: pd.DataFrame, players: pd.DataFrame) -> list[tuple[str, 
     once = mirrored & (me < opponent)  # reported once per game, on the lower start rank
     other = np.maximum(back, 0)
 
-    result_codes, results = pd.factorize(games["result"].fillna("").str.upper())
+    # Compared upper-cased: the distinct codes folded, not every cell (issue 42).
+    written_codes, written = pd.factorize(games["result"].fillna(""))
+    folded, results = pd.factorize(np.array([str(code).upper() for code in written], dtype=object))
+    result_codes = folded[written_codes]
     where_result = {str(code): index for index, code in enumerate(results)}
     complement = np.array(
         [where_result.get(COMPLEMENT.get(str(code), "\0"), -2) for code in results] or [-2]

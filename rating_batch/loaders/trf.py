@@ -6,8 +6,9 @@ and line. ``read_trf(path)`` only reads and decodes the file.
 
 Many files are parsed together (``parse_trfs``): each file's lines are scanned once for its
 tags, then the 001 records of all the files are sliced by columns given as data
-(``PLAYER_FIELDS``), and all their round blocks decoded at once from a
-``(players, rounds, 10)`` array of code points: the pandas work is done once per batch, not
+(``PLAYER_FIELDS``) from one fixed-width matrix of bytes (``trf_bytes``: a line with
+characters beyond ASCII keeps its columns), and all their round blocks decoded at once from
+its ``(players, rounds, 10)`` view by byte tables: the pandas work is done once per batch, not
 once per file.
 """
 
@@ -17,18 +18,15 @@ import datetime as dt
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from rating_batch.errors import Issue
-from rating_batch.loaders.common import (
-    date_order,
-    is_digits,
-    kind_of_time_control,
-    parse_date,
-)
+from rating_batch.loaders import common
+from rating_batch.loaders.common import DateOrder, is_digits
 from rating_batch.loaders.trf_decoding import (
     ROUND_START,
     ROUND_WIDTH,
@@ -104,6 +102,23 @@ _RULER = re.compile(r"^[\d ]+$")
 _TEMPLATE = re.compile(r"^DDD\s+SSSS")
 
 
+#: A month's files repeat their dates and time controls: each read once (pure functions).
+_CACHE = 4096
+
+
+@lru_cache(maxsize=_CACHE)
+def _parse_date(text: str, order: DateOrder | None = None) -> dt.date | None:
+    return common.parse_date(text, order)
+
+
+@lru_cache(maxsize=_CACHE)
+def _date_order(start: str, end: str) -> tuple[DateOrder, str | None]:
+    return common.date_order([start, end])
+
+
+_kind_of_time_control = lru_cache(maxsize=_CACHE)(common.kind_of_time_control)
+
+
 def read_trf(path: Path, *, encoding: str | None = None, key: str | None = None) -> Event:
     """Read a TRF file: decode it once (recording the encoding), then parse it."""
     return parse_trfs([decode_trf(path, encoding=encoding, key=key)])[0]
@@ -134,6 +149,24 @@ class _Scan:
     """Start rank → national id, from the National Rating Support lines (TRF26)."""
 
 
+#: The bytes ``_LINE_CONTROL`` matches in ASCII text (tab and line feed aside).
+_CONTROL_BYTES = bytes([*range(9), *range(11, 32), 127])
+
+
+def _clean(lines: list[str]) -> bool:
+    """Whether no line has anything to clean: a control character, a byte-order mark, a line
+    break (a file's own lines have none; a caller's may end with one). ASCII text (nearly
+    every file) is checked as bytes, by deleting the control bytes (C speed, no regular
+    expression)."""
+    joined = "\n".join(lines)
+    if joined.count("\n") != max(len(lines) - 1, 0):
+        return False
+    if joined.isascii():
+        data = joined.encode("ascii")
+        return len(data.translate(None, _CONTROL_BYTES)) == len(data)
+    return "\ufeff" not in joined and not _LINE_CONTROL.search(joined)
+
+
 def _scan(text: TrfText) -> _Scan:
     issues, source = text.issues, text.source
     tags: dict[str, str] = {}
@@ -143,17 +176,33 @@ def _scan(text: TrfText) -> _Scan:
     seen_tags: set[str] = set()
     supported: set[str] = set()  # the federations of 172 records
     nrs: list[tuple[int, str]] = []
-    for number, raw in enumerate(text.lines, start=1):
-        line = raw.lstrip("\ufeff").rstrip("\r\n")
-        if _LINE_CONTROL.search(line):
-            # A space keeps the width, so the columns after it stay where they were.
-            line = _LINE_CONTROL.sub(" ", line)
-            issues.append(Issue(source, number, "control characters removed", "warning"))
-        if line.startswith("001 ") or line == "001":  # most lines: no regular expression
+    lines = text.lines
+    if _clean(lines):
+        # Nothing to clean in any line (most files): the 001 lines picked out at once, only
+        # the others (a few per file) visited one by one.
+        player_numbers = [
+            n for n, line in enumerate(lines, 1) if line[:4] == "001 " or line == "001"
+        ]
+        player_lines = [lines[n - 1] for n in player_numbers]
+        if player_numbers:
             seen_tags.add("001")
-            player_lines.append(line)
-            player_numbers.append(number)
-            continue
+        players = set(player_numbers)
+        others = [(n, line) for n, line in enumerate(lines, 1) if n not in players]
+    else:
+        others = []
+        for number, raw in enumerate(lines, start=1):
+            line = raw.lstrip("\ufeff").rstrip("\r\n")
+            if _LINE_CONTROL.search(line):
+                # A space keeps the width, so the columns after it stay where they were.
+                line = _LINE_CONTROL.sub(" ", line)
+                issues.append(Issue(source, number, "control characters removed", "warning"))
+            if line.startswith("001 ") or line == "001":  # most lines: no regular expression
+                seen_tags.add("001")
+                player_lines.append(line)
+                player_numbers.append(number)
+            else:
+                others.append((number, line))
+    for number, line in others:
         if not line.strip() or line.startswith("###"):
             continue
         record = _RECORD.match(line)
@@ -292,13 +341,13 @@ def _event_info(
 ) -> EventInfo:
     source, issues = text.source, text.issues
     # One date order for the whole file (records 042 and 052).
-    order, mixed = date_order([tags.get("start", ""), tags.get("end", "")])
+    order, mixed = _date_order(tags.get("start", ""), tags.get("end", ""))
     if mixed:
         issues.append(Issue(source, None, f"records 042/052: {mixed}"))
-    start = parse_date(tags.get("start", ""), order)
-    end = parse_date(tags.get("end", ""), order)
+    start = _parse_date(tags.get("start", ""), order)
+    end = _parse_date(tags.get("end", ""), order)
     for tag, name in (("start", "042"), ("end", "052")):
-        if tags.get(tag) and parse_date(tags[tag], order) is None and not mixed:
+        if tags.get(tag) and _parse_date(tags[tag], order) is None and not mixed:
             issues.append(
                 Issue(source, None, f"record {name}: unreadable date {tags[tag]!r}", "warning")
             )
@@ -343,7 +392,7 @@ def _event_info(
         rounds=rounds,
         time_control=tags.get("time_control", ""),
         time_control_code=tags.get("time_control_code", ""),
-        kind=kind_of_time_control(tags.get("time_control_code", ""), tags.get("time_control", "")),
+        kind=_kind_of_time_control(tags.get("time_control_code", ""), tags.get("time_control", "")),
         encoding=text.encoding,
         format=version,
         city=tags.get("city", ""),

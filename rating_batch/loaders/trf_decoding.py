@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rating_batch.errors import Issue
-from rating_batch.loaders.common import long_lines, split_lines
+from rating_batch.loaders.common import MAX_LINE_CHARACTERS, long_lines, split_lines
 from rating_batch.loaders.encoding import (
     CODE_PAGES,
     RAW_LINES,
@@ -64,17 +64,31 @@ def decode_trf(path: Path, *, encoding: str | None = None, key: str | None = Non
         decoded = decode(data, encoding, trf_evidence)
     except DecodingError as error:
         return TrfText([], source, key, "", [Issue(source, error.line, str(error))])
-    lines = split_lines(decoded.text)
+    lines = _split(decoded.text)
     codec = CODE_PAGES.get(decoded.encoding)
     if codec is not None and codec not in SINGLE_BYTE:
         lines = _in_characters(lines, RAW_LINES.split(data), codec)
     warning = decoded.warning()
     issues = [Issue(source, None, warning, "warning")] if warning else []
-    too_long = long_lines(lines, source)
+    too_long = long_lines(lines, source) if _longest(lines) > MAX_LINE_CHARACTERS else []
     if too_long:
         issues += [Issue(source, number, message) for number, message in too_long]
         return TrfText([], source, key, decoded.encoding, issues)
     return TrfText(lines, source, key, decoded.encoding, issues)
+
+
+def _split(text: str) -> list[str]:
+    """``split_lines``, without a regular expression when the text has no CR (most files)."""
+    if "\r" in text:
+        return split_lines(text)
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def _longest(lines: list[str]) -> int:
+    return max(map(len, lines), default=0)
 
 
 _NAME = FIELD["name"]

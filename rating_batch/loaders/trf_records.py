@@ -19,6 +19,20 @@ from rating_batch.loaders.common import (
     normalise_sex,
     parse_birth_year,
 )
+from rating_batch.loaders.trf_bytes import (
+    BLANK,
+    CHARACTERS,
+    LOWER,
+    PLACEHOLDER,
+    UPPER,
+    byte_matrix,
+    decimals,
+    fold,
+    integers,
+    table,
+    texts,
+)
+from rating_batch.loaders.trf_bytes import written as written_at
 from rating_batch.loaders.trf_decoding import (
     FIELD,
     PLAYER_FIELDS,
@@ -46,6 +60,28 @@ _KNOWN_RESULTS = frozenset("10=+-WDLHFUZ ")
 
 _UNKNOWN_RESULTS = frozenset("X?A")  # seen in other readers: unrated, unplayed, warned
 
+#: The fields read as text (the others are numbers, read as digits).
+_TEXTS = frozenset({"sex", "title", "name", "federation", "birth", "points"})
+
+# The codes as byte lookup tables, indexed by the folded byte (trf_bytes).
+_COLOURS = table("wb- ")
+_AT_BOARD = table("wb")
+_KNOWN = table("".join(_KNOWN_RESULTS))
+_ODD = table("".join(_UNKNOWN_RESULTS))
+_PLAYED = table("1=0")
+_FORFEIT = table("+-")
+_LEGACY_BYE = table("+=")
+_SCORE = np.zeros(256, dtype=np.float64)
+_SCORE[[ord(code) for code in _POINTS]] = list(_POINTS.values())
+_CONTROL = np.zeros(256, dtype=bool)
+_CONTROL[[*range(32), 127]] = True
+#: Byte → the code as written (a str), None for a blank.
+_WRITTEN = CHARACTERS.astype(object)
+_WRITTEN[BLANK] = None
+#: Folded colour byte → the colour of a game at the board, None for any other.
+_AT_BOARD_TEXT = _WRITTEN.copy()
+_AT_BOARD_TEXT[~_AT_BOARD] = None
+
 
 @dataclass
 class _Files:
@@ -61,44 +97,6 @@ class _Files:
             self.issues[file].append(issue)
 
 
-def _code_points(lines: list[str], width: int) -> np.ndarray:
-    """A (lines, width) array of code points, padded with spaces."""
-    array = np.array(lines, dtype=f"<U{width}").view(np.uint32).reshape(len(lines), width)
-    return np.where(array == 0, 32, array)
-
-
-def _text(codes: np.ndarray) -> np.ndarray:
-    """Stripped strings from a (rows, width) block of code points."""
-    block = np.ascontiguousarray(codes, dtype=np.uint32)
-    width = block.shape[1]
-    return np.char.strip(block.view(f"<U{width}").ravel())
-
-
-def _integers(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Parse right- or left-aligned unsigned integers from a (..., width) block.
-
-    Returns (value, present, bad): ``present`` where any digit is found, ``bad`` where the
-    field holds anything but one run of digits surrounded by blanks.
-    """
-    digit = (codes >= 48) & (codes <= 57)
-    blank = codes == 32
-    value = np.zeros(codes.shape[:-1], dtype=np.int64)
-    for column in range(codes.shape[-1]):
-        step = digit[..., column]
-        value = np.where(step, value * 10 + (codes[..., column] - 48), value)
-    present = np.asarray(digit.any(axis=-1), dtype=bool)
-    # One contiguous run: the number of digit starts (digit after non-digit) is at most one.
-    starts = digit & ~np.concatenate(
-        [np.zeros((*digit.shape[:-1], 1), dtype=bool), digit[..., :-1]], axis=-1
-    )
-    bad = np.asarray(~(digit | blank).all(axis=-1) | (starts.sum(axis=-1) > 1), dtype=bool)
-    return value, present, bad
-
-
-def _chars(codes: np.ndarray) -> np.ndarray:
-    return np.ascontiguousarray(codes, dtype=np.uint32).view("<U1").reshape(codes.shape)
-
-
 def _parse_players(
     lines: list[str], numbers: list[int], files: _Files
 ) -> tuple[pd.DataFrame, pd.DataFrame, np.ndarray, np.ndarray]:
@@ -110,7 +108,7 @@ def _parse_players(
     longest = max((len(line) for line in lines), default=0)
     rounds = max(0, -(-(longest - ROUND_START) // ROUND_WIDTH))
     width = max(ROUND_START + rounds * ROUND_WIDTH, FIELD["rank"][1])
-    codes = _code_points(lines, width) if count else np.full((0, width), 32, dtype=np.uint32)
+    codes, wide = byte_matrix(lines, width)
     line_numbers = np.array(numbers, dtype=np.int64)
     of_line = files.of_line
     # Keys made of (file, start rank): duplicates are per file.
@@ -128,7 +126,7 @@ def _parse_players(
     )
     for name, severity in severities:
         start, end = FIELD[name]
-        value, present, bad = _integers(codes[:, start:end])
+        value, present, bad = integers(codes[:, start:end])
         label = name.replace("_", " ")
         files.add(
             issue(
@@ -157,7 +155,7 @@ def _parse_players(
             for index in np.flatnonzero(duplicated).tolist()
         )
 
-    text = {name: _text(codes[:, start:end]) for name, start, end in PLAYER_FIELDS}
+    text = texts(codes, lines, wide, [field for field in PLAYER_FIELDS if field[0] in _TEXTS])
     titles = map_distinct(text["title"], fide_title)
     files.add(
         issue(
@@ -170,12 +168,9 @@ def _parse_players(
     rating, has_rating = numeric["rating"]
     fide_id, has_id = numeric["fide_id"]
     # The final ranking, for the crosstable's order only: unreadable is simply absent.
-    final, has_final, unreadable = _integers(codes[:, FIELD["rank"][0] : FIELD["rank"][1]])
+    final, has_final, unreadable = integers(codes[:, FIELD["rank"][0] : FIELD["rank"][1]])
     has_final &= ~unreadable
-    points = pd.to_numeric(
-        pd.Series(text["points"], dtype="string").str.replace(",", ".", regex=False),
-        errors="coerce",
-    )
+    points = _points(codes, wide, text["points"])
     event_of_line = pd.array(files.keys[of_line], dtype="string")
     source_of_line = pd.array(files.sources[of_line], dtype="string")
     players = pd.DataFrame(
@@ -184,13 +179,13 @@ def _parse_players(
             "player": np.where(has_rank, ranks, 0),
             # docs/formats.md §4.1: a rating or ID of 0 (or blank) means unrated / unknown.
             "fide_id": pd.array(np.where(has_id & (fide_id > 0), fide_id, 0), dtype="Int64"),
-            "name": map_distinct(text["name"], clean_text),
+            "name": _names(text["name"], codes, wide),
             "federation": map_distinct(text["federation"], lambda t: t.upper() or None),
             "sex": map_distinct(text["sex"], normalise_sex),
             "title": titles,
             "birth_year": pd.array(map_distinct(text["birth"], parse_birth_year), dtype="Int64"),
             "rating": pd.array(np.where(has_rating, rating, 0), dtype="Int64"),
-            "points": points.astype("Float64"),
+            "points": points,
             "rank": pd.array(np.where(has_final & (final > 0), final, 0), dtype="Int64"),
             "source": source_of_line,
             "line": line_numbers,
@@ -202,6 +197,37 @@ def _parse_players(
 
     games, played, legacy = _parse_rounds(codes, rounds, players, lines, files)
     return players, games, played, legacy
+
+
+def _points(
+    codes: np.ndarray, wide: np.ndarray, written: np.ndarray
+) -> pd.api.extensions.ExtensionArray:
+    """The points each line declares (Float64, NA where blank or unreadable): digits around
+    one '.' or ',' by digit arithmetic, anything else (and lines beyond ASCII) as
+    ``pd.to_numeric`` reads it, the comma a point."""
+    start, end = FIELD["points"]
+    value, plain, blank = decimals(codes[:, start:end])
+    plain &= ~wide
+    points = pd.array(np.where(plain, value, np.nan), dtype="Float64")
+    rest = ~plain & (~blank | wide)
+    if rest.any():
+        read = pd.to_numeric(
+            pd.Series(written[rest], dtype="string").str.replace(",", ".", regex=False),
+            errors="coerce",
+        )
+        points[rest] = read.astype("Float64").array
+    return points
+
+
+def _names(names: np.ndarray, codes: np.ndarray, wide: np.ndarray) -> np.ndarray:
+    """The names cleaned of control characters (``clean_text``): only those of lines beyond
+    ASCII or with a control byte (a tab) in the name's columns need it."""
+    cleaned = names.astype(object)
+    start, end = FIELD["name"]
+    rows = np.flatnonzero(wide | _CONTROL[codes[:, start:end]].any(axis=1))
+    if len(rows):
+        cleaned[rows] = map_distinct(cleaned[rows], clean_text)
+    return cleaned
 
 
 def _parse_rounds(
@@ -227,14 +253,18 @@ def _parse_rounds(
     np.maximum.at(played, of_line, last)
     used = np.arange(rounds) < played[of_line][:, None]  # (lines, rounds): rows of the frame
 
-    opponent, has_opponent, bad_opponent = _integers(blocks[:, :, 0:4])
-    colour = np.char.lower(_chars(blocks[:, :, 5]))
-    result = np.char.upper(_chars(blocks[:, :, 7]))
-    written = _chars(blocks[:, :, 7])
+    opponent, has_opponent, bad_opponent = integers(blocks[:, :, 0:4])
+    # Colour and result codes folded by a byte table; a character beyond ASCII as the
+    # code-point parse folded it (trf_bytes.fold).
+    columns = ROUND_START + np.arange(rounds) * ROUND_WIDTH
+    raw_colour, raw_result = blocks[:, :, 5], blocks[:, :, 7]
+    colour, result = LOWER[raw_colour], UPPER[raw_result]
+    fold(colour, raw_colour, columns + 5, lines, np.char.lower)
+    fold(result, raw_result, columns + 7, lines, np.char.upper)
     separators = (blocks[:, :, list(BLOCK_BLANKS)] != 32).any(axis=-1)
-    bad_colour = ~np.isin(colour, ["w", "b", "-", " "])
-    known = np.isin(result, list(_KNOWN_RESULTS))
-    odd = np.isin(result, list(_UNKNOWN_RESULTS))
+    bad_colour = ~_COLOURS[colour]
+    known = _KNOWN[result]
+    odd = _ODD[result]
     misaligned = separators | bad_opponent | bad_colour
     unknown_code = ~(known | odd) & ~misaligned
     line_of = players["line"].to_numpy()
@@ -257,13 +287,17 @@ def _parse_rounds(
         )
 
     paired = has_opponent & (opponent > 0)
-    at_board = np.isin(colour, ["w", "b"])
-    played_code = np.isin(result, ["1", "=", "0"])
+    at_board = _AT_BOARD[colour]
+    played_code = _PLAYED[result]
+
+    def written(row: int, rnd: int) -> str:
+        return written_at(lines, row, int(columns[rnd]) + 7)
+
     flag(misaligned, misaligned_block, "error")
     flag(
         unknown_code,
         lambda row, rnd: (
-            f"unknown result code {str(written[row, rnd])!r} (TRF codes: 1 = 0 + - W D L H F "
+            f"unknown result code {written(row, rnd)!r} (TRF codes: 1 = 0 + - W D L H F "
             "U Z, or blank)"
         ),
         "error",
@@ -273,9 +307,9 @@ def _parse_rounds(
     flag(
         no_board,
         lambda row, rnd: (
-            f"result {str(written[row, rnd])!r} against {opponent[row, rnd]} with colour "
-            f"{str(colour[row, rnd]).strip() or 'blank'!r}: a game played at the board has "
-            "colour w or b (a forfeit is + or -)"
+            f"result {written(row, rnd)!r} against {opponent[row, rnd]} with colour "
+            f"{str(CHARACTERS[colour[row, rnd]]).strip() or 'blank'!r}: a game played at the "
+            "board has colour w or b (a forfeit is + or -)"
         ),
         "error",
     )
@@ -283,17 +317,17 @@ def _parse_rounds(
     flag(
         odd & ~misaligned,
         lambda row, rnd: (
-            f"result code {str(written[row, rnd])!r} is not a TRF16 code; taken as an unplayed game"
+            f"result code {written(row, rnd)!r} is not a TRF16 code; taken as an unplayed game"
         ),
         "warning",
     )
     flag(
-        ~paired & (result == "0"),
+        ~paired & (result == ord("0")),
         lambda row, rnd: "result '0' without an opponent read as a zero-point bye",
         "warning",
     )
     flag(
-        paired & at_board & (result == " "),
+        paired & at_board & (result == BLANK),
         lambda row, rnd: f"game against {opponent[row, rnd]} has no result; not rated",
         "warning",
     )
@@ -305,31 +339,28 @@ def _parse_rounds(
 
     rated = paired & at_board & played_code & ~misaligned
     reason = np.select(
-        [misaligned, rated, ~paired, np.isin(result, ["+", "-"]) | ~at_board, played_code],
+        [misaligned, rated, ~paired, _FORFEIT[result] | ~at_board, played_code],
         [REASONS.index("unreadable"), -1, REASONS.index("bye"), *[REASONS.index("forfeit")] * 2],
         default=REASONS.index("unplayed"),
     )
-    codes_by_points = [
-        list(code for code, v in _POINTS.items() if v == value) for value in (1.0, 0.5)
-    ]
-    score = np.select(
-        [np.isin(result, codes_by_points[0]), np.isin(result, codes_by_points[1])],
-        [1.0, 0.5],
-        default=0.0,
-    )
+    score = _SCORE[result]
     # TRF06 notation: forfeits with colour '-' and byes written '0000 - +' / '0000 - ='.
-    legacy_seen = ((paired & (colour == "-")) | (~paired & np.isin(result, ["+", "="]))) & used
+    legacy_seen = ((paired & (colour == ord("-"))) | (~paired & _LEGACY_BYE[result])) & used
     legacy = np.bincount(of_line, weights=legacy_seen.sum(axis=1), minlength=file_count) > 0
 
     row_of = np.broadcast_to(np.arange(count)[:, None], used.shape)[used]
-    written_codes = np.where(written == " ", "", written)[used]
+    round_of = np.broadcast_to(np.arange(rounds), used.shape)[used]
+    # The codes as written (not folded), a blank none.
+    written_codes = _WRITTEN[raw_result[used]]
+    for cell in np.flatnonzero(raw_result[used] == PLACEHOLDER).tolist():
+        written_codes[cell] = written(int(row_of[cell]), int(round_of[cell]))
     games = pd.DataFrame(
         {
             "event": players["event"].array.take(row_of),
-            "round": np.broadcast_to(np.arange(1, rounds + 1), used.shape)[used],
+            "round": round_of + 1,
             "player": me[row_of],
-            "opponent": pd.array(np.where(paired, opponent, 0)[used], dtype="Int64"),
-            "colour": np.where(at_board, colour, "")[used],
+            "opponent": pd.arrays.IntegerArray(np.where(paired, opponent, 0)[used], ~paired[used]),
+            "colour": _AT_BOARD_TEXT[colour[used]],
             "result": written_codes,
             "score": score[used],
             "rated": rated[used],
@@ -338,9 +369,6 @@ def _parse_rounds(
             "line": line_of[row_of],
         }
     )
-    games["opponent"] = games["opponent"].mask(games["opponent"] == 0)
-    for column in ("colour", "result"):
-        games[column] = games[column].replace("", None)
     return conform(games, GAMES_DTYPES), played, legacy
 
 
