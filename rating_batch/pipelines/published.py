@@ -16,11 +16,13 @@ from rating_batch.parallel import alongside, worth
 from rating_batch.periods import Period, shown
 from rating_batch.pipelines.changes import ListCounts
 from rating_batch.pipelines.outputs import (
+    DETAIL_SHEET_GAMES,
     MAX_EVENT_PAGES,
     PageSource,
     changes_chart_sheet,
     charts_sheet,
     detail_sheets,
+    sheets_note,
     write_pages,
 )
 from rating_batch.pipelines.rated import KindOutcome
@@ -31,7 +33,6 @@ from rating_batch.systems.elo.engine import STATUSES
 from rating_batch.systems.elo.rules import Rules
 from rating_batch.writers import (
     Sheet,
-    detail_notes,
     write_csv,
     write_list_txt,
     write_workbook,
@@ -282,10 +283,12 @@ def _report_sheets(
             ["key", "name", "start", "end", "source"]
         ].itertuples(index=False)
     ]
+    # As rate's report: above DETAIL_SHEET_GAMES player-games the per-game sheets say where
+    # their rows are (games.csv and calculations.csv, beside the workbook).
+    per_game = len(result.games) <= DETAIL_SHEET_GAMES
     notes = [
         *outcome.notes,
-        *detail_notes("Games", len(result.games)),
-        *detail_notes("Calculations", len(calculations)),
+        *([] if per_game else [sheets_note(len(result.games))]),
     ]
     if len(outcome.events) > MAX_EVENT_PAGES:
         notes.append(
@@ -299,7 +302,9 @@ def _report_sheets(
     heading = f"{outcome.kind} list {period}"
     return [
         Sheet("Summary", rows=summary),
-        *detail_sheets(players, result.games, calculations, heading, outcome.rules),
+        *detail_sheets(
+            players, result.games, calculations, heading, outcome.rules, per_game=per_game
+        ),
         Sheet(
             "Changes",
             frame=outcome.changes,

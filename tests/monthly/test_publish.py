@@ -549,3 +549,34 @@ def test_a_database_nothing_dates_refuses_a_period_far_from_today(tmp_path: Path
     now = f"{today.year}-{today.month:02d}"
     code, out, err = run("publish", now, "--db", db, "--out", tmp_path / "lists", "--accept-dates")
     assert code == 0, out + err
+
+
+def test_the_reports_per_game_sheets_are_left_out_above_the_bound_as_rates(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As rate's report (docs/reports.md): above DETAIL_SHEET_GAMES player-games the Games
+    and Calculations sheets only say where their rows are, and the Summary's notes say why."""
+    from openpyxl import load_workbook
+    from workbooks import summary, table
+
+    players = [P(n + 1, f"Player {n + 1}", 1800 - 50 * n, 11 + n, 1980) for n in range(4)]
+    # Two rounds of two games: 4 games, each a row for either player: 8 player-game rows.
+    games = [(1, 1, 2, "1-0"), (1, 3, 4, "=-="), (2, 1, 3, "0-1"), (2, 2, 4, "1-0")]
+    books = {}
+    for bound in (8, 7):
+        monkeypatch.setattr(outputs, "DETAIL_SHEET_GAMES", bound)
+        root = tmp_path / str(bound)
+        root.mkdir()
+        db = database(root, *(f"{11 + n},{1800 - 50 * n}" for n in range(4)))
+        assert run("add", event_file(root, "e1", games, players=players), "--db", db)[0] == 0
+        code, _, err = run("publish", "2026-02", "--db", db, "--out", root / "out")
+        assert code == 0, err
+        books[bound] = load_workbook(root / "out" / "2026-02" / "standard" / "report.xlsx")
+    at, above = books[8], books[7]
+    assert len(table(at["Games"])) == 8
+    assert above.sheetnames == at.sheetnames  # the same tabs, where a reader looks
+    (line,) = [row[0] for row in above["Games"].iter_rows(values_only=True) if row[0]]
+    assert line.startswith("The games (8 rows) are in games.csv")
+    notes = [str(row) for row in summary(above["Summary"])]
+    assert any("8 player-games: the Games and Calculations sheets are left out" in n for n in notes)
+    assert not any("left out" in str(row) for row in summary(at["Summary"]))
