@@ -28,7 +28,6 @@ from rating_batch.writers.site import (
     GAME_COLUMNS,
     SITE_FILES,
     SiteList,
-    latest_date,
     player_stems,
     ranked_lists,
     site_layout,
@@ -95,9 +94,8 @@ def write_site(store: Store, out: Path, *, publishing: bool = False) -> Path | N
             outputs.own(folder, SITE_FILES)
             write_site_pages(lists, settings, pages, folder, outputs, notation)
             write_player_pages(
-                lists, site_layout(settings, notation), pages, folder / "players", outputs,
-                latest_date(lists), worked,
-            )  # fmt: skip
+                lists, site_layout(settings, notation), pages, folder / "players", outputs, worked
+            )
     except OutputProblem as problem:
         # After publish's commit: the list stands whatever becomes of its pages.
         raise SiteNotWritten(
