@@ -16,6 +16,13 @@ import numpy as np
 import pandas as pd
 
 from rating_batch.errors import RatingBatchError, RulesError
+from rating_batch.monthly.site_pages import (
+    MANIFEST,
+    Manifest,
+    fingerprint,
+    page_digests,
+    write_changed,
+)
 from rating_batch.monthly.site_settings import SiteSettings, site_settings
 from rating_batch.periods import Period
 from rating_batch.pipelines.registry import database_system
@@ -89,13 +96,31 @@ def write_site(store: Store, out: Path, *, publishing: bool = False) -> Path | N
     # Its worked lines stand under a player's calculation (the DWZ's form, §10.9).
     worked = system.system.worked if isinstance(system, StatePipeline) else None
     folder = out / SITE_FOLDER
+    layout = site_layout(settings, notation)
+    name = type(system.system).__name__ if isinstance(system, StatePipeline) else "elo"
+    digests = page_digests(lists, worked)
     try:
+        if publishing:  # only the pages this list changed, where the site in place allows it
+            written = write_changed(
+                lists, layout, settings, pages, folder, out, worked, name, digests
+            )
+            if written is not None:
+                return folder
         with staged_outputs(out) as outputs:
             outputs.own(folder, SITE_FILES)
             write_site_pages(lists, settings, pages, folder, outputs, notation)
-            write_player_pages(
-                lists, site_layout(settings, notation), pages, folder / "players", outputs, worked
+            write_player_pages(lists, layout, pages, folder / "players", outputs, worked)
+            manifest = Manifest(
+                fingerprint(lists, settings, notation, name),
+                dict(zip(digests.index.astype(str), digests.astype(str), strict=True)),
             )
+            outputs.path(folder / MANIFEST).write_text(manifest.text(), encoding="utf-8")
+    except OSError as problem:  # a page replaced in place
+        raise SiteNotWritten(
+            f"the web site was not written: {problem.filename}: {problem.strerror}; the "
+            f"published lists and their files are in place, and 'rating-batch site --out "
+            f"{out}' writes the site"
+        ) from None
     except OutputProblem as problem:
         # After publish's commit: the list stands whatever becomes of its pages.
         raise SiteNotWritten(

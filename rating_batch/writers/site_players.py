@@ -304,25 +304,10 @@ def _calculation_tables(lists: Sequence[SiteList], layout: Layout) -> list[_Tabl
     """Per list, its calculation table (None: no player's page shows its calculations);
     each player's page shows the last list he has a calculation in (every kind of that
     period)."""
-    calculated = [
-        pd.DataFrame({"id": each.calculations["id"], "period": str(each.period)})
-        for each in lists
-        if each.calculations is not None and not each.calculations.empty
-    ]
-    if not calculated:
-        return [None] * len(lists)
-    # The last period of each id: its last row once sorted by period (a groupby's max of
-    # text takes seconds over a month's 10^6 rows).
-    ordered = pd.concat(calculated, ignore_index=True).sort_values("period", kind="stable")
-    last = ordered.drop_duplicates("id", keep="last").set_index("id")["period"]
     tables: list[_Table | None] = []
-    for each in lists:
+    for each, shown in zip(lists, shown_calculations(lists), strict=True):
         calculations = each.calculations
-        if calculations is None or calculations.empty:
-            tables.append(None)
-            continue
-        shown = (calculations["id"].map(last) == str(each.period)).to_numpy()
-        if not shown.any():
+        if calculations is None or shown is None:
             tables.append(None)
             continue
         # The columns the period's rows fill, all of them (not only those of the players
@@ -349,6 +334,32 @@ def _calculation_tables(lists: Sequence[SiteList], layout: Layout) -> list[_Tabl
         }
         tables.append(_Table(shown, parts, heading, rounded))
     return tables
+
+
+def shown_calculations(lists: Sequence[SiteList]) -> list[np.ndarray | None]:
+    """Per list, which of its calculations' rows the players' pages show (None: none): each
+    page shows the last list he has a calculation in (every kind of that period)."""
+    calculated = [
+        pd.DataFrame({"id": each.calculations["id"], "period": str(each.period)})
+        for each in lists
+        if each.calculations is not None and not each.calculations.empty
+    ]
+    if not calculated:
+        return [None] * len(lists)
+    # The last period of each id: its last row once sorted by period (a groupby's max of
+    # text takes seconds over a month's 10^6 rows).
+    ordered = pd.concat(calculated, ignore_index=True).sort_values("period", kind="stable")
+    last = ordered.drop_duplicates("id", keep="last").set_index("id")["period"]
+    found: list[np.ndarray | None] = []
+    for each in lists:
+        calculations = each.calculations
+        shown = (
+            None
+            if calculations is None or calculations.empty
+            else (calculations["id"].map(last) == str(each.period)).to_numpy()
+        )
+        found.append(shown if shown is not None and shown.any() else None)
+    return found
 
 
 #: A system's worked lines of one event from its values (``StateSystem.worked``).
