@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -75,9 +76,19 @@ def check_site(store: Store) -> None:
         raise RulesError(f"{problem}; nothing was published: {LOGO_FIX}") from None
 
 
-def write_site(store: Store, out: Path, *, publishing: bool = False) -> Path | None:
+class SiteWritten(NamedTuple):
+    """What ``write_site`` wrote: the site's folder, how many player pages of how many."""
+
+    folder: Path
+    pages: int
+    players: int
+
+
+def write_site(store: Store, out: Path, *, publishing: bool = False) -> SiteWritten | None:
     """The whole site of ``store``'s published lists under ``out/site``, replacing the one
-    there (a half-written site is never in place); returns its folder. ``publishing``: as
+    there (a half-written site is never in place); or, ``publishing`` over a site whose
+    manifest allows it, only the pages the new list changed, each in place
+    (``site_pages.write_changed``): what it wrote. ``publishing``: as
     part of a publish, which writes it unless ``[site] with_publish = false`` (None)."""
     try:
         settings = site_settings(store.meta("rules_text"), store.meta("rules") or "")
@@ -105,7 +116,7 @@ def write_site(store: Store, out: Path, *, publishing: bool = False) -> Path | N
                 lists, layout, settings, pages, folder, out, worked, name, digests
             )
             if written is not None:
-                return folder
+                return SiteWritten(folder, written, len(pages))
         with staged_outputs(out) as outputs:
             outputs.own(folder, SITE_FILES)
             write_site_pages(lists, settings, pages, folder, outputs, notation)
@@ -127,17 +138,18 @@ def write_site(store: Store, out: Path, *, publishing: bool = False) -> Path | N
             f"the web site was not written: {problem}; the published lists and their files "
             f"are in place, and 'rating-batch site --out {out}' writes the site"
         ) from None
-    return folder
+    return SiteWritten(folder, len(pages), len(pages))
 
 
 def site_from_database(db: Path, out: Path, wait: float) -> str:
     """``rating-batch site``: the site written again from ``db``; what was written."""
     with open_store(db, wait=wait) as store:
         keep_out_of_stores(store.places, out)
-        folder = write_site(store, out)
+        written = write_site(store, out)
+        assert written is not None  # only a publish may leave the site to 'site'
         published = store.lists()
     count = int((published["origin"] == "publish").sum())
-    return f"wrote {folder}/index.html: {count} published list(s)"
+    return f"wrote {written.folder}/index.html: {count} published list(s)"
 
 
 def read_site_lists(store: Store) -> list[SiteList]:

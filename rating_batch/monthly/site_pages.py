@@ -111,6 +111,8 @@ def page_digests(lists: Sequence[SiteList], worked: Worked | None) -> pd.Series:
     read). Per row ``pandas.util.hash_pandas_object``, summed per player as two 32-bit
     halves (exact in int64), so a row changed, added, removed or moved changes it."""
     rows = history(lists)
+    if rows.empty:  # no list published (all taken back): no page
+        return pd.Series(dtype=object)
     shown_columns = ["id", "kind", "period", "rating", "change", "games", "title", "left"]
     parts = [
         ("changes", change_rows(rows, lists)[shown_columns]),

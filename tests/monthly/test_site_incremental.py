@@ -85,6 +85,11 @@ def test_a_quiet_month_leaves_the_pages_of_those_who_did_not_play_alone(tmp_path
     after = snapshot(site)
     for player in QUIET:  # the same bytes, never written again
         assert after[f"players/{player}.html"] == before[f"players/{player}.html"], player
+    # Written: Newbie's page (new), 15's and 16's (they played), 3 of 8.
+    pages = [name for name in after if name.startswith("players/")]
+    assert sorted(p for p in pages if after[p] != before.get(p)) == [
+        "players/15.html", "players/16.html", f"players/{NEWBIE}.html"
+    ]  # fmt: skip
     # Those pages are still right: one row, February's list (the initial list's rating,
     # nothing played in February's period), though March's list holds them too, unchanged.
     # period, rating, change (blank: the first list on the site), games, title
