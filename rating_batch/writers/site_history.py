@@ -161,6 +161,7 @@ def charts(changes: pd.DataFrame, labels: dict[str, str]) -> dict[str, str]:
         joined_by((tspans + "</tspan> ").to_numpy(object), legend["id"].to_numpy(object))
     ).reindex(drawn.index)
     bottom, right = TOP + HEIGHT, LEFT + WIDTH
+    same = (head["high"] == head["low"]) | head["high"].isna()  # one rating: one label, beside it
     end = f'<text x="{right}" y="{bottom + 16}" text-anchor="end">' + tail["period"] + "</text>"
     svg = (
         f'<svg class="chart" viewBox="0 0 {right + 12} {bottom + 40}" role="img" '
@@ -170,10 +171,12 @@ def charts(changes: pd.DataFrame, labels: dict[str, str]) -> dict[str, str]:
         + head["period"]
         + "</text>"
         + end.where(tail["period"] != head["period"], "")
-        + f'<text x="{LEFT - 6}" y="{TOP + 4}" text-anchor="end">'
+        + f'<text x="{LEFT - 6}" y="'
+        + same.map({True: str(TOP + HEIGHT // 2 + 4), False: str(TOP + 4)})
+        + '" text-anchor="end">'
         + _whole(head["high"])
         + f'</text><text x="{LEFT - 6}" y="{bottom}" text-anchor="end">'
-        + _whole(head["low"])
+        + _whole(head["low"]).where(~same, "")
         + "</text>"
         + drawn
         + f'<text x="{LEFT}" y="{bottom + 34}">'
