@@ -71,6 +71,8 @@ def player_pages(
     if not lists:
         return
     chosen = pages if only is None else pages[pages.index.isin(only)]
+    if chosen.empty:  # a list published again: no page changed
+        return
     ids = pd.Series(chosen.index.astype(str))
     stems = chosen.to_numpy()
     tables = _calculation_tables(lists, layout)

@@ -121,6 +121,13 @@ def test_a_quiet_month_leaves_the_pages_of_those_who_did_not_play_alone(tmp_path
     fresh = tmp_path / "fresh"
     assert run("site", "--db", db, "--out", fresh)[0] == 0
     assert contents(site) == contents(fresh / "site")
+    # Published again (its files as stored): no player page changes, none is written.
+    assert run("publish", "2026-03", "--db", db, "--out", out)[0] == 0
+    again = snapshot(site)
+    assert {n: again[n] for n in again if n.startswith("players/")} == {
+        n: after[n] for n in after if n.startswith("players/")
+    }
+    assert contents(site) == contents(fresh / "site")
 
 
 def test_a_changed_layout_writes_the_whole_site_again(
