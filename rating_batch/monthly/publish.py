@@ -178,14 +178,16 @@ def _site_written(store: Store, out: Path, options: PublishOptions) -> Outcome:
     """The web site written after a publish, said with its folder (the one to copy to the
     web host); with ``site_warns``, its failure as a warning."""
     try:
-        folder = write_site(store, out, publishing=True)
+        site = write_site(store, out, publishing=True)
     except SiteNotWritten as problem:
         if not options.site_warns:
             raise
         return Outcome(warnings=[Issue("web site", None, str(problem), "warning")])
-    if folder is None:
+    if site is None:
         return Outcome()  # [site] with_publish = false: 'site' writes it
-    return Outcome([f"web site: {folder}{os.sep} (every published list; copy it to the web host)"])
+    return Outcome(
+        [f"web site: {site.folder}{os.sep} (every published list; copy it to the web host)"]
+    )
 
 
 def publish_due(

@@ -10,7 +10,7 @@ shape are one rendering of a template whose per-page values are columns (``page_
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
@@ -34,11 +34,17 @@ from rating_batch.writers.html import (
 )
 from rating_batch.writers.site_labels import LANGUAGES
 
+#: What a period's folder of the site holds (paths relative to it); a page replaced in place
+#: is written first under a hidden temporary name beside it (``.NAME.PID.tmp``).
+PERIOD_PAGES = (
+    r"(standard|rapid|blitz)(/(list\.html|top\.html|event(/[^/]+\.html|/\.[^/]+\.tmp)?|"
+    r"files(/[^/]+|/events(/[^/]+\.html)?|/norms(/[^/]+(/[^/]+\.html)?)?)?))?"
+)
 #: What a site's folder holds (paths relative to it): anything else there is not ours.
+#: ``.pages.json``: which page was made from what (``monthly/site_pages.py``).
 SITE_FILES = (
-    r"index\.html|site\.(css|js)|logo\.[A-Za-z0-9]+|players(/[^/]+\.html)?|"
-    r"[0-9]{4}-[0-9]{2}(/(standard|rapid|blitz)(/(list\.html|top\.html|event(/[^/]+\.html)?|"
-    r"files(/[^/]+|/events(/[^/]+\.html)?|/norms(/[^/]+(/[^/]+\.html)?)?)?))?)?"
+    r"index\.html|site\.(css|js)|logo\.[A-Za-z0-9]+|\.pages\.json|\.[^/]+\.tmp|"
+    r"players(/[^/]+\.html|/\.[^/]+\.tmp)?|[0-9]{4}-[0-9]{2}(/" + PERIOD_PAGES + ")?"
 )
 
 #: A list's columns every system writes (docs/formats.md), shown in this order.
@@ -184,20 +190,35 @@ def write_site_pages(
         outputs.write_bytes(folder / name, data)
     if settings.logo is not None:
         outputs.write_bytes(folder / layout.logo, settings.logo.data)  # the bytes checked
-    latest = latest_date(lists)
-    _write(
-        outputs,
-        folder / "index.html",
-        render("site_index.html", lists=_index(lists), **layout.context("", latest)),
-    )
+    write_index(lists, layout, folder, outputs)
     for each in lists:
-        base = folder / each.folder
-        date = str(list_date(each.period))
-        _write(outputs, base / "list.html", _list_page(each, layout, settings, pages, date))
-        _write(outputs, base / "top.html", _top_page(each, layout, settings, pages, date))
-        for name, data in each.files.items():
-            outputs.write_bytes(base / "files" / name, data)
-        _write_events(each, layout, pages, base, outputs)
+        write_list_pages(each, layout, settings, pages, folder, outputs)
+
+
+def write_index(
+    lists: Sequence[SiteList], layout: Layout, folder: Path, outputs: OutputSet
+) -> None:
+    """The site's ``index.html``: every list, newest first, with the newest list's date."""
+    page = render("site_index.html", lists=_index(lists), **layout.context("", latest_date(lists)))
+    _write(outputs, folder / "index.html", page)
+
+
+def write_list_pages(
+    each: SiteList,
+    layout: Layout,
+    settings: Settings,
+    pages: pd.Series,
+    folder: Path,
+    outputs: OutputSet,
+) -> None:
+    """A list's folder of the site: its list and top pages, the files carried, its events."""
+    base = folder / each.folder
+    date = str(list_date(each.period))
+    _write(outputs, base / "list.html", _list_page(each, layout, settings, pages, date))
+    _write(outputs, base / "top.html", _top_page(each, layout, settings, pages, date))
+    for name, data in each.files.items():
+        outputs.write_bytes(base / "files" / name, data)
+    write_events(each, layout, pages, base, lambda path, text: _write(outputs, path, text))
 
 
 def latest_date(lists: Sequence[SiteList]) -> str:
@@ -219,10 +240,12 @@ def player_stems(lists: Sequence[SiteList]) -> pd.Series:
     """Each listed player's page name (``players/<stem>.html``), by id: an id that is not a
     FIDE ID (``<event>#<rank>``) with every character but letters, digits, '_' and '-' as '-'."""
     ids = pd.unique(pd.concat([each.listing["id"] for each in lists] or [pd.Series(dtype=str)]))
-    stems = pd.Series(ids, index=ids, dtype="string").str.replace(
-        r"[^A-Za-z0-9_-]", "-", regex=True
-    )
-    return stems.map(quote)
+    return stems_of(pd.Series(ids, index=ids, dtype="string"))
+
+
+def stems_of(ids: pd.Series) -> pd.Series:
+    """Page names of ids (``player_stems``)."""
+    return ids.str.replace(r"[^A-Za-z0-9_-]", "-", regex=True).map(quote)
 
 
 def player_links(ids: pd.Series, pages: pd.Series, root: str) -> pd.Series:
@@ -428,12 +451,20 @@ def event_dates(events: pd.DataFrame) -> pd.Series:
     return events["start"].where(same, events["start"] + " – " + events["end"])
 
 
-def _write_events(
-    each: SiteList, layout: Layout, pages: pd.Series, base: Path, outputs: OutputSet
+def write_events(
+    each: SiteList,
+    layout: Layout,
+    pages: pd.Series,
+    base: Path,
+    put: Callable[[Path, str], None],
+    only: Collection[str] | None = None,
 ) -> None:
-    """A page per event of the list: its players with games, score, rating before the
-    period and on the list, each linking his page."""
+    """A page per event of the list (``only``: of those keys), each given to ``put``: its
+    players with games, score, rating before the period and on the list, each linking his
+    page."""
     results = played(each.games)
+    if only is not None:
+        results = results[results["event"].isin(list(only))]
     if results.empty or each.events.empty:
         return
     people = each.players if each.players is not None else pd.DataFrame({"id": [], "name": []})
@@ -474,7 +505,7 @@ def _write_events(
         **layout.context("../../../", str(list_date(each.period))),
     )
     for key, page in zip(frame["key"], fill_parts(parts, frame), strict=True):
-        _write(outputs, base / "event" / f"{key}.html", str(page))
+        put(base / "event" / f"{key}.html", str(page))
 
 
 def _crosstable_link(each: SiteList, key: str, label: str) -> str:

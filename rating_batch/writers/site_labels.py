@@ -38,8 +38,11 @@ ENGLISH = {
     "sort_hint": "Click a column's heading to sort by it.",
     "players": "players",
     "player": "Player",
-    "history": "Rating history",
-    "chart": "Rating after each list",
+    "history": "Rating changes",
+    "history_note": (
+        "A row for each list where his rating or title changed; a rating holds until the next row."
+    ),
+    "chart": "Rating at each change",
     "list_kind": "List",
     "period": "Period",
     "event": "Event",
@@ -117,8 +120,12 @@ PORTUGUESE = {
     "sort_hint": "Clique no cabeçalho de uma coluna para ordenar.",
     "players": "jogadores",
     "player": "Jogador",
-    "history": "Histórico de rating",
-    "chart": "Rating após cada lista",
+    "history": "Alterações de rating",
+    "history_note": (
+        "Uma linha por cada lista em que o seu rating ou título mudou; "
+        "um rating mantém-se até à linha seguinte."
+    ),
+    "chart": "Rating em cada alteração",
     "list_kind": "Lista",
     "period": "Período",
     "event": "Torneio",
@@ -196,7 +203,11 @@ GERMAN = {
     "players": "Spieler",
     "player": "Spieler",
     "history": "DWZ-Verlauf",
-    "chart": "Wertung nach jeder Liste",
+    "history_note": (
+        "Eine Zeile für jede Liste, in der sich seine Wertung oder sein Titel geändert hat; "
+        "eine Wertung gilt bis zur nächsten Zeile."
+    ),
+    "chart": "Wertung bei jeder Änderung",
     "list_kind": "Liste",
     "period": "Zeitraum",
     "event": "Turnier",

@@ -6,7 +6,7 @@ calculation). Every part is made for a block of players at once, column by colum
 from __future__ import annotations
 
 import html
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from itertools import pairwise
 from pathlib import Path
@@ -35,9 +35,7 @@ from rating_batch.writers.site import (
     system_columns,
     table_parts,
 )
-
-#: The chart's drawing area (SVG user units) inside its margins.
-WIDTH, HEIGHT, LEFT, TOP = 540, 160, 64, 14
+from rating_batch.writers.site_history import change_rows, charts, history
 
 
 def write_player_pages(
@@ -46,41 +44,77 @@ def write_player_pages(
     pages: pd.Series,
     folder: Path,
     outputs: OutputSet,
-    date: str,
     worked: Worked | None = None,
 ) -> None:
-    """``folder/<stem>.html`` for every player on any list (``pages``: each id's stem), made
-    ``PAGE_BLOCK`` players at a time: each piece of a page (history, chart, events,
-    calculation) for a block's players only, so that a FIDE-size site holds one block's
-    markup, not every player's. ``worked``: the system's worked lines of a player's event
-    (``StateSystem.worked``, the DWZ's "Rn = …"), shown under his calculation."""
+    """``folder/<stem>.html`` for every player on any list (``pages``: each id's stem), into
+    ``outputs``' staged folder (``player_pages``)."""
+    where = str(outputs.folder(folder))
+    for stems, made in player_pages(lists, layout, pages, worked):
+        for stem, page in zip(stems, made, strict=True):
+            with open(f"{where}/{stem}.html", "w", encoding="utf-8") as handle:
+                handle.write(page)
+
+
+def player_pages(
+    lists: Sequence[SiteList],
+    layout: Layout,
+    pages: pd.Series,
+    worked: Worked | None = None,
+    only: pd.Series | None = None,
+) -> Iterator[tuple[list[str], list[str]]]:
+    """The pages of every player on any list (``pages``: each id's stem; ``only``: of those
+    ids alone), as (stems, pages) ``PAGE_BLOCK`` players at a time: each piece of a page
+    (history, chart, events, calculation) for a block's players only, so that a FIDE-size
+    site holds one block's markup, not every player's. ``worked``: the system's worked lines
+    of a player's event (``StateSystem.worked``, the DWZ's "Rn = …"), shown under his
+    calculation. A page shows no list's date: nothing on it changes unless he plays."""
     if not lists:
         return
-    ids = pd.Series(pages.index.astype(str))
-    stems = pages.to_numpy()
+    chosen = pages if only is None else pages[pages.index.isin(only)]
+    if chosen.empty:  # a list published again: no page changed
+        return
+    ids = pd.Series(chosen.index.astype(str))
+    stems = chosen.to_numpy()
     tables = _calculation_tables(lists, layout)
     blocks = _Blocks(ids)
     cuts = [blocks.cut(each, table) for each, table in zip(lists, tables, strict=True)]
-    parts = page_parts("site_player.html", **layout.context("../", date))
-    where = str(outputs.folder(folder))
+    parts = page_parts("site_player.html", **layout.context("../", ""))
     for number, (start, end) in enumerate(blocks.bounds):
         mine = [cut(number) for cut in cuts]
-        history = _history(mine, layout)
-        people = history.drop_duplicates("id", keep="last").set_index("id")
+        rows = history(mine)
+        changes = change_rows(rows, mine)
+        people = rows.drop_duplicates("id", keep="last").set_index("id")
         frame = pd.DataFrame({"id": ids.iloc[start:end].to_numpy()})
         frame = frame.assign(
             name=frame["id"].map(people["name"]),
             facts=_facts(frame["id"], people, layout),
-            history_html=_joined(frame["id"], history, _history_rows(history)),
-            chart_html=_each(frame["id"], _charts(history, mine, layout)),
+            history_html=_joined(frame["id"], changes, _change_markup(changes, layout)),
+            chart_html=_each(frame["id"], charts(changes, layout.labels)),
             played_html=_each(frame["id"], _played(mine, layout)),
             norms_html=_each(frame["id"], _norms(mine, layout)),
             calculation_html=_each(frame["id"], _calculations(mine, tables, layout, worked)),
         )
-        made = fill_parts(parts, frame).tolist()
-        for stem, page in zip(stems[start:end].tolist(), made, strict=True):
-            with open(f"{where}/{stem}.html", "w", encoding="utf-8") as handle:
-                handle.write(page)
+        yield stems[start:end].tolist(), fill_parts(parts, frame).tolist()
+
+
+def _change_markup(changes: pd.DataFrame, layout: Layout) -> np.ndarray:
+    """The rows of a player's rating changes (``change_rows``): the list, its period,
+    rating (or "not on this list"), change against the row before, games, title."""
+    frame = changes.assign(
+        kind_label=changes["kind"].map(layout.labels),
+        period_html='<a href="' + changes["link"] + '">' + changes["period"] + "</a>",
+        rating=changes["rating"].where(~changes["left"], layout.labels["not_on_list"]),
+        change_text=signed_text(changes["change"]),
+    )
+    cells = [
+        ("kind_label", "text"),
+        ("period_html", "text"),
+        ("rating", ""),
+        ("change_text", ""),
+        ("games", ""),
+        ("title", "text"),
+    ]
+    return fill_parts(table_parts(cells), frame)
 
 
 #: Players whose pages are made at a time (``write_player_pages``).
@@ -143,53 +177,9 @@ def _each(ids: pd.Series, markup: dict[str, str] | pd.Series) -> pd.Series:
     return ids.map(markup).astype(object).fillna("")
 
 
-def _history(lists: Sequence[SiteList], layout: Layout) -> pd.DataFrame:
-    """Every list row of every player, by id, kind and period (newest last)."""
-    columns = [
-        "id",
-        "name",
-        "federation",
-        "title",
-        "birth_year",
-        "rating",
-        "rating_value",
-        "change_value",
-        "rank",
-        "games",
-    ]
-    frames = [
-        each.listing.reindex(columns=columns, fill_value="").assign(
-            period=str(each.period),
-            kind=each.kind,
-            kind_label=layout.labels[each.kind],
-            link=f"../{each.folder}/list.html",
-        )
-        for each in lists
-    ]
-    history = pd.concat(frames, ignore_index=True)
-    return history.sort_values(["id", "kind", "period"], kind="stable").reset_index(drop=True)
-
-
 def _joined(ids: pd.Series, frame: pd.DataFrame, rows: np.ndarray) -> pd.Series:
     """Each id's rows of ``frame`` (grouped by its ``id``) as one piece of markup."""
     return _each(ids, _by_id(rows, frame["id"]))
-
-
-def _history_rows(history: pd.DataFrame) -> np.ndarray:
-    frame = history.assign(
-        period_html='<a href="' + history["link"] + '">' + history["period"] + "</a>",
-        change_text=signed_text(history["change_value"]),
-        rank_text=history["rank"].astype("string").fillna(""),
-    )
-    cells = [
-        ("kind_label", "text"),
-        ("period_html", "text"),
-        ("rating", ""),
-        ("change_text", ""),
-        ("rank_text", ""),
-        ("games", ""),
-    ]
-    return fill_parts(table_parts(cells), frame)
 
 
 def _facts(ids: pd.Series, people: pd.DataFrame, layout: Layout) -> pd.Series:
@@ -200,79 +190,6 @@ def _facts(ids: pd.Series, people: pd.DataFrame, layout: Layout) -> pd.Series:
         shown = (layout.labels[prefix] + " " if prefix else "") + value
         joined = joined.where(value == "", joined + " · " + shown)
     return joined
-
-
-def _charts(history: pd.DataFrame, lists: Sequence[SiteList], layout: Layout) -> dict[str, str]:
-    """Each player's chart: one line per list kind over every published period, the
-    ratings between his lowest and highest (an SVG drawn here, no script)."""
-    periods = sorted({str(each.period) for each in lists})
-    where = {period: i for i, period in enumerate(periods)}
-    rated = history[history["rating_value"].notna()]
-    low = rated.groupby("id")["rating_value"].transform("min")
-    high = rated.groupby("id")["rating_value"].transform("max")
-    span = (high - low).where(high > low, 1.0)
-    steps = max(len(periods) - 1, 1)
-    x = LEFT + WIDTH * rated["period"].map(where).astype(float) / steps
-    if len(periods) == 1:
-        x = x + WIDTH / 2
-    y = TOP + HEIGHT * (1 - (rated["rating_value"] - low) / span)
-    y = y.where(high > low, TOP + HEIGHT / 2)
-    point = x.round(1).astype(str) + "," + y.round(1).astype(str)
-    frame = rated.assign(point=point, x=x.round(1).astype(str), y=y.round(1).astype(str))
-    joined = joined_by(
-        (frame["point"] + " ").to_numpy(object),
-        frame["id"].to_numpy(object),
-        frame["kind"].to_numpy(object),
-    )
-    lines = pd.DataFrame(
-        [(key[0], key[1], text.rstrip()) for key, text in joined.items()],
-        columns=["id", "kind", "point"],
-    )
-    line_html = '<polyline class="line k-' + lines["kind"] + '" points="' + lines["point"] + '"/>'
-    dots = (
-        '<circle class="k-'
-        + frame["kind"]
-        + '" cx="'
-        + frame["x"]
-        + '" cy="'
-        + frame["y"]
-        + '" r="3"/>'
-    )
-    marks = pd.concat(
-        [
-            pd.DataFrame({"id": lines["id"], "m": line_html}),
-            pd.DataFrame({"id": frame["id"], "m": dots}),
-        ]
-    )
-    drawn = pd.Series(_by_id(marks["m"].to_numpy(object), marks["id"]))
-    ends = pd.DataFrame({"low": low, "high": high, "id": rated["id"]}).drop_duplicates("id")
-    ends = ends.set_index("id").reindex(drawn.index)
-    bottom, right = TOP + HEIGHT, LEFT + WIDTH
-    axis = (
-        f'<line class="axis" x1="{LEFT}" y1="{bottom}" x2="{right}" y2="{bottom}"/>'
-        f'<text x="{LEFT}" y="{bottom + 16}">{periods[0]}</text>'
-        f'<text x="{right}" y="{bottom + 16}" text-anchor="end">{periods[-1]}</text>'
-    )
-    low_text = ends["low"].round(0).astype(int).astype(str)
-    high_text = ends["high"].round(0).astype(int).astype(str)
-    kinds = " ".join(
-        f'<tspan class="k-{k}">■ {layout.labels[k]}</tspan>'
-        for k in sorted({each.kind for each in lists})
-    )
-    svg = (
-        f'<svg class="chart" viewBox="0 0 {right + 12} {bottom + 40}" role="img" '
-        f'aria-label="{layout.labels["chart"]}"><title>{layout.labels["chart"]}</title>'
-        + axis
-        + f'<text x="{LEFT - 6}" y="{TOP + 4}" text-anchor="end">'
-        + high_text
-        + "</text>"
-        + f'<text x="{LEFT - 6}" y="{bottom}" text-anchor="end">'
-        + low_text
-        + "</text>"
-        + drawn
-        + f'<text x="{LEFT}" y="{bottom + 34}">{kinds}</text></svg>'
-    )
-    return {str(key): str(value) for key, value in svg.items()}
 
 
 def _played(lists: Sequence[SiteList], layout: Layout) -> dict[str, str]:
@@ -389,28 +306,15 @@ def _calculation_tables(lists: Sequence[SiteList], layout: Layout) -> list[_Tabl
     """Per list, its calculation table (None: no player's page shows its calculations);
     each player's page shows the last list he has a calculation in (every kind of that
     period)."""
-    calculated = [
-        pd.DataFrame({"id": each.calculations["id"], "period": str(each.period)})
-        for each in lists
-        if each.calculations is not None and not each.calculations.empty
-    ]
-    if not calculated:
-        return [None] * len(lists)
-    # The last period of each id: its last row once sorted by period (a groupby's max of
-    # text takes seconds over a month's 10^6 rows).
-    ordered = pd.concat(calculated, ignore_index=True).sort_values("period", kind="stable")
-    last = ordered.drop_duplicates("id", keep="last").set_index("id")["period"]
     tables: list[_Table | None] = []
-    for each in lists:
+    for each, shown in zip(lists, shown_calculations(lists), strict=True):
         calculations = each.calculations
-        if calculations is None or calculations.empty:
+        if calculations is None or shown is None:
             tables.append(None)
             continue
-        shown = (calculations["id"].map(last) == str(each.period)).to_numpy()
-        if not shown.any():
-            tables.append(None)
-            continue
-        mine = calculations[shown]
+        # The columns the period's rows fill, all of them (not only those of the players
+        # whose page shows it, fewer as they play again): a page changes only when he plays.
+        mine = calculations
         columns = [c for c in system_columns(mine) if c not in ("period", "name")]
         # Each column's distinct values (a month's calculations repeat theirs).
         values = {c: pd.Series(mine[c].unique()) for c in columns}
@@ -432,6 +336,32 @@ def _calculation_tables(lists: Sequence[SiteList], layout: Layout) -> list[_Tabl
         }
         tables.append(_Table(shown, parts, heading, rounded))
     return tables
+
+
+def shown_calculations(lists: Sequence[SiteList]) -> list[np.ndarray | None]:
+    """Per list, which of its calculations' rows the players' pages show (None: none): each
+    page shows the last list he has a calculation in (every kind of that period)."""
+    calculated = [
+        pd.DataFrame({"id": each.calculations["id"], "period": str(each.period)})
+        for each in lists
+        if each.calculations is not None and not each.calculations.empty
+    ]
+    if not calculated:
+        return [None] * len(lists)
+    # The last period of each id: its last row once sorted by period (a groupby's max of
+    # text takes seconds over a month's 10^6 rows).
+    ordered = pd.concat(calculated, ignore_index=True).sort_values("period", kind="stable")
+    last = ordered.drop_duplicates("id", keep="last").set_index("id")["period"]
+    found: list[np.ndarray | None] = []
+    for each in lists:
+        calculations = each.calculations
+        shown = (
+            None
+            if calculations is None or calculations.empty
+            else (calculations["id"].map(last) == str(each.period)).to_numpy()
+        )
+        found.append(shown if shown is not None and shown.any() else None)
+    return found
 
 
 #: A system's worked lines of one event from its values (``StateSystem.worked``).

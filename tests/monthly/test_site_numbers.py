@@ -62,16 +62,17 @@ def test_the_change_shown_is_the_one_changes_csv_gives(tmp_path: Path) -> None:
         ["1", "A", "1980", "1594", "−20", "1", "20"],
         ["2", "B", "1980", "1506", "", "1", "20"],
     ]
-    # Each player's page: the list, its period, rating, change, rank, games.
+    # Each player's page, his rating changes: the list, its period, rating, change (the
+    # list's), games, title (no rank since issue 42: it moves for a player who did not play).
     history = cells(site / "players" / "11.html", HISTORY_ROW)
     assert [row[1:] for row in history] == [
-        ["2026-02", "1607", "", "1", "1"],
-        ["2026-03", "1594", "−20", "1", "1"],
+        ["2026-02", "1607", "", "1", ""],
+        ["2026-03", "1594", "−20", "1", ""],
     ]
     history = cells(site / "players" / "12.html", HISTORY_ROW)
     assert [row[1:] for row in history] == [
-        ["2026-02", "1493", "", "2", "1"],
-        ["2026-03", "1506", "", "2", "1"],
+        ["2026-02", "1493", "", "1", ""],
+        ["2026-03", "1506", "", "1", ""],
     ]
 
 
@@ -114,7 +115,8 @@ def test_a_player_whose_fide_id_came_since_the_previous_list_keeps_his_change(
     # rank, name, federation, born, rating, +/−, games, K, total games
     assert row == ["2", "Newbie, Sam", "ITA", "2010", "1769", "+20", "1", "40", "7"]
     history = cells(out / "site" / "players" / f"{sam}.html", HISTORY_ROW)
-    assert [row[1:] for row in history] == [["2026-03", "1769", "+20", "2", "1"]]
+    # period, rating, change, games, title
+    assert [row[1:] for row in history] == [["2026-03", "1769", "+20", "1", ""]]
 
 
 def test_under_a_system_that_writes_no_changes_csv_the_change_is_the_lists_difference(

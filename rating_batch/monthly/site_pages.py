@@ -1,0 +1,253 @@
+"""Which of the site's pages a publish must write (docs/site.md §2, issue 42): the site's cost
+follows who played, not the list's size.
+
+A manifest in the site's folder (``.pages.json``, a dot-file a web host does not list) keeps
+a **fingerprint** of what every page depends on (the package's templates, stylesheet and
+script, the ``[site]`` settings and logo, the system's notation, rating_batch's version, the
+layout's version, the published lists) and a **digest** per player of the rows his page is
+made from (his rating changes, identity, events, norms, last calculation). A publish whose
+lists are the manifest's plus a new period (or the same, published again) writes only the new
+period's folder (staged and renamed in), ``index.html``, the player pages whose digest changed
+or that are new, and the older event pages that now link a new player's page (or no longer a
+removed one); each page is replaced in place (a temporary name beside it, ``os.replace``).
+Anything else (no manifest, another fingerprint, a file the site does not write) is a full
+rewrite, as ``monthly/site.py`` does it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.metadata
+import json
+import os
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from rating_batch.staging import staged_outputs
+from rating_batch.writers.site import (
+    PERIOD_PAGES,
+    SITE_FILES,
+    Layout,
+    Settings,
+    SiteList,
+    event_dates,
+    played,
+    stems_of,
+    write_events,
+    write_index,
+    write_list_pages,
+)
+from rating_batch.writers.site_history import HISTORY_COLUMNS, change_rows, history
+from rating_batch.writers.site_players import Worked, player_pages, shown_calculations
+
+#: The manifest's name in the site's folder.
+MANIFEST = ".pages.json"
+
+#: The site's layout: raised when what a page shows is made differently (every page changes,
+#: so the next publish writes the whole site).
+LAYOUT_VERSION = 1
+
+
+@dataclass(frozen=True)
+class Manifest:
+    """What the site in a folder was written from: ``fingerprint`` (``fingerprint``) and
+    each player's page digest by id (``page_digests``)."""
+
+    fingerprint: str
+    digests: dict[str, str]
+
+    def text(self) -> str:
+        return json.dumps(
+            {"layout": LAYOUT_VERSION, "fingerprint": self.fingerprint, "pages": self.digests},
+            separators=(",", ":"),
+        )
+
+
+def read_manifest(folder: Path) -> Manifest | None:
+    """The manifest of the site in ``folder`` (None: none, or not one we can read)."""
+    try:
+        data = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
+        found = Manifest(str(data["fingerprint"]), dict(data["pages"]))
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return found if data.get("layout") == LAYOUT_VERSION else None
+
+
+def fingerprint(
+    lists: Sequence[SiteList],
+    settings: Settings,
+    notation: Mapping[str, tuple[str, int]],
+    system: str,
+) -> str:
+    """What every page depends on: the site's templates, stylesheet and script, ``[site]``
+    (its logo's bytes too), the system and its notation, rating_batch's version, the layout's
+    version, and which lists are published (period and kind)."""
+    digest = hashlib.sha256()
+    templates = resources.files("rating_batch").joinpath("templates")
+    for name in sorted(t.name for t in templates.iterdir() if t.name.startswith("site")):
+        digest.update(name.encode() + b"\0" + templates.joinpath(name).read_bytes() + b"\0")
+    logo = settings.logo
+    described = [
+        LAYOUT_VERSION, importlib.metadata.version("rating_batch"), system,
+        sorted(notation.items()), settings.title,
+        settings.language, settings.top, settings.junior_age, settings.senior_age,
+        None if logo is None else [logo.extension, hashlib.sha256(logo.data).hexdigest()],
+        [[str(each.period), each.kind] for each in lists],
+    ]  # fmt: skip
+    digest.update(json.dumps(described, default=str).encode())
+    return digest.hexdigest()
+
+
+def page_digests(lists: Sequence[SiteList], worked: Worked | None) -> pd.Series:
+    """Each listed player's digest (by id) of the rows his page is made from, each part in
+    the page's order: his rating changes and identity (``change_rows``), his events, norms
+    and last calculation (with his players.csv row there, which a system's worked lines
+    read). Per row ``pandas.util.hash_pandas_object``, summed per player as two 32-bit
+    halves (exact in int64), so a row changed, added, removed or moved changes it."""
+    rows = history(lists)
+    if rows.empty:  # no list published (all taken back): no page
+        return pd.Series(dtype=object)
+    shown_columns = ["id", "kind", "period", "rating", "change", "games", "title", "left"]
+    parts = [
+        ("changes", change_rows(rows, lists)[shown_columns]),
+        ("facts", rows.drop_duplicates("id", keep="last")[list(HISTORY_COLUMNS[:5])]),
+    ]
+    for each, shown in zip(lists, shown_calculations(lists), strict=True):
+        where = {"period": str(each.period), "kind": each.kind}
+        results = played(each.games)
+        if not results.empty:
+            events = each.events.set_index("key")
+            dates = event_dates(each.events).set_axis(events.index)
+            parts.append(
+                (
+                    "played",
+                    results.assign(
+                        name=results["event"].map(events["name"]),
+                        dates=results["event"].map(dates),
+                        **where,
+                    ),
+                )
+            )
+        if each.norms is not None:
+            parts.append(("norms", each.norms.assign(**where)))
+        if shown is not None and each.calculations is not None:
+            mine = each.calculations[shown]
+            # Whether his calculation links each event's page (``_event_links``).
+            pages = [name[7:-5] for name in each.files if name.startswith("events/")]
+            linked = mine["event"].isin(pages) if "event" in mine else False
+            parts.append(("calculation", mine.assign(linked=linked, **where)))
+            if worked is not None and each.players is not None:
+                people = each.players[each.players["id"].isin(mine["id"])]
+                parts.append(("players", people.assign(**where)))
+    hashed = []
+    for tag, part in parts:
+        part = part.astype(str).assign(
+            part=tag, order=part.groupby("id", sort=False).cumcount().astype(str)
+        )
+        values = pd.util.hash_pandas_object(part, index=False).to_numpy(np.uint64)
+        hashed.append(pd.DataFrame({"id": part["id"].to_numpy(object), "h": values}))
+    every = pd.concat(hashed, ignore_index=True)
+    halves = (
+        every.assign(
+            high=(every["h"].to_numpy(np.uint64) >> np.uint64(32)).astype(np.int64),
+            low=(every["h"].to_numpy(np.uint64) & np.uint64(0xFFFFFFFF)).astype(np.int64),
+        )
+        .groupby("id", sort=False)[["high", "low"]]
+        .sum()
+    )
+    digests = halves["high"].map("{:x}".format) + "." + halves["low"].map("{:x}".format)
+    return digests[digests.index.isin(rows["id"])]  # a page for those on a list only
+
+
+def site_state(folder: Path) -> tuple[set[str], bool]:
+    """The player pages in the site's ``folder`` (their stems), and whether it holds a file
+    the site does not write (the officer's own: a full rewrite then, which refuses it)."""
+    ours = re.compile(SITE_FILES)
+    stems: set[str] = set()
+    foreign = False
+    for top, folders, files in os.walk(folder):
+        relative = os.path.relpath(top, folder).replace(os.sep, "/")
+        if relative == "players":
+            stems = {name[:-5] for name in files if name.endswith(".html")}
+            foreign = foreign or any(not ours.fullmatch(f"players/{n}") for n in files)
+            foreign = foreign or bool(folders)
+            folders.clear()
+            continue
+        prefix = "" if relative == "." else relative + "/"
+        for name in [*files, *folders]:
+            foreign = foreign or not ours.fullmatch(prefix + name)
+    return stems, foreign
+
+
+def write_changed(
+    lists: Sequence[SiteList],
+    layout: Layout,
+    settings: Settings,
+    pages: pd.Series,
+    folder: Path,
+    out: Path,
+    worked: Worked | None,
+    system: str,
+    digests: pd.Series,
+) -> int | None:
+    """The pages a publish changes written in place of the site in ``folder`` (see the
+    module's text), when its manifest allows it; the player pages written (None: the whole
+    site must be written, nothing was)."""
+    manifest = read_manifest(folder)
+    if manifest is None or not lists:
+        return None
+    newest = lists[-1].period
+    older = [each for each in lists if each.period != newest]
+    if manifest.fingerprint not in {
+        fingerprint(older, settings, layout.notation, system),
+        fingerprint(lists, settings, layout.notation, system),
+    }:
+        return None
+    present, foreign = site_state(folder)
+    if foreign:
+        return None
+    before = pd.Series(manifest.digests, dtype=object)
+    changed = digests[digests.ne(before.reindex(digests.index)).to_numpy(bool)]
+    missing = pages[~pages.isin(present)]  # a page deleted by hand is written again
+    write = pd.Index(changed.index).union(pd.Index(missing.index))
+    made = 0
+    for stems, texts in player_pages(lists, layout, pages, worked, write):
+        for stem, text in zip(stems, texts, strict=True):
+            replace_text(folder / "players" / f"{stem}.html", text)
+        made += len(stems)
+    gone = before.index.difference(digests.index)
+    for stem in stems_of(pd.Series(gone, dtype="string")):
+        (folder / "players" / f"{stem}.html").unlink(missing_ok=True)
+    # An older event page links a player when he has a page: one new (or gone) changes it.
+    moved = set(digests.index.difference(before.index)) | set(gone)
+    for each in older:
+        results = played(each.games)
+        events = set(results.loc[results["id"].isin(moved), "event"])
+        if events:
+            write_events(each, layout, pages, folder / each.folder, replace_text, events)
+    with staged_outputs(out) as outputs:
+        outputs.own(folder / str(newest), PERIOD_PAGES)
+        for each in lists:
+            if each.period == newest:
+                write_list_pages(each, layout, settings, pages, folder, outputs)
+        write_index(lists, layout, folder, outputs)
+    written = Manifest(
+        fingerprint(lists, settings, layout.notation, system),
+        dict(zip(digests.index.astype(str), digests.astype(str), strict=True)),
+    )
+    replace_text(folder / MANIFEST, written.text())
+    return made
+
+
+def replace_text(path: Path, text: str) -> None:
+    """``path`` replaced by ``text`` at once: written under a hidden name beside it, renamed
+    over it (a web server serves the old page or the new, never half of one)."""
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    temporary.write_text(text, encoding="utf-8")
+    os.replace(temporary, path)

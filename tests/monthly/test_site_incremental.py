@@ -1,0 +1,184 @@
+"""The site's cost follows who played (issue 42, monthly/site_pages.py, docs/site.md §2): a
+publish writes only the pages its list changed, in place; the pages of players who did not
+play are left alone (same bytes, same mtime) and still right; a fingerprint that changed, or
+no manifest, is a full rewrite; an officer's file is still refused; the site a publish
+leaves equals the one ``rating-batch site`` writes from the database afterwards."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from db_helpers import ADULT, NEWBIE_FIDE_ID, run, write_list
+from trf_text import P, trf
+
+from monthly.test_site import cells
+
+HISTORY_ROW = '<tr><td class="text">standard'
+NEWBIE = str(NEWBIE_FIDE_ID)
+
+
+def two_months(folder: Path) -> tuple[Path, Path]:
+    """A database that published 2026-02 and has February's games added, not published.
+
+    Initial list (2026-01): 11 … 16 (Player, P01 … P06) 1800 … 1550 and 17 (Idle, Ian)
+    1749, K 20. January Open: Newbie, Sam (FIDE ID 955555555, unrated) loses to 11 and 12,
+    draws 13, beats 14 (4 games: no first rating yet); 15 (1600) beats 16 (1550): D 50 →
+    PD 0.57 (FIDE's table), 15 +0.43 × 20 = +8.6 → 1609, 16 → 1541. February's list: as
+    the initial one but 15 1609, 16 1541; Newbie not on it. February Cup (Newbie, 15, 16
+    only): Newbie beats 15 and 16, who lose nothing (an unrated opponent); Newbie's six
+    games, 3.5 points against 1675 on average, give him 1749 (db_helpers.newcomer_database's
+    sum) on March's list. Who plays in February: Newbie, 15, 16; who does not: 11 to 14, 17.
+    """
+    people = [(11 + n, f"Player, P0{n + 1}", 1800 - 50 * n) for n in range(6)]
+    rows = [
+        (fide, f'"{name}"', rating) for fide, name, rating in [*people, (17, "Idle, Ian", 1749)]
+    ]
+    lines = [f"{fide},{name},ITA,M,1980,{rating},20" for fide, name, rating in rows]
+    listing = write_list(folder, ["id,name,federation,sex,birth_year,rating,k", *lines])
+    db, out = folder / "r.sqlite", folder / "out"
+    assert run("init", "--list", listing, "--period", "2026-01", "--db", db)[0] == 0
+    players = [P(n + 1, name, rating, fide, ADULT, sex="m", federation="ITA")
+               for n, (fide, name, rating) in enumerate(people)]  # fmt: skip
+    newbie = P(7, "Newbie, Sam", None, NEWBIE_FIDE_ID, 2010, sex="m", federation="ITA")
+    games = [(1, 1, 7, "1-0"), (2, 2, 7, "1-0"), (3, 3, 7, "=-="), (4, 7, 4, "1-0"),
+             (1, 5, 6, "1-0")]  # fmt: skip
+    jan = folder / "jan.trf"
+    jan.write_text(trf([*players, newbie], games, name="January Open", start="2026/01/20",
+                       end="2026/01/22"))  # fmt: skip
+    assert run("add", jan, "--db", db)[0] == 0
+    assert run("publish", "2026-02", "--db", db, "--out", out)[0] == 0
+    few = [newbie, P(5, "Player, P05", 1609, 15, ADULT, sex="m", federation="ITA"),
+           P(6, "Player, P06", 1541, 16, ADULT, sex="m", federation="ITA")]  # fmt: skip
+    feb = folder / "feb.trf"
+    feb.write_text(trf(few, [(1, 7, 5, "1-0"), (2, 7, 6, "1-0")], name="February Cup",
+                       start="2026/02/07", end="2026/02/07"))  # fmt: skip
+    assert run("add", feb, "--db", db)[0] == 0
+    return db, out
+
+
+def snapshot(site: Path) -> dict[str, tuple[bytes, int]]:
+    """Every file of the site: its bytes and mtime (ns)."""
+    return {
+        p.relative_to(site).as_posix(): (p.read_bytes(), p.stat().st_mtime_ns)
+        for p in sorted(site.rglob("*"))
+        if p.is_file()
+    }
+
+
+def contents(site: Path) -> dict[str, bytes]:
+    return {name: data for name, (data, _) in snapshot(site).items()}
+
+
+QUIET = ["11", "12", "13", "14", "17"]
+
+
+def test_a_quiet_month_leaves_the_pages_of_those_who_did_not_play_alone(tmp_path: Path) -> None:
+    db, out = two_months(tmp_path)
+    site = out / "site"
+    before = snapshot(site)
+    jan_event = "2026-02/standard/event/jan.html"
+    assert f"players/{NEWBIE}.html" not in before  # not on February's list: no page
+    assert f"players/{NEWBIE}.html" not in before[jan_event][0].decode()
+    assert run("publish", "2026-03", "--db", db, "--out", out)[0] == 0
+    after = snapshot(site)
+    for player in QUIET:  # the same bytes, never written again
+        assert after[f"players/{player}.html"] == before[f"players/{player}.html"], player
+    # Written: Newbie's page (new), 15's and 16's (they played), 3 of 8.
+    pages = [name for name in after if name.startswith("players/")]
+    assert sorted(p for p in pages if after[p] != before.get(p)) == [
+        "players/15.html", "players/16.html", f"players/{NEWBIE}.html"
+    ]  # fmt: skip
+    # Those pages are still right: one row, February's list (the initial list's rating,
+    # nothing played in February's period), though March's list holds them too, unchanged.
+    # period, rating, change (blank: the first list on the site), games, title
+    assert cells(site / "players" / "17.html", HISTORY_ROW) == [
+        ["standard", "2026-02", "1749", "", "0", ""]
+    ]
+    assert cells(site / "players" / "11.html", HISTORY_ROW) == [
+        ["standard", "2026-02", "1800", "", "0", ""]
+    ]
+    # February's list and top pages did not change either.
+    for name in ("2026-02/standard/list.html", "2026-02/standard/top.html", "site.css"):
+        assert after[name] == before[name], name
+    # 15 played (the February Cup, lost to an unrated player: 1609 still): his page is new,
+    # with the Cup among his events, and still one row of changes (his rating held).
+    assert after["players/15.html"][1] != before["players/15.html"][1]
+    page = (site / "players" / "15.html").read_text(encoding="utf-8")
+    assert '<a href="../2026-03/standard/event/feb.html">February Cup</a>' in page
+    assert cells(site / "players" / "15.html", HISTORY_ROW) == [
+        ["standard", "2026-02", "1609", "", "1", ""]
+    ]
+    # Newbie is new on March's list (1749, new: no change; 2 games in the period): his page,
+    # and January's event page, which he played in, now links it.
+    assert cells(site / "players" / f"{NEWBIE}.html", HISTORY_ROW) == [
+        ["standard", "2026-03", "1749", "", "2", ""]
+    ]
+    assert after[jan_event][1] != before[jan_event][1]
+    assert f'href="../../../players/{NEWBIE}.html"' in after[jan_event][0].decode()
+    # The site the publish left is the one `site` writes from the database.
+    fresh = tmp_path / "fresh"
+    assert run("site", "--db", db, "--out", fresh)[0] == 0
+    assert contents(site) == contents(fresh / "site")
+    # Published again (its files as stored): no player page changes, none is written.
+    assert run("publish", "2026-03", "--db", db, "--out", out)[0] == 0
+    again = snapshot(site)
+    assert {n: again[n] for n in again if n.startswith("players/")} == {
+        n: after[n] for n in after if n.startswith("players/")
+    }
+    assert contents(site) == contents(fresh / "site")
+
+
+def test_a_changed_layout_writes_the_whole_site_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db, out = two_months(tmp_path)
+    before = snapshot(out / "site")
+    # As if a template changed (the fingerprint covers the templates, [site] and versions).
+    monkeypatch.setattr("rating_batch.monthly.site_pages.LAYOUT_VERSION", 2)
+    assert run("publish", "2026-03", "--db", db, "--out", out)[0] == 0
+    after = snapshot(out / "site")
+    for player in QUIET:  # the same bytes, written again with the whole site
+        data, written = after[f"players/{player}.html"]
+        assert data == before[f"players/{player}.html"][0]
+        assert written != before[f"players/{player}.html"][1]
+
+
+def test_a_missing_manifest_writes_the_whole_site_again(tmp_path: Path) -> None:
+    db, out = two_months(tmp_path)
+    (out / "site" / ".pages.json").unlink()
+    before = snapshot(out / "site")
+    assert run("publish", "2026-03", "--db", db, "--out", out)[0] == 0
+    after = snapshot(out / "site")
+    assert after["players/17.html"][1] != before["players/17.html"][1]
+    assert ".pages.json" in after
+
+
+def test_an_officers_file_in_the_site_is_still_refused(tmp_path: Path) -> None:
+    db, out = two_months(tmp_path)
+    notes = out / "site" / "players" / "notes.txt"
+    notes.write_text("mine", encoding="utf-8")
+    before = snapshot(out / "site")
+    code, stdout, stderr = run("publish", "2026-03", "--db", db, "--out", out)
+    assert code == 1
+    assert "players/notes.txt" in stdout + stderr and "Traceback" not in stdout + stderr
+    assert snapshot(out / "site") == before  # nothing of the site written
+
+
+def test_unpublish_then_site_or_publish_again_is_the_fresh_site(tmp_path: Path) -> None:
+    db, out = two_months(tmp_path)
+    assert run("publish", "2026-03", "--db", db, "--out", out)[0] == 0
+    assert run("unpublish", "2026-03", "--db", db)[0] == 0
+    # The lists published are fewer: `site` writes the whole site, as a fresh one.
+    assert run("site", "--db", db, "--out", out)[0] == 0
+    fresh = tmp_path / "fresh"
+    assert run("site", "--db", db, "--out", fresh)[0] == 0
+    assert contents(out / "site") == contents(fresh / "site")
+    assert not (out / "site" / "2026-03").exists()
+    assert not (out / "site" / "players" / f"{NEWBIE}.html").exists()
+    # Published again: the pages it changes, in place, give the site a fresh one is.
+    assert run("publish", "2026-03", "--db", db, "--out", out)[0] == 0
+    shutil.rmtree(fresh)
+    assert run("site", "--db", db, "--out", fresh)[0] == 0
+    assert contents(out / "site") == contents(fresh / "site")
