@@ -12,6 +12,7 @@ from typing import ClassVar
 import numpy as np
 import pandas as pd
 
+from rating_batch.periods import Period
 from rating_batch.systems.base import (
     SystemBase,
     SystemInput,
@@ -23,6 +24,7 @@ from rating_batch.systems.base import (
 from rating_batch.systems.games import PlayedGames, game_steps
 from rating_batch.systems.glicko import GlickoSystem, Q, g_of
 from rating_batch.systems.lichess import (
+    after_month,
     day_numbers,
     day_texts,
     is_iso_day,
@@ -121,6 +123,9 @@ class ChesscomSystem(SystemBase[Chesscom]):
     }  # fmt: skip
     limits: ClassVar[dict[str, tuple[float, float, str]]] = GlickoSystem.limits
     seeds_from_file: ClassVar[bool] = True
+
+    def list_month_problems(self, state: pd.DataFrame, month: Period) -> list[tuple[int, str]]:
+        return after_month(state, month)
 
     def from_elo(self, elo: pd.Series) -> pd.DataFrame:
         # §15.1 step 3: a start rating from the list (the self-assessment), RD a new player's.
