@@ -12,6 +12,12 @@ lies beside the database: the published files, their second copies and the whole
 
     python benchmarks/history.py                           # 120 months of 10^5 player-games
     python benchmarks/history.py --months 24 --games 10000 # a quick look
+    python benchmarks/history.py --drift --keep /tmp/ten   # ten years for drift (docs/drift.md)
+
+``--drift`` builds the ten years for ``rating-batch drift`` (docs/drift.md): a month of a tenth
+(``DRIFT_GAMES``, 10^4 player-games, 1,000 players), no whole copies (drift reads the lists
+only), then runs ``drift`` on the database and times it; 10^5 a month takes about two hours
+on a 2-core machine, the tenth well under one.
 """
 
 from __future__ import annotations
@@ -72,8 +78,16 @@ def journal_mb(db: Path) -> float:
     return float(row[0] or 0) / 1e6
 
 
-def run(months: int, games: int, players: int, root: Path) -> list[dict[str, float | str]]:
-    """Build the database; the figures of every month."""
+#: Player-games a month of ``--drift``: a tenth of the default, so ten years build in well
+#: under an hour where 10^5 takes two (the pool's drift shows at this size as at 10^5).
+DRIFT_GAMES = 10_000
+
+
+def run(
+    months: int, games: int, players: int, root: Path, *, backups: bool = True
+) -> list[dict[str, float | str]]:
+    """Build the database (``backups``: a whole copy after each month); the figures of every
+    month."""
     rng = np.random.default_rng(2026)
     federation = make_federation(players, rng)
     # The last month is the one before this: the database refuses events in the future.
@@ -90,7 +104,7 @@ def run(months: int, games: int, players: int, root: Path) -> list[dict[str, flo
         shutil.rmtree(root / month)
         publish = command(db, "publish", month_after(month), "--out", root / "lists")
         shutil.rmtree(root / "lists")
-        backup = command(db, "backup", optional=True)
+        backup = command(db, "backup", optional=True) if backups else float("nan")
         size = db.stat().st_size / 1e6
         rows.append(
             {"number": number, "month": month, "add": add, "publish": publish, "backup": backup,
@@ -161,18 +175,33 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--months", type=int, default=120)
-    parser.add_argument("--games", type=int, default=100_000, help="player-games a month")
+    parser.add_argument(
+        "--games", type=int, help=f"player-games a month (default 100,000; --drift {DRIFT_GAMES:,})"
+    )
     parser.add_argument("--players", type=int, help="players (default: player-games / 10)")
     parser.add_argument("--keep", type=Path, help="build the database in this folder and keep it")
+    parser.add_argument(
+        "--drift",
+        action="store_true",
+        help=f"for rating-batch drift: {DRIFT_GAMES:,} player-games a month unless --games, "
+        "no whole copies, then drift run and timed (needs --keep: the page stays there)",
+    )
     args = parser.parse_args()
-    players = args.players or max(1000, args.games // 10)
+    if args.drift and not args.keep:
+        parser.error("--drift needs --keep DIR: the database and the drift page stay there")
+    games = args.games or (DRIFT_GAMES if args.drift else 100_000)
+    players = args.players or max(1000, games // 10)
     if args.keep:
         args.keep.mkdir(parents=True, exist_ok=True)
-        rows = run(args.months, args.games, players, args.keep)
+        rows = run(args.months, games, players, args.keep, backups=not args.drift)
     else:
         with tempfile.TemporaryDirectory() as folder:
-            rows = run(args.months, args.games, players, Path(folder))
-    report(rows, args.games)
+            rows = run(args.months, games, players, Path(folder))
+    report(rows, games)
+    if args.drift:
+        took = command(args.keep / "history.sqlite", "drift", "--out", args.keep / "drift")
+        print(f"drift over {len(rows) + 1} lists: {took:.1f} s; the page: "
+              f"{args.keep / 'drift' / 'drift-standard.html'}")  # fmt: skip
 
 
 if __name__ == "__main__":

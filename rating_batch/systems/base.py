@@ -225,6 +225,11 @@ class StateSystem(Protocol):
         disagree. Read before ``from_list``; each is an error naming the row's line."""
         ...
 
+    def list_month_problems(self, state: pd.DataFrame, month: Period) -> list[tuple[int, str]]:
+        """As ``list_problems``, for a list whose month is known (``init --period``): what
+        it cannot hold as of that month (a Lichess ``last_game`` after it)."""
+        ...
+
     def from_elo(self, elo: pd.Series) -> pd.DataFrame:
         """Each player's state (the ``state`` columns, in ``elo``'s order) made from an Elo
         rating, NA where it is NA (unrated): ``init`` from an Elo list, and ``rate`` without
@@ -326,6 +331,9 @@ class SystemBase(Generic[C]):
         return state
 
     def list_problems(self, state: pd.DataFrame) -> list[tuple[int, str]]:
+        return []
+
+    def list_month_problems(self, state: pd.DataFrame, month: Period) -> list[tuple[int, str]]:
         return []
 
     def worked(self, values: Mapping[str, object]) -> list[str]:

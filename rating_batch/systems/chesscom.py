@@ -5,13 +5,14 @@ rating order, a step of games that share no player at once (``games.game_steps``
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 import pandas as pd
 
+from rating_batch.periods import Period
 from rating_batch.systems.base import (
     SystemBase,
     SystemInput,
@@ -23,12 +24,36 @@ from rating_batch.systems.base import (
 from rating_batch.systems.games import PlayedGames, game_steps
 from rating_batch.systems.glicko import GlickoSystem, Q, g_of
 from rating_batch.systems.lichess import (
+    after_month,
     day_numbers,
     day_texts,
     is_iso_day,
     refuse_later_last_games,
 )
 from rating_batch.systems.params import GLICKO_DEVIATIONS, GLICKO_RATINGS, Clash, field, number
+
+
+class Levels(tuple[tuple[str, float], ...]):
+    """The rules file's table of start levels (``[chesscom.start_levels]``), shown as it."""
+
+    def __str__(self) -> str:
+        return ", ".join(f"{k} = {r:g}" for k, r in self) if self else "none"
+
+
+NO_LEVELS = Levels()
+
+
+def levels(value: Any) -> str:
+    """What is wrong with a table of start levels (level = rating), "" if nothing."""
+    if isinstance(value, tuple):  # made already
+        return ""
+    rating = number(*GLICKO_RATINGS)
+    if not isinstance(value, Mapping) or not value or any(rating(v) for v in value.values()):
+        return (
+            "must be a table of the self-assessment's answers and their start ratings, such "
+            "as [chesscom.start_levels] with beginner = 800"
+        )
+    return ""
 
 
 @dataclass(frozen=True)
@@ -45,6 +70,22 @@ class Chesscom:
         1.0, number(0, 3660, above=True), "days in one period of the RD growth"
     )
     rd_max: float = field(350.0, number(*GLICKO_DEVIATIONS), "largest RD")
+    start_levels: tuple[tuple[str, float], ...] = field(
+        NO_LEVELS, levels, "a new player's start rating by the list's start_level (none)"
+    )
+
+    def __post_init__(self) -> None:
+        # A rules file gives a TOML table ([chesscom.start_levels]); kept as pairs.
+        given = self.start_levels
+        pairs = given.items() if isinstance(given, Mapping) else given
+        object.__setattr__(self, "start_levels",
+                           Levels((str(k).strip(), float(v)) for k, v in pairs))  # fmt: skip
+
+    def start_of(self, level: str) -> float | None:
+        """The start rating of a self-assessment's answer (case and spaces aside); None: not
+        in the table."""
+        wanted = level.strip().casefold()
+        return next((r for k, r in self.start_levels if k.casefold() == wanted), None)
 
     def inconsistent(self) -> list[Clash]:
         if self.initial_rd > self.rd_max:
@@ -103,8 +144,15 @@ class ChesscomSystem(SystemBase[Chesscom]):
     constants = Chesscom
     name: ClassVar[str] = "chesscom"
     title: ClassVar[str] = "Chess.com (an approximation: Glicko one game at a time)"
-    state: ClassVar[dict[str, str]] = {"rating": "Float64", "rd": "Float64", "last_game": "string"}
-    text_checks: ClassVar[dict[str, Callable[[str], str]]] = {"last_game": is_iso_day}
+    state: ClassVar[dict[str, str]] = {
+        "rating": "Float64", "rd": "Float64", "last_game": "string", "start_level": "string",
+    }  # fmt: skip
+    # start_level is input only: a new player's self-assessment, made a start rating by the
+    # rules file's table (from_list), never carried; a list of new players may give it alone.
+    text_checks: ClassVar[dict[str, Callable[[str], str]]] = {
+        "last_game": is_iso_day, "start_level": lambda _: "",
+    }  # fmt: skip
+    alone: ClassVar[tuple[str, ...]] = ("start_level",)
     explained: ClassVar[str] = (
         "Per game, in the order rated: the player's r and RD before it, the days since his "
         "last game and the RD grown for them, the opponent's r and grown RD, g, E and d² of "
@@ -122,6 +170,53 @@ class ChesscomSystem(SystemBase[Chesscom]):
     limits: ClassVar[dict[str, tuple[float, float, str]]] = GlickoSystem.limits
     seeds_from_file: ClassVar[bool] = True
 
+    def list_month_problems(self, state: pd.DataFrame, month: Period) -> list[tuple[int, str]]:
+        return after_month(state, month)
+
+    def _levels(self, state: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+        """Per row: whether it is a new player's start level, and its start rating (NaN:
+        not in the table)."""
+        level = state["start_level"].astype("string")
+        new = (state["rating"].isna() & level.notna()).to_numpy(bool)
+        start_of = self._params.start_of
+        pairs = zip(level, new, strict=True)
+        starts = np.array([start_of(str(text)) if wanted else None for text, wanted in pairs],
+                          dtype=float)  # fmt: skip
+        return new, starts
+
+    def list_problems(self, state: pd.DataFrame) -> list[tuple[int, str]]:
+        """A new player's start_level the rules file's table does not hold (§15.1 step 3:
+        Chess.com publishes no table; the officer fills one in)."""
+        new, starts = self._levels(state)
+        table = self._params.start_levels
+        where = (
+            f"the rules file's [chesscom.start_levels] table ({table})"
+            if table
+            else 'a [chesscom.start_levels] table in a rules file (system = "chesscom"; '
+            "Chess.com publishes none)"
+        )
+        return [
+            (int(row), f"start_level {state['start_level'].iloc[row]!r} of a new player has no "
+             f"start rating: add it to {where}, e.g. "
+             f"{str(state['start_level'].iloc[row]).strip()!r} = 800")
+            for row in np.flatnonzero(new & np.isnan(starts))
+        ]  # fmt: skip
+
+    def list_columns(self, listing: pd.DataFrame) -> pd.DataFrame:
+        # A start level is input only: a published list shows ratings.
+        return listing.drop(columns="start_level")
+
+    def from_list(self, state: pd.DataFrame) -> pd.DataFrame:
+        # §15.1 step 3: a new player's start rating from his self-assessment by the rules
+        # file's table, RD a new player's; the level is input only and not carried.
+        new, starts = self._levels(state)
+        made = new & ~np.isnan(starts)
+        return state.assign(
+            rating=state["rating"].astype("Float64").mask(made, pd.Series(starts)),
+            rd=state["rd"].astype("Float64").mask(made, self._params.initial_rd),
+            start_level=pd.Series(pd.NA, index=state.index, dtype="string"),
+        )
+
     def from_elo(self, elo: pd.Series) -> pd.DataFrame:
         # §15.1 step 3: a start rating from the list (the self-assessment), RD a new player's.
         return seeded(elo, self.state, rating=elo, rd=self._params.initial_rd)
@@ -132,12 +227,14 @@ class ChesscomSystem(SystemBase[Chesscom]):
 
     def rate(self, period: SystemInput) -> SystemOutcome:
         p = self._params
-        rating = period.initial("rating", p.initial_rating)
-        rd = period.initial("rd", p.initial_rd)
+        started = self.from_list(period.state.reset_index(drop=True))
+        rating = started["rating"].fillna(p.initial_rating).to_numpy(np.float64)
+        rd = started["rd"].fillna(p.initial_rd).to_numpy(np.float64)
         last = day_numbers(period.state["last_game"])
         refuse_later_last_games(period, last)
         done = rate_chesscom(rating, rd, last, period.game_days(), period.games, p)
-        after = {"rating": done.rating, "rd": done.rd, "last_game": day_texts(done.last_day)}
+        after = {"rating": done.rating, "rd": done.rd, "last_game": day_texts(done.last_day),
+                 "start_level": np.full(len(done.rating), None, dtype=object)}  # fmt: skip
         players = outcome_players(period, after)
         calculations = game_rows(period).assign(**done.rows)
         notes = [
@@ -147,4 +244,8 @@ class ChesscomSystem(SystemBase[Chesscom]):
             f"{p.rd_max:g}; players without a rating start at {p.initial_rating:g}/"
             f"{p.initial_rd:g}; the list's rating rounded half away from zero",
         ]
+        levelled = int(self._levels(period.state.reset_index(drop=True))[0].sum())
+        if levelled:
+            notes.append(f"{levelled} new player(s) start from their start_level by the rules "
+                         f"file's table ({p.start_levels}), RD {p.initial_rd:g}")  # fmt: skip
         return SystemOutcome(players, calculations, notes)

@@ -11,18 +11,20 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 import pandas as pd
 
 from rating_batch.errors import RatingBatchError
+from rating_batch.periods import INITIAL, Period
 from rating_batch.systems.base import (
     SystemBase,
     SystemInput,
     SystemOutcome,
     game_rows,
     half_away,
+    not_whole,
     outcome_players,
     seeded,
 )
@@ -44,6 +46,27 @@ SHOWN: dict[str, Callable[[np.ndarray], np.ndarray]] = {
     "truncate": np.trunc,
     "half_away": half_away,
 }
+
+
+class Ids(tuple[str, ...]):
+    """Players' ids as a rules file gives them (``bot_ids``), shown as the file writes them."""
+
+    def __str__(self) -> str:
+        return ", ".join(self) if self else "none"
+
+
+def ids(value: Any) -> str:
+    """What is wrong with a rules file's list of ids (whole numbers or texts), "" if nothing."""
+    if not isinstance(value, list | tuple) or not all(
+        (isinstance(i, int) and not isinstance(i, bool) and i > 0)
+        or (isinstance(i, str) and i.strip())
+        for i in value
+    ):
+        return "must be a list of players' ids, such as [900000001, 900000002]"
+    return ""
+
+
+NO_BOTS = Ids()
 
 
 @dataclass(frozen=True)
@@ -90,6 +113,16 @@ class Lichess:
     from_elo_rd: float = field(
         FROM_ELO_RD, number(*GLICKO_DEVIATIONS), "RD of a state made from an Elo rating"
     )
+    bot_ids: tuple[str, ...] = field(
+        NO_BOTS, ids, "the bots' ids: a human's game against one moves him half (none)"
+    )
+    bot_initial_rating: float = field(
+        2000.0, number(*GLICKO_RATINGS), "rating of a bot new to the list"
+    )
+
+    def __post_init__(self) -> None:
+        # A rules file gives a TOML array; kept as ids written as the lists write them.
+        object.__setattr__(self, "bot_ids", Ids(str(i).strip() for i in self.bot_ids))
 
     def inconsistent(self) -> list[Clash]:
         if self.rd_min > self.rd_max:
@@ -141,15 +174,23 @@ def one_game(
             "rating": new_rating, "rd": SCALE * new_phi, "volatility": new_sigma}  # fmt: skip
 
 
-def _after(stored: np.ndarray, done: dict[str, np.ndarray], factor: float | None,
-           p: Lichess) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # fmt: skip
-    """Steps 4 and 6: the regulator on gains, ±max_change_per_game from the stored rating, a
-    reset of what is beyond sense, the caps."""
+def _after(stored: tuple[np.ndarray, np.ndarray, np.ndarray], done: dict[str, np.ndarray],
+           factor: float | None, halved: np.ndarray, p: Lichess,
+           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # fmt: skip
+    """Steps 4–6: the regulator on gains; a human's game against a bot (``halved``) moving
+    r, RD and σ half way from the stored values to the new (lila's ``halvedAgainstBot``:
+    the mean of old and new); ±max_change_per_game from the stored rating, a reset of what is
+    beyond sense, the caps."""
     rating, rd, sigma = done["rating"], done["rd"], done["volatility"]
+    old_rating, old_rd, old_sigma = stored
     if factor is not None:
-        rating = np.where(rating > stored, stored + factor * (rating - stored), rating)
+        rating = np.where(rating > old_rating, old_rating + factor * (rating - old_rating),
+                          rating)  # fmt: skip
+    rating = np.where(halved, (old_rating + rating) / 2.0, rating)
+    rd = np.where(halved, (old_rd + rd) / 2.0, rd)
+    sigma = np.where(halved, (old_sigma + sigma) / 2.0, sigma)
     step = p.max_change_per_game
-    rating = np.clip(rating, stored - step, stored + step)
+    rating = np.clip(rating, old_rating - step, old_rating + step)
     crazy = ~((rating > 0) & (rating < 4000) & (rd > 0) & (rd < 1000)
               & (sigma > 0) & (sigma < 0.2))  # fmt: skip
     rating = np.where(crazy, p.initial_rating, rating)
@@ -162,16 +203,19 @@ def _after(stored: np.ndarray, done: dict[str, np.ndarray], factor: float | None
 def rate_lichess(
     rating: np.ndarray, rd: np.ndarray, sigma: np.ndarray, total: np.ndarray,
     last_day: np.ndarray, day: np.ndarray, games: PlayedGames, p: Lichess,
-    factor: float | None = None,
+    factor: float | None = None, bot: np.ndarray | None = None,
 ) -> LichessGames:  # fmt: skip
     """Every game in rating order, a step of games that share no player at once (steps 1–6
-    of docs/systems.md §14.3). ``day``: each game row's day (``SystemInput.game_days``)."""
+    of docs/systems.md §14.3). ``day``: each game row's day (``SystemInput.game_days``);
+    ``bot``: per player, whether he is a bot (step 5)."""
     state = [np.asarray(a, np.float64).copy() for a in (rating, rd, sigma, total, last_day)]
     r, d, s, n, last = state
     names = ("rating_before", "rd_before", "days", "rd_live", "opponent_rating", "opponent_rd",
              "advantage", "g", "expected", "v", "delta", "new_rating", "new_rd",
              "new_volatility")  # fmt: skip
     rows = {name: np.full(len(games), np.nan) for name in names}
+    rows["halved"] = np.zeros(len(games), bool)
+    is_bot = np.zeros(len(r), bool) if bot is None else np.asarray(bot, bool)
     white_half = np.where(games.white, 0.5, -0.5) * p.color_advantage
     for one, two in game_steps(games):
         both = np.concatenate([one, two])
@@ -183,13 +227,16 @@ def rate_lichess(
         swap = np.concatenate([np.arange(half, 2 * half), np.arange(half)])
         done = one_game(live_r, live_d, live_s, live_r[swap], live_d[swap], white_half[both],
                         games.score[both], p)  # fmt: skip
-        new_r, new_d, new_s = _after(r[me], done, factor, p)
+        # Step 5: only the human of a game between a human and a bot is halved.
+        halved = ~is_bot[me] & is_bot[me][swap]
+        new_r, new_d, new_s = _after((r[me], d[me], s[me]), done, factor, halved, p)
         shown = {"rating_before": r[me], "rd_before": d[me], "days": days, "rd_live": live_d,
                  "opponent_rating": live_r[swap], "opponent_rd": live_d[swap],
                  "advantage": white_half[both], "new_rating": new_r, "new_rd": new_d,
                  "new_volatility": new_s}  # fmt: skip
         for name in names:
             rows[name][both] = shown[name] if name in shown else done[name]
+        rows["halved"][both] = halved
         r[me], d[me], s[me] = new_r, new_d, new_s
         n[me] += 1
         last[me] = np.fmax(last[me], day[both])
@@ -230,6 +277,21 @@ def refuse_later_last_games(period: SystemInput, last: np.ndarray) -> None:
             f"last_game after every game rated ({dt.date.fromordinal(int(latest))}): {shown}"
             f"{' …' if len(later) > 5 else ''}: a typo in the list's dates?"
         )
+
+
+def after_month(state: pd.DataFrame, month: Period) -> list[tuple[int, str]]:
+    """The rows of a list of ``month`` whose ``last_game`` is after that month's last day (a
+    list cannot know a later game; one before the period's games would pass
+    ``refuse_later_last_games`` and take the RD growth away): (row position, why)."""
+    if month == INITIAL:
+        return []
+    end = dt.date(month.year + month.month // 12, month.month % 12 + 1, 1).toordinal() - 1
+    days = day_numbers(state["last_game"])
+    return [
+        (int(row), f"last_game {dt.date.fromordinal(int(days[row]))} is after the list's month "
+         f"{month}: a list cannot know a later game (a typo in the date, or the wrong --period?)")
+        for row in np.flatnonzero(~np.isnan(days) & (days > end))
+    ]  # fmt: skip
 
 
 def day_texts(days: np.ndarray) -> np.ndarray:
@@ -288,6 +350,12 @@ class LichessSystem(SystemBase[Lichess]):
                            f"σ at most volatility_max {p.volatility_max:g}"),
         }  # fmt: skip
 
+    def list_problems(self, state: pd.DataFrame) -> list[tuple[int, str]]:
+        return not_whole(state, "games_total", "a count of rated games")
+
+    def list_month_problems(self, state: pd.DataFrame, month: Period) -> list[tuple[int, str]]:
+        return after_month(state, month)
+
     def from_elo(self, elo: pd.Series) -> pd.DataFrame:
         p = self._params
         return seeded(elo, self.state, rating=elo, rd=p.from_elo_rd,
@@ -316,14 +384,27 @@ class LichessSystem(SystemBase[Lichess]):
         last = day_numbers(period.state["last_game"])
         refuse_later_last_games(period, last)
         factor = getattr(p, f"regulator_{period.kind}", None) if period.kind else None
+        # Step 5's bots (a rules file's bot_ids); a bot new to the list starts at
+        # bot_initial_rating (lila's defaultBot, 2000/500/0.09).
+        bot = period.players["id"].astype("string").str.strip().isin(p.bot_ids).to_numpy(bool)
+        new = period.state["rating"].isna().to_numpy(bool)
+        rating = np.where(bot & new, p.bot_initial_rating, rating)
         done = rate_lichess(rating, rd, volatility, total, last, period.game_days(),
-                            period.games, p, factor)  # fmt: skip
+                            period.games, p, factor, bot)  # fmt: skip
+        if not p.bot_ids:  # calculations.csv as before unless bots are named
+            del done.rows["halved"]
         after = {"rating": done.rating, "rd": done.rd, "volatility": done.volatility,
                  "games_total": done.games, "last_game": day_texts(done.last_day)}  # fmt: skip
         players = outcome_players(period, after, {"shown": SHOWN[p.publish_rounding](done.rating)})
         calculations = game_rows(period).assign(**done.rows)
         shown = "truncated" if p.publish_rounding == "truncate" else "rounded half away"
         regulated = f"; gains × {factor:g} (regulator)" if factor is not None else ""
+        if p.bot_ids:
+            regulated += (
+                f"; {int(bot.sum())} bot(s) of bot_ids here (new ones start at "
+                f"{p.bot_initial_rating:g}): a human's game against a bot moves him half way "
+                "(the mean of his old and new r, RD and σ)"
+            )
         notes = [
             f"Lichess (docs/systems.md §14): Glicko-2 one game at a time, tau {p.tau:g}, "
             f"φ* = φ inside a game (step6_periods {p.step6_periods:g}); RD grown by "

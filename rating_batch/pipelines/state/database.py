@@ -130,7 +130,7 @@ def init_system_database(
     (``encoding``: the list's, when it is not UTF-8)."""
     warnings: list[Issue] = []
     if not from_elo and is_state_list(list_path, system.state, system.optional, system.alone):
-        players, state, how = _from_state_list(list_path, system, encoding)
+        players, state, how = _from_state_list(list_path, system, encoding, label)
     else:
         players, state, how, warnings = _from_elo_list(list_path, system, kind, encoding)
     with create_store(db) as store:
@@ -175,9 +175,9 @@ def _registered(ids: pd.Series, identity: pd.DataFrame) -> pd.DataFrame:
 
 
 def _from_state_list(
-    path: Path, system: StateSystem, encoding: str | None
+    path: Path, system: StateSystem, encoding: str | None, month: Period
 ) -> tuple[pd.DataFrame, pd.DataFrame, str]:
-    listed = read_system_list(system, path, encoding)  # fmt: skip
+    listed = read_system_list(system, path, encoding, month)  # fmt: skip
     listed = listed.reset_index(drop=True)
     issues: list[Issue] = []
     if "birth_year" in listed:

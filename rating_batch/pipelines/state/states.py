@@ -120,10 +120,12 @@ def state_list(store: Store, system: StateSystem, kind: str, period: Period) -> 
     return frame.sort_values("id", kind="stable").reset_index(drop=True)
 
 
-def read_system_list(system: StateSystem, path: Path, encoding: str | None) -> pd.DataFrame:
+def read_system_list(
+    system: StateSystem, path: Path, encoding: str | None, month: Period | None = None
+) -> pd.DataFrame:
     """A list of ``system`` (docs/formats.md §11), read and checked with everything the
-    system says of its columns and rows (``list_problems``): one path for ``check``,
-    ``rate --list`` and ``init``."""
+    system says of its columns and rows (``list_problems``; ``list_month_problems`` when
+    the list's ``month`` is known): one path for ``check``, ``rate --list`` and ``init``."""
     listed = read_state_list(
         path, system.state, system.name, system.bounds, encoding,
         optional=system.optional, choices=system.choices, text_checks=system.text_checks,
@@ -133,5 +135,7 @@ def read_system_list(system: StateSystem, path: Path, encoding: str | None) -> p
     )  # fmt: skip
     lines = listed["line"].to_numpy()
     problems = system.list_problems(listed.reset_index(drop=True))
+    if month is not None:
+        problems += system.list_month_problems(listed.reset_index(drop=True), month)
     raise_if_errors([Issue(str(path), int(lines[row]), why) for row, why in problems[:20]])
     return listed
