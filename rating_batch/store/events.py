@@ -11,7 +11,7 @@ from typing import Any
 import pandas as pd
 
 from rating_batch.periods import Period
-from rating_batch.store.packed import pack, unpack
+from rating_batch.store.packed import damaged, pack, unpack
 from rating_batch.store.players import PlayerQueries
 from rating_batch.store.tables import first_row, plain_value
 
@@ -113,17 +113,23 @@ class EventQueries(PlayerQueries):
         """These events' games, a row per player-game as the engine's games frame by start
         rank (``packed.COLUMNS``), by event, round and start rank."""
         return self._unpacked(
-            "SELECT event_id, rows, format, data FROM event_games "
-            "WHERE event_id IN (SELECT value FROM json_each(?)) ORDER BY event_id",
+            "SELECT e.event_id, e.key, g.rows, g.format, g.data FROM events e "
+            "LEFT JOIN event_games g USING (event_id) "
+            "WHERE e.event_id IN (SELECT value FROM json_each(?)) ORDER BY e.event_id",
             (json.dumps([int(e) for e in event_ids]),),
         )
 
     def _unpacked(self, sql: str, parameters: tuple[object, ...]) -> pd.DataFrame:
-        stored = [
-            (int(event_id), int(rows), int(layout), bytes(data))
-            for event_id, rows, layout, data in self.execute(sql, parameters)
-        ]
-        return unpack(stored)
+        """The games of the events ``sql`` selects (event_id, key, rows, format, data, the
+        games' row LEFT JOINed: every stored event has one, ``add`` refuses an event with
+        no game, so a missing one is damage, never an event without games)."""
+        stored, names = [], {}
+        for event_id, key, rows, layout, data in self.execute(sql, parameters):
+            names[int(event_id)] = f"event {key}"
+            if data is None:
+                raise damaged(f"event {key}", "its games are not in the database")
+            stored.append((int(event_id), int(rows), int(layout), bytes(data)))
+        return unpack(stored, names)
 
     def insert_events(self, rows: pd.DataFrame) -> None:
         self._insert("events", rows)
@@ -176,9 +182,9 @@ class EventQueries(PlayerQueries):
     def period_games(self, period: Period, kind: str) -> pd.DataFrame:
         """The games of the period's events of ``kind``, as ``games_of``."""
         return self._unpacked(
-            "SELECT g.event_id, g.rows, g.format, g.data FROM events e "
-            "JOIN event_games g USING (event_id) WHERE e.period = ? AND e.kind = ? "
-            "ORDER BY g.event_id",
+            "SELECT e.event_id, e.key, g.rows, g.format, g.data FROM events e "
+            "LEFT JOIN event_games g USING (event_id) WHERE e.period = ? AND e.kind = ? "
+            "ORDER BY e.event_id",
             (period, kind),
         )
 

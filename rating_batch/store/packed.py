@@ -23,6 +23,8 @@ rated         n × u1     1 when the game counts for rating, else 0
 colour        text       ``w``, ``b`` or none
 result        text       the result code as the file wrote it
 reason        text       why the row is not a rated game, or none
+crc32         <u4        zlib's CRC-32 of every byte before it (a byte changed by a disk or
+                         a copy is found on reading, not rated)
 ============  =========  ==============================================================
 
 A text section is a code table and the codes: ``<u2`` m, the number of distinct texts, and
@@ -30,13 +32,19 @@ A text section is a code table and the codes: ``<u2`` m, the number of distinct 
 of UTF-8, in code-point order; then n codes, ``u1`` when m < 255, else ``<u2``: 0 is none
 (NULL), k the k-th text of the table. The int32 sections come first so that each section
 starts aligned to its own width.
+
+Read back, every event's games are checked as ``pack`` checks them before writing (a round
+from 1, a score of 0, ½ or 1, a rated flag of 0 or 1, a start rank from 1, no player against
+himself, each (round, start rank) once): a blob whose checksum holds but whose values could
+not have been written is refused all the same.
 """
 
 from __future__ import annotations
 
 import sqlite3
 import struct
-from collections.abc import Sequence
+import zlib
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -69,6 +77,14 @@ _TEXTS = ("colour", "result", "reason")
 _LENGTH = struct.Struct("<H")
 #: A text section's head: how many texts its table holds, and the table's length in bytes.
 _TABLE = struct.Struct("<HI")
+#: The blob's last four bytes: the CRC-32 of the rest.
+_CHECK = struct.Struct("<I")
+
+#: What to do about damaged stored games (the officer's way out).
+REPAIR = (
+    "put back a whole copy made before (rating-batch backups, then restore), or remove the "
+    "event and add its file again"
+)
 
 
 @dataclass(frozen=True)
@@ -130,42 +146,63 @@ def pack(games: pd.DataFrame) -> list[Packed]:
         first, last = int(starts[at]), int(ends[at])
         parts = [data[first * width : last * width] for data, width in sections]
         parts += [text.section(at) for text in texts]
-        packed.append(Packed(event_id, last - first, int(played[at]), FORMAT, b"".join(parts)))
+        body = b"".join(parts)
+        data = body + _CHECK.pack(zlib.crc32(body))
+        packed.append(Packed(event_id, last - first, int(played[at]), FORMAT, data))
     return packed
 
 
-def unpack(stored: Sequence[tuple[int, int, int, bytes]]) -> pd.DataFrame:
+def damaged(name: str, what: str) -> Unreadable:
+    """The refusal of an event's stored games that cannot be what was written."""
+    return Unreadable(f"the stored games of {name} are damaged ({what}): {REPAIR}")
+
+
+def unpack(
+    stored: Sequence[tuple[int, int, int, bytes]], names: dict[int, str] | None = None
+) -> pd.DataFrame:
     """The games of ``stored`` events (event_id, rows, format, data) as the games table's
     rows (``COLUMNS``), as ``Connection.frame`` gave them: integers int64 (opponent_rank
-    float64 with NaN when some row has none), score float64, texts as objects with None."""
+    float64 with NaN when some row has none), score float64, texts as objects with None.
+    ``names``: how a message names each event (its key; else its number)."""
     if not stored:
         return pd.DataFrame({name: pd.Series(dtype=_EMPTY[name]) for name in COLUMNS})
+
+    def name_of(event_id: int) -> str:
+        return (names or {}).get(event_id) or f"event {event_id}"
+
     numbers: dict[str, list[np.ndarray]] = {column: [] for column, _ in _NUMBERS}
     texts = {column: _TextReader() for column in _TEXTS}
     for event_id, rows, layout, data in stored:
+        name = name_of(event_id)
         if layout != FORMAT:
             raise Unreadable(
-                f"the games of event {event_id} are stored in layout {layout}, which this "
+                f"the games of {name} are stored in layout {layout}, which this "
                 f"version does not read (it reads {FORMAT}): a newer rating_batch wrote them"
             )
-        view = memoryview(data)
+        if len(data) < _CHECK.size:
+            raise damaged(name, "too short")
+        view = memoryview(data)[: -_CHECK.size]
+        if zlib.crc32(view) != _CHECK.unpack_from(data, len(data) - _CHECK.size)[0]:
+            raise damaged(name, "its checksum does not match its bytes")
         at = 0
         for column, dtype in _NUMBERS:
             size = np.dtype(dtype).itemsize * rows
             if at + size > len(view):
-                raise Unreadable(f"the games of event {event_id} are damaged (too short)")
+                raise damaged(name, "too short")
             numbers[column].append(np.frombuffer(view[at : at + size], dtype=dtype))
             at += size
         for column in _TEXTS:
-            at = texts[column].read(view, at, rows, event_id)
+            at = texts[column].read(view, at, rows, name)
         if at != len(view):
-            raise Unreadable(f"the games of event {event_id} are damaged (stored length)")
+            raise damaged(name, "stored length")
     counts = np.array([rows for _, rows, _, _ in stored], dtype=np.int64)
+    ids = np.array([e for e, _, _, _ in stored], dtype=np.int64)
     whole = {column: np.concatenate(parts) for column, parts in numbers.items()}
+    _check_read(whole, np.repeat(ids, counts), name_of)
     opponent = whole["opponent_rank"].astype(np.int64)
     none = opponent == MISSING
     frame = {
-        "event_id": np.repeat(np.array([e for e, _, _, _ in stored], dtype=np.int64), counts),
+        "event_id": np.repeat(ids, counts),
         "round": whole["round"].astype(np.int64),
         "start_rank": whole["start_rank"].astype(np.int64),
         "opponent_rank": np.where(none, np.nan, opponent) if none.any() else opponent,
@@ -193,30 +230,30 @@ class _TextReader:
         self.starts: list[int] = []
         self.sizes: list[int] = []
 
-    def read(self, view: memoryview, at: int, rows: int, event_id: int) -> int:
+    def read(self, view: memoryview, at: int, rows: int, name: str) -> int:
         """An event's section from ``at``; where the next one starts."""
         try:
             count, length = _TABLE.unpack_from(view, at)
         except struct.error:
-            raise Unreadable(f"the games of event {event_id} are damaged (a text table)") from None
+            raise damaged(name, "a text table") from None
         at += _TABLE.size
         key = bytes(view[at : at + length])
         found = self.tables.get(key)
         if found is None:
             found = (len(self.flat), count)
-            self.flat += [0, *self._parsed(key, count, event_id)]
+            self.flat += [0, *self._parsed(key, count, name)]
             self.tables[key] = found
         at += length
         dtype = "u1" if count < 255 else "<u2"
         size = np.dtype(dtype).itemsize * rows
         if at + size > len(view):
-            raise Unreadable(f"the games of event {event_id} are damaged (text codes)")
+            raise damaged(name, "text codes")
         self.codes.append(np.frombuffer(view[at : at + size], dtype=dtype))
         self.starts.append(found[0])
         self.sizes.append(found[1])
         return at + size
 
-    def _parsed(self, table: bytes, count: int, event_id: int) -> list[int]:
+    def _parsed(self, table: bytes, count: int, name: str) -> list[int]:
         places, at = [], 0
         try:
             for _ in range(count):
@@ -230,19 +267,41 @@ class _TextReader:
         except (struct.error, UnicodeDecodeError):
             at = -1
         if at != len(table):
-            raise Unreadable(f"the games of event {event_id} are damaged (a text table)")
+            raise damaged(name, "a text table")
         return places
 
     def values(self, counts: np.ndarray) -> np.ndarray:
         """Every event's texts in order, None for none."""
         codes = np.concatenate(self.codes).astype(np.int64)
         if (codes > np.repeat(np.array(self.sizes, dtype=np.int64), counts)).any():
-            raise Unreadable("stored games are damaged (a text code beyond its table)")
+            raise Unreadable(f"stored games are damaged (a text code beyond its table): {REPAIR}")
         places = np.array(self.flat, dtype=np.int64)[
             np.repeat(np.array(self.starts, dtype=np.int64), counts) + codes
         ]
         texts: np.ndarray = np.array(self.texts, dtype=object)[places]
         return texts
+
+
+def _check_read(
+    numbers: dict[str, np.ndarray], events: np.ndarray, name_of: Callable[[int], str]
+) -> None:
+    """Values read back that ``pack`` would not have written: the event's name and what."""
+    rank, opponent, rounds = numbers["start_rank"], numbers["opponent_rank"], numbers["round"]
+    same = (events[1:] == events[:-1]) & (rounds[1:] == rounds[:-1])
+    wrong = {
+        "a game twice": np.append(same & (rank[1:] <= rank[:-1]), False),
+        "games out of order": np.append(
+            (events[1:] == events[:-1]) & (rounds[1:] < rounds[:-1]), False
+        ),
+        "a round below 1": rounds < 1,
+        "a start rank below 1": rank < 1,
+        "a score other than 0, ½ or 1": (numbers["score"] < 0) | (numbers["score"] > 2),
+        "a rated flag other than 0 or 1": numbers["rated"] > 1,
+        "a player paired against himself": opponent == rank,
+    }
+    for what, rows in wrong.items():
+        if rows.any():
+            raise damaged(name_of(int(events[np.flatnonzero(rows)[0]])), what)
 
 
 _EMPTY = {

@@ -156,7 +156,7 @@ CREATE TABLE event_games (
     format INTEGER NOT NULL,
     data BLOB NOT NULL,
     CHECK (rows >= 0 AND played BETWEEN 0 AND rows),
-    CHECK (format <> 1 OR length(data) >= 20 * rows + 18)
+    CHECK (format <> 1 OR length(data) >= 20 * rows + 22)
 );
 CREATE TABLE pending (
     period TEXT NOT NULL {_period("period")},

@@ -193,14 +193,15 @@ def test_a_row_of_games_cut_short_is_refused_and_found(tmp_path: Path) -> None:
     assert run("upgrade", "--db", db)[0] == 0
     connection = sqlite3.connect(db)
     try:
-        # Event 1's 261 rows need 20 × 261 + 18 bytes at least.
+        # Event 1's 261 rows need 20 × 261 + 22 bytes at least (three empty-table heads, 18,
+        # and the checksum, 4).
         assert connection.execute("SELECT rows FROM event_games WHERE event_id = 1").fetchone() == (
             261,
         )
-        cut = "UPDATE event_games SET data = substr(data, 1, 5237) WHERE event_id = 1"
+        cut = "UPDATE event_games SET data = substr(data, 1, 5241) WHERE event_id = 1"
         with pytest.raises(sqlite3.IntegrityError, match="CHECK constraint failed"):
             connection.execute(cut)
-        connection.execute("UPDATE event_games SET data = substr(data, 1, 5238) WHERE event_id = 1")
+        connection.execute("UPDATE event_games SET data = substr(data, 1, 5242) WHERE event_id = 1")
         connection.rollback()
         connection.execute("PRAGMA ignore_check_constraints = ON")
         with connection:
@@ -210,3 +211,27 @@ def test_a_row_of_games_cut_short_is_refused_and_found(tmp_path: Path) -> None:
     finally:
         connection.close()
     assert found == [("CHECK constraint failed in event_games",)]
+
+
+def test_an_event_whose_games_are_gone_is_refused_by_name_not_rated_without_them(
+    tmp_path: Path,
+) -> None:
+    # The attack review's reproduction: a row of games deleted by hand. Every stored event
+    # has one (add refuses an event without a game), so publish must say which is missing
+    # rather than rate the period without it, or fail with a traceback.
+    import sqlite3
+
+    db = copy_of(SCHEMA_10, tmp_path / "old.sqlite")
+    shutil.copytree(f"{SCHEMA_10}.files", f"{db}.files")
+    assert run("upgrade", "--db", db)[0] == 0
+    connection = sqlite3.connect(db)
+    with connection:
+        (event_id, key) = connection.execute(
+            "SELECT event_id, key FROM events WHERE period = '2026-03' ORDER BY event_id LIMIT 1"
+        ).fetchone()
+        connection.execute("DELETE FROM event_games WHERE event_id = ?", (event_id,))
+    connection.close()
+    code, out, err = run("publish", "2026-03", "--db", db, "--out", tmp_path / "out")
+    assert (code, out) == (1, "")
+    assert f"the stored games of event {key} are damaged (its games are not in the database)" in err
+    assert "Traceback" not in err and not (tmp_path / "out" / "2026-03").exists()

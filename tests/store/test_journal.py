@@ -125,9 +125,14 @@ def test_games_of_an_event_the_command_did_not_create_are_still_recorded(
                           {"event_id": 77, "start_rank": 1, **row}])
         )  # fmt: skip
         # Only the new event's: no row recorded.
-        store.insert_games(pd.DataFrame([{"event_id": 77, "start_rank": 2, **row}]))
+        # (Rank 2 against rank 1: the store refuses to read a player paired against himself.)
+        store.insert_games(
+            pd.DataFrame([{**row, "event_id": 77, "start_rank": 2, "opponent_rank": 1}])
+        )
         # The trigger is back for the next insert into the event made before.
-        store.insert_games(pd.DataFrame([{"event_id": old, "start_rank": 2, **row}]))
+        store.insert_games(
+            pd.DataFrame([{**row, "event_id": old, "start_rank": 2, "opponent_rank": 1}])
+        )
     # The old event's row of 2 games (one game, both sides) recorded before each change.
     recorded = "SELECT undo_op, event_id, rows FROM undo_event_games ORDER BY undo_seq"
     assert query(db, recorded) == [("d", old, 2), ("d", old, 3)]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import sqlite3
 import struct
+import zlib
 
 import numpy as np
 import pandas as pd
@@ -53,7 +54,8 @@ def test_a_one_game_event_is_the_bytes_of_the_layout() -> None:
             bytes.fromhex("0000 00000000 00 00"),  # reason: no text, both none
         ]
     )
-    assert packed.data == expected
+    # Then zlib's CRC-32 of all of it, <u4.
+    assert packed.data == expected + struct.pack("<I", zlib.crc32(expected))
 
 
 def test_every_column_and_missing_value_reads_back_as_stored_rows() -> None:
@@ -129,7 +131,7 @@ def test_an_empty_event_and_no_event() -> None:
     assert list(empty.columns) == list(COLUMNS) and len(empty) == 0
     # An event of no games: the three text sections, each an empty table.
     none = bytes.fromhex("0000 00000000") * 3
-    back = unpack([(4, 0, FORMAT, none)])
+    back = unpack([(4, 0, FORMAT, none + struct.pack("<I", zlib.crc32(none)))])
     assert len(back) == 0 and list(back.columns) == list(COLUMNS)
 
 
@@ -154,3 +156,44 @@ def test_another_layout_or_damaged_bytes_are_said() -> None:
         unpack([(event, rows, FORMAT, data + b"\x00")])
     with pytest.raises(Unreadable, match="damaged"):
         unpack([(event, rows, FORMAT, data[:-2] + b"\x07\x01")])  # reason code 7 of 0 texts
+
+
+def _sealed(body: bytes) -> bytes:
+    return body + struct.pack("<I", zlib.crc32(body))
+
+
+def test_a_changed_byte_is_found_by_the_checksum_and_the_event_named() -> None:
+    # A score byte of the first row changed from a loss to a win (the attack review's
+    # reproduction): the sections still parse, the checksum does not hold.
+    ((event, rows, _, data),) = stored(ONE_GAME)
+    changed = bytearray(data)
+    changed[14 * rows] ^= 0x02
+    with pytest.raises(Unreadable) as refused:
+        unpack([(event, rows, FORMAT, bytes(changed))], {event: "event open-2026"})
+    assert str(refused.value) == (
+        "the stored games of event open-2026 are damaged (its checksum does not match its "
+        "bytes): put back a whole copy made before (rating-batch backups, then restore), or "
+        "remove the event and add its file again"
+    )
+
+
+@pytest.mark.parametrize(
+    ("at", "value", "what"),
+    [
+        # Offsets by the layout for ONE_GAME's 2 rows: start_rank at 0 and 4, opponent_rank
+        # 8 and 12, line 16 and 20, round 24 and 26, score 28 and 30, rated 32 and 33.
+        (32, b"\x02", "a rated flag other than 0 or 1"),
+        (24, b"\x00\x00", "a round below 1"),
+        (28, b"\x07\x00", "a score other than 0, ½ or 1"),  # 3.5 in half-points
+        (8, b"\x01\x00\x00\x00", "a player paired against himself"),  # rank 1 v 1
+        (4, b"\x01\x00\x00\x00", "a game twice"),  # row 2: round 1, rank 1 again
+    ],
+)
+def test_values_pack_would_not_write_are_refused_though_the_checksum_holds(
+    at: int, value: bytes, what: str
+) -> None:
+    ((event, rows, _, data),) = stored(ONE_GAME)
+    body = bytearray(data[:-4])
+    body[at : at + len(value)] = value
+    with pytest.raises(Unreadable, match=f"event 7 are damaged \\({what}\\)"):
+        unpack([(event, rows, FORMAT, _sealed(bytes(body)))])
