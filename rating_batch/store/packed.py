@@ -328,9 +328,13 @@ def _number_column(games: pd.DataFrame, column: str, order: np.ndarray) -> np.nd
         whole = np.where(missing, MISSING, given).astype(np.int64)
     elif column == "score":
         halves = values.to_numpy(dtype=np.float64) * 2
-        if not np.array_equal(halves, np.round(halves)):
+        odd = np.flatnonzero(halves != np.round(halves))
+        if len(odd):
+            row = games.iloc[int(odd[0])]
             raise RatingBatchError(
-                "a game's score is not a whole number of half-points: the store keeps 1, ½, 0"
+                f"event {row['event_id']}, round {row['round']}, start rank "
+                f"{row['start_rank']}: the game's score {row['score']} is not a whole number "
+                "of half-points: the store keeps 1, ½, 0"
             )
         whole = halves.astype(np.int64)
     elif column == "rated":
@@ -347,7 +351,7 @@ _RANGES = {
     "opponent_rank": (MISSING, 2**31 - 1),
     "line": (MISSING + 1, 2**31 - 1),
     "round": (1, 2**15 - 1),
-    "score": (-(2**15), 2**15 - 1),
+    "score": (0, 2),  # half-points: 0, ½, 1
     "rated": (0, 1),
 }
 
