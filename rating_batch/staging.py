@@ -73,11 +73,13 @@ class OutputSet:
             )
         return self.staging
 
-    def own(self, folder: Path, pattern: str) -> None:
+    def own(self, folder: Path, pattern: str, *, pages: bool = False) -> None:
         """``folder`` (under root) is replaced whole; what it holds now must all match
-        ``pattern`` (paths relative to it), else nothing is written."""
+        ``pattern`` (paths relative to it), else nothing is written. ``pages``: an HTML file
+        is ours only when it says so (``GENERATOR`` near its top): a page the officer wrote
+        by hand under a name like ours is his, and refused, not deleted."""
         self._prepare()
-        self.owned[folder] = _ownable(folder, pattern)
+        self.owned[folder] = _ownable(folder, pattern, pages=pages)
 
     def path(self, final: Path) -> Path:
         """Where to write the output that will be ``final`` (a path under ``root``)."""
@@ -157,7 +159,25 @@ class OutputSet:
                     folder.rmdir()
 
 
-def _ownable(folder: Path, pattern: str) -> re.Pattern[str]:
+#: What every HTML page rating_batch writes says near its top (templates/base.html).
+GENERATOR = b'<meta name="generator" content="rating_batch">'
+
+
+def _ours(path: Path, compiled: re.Pattern[str], relative: str, pages: bool) -> bool:
+    """Whether ``path`` is a file or folder this output writes (``pages``: an HTML page
+    only when it carries ``GENERATOR`` in its first kilobyte)."""
+    if not compiled.fullmatch(relative):
+        return False
+    if not pages or path.suffix != ".html" or not path.is_file():
+        return True
+    try:
+        with path.open("rb") as page:
+            return GENERATOR in page.read(1024)
+    except OSError:
+        return False
+
+
+def _ownable(folder: Path, pattern: str, *, pages: bool = False) -> re.Pattern[str]:
     """``pattern`` compiled, once ``folder`` is found to hold nothing else (but helper
     files): else the refusal."""
     compiled = re.compile(pattern)
@@ -167,7 +187,7 @@ def _ownable(folder: Path, pattern: str) -> re.Pattern[str]:
         foreign = sorted(
             str(p.relative_to(folder))
             for p in folder.rglob("*")
-            if not compiled.fullmatch(p.relative_to(folder).as_posix())
+            if not _ours(p, compiled, p.relative_to(folder).as_posix(), pages)
             and not (HELPER_FILES.fullmatch(p.name) and p.is_file())
         )
         if foreign:
@@ -181,7 +201,7 @@ def _ownable(folder: Path, pattern: str) -> re.Pattern[str]:
     return compiled
 
 
-def check_outputs(root: Path, folder: Path, pattern: str) -> None:
+def check_outputs(root: Path, folder: Path, pattern: str, *, pages: bool = False) -> None:
     """What writing under ``root`` and owning ``folder`` (``own(folder, pattern)``) would
     refuse, found without writing anything: a dry run's check of its ``--out``."""
     existing = next(p for p in [root, *root.parents] if p.exists() or p.is_symlink())
@@ -191,7 +211,7 @@ def check_outputs(root: Path, folder: Path, pattern: str) -> None:
         )
     if not os.access(existing, os.W_OK | os.X_OK):
         raise OutputProblem(f"{existing}: cannot write the outputs there (permission denied)")
-    _ownable(folder, pattern)
+    _ownable(folder, pattern, pages=pages)
 
 
 def _remove_stale_staging(root: Path) -> None:

@@ -198,3 +198,21 @@ def test_past_max_event_pages_none_even_asked_and_the_index_says_so(
     index = read_page((tmp_path / "out" / "index.html").read_text(encoding="utf-8"))
     assert note in index.paragraphs
     assert len([row for row in index.rows if row[0].startswith("Event")]) == 5
+
+
+def test_a_page_the_officer_wrote_in_events_is_refused_not_deleted(tmp_path: Path) -> None:
+    # Attack review of issue 42 (D2): any *.html in OUT/events was taken as ours and deleted
+    # (the whole folder with --no-pages). A page without rating_batch's generator line is
+    # the officer's: refused, as his notes.txt is, and nothing is written.
+    out = tmp_path / "out"
+    assert run("rate", SAMPLE, "--rules", "fide-2025", "--out", out)[0] == 0
+    notes = out / "events" / "club-notes.html"
+    notes.write_text("<p>our club notes, typed by hand</p>", encoding="utf-8")
+    before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    for extra in ((), ("--no-pages",)):
+        code, _, err = run("rate", SAMPLE, "--rules", "fide-2025", "--out", out, *extra)
+        assert code == 1 and "club-notes.html" in err and "does not write" in err
+        assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
+    notes.unlink()  # his page moved away: rated again, the pages are replaced as before
+    assert run("rate", SAMPLE, "--rules", "fide-2025", "--out", out, "--no-pages")[0] == 0
+    assert not (out / "events").exists()

@@ -87,7 +87,7 @@ def publish_period(
         publisher = database_system(store).database.publisher(book)
         try:
             if options.dry_run:
-                check_outputs(out, out / period, PERIOD_FILES)
+                check_outputs(out, out / period, PERIOD_FILES, pages=True)
                 with store.writing(dry_run=True):
                     _rate_under_lock(store, book, publisher, period, options)
                 dry = publisher.result(period, [], dry_run=True)
@@ -395,7 +395,7 @@ def _republish(store: Store, period: Period, out: Path, options: PublishOptions)
             f"'rating-batch unpublish {period}' and publish it again"
         )
     if options.dry_run:
-        check_outputs(out, out / period, PERIOD_FILES)
+        check_outputs(out, out / period, PERIOD_FILES, pages=True)
         return PublishResult(
             [f"{period} is published: publishing it again would write its stored files",
              "dry run: nothing was changed or written"],
@@ -403,7 +403,7 @@ def _republish(store: Store, period: Period, out: Path, options: PublishOptions)
         )  # fmt: skip
     written = []
     with staged_outputs(out) as outputs:
-        outputs.own(out / period, PERIOD_FILES)
+        outputs.own(out / period, PERIOD_FILES, pages=True)
         for path, data in store.published_files(period):
             final = out / period / path
             outputs.write_bytes(final, data)

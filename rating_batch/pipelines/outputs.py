@@ -130,7 +130,7 @@ def write_rate_outputs(rated: RateResult, out: Path, pages: bool | None = None) 
     heading = rated.heading()
     with staged_outputs(out) as outputs:
         # The folder's pages are this run's: a page of an event no longer rated goes.
-        outputs.own(out / "events", r"[^/]+\.html")
+        outputs.own(out / "events", r"[^/]+\.html", pages=True)
         # Staged paths are recorded here, not in the child (``beside``).
         report_book, calculations_csv = outputs.path(paths[3]), outputs.path(paths[2])
 

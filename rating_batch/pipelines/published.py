@@ -131,7 +131,7 @@ def write_period(
 ) -> list[Path]:
     """Every file of the period into ``outputs`` (the period's folder is replaced whole);
     with ``keeping``, the files kept as they are written (``Keeping``)."""
-    outputs.own(out / period, PERIOD_FILES)
+    outputs.own(out / period, PERIOD_FILES, pages=True)
     keeping = keeping or Keeping()
     paths: list[Path] = []
     for outcome in outcomes:

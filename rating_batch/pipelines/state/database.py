@@ -95,7 +95,7 @@ class StateLists:
         self, outcomes: list[SystemKindOutcome], period: Period, out: Path,
         outputs: OutputSet, progress: Progress, keeping: Keeping,
     ) -> list[Path]:  # fmt: skip
-        outputs.own(out / period, PERIOD_FILES)
+        outputs.own(out / period, PERIOD_FILES, pages=True)
         return [path for each in outcomes for path in write_system_kind(each, period, out, outputs)]
 
     def keep(self, store: Store, period: Period, outcome: SystemKindOutcome) -> None:
