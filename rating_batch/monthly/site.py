@@ -19,9 +19,11 @@ import pandas as pd
 from rating_batch.errors import RatingBatchError, RulesError
 from rating_batch.monthly.site_pages import (
     MANIFEST,
-    Manifest,
     fingerprint,
+    frozen_sums,
+    manifest_of,
     page_digests,
+    read_manifest,
     write_changed,
 )
 from rating_batch.monthly.site_settings import SiteSettings, site_settings
@@ -109,23 +111,24 @@ def write_site(store: Store, out: Path, *, publishing: bool = False) -> SiteWrit
     folder = out / SITE_FOLDER
     layout = site_layout(settings, notation)
     name = type(system.system).__name__ if isinstance(system, StatePipeline) else "elo"
-    digests = page_digests(lists, worked)
+    # A publish takes the older lists' part of each digest from the site's manifest.
+    manifest = read_manifest(folder) if publishing else None
+    frozen = frozen_sums(manifest, lists, settings, notation, name)
+    digests, older, newest = page_digests(lists, worked, frozen)
+    written = manifest_of(fingerprint(lists, settings, notation, name), digests, older, newest)
     try:
         if publishing:  # only the pages this list changed, where the site in place allows it
-            written = write_changed(
-                lists, layout, settings, pages, folder, out, worked, name, digests
-            )
-            if written is not None:
-                return SiteWritten(folder, written, len(pages))
+            made = write_changed(
+                lists, layout, settings, pages, folder, out, worked, name, manifest, digests,
+                written,
+            )  # fmt: skip
+            if made is not None:
+                return SiteWritten(folder, made, len(pages))
         with staged_outputs(out) as outputs:
             outputs.own(folder, SITE_FILES)
             write_site_pages(lists, settings, pages, folder, outputs, notation)
             write_player_pages(lists, layout, pages, folder / "players", outputs, worked)
-            manifest = Manifest(
-                fingerprint(lists, settings, notation, name),
-                dict(zip(digests.index.astype(str), digests.astype(str), strict=True)),
-            )
-            outputs.path(folder / MANIFEST).write_text(manifest.text(), encoding="utf-8")
+            outputs.path(folder / MANIFEST).write_text(written.text(), encoding="utf-8")
     except OSError as problem:  # a page replaced in place
         raise SiteNotWritten(
             f"the web site was not written: {problem.filename}: {problem.strerror}; the "

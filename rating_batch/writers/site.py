@@ -462,9 +462,10 @@ def write_events(
     """A page per event of the list (``only``: of those keys), each given to ``put``: its
     players with games, score, rating before the period and on the list, each linking his
     page."""
-    results = played(each.games)
-    if only is not None:
-        results = results[results["event"].isin(list(only))]
+    games = each.games
+    if only is not None and games is not None:  # those events' games alone, then grouped
+        games = games[games["event"].isin(list(only))]
+    results = played(games)
     if results.empty or each.events.empty:
         return
     people = each.players if each.players is not None else pd.DataFrame({"id": [], "name": []})
