@@ -10,7 +10,7 @@ shape are one rendering of a template whose per-page values are columns (``page_
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
@@ -570,7 +570,9 @@ def _index(lists: Sequence[SiteList]) -> list[dict[str, object]]:
             )
             if name in each.files
         ]
-        events = each.events[each.events["key"].isin(set(played(each.games)["event"]))]
+        # The events of its games (each row is one of ``played``'s, grouped or not).
+        keys: Iterable[object] = [] if each.games is None else each.games["event"].unique()
+        events = each.events[each.events["key"].isin(keys)]
         events = events.assign(dates=event_dates(events))
         entries.append(
             {
