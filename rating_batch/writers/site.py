@@ -295,9 +295,12 @@ _LEADING = [
 ]
 
 
-def system_columns(listing: pd.DataFrame) -> list[str]:
+def system_columns(
+    listing: pd.DataFrame, distinct: Mapping[str, pd.Series] | None = None
+) -> list[str]:
     """The columns a system adds to its list (K, RD, volatility…), in list.csv's order:
-    those not shown already and not true/false flags."""
+    those not shown already and not true/false flags (``distinct``: each column's distinct
+    values, when known)."""
     flags = {"true", "false", ""}
     return [
         column
@@ -305,7 +308,7 @@ def system_columns(listing: pd.DataFrame) -> list[str]:
         if column not in HIDDEN
         and column not in IDENTITY
         and column != "rank"
-        and not set(listing[column].unique()) <= flags
+        and not set(listing[column].unique() if distinct is None else distinct[column]) <= flags
     ]
 
 
@@ -533,6 +536,11 @@ def _before(each: SiteList, results: pd.DataFrame, known: pd.DataFrame) -> pd.Se
     column = next((c for c in ("rating", "r0") if worked is not None and c in worked), "")
     index = empty
     if worked is not None and column and {"id", "event"} <= set(worked.columns):
+        # The rows of these players and events alone (the first of each pair is the same).
+        mine = worked["id"].isin(results["id"].unique()) & worked["event"].isin(
+            results["event"].unique()
+        )
+        worked = worked[mine.to_numpy(bool)]
         used = worked[worked[column].astype(str) != ""].drop_duplicates(["id", "event"])
         used = used.set_index(["id", "event"])
         keys = pd.MultiIndex.from_frame(results[["id", "event"]].astype(str))
