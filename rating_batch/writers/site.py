@@ -536,12 +536,13 @@ def _before(each: SiteList, results: pd.DataFrame, known: pd.DataFrame) -> pd.Se
     column = next((c for c in ("rating", "r0") if worked is not None and c in worked), "")
     index = empty
     if worked is not None and column and {"id", "event"} <= set(worked.columns):
-        # The rows of these players and events alone (the first of each pair is the same).
+        # The rows of these players and events alone (the first of each pair is the same),
+        # taken in one copy (a month's calculations are ~10^6 rows).
         mine = worked["id"].isin(results["id"].unique()) & worked["event"].isin(
             results["event"].unique()
         )
-        worked = worked[mine.to_numpy(bool)]
-        used = worked[worked[column].astype(str) != ""].drop_duplicates(["id", "event"])
+        kept = (worked[column].astype(str) != "") & mine
+        used = worked[kept.to_numpy(bool)].drop_duplicates(["id", "event"])
         used = used.set_index(["id", "event"])
         keys = pd.MultiIndex.from_frame(results[["id", "event"]].astype(str))
         found = pd.Series(used[column].reindex(keys).to_numpy(), index=results.index)
