@@ -9,7 +9,7 @@ as after ``unpublish``. The site is plain files (no server code): any web host s
 from __future__ import annotations
 
 import io
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
@@ -19,9 +19,11 @@ import pandas as pd
 from rating_batch.errors import RatingBatchError, RulesError
 from rating_batch.monthly.site_pages import (
     MANIFEST,
-    Manifest,
     fingerprint,
+    frozen_sums,
+    manifest_of,
     page_digests,
+    read_manifest,
     write_changed,
 )
 from rating_batch.monthly.site_settings import SiteSettings, site_settings
@@ -109,23 +111,24 @@ def write_site(store: Store, out: Path, *, publishing: bool = False) -> SiteWrit
     folder = out / SITE_FOLDER
     layout = site_layout(settings, notation)
     name = type(system.system).__name__ if isinstance(system, StatePipeline) else "elo"
-    digests = page_digests(lists, worked)
+    # A publish takes the older lists' part of each digest from the site's manifest.
+    manifest = read_manifest(folder) if publishing else None
+    frozen = frozen_sums(manifest, lists, settings, notation, name)
+    digests, older, newest = page_digests(lists, worked, frozen)
+    written = manifest_of(fingerprint(lists, settings, notation, name), digests, older, newest)
     try:
         if publishing:  # only the pages this list changed, where the site in place allows it
-            written = write_changed(
-                lists, layout, settings, pages, folder, out, worked, name, digests
-            )
-            if written is not None:
-                return SiteWritten(folder, written, len(pages))
+            made = write_changed(
+                lists, layout, settings, pages, folder, out, worked, name, manifest, digests,
+                written,
+            )  # fmt: skip
+            if made is not None:
+                return SiteWritten(folder, made, len(pages))
         with staged_outputs(out) as outputs:
             outputs.own(folder, SITE_FILES)
             write_site_pages(lists, settings, pages, folder, outputs, notation)
             write_player_pages(lists, layout, pages, folder / "players", outputs, worked)
-            manifest = Manifest(
-                fingerprint(lists, settings, notation, name),
-                dict(zip(digests.index.astype(str), digests.astype(str), strict=True)),
-            )
-            outputs.path(folder / MANIFEST).write_text(manifest.text(), encoding="utf-8")
+            outputs.path(folder / MANIFEST).write_text(written.text(), encoding="utf-8")
     except OSError as problem:  # a page replaced in place
         raise SiteNotWritten(
             f"the web site was not written: {problem.filename}: {problem.strerror}; the "
@@ -235,17 +238,27 @@ def _csv(
         io.BytesIO(data), dtype=str, keep_default_na=False, encoding="utf-8-sig",
         usecols=None if columns is None else set(columns).__contains__,
     )  # fmt: skip
-    # A field our writers neutralised starts with an apostrophe: after a comma, a line's
-    # end or an opening quote (no header does). Most files have none, found in the bytes at
-    # memchr speed: a pandas startswith over every column of a 10^6-row month costs 20 s, a
-    # regular expression over its bytes 5 s (issue 42).
-    if not any(mark in data for mark in (b",'", b"\n'", b"\"'")):
+    if not _neutralised(data):
         return frame
     for column in frame.columns:
         quoted = frame[column].str.startswith("'")  # few: as_written on those alone
         if quoted.any():
             frame.loc[quoted, column] = frame.loc[quoted, column].map(as_written)
     return frame
+
+
+def _neutralised(data: bytes) -> bool:
+    """Whether a CSV file's bytes hold a field our writers neutralised: one starting with an
+    apostrophe, after a comma, a line's end or an opening quote (no header does). Most files
+    have none: each apostrophe is found at memchr speed and its byte before looked at (a
+    pandas startswith over every column of a 10^6-row month costs 20 s, a regular
+    expression over its bytes 5 s, three searches for two bytes 0.6 s, issue 42)."""
+    at = data.find(b"'")
+    while at != -1:
+        if at and data[at - 1 : at] in (b",", b"\n", b'"'):
+            return True
+        at = data.find(b"'", at + 1)
+    return False
 
 
 def _made(norms: pd.DataFrame | None) -> pd.DataFrame | None:
@@ -260,7 +273,7 @@ def _events(store: Store, period: Period, games: pd.DataFrame | None) -> pd.Data
     """The list's events (those its games.csv names: an event filed under one kind may be
     rated for another too, docs/systems.md §9.1): key, name, start, end (text)."""
     events = store.events(period)
-    rated = set() if games is None else set(games["event"])
+    rated: Iterable[object] = [] if games is None else games["event"].unique()
     events = events[events["key"].isin(rated)]
     return events[["key", "name", "start", "end"]].astype("string").fillna("")
 

@@ -44,36 +44,52 @@ from rating_batch.writers.site import (
     write_list_pages,
 )
 from rating_batch.writers.site_history import HISTORY_COLUMNS, change_rows, history
-from rating_batch.writers.site_players import Worked, player_pages, shown_calculations
+from rating_batch.writers.site_players import Worked, player_pages
 
 #: The manifest's name in the site's folder.
 MANIFEST = ".pages.json"
 
 #: The site's layout: raised when what a page shows is made differently (every page changes,
 #: so the next publish writes the whole site).
-LAYOUT_VERSION = 1
+LAYOUT_VERSION = 2
 
 
 @dataclass(frozen=True)
 class Manifest:
-    """What the site in a folder was written from: ``fingerprint`` (``fingerprint``) and
-    each player's page digest by id (``page_digests``)."""
+    """What the site in a folder was written from: ``fingerprint`` (``fingerprint``),
+    each player's page digest by id (``page_digests``), and the sums it was made of: those
+    of the lists before the newest period (``older``) and of the newest's (``newest``)."""
 
     fingerprint: str
     digests: dict[str, str]
+    older: dict[str, str] | None = None
+    newest: dict[str, str] | None = None
 
     def text(self) -> str:
         return json.dumps(
-            {"layout": LAYOUT_VERSION, "fingerprint": self.fingerprint, "pages": self.digests},
+            {"layout": LAYOUT_VERSION, "fingerprint": self.fingerprint, "pages": self.digests,
+             "older": self.older, "newest": self.newest},
             separators=(",", ":"),
-        )
+        )  # fmt: skip
+
+
+def manifest_of(fingerprinted: str, digests: pd.Series, older: Sums, newest: Sums) -> Manifest:
+    """The manifest of a site written with ``digests`` (``page_digests``' three answers)."""
+    return Manifest(
+        fingerprinted,
+        dict(zip(digests.index.astype(str), digests.astype(str), strict=True)),
+        {str(key): text for key, text in _texts(older).items()},
+        {str(key): text for key, text in _texts(newest).items()},
+    )
 
 
 def read_manifest(folder: Path) -> Manifest | None:
     """The manifest of the site in ``folder`` (None: none, or not one we can read)."""
     try:
         data = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
-        found = Manifest(str(data["fingerprint"]), dict(data["pages"]))
+        found = Manifest(
+            str(data["fingerprint"]), dict(data["pages"]), data.get("older"), data.get("newest")
+        )
     except (OSError, ValueError, KeyError, TypeError):
         return None
     return found if data.get("layout") == LAYOUT_VERSION else None
@@ -104,48 +120,69 @@ def fingerprint(
     return digest.hexdigest()
 
 
-def page_digests(lists: Sequence[SiteList], worked: Worked | None) -> pd.Series:
-    """Each listed player's digest (by id) of the rows his page is made from, each part in
-    the page's order: his rating changes and identity (``change_rows``), his events, norms
-    and last calculation (with his players.csv row there, which a system's worked lines
-    read). Per row ``pandas.util.hash_pandas_object``, summed per player as two 32-bit
-    halves (exact in int64), so a row changed, added, removed or moved changes it."""
+#: A player's sums of row hashes: two 32-bit halves summed (exact in int64), by id.
+Sums = pd.DataFrame
+
+
+def page_digests(
+    lists: Sequence[SiteList], worked: Worked | None, frozen: Sums | None = None
+) -> tuple[pd.Series, Sums, Sums]:
+    """Each listed player's digest (by id) of the rows his page is made from: his rating
+    changes and identity (``change_rows``), and of each list his events, norms, calculations
+    (with his players.csv rows there, which a system's worked lines read); and the sums of
+    the lists before the newest period (``frozen`` when given: the manifest's, a published
+    list's rows never change) and of the newest period's, which the manifest keeps. Per row
+    ``pandas.util.hash_pandas_object``, summed per player as two 32-bit halves (exact in
+    int64), so a row changed, added, removed or moved changes it."""
     rows = history(lists)
     if rows.empty:  # no list published (all taken back): no page
-        return pd.Series(dtype=object)
+        return pd.Series(dtype=object), _sums([]), _sums([])
     shown_columns = ["id", "kind", "period", "rating", "change", "games", "title", "left"]
-    parts = [
+    listed = _sums([
         ("changes", change_rows(rows, lists)[shown_columns]),
         ("facts", rows.drop_duplicates("id", keep="last")[list(HISTORY_COLUMNS[:5])]),
-    ]
-    for each, shown in zip(lists, shown_calculations(lists), strict=True):
-        where = {"period": str(each.period), "kind": each.kind}
-        results = played(each.games)
-        if not results.empty:
-            events = each.events.set_index("key")
-            dates = event_dates(each.events).set_axis(events.index)
-            parts.append(
-                (
-                    "played",
-                    results.assign(
-                        name=results["event"].map(events["name"]),
-                        dates=results["event"].map(dates),
-                        **where,
-                    ),
-                )
-            )
-        if each.norms is not None:
-            parts.append(("norms", each.norms.assign(**where)))
-        if shown is not None and each.calculations is not None:
-            mine = each.calculations[shown]
-            # Whether his calculation links each event's page (``_event_links``).
-            pages = [name[7:-5] for name in each.files if name.startswith("events/")]
-            linked = mine["event"].isin(pages) if "event" in mine else False
-            parts.append(("calculation", mine.assign(linked=linked, **where)))
-            if worked is not None and each.players is not None:
-                people = each.players[each.players["id"].isin(mine["id"])]
-                parts.append(("players", people.assign(**where)))
-    hashed = []
+    ])  # fmt: skip
+    newest = lists[-1].period
+    if frozen is None:
+        frozen = _sums([p for each in lists if each.period != newest for p in _parts(each, worked)])
+    latest = _sums([p for each in lists if each.period == newest for p in _parts(each, worked)])
+    halves = listed.add(frozen, fill_value=0).add(latest, fill_value=0).astype(np.int64)
+    digests = _texts(halves)
+    return digests[digests.index.isin(rows["id"])], frozen, latest  # a page for the listed
+
+
+def _parts(each: SiteList, worked: Worked | None) -> list[tuple[str, pd.DataFrame]]:
+    """A list's rows a player's page is made from: his events, norms, calculations (every
+    row of his: which of them a page shows follows from the periods he has rows in)."""
+    where = {"period": str(each.period), "kind": each.kind}
+    parts = []
+    results = played(each.games)
+    if not results.empty:
+        events = each.events.set_index("key")
+        dates = event_dates(each.events).set_axis(events.index)
+        named = results.assign(
+            name=results["event"].map(events["name"]),
+            dates=results["event"].map(dates),
+            **where,
+        )
+        parts.append(("played", named))
+    if each.norms is not None:
+        parts.append(("norms", each.norms.assign(**where)))
+    mine = each.calculations
+    if mine is not None and not mine.empty:
+        # Whether his calculation links each event's page (``_event_links``).
+        pages = [name[7:-5] for name in each.files if name.startswith("events/")]
+        linked = mine["event"].isin(pages) if "event" in mine else False
+        parts.append(("calculation", mine.assign(linked=linked, **where)))
+        if worked is not None and each.players is not None:
+            people = each.players[each.players["id"].isin(mine["id"])]
+            parts.append(("players", people.assign(**where)))
+    return parts
+
+
+def _sums(parts: Sequence[tuple[str, pd.DataFrame]]) -> Sums:
+    """Per id, the sums of the halves of its rows' hashes over ``parts``."""
+    hashed = [pd.DataFrame({"id": pd.Series([], dtype=object), "h": np.zeros(0, np.uint64)})]
     for tag, part in parts:
         part = part.astype(str).assign(
             part=tag, order=part.groupby("id", sort=False).cumcount().astype(str)
@@ -153,16 +190,54 @@ def page_digests(lists: Sequence[SiteList], worked: Worked | None) -> pd.Series:
         values = pd.util.hash_pandas_object(part, index=False).to_numpy(np.uint64)
         hashed.append(pd.DataFrame({"id": part["id"].to_numpy(object), "h": values}))
     every = pd.concat(hashed, ignore_index=True)
-    halves = (
+    h = every["h"].to_numpy(np.uint64)
+    return (
         every.assign(
-            high=(every["h"].to_numpy(np.uint64) >> np.uint64(32)).astype(np.int64),
-            low=(every["h"].to_numpy(np.uint64) & np.uint64(0xFFFFFFFF)).astype(np.int64),
+            high=(h >> np.uint64(32)).astype(np.int64),
+            low=(h & np.uint64(0xFFFFFFFF)).astype(np.int64),
         )
         .groupby("id", sort=False)[["high", "low"]]
         .sum()
     )
-    digests = halves["high"].map("{:x}".format) + "." + halves["low"].map("{:x}".format)
-    return digests[digests.index.isin(rows["id"])]  # a page for those on a list only
+
+
+def _texts(halves: Sums) -> pd.Series:
+    """Sums as the manifest writes them (``high.low`` in hexadecimal), by id."""
+    high, low = (halves[column].map("{:x}".format).astype(object) for column in ("high", "low"))
+    return high + "." + low
+
+
+def _halves(texts: Mapping[str, str]) -> Sums:
+    """The manifest's sums (``_texts``) read back."""
+    split = pd.Series(texts, dtype=object).str.split(".", n=1, expand=True)
+    if split.empty:
+        return _sums([])
+    return pd.DataFrame(
+        {column: split[n].map(lambda text: int(text, 16)).astype(np.int64)
+         for n, column in enumerate(("high", "low"))},
+        index=split.index.rename("id"),
+    )  # fmt: skip
+
+
+def frozen_sums(
+    manifest: Manifest | None,
+    lists: Sequence[SiteList],
+    settings: Settings,
+    notation: Mapping[str, tuple[str, int]],
+    system: str,
+) -> Sums | None:
+    """The sums of the lists before the newest period as the manifest keeps them, when it
+    was written from those lists (a new period: its older and newest sums) or from these
+    (published again: its older sums); None: they must be hashed."""
+    if manifest is None or not lists or manifest.older is None or manifest.newest is None:
+        return None
+    older = [each for each in lists if each.period != lists[-1].period]
+    if manifest.fingerprint == fingerprint(older, settings, notation, system):
+        both = _halves(manifest.older).add(_halves(manifest.newest), fill_value=0)
+        return both.astype(np.int64)
+    if manifest.fingerprint == fingerprint(lists, settings, notation, system):
+        return _halves(manifest.older)
+    return None
 
 
 def site_state(folder: Path) -> tuple[set[str], bool]:
@@ -194,12 +269,14 @@ def write_changed(
     out: Path,
     worked: Worked | None,
     system: str,
+    manifest: Manifest | None,
     digests: pd.Series,
+    written: Manifest,
 ) -> int | None:
     """The pages a publish changes written in place of the site in ``folder`` (see the
-    module's text), when its manifest allows it; the player pages written (None: the whole
-    site must be written, nothing was)."""
-    manifest = read_manifest(folder)
+    module's text), when its ``manifest`` allows it, and the manifest ``written`` (of
+    ``digests``); the player pages written (None: the whole site must be written, nothing
+    was)."""
     if manifest is None or not lists:
         return None
     newest = lists[-1].period
@@ -227,7 +304,8 @@ def write_changed(
     # An older event page links a player when he has a page: one new (or gone) changes it.
     moved = set(digests.index.difference(before.index)) | set(gone)
     for each in older:
-        results = played(each.games)
+        games = None if each.games is None else each.games[each.games["id"].isin(moved)]
+        results = played(games)
         events = set(results.loc[results["id"].isin(moved), "event"])
         if events:
             write_events(each, layout, pages, folder / each.folder, replace_text, events)
@@ -237,10 +315,6 @@ def write_changed(
             if each.period == newest:
                 write_list_pages(each, layout, settings, pages, folder, outputs)
         write_index(lists, layout, folder, outputs)
-    written = Manifest(
-        fingerprint(lists, settings, layout.notation, system),
-        dict(zip(digests.index.astype(str), digests.astype(str), strict=True)),
-    )
     replace_text(folder / MANIFEST, written.text())
     return made
 

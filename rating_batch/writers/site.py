@@ -10,7 +10,7 @@ shape are one rendering of a template whose per-page values are columns (``page_
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
@@ -295,9 +295,12 @@ _LEADING = [
 ]
 
 
-def system_columns(listing: pd.DataFrame) -> list[str]:
+def system_columns(
+    listing: pd.DataFrame, distinct: Mapping[str, pd.Series] | None = None
+) -> list[str]:
     """The columns a system adds to its list (K, RD, volatility…), in list.csv's order:
-    those not shown already and not true/false flags."""
+    those not shown already and not true/false flags (``distinct``: each column's distinct
+    values, when known)."""
     flags = {"true", "false", ""}
     return [
         column
@@ -305,7 +308,7 @@ def system_columns(listing: pd.DataFrame) -> list[str]:
         if column not in HIDDEN
         and column not in IDENTITY
         and column != "rank"
-        and not set(listing[column].unique()) <= flags
+        and not set(listing[column].unique() if distinct is None else distinct[column]) <= flags
     ]
 
 
@@ -462,9 +465,10 @@ def write_events(
     """A page per event of the list (``only``: of those keys), each given to ``put``: its
     players with games, score, rating before the period and on the list, each linking his
     page."""
-    results = played(each.games)
-    if only is not None:
-        results = results[results["event"].isin(list(only))]
+    games = each.games
+    if only is not None and games is not None:  # those events' games alone, then grouped
+        games = games[games["event"].isin(list(only))]
+    results = played(games)
     if results.empty or each.events.empty:
         return
     people = each.players if each.players is not None else pd.DataFrame({"id": [], "name": []})
@@ -532,7 +536,13 @@ def _before(each: SiteList, results: pd.DataFrame, known: pd.DataFrame) -> pd.Se
     column = next((c for c in ("rating", "r0") if worked is not None and c in worked), "")
     index = empty
     if worked is not None and column and {"id", "event"} <= set(worked.columns):
-        used = worked[worked[column].astype(str) != ""].drop_duplicates(["id", "event"])
+        # The rows of these players and events alone (the first of each pair is the same),
+        # taken in one copy (a month's calculations are ~10^6 rows).
+        mine = worked["id"].isin(results["id"].unique()) & worked["event"].isin(
+            results["event"].unique()
+        )
+        kept = (worked[column].astype(str) != "") & mine
+        used = worked[kept.to_numpy(bool)].drop_duplicates(["id", "event"])
         used = used.set_index(["id", "event"])
         keys = pd.MultiIndex.from_frame(results[["id", "event"]].astype(str))
         found = pd.Series(used[column].reindex(keys).to_numpy(), index=results.index)
@@ -569,7 +579,9 @@ def _index(lists: Sequence[SiteList]) -> list[dict[str, object]]:
             )
             if name in each.files
         ]
-        events = each.events[each.events["key"].isin(set(played(each.games)["event"]))]
+        # The events of its games (each row is one of ``played``'s, grouped or not).
+        keys: Iterable[object] = [] if each.games is None else each.games["event"].unique()
+        events = each.events[each.events["key"].isin(keys)]
         events = events.assign(dates=event_dates(events))
         entries.append(
             {

@@ -26,6 +26,8 @@ from rating_batch.writers.html import (
     page_parts,
 )
 from rating_batch.writers.site import (
+    HIDDEN,
+    IDENTITY,
     Layout,
     SiteList,
     event_dates,
@@ -315,9 +317,11 @@ def _calculation_tables(lists: Sequence[SiteList], layout: Layout) -> list[_Tabl
         # The columns the period's rows fill, all of them (not only those of the players
         # whose page shows it, fewer as they play again): a page changes only when he plays.
         mine = calculations
-        columns = [c for c in system_columns(mine) if c not in ("period", "name")]
-        # Each column's distinct values (a month's calculations repeat theirs).
-        values = {c: pd.Series(mine[c].unique()) for c in columns}
+        # Each column's distinct values (a month's calculations repeat theirs), once.
+        own = [c for c in mine.columns if c not in HIDDEN and c not in (*IDENTITY, "rank")]
+        every = {c: pd.Series(mine[c].unique()) for c in own}
+        columns = [c for c in system_columns(mine, every) if c not in ("period", "name")]
+        values = {c: every[c] for c in columns}
         # The columns the period fills; the step only where there are several kinds.
         columns = [c for c in columns if (values[c] != "").any()]
         columns = [c for c in columns if c != "calculation" or values[c].nunique() > 1]

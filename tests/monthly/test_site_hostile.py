@@ -16,6 +16,7 @@ from site_checks import broken_links, html5_errors
 from trf_text import P, trf
 
 from monthly.test_site import cells
+from rating_batch.monthly.site import _neutralised
 
 #: The initial list: id, name, federation, title (each player M, born 1980, 1800 down).
 PEOPLE = [
@@ -134,3 +135,13 @@ def test_a_hostile_databases_site_shows_each_text_as_the_input_held_it(tmp_path:
     )
     assert "<h1>&#39;=Quoted, Q" in pages["players/107.html"].decode("utf-8")
     assert "<h1>&#39;t Hart, Jan" in pages["players/106.html"].decode("utf-8")
+
+
+def test_a_neutralised_field_is_found_in_the_bytes_and_a_names_apostrophe_is_not() -> None:
+    """An apostrophe our writers put before a field (after a comma, a line's end or an
+    opening quote) is found; one inside a name (O'Brien, D'Souza at a field's end) is not."""
+    assert not _neutralised(b"id,name\n1,O'Brien\n2,D'\n")
+    assert _neutralised(b"id,name\n1,O'Brien\n2,'=1+2\n")
+    assert _neutralised(b'id,name\n1,"\'+41 22, 123"\n')
+    assert _neutralised(b"name,id\n'@SUM(A1),1\n")
+    assert not _neutralised(b"")

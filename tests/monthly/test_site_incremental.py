@@ -6,6 +6,7 @@ leaves equals the one ``rating-batch site`` writes from the database afterwards.
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -14,6 +15,7 @@ from db_helpers import ADULT, NEWBIE_FIDE_ID, run, write_list
 from trf_text import P, trf
 
 from monthly.test_site import cells
+from rating_batch.monthly.site_pages import LAYOUT_VERSION
 
 HISTORY_ROW = '<tr><td class="text">standard'
 NEWBIE = str(NEWBIE_FIDE_ID)
@@ -136,7 +138,7 @@ def test_a_changed_layout_writes_the_whole_site_again(
     db, out = two_months(tmp_path)
     before = snapshot(out / "site")
     # As if a template changed (the fingerprint covers the templates, [site] and versions).
-    monkeypatch.setattr("rating_batch.monthly.site_pages.LAYOUT_VERSION", 2)
+    monkeypatch.setattr("rating_batch.monthly.site_pages.LAYOUT_VERSION", LAYOUT_VERSION + 1)
     assert run("publish", "2026-03", "--db", db, "--out", out)[0] == 0
     after = snapshot(out / "site")
     for player in QUIET:  # the same bytes, written again with the whole site
@@ -182,3 +184,64 @@ def test_unpublish_then_site_or_publish_again_is_the_fresh_site(tmp_path: Path) 
     shutil.rmtree(fresh)
     assert run("site", "--db", db, "--out", fresh)[0] == 0
     assert contents(out / "site") == contents(fresh / "site")
+
+
+def test_two_quiet_months_give_the_fresh_site_and_a_corrected_player_his_page(
+    tmp_path: Path,
+) -> None:
+    """Each publish takes the older lists' part of every digest from the manifest (issue 42:
+    only the newest period's rows are hashed). Two months on, the site still equals the one
+    `site` writes from the database, its manifest too (the sums carried equal the sums
+    hashed afresh). 11 played in January only; his name corrected by ``edit-player`` before
+    April's list changes his list row, not his games: his page is written again, the new
+    name on it. 12 and 13 draw in March (1750 and 1700: D 50, PD 0.57, 12 −0.07 × 20 =
+    −1.4 → 1749 (1748.6; the list's change 1749 − 1750, −1), 13 +1.4 → 1701): their pages
+    too. 14 and 17 did not play and
+    nothing of theirs changed: their pages are left alone for two months."""
+    db, out = two_months(tmp_path)
+    site = out / "site"
+    before = snapshot(site)
+    assert run("publish", "2026-03", "--db", db, "--out", out)[0] == 0
+    renamed = "Player, Renamed"
+    assert run("edit-player", "11", "--name", renamed, "--db", db)[0] == 0
+    few = [P(1, "Player, P02", 1750, 12, ADULT, sex="m", federation="ITA"),
+           P(2, "Player, P03", 1700, 13, ADULT, sex="m", federation="ITA")]  # fmt: skip
+    mar = tmp_path / "mar.trf"
+    mar.write_text(trf(few, [(1, 1, 2, "=-=")], name="March Rapid", start="2026/03/07",
+                       end="2026/03/07"))  # fmt: skip
+    assert run("add", mar, "--db", db)[0] == 0
+    march = snapshot(site)
+    assert run("publish", "2026-04", "--db", db, "--out", out)[0] == 0
+    after = snapshot(site)
+    for player in ("14", "17"):  # never written: the same bytes and time
+        assert after[f"players/{player}.html"] == before[f"players/{player}.html"], player
+    written = sorted(p for p in after if p.startswith("players/") and after[p] != march.get(p))
+    assert written == ["players/11.html", "players/12.html", "players/13.html"]
+    page = (site / "players" / "11.html").read_text(encoding="utf-8")
+    assert renamed in page
+    assert cells(site / "players" / "12.html", HISTORY_ROW)[-1] == [
+        "standard", "2026-04", "1749", "\u22121", "1", ""
+    ]  # fmt: skip
+    fresh = tmp_path / "fresh"
+    assert run("site", "--db", db, "--out", fresh)[0] == 0
+    assert contents(site) == contents(fresh / "site")
+
+
+def test_a_publish_takes_the_older_lists_sums_from_the_manifest(tmp_path: Path) -> None:
+    """The older lists' rows are not hashed again: their sums are the manifest's. Made
+    wrong by hand for 11 (who played in January only), they give him another digest, so his page is
+    written again (the same bytes), and the manifest carries them on."""
+    db, out = two_months(tmp_path)
+    path = out / "site" / ".pages.json"
+    manifest = json.loads(path.read_text(encoding="utf-8"))
+    assert manifest["older"] == {}  # one list: its sums are the newest's
+    assert manifest["newest"]["11"] != "0.0"  # his January games and calculation
+    manifest["newest"]["11"] = "0.0"
+    path.write_text(json.dumps(manifest), encoding="utf-8")
+    before = snapshot(out / "site")
+    assert run("publish", "2026-03", "--db", db, "--out", out)[0] == 0
+    after = snapshot(out / "site")
+    assert after["players/11.html"][0] == before["players/11.html"][0]
+    assert after["players/11.html"][1] != before["players/11.html"][1]
+    assert after["players/17.html"] == before["players/17.html"]
+    assert json.loads(path.read_text(encoding="utf-8"))["older"]["11"] == "0.0"
