@@ -101,13 +101,22 @@ def fingerprint(
     notation: Mapping[str, tuple[str, int]],
     system: str,
 ) -> str:
-    """What every page depends on: the site's templates, stylesheet and script, ``[site]``
-    (its logo's bytes too), the system and its notation, rating_batch's version, the layout's
+    """What every page depends on: the site's templates, stylesheet and script, the code
+    that lays its pages out (``writers/site*.py``, ``writers/html.py``: a change there, even
+    without a new version, makes the next publish write the whole site), ``[site]`` (its
+    logo's bytes too), the system and its notation, rating_batch's version, the layout's
     version, and which lists are published (period and kind)."""
     digest = hashlib.sha256()
-    templates = resources.files("rating_batch").joinpath("templates")
-    for name in sorted(t.name for t in templates.iterdir() if t.name.startswith("site")):
-        digest.update(name.encode() + b"\0" + templates.joinpath(name).read_bytes() + b"\0")
+    package = resources.files("rating_batch")
+    templates, writers = package.joinpath("templates"), package.joinpath("writers")
+    sources = [
+        *((templates, n) for n in sorted(t.name for t in templates.iterdir())
+          if n.startswith("site")),
+        *((writers, n) for n in sorted(w.name for w in writers.iterdir())
+          if n.endswith(".py") and (n.startswith("site") or n == "html.py")),
+    ]  # fmt: skip
+    for folder, name in sources:
+        digest.update(name.encode() + b"\0" + folder.joinpath(name).read_bytes() + b"\0")
     logo = settings.logo
     described = [
         LAYOUT_VERSION, importlib.metadata.version("rating_batch"), system,

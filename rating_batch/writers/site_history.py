@@ -162,12 +162,12 @@ def charts(changes: pd.DataFrame, labels: dict[str, str]) -> dict[str, str]:
     ).reindex(drawn.index)
     bottom, right = TOP + HEIGHT, LEFT + WIDTH
     same = (head["high"] == head["low"]) | head["high"].isna()  # one rating: one label, beside it
-    end = f'<text x="{right}" y="{bottom + 16}" text-anchor="end">' + tail["period"] + "</text>"
+    end = f'<text x="{right}" y="{bottom + 22}" text-anchor="end">' + tail["period"] + "</text>"
     svg = (
-        f'<svg class="chart" viewBox="0 0 {right + 12} {bottom + 40}" role="img" '
+        f'<svg class="chart" viewBox="0 0 {right + 12} {bottom + 54}" role="img" '
         f'aria-label="{labels["chart"]}"><title>{labels["chart"]}</title>'
         f'<line class="axis" x1="{LEFT}" y1="{bottom}" x2="{right}" y2="{bottom}"/>'
-        f'<text x="{LEFT}" y="{bottom + 16}">'
+        f'<text x="{LEFT}" y="{bottom + 22}">'
         + head["period"]
         + "</text>"
         + end.where(tail["period"] != head["period"], "")
@@ -179,7 +179,7 @@ def charts(changes: pd.DataFrame, labels: dict[str, str]) -> dict[str, str]:
         + _whole(head["low"]).where(~same, "")
         + "</text>"
         + drawn
-        + f'<text x="{LEFT}" y="{bottom + 34}">'
+        + f'<text x="{LEFT}" y="{bottom + 46}">'
         + legend_text.str.rstrip()
         + "</text></svg>"
     )

@@ -147,6 +147,28 @@ def test_a_changed_layout_writes_the_whole_site_again(
         assert written != before[f"players/{player}.html"][1]
 
 
+def test_a_change_of_the_code_laying_out_pages_writes_the_whole_site_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The fingerprint reads the page-making code itself (writers/site*.py, html.py): a
+    # page drawn differently by a new rating_batch of the same version number (the chart's
+    # labels moved) must not leave the pages of those who did not play drawn the old way.
+    import shutil
+    from importlib import resources
+
+    db, out = two_months(tmp_path)
+    before = snapshot(out / "site")
+    package = tmp_path / "package"
+    shutil.copytree(Path(str(resources.files("rating_batch"))), package)
+    with (package / "writers" / "site_history.py").open("a", encoding="utf-8") as code:
+        code.write("\n# drawn differently\n")
+    monkeypatch.setattr("rating_batch.monthly.site_pages.resources.files", lambda _: package)
+    assert run("publish", "2026-03", "--db", db, "--out", out)[0] == 0
+    after = snapshot(out / "site")
+    for player in QUIET:  # written again with the whole site
+        assert after[f"players/{player}.html"][1] != before[f"players/{player}.html"][1]
+
+
 def test_a_missing_manifest_writes_the_whole_site_again(tmp_path: Path) -> None:
     db, out = two_months(tmp_path)
     (out / "site" / ".pages.json").unlink()
