@@ -19,9 +19,9 @@ import pandas as pd
 from rating_batch.errors import RatingBatchError, RulesError
 from rating_batch.monthly.site_pages import (
     MANIFEST,
-    fingerprint,
     frozen_sums,
     manifest_of,
+    matching,
     page_digests,
     read_manifest,
     write_changed,
@@ -113,13 +113,13 @@ def write_site(store: Store, out: Path, *, publishing: bool = False) -> SiteWrit
     name = type(system.system).__name__ if isinstance(system, StatePipeline) else "elo"
     # A publish takes the older lists' part of each digest from the site's manifest.
     manifest = read_manifest(folder) if publishing else None
-    frozen = frozen_sums(manifest, lists, settings, notation, name)
-    digests, older, newest = page_digests(lists, worked, frozen)
-    written = manifest_of(fingerprint(lists, settings, notation, name), digests, older, newest)
+    current, case = matching(manifest, lists, settings, notation, name)
+    digests, older, newest = page_digests(lists, worked, frozen_sums(manifest, case))
+    written = manifest_of(current, digests, older, newest)
     try:
         if publishing:  # only the pages this list changed, where the site in place allows it
             made = write_changed(
-                lists, layout, settings, pages, folder, out, worked, name, manifest, digests,
+                lists, layout, settings, pages, folder, out, worked, manifest, case, digests,
                 written,
             )  # fmt: skip
             if made is not None:

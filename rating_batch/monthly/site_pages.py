@@ -228,25 +228,35 @@ def _halves(texts: Mapping[str, str]) -> Sums:
     )  # fmt: skip
 
 
-def frozen_sums(
+def matching(
     manifest: Manifest | None,
     lists: Sequence[SiteList],
     settings: Settings,
     notation: Mapping[str, tuple[str, int]],
     system: str,
-) -> Sums | None:
-    """The sums of the lists before the newest period as the manifest keeps them, when it
-    was written from those lists (a new period: its older and newest sums) or from these
-    (published again: its older sums); None: they must be hashed."""
-    if manifest is None or not lists or manifest.older is None or manifest.newest is None:
-        return None
+) -> tuple[str, str | None]:
+    """This site's fingerprint, and what the site in place was written from by its
+    ``manifest``: "new" (the lists before the newest period: a new period), "again" (these
+    lists: published again), or None (no manifest, or anything else: a full rewrite)."""
+    current = fingerprint(lists, settings, notation, system)
+    if manifest is None or not lists:
+        return current, None
     older = [each for each in lists if each.period != lists[-1].period]
     if manifest.fingerprint == fingerprint(older, settings, notation, system):
+        return current, "new"
+    return current, "again" if manifest.fingerprint == current else None
+
+
+def frozen_sums(manifest: Manifest | None, case: str | None) -> Sums | None:
+    """The sums of the lists before the newest period as the manifest keeps them, when it
+    was written from those lists (``case`` "new": its older and newest sums) or from these
+    ("again": its older sums); None: they must be hashed."""
+    if manifest is None or manifest.older is None or manifest.newest is None:
+        return None
+    if case == "new":
         both = _halves(manifest.older).add(_halves(manifest.newest), fill_value=0)
         return both.astype(np.int64)
-    if manifest.fingerprint == fingerprint(lists, settings, notation, system):
-        return _halves(manifest.older)
-    return None
+    return _halves(manifest.older) if case == "again" else None
 
 
 def site_state(folder: Path) -> tuple[set[str], bool]:
@@ -277,24 +287,19 @@ def write_changed(
     folder: Path,
     out: Path,
     worked: Worked | None,
-    system: str,
     manifest: Manifest | None,
+    case: str | None,
     digests: pd.Series,
     written: Manifest,
 ) -> int | None:
     """The pages a publish changes written in place of the site in ``folder`` (see the
-    module's text), when its ``manifest`` allows it, and the manifest ``written`` (of
-    ``digests``); the player pages written (None: the whole site must be written, nothing
-    was)."""
-    if manifest is None or not lists:
+    module's text), when its ``manifest`` allows it (``matching``'s ``case``), and the
+    manifest ``written`` (of ``digests``); the player pages written (None: the whole site
+    must be written, nothing was)."""
+    if manifest is None or case is None:
         return None
     newest = lists[-1].period
     older = [each for each in lists if each.period != newest]
-    if manifest.fingerprint not in {
-        fingerprint(older, settings, layout.notation, system),
-        fingerprint(lists, settings, layout.notation, system),
-    }:
-        return None
     present, foreign = site_state(folder)
     if foreign:
         return None
