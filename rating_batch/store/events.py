@@ -106,7 +106,7 @@ class EventQueries(PlayerQueries):
         return self.frame(
             "SELECT event_id, start_rank, player_id FROM event_players "
             "WHERE event_id IN (SELECT value FROM json_each(?))",
-            (json.dumps([int(e) for e in event_ids]),),
+            (_id_list(event_ids),),
         ).astype("int64")
 
     def games_of(self, event_ids: Sequence[int]) -> pd.DataFrame:
@@ -116,7 +116,7 @@ class EventQueries(PlayerQueries):
             "SELECT e.event_id, e.key, g.rows, g.format, g.data FROM events e "
             "LEFT JOIN event_games g USING (event_id) "
             "WHERE e.event_id IN (SELECT value FROM json_each(?)) ORDER BY e.event_id",
-            (json.dumps([int(e) for e in event_ids]),),
+            (_id_list(event_ids),),
         )
 
     def _unpacked(self, sql: str, parameters: tuple[object, ...]) -> pd.DataFrame:
@@ -144,7 +144,7 @@ class EventQueries(PlayerQueries):
         refused it)."""
         if rows.empty:
             return
-        ids = json.dumps(sorted({int(e) for e in rows["event_id"]}))
+        ids = _id_list(sorted(set(rows["event_id"])))
         held = [
             int(e)
             for (e,) in self.execute(
@@ -286,3 +286,8 @@ class EventQueries(PlayerQueries):
                      "value": [given[0]], "event_id": [given[1]]}
                 )
             )  # fmt: skip
+
+
+def _id_list(event_ids: Sequence[int]) -> str:
+    """Event ids as the JSON array ``json_each(?)`` reads in a query."""
+    return json.dumps([int(e) for e in event_ids])
