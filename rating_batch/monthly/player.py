@@ -35,7 +35,8 @@ MAX_FOUND = 50
 def find_player(store: Store, who: str, db: Path) -> tuple[dict[str, Any] | None, list[str]]:
     """The player ``who`` names, as ``player`` and ``edit-player`` find him alike: his FIDE
     ID; the id the lists give a player without one (``<event>#<start rank>``, or the list's
-    own id); the id he had until he received a FIDE ID (said); else his national id
+    own id); the id he had until he received a FIDE ID, or until he was merged into a player
+    with one (said); else his national id
     (docs/formats.md §11.1: ``C0327-123``, as a DSB list and the site print it). None: no
     one; several holding one id are an error naming them."""
     if is_digits(who, MAX_ID_DIGITS):  # "¹²".isdigit() is True
@@ -54,6 +55,13 @@ def find_player(store: Store, who: str, db: Path) -> tuple[dict[str, Any] | None
         found = store.player_by_former_id(who)  # the lists before the FIDE ID name him so
         if found is not None:
             return found, [f"{who} received FIDE ID {_label(found)}: shown under it"]
+        found = store.player_by_entry(who)  # merged into a player with a FIDE ID since
+        if found is not None and pd.notna(found["fide_id"]):
+            key, _, rank = who.rpartition("#")
+            return found, [
+                f"{who} (start rank {rank} of {key}) was merged into FIDE ID {_label(found)}: "
+                "shown under it"
+            ]
     holders = store.players_by_national_id(who)
     if len(holders) > 1:
         raise RatingBatchError(

@@ -52,6 +52,20 @@ class PlayerQueries(Tables):
             )
         )
 
+    def player_by_entry(self, label: str) -> dict[str, Any] | None:
+        """The player who holds the entry ``label`` names (``<event>#<start rank>``) now:
+        after a merge, the player the one who played there became (None: no such entry)."""
+        key, _, rank = label.rpartition("#")
+        if not key or not rank.isascii() or not rank.isdigit():
+            return None
+        return first_row(
+            self.frame(
+                "SELECT p.* FROM players p JOIN event_players ep USING (player_id) "
+                "JOIN events e USING (event_id) WHERE e.key = ? AND ep.start_rank = ?",
+                (key, int(rank)),
+            )
+        )
+
     def former_id(self, player_id: int) -> str | None:
         """The id the lists named the player by before he received his FIDE ID (None when
         he had it from the start): a published file never changes, so those lists still

@@ -17,6 +17,7 @@ from db_helpers import (
     process,
     query,
     run,
+    write_list,
 )
 from trf_text import P
 
@@ -94,3 +95,27 @@ def test_the_same_person_is_merged_without_force(
     assert (code, err) == (0, "")
     assert f"  merged {name!r} ({TYPED}) into 'Newbie, Sam' (n1#7): one player from now on" in out
     assert query(db, f"SELECT created_by FROM players WHERE fide_id = {TYPED}") == [("n1#7",)]
+
+
+def test_the_id_of_the_one_merged_away_still_finds_him(tmp_path: Path) -> None:
+    # Newbie (n1#7) played only in n1, not yet published; he is Idle, Ian (17, on the
+    # initial list) after all, under another name: the merge keeps 17 and removes n1#7's
+    # row, but n1's report printed "n1#7": the officer who types it must find 17.
+    listing = write_list(tmp_path, ["id,name,federation,sex,birth_year,rating,k",
+                                    '17,"Idle, Ian",ITA,M,1980,1749,20',
+                                    '11,"Player, P01",ITA,M,1980,1800,20'])  # fmt: skip
+    db = tmp_path / "r.sqlite"
+    assert run("init", "--list", listing, "--period", "2026-01", "--db", db)[0] == 0
+    players = [P(1, "Player, P01", 1800, 11, ADULT, sex="m", federation="ITA"),
+               P(7, "Newbie, Sam", None, None, 2010, sex="m", federation="ITA")]  # fmt: skip
+    n1 = event_file(tmp_path, "n1", [(1, 1, 7, "1-0")], players=players, day="2026/01/20")
+    assert run("add", n1, "--db", db)[0] == 0
+    code, out, err = run("edit-player", "n1#7", "--fide-id", 17, "--force", "--db", db)
+    assert (code, err) == (0, "")
+    assert "  merged 'Newbie, Sam' (n1#7) into 'Idle, Ian' (17): one player from now on" in out
+    code, out, err = run("player", "n1#7", "--db", db)
+    assert (code, err) == (0, "")
+    assert out.splitlines()[0] == (
+        "n1#7 (start rank 7 of n1) was merged into FIDE ID 17: shown under it"
+    )
+    assert "Idle, Ian" in out
