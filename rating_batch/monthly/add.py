@@ -460,7 +460,7 @@ def _insert_games(store: Store, games: pd.DataFrame) -> None:
                 "result": games["result"],
                 "score": games["score"],
                 "rated": games["rated"].astype(np.int64),
-                "reason": games["reason"].astype("string"),
+                "reason": games["reason"],  # categories or texts: pack reads either
                 "line": games["line"],
             }
         )
@@ -510,18 +510,24 @@ def _overlaps(
     same name whatever the dates (a resend with corrected dates: the message gives both
     events' dates). Pure: no database."""
     who = pd.Series(ids, index=pd.MultiIndex.from_arrays([players["event_id"], players["player"]]))
-    played = games[games["rated"].to_numpy(bool) & games["opponent"].notna().to_numpy()]
-    mine = who.reindex(pd.MultiIndex.from_arrays([played["event_id"], played["player"]]))
+    # The played games' columns taken alone (the whole frame filtered would copy its texts).
+    played = games["rated"].to_numpy(bool) & games["opponent"].notna().to_numpy()
+    event_ids = games["event_id"].to_numpy(np.int64)[played]
+    mine = who.reindex(
+        pd.MultiIndex.from_arrays([event_ids, games["player"].to_numpy(np.int64)[played]])
+    )
     theirs = who.reindex(
-        pd.MultiIndex.from_arrays([played["event_id"], played["opponent"].astype("int64")])
+        pd.MultiIndex.from_arrays(
+            [event_ids, games["opponent"].to_numpy(np.int64, na_value=0)[played]]
+        )
     )
     new = pd.DataFrame(
         {
-            "event": played["key"].to_numpy(),
-            "round": played["round"].to_numpy(),
+            "event": games["key"].to_numpy()[played],
+            "round": games["round"].to_numpy()[played],
             "player": mine.to_numpy(),
             "opponent": theirs.to_numpy(),
-            "score": played["score"].to_numpy(),
+            "score": games["score"].to_numpy()[played],
         }
     )
     starts, ends = _spans(events)
