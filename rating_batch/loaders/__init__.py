@@ -177,8 +177,8 @@ def _read_trfs(
     decoded: list[int] = []
     for number, index in enumerate(indexes):
         try:
-            _checked_reader(paths[index], encoding)
-            texts.append(decode_trf(paths[index], key=keys[index], encoding=encoding))
+            _, data = _checked(paths[index], encoding, whole=True)  # the file read once
+            texts.append(decode_trf(paths[index], key=keys[index], encoding=encoding, data=data))
             decoded.append(number)
         except InputError as error:
             results[number] = error
@@ -197,6 +197,12 @@ def _checked_reader(path: Path, encoding: str | None = None) -> EventReader:
     """The reader for a file's type, once the file is known to be readable and not absurd (a
     text file holds no NUL byte, unless it is UTF-16 or UTF-32: by its byte-order mark, or as
     ``encoding`` says)."""
+    return _checked(path, encoding)[0]
+
+
+def _checked(path: Path, encoding: str | None, *, whole: bool = False) -> tuple[EventReader, bytes]:
+    """``_checked_reader``'s reader, and the bytes it read: the first 4 KiB, or the whole
+    file (``whole``: a TRF file decoded next, read once)."""
     reader = EVENT_READERS.get(path.suffix.lower())
     if reader is None:
         supported = ", ".join(sorted(EVENT_READERS))
@@ -212,9 +218,10 @@ def _checked_reader(path: Path, encoding: str | None = None) -> EventReader:
             if refused:
                 raise InputError([Issue(str(path), None, refused)])
         with path.open("rb") as handle:
-            data_check = handle.read(4096)
+            data = handle.read(-1 if whole else 4096)
     except OSError as error:
         raise _unreadable(path, error) from None
+    data_check = data[:4096]
     binary = path.suffix.lower() == ".xlsx"
     if (
         not binary
@@ -232,7 +239,7 @@ def _checked_reader(path: Path, encoding: str | None = None) -> EventReader:
                 )
             ]
         )
-    return reader
+    return reader, data
 
 
 def load_event(path: Path, *, key: str | None = None) -> Event:
