@@ -26,7 +26,7 @@ from rating_batch.loaders.kinds import (
 from rating_batch.loaders.tabular import read_crosstable
 from rating_batch.loaders.trf import parse_trfs, read_trf
 from rating_batch.loaders.trf_decoding import TrfText, decode_trf
-from rating_batch.parallel import alongside
+from rating_batch.parallel import alongside, available
 from rating_batch.schema import Event
 
 EventReader = Callable[..., Event]
@@ -115,7 +115,7 @@ def read_events(
     """Read many event files, in order: each becomes its Event, or the InputError that
     stopped it. TRF files are decoded one by one and parsed ``TRF_BATCH`` at a time; from
     ``PARALLEL_TRFS`` of them, the later half is read by one child on the second core,
-    started before anything is read (``parallel.Started``: a child forked while the command
+    started before anything is read (``parallel.alongside``: a child forked while the command
     is small, reusing its own memory batch after batch, costs a fraction of the page faults
     of a child per batch forked from a command holding the batches read before); its events
     come back pickled, their frames a batch of their own each. ``keys`` (one per file,
@@ -123,7 +123,8 @@ def read_events(
     not UTF-8 (``encoding.decode``)."""
     read: list[Event | InputError | None] = [None] * len(paths)
     trfs = [i for i, path in enumerate(paths) if EVENT_READERS.get(path.suffix.lower()) is read_trf]
-    later = trfs[len(trfs) // 2 :] if len(trfs) >= PARALLEL_TRFS else []
+    # Without a second core (parallel.available) every file is read here, in its turn.
+    later = trfs[len(trfs) // 2 :] if len(trfs) >= PARALLEL_TRFS and available() else []
     apart = set(later)
     waiting: list[int] = []  # the TRF files of this process not read yet
 
@@ -133,7 +134,7 @@ def read_events(
         waiting.clear()
 
     with alongside(
-        lambda: _read_trf_batches(paths, keys, later, encoding), worth=bool(later), lazily=True
+        lambda: _read_trf_batches(paths, keys, later, encoding), worth=bool(later)
     ) as elsewhere:
         for index, path in enumerate(progress(paths, "reading events")):
             if index in apart:
