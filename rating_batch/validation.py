@@ -183,22 +183,37 @@ def overlapping_events(games: pd.DataFrame, spans: pd.DataFrame | None = None) -
     # oneself, or a missing identity, is no game to compare).
     once = (mine < theirs) & (mine >= 0)
     half = np.rint(games["score"].to_numpy(float) * 2).astype(np.int64)
+    # Events as numbers (each label once), in the order of their labels as text: the rows
+    # compared are integers only.
+    event, labels = pd.factorize(games["event"].to_numpy()[once])
+    _, rank = np.unique(
+        np.array([str(label) for label in labels], dtype=object), return_inverse=True
+    )
     frame = pd.DataFrame(
         {
-            "event": games["event"].to_numpy()[once],
+            "event": event,
             "round": games["round"].to_numpy(np.int64)[once],
             "a": mine[once],
             "b": theirs[once],
             "half": half[once],
         }
     ).drop_duplicates()
-    played = frame.groupby("event").size()
+    played = np.bincount(frame["event"].to_numpy(), minlength=len(labels))
     repeated = frame[frame.duplicated(["round", "a", "b", "half"], keep=False)]
     pairs = repeated.merge(repeated, on=["round", "a", "b", "half"])
-    pairs = pairs[pairs["event_x"].astype(str) < pairs["event_y"].astype(str)]
-    shared = pairs.groupby(["event_x", "event_y"]).size().rename("shared").reset_index()
-    shared["played_x"] = shared["event_x"].map(played).astype("int64")
-    shared["played_y"] = shared["event_y"].map(played).astype("int64")
+    pairs = pairs[rank[pairs["event_x"].to_numpy()] < rank[pairs["event_y"].to_numpy()]]
+    counted = pairs.groupby(["event_x", "event_y"]).size()
+    x, y = (counted.index.get_level_values(side).to_numpy(np.int64) for side in (0, 1))
+    named = pd.Series(labels)  # the labels' dtype as a column of them infers it
+    shared = pd.DataFrame(
+        {
+            "event_x": named.take(x).array,
+            "event_y": named.take(y).array,
+            "shared": counted.to_numpy(np.int64),
+            "played_x": played[x],
+            "played_y": played[y],
+        }
+    )
     smaller = np.minimum(shared["played_x"].to_numpy(), shared["played_y"].to_numpy())
     keep = shared["shared"].to_numpy() >= np.ceil(OVERLAP_SHARE * smaller)
     shared = shared[keep].assign(share=shared["shared"].to_numpy()[keep] / smaller[keep])

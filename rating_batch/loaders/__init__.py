@@ -26,7 +26,7 @@ from rating_batch.loaders.kinds import (
 from rating_batch.loaders.tabular import read_crosstable
 from rating_batch.loaders.trf import parse_trfs, read_trf
 from rating_batch.loaders.trf_decoding import TrfText, decode_trf
-from rating_batch.parallel import Started
+from rating_batch.parallel import alongside, available
 from rating_batch.schema import Event
 
 EventReader = Callable[..., Event]
@@ -102,7 +102,7 @@ def read_event(path: Path, *, key: str | None = None, encoding: str | None = Non
 
 #: TRF files parsed together by ``read_events`` (bounds the batch's arrays to ~100 MB).
 TRF_BATCH = 2_000
-#: A batch of at least this many TRF files is parsed in two halves, one on another core.
+#: From this many TRF files, the later half is read on another core.
 PARALLEL_TRFS = 400
 
 
@@ -113,41 +113,59 @@ def read_events(
     encoding: str | None = None,
 ) -> list[Event | InputError]:
     """Read many event files, in order: each becomes its Event, or the InputError that
-    stopped it. TRF files are decoded one by one and parsed ``TRF_BATCH`` at a time (half of
-    a large batch, decoded and parsed, on the second core); ``keys`` (one per file,
+    stopped it. TRF files are decoded one by one and parsed ``TRF_BATCH`` at a time; from
+    ``PARALLEL_TRFS`` of them, the later half is read by one child on the second core,
+    started before anything is read (``parallel.alongside``: a child forked while the command
+    is small, reusing its own memory batch after batch, costs a fraction of the page faults
+    of a child per batch forked from a command holding the batches read before); its events
+    come back pickled, their frames a batch of their own each. ``keys`` (one per file,
     distinct) name the events in their frames; ``encoding`` is that of the files that are
     not UTF-8 (``encoding.decode``)."""
     read: list[Event | InputError | None] = [None] * len(paths)
-    waiting: list[int] = []  # the TRF files not read yet
+    trfs = [i for i, path in enumerate(paths) if EVENT_READERS.get(path.suffix.lower()) is read_trf]
+    # Without a second core (parallel.available) every file is read here, in its turn.
+    later = trfs[len(trfs) // 2 :] if len(trfs) >= PARALLEL_TRFS and available() else []
+    apart = set(later)
+    waiting: list[int] = []  # the TRF files of this process not read yet
 
     def read_waiting() -> None:
-        if len(waiting) >= PARALLEL_TRFS:
-            # The later half on the second core (parallel.Started): its events come back
-            # pickled, their frames a batch of their own.
-            half = len(waiting) // 2
-            later = Started(lambda: _read_trfs(paths, keys, waiting[half:], encoding))
-            results = _read_trfs(paths, keys, waiting[:half], encoding) + later.result()
-        else:
-            results = _read_trfs(paths, keys, waiting, encoding)
-        for index, result in zip(waiting, results, strict=True):
+        for index, result in zip(waiting, _read_trfs(paths, keys, waiting, encoding), strict=True):
             read[index] = result
         waiting.clear()
 
-    for index, path in enumerate(progress(paths, "reading events")):
-        try:
-            if EVENT_READERS.get(path.suffix.lower()) is read_trf:
-                waiting.append(index)  # checked where it is read
-                if len(waiting) >= TRF_BATCH:
-                    read_waiting()
-            else:
-                reader = _checked_reader(path, encoding)
-                read[index] = reader(path, key=keys[index], encoding=encoding)
-        except InputError as error:
-            read[index] = error
-        except OSError as error:
-            read[index] = _unreadable(path, error)
-    read_waiting()
+    with alongside(
+        lambda: _read_trf_batches(paths, keys, later, encoding), worth=bool(later)
+    ) as elsewhere:
+        for index, path in enumerate(progress(paths, "reading events")):
+            if index in apart:
+                continue
+            try:
+                if EVENT_READERS.get(path.suffix.lower()) is read_trf:
+                    waiting.append(index)  # checked where it is read
+                    if len(waiting) >= TRF_BATCH:
+                        read_waiting()
+                else:
+                    reader = _checked_reader(path, encoding)
+                    read[index] = reader(path, key=keys[index], encoding=encoding)
+            except InputError as error:
+                read[index] = error
+            except OSError as error:
+                read[index] = _unreadable(path, error)
+        read_waiting()
+        for index, result in zip(later, elsewhere.result(), strict=True):
+            read[index] = result
     return [item for item in read if item is not None]
+
+
+def _read_trf_batches(
+    paths: Sequence[Path], keys: Sequence[str], indexes: Sequence[int], encoding: str | None
+) -> list[Event | InputError]:
+    """The TRF files ``indexes`` of ``paths``, read ``TRF_BATCH`` at a time."""
+    return [
+        result
+        for at in range(0, len(indexes), TRF_BATCH)
+        for result in _read_trfs(paths, keys, indexes[at : at + TRF_BATCH], encoding)
+    ]
 
 
 def _read_trfs(
@@ -160,8 +178,8 @@ def _read_trfs(
     decoded: list[int] = []
     for number, index in enumerate(indexes):
         try:
-            _checked_reader(paths[index], encoding)
-            texts.append(decode_trf(paths[index], key=keys[index], encoding=encoding))
+            _, data = _checked(paths[index], encoding, whole=True)  # the file read once
+            texts.append(decode_trf(paths[index], key=keys[index], encoding=encoding, data=data))
             decoded.append(number)
         except InputError as error:
             results[number] = error
@@ -180,6 +198,12 @@ def _checked_reader(path: Path, encoding: str | None = None) -> EventReader:
     """The reader for a file's type, once the file is known to be readable and not absurd (a
     text file holds no NUL byte, unless it is UTF-16 or UTF-32: by its byte-order mark, or as
     ``encoding`` says)."""
+    return _checked(path, encoding)[0]
+
+
+def _checked(path: Path, encoding: str | None, *, whole: bool = False) -> tuple[EventReader, bytes]:
+    """``_checked_reader``'s reader, and the bytes it read: the first 4 KiB, or the whole
+    file (``whole``: a TRF file decoded next, read once)."""
     reader = EVENT_READERS.get(path.suffix.lower())
     if reader is None:
         supported = ", ".join(sorted(EVENT_READERS))
@@ -195,9 +219,10 @@ def _checked_reader(path: Path, encoding: str | None = None) -> EventReader:
             if refused:
                 raise InputError([Issue(str(path), None, refused)])
         with path.open("rb") as handle:
-            data_check = handle.read(4096)
+            data = handle.read(-1 if whole else 4096)
     except OSError as error:
         raise _unreadable(path, error) from None
+    data_check = data[:4096]
     binary = path.suffix.lower() == ".xlsx"
     if (
         not binary
@@ -215,7 +240,7 @@ def _checked_reader(path: Path, encoding: str | None = None) -> EventReader:
                 )
             ]
         )
-    return reader
+    return reader, data
 
 
 def load_event(path: Path, *, key: str | None = None) -> Event:

@@ -55,11 +55,14 @@ class TrfText:
     issues: list[Issue] = field(default_factory=list)
 
 
-def decode_trf(path: Path, *, encoding: str | None = None, key: str | None = None) -> TrfText:
+def decode_trf(
+    path: Path, *, encoding: str | None = None, key: str | None = None, data: bytes | None = None
+) -> TrfText:
     """Read and decode a TRF file (recording the encoding, with a warning when it is a guess);
-    absurd lines are reported and the file is not sliced into arrays."""
+    absurd lines are reported and the file is not sliced into arrays. ``data``: the file's
+    bytes, read already."""
     source, key = str(path), key or path.stem
-    data = path.read_bytes()
+    data = path.read_bytes() if data is None else data
     try:
         decoded = decode(data, encoding, trf_evidence)
     except DecodingError as error:

@@ -334,8 +334,9 @@ def _field_mismatches(people: pd.DataFrame, rows: pd.DataFrame, ids: pd.Series) 
     warnings = []
     for field, option in COMPARED.items():
         kept_raw = stored[field].reindex(ids[known].astype("int64"))
-        differ = identity_differs(field, found[field], kept_raw)
+        # As identity_differs compares them, each side written alike once.
         given, kept = same_written(field, found[field]), same_written(field, kept_raw)
+        differ = _written_differ(given, kept)
         warnings += [
             Issue(
                 str(source),
@@ -377,7 +378,11 @@ def identity_differs(field: str, given: pd.Series, kept: pd.Series) -> np.ndarra
         first = pd.Series(given.to_numpy(), dtype="Int64")
         second = pd.Series(kept.to_numpy(), dtype="Int64")
         return (first.notna() & second.notna() & (first != second)).to_numpy(bool)
-    first, second = same_written(field, given), same_written(field, kept)
+    return _written_differ(same_written(field, given), same_written(field, kept))
+
+
+def _written_differ(first: pd.Series, second: pd.Series) -> np.ndarray:
+    """Row by row, whether two values written alike (``same_written``) differ, both given."""
     result: np.ndarray = (first.notna() & second.notna()).to_numpy(bool) & (
         first.fillna("").to_numpy(str) != second.fillna("").to_numpy(str)
     )

@@ -375,11 +375,22 @@ class _Texts:
         codes, uniques = pd.factorize(values, sort=True)  # None → -1; sorted by code point
         size = len(uniques) + 1
         event = np.repeat(np.arange(len(starts)), ends - starts)
-        pairs = event * size + (codes + 1)
-        used = np.unique(pairs[codes >= 0])
-        first = np.searchsorted(used, np.arange(len(starts)) * size)
+        pairs = event * size + (codes + 1)  # per event, 0 (none) then its texts' places
+        if len(starts) * size <= 4 * len(values) + 1024:
+            # Few texts (a colour, a result code): a flag per (event, text) marks those used,
+            # counted by a running sum instead of sorting every row's pair.
+            present = np.zeros(len(starts) * size, dtype=bool)
+            present[pairs] = True
+            present[::size] = False  # none is no text of the table
+            before = np.cumsum(present) - present  # the used pairs before each one
+            used = np.flatnonzero(present)
+            first = before[np.arange(len(starts)) * size]
+            local = before[pairs] - first[event] + 1
+        else:
+            used = np.unique(pairs[codes >= 0])
+            first = np.searchsorted(used, np.arange(len(starts)) * size)
+            local = np.searchsorted(used, pairs) - first[event] + 1
         self.bounds = np.append(first, len(used))
-        local = np.searchsorted(used, pairs) - first[event] + 1
         self.codes = np.where(codes >= 0, local, 0)
         self.used = used % size - 1
         self.encoded = [_LENGTH.pack(len(b)) + b for b in (str(u).encode() for u in uniques)]

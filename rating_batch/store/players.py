@@ -25,8 +25,8 @@ class PlayerQueries(Tables):
     # -- players --------------------------------------------------------------------------------
 
     def players(self, player_ids: Sequence[int] | None = None) -> pd.DataFrame:
-        if player_ids is None:
-            return self.frame("SELECT * FROM players ORDER BY player_id")
+        if player_ids is None:  # the whole table (add's identification): a column at a time
+            return self.table_frame("players", "SELECT * FROM players ORDER BY player_id")
         ids = pd.DataFrame({"player_id": list(player_ids)})
         return ids.merge(self.frame("SELECT * FROM players"), on="player_id", how="left")
 

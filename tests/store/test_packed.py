@@ -115,6 +115,26 @@ def test_texts_beyond_ascii_and_beyond_254_distinct_values() -> None:
     assert plain(back["reason"]) == ["bye"] * 300 + [None]
 
 
+def test_many_events_with_many_texts_each_keep_only_their_own() -> None:
+    """Many events × many distinct texts (the tables are then found by sorting, not by a
+    flag per event and text): each event's result table holds only its two texts."""
+    rows = [
+        (event, 1, rank, None, None, f"x{event:02d}{rank}", 0.0, 0, "bye", rank)
+        for event in range(1, 61)
+        for rank in (1, 2)
+    ]
+    packed = pack(games(*rows))
+    assert len(packed) == 60
+    colour_at = 2 * (4 * 3 + 2 * 2 + 1)  # two rows of the fixed-width sections
+    colour = 6 + 0 + 2  # no colour text: an empty table, two codes
+    for number, event in enumerate(packed, start=1):
+        texts = [f"x{number:02d}1", f"x{number:02d}2"]
+        table = sum(2 + len(text) for text in texts)
+        assert struct.unpack_from("<HI", event.data, colour_at + colour) == (2, table)
+    back = unpack([(p.event_id, p.rows, p.format, p.data) for p in packed])
+    assert back["result"].tolist() == [row[5] for row in rows]
+
+
 def test_events_read_together_keep_their_own_tables() -> None:
     first = games((1, 1, 1, None, None, "H", 0.5, 0, "bye", 5))
     second = games((2, 1, 1, None, None, "F", 1.0, 0, "forfeit", 6))
