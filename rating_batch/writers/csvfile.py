@@ -20,6 +20,7 @@ from rating_batch.writers.common import (
     ColumnKind,
     distinct,
     float_form,
+    neutralised,
 )
 
 
@@ -76,14 +77,10 @@ def _as_they_are(series: pd.Series, free: bool) -> np.ndarray | None:
 
 def _text_fields(texts: list[object], free: bool) -> np.ndarray:
     """Distinct texts as fields, all at once (numpy's string functions, no call per text):
-    ``common.neutralise`` (free text) and ``_csv_field``, which give the same fields."""
+    ``neutralised`` (free text) and ``_csv_field``, which give the same fields."""
     fields = np.array(texts, dtype=StringDType())
     if free:
-        bare = np.strings.lstrip(fields, "'")
-        formula = np.zeros(len(fields), dtype=bool)
-        for start in FORMULA_STARTS:
-            formula |= np.strings.startswith(bare, start)
-        fields = np.where(formula, np.strings.add("'", fields), fields)
+        fields = neutralised(fields)
     quoted = np.zeros(len(fields), dtype=bool)
     for mark in ',"\r\n':
         quoted |= np.strings.find(fields, mark) >= 0
