@@ -159,16 +159,6 @@ def neutralise(text: str) -> str:
     return "'" + text if text.lstrip("'").startswith(FORMULA_STARTS) else text
 
 
-def neutralised(texts: np.ndarray) -> np.ndarray:
-    """``neutralise`` of each text of a numpy ``StringDType`` array, all at once (numpy's
-    string functions: no Python call per text)."""
-    bare = np.strings.lstrip(texts, "'")
-    formula = np.zeros(len(texts), dtype=bool)
-    for start in FORMULA_STARTS:
-        formula |= np.strings.startswith(bare, start)
-    return np.where(formula, np.strings.add("'", texts), texts)
-
-
 def formatted(
     codes: np.ndarray, distinct: Iterable[Any], form: Callable[[Any], str], missing: str = ""
 ) -> list[str]:

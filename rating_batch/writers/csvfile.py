@@ -12,7 +12,6 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from numpy.dtypes import StringDType
 
 from rating_batch.writers.common import (
     CODE_COLUMNS,
@@ -20,7 +19,6 @@ from rating_batch.writers.common import (
     ColumnKind,
     distinct,
     float_form,
-    neutralised,
 )
 
 
@@ -75,19 +73,17 @@ def _as_they_are(series: pd.Series, free: bool) -> np.ndarray | None:
     return texts
 
 
-def _text_fields(texts: list[object], free: bool) -> np.ndarray:
-    """Distinct texts as fields, all at once (numpy's string functions, no call per text):
-    ``neutralised`` (free text) and ``_csv_field``, which give the same fields."""
-    fields = np.array(texts, dtype=StringDType())
+def _text_fields(texts: list[str], free: bool) -> np.ndarray:
+    """Distinct texts as fields: ``neutralise`` (free text) and ``_csv_field``, written out
+    as one expression a text (no Python function called per text: 1.2-1.7x the two calls,
+    and faster than numpy's string functions, which were measured 1.4x slower here)."""
     if free:
-        fields = neutralised(fields)
-    quoted = np.zeros(len(fields), dtype=bool)
-    for mark in ',"\r\n':
-        quoted |= np.strings.find(fields, mark) >= 0
-    if quoted.any():
-        inner = np.strings.replace(fields[quoted], '"', '""')
-        fields[quoted] = np.strings.add(np.strings.add('"', inner), '"')
-    return fields.astype(object)
+        texts = ["'" + text if text.lstrip("'").startswith(FORMULA_STARTS) else text
+                 for text in texts]  # fmt: skip
+    return np.array(
+        ['"' + text.replace('"', '""') + '"' if _quoted(text) else text for text in texts],
+        dtype=object,
+    )
 
 
 def write_csv(
@@ -125,6 +121,7 @@ CSV_BLOCK = 100_000
 
 #: What makes a CSV field need quotes (``_csv_field``).
 _QUOTED = re.compile(r'[,"\r\n]')
+_quoted = _QUOTED.search
 
 
 def _csv_field(text: str) -> str:
