@@ -118,6 +118,8 @@ def _txt_column(
         texts = txt_texts(list(values))
     else:  # a number as a whole one (a float cut as int() cuts it; a flag as 1 or 0)
         whole = np.asarray(values, dtype=np.float64 if kind == "float" else np.int64)
+        # A missing float's bits stay among the distinct values, never pointed to (code -1).
+        whole = np.where(np.isfinite(whole), whole, 0) if kind == "float" else whole
         texts = whole.astype(np.int64).astype(str).tolist()
     texts.append(blank)
     if name in _FIXED_TXT_FIELDS:  # read by column: must stay inside it

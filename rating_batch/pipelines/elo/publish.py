@@ -360,9 +360,6 @@ def _period_games(
 ) -> pd.DataFrame:
     """The engine's games frame: each event's games with the ratings of the list in force at
     its start date (§1), the rows in (event, player) order."""
-    order = {int(e): i for i, e in enumerate(events["event_id"])}
-    key_of = dict(zip(events["event_id"], events["key"], strict=True))
-    source_of = dict(zip(events["event_id"], events["source"], strict=True))
     # Events share the lists in force (one per start date at most): each is read once, and
     # the entries of all the events using it get their ratings together.
     in_force = {
@@ -391,38 +388,51 @@ def _period_games(
         if rating_in_event
         else entries.assign(rating=pd.Series(dtype="Int64"))
     )
-    mine = games.merge(rated, on=["event_id", "start_rank"], how="left")
-    theirs = rated.rename(
-        columns={
-            "start_rank": "opponent_rank",
-            "player_id": "opponent_player",
-            "rating": "opponent_rating",
-        }
-    )
-    mine = mine.merge(theirs, on=["event_id", "opponent_rank"], how="left")
-    if mine["player_id"].isna().any():
+    # Each game's entry and its opponent's, found by one integer a row, (event, start rank),
+    # and every column taken by position: no merge, no map per column (this function on the
+    # 10^6 month: 0.74-1.10 s with two merges and six maps, 0.49-0.58 s so).
+    games = games.reset_index(drop=True)
+    ranks, own = rated["start_rank"].to_numpy(np.int64), games["start_rank"].to_numpy(np.int64)
+    opponent_rank = games["opponent_rank"].to_numpy(np.float64, na_value=np.nan)
+    faced = np.where(np.isnan(opponent_rank), -1, opponent_rank).astype(np.int64)
+    width = max(ranks.max(initial=0), own.max(initial=0), faced.max(initial=0)) + 1
+    entry = pd.Index(rated["event_id"].to_numpy(np.int64) * width + ranks)
+    played_in = games["event_id"].to_numpy(np.int64)
+    at = entry.get_indexer(played_in * width + own)
+    if (at < 0).any():
         raise RatingBatchError(f"the database holds games of {period} without their entry")
-    ids = table.set_index("player_id")["id"]
+    facing = np.where(faced < 0, -1, entry.get_indexer(played_in * width + faced))
+    players = rated["player_id"].to_numpy(np.int64)
+    player, opponent = players[at], np.where(facing < 0, -1, players[facing])
+    in_table = pd.Index(table["player_id"])
+    ids = table["id"].astype(object).to_numpy()
+    mine, theirs = in_table.get_indexer(player), in_table.get_indexer(opponent)
+    place = pd.Index(pidx.index).get_indexer(np.concatenate([player, opponent]))
+    indices = pidx.to_numpy(np.int64)
+    if (place[: len(player)] < 0).any():
+        raise RatingBatchError(f"the database holds games of {period} of an unknown player")
+    event_at = pd.Index(events["event_id"]).get_indexer(played_in)
+    rating_of = rated["rating"].astype("Int64").array
     frame = pd.DataFrame(
         {
-            "event": mine["event_id"].map(key_of),
-            "event_order": mine["event_id"].map(order).astype("int64"),
-            "round": mine["round"],
-            "id": mine["player_id"].map(ids),
-            "opponent_id": mine["opponent_player"].map(ids),
-            "pidx": mine["player_id"].map(pidx).astype("int64"),
-            "oidx": mine["opponent_player"].map(pidx).fillna(-1).astype("int64"),
-            "player": mine["start_rank"],
-            "opponent": mine["opponent_rank"].astype("Int64"),
-            "colour": mine["colour"],
-            "result": mine["result"],
-            "score": mine["score"],
-            "rated": mine["rated"].astype(bool),
-            "reason": pd.Categorical(mine["reason"], dtype=REASON_DTYPE),
-            "rating": mine["rating"].astype("Int64"),
-            "opponent_rating": mine["opponent_rating"].astype("Int64"),
-            "source": mine["event_id"].map(source_of),
-            "line": mine["line"],
+            "event": events["key"].to_numpy(object)[event_at],
+            "event_order": event_at.astype("int64"),
+            "round": games["round"],
+            "id": np.where(mine < 0, None, ids[mine]),
+            "opponent_id": np.where(theirs < 0, None, ids[theirs]),
+            "pidx": indices[place[: len(player)]],
+            "oidx": np.where(place[len(player) :] < 0, -1, indices[place[len(player) :]]),
+            "player": games["start_rank"],
+            "opponent": games["opponent_rank"].astype("Int64"),
+            "colour": games["colour"],
+            "result": games["result"],
+            "score": games["score"],
+            "rated": games["rated"].astype(bool),
+            "reason": pd.Categorical(games["reason"], dtype=REASON_DTYPE),
+            "rating": rating_of.take(at, allow_fill=True),
+            "opponent_rating": rating_of.take(facing, allow_fill=True),
+            "source": events["source"].to_numpy(object)[event_at],
+            "line": games["line"],
         }
     )
     rows = np.lexsort(
