@@ -175,10 +175,17 @@ def test_each_text_quoted_and_neutralised_as_on_its_own(tmp_path: Path) -> None:
     assert "\nplain," in text and '"\'=,both"' in text
 
 
-def test_a_column_needing_no_change_is_written_as_it_is(tmp_path: Path) -> None:
-    """A text column is checked whole before it is written as it is (``_as_they_are``): a
-    text anywhere in it that needs quoting or neutralising still gets it, a missing one is
-    empty, and text with the signs inside (not first) is left alone."""
+@pytest.mark.parametrize("block", [2, 100_000])
+def test_a_column_needing_no_change_is_written_as_it_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, block: int
+) -> None:
+    """A text column is checked whole, a block of rows at a time, before it is written as it
+    is (``_as_they_are``): a text anywhere in it (here in the last block of two rows) that
+    needs quoting or neutralising still gets it, a missing one is empty, and text with the
+    signs inside (not first) is left alone."""
+    from rating_batch.writers import csvfile
+
+    monkeypatch.setattr(csvfile, "CSV_BLOCK", block)
     frame = pd.DataFrame(
         {
             "id": pd.array(["900001", None, "900003", "900004"], dtype="string"),

@@ -57,19 +57,21 @@ _CHANGED_STARTS = (*FORMULA_STARTS, "'")
 def _as_they_are(series: pd.Series, free: bool) -> np.ndarray | None:
     """A text column's texts ("" for missing) when each is its own field: none needs quoting
     (no comma, quote or line break) nor, ``free``, neutralising (none starts with a formula
-    sign or an apostrophe); else None. Checked on the texts joined by line breaks, so
-    without hashing or visiting them one by one (a column of 10^6 ids: ~0.06 s against
-    ~0.15 s factorised and spread back)."""
+    sign or an apostrophe); else None. Checked on the texts joined by line breaks, a block
+    at a time, so without hashing or visiting them one by one (a column of 10^6 ids: ~0.06 s
+    against ~0.15 s factorised and spread back)."""
     texts = series.to_numpy(dtype=object, na_value="")
-    joined = "\n".join(texts)
-    if joined.count("\n") != max(len(texts) - 1, 0) or any(mark in joined for mark in ',"\r'):
-        return None
-    # A character searched for first: a pair of them takes ~30 times as long.
-    if free and (
-        joined.startswith(_CHANGED_STARTS)
-        or any(start in joined and "\n" + start in joined for start in _CHANGED_STARTS)
-    ):
-        return None
+    for start in range(0, len(texts), CSV_BLOCK):
+        block = texts[start : start + CSV_BLOCK]
+        joined = "\n".join(block)
+        if joined.count("\n") != len(block) - 1 or any(mark in joined for mark in ',"\r'):
+            return None
+        # A character searched for first: a pair of them takes ~30 times as long.
+        if free and (
+            joined.startswith(_CHANGED_STARTS)
+            or any(sign in joined and "\n" + sign in joined for sign in _CHANGED_STARTS)
+        ):
+            return None
     return texts
 
 
