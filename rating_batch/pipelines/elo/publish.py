@@ -6,6 +6,7 @@ earlier periods (§4, §8), the floor and inactivity, and each player's state fo
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -62,8 +63,25 @@ def _in_force(
     return chosen or (candidates[0] if candidates else None)
 
 
+StateOf = Callable[[str, Period | None], pd.DataFrame]
+"""A list's states by kind and period, each read once a command (``_states``)."""
+
+
+def _states(store: Store) -> StateOf:
+    """``read_state`` of ``store``, each list read once: the list in force at the period's
+    events is most often the one it follows, already read (0.45 s for 10^5 players)."""
+    read: dict[tuple[str, Period | None], pd.DataFrame] = {}
+
+    def state_of(kind: str, period: Period | None) -> pd.DataFrame:
+        if (kind, period) not in read:
+            read[kind, period] = read_state(store, kind, period)
+        return read[kind, period]
+
+    return state_of
+
+
 def _ratings_at(
-    store: Store,
+    state_of: StateOf,
     lists: pd.DataFrame,
     kind: str,
     start: dt.date | None,
@@ -72,11 +90,9 @@ def _ratings_at(
 ) -> pd.Series:
     """Ratings (by player id) of the list in force at ``start``; for rapid and blitz with
     ``from_standard``, a player unrated there starts from their standard rating (§6)."""
-    ratings = read_state(store, kind, _in_force(lists, kind, start, period)).set_index("player_id")[
-        "rating"
-    ]
+    ratings = state_of(kind, _in_force(lists, kind, start, period)).set_index("player_id")["rating"]
     if from_standard:
-        standard = read_state(store, "standard", _in_force(lists, "standard", start, period))
+        standard = state_of("standard", _in_force(lists, "standard", start, period))
         fallback = standard.set_index("player_id")["rating"]
         ratings = ratings.reindex(ratings.index.union(fallback.index))
         ratings = ratings.fillna(fallback.reindex(ratings.index)).astype("Int64")
@@ -89,8 +105,9 @@ def rate_list(store: Store, book: RuleBook, period: Period, kind: str) -> KindOu
     lists = store.lists()
     previous = list_before(lists, kind, period)
     # The period's games (the largest read) are read beside the others.
+    state_of = _states(store)
     with store.reading_aside(lambda other: other.period_games(period, kind)) as stored:
-        state = read_state(store, kind, previous)
+        state = state_of(kind, previous)
         events = store.events(period)
         events = events[events["kind"] == kind].copy()
         # A start the file did not give is NULL, read back as None or, beside dated events,
@@ -133,7 +150,7 @@ def rate_list(store: Store, book: RuleBook, period: Period, kind: str) -> KindOu
     if from_standard:
         # §6: unrated in this list but rated in standard: start from the standard rating,
         # with K as for a new player (rule 3.3, uncertain).
-        standard = read_state(store, "standard", list_before(lists, "standard", period))
+        standard = state_of("standard", list_before(lists, "standard", period))
         start = table["player_id"].map(standard.set_index("player_id")["rating"]).astype("Int64")
         starting = (
             table["rating"].isna() & start.notna() & table["player_id"].isin(entries["player_id"])
@@ -157,7 +174,7 @@ def rate_list(store: Store, book: RuleBook, period: Period, kind: str) -> KindOu
     players["first_event_done"] = table["first_event_done"].to_numpy()
 
     frame = _period_games(
-        store, events, entries, games, lists, kind, period, table, pidx, from_standard
+        state_of, events, entries, games, lists, kind, period, table, pidx, from_standard
     )
     # What the files say that disagrees is looked for on the second core meanwhile.
     with alongside(
@@ -347,7 +364,7 @@ def consistency_notes(
 
 
 def _period_games(
-    store: Store,
+    state_of: StateOf,
     events: pd.DataFrame,
     entries: pd.DataFrame,
     games: pd.DataFrame,
@@ -376,7 +393,7 @@ def _period_games(
         first_start.setdefault(in_force[start], start)
     rating_in_event = []
     for lists_used, event_ids in users.items():
-        ratings = _ratings_at(store, lists, kind, first_start[lists_used], period, from_standard)
+        ratings = _ratings_at(state_of, lists, kind, first_start[lists_used], period, from_standard)
         chosen = entries[entries["event_id"].isin(event_ids)][
             ["event_id", "start_rank", "player_id"]
         ]
