@@ -277,10 +277,19 @@ def consistency_notes(
     notes: list[tuple[str | None, str]] = []
     key_of = dict(zip(events["event_id"], events["key"], strict=True))
     names = table.set_index("player_id")["name"]
-    used = frame.drop_duplicates(["event", "player"]).set_index(["event", "player"])["rating"]
     written = entries.assign(event=entries["event_id"].map(key_of))
-    written["used"] = used.reindex(
-        pd.MultiIndex.from_frame(written[["event", "start_rank"]])
+    # The rating each entry was rated with (its first game's), found by one integer an
+    # entry, (event, start rank), rather than by drop_duplicates and a MultiIndex of texts.
+    codes, keys = pd.factorize(frame["event"])
+    ranks = frame["player"].to_numpy(np.int64)
+    width = max(ranks.max(initial=0), written["start_rank"].max()) + 1
+    rated_with = pd.Index(codes * width + ranks)
+    firsts = np.flatnonzero(~rated_with.duplicated())
+    at = pd.Index(keys).get_indexer(written["event"])
+    wanted = np.where(at < 0, -1, at * width + written["start_rank"].to_numpy(np.int64))
+    found = rated_with[firsts].get_indexer(wanted)
+    written["used"] = (
+        frame["rating"].array.take(np.where(found < 0, -1, firsts[found]), allow_fill=True)
     ).to_numpy()
     differ = written[
         written["rating_in_file"].notna()
@@ -340,13 +349,15 @@ def consistency_notes(
             )
         )
     played = frame[frame["rated"].to_numpy(bool) & frame["oidx"].ge(0).to_numpy()]
+    # Players by their place in the period's table (one a player id, as their public ids
+    # are): integers, which overlapping_events hashes far faster than 10^6 texts.
     pairs = overlapping_events(
         pd.DataFrame(
             {
                 "event": played["event"].astype(str).to_numpy(),
                 "round": played["round"].to_numpy(),
-                "player": played["id"].to_numpy(),
-                "opponent": played["opponent_id"].to_numpy(),
+                "player": played["pidx"].to_numpy(np.int64),
+                "opponent": played["oidx"].to_numpy(np.int64),
                 "score": played["score"].to_numpy(),
             }
         )
