@@ -282,7 +282,7 @@ def consistency_notes(
     # entry, (event, start rank), rather than by drop_duplicates and a MultiIndex of texts.
     codes, keys = pd.factorize(frame["event"])
     ranks = frame["player"].to_numpy(np.int64)
-    width = max(ranks.max(initial=0), written["start_rank"].max()) + 1
+    width = max(ranks.max(initial=0), written["start_rank"].to_numpy(np.int64).max(initial=0)) + 1
     rated_with = pd.Index(codes * width + ranks)
     firsts = np.flatnonzero(~rated_with.duplicated())
     at = pd.Index(keys).get_indexer(written["event"])
