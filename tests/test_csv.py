@@ -173,3 +173,34 @@ def test_each_text_quoted_and_neutralised_as_on_its_own(tmp_path: Path) -> None:
     text = path.read_bytes().decode("utf-8-sig")
     assert '"Smith, John"' in text and '"say ""hi"""' in text and '"lone\rCR"' in text
     assert "\nplain," in text and '"\'=,both"' in text
+
+
+@pytest.mark.parametrize("block", [2, 100_000])
+def test_a_column_needing_no_change_is_written_as_it_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, block: int
+) -> None:
+    """A text column is checked whole, a block of rows at a time, before it is written as it
+    is (``_as_they_are``): a text anywhere in it (here in the last block of two rows) that
+    needs quoting or neutralising still gets it, a missing one is empty, and text with the
+    signs inside (not first) is left alone."""
+    from rating_batch.writers import csvfile
+
+    monkeypatch.setattr(csvfile, "CSV_BLOCK", block)
+    frame = pd.DataFrame(
+        {
+            "id": pd.array(["900001", None, "900003", "900004"], dtype="string"),
+            "event": ["open-2026", "O'Brien cup", "rapid-1", "x@y"],
+            "late": ["a-b", "c", "d", "-4"],  # a sign first only in the last row
+            "quote": pd.array(["ab", "c", "'=d", "e"], dtype="string"),
+            "result": ["=", "-", "+", "1"],  # codes: as written even first
+        }
+    )
+    path = tmp_path / "t.csv"
+    write_csv(frame, path)
+    assert path.read_bytes().decode("utf-8-sig").splitlines() == [
+        "id,event,late,quote,result",
+        "900001,open-2026,a-b,ab,=",
+        ",O'Brien cup,c,c,-",
+        "900003,rapid-1,d,''=d,+",
+        "900004,x@y,'-4,e,1",
+    ]

@@ -236,7 +236,12 @@ def _same_cells(tails: list[np.ndarray], rows: int) -> Iterator[tuple[np.ndarray
     for index, tail in enumerate(tails):
         present[:, index] = tail != ""
     packed = np.packbits(present, axis=1, bitorder="little")
-    _, kinds = np.unique(packed, axis=0, return_inverse=True)
+    if packed.shape[1] <= 8:  # each row's pattern one integer: a sort of numbers, not of rows
+        keys = np.zeros((rows, 8), dtype=np.uint8)
+        keys[:, : packed.shape[1]] = packed
+        _, kinds = np.unique(keys.view(np.uint64).ravel(), return_inverse=True)
+    else:
+        _, kinds = np.unique(packed, axis=0, return_inverse=True)
     kinds = kinds.ravel()
     order = np.argsort(kinds, kind="stable")
     bounds = [*np.flatnonzero(np.diff(kinds[order], prepend=-1)).tolist(), rows]

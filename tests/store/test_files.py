@@ -173,3 +173,29 @@ def test_a_copy_that_cannot_be_read_is_not_said_to_be_missing(tmp_path: Path) ->
         f"{store.spare / name} (cannot be read: Is a directory). Put back the folders beside "
         "the database from your own copies of them"
     )
+
+
+def test_a_file_is_kept_a_chunk_at_a_time_and_reads_back_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``keep`` reads a written file in chunks (never whole in memory): what it keeps is
+    the file, by the SHA-256 of all its bytes, deflated or (a workbook) as it is."""
+    import hashlib
+    import zlib
+
+    from rating_batch.store import files
+
+    monkeypatch.setattr(files, "KEEP_CHUNK", 7)  # 1,000 bytes: 143 chunks
+    store = files.FileStore(tmp_path / "f", tmp_path / "s", 1)
+    text = bytes(range(200)) * 5
+    (tmp_path / "list.csv").write_bytes(text)
+    (tmp_path / "list.xlsx").write_bytes(text[::-1])
+    digest, deflated, size = store.keep("standard/list.csv", tmp_path / "list.csv")
+    assert (digest, deflated, size) == (hashlib.sha256(text).hexdigest(), True, 1000)
+    assert zlib.decompress((tmp_path / "s" / files.kept_name(digest, True)).read_bytes()) == text
+    assert store.get(digest, True) == text
+    digest, deflated, size = store.keep("standard/list.xlsx", tmp_path / "list.xlsx")
+    assert (deflated, size) == (False, 1000)
+    assert (tmp_path / "f" / files.kept_name(digest, False)).read_bytes() == text[::-1]
+    with pytest.raises(RatingBatchError, match=r"gone\.csv: cannot read the published file"):
+        store.keep("standard/gone.csv", tmp_path / "gone.csv")

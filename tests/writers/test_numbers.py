@@ -71,10 +71,10 @@ def test_published_precisions_are_kept() -> None:
     )
     from rating_batch.writers.csvfile import _csv_column
 
-    texts = {
-        name: _csv_column(frame[name], name)[1][_csv_column(frame[name], name)[0]].tolist()
-        for name in frame.columns
-    }
+    texts = {}
+    for name in frame.columns:
+        codes, fields = _csv_column(frame[name], name)
+        texts[name] = (fields if codes is None else fields[codes]).tolist()
     assert texts == {
         "expected": ["0.89", "3.94"],
         "change": ["-18.80", "11.20"],

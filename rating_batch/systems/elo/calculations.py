@@ -46,39 +46,60 @@ def individual_calculations(
     ``pooled``: games pending in unrated players' pools from earlier periods (``POOL_COLUMNS``);
     this period's pooled games come from ``result``. ``period`` names this period's games."""
     players = result.players.reset_index(drop=True)
-    changes = _rating_changes(result, players, period)
+    index = pd.Index(players["id"])
+    changes = _rating_changes(result, players, index, period)
     pools = _pools(result, players, pooled, period)
     firsts = _first_rating_rows(pools, players, rules)
-    frame = pd.concat([changes, pools, firsts], ignore_index=True)
-    frame = frame.reindex(columns=[*COLUMNS, "_order", "_kind"])
+    frame = pd.concat(
+        [
+            changes,
+            *(part.assign(_player=_positions(index, part["id"])) for part in (pools, firsts)),
+        ],
+        ignore_index=True,
+    )
+    frame = frame.reindex(columns=[*COLUMNS, "_order", "_kind", "_player"])
     # Player by player (anyone not in ``players`` last), then kind, then order: one stable
-    # sort of integer keys.
-    position = pd.Index(players["id"]).get_indexer(frame["id"])
-    position = np.where(position < 0, len(players), position)
+    # sort of integer keys (each row's player found once, by its part).
     order = np.lexsort(
-        (frame["_order"].to_numpy(np.int64), frame["_kind"].to_numpy(np.int64), position)
+        (
+            frame["_order"].to_numpy(np.int64),
+            frame["_kind"].to_numpy(np.int64),
+            frame["_player"].to_numpy(np.int64),
+        )
     )
     return _typed(frame[COLUMNS].take(order).reset_index(drop=True))
 
 
-def _rating_changes(result: PeriodResult, players: pd.DataFrame, period: str) -> pd.DataFrame:
+def _positions(index: pd.Index, ids: pd.Series) -> np.ndarray:
+    """Each id's place among the period's players (``index``), after them all when it is not
+    one of them: the sort key of ``individual_calculations``."""
+    at = index.get_indexer(pd.Index(ids))
+    return np.where(at < 0, len(index), at)
+
+
+def _rating_changes(
+    result: PeriodResult, players: pd.DataFrame, index: pd.Index, period: str
+) -> pd.DataFrame:
+    """A row per counted game of a rated player: each player's and opponent's values taken
+    by position among the players (their ids hashed once each, not once per column)."""
     games = result.games
     rows = games[games["diff"].notna().to_numpy()]
-    names = players.set_index("id")["name"]
-    ks = players.set_index("id")["k"]
-    new = players.set_index("id")["new_rating"]
+    at = index.get_indexer(pd.Index(rows["id"]))
+    facing = index.get_indexer(pd.Index(rows["opponent_id"]))
+    names = players["name"].astype("string").array
     delta = np.rint(rows["delta"].to_numpy(dtype=np.float64) * 100).astype(np.int64)
-    k = rows["id"].map(ks).to_numpy(dtype=np.int64, na_value=0)
+    ks = players["k"].to_numpy(dtype=np.int64, na_value=0)
+    k = np.where(at >= 0, ks[at], 0)
     raw = rows["rating"].to_numpy(dtype=np.int64) - rows["opponent_rating"].to_numpy(dtype=np.int64)
     return pd.DataFrame(
         {
             "id": rows["id"],
-            "name": rows["id"].map(names),
+            "name": names.take(at, allow_fill=True),
             "event": rows["event"].astype("string"),
             "round": rows["round"],
             "rating": rows["rating"],
             "opponent_id": rows["opponent_id"],
-            "opponent_name": rows["opponent_id"].map(names),
+            "opponent_name": names.take(facing, allow_fill=True),
             "opponent_rating": rows["opponent_rating"],
             "capped": raw != rows["diff"].to_numpy(dtype=np.int64),
             "diff": rows["diff"],
@@ -90,10 +111,12 @@ def _rating_changes(result: PeriodResult, players: pd.DataFrame, period: str) ->
             "k_delta": pd.array(np.round(k * delta / 100, 2), dtype="Float64"),
             "calculation": "rating_change",
             "period": period or pd.NA,
-            "new_rating": rows["id"].map(new),
+            "new_rating": players["new_rating"].astype("Int64").array.take(at, allow_fill=True),
             "_kind": 0,
             "_order": np.arange(len(rows)),
-        }
+            "_player": np.where(at < 0, len(players), at),
+        },
+        index=rows.index,
     )
 
 
