@@ -310,6 +310,8 @@ class KindOutcome:
     entrants: pd.DataFrame
     """Every event's players as its file lists them (``pages.ENTRANT_COLUMNS``)."""
     period: Period
+    previous_state: pd.DataFrame
+    """Every player's state on the ``previous`` list, as the period was rated from it."""
 
     @functools.cached_property
     def calculations(self) -> pd.DataFrame:

@@ -241,12 +241,13 @@ def _adjusted_line(outcome: KindOutcome) -> list[str]:
 
 
 def _store_outcome(store: Store, period: Period, outcome: KindOutcome, rules_name: str) -> None:
-    """The new states (a row for everyone who played, and for any change), the pool, the
-    list."""
+    """The new states (a row for everyone who played, and for any change against the
+    list the period was rated from), the pool, the list."""
     kind = outcome.kind
-    previous = read_state(store, kind, list_before(store.lists(), kind, period))
     state = outcome.state
-    merged = state.merge(previous, on="player_id", how="left", suffixes=("", "_before"))
+    merged = state.merge(
+        outcome.previous_state, on="player_id", how="left", suffixes=("", "_before")
+    )
     changed = merged["games"] > 0
     for name in STATE_FIELDS:
         if name == "games":

@@ -243,7 +243,7 @@ def rate_list(store: Store, book: RuleBook, period: Period, kind: str) -> KindOu
     ] + left_without_playing(result.players, kind, period, previous, rules)
     return KindOutcome(
         kind, rules, result, new_state, pending, listing, pooled, events, notes, changes,
-        warnings, previous, _entrants(entries, events, table), period,
+        warnings, previous, _entrants(entries, events, table), period, state,
     )  # fmt: skip
 
 
