@@ -106,7 +106,7 @@ def write_site(store: Store, out: Path, *, publishing: bool = False) -> SiteWrit
     # A publish takes the older lists' part of each digest from the site's manifest, and
     # their rows of the players whose pages it writes from the copies beside the site.
     manifest = read_manifest(folder) if publishing else None
-    rows = RowCache(store, out / ROWS_FOLDER)
+    rows = RowCache(store, out / ROWS_FOLDER, out)
     lists = read_site_lists(store, rows, deferred=manifest is not None)
     lists = ranked_lists(lists, system.lower_is_better)
     pages = player_stems(lists)
@@ -235,7 +235,7 @@ def whole_list(rows: RowCache, each: SiteList) -> SiteList:
         calculations=rows.whole(period, f"{kind}/calculations.csv"),
         events=_events(each.events, None if games is None else games["event"].unique()),
         partial=False,
-        facts=None,
+        facts=rows.facts.get((period, f"{kind}/calculations.csv")),  # None: decided anew
     )
 
 

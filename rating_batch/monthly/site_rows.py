@@ -134,8 +134,12 @@ class RowCache:
     site in ``folder`` when they are cut later) or only some players' rows (``cut``).
     ``folder`` None: none kept (every file read whole)."""
 
-    def __init__(self, store: Store, folder: Path | None) -> None:
-        self.store, self.folder = store, folder
+    def __init__(self, store: Store, folder: Path | None, out: Path | None = None) -> None:
+        self.store, self.folder, self.out = store, folder, out
+        """``out``: where the period's files were published (``OUT/PERIOD/KIND/NAME``): a
+        file found there with the bytes published is indexed in place, not copied."""
+        self.facts: dict[tuple[Period, str], pd.DataFrame] = {}
+        """calculations.csv's ``column_facts`` as ``whole`` found them, by period and path."""
         self.named: set[str] = set()
         """The copies the lists read name (``prune`` keeps those)."""
         self.cuts: dict[tuple[Period, str], dict[str, Cut | None]] = {}
@@ -157,7 +161,7 @@ class RowCache:
             if digest is not None:
                 self.named.add(digest)
                 with contextlib.suppress(OSError):  # a copy not kept: read whole next time
-                    self._keep(digest, data, frame, path.endswith("calculations.csv"))
+                    self._keep(period, path, digest, data, frame)
         return frame
 
     def index(self, period: Period, path: str) -> Cut | None:
@@ -168,15 +172,20 @@ class RowCache:
         if digest is None:
             return None
         self.named.add(digest)
-        found = _open(self.folder, digest)
+        found = _open(self.folder, digest, self._published(period, path))
         if found is None:
             self.unfit.add(digest)
         return found
 
-    def _keep(self, digest: str, data: bytes, frame: pd.DataFrame, facts: bool) -> None:
-        """The file's bytes and their index kept, each under a temporary name renamed in
-        (the bytes first: an index names bytes that are there); ``facts``: with the
-        columns' ``column_facts`` (of calculations.csv)."""
+    def _published(self, period: Period, path: str) -> Path | None:
+        return None if self.out is None else self.out / str(period) / path
+
+    def _keep(
+        self, period: Period, path: str, digest: str, data: bytes, frame: pd.DataFrame
+    ) -> None:
+        """The file's index kept, and its bytes unless the period's folder holds them; each
+        under a temporary name renamed in (the bytes first: an index names bytes that are
+        there); of calculations.csv, with the columns' ``column_facts``."""
         assert self.folder is not None
         ends = np.flatnonzero(np.frombuffer(data, dtype=np.uint8) == ord("\n"))
         if len(ends) != len(frame) + 1 or not data.endswith(b"\n"):
@@ -198,14 +207,15 @@ class RowCache:
         if "event" in frame:
             event_codes, events = pd.factorize(frame["event"])
             arrays.update(event_codes=event_codes.astype(np.int32), events=np.asarray(events, str))
-        if facts:
-            found = column_facts(frame)
+        if path.endswith("calculations.csv"):
+            found = self.facts[(period, path)] = column_facts(frame)
             arrays.update(
                 fact_columns=np.asarray(found.index, dtype=str),
                 fact_names=np.asarray(found.columns, dtype=str),
                 fact_values=found.to_numpy(bool),
             )
-        _replace(self.folder / f"{digest}.csv", data)
+        if not _holds(self._published(period, path), data):
+            _replace(self.folder / f"{digest}.csv", data)
         buffer = io.BytesIO()
         np.savez(buffer, allow_pickle=False, **arrays)
         _replace(self.folder / f"{digest}.{ROWS_VERSION}.npz", buffer.getvalue())
@@ -221,14 +231,23 @@ class RowCache:
                     place.unlink()
 
 
-def _open(folder: Path, digest: str) -> Cut | None:
-    """A kept copy of the file ``digest`` names and its index, when the copy's bytes hash
-    to that name and the index was made of them."""
+def _holds(place: Path | None, data: bytes) -> bool:
+    """Whether the file at ``place`` holds ``data``."""
+    try:
+        return (
+            place is not None and place.stat().st_size == len(data) and place.read_bytes() == data
+        )
+    except OSError:
+        return False
+
+
+def _open(folder: Path, digest: str, published: Path | None) -> Cut | None:
+    """The index of the file ``digest`` names, and its bytes (the period's file as
+    published, else the copy kept), when they hash to that name and the index was made of
+    them."""
     try:
         with np.load(folder / f"{digest}.{ROWS_VERSION}.npz", allow_pickle=False) as saved:
             arrays = {name: saved[name] for name in saved.files}
-        with open(folder / f"{digest}.csv", "rb") as handle:
-            data = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
     except (OSError, ValueError, KeyError):
         return None
     starts = arrays.get("starts")
@@ -236,12 +255,26 @@ def _open(folder: Path, digest: str) -> Cut | None:
         str(arrays.get("digest")) != digest
         or starts is None
         or len(starts) != len(arrays.get("id_codes", ())) + 1
-        or int(starts[-1]) != len(data)
-        or hashlib.sha256(data).hexdigest() != digest
     ):
-        data.close()
         return None
-    return Cut(arrays, data)
+    for place in (published, folder / f"{digest}.csv"):
+        data = _mapped(place)
+        if data is None:
+            continue
+        if int(starts[-1]) == len(data) and hashlib.sha256(data).hexdigest() == digest:
+            return Cut(arrays, data)
+        data.close()
+    return None
+
+
+def _mapped(place: Path | None) -> mmap.mmap | None:
+    if place is None:
+        return None
+    try:
+        with open(place, "rb") as handle:
+            return mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+    except (OSError, ValueError):  # missing, unreadable, or empty (no mapping)
+        return None
 
 
 def _replace(path: Path, data: bytes) -> None:

@@ -34,9 +34,11 @@ def test_a_quiet_month_cuts_the_older_lists_rows_of_the_players_it_writes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     db, out = two_months(tmp_path)
-    # February's publish (the first site) kept its games, players and calculations.
+    # February's publish (the first site) indexed its games, players and calculations, in
+    # its period's folder (no copy: the files there are the bytes published).
     kept = sorted(p.name for p in (out / ROWS_FOLDER).iterdir())
-    assert len([n for n in kept if n.endswith(".csv")]) == 3
+    assert len([n for n in kept if n.endswith(".npz")]) == 3
+    assert not [n for n in kept if n.endswith(".csv")]
     whole: list[str] = []
     read_whole = RowCache.whole
 
@@ -70,25 +72,34 @@ def test_a_quiet_month_cuts_the_older_lists_rows_of_the_players_it_writes(
 
 
 def damage(place: Path) -> None:
-    """The last byte of a kept copy's last row changed (the file still parses)."""
+    """The last byte of a file's last row changed (it still parses)."""
     data = bytearray(place.read_bytes())
     data[-2] = ord("7") if data[-2] != ord("7") else ord("8")
     place.write_bytes(bytes(data))
 
 
-def test_a_damaged_copy_is_never_used_and_is_kept_again(tmp_path: Path) -> None:
+def test_a_file_changed_since_it_was_published_is_never_cut_and_is_copied(
+    tmp_path: Path,
+) -> None:
     db, out = two_months(tmp_path)
     rows = out / ROWS_FOLDER
-    copies = sorted(rows.glob("*.csv"))
-    for place in copies:
-        damage(place)
+    # February's files in its folder changed by hand (the officer's, or a disk's, doing).
+    for name in ("games.csv", "players.csv", "calculations.csv"):
+        damage(out / "2026-02" / "standard" / name)
     assert run("publish", "2026-03", "--db", db, "--out", out)[0] == 0
     published_site_equals_fresh(tmp_path, db, out)
-    # Each of February's copies was read whole again and kept again: its bytes are the
-    # file its name says (March's are kept too).
-    for place in rows.glob("*.csv"):
+    # Each was read whole from the database, and its bytes as published kept as a copy:
+    # its name is their SHA-256; a damaged copy is not used either, and is kept again.
+    copies = sorted(rows.glob("*.csv"))
+    assert len(copies) == 3
+    for place in copies:
         assert hashlib.sha256(place.read_bytes()).hexdigest() == place.name[:-4]
-    assert {p.name for p in copies} <= {p.name for p in rows.glob("*.csv")}
+        damage(place)
+    assert run("unpublish", "2026-03", "--db", db)[0] == 0
+    assert run("publish", "2026-03", "--db", db, "--out", out)[0] == 0
+    published_site_equals_fresh(tmp_path, db, out)
+    for place in copies:
+        assert hashlib.sha256(place.read_bytes()).hexdigest() == place.name[:-4]
 
 
 def test_an_index_that_does_not_fit_its_copy_is_never_used(tmp_path: Path) -> None:
@@ -113,10 +124,10 @@ def test_an_index_that_does_not_fit_its_copy_is_never_used(tmp_path: Path) -> No
 def test_a_list_unpublished_takes_its_copies_away(tmp_path: Path) -> None:
     db, out = two_months(tmp_path)
     assert run("publish", "2026-03", "--db", db, "--out", out)[0] == 0
-    assert len(list((out / ROWS_FOLDER).glob("*.csv"))) == 6  # February's three, March's
+    assert len(list((out / ROWS_FOLDER).glob("*.npz"))) == 6  # February's three, March's
     assert run("unpublish", "2026-03", "--db", db)[0] == 0
     assert run("site", "--db", db, "--out", out)[0] == 0
-    assert len(list((out / ROWS_FOLDER).glob("*.csv"))) == 3
+    assert len(list((out / ROWS_FOLDER).glob("*.npz"))) == 3
 
 
 class FileStore:
