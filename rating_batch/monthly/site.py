@@ -271,8 +271,8 @@ def cut_lists(
 ) -> list[SiteList]:
     """The ``partial`` lists with the rows their pages need of ``ids`` (the players whose
     pages are written) and, for the event pages of ``moved`` (players with a new page, or
-    none any longer), every row of the events they played: their games, and players.csv's
-    rows of each player in those games; any other list as it is."""
+    none any longer), every row of the events they played: their games and calculations,
+    and players.csv's rows of each player in those games; any other list as it is."""
     result = []
     for each in lists:
         found = rows.cuts.get((each.period, each.kind))
@@ -287,9 +287,10 @@ def cut_lists(
             frames["games.csv"] = games.frame(games.rows(ids, events), GAME_COLUMNS)
         played_rows = frames["games.csv"]
         people = set(ids) | (set() if played_rows is None else set(played_rows["id"]))
-        for name, cut, wanted in (("players.csv", players, people),
-                                  ("calculations.csv", calculations, ids)):  # fmt: skip
-            frames[name] = None if cut is None else cut.frame(cut.rows(wanted), None)
+        # An event page's "rating before" is its players' calculation rows of the event.
+        for name, cut, wanted, of in (("players.csv", players, people, ()),
+                                      ("calculations.csv", calculations, ids, events)):  # fmt: skip
+            frames[name] = None if cut is None else cut.frame(cut.rows(wanted, of), None)
         if any(frames[name] is None and found[name] is not None for name in CUT_FILES):
             result.append(whole_list(rows, each))  # a copy that does not fit: read whole
             continue

@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import io
 from pathlib import Path
+from tempfile import TemporaryDirectory
 
 import numpy as np
 import pandas as pd
@@ -17,8 +18,10 @@ from db_helpers import NEWBIE_FIDE_ID, run
 
 from monthly.test_site_incremental import contents, two_months
 from rating_batch.monthly import site_rows
+from rating_batch.monthly.site import cut_lists, deferred_list
 from rating_batch.monthly.site_rows import ROWS_FOLDER, ROWS_VERSION, Cut, RowCache
 from rating_batch.periods import Period
+from rating_batch.writers.site import SiteList
 from rating_batch.writers.site_players import column_facts
 
 NEWBIE = str(NEWBIE_FIDE_ID)
@@ -63,8 +66,9 @@ def test_a_quiet_month_cuts_the_older_lists_rows_of_the_players_it_writes(
     older = [path for path in whole if path.startswith("2026-02/")]
     assert not [p for p in older if p.endswith(("games.csv", "players.csv", "calculations.csv"))]
     assert "2026-03/standard/games.csv" in whole
-    # The pages written: 15 and 16 (they played in February), Newbie (new on the list):
-    # February's calculations of those three alone, not of 11 to 14 (who played in January).
+    # The pages written: 15 and 16 (they played in February), Newbie (new on the list);
+    # January's event page again (it now links Newbie's page): February's calculations of
+    # those three (11 to 14 have none: their January games were against an unrated player).
     calculations = [ids for columns, ids in cut_ids if "calculation" in columns]
     assert calculations == [["15", "16", NEWBIE]]
     monkeypatch.undo()
@@ -193,3 +197,61 @@ def test_the_module_keeps_no_copy_without_a_folder() -> None:
     assert cache.whole(FEBRUARY, "standard/games.csv") is not None
     assert cache.index(FEBRUARY, "standard/games.csv") is None
     assert site_rows.ROWS_FOLDER == ".site-rows"
+
+
+def test_line_ends_and_the_files_bytes_are_found_a_chunk_at_a_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(site_rows, "CHUNK", 4)
+    data = b"id\n1\n22\n333\n"  # line feeds at 2, 4, 7 and 11: across chunks of 4 bytes
+    assert site_rows._line_ends(data).tolist() == [2, 4, 7, 11]
+    place = tmp_path / "games.csv"
+    place.write_bytes(data)
+    assert site_rows._holds(place, data)
+    assert not site_rows._holds(place, data[:-1] + b"4")  # its last byte other
+    assert not site_rows._holds(place, data[:-1])  # the file holds one byte more
+    assert not site_rows._holds(place, data + b"4\n")  # one line less
+    assert not site_rows._holds(tmp_path / "gone.csv", data)
+
+
+class FilesStore(FileStore):
+    """A store of a list's published files, by path."""
+
+    def __init__(self, files: dict[str, bytes]) -> None:
+        self.files = files
+
+    def published_file(self, period: Period, path: str) -> bytes:
+        return self.files[path]
+
+    def published_digest(self, period: Period, path: str) -> str:
+        return hashlib.sha256(self.files[path]).hexdigest()
+
+
+def test_an_event_page_written_again_gets_all_its_players_rows() -> None:
+    # A's page is new (moved): the page of e1, his event, is written again, and its rating
+    # before each player is his calculation row of e1: B's too, whose page is not written.
+    # C and D (e2) are not read.
+    files = {
+        "standard/games.csv": b"id,event,opponent_id,score,reason\nA,e1,B,1,\nB,e1,A,0,\n"
+        b"C,e2,D,1,\nD,e2,C,0,\n",
+        "standard/players.csv": b"id,name,rating\nA,Ann,1500\nB,Bob,1600\nC,Cy,1700\nD,Di,1800\n",
+        "standard/calculations.csv": b"id,event,rating,calculation\nA,e1,1500,rating\n"
+        b"B,e1,1600,rating\nC,e2,1700,rating\nD,e2,1800,rating\n",
+    }
+    with TemporaryDirectory() as folder:
+        rows = RowCache(FilesStore(files), Path(folder))  # type: ignore[arg-type]
+        for path in files:
+            assert rows.whole(FEBRUARY, path) is not None  # kept, with its index
+        events = pd.DataFrame({"key": ["e1", "e2"], "name": ["E1", "E2"], "start": "", "end": ""})
+        listing = pd.DataFrame({"id": ["A", "B", "C", "D"], "rating": ["1500"] * 4})
+        each = SiteList(FEBRUARY, "standard", listing, None, None, None, events, {})
+        partial = deferred_list(rows, each)
+        assert partial is not None and partial.partial
+        assert partial.events["key"].tolist() == ["e1", "e2"]
+        (cut,) = cut_lists(rows, [partial], {"A"}, {"A"})
+        assert cut.games is not None and cut.players is not None
+        assert cut.calculations is not None
+        assert cut.games["id"].tolist() == ["A", "B"]
+        assert cut.players["id"].tolist() == ["A", "B"]
+        assert cut.calculations["id"].tolist() == ["A", "B"]
+        assert cut.facts is not None and not cut.facts.at["calculation", "several"]
