@@ -8,8 +8,8 @@ as after ``unpublish``. The site is plain files (no server code): any web host s
 
 from __future__ import annotations
 
-import io
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import NamedTuple
 
@@ -26,11 +26,11 @@ from rating_batch.monthly.site_pages import (
     read_manifest,
     write_changed,
 )
+from rating_batch.monthly.site_rows import CUT_FILES, ROWS_FOLDER, Cut, RowCache
 from rating_batch.monthly.site_settings import SiteSettings, site_settings
 from rating_batch.periods import Period
 from rating_batch.pipelines.registry import database_system
 from rating_batch.pipelines.state.system import StatePipeline
-from rating_batch.schema import as_written
 from rating_batch.staging import OutputProblem, staged_outputs
 from rating_batch.store import Store, open_store
 from rating_batch.store.places import keep_out_of_stores
@@ -102,33 +102,42 @@ def write_site(store: Store, out: Path, *, publishing: bool = False) -> SiteWrit
     if publishing and not settings.with_publish:
         return None
     system = database_system(store)
-    lists = ranked_lists(read_site_lists(store), system.lower_is_better)
+    folder = out / SITE_FOLDER
+    # A publish takes the older lists' part of each digest from the site's manifest, and
+    # their rows of the players whose pages it writes from the copies beside the site.
+    manifest = read_manifest(folder) if publishing else None
+    rows = RowCache(store, out / ROWS_FOLDER, out)
+    lists = read_site_lists(store, rows, deferred=manifest is not None)
+    lists = ranked_lists(lists, system.lower_is_better)
     pages = player_stems(lists)
     # The system's symbols and decimals head and round its own columns (docs/site.md §1).
     notation = system.system.notation if isinstance(system, StatePipeline) else {}
     # Its worked lines stand under a player's calculation (the DWZ's form, §10.9).
     worked = system.system.worked if isinstance(system, StatePipeline) else None
-    folder = out / SITE_FOLDER
     layout = site_layout(settings, notation)
     name = type(system.system).__name__ if isinstance(system, StatePipeline) else "elo"
-    # A publish takes the older lists' part of each digest from the site's manifest.
-    manifest = read_manifest(folder) if publishing else None
     current, case = matching(manifest, lists, settings, notation, name)
-    digests, older, newest = page_digests(lists, worked, frozen_sums(manifest, case))
+    frozen = frozen_sums(manifest, case)
+    if frozen is None:  # every list's rows are hashed, and (case None) every page written
+        lists = [whole_list(rows, each) if each.partial else each for each in lists]
+    digests, older, newest = page_digests(lists, worked, frozen)
     written = manifest_of(current, digests, older, newest)
     try:
         if publishing:  # only the pages this list changed, where the site in place allows it
             made = write_changed(
                 lists, layout, settings, pages, folder, out, worked, manifest, case, digests,
-                written,
+                written, lambda ids, moved: cut_lists(rows, lists, ids, moved),
             )  # fmt: skip
             if made is not None:
+                rows.prune()
                 return SiteWritten(folder, made, len(pages))
+            lists = [whole_list(rows, each) if each.partial else each for each in lists]
         with staged_outputs(out) as outputs:
             outputs.own(folder, SITE_FILES)
             write_site_pages(lists, settings, pages, folder, outputs, notation)
             write_player_pages(lists, layout, pages, folder / "players", outputs, worked)
             outputs.path(folder / MANIFEST).write_text(written.text(), encoding="utf-8")
+        rows.prune()
     except OSError as problem:  # a page replaced in place
         raise SiteNotWritten(
             f"the web site was not written: {problem.filename}: {problem.strerror}; the "
@@ -155,11 +164,19 @@ def site_from_database(db: Path, out: Path, wait: float) -> str:
     return f"wrote {written.folder}/index.html: {count} published list(s)"
 
 
-def read_site_lists(store: Store) -> list[SiteList]:
+def read_site_lists(
+    store: Store, rows: RowCache | None = None, *, deferred: bool = False
+) -> list[SiteList]:
     """Every published list, oldest first, each with the change against the previous
     published list of its kind (NA for a player not on it; on the first published list of
-    a kind, NA for all: the list before it was imported, docs/site.md §1)."""
+    a kind, NA for all: the list before it was imported, docs/site.md §1). ``rows``: how
+    its files are read (``site_rows.RowCache``; None: whole, nothing kept). ``deferred``:
+    the lists before the newest period without their games, players and calculations,
+    ``partial`` (``site_rows.cut_lists`` reads the rows of the players whose pages are
+    written), where the site keeps a copy of those files to cut them from."""
+    rows = rows or RowCache(store, None)
     lists = store.lists()
+    newest = lists.loc[lists["origin"] == "publish", "period"].max()
     result: list[SiteList] = []
     # Per kind: the origin of its latest list so far (init or publish), and that list as
     # the site read it when it was a published list with files (else None).
@@ -172,7 +189,7 @@ def read_site_lists(store: Store) -> list[SiteList]:
         if made != "publish":
             continue
         period = Period.parse(str(period_text))
-        listing = _csv(store, period, f"{kind}/list.csv")
+        listing = rows.whole(period, f"{kind}/list.csv")
         previous_listing = previous.get(kind)
         previous[kind] = listing
         if listing is None:
@@ -180,7 +197,7 @@ def read_site_lists(store: Store) -> list[SiteList]:
         rating = pd.to_numeric(listing["rating"], errors="coerce")
         change = pd.Series(np.nan, index=listing.index)
         if after_published:
-            changes = _csv(store, period, f"{kind}/changes.csv", CHANGE_COLUMNS)
+            changes = rows.whole(period, f"{kind}/changes.csv", CHANGE_COLUMNS)
             if changes is not None:
                 change = _listed_changes(listing, changes)
             elif previous_listing is not None:
@@ -191,19 +208,96 @@ def read_site_lists(store: Store) -> list[SiteList]:
                 old = old.set_axis(previous_listing["id"])
                 change = rating - listing["id"].map(old[~old.index.duplicated()])
         listing = listing.assign(rating_value=rating, change_value=change)
-        games = _csv(store, period, f"{kind}/games.csv", GAME_COLUMNS)
+        each = SiteList(
+            period=period,
+            kind=kind,
+            listing=listing,
+            players=None,
+            games=None,
+            calculations=None,
+            events=store.events(period),
+            files=_Carried(store, period, kind),
+            norms=_made(rows.whole(period, f"{kind}/norms.csv")),
+        )
+        cut = deferred_list(rows, each) if deferred and period_text != newest else None
+        result.append(cut or whole_list(rows, each))
+    return result
+
+
+def whole_list(rows: RowCache, each: SiteList) -> SiteList:
+    """``each`` with its games, players and calculations read whole."""
+    period, kind = each.period, each.kind
+    games = rows.whole(period, f"{kind}/games.csv", GAME_COLUMNS)
+    return replace(
+        each,
+        players=rows.whole(period, f"{kind}/players.csv"),
+        games=games,
+        calculations=rows.whole(period, f"{kind}/calculations.csv"),
+        events=_events(each.events, None if games is None else games["event"].unique()),
+        partial=False,
+        facts=rows.facts.get((period, f"{kind}/calculations.csv")),  # None: decided anew
+    )
+
+
+def deferred_list(rows: RowCache, each: SiteList) -> SiteList | None:
+    """``each`` without its games, players and calculations, ``partial``, when the site
+    keeps a copy of each of them (stored) to cut its players' rows from (``cut_lists``):
+    its events are those of its games' copy; None: it must be read whole."""
+    found: dict[str, Cut | None] = {}
+    fits = True
+    for name in CUT_FILES:
+        path = f"{each.kind}/{name}"
+        if rows.store.published_digest(each.period, path) is None:
+            found[name] = None  # not published with this list: none to read either way
+            continue
+        found[name] = rows.index(each.period, path)  # every one looked at: kept again
+        fits = fits and found[name] is not None
+    if not fits:
+        return None
+    games, calculations = found["games.csv"], found["calculations.csv"]
+    if calculations is not None and calculations.facts is None:
+        return None
+    rows.cuts[(each.period, each.kind)] = found
+    return replace(
+        each,
+        events=_events(each.events, None if games is None else games.events.tolist()),
+        partial=True,
+        facts=None if calculations is None else calculations.facts,
+    )
+
+
+def cut_lists(
+    rows: RowCache, lists: Sequence[SiteList], ids: Collection[str], moved: Collection[str]
+) -> list[SiteList]:
+    """The ``partial`` lists with the rows their pages need of ``ids`` (the players whose
+    pages are written) and, for the event pages of ``moved`` (players with a new page, or
+    none any longer), every row of the events they played: their games and calculations,
+    and players.csv's rows of each player in those games; any other list as it is."""
+    result = []
+    for each in lists:
+        found = rows.cuts.get((each.period, each.kind))
+        if not each.partial or found is None:
+            result.append(each)
+            continue
+        games, players = found["games.csv"], found["players.csv"]
+        calculations = found["calculations.csv"]
+        events = set() if games is None else games.events_of(moved)
+        frames: dict[str, pd.DataFrame | None] = {"games.csv": None}
+        if games is not None:
+            frames["games.csv"] = games.frame(games.rows(ids, events), GAME_COLUMNS)
+        played_rows = frames["games.csv"]
+        people = set(ids) | (set() if played_rows is None else set(played_rows["id"]))
+        # An event page's "rating before" is its players' calculation rows of the event.
+        for name, cut, wanted, of in (("players.csv", players, people, ()),
+                                      ("calculations.csv", calculations, ids, events)):  # fmt: skip
+            frames[name] = None if cut is None else cut.frame(cut.rows(wanted, of), None)
+        if any(frames[name] is None and found[name] is not None for name in CUT_FILES):
+            result.append(whole_list(rows, each))  # a copy that does not fit: read whole
+            continue
+        games_rows, players_rows = frames["games.csv"], frames["players.csv"]
+        calculation_rows = frames["calculations.csv"]
         result.append(
-            SiteList(
-                period=period,
-                kind=kind,
-                listing=listing,
-                players=_csv(store, period, f"{kind}/players.csv"),
-                games=games,
-                calculations=_csv(store, period, f"{kind}/calculations.csv"),
-                events=_events(store, period, games),
-                files=_Carried(store, period, kind),
-                norms=_made(_csv(store, period, f"{kind}/norms.csv")),
-            )
+            replace(each, games=games_rows, players=players_rows, calculations=calculation_rows)
         )
     return result
 
@@ -224,43 +318,6 @@ def _listed_changes(listing: pd.DataFrame, changes: pd.DataFrame) -> pd.Series:
     return change.mask(listing["id"].isin(changes.loc[what == "new", "id"]))
 
 
-def _csv(
-    store: Store, period: Period, path: str, columns: Sequence[str] | None = None
-) -> pd.DataFrame | None:
-    """A published CSV file as text columns, each text as the input held it (not as our CSV
-    writers neutralised it for spreadsheets: an event key, a name, a federation starting
-    with ``=``, ``+``, ``-`` or ``@`` is shown, linked and compared as it is, docs/site.md
-    §2); ``columns``: only those it has (an older file may lack one)."""
-    data = store.published_file(period, path)
-    if data is None:
-        return None
-    frame = pd.read_csv(
-        io.BytesIO(data), dtype=str, keep_default_na=False, encoding="utf-8-sig",
-        usecols=None if columns is None else set(columns).__contains__,
-    )  # fmt: skip
-    if not _neutralised(data):
-        return frame
-    for column in frame.columns:
-        quoted = frame[column].str.startswith("'")  # few: as_written on those alone
-        if quoted.any():
-            frame.loc[quoted, column] = frame.loc[quoted, column].map(as_written)
-    return frame
-
-
-def _neutralised(data: bytes) -> bool:
-    """Whether a CSV file's bytes hold a field our writers neutralised: one starting with an
-    apostrophe, after a comma, a line's end or an opening quote (no header does). Most files
-    have none: each apostrophe is found at memchr speed and its byte before looked at (a
-    pandas startswith over every column of a 10^6-row month costs 20 s, a regular
-    expression over its bytes 5 s, three searches for two bytes 0.6 s, issue 42)."""
-    at = data.find(b"'")
-    while at != -1:
-        if at and data[at - 1 : at] in (b",", b"\n", b'"'):
-            return True
-        at = data.find(b"'", at + 1)
-    return False
-
-
 def _made(norms: pd.DataFrame | None) -> pd.DataFrame | None:
     """The norms made, of a period's norms.csv (None: none, or no norms.csv)."""
     if norms is None:
@@ -269,12 +326,11 @@ def _made(norms: pd.DataFrame | None) -> pd.DataFrame | None:
     return made if len(made) else None
 
 
-def _events(store: Store, period: Period, games: pd.DataFrame | None) -> pd.DataFrame:
-    """The list's events (those its games.csv names: an event filed under one kind may be
-    rated for another too, docs/systems.md §9.1): key, name, start, end (text)."""
-    events = store.events(period)
-    rated: Iterable[object] = [] if games is None else games["event"].unique()
-    events = events[events["key"].isin(rated)]
+def _events(events: pd.DataFrame, rated: Iterable[object] | None) -> pd.DataFrame:
+    """A list's events: those its games.csv names (``rated``, its distinct event keys: an
+    event filed under one kind may be rated for another too, docs/systems.md §9.1): key,
+    name, start, end (text)."""
+    events = events[events["key"].isin([] if rated is None else rated)]
     return events[["key", "name", "start", "end"]].astype("string").fillna("")
 
 

@@ -21,7 +21,7 @@ import importlib.metadata
 import json
 import os
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -291,11 +291,14 @@ def write_changed(
     case: str | None,
     digests: pd.Series,
     written: Manifest,
+    cut: Callable[[Collection[str], Collection[str]], list[SiteList]] | None = None,
 ) -> int | None:
     """The pages a publish changes written in place of the site in ``folder`` (see the
     module's text), when its ``manifest`` allows it (``matching``'s ``case``), and the
     manifest ``written`` (of ``digests``); the player pages written (None: the whole site
-    must be written, nothing was)."""
+    must be written, nothing was). ``cut``: ``lists`` with the rows of the players whose
+    pages are written, and of the events of those with a page new or gone
+    (``site.cut_lists``: the older lists are read for those alone)."""
     if manifest is None or case is None:
         return None
     newest = lists[-1].period
@@ -307,16 +310,19 @@ def write_changed(
     changed = digests[digests.ne(before.reindex(digests.index)).to_numpy(bool)]
     missing = pages[~pages.isin(present)]  # a page deleted by hand is written again
     write = pd.Index(changed.index).union(pd.Index(missing.index))
+    gone = before.index.difference(digests.index)
+    # An older event page links a player when he has a page: one new (or gone) changes it.
+    moved = set(digests.index.difference(before.index)) | set(gone)
+    if cut is not None:
+        lists = cut({*write.astype(str), *moved}, moved)
+        older = [each for each in lists if each.period != newest]
     made = 0
     for stems, texts in player_pages(lists, layout, pages, worked, write):
         for stem, text in zip(stems, texts, strict=True):
             replace_text(folder / "players" / f"{stem}.html", text)
         made += len(stems)
-    gone = before.index.difference(digests.index)
     for stem in stems_of(pd.Series(gone, dtype="string")):
         (folder / "players" / f"{stem}.html").unlink(missing_ok=True)
-    # An older event page links a player when he has a page: one new (or gone) changes it.
-    moved = set(digests.index.difference(before.index)) | set(gone)
     for each in older:
         games = None if each.games is None else each.games[each.games["id"].isin(moved)]
         results = played(games)

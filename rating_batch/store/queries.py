@@ -282,6 +282,14 @@ class Store(EventQueries):
             return None
         return self._kept(str(row[0]), bool(row[1]))
 
+    def published_digest(self, period: Period, path: str) -> str | None:
+        """The SHA-256 (hexadecimal) of one file a publish of ``period`` wrote, without
+        reading it (None if it is not stored): a cache of its rows is named by it."""
+        row = self.execute(
+            "SELECT digest FROM published_files WHERE period = ? AND path = ?", (period, path)
+        ).fetchone()
+        return None if row is None else str(row[0])
+
     def _kept(self, digest: str, compressed: bool) -> bytes:
         try:
             return self.files.get(digest, compressed)

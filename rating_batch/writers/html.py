@@ -197,6 +197,12 @@ def _texts(values: pd.Series, escape: bool) -> np.ndarray:
     """A column as the text a page shows (``_blank``), escaped: each distinct value once."""
     from markupsafe import escape as escaped
 
+    if not escape:
+        # Markup made per row (a page's history, chart, calculation) is seldom repeated:
+        # hashing it to find the distinct ones costs more than it saves (issue 42).
+        markup = values.to_numpy(object)
+        if all(type(text) is str for text in markup.tolist()):
+            return markup
     codes, uniques = pd.factorize(values)
     texts = uniques.tolist()
     if not all(type(text) is str for text in texts):

@@ -113,6 +113,11 @@ class SiteList:
     when it is written: a month's event pages need not all be held at once)."""
     norms: pd.DataFrame | None = None
     """The period's norms.csv (FIDE's standard lists, docs/norms.md §8): the norms made."""
+    partial: bool = False
+    """games, players and calculations hold some players' rows only (an older list of an
+    incremental publish, ``monthly/site_rows.py``): ``events`` are all its games' events."""
+    facts: pd.DataFrame | None = None
+    """calculations.csv's ``column_facts`` on all its rows (None: decided on ``calculations``)."""
 
     @property
     def folder(self) -> str:
@@ -567,21 +572,12 @@ def _index(lists: Sequence[SiteList]) -> list[dict[str, object]]:
     """The index's entries, newest list first."""
     entries = []
     for each in reversed(lists):
-        have = [
-            name
-            for name in (
-                "list.csv",
-                "list.xlsx",
-                "list.txt",
-                "changes.csv",
-                "report.xlsx",
-                "msa.html",
-            )
-            if name in each.files
-        ]
-        # The events of its games (each row is one of ``played``'s, grouped or not).
+        names = ("list.csv", "list.xlsx", "list.txt", "changes.csv", "report.xlsx", "msa.html")
+        have = [name for name in names if name in each.files]
+        # The events of its games (each row is one of ``played``'s, grouped or not); of a
+        # list cut by player, its events are already those of all its games.
         keys: Iterable[object] = [] if each.games is None else each.games["event"].unique()
-        events = each.events[each.events["key"].isin(keys)]
+        events = each.events if each.partial else each.events[each.events["key"].isin(keys)]
         events = events.assign(dates=event_dates(events))
         entries.append(
             {

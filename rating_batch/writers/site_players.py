@@ -34,7 +34,6 @@ from rating_batch.writers.site import (
     played,
     points,
     signed_text,
-    system_columns,
     table_parts,
 )
 from rating_batch.writers.site_history import change_rows, charts, history
@@ -316,16 +315,16 @@ def _calculation_tables(lists: Sequence[SiteList], layout: Layout) -> list[_Tabl
             continue
         # The columns the period's rows fill, all of them (not only those of the players
         # whose page shows it, fewer as they play again): a page changes only when he plays.
-        mine = calculations
-        # Each column's distinct values (a month's calculations repeat theirs), once.
-        own = [c for c in mine.columns if c not in HIDDEN and c not in (*IDENTITY, "rank")]
-        every = {c: pd.Series(mine[c].unique()) for c in own}
-        columns = [c for c in system_columns(mine, every) if c not in ("period", "name")]
-        values = {c: every[c] for c in columns}
+        # Decided on all its rows (``facts``: kept when only some players' rows are read).
+        facts = column_facts(calculations) if each.facts is None else each.facts
+        columns = [c for c in calculations.columns if c in facts.index and not facts.at[c, "flag"]]
         # The columns the period fills; the step only where there are several kinds.
-        columns = [c for c in columns if (values[c] != "").any()]
-        columns = [c for c in columns if c != "calculation" or values[c].nunique() > 1]
-        css = {c: "" if _numbers(values[c]) else "text" for c in columns}
+        columns = [c for c in columns if c not in ("period", "name") and facts.at[c, "filled"]]
+        columns = [c for c in columns if c != "calculation" or facts.at[c, "several"]]
+        css = {c: "" if facts.at[c, "numbers"] else "text" for c in columns}
+        # Each column's distinct values (a month's calculations repeat theirs), once: each
+        # rounded on its own, so those of the rows at hand are enough.
+        values = {c: pd.Series(calculations[c].unique()) for c in columns}
         named = {c: html.escape(layout.heading(c, "calc.")) for c in columns}
         head = "".join(f'<th scope="col" class="{css[c]}">{named[c]}</th>' for c in columns)
         heading = (
@@ -340,6 +339,28 @@ def _calculation_tables(lists: Sequence[SiteList], layout: Layout) -> list[_Tabl
         }
         tables.append(_Table(shown, parts, heading, rounded))
     return tables
+
+
+#: What the site decides of a column on all of a list's rows (``column_facts``).
+FACTS = ("flag", "filled", "several", "numbers")
+
+
+def column_facts(frame: pd.DataFrame) -> pd.DataFrame:
+    """Of each column of calculations.csv a page may show (not hidden, identity or rank),
+    by name: whether every value is true, false or blank (``flag``: no system column,
+    ``system_columns``), whether any is filled, whether it holds several distinct values,
+    whether every filled value is a number (``_numbers``: right-aligned)."""
+    flags = {"true", "false", ""}
+    facts = {}
+    for column in frame.columns:
+        if column in HIDDEN or column in (*IDENTITY, "rank"):
+            continue
+        distinct = pd.Series(frame[column].unique())
+        facts[column] = (
+            set(distinct) <= flags, bool((distinct != "").any()), distinct.nunique() > 1,
+            _numbers(distinct),
+        )  # fmt: skip
+    return pd.DataFrame.from_dict(facts, orient="index", columns=list(FACTS), dtype=bool)
 
 
 def shown_calculations(lists: Sequence[SiteList]) -> list[np.ndarray | None]:

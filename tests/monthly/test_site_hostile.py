@@ -16,7 +16,7 @@ from site_checks import broken_links, html5_errors
 from trf_text import P, trf
 
 from monthly.test_site import cells
-from rating_batch.monthly.site import _neutralised
+from rating_batch.monthly.site_rows import _neutralised
 
 #: The initial list: id, name, federation, title (each player M, born 1980, 1800 down).
 PEOPLE = [
