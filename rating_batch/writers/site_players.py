@@ -80,6 +80,8 @@ def player_pages(
     blocks = _Blocks(ids)
     cuts = [blocks.cut(each, table) for each, table in zip(lists, tables, strict=True)]
     parts = page_parts("site_player.html", **layout.context("../", ""))
+    played = page_parts("site_player_played.html", **layout.context("../", ""))
+    calculation = page_parts("site_player_calculation.html", **layout.context("../", ""))
     for number, (start, end) in enumerate(blocks.bounds):
         mine = [cut(number) for cut in cuts]
         rows = history(mine)
@@ -95,7 +97,18 @@ def player_pages(
             norms_html=_each(frame["id"], _norms(mine, layout)),
             calculation_html=_each(frame["id"], _calculations(mine, tables, layout, worked)),
         )
+        frame = frame.assign(
+            played_section_html=_section(played, frame[["played_html"]]),
+            calculation_section_html=_section(calculation, frame[["calculation_html"]]),
+        )
         yield stems[start:end].tolist(), fill_parts(parts, frame).tolist()
+
+
+def _section(parts: Parts, frame: pd.DataFrame) -> np.ndarray:
+    """A page's section (its heading and table) around each row's markup, the one column of
+    ``frame``; nothing where a player has none (no empty table, no heading over nothing)."""
+    filled = fill_parts(parts, frame)
+    return np.where(frame.iloc[:, 0].to_numpy(object) != "", filled, "")
 
 
 def _change_markup(changes: pd.DataFrame, layout: Layout) -> np.ndarray:

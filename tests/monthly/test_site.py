@@ -9,7 +9,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from db_helpers import database, event_file, run, tree
+from db_helpers import database, event_file, newcomer_database, run, tree
 from site_checks import accessibility_problems, broken_links, html5_errors
 from trf_text import P, trf
 
@@ -390,3 +390,22 @@ def test_publish_says_where_the_web_site_is(tmp_path: Path) -> None:
     site = tmp_path / "out" / "site"
     assert f"web site: {site}{os.sep} (every published list; copy it to the web host)\n" in out
     assert (site / "index.html").is_file()
+
+
+def test_a_player_who_never_played_has_no_empty_sections(tmp_path: Path) -> None:
+    # newcomer_database: 11 … 16 play Newbie in n1; Idle, Ian (17) is on the list and never
+    # plays. His page: his rating, no "Events played" table over no row, no "Calculation of
+    # the last period" heading over nothing. 11 played n1, but his game against the unrated
+    # Newbie counts for no rating: the events, no calculation. Newbie (n1#7): both.
+    _, folder = newcomer_database(tmp_path)
+    players = folder.parents[1] / "site" / "players"
+    idle = (players / "17.html").read_text(encoding="utf-8")
+    assert "1749" in idle
+    assert "Events played" not in idle and "Calculation of the last period" not in idle
+    assert "<tbody>\n</tbody>" not in idle
+    played = (players / "11.html").read_text(encoding="utf-8")
+    assert "<h2>Events played</h2>" in played and "Newbie Event" in played
+    assert "Calculation of the last period" not in played
+    newbie = (players / "n1-7.html").read_text(encoding="utf-8")
+    assert "<h2>Events played</h2>" in newbie and "Newbie Event" in newbie
+    assert "<h2>Calculation of the last period</h2>" in newbie
