@@ -30,12 +30,12 @@ run: $(STAMP)
 
 # The whole suite, on every core (pytest-xdist).
 test: $(STAMP)
-	$(BIN)/pytest -q -n auto
+	$(BIN)/pytest -q -n auto --dist loadgroup
 
 # The edit-test loop: everything but the kill, concurrency, fault-injection, fuzz and printing
 # tests and the long ones of tests/long_tests.txt (the whole suite runs in CI).
 test-fast: $(STAMP)
-	$(BIN)/pytest -q -n auto -m "not slow and not long"
+	$(BIN)/pytest -q -n auto --dist loadgroup -m "not slow and not long"
 
 # The commands', the desk's and the monthly tests as on Windows: no fcntl, termios or
 # resource, no fork, children by spawn, in every process (tests/portability, docs/testing.md §5).
@@ -43,12 +43,12 @@ test-fast: $(STAMP)
 PORTABLE_TESTS ?= tests/test_portable.py tests/test_cli.py tests/monthly tests/web tests/store \
 	tests/test_crash.py tests/test_undo_safety.py tests/test_parallel.py tests/test_staging.py
 test-portable: $(STAMP)
-	PYTHONPATH=tests/portability RATING_BATCH_PORTABILITY=1 $(BIN)/pytest -q -n auto $(PORTABLE_TESTS)
+	PYTHONPATH=tests/portability RATING_BATCH_PORTABILITY=1 $(BIN)/pytest -q -n auto --dist loadgroup $(PORTABLE_TESTS)
 
 # The whole suite with the fuzzing and the kill and concurrency loops at full length
 # (tests/budget.py): before a release, or nightly (about 1.5 times make test; CI runs test).
 soak: $(STAMP)
-	RATING_BATCH_SOAK=1 $(BIN)/pytest -q -n auto
+	RATING_BATCH_SOAK=1 $(BIN)/pytest -q -n auto --dist loadgroup
 
 # tests/long_tests.txt measured again on this machine (review the diff and commit it).
 long-tests: $(STAMP)
