@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import dataclasses
+import shutil
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -116,6 +117,29 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         if module in grouped:
             item.add_marker(pytest.mark.xdist_group(module))
     items[:] = heaviest_first(items)
+
+
+@pytest.fixture(scope="session")
+def made_once(tmp_path_factory: pytest.TempPathFactory) -> Callable[..., Path]:
+    """``made_once(build, folder)``: the folder ``build(folder)`` makes (a database made by
+    its commands, its events, its lists), made once in this process and copied into
+    ``folder`` for each test (``shutil.copytree``: the database, its files and folders, byte
+    for byte): each test starts from the same state and changes only its own copy. ``build``
+    is keyed by its module and name, and writes only inside the folder it is given. A path
+    the database records (an event's source file) is the path in the folder made once, not
+    in the copy: a test that reads such a path builds its own folder."""
+    made: dict[str, Path] = {}
+
+    def copy(build: Callable[[Path], object], folder: Path) -> Path:
+        key = f"{build.__module__}.{build.__qualname__}"
+        if key not in made:
+            where = tmp_path_factory.mktemp(build.__name__.strip("_") or "made")
+            build(where)
+            made[key] = where
+        shutil.copytree(made[key], folder, symlinks=True, dirs_exist_ok=True)
+        return folder
+
+    return copy
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
