@@ -150,22 +150,28 @@ def test_restore_of_a_busy_database_waits_then_refuses_and_moves_nothing(tmp_pat
     with sqlite3.connect(db) as connection:
         connection.execute("PRAGMA journal_mode = DELETE")
     connection.close()
+    # It holds the lock until the restore has ended, however slowly a busy machine starts
+    # the restore (a fixed 6 s hold ran out under load before the restore began).
     holder = subprocess.Popen(
         [
             sys.executable, "-c",
-            "import sqlite3, sys, time\n"
+            "import sqlite3, sys\n"
             f"c = sqlite3.connect({str(db)!r}, isolation_level=None)\n"
             "c.execute('BEGIN EXCLUSIVE'); c.execute('UPDATE meta SET value = value')\n"
-            "print('held', flush=True); time.sleep(6); c.execute('COMMIT')",
+            "print('held', flush=True); sys.stdin.readline(); c.execute('COMMIT')",
         ],
-        stdout=subprocess.PIPE, text=True,
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
     )  # fmt: skip
-    assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
-    inode = db.stat().st_ino
-    start = time.monotonic()
-    code, _, err = process("--wait", "2", "restore", "latest", "--db", db)
-    waited = time.monotonic() - start
-    assert holder.wait() == 0
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        inode = db.stat().st_ino
+        start = time.monotonic()
+        code, _, err = process("--wait", "2", "restore", "latest", "--db", db)
+        waited = time.monotonic() - start
+        assert holder.poll() is None  # still holding it as the restore ended
+    finally:
+        holder.communicate("commit\n", timeout=60)
+    assert holder.returncode == 0
     assert code == 1 and "Traceback" not in err
     assert "is busy" in err and "damaged" not in err and waited >= 2
     assert db.stat().st_ino == inode  # the same file, never renamed
