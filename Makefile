@@ -28,14 +28,21 @@ run: $(STAMP)
 	$(BIN)/rating-batch player 900000020 --db $(DEMO_DB) --out out/lists
 	$(BIN)/rating-batch -q rate sample_data/events --rules glicko2 --out out/glicko2
 
+# Python's compiled modules for the tests, kept in .venv/pycache (not beside the sources)
+# and written even where PYTHONDONTWRITEBYTECODE is set (some machines and images set it,
+# the 2-core machine among them): the suite starts the command line as a real process
+# hundreds of times, and without a cache each one compiled again every module it imports
+# (docs/testing.md §6).
+PYCACHE := PYTHONDONTWRITEBYTECODE= PYTHONPYCACHEPREFIX=$(CURDIR)/$(VENV)/pycache
+
 # The whole suite, on every core (pytest-xdist).
 test: $(STAMP)
-	$(BIN)/pytest -q -n auto
+	$(PYCACHE) $(BIN)/pytest -q -n auto --dist loadgroup
 
 # The edit-test loop: everything but the kill, concurrency, fault-injection, fuzz and printing
 # tests and the long ones of tests/long_tests.txt (the whole suite runs in CI).
 test-fast: $(STAMP)
-	$(BIN)/pytest -q -n auto -m "not slow and not long"
+	$(PYCACHE) $(BIN)/pytest -q -n auto --dist loadgroup -m "not slow and not long"
 
 # The commands', the desk's and the monthly tests as on Windows: no fcntl, termios or
 # resource, no fork, children by spawn, in every process (tests/portability, docs/testing.md §5).
@@ -43,16 +50,16 @@ test-fast: $(STAMP)
 PORTABLE_TESTS ?= tests/test_portable.py tests/test_cli.py tests/monthly tests/web tests/store \
 	tests/test_crash.py tests/test_undo_safety.py tests/test_parallel.py tests/test_staging.py
 test-portable: $(STAMP)
-	PYTHONPATH=tests/portability RATING_BATCH_PORTABILITY=1 $(BIN)/pytest -q -n auto $(PORTABLE_TESTS)
+	$(PYCACHE) PYTHONPATH=tests/portability RATING_BATCH_PORTABILITY=1 $(BIN)/pytest -q -n auto --dist loadgroup $(PORTABLE_TESTS)
 
 # The whole suite with the fuzzing and the kill and concurrency loops at full length
 # (tests/budget.py): before a release, or nightly (about 1.5 times make test; CI runs test).
 soak: $(STAMP)
-	RATING_BATCH_SOAK=1 $(BIN)/pytest -q -n auto
+	$(PYCACHE) RATING_BATCH_SOAK=1 $(BIN)/pytest -q -n auto --dist loadgroup
 
 # tests/long_tests.txt measured again on this machine (review the diff and commit it).
 long-tests: $(STAMP)
-	$(BIN)/python benchmarks/long_tests.py
+	$(PYCACHE) $(BIN)/python benchmarks/long_tests.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check rating_batch tests benchmarks

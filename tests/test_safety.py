@@ -11,6 +11,7 @@ import os
 import sqlite3
 import subprocess
 import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -53,25 +54,46 @@ def one_line_error(code: int, err: str) -> str:
     return lines[0]
 
 
+LIST = "id,rating\n11,1600\n12,1500\n13,1450\n"
+#: ``made_once`` (tests/conftest.py) while this module runs: ``init`` and ``published``
+#: copy the states made once by these same commands, as real processes, instead of running
+#: them again for every test (two to four seconds of start-up and imports each).
+_MADE: list[Callable[..., Path]] = []
+
+
 @pytest.fixture
-def folder(tmp_path: Path) -> Path:
-    (tmp_path / "list.csv").write_text("id,rating\n11,1600\n12,1500\n13,1450\n")
-    return tmp_path
+def folder(tmp_path: Path, made_once: Callable[..., Path]) -> Iterator[Path]:
+    (tmp_path / "list.csv").write_text(LIST)
+    _MADE[:] = [made_once]
+    yield tmp_path
+    _MADE.clear()
 
 
-def init(folder: Path, *extra: object) -> Path:
-    code, _, err = process("init", "--list", "list.csv", "--period", "2026-01", *extra, cwd=folder)
+def _initialised(folder: Path) -> None:
+    (folder / "list.csv").write_text(LIST)
+    code, _, err = process("init", "--list", "list.csv", "--period", "2026-01", cwd=folder)
     assert code == 0, err
+
+
+def _published(folder: Path) -> None:
+    _initialised(folder)
+    event_file(folder, "jan", [(1, 1, 2, "1-0")], day="2026/01/10")
+    assert process("add", "jan.trf", cwd=folder)[0] == 0
+    assert process("publish", "2026-02", "--out", "lists", cwd=folder)[0] == 0
+
+
+def init(folder: Path) -> Path:
+    """``folder`` as ``init --list list.csv --period 2026-01`` run in it leaves it (the
+    state made once a worker, copied)."""
+    _MADE[0](_initialised, folder)
     return folder / "rating_batch.sqlite"
 
 
 def published(folder: Path) -> Path:
-    """A database with one January event, published on the February list."""
-    db = init(folder)
-    event_file(folder, "jan", [(1, 1, 2, "1-0")], day="2026/01/10")
-    assert process("add", "jan.trf", cwd=folder)[0] == 0
-    assert process("publish", "2026-02", "--out", "lists", cwd=folder)[0] == 0
-    return db
+    """A database with one January event (jan.trf), published on the February list (in
+    lists/): the state made once a worker, copied."""
+    _MADE[0](_published, folder)
+    return folder / "rating_batch.sqlite"
 
 
 # -- "init run a second time deletes the existing database; --db list.csv deletes the list" --

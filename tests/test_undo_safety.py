@@ -5,6 +5,7 @@ database's dump, every file beside it), not only the message.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -13,6 +14,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -28,6 +30,7 @@ from db_helpers import (
     process,
     query,
 )
+from db_helpers import run as run_here
 
 from rating_batch.store.schema import SCHEMA_VERSION
 
@@ -38,21 +41,28 @@ SCHEMA_7 = Path(__file__).parent / "data" / "db" / "schema-7.sqlite"
 pytestmark = pytest.mark.slow
 
 
-def build_month(folder: Path) -> Path:
+def build_month(folder: Path, command: Callable[..., tuple[int, str, str]] = process) -> Path:
     """A database of three players: January's event added and published on the February
-    list, February's event added (journal entries 1 to 3)."""
+    list, February's event added (journal entries 1 to 3); by ``command``: real processes,
+    or ``in_process`` where the database is only a test's setting."""
     (folder / "list.csv").write_text("id,rating\n11,1600\n12,1500\n13,1450\n")
     db = folder / "db.sqlite"
-    code, _, err = process(
+    code, _, err = command(
         "init", "--list", "list.csv", "--period", "2026-01", "--db", db, cwd=folder
     )
     assert code == 0, err
     event_file(folder, "jan", [(1, 1, 2, "1-0")], day="2026/01/10")
     event_file(folder, "feb", [(1, 2, 1, "1-0")], day="2026/02/07")
     for args in (["add", "jan.trf"], ["publish", "2026-02", "--out", "lists"], ["add", "feb.trf"]):
-        code, _, err = process(*args, "--db", db, cwd=folder)
+        code, _, err = command(*args, "--db", db, cwd=folder)
         assert code == 0, err
     return db
+
+
+def in_process(*args: object, cwd: Path) -> tuple[int, str, str]:
+    """The command line in this process, run in ``cwd`` (db_helpers.run)."""
+    with contextlib.chdir(cwd):
+        return run_here(*args)
 
 
 _MONTH: list[Path] = []
@@ -140,22 +150,28 @@ def test_restore_of_a_busy_database_waits_then_refuses_and_moves_nothing(tmp_pat
     with sqlite3.connect(db) as connection:
         connection.execute("PRAGMA journal_mode = DELETE")
     connection.close()
+    # It holds the lock until the restore has ended, however slowly a busy machine starts
+    # the restore (a fixed 6 s hold ran out under load before the restore began).
     holder = subprocess.Popen(
         [
             sys.executable, "-c",
-            "import sqlite3, sys, time\n"
+            "import sqlite3, sys\n"
             f"c = sqlite3.connect({str(db)!r}, isolation_level=None)\n"
             "c.execute('BEGIN EXCLUSIVE'); c.execute('UPDATE meta SET value = value')\n"
-            "print('held', flush=True); time.sleep(6); c.execute('COMMIT')",
+            "print('held', flush=True); sys.stdin.readline(); c.execute('COMMIT')",
         ],
-        stdout=subprocess.PIPE, text=True,
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
     )  # fmt: skip
-    assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
-    inode = db.stat().st_ino
-    start = time.monotonic()
-    code, _, err = process("--wait", "2", "restore", "latest", "--db", db)
-    waited = time.monotonic() - start
-    assert holder.wait() == 0
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        inode = db.stat().st_ino
+        start = time.monotonic()
+        code, _, err = process("--wait", "2", "restore", "latest", "--db", db)
+        waited = time.monotonic() - start
+        assert holder.poll() is None  # still holding it as the restore ended
+    finally:
+        holder.communicate("commit\n", timeout=60)
+    assert holder.returncode == 0
     assert code == 1 and "Traceback" not in err
     assert "is busy" in err and "damaged" not in err and waited >= 2
     assert db.stat().st_ino == inode  # the same file, never renamed
@@ -291,8 +307,10 @@ def test_restore_puts_back_only_this_databases_own_copies(tmp_path: Path) -> Non
     db = month(tmp_path)
     other_folder = tmp_path / "other"
     other_folder.mkdir()
-    other = build_month(other_folder)  # made anew: another database, with an id of its own
-    assert process("backup", "--db", other)[0] == 0
+    # Made anew, in this process (only the restores below are what is tested): another
+    # database, with an id of its own.
+    other = build_month(other_folder, in_process)
+    assert in_process("backup", "--db", other, cwd=other_folder)[0] == 0
     foreign = next(Path(f"{other}.backups").glob("*-backup.sqlite"))
     Path(f"{db}.backups").mkdir(exist_ok=True)
     shutil.copy(foreign, Path(f"{db}.backups") / foreign.name)  # named like one of ours

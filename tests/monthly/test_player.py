@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -156,7 +157,12 @@ JANUARY = [
 
 
 @pytest.fixture
-def history(tmp_path: Path) -> Path:
+def history(tmp_path: Path, made_once: Callable[..., Path]) -> Path:
+    """``made_history``'s database (made once, copied: the player commands only read it)."""
+    return made_once(made_history, tmp_path) / "r.sqlite"
+
+
+def made_history(tmp_path: Path) -> Path:
     db = database(tmp_path, "11,1600", "12,1500", "13,1410", "14,1700", "15,1650")
     players = [
         P(1, "A", 1600, 11, ADULT), P(2, "B", 1500, 12, ADULT), P(3, "C", 1410, 13, ADULT),
@@ -400,8 +406,9 @@ def test_player_out_says_which_files_it_wrote(tmp_path: Path, rules: str) -> Non
 
 
 @pytest.fixture
-def three_lists(tmp_path: Path) -> Path:
-    return three_lists_database(tmp_path)
+def three_lists(tmp_path: Path, made_once: Callable[..., Path]) -> Path:
+    """``three_lists_database``'s database (made once, copied)."""
+    return made_once(three_lists_database, tmp_path) / "r.sqlite"
 
 
 def test_the_lists_come_in_one_order_in_the_text(three_lists: Path) -> None:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -10,14 +11,21 @@ from db_helpers import run
 from desk_helpers import desk, january, said
 
 
-@pytest.fixture
-def published(tmp_path: Path):
-    db, event = january(tmp_path)
-    out = tmp_path / "out"
+def made_published(folder: Path) -> None:
+    """January's event added and published (out/), and a file beside the lists that was
+    never published (out/secret.txt)."""
+    db, event = january(folder)
+    out = folder / "out"
     assert run("add", event, "--db", db)[0] == 0
     assert run("publish", "2026-02", "--db", db, "--out", out)[0] == 0
     (out / "secret.txt").write_text("not published", encoding="utf-8")
-    return desk(db, out), out
+
+
+@pytest.fixture
+def published(tmp_path: Path, made_once: Callable[..., Path]):
+    """A desk over ``made_published``'s folder (made once, copied) and its out/."""
+    made_once(made_published, tmp_path)
+    return desk(tmp_path / "r.sqlite", tmp_path / "out"), tmp_path / "out"
 
 
 @pytest.mark.parametrize(
