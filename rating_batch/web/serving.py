@@ -46,13 +46,32 @@ def serve_desk(
         access_log=False,
         timeout_graceful_shutdown=GRACE,
     )
-    say(f"the desk of {db} is at http://{shown}:{bound}/ (Ctrl-C ends it)")
-    if open_browser:  # a desk on every address is opened on this machine's own
-        webbrowser.open(f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else shown}:{bound}/")
+
+    def ready() -> None:
+        say(f"the desk of {db} is at http://{shown}:{bound}/ (Ctrl-C ends it)")
+        if open_browser:  # a desk on every address is opened on this machine's own
+            local = "127.0.0.1" if host in ("0.0.0.0", "::") else shown
+            webbrowser.open(f"http://{local}:{bound}/")
+
     # uvicorn raises Ctrl-C again once every request in progress has finished.
     with contextlib.suppress(KeyboardInterrupt):
-        uvicorn.Server(config).run(sockets=[listening])
+        _Desk(config, ready).run(sockets=[listening])
     say("the desk is closed")
+
+
+class _Desk(uvicorn.Server):
+    """uvicorn's server that says where it is once it serves: its Ctrl-C handler is in place
+    by then (a Ctrl-C in the moment between an address printed earlier and that handler was
+    taken by asyncio's, which cancels the start, and the desk went on serving)."""
+
+    def __init__(self, config: uvicorn.Config, ready: Callable[[], None]) -> None:
+        super().__init__(config)
+        self._ready = ready
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets=sockets)
+        if self.started and not self.should_exit:
+            self._ready()
 
 
 def listen(host: str, port: int) -> socket.socket:
