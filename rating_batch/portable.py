@@ -93,6 +93,22 @@ def replace(source: Path, target: Path, *, rename: bool = False, held: Path | No
         pause = min(pause * 2, 0.4)
 
 
+def write_replacing(path: Path, data: str | bytes) -> None:
+    """``path`` replaced by ``data`` (a text as UTF-8) at once: written under a hidden name
+    beside it, then ``replace``d over it, so that a reader (a web server, a later command)
+    finds the old file or the new, never half of one; the hidden file removed if that fails."""
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        if isinstance(data, str):
+            temporary.write_text(data, encoding="utf-8")
+        else:
+            temporary.write_bytes(data)
+        replace(temporary, path)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
+
+
 def put_new(temporary: Path, final: Path) -> bool:
     """``temporary`` put at ``final`` unless something is there (False: nothing moved). A
     file system without hard links leaves a small window between the check and the move."""

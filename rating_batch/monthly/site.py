@@ -119,7 +119,7 @@ def write_site(store: Store, out: Path, *, publishing: bool = False) -> SiteWrit
     current, case = matching(manifest, lists, settings, notation, name)
     frozen = frozen_sums(manifest, case)
     if frozen is None:  # every list's rows are hashed, and (case None) every page written
-        lists = [whole_list(rows, each) if each.partial else each for each in lists]
+        lists = whole_lists(rows, lists)
     digests, older, newest = page_digests(lists, worked, frozen)
     written = manifest_of(current, digests, older, newest)
     try:
@@ -131,7 +131,7 @@ def write_site(store: Store, out: Path, *, publishing: bool = False) -> SiteWrit
             if made is not None:
                 rows.prune()
                 return SiteWritten(folder, made, len(pages))
-            lists = [whole_list(rows, each) if each.partial else each for each in lists]
+            lists = whole_lists(rows, lists)
         with staged_outputs(out) as outputs:
             outputs.own(folder, SITE_FILES)
             write_site_pages(lists, settings, pages, folder, outputs, notation)
@@ -222,6 +222,11 @@ def read_site_lists(
         cut = deferred_list(rows, each) if deferred and period_text != newest else None
         result.append(cut or whole_list(rows, each))
     return result
+
+
+def whole_lists(rows: RowCache, lists: Sequence[SiteList]) -> list[SiteList]:
+    """``lists`` with each ``partial`` one read whole (``whole_list``)."""
+    return [whole_list(rows, each) if each.partial else each for each in lists]
 
 
 def whole_list(rows: RowCache, each: SiteList) -> SiteList:

@@ -29,6 +29,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from rating_batch.portable import write_replacing
 from rating_batch.staging import staged_outputs
 from rating_batch.writers.site import (
     PERIOD_PAGES,
@@ -340,8 +341,6 @@ def write_changed(
 
 
 def replace_text(path: Path, text: str) -> None:
-    """``path`` replaced by ``text`` at once: written under a hidden name beside it, renamed
-    over it (a web server serves the old page or the new, never half of one)."""
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    temporary.write_text(text, encoding="utf-8")
-    os.replace(temporary, path)
+    """``path`` replaced by ``text`` at once (a web server serves the old page or the new,
+    never half of one: ``portable.write_replacing``)."""
+    write_replacing(path, text)

@@ -20,7 +20,6 @@ import contextlib
 import hashlib
 import io
 import mmap
-import os
 from collections.abc import Collection, Sequence
 from pathlib import Path
 
@@ -28,6 +27,7 @@ import numpy as np
 import pandas as pd
 
 from rating_batch.periods import Period
+from rating_batch.portable import write_replacing
 from rating_batch.schema import as_written
 from rating_batch.store import Store
 from rating_batch.writers.site_players import column_facts
@@ -215,10 +215,10 @@ class RowCache:
                 fact_values=found.to_numpy(bool),
             )
         if not _holds(self._published(period, path), data):
-            _replace(self.folder / f"{digest}.csv", data)
+            write_replacing(self.folder / f"{digest}.csv", data)
         buffer = io.BytesIO()
         np.savez(buffer, allow_pickle=False, **arrays)
-        _replace(self.folder / f"{digest}.{ROWS_VERSION}.npz", buffer.getvalue())
+        write_replacing(self.folder / f"{digest}.{ROWS_VERSION}.npz", buffer.getvalue())
 
     def prune(self) -> None:
         """The copies no list read names removed (a list unpublished, another version's)."""
@@ -294,9 +294,3 @@ def _mapped(place: Path | None) -> mmap.mmap | None:
             return mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
     except (OSError, ValueError):  # missing, unreadable, or empty (no mapping)
         return None
-
-
-def _replace(path: Path, data: bytes) -> None:
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    temporary.write_bytes(data)
-    os.replace(temporary, path)

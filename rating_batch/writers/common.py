@@ -159,6 +159,13 @@ def neutralise(text: str) -> str:
     return "'" + text if text.lstrip("'").startswith(FORMULA_STARTS) else text
 
 
+def neutralise_all(texts: list[str]) -> list[str]:
+    """``neutralise`` of each text, written out as one expression a text (no Python function
+    called per text: the CSV and TXT writers' distinct texts, issue 42)."""
+    return ["'" + text if text.lstrip("'").startswith(FORMULA_STARTS) else text
+            for text in texts]  # fmt: skip
+
+
 def formatted(
     codes: np.ndarray, distinct: Iterable[Any], form: Callable[[Any], str], missing: str = ""
 ) -> list[str]:

@@ -11,8 +11,8 @@ import numpy as np
 import pandas as pd
 from anyascii import anyascii
 
-from rating_batch.schema import CONTROL_CHARACTERS, FORMULA_STARTS
-from rating_batch.writers.common import distinct, each_at_once, neutralise
+from rating_batch.schema import CONTROL_CHARACTERS
+from rating_batch.writers.common import distinct, each_at_once, neutralise, neutralise_all
 from rating_batch.writers.csvfile import CSV_BLOCK
 
 #: FIDE's single-kind TXT list: (label, width) after the header of the downloads (§10.1).
@@ -56,9 +56,7 @@ def txt_texts(values: list[str]) -> list[str]:
     text but anyascii for a text beyond ASCII (numpy's string functions were measured 2x
     slower than this on the bench list)."""
     texts = each_at_once(values, lambda text: CONTROL_CHARACTERS.sub(" ", text))
-    texts = [text if text.isascii() else anyascii(text) for text in texts]
-    return ["'" + text if text.lstrip("'").startswith(FORMULA_STARTS) else text
-            for text in texts]  # fmt: skip
+    return neutralise_all([text if text.isascii() else anyascii(text) for text in texts])
 
 
 def write_list_txt(listing: pd.DataFrame, path: Path, *, period: str) -> None:
