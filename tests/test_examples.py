@@ -4,12 +4,15 @@ published), and the README's console blocks, line by line, in a fresh folder."""
 
 from __future__ import annotations
 
+import datetime as dt
+import importlib
 import os
 import re
 import shlex
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from click.testing import CliRunner
@@ -19,28 +22,19 @@ from rating_batch.cli import cli
 ROOT = Path(__file__).parent.parent
 MONTHLY = "sample_data/monthly"
 
-#: The database each state starts from: the commands that make it, in order.
-STATES: dict[str, list[str]] = {
-    "none": [],
-    "initialised": [f"init --list {MONTHLY}/list-2026-01.csv --period 2026-01"],
-    "january added": [
-        f"init --list {MONTHLY}/list-2026-01.csv --period 2026-01",
-        f"add {MONTHLY}/2026-01",
-    ],
-    "february added": [
-        f"init --list {MONTHLY}/list-2026-01.csv --period 2026-01",
-        f"add {MONTHLY}/2026-01",
-        "publish 2026-02 --out lists",
-        f"add {MONTHLY}/2026-02",
-    ],
-    "march published": [
-        f"init --list {MONTHLY}/list-2026-01.csv --period 2026-01",
-        f"add {MONTHLY}/2026-01",
-        "publish 2026-02 --out lists",
-        f"add {MONTHLY}/2026-02",
-        "publish 2026-03 --out lists",
-    ],
+#: The database each state starts from: the state it grows from and the commands that make
+#: it from there, in order (each state is made once, from a copy of the one before).
+STATES: dict[str, tuple[str | None, list[str]]] = {
+    "none": (None, []),
+    "initialised": ("none", [f"init --list {MONTHLY}/list-2026-01.csv --period 2026-01"]),
+    "january added": ("initialised", [f"add {MONTHLY}/2026-01"]),
+    "february added": ("january added", ["publish 2026-02 --out lists", f"add {MONTHLY}/2026-02"]),
+    "march published": ("february added", ["publish 2026-03 --out lists"]),
 }
+
+#: The day ``publish --due`` judges by in its example: the lists of February and March are
+#: due then (two lists, one after the other), whatever the day the suite runs.
+DUE_TODAY = dt.date(2026, 3, 2)
 
 #: The state each command's examples run in. A new command must say which.
 STATE_OF = {
@@ -111,14 +105,18 @@ _SAMPLE_DATA = shutil.ignore_patterns("sample_data")
 
 @pytest.fixture(scope="session")
 def made_states(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Path]]:
-    """Each state of ``STATES``, made once by its commands in a folder of its own (the
-    examples then run in a copy of it): the folders by state."""
+    """Each state of ``STATES``, made once: a copy of the state it grows from, then its
+    commands (the examples then run in a copy of it): the folders by state."""
     made: dict[str, Path] = {}
     with pytest.MonkeyPatch.context() as patch:
         patch.delenv("RATING_BATCH_DB", raising=False)
-        for state, steps in STATES.items():
+        for state, (grows_from, steps) in STATES.items():
             folder = tmp_path_factory.mktemp(state.replace(" ", "-"))
             (folder / "sample_data").symlink_to(ROOT / "sample_data")
+            if grows_from is not None:
+                shutil.copytree(
+                    made[grows_from], folder, ignore=_SAMPLE_DATA, symlinks=True, dirs_exist_ok=True
+                )
             patch.chdir(folder)
             for step in steps:
                 code, output = invoke(f"rating-batch {step}")
@@ -146,11 +144,27 @@ def test_the_help_example_runs_as_written(
         listen = serving.listen
         monkeypatch.setattr(serving, "listen", lambda host, port: listen(host, 0))
         monkeypatch.setattr(serving.uvicorn.Server, "run", lambda self, sockets: None)
+    if "--due" in line:  # the clock at DUE_TODAY: the same lists due whenever the suite runs
+        publish = importlib.import_module("rating_batch.monthly.publish")
+        monkeypatch.setattr(publish, "dt", _clock_at(DUE_TODAY))
     # The state's folder as its commands left it, the database and its folders beside it.
     made = made_states[STATE_OF[command]]
     shutil.copytree(made, sandbox, ignore=_SAMPLE_DATA, symlinks=True, dirs_exist_ok=True)
     code, output = invoke(line)
     assert code == 0, output
+    if "--due" in line:
+        assert "2026-02" in output and "2026-03" in output and "2026-04" not in output, output
+
+
+def _clock_at(day: dt.date) -> SimpleNamespace:
+    """A stand-in for a module's ``datetime`` whose ``date.today()`` is ``day``."""
+
+    class Date(dt.date):
+        @classmethod
+        def today(cls) -> Date:
+            return cls(day.year, day.month, day.day)
+
+    return SimpleNamespace(**{**vars(dt), "date": Date})
 
 
 def console_blocks() -> list[list[str]]:

@@ -317,6 +317,9 @@ def write_changed(
     if cut is not None:
         lists = cut({*write.astype(str), *moved}, moved)
         older = [each for each in lists if each.period != newest]
+    # Until the new manifest is in place, none: a publish stopped among the pages (a kill, a
+    # full disk) leaves a site the next one writes whole, never pages it takes for the old.
+    (folder / MANIFEST).unlink(missing_ok=True)
     made = 0
     for stems, texts in player_pages(lists, layout, pages, worked, write):
         for stem, text in zip(stems, texts, strict=True):

@@ -267,3 +267,40 @@ def test_a_publish_takes_the_older_lists_sums_from_the_manifest(tmp_path: Path) 
     assert after["players/11.html"][1] != before["players/11.html"][1]
     assert after["players/17.html"] == before["players/17.html"]
     assert json.loads(path.read_text(encoding="utf-8"))["older"]["11"] == "0.0"
+
+
+def test_a_site_left_half_written_is_written_whole_by_the_next_publish(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A publish that stops while it replaces the changed pages (a kill, a full disk) leaves
+    some pages of a list the officer may then take back. The next publish must not take the
+    manifest of before for what is on the disk: here March's first publish, with the February
+    Cup (Newbie beats 15 and 16), stops after the player pages, before the index; the officer
+    unpublishes March, removes the Cup, adds a draw of 12 and 13 and publishes March again.
+    15 and 16 did not play after all: their pages must not keep the Cup (a link to an event
+    no list holds)."""
+    from rating_batch.monthly import site_pages
+
+    db, out = two_months(tmp_path)
+
+    def full_disk(*args: object, **kwargs: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(site_pages, "write_index", full_disk)
+        code, _, err = run("publish", "2026-03", "--db", db, "--out", out)
+    assert code == 1 and "site" in err, err
+    assert "February Cup" in (out / "site" / "players" / "15.html").read_text(encoding="utf-8")
+    assert run("unpublish", "2026-03", "--db", db)[0] == 0
+    assert run("remove", "feb", "--db", db)[0] == 0
+    few = [P(1, "Player, P02", 1750, 12, ADULT, sex="m", federation="ITA"),
+           P(2, "Player, P03", 1700, 13, ADULT, sex="m", federation="ITA")]  # fmt: skip
+    draw = tmp_path / "draw.trf"
+    draw.write_text(trf(few, [(1, 1, 2, "=-=")], name="February Rapid", start="2026/02/14",
+                        end="2026/02/14"))  # fmt: skip
+    assert run("add", draw, "--db", db)[0] == 0
+    assert run("publish", "2026-03", "--db", db, "--out", out)[0] == 0
+    assert "February Cup" not in (out / "site" / "players" / "15.html").read_text(encoding="utf-8")
+    fresh = tmp_path / "fresh"
+    assert run("site", "--db", db, "--out", fresh)[0] == 0
+    assert contents(out / "site") == contents(fresh / "site")
