@@ -342,7 +342,12 @@ def test_games_left_without_their_entry_are_refused_not_rated(tmp_path: Path) ->
     kept = tmp_path / "r.sqlite.files"
     files = sorted(kept.rglob("*")) if kept.exists() else []
     code, _, err = run("publish", "2026-02", "--db", db, "--out", tmp_path / "out")
-    assert (code, err) == (1, "Error: the database holds games of 2026-02 without their entry\n")
+    assert (code, err) == (
+        1,
+        "Error: the database holds games of 2026-02 without their entry (changed outside "
+        "rating_batch?): nothing was published; 'rating-batch backups' lists the copies to "
+        "restore\n",
+    )
     assert dump(db) == before and not (tmp_path / "out").exists()
     assert (sorted(kept.rglob("*")) if kept.exists() else []) == files  # nothing kept
 
@@ -580,3 +585,28 @@ def test_the_reports_per_game_sheets_are_left_out_above_the_bound_as_rates(
     notes = [str(row) for row in summary(above["Summary"])]
     assert any("8 player-games: the Games and Calculations sheets are left out" in n for n in notes)
     assert not any("left out" in str(row) for row in summary(at["Summary"]))
+
+
+def test_games_of_a_player_no_longer_in_the_database_are_refused_not_rated(
+    tmp_path: Path,
+) -> None:
+    # A database changed by hand (a player deleted, his entries and games left): the games
+    # have no player to rate, and rating them anyway would change his opponent's rating
+    # against nobody.
+    db = database(tmp_path)
+    add_one_game(tmp_path, db)
+    with sqlite3.connect(db) as connection:
+        connection.execute(
+            "DELETE FROM players WHERE player_id = "
+            "(SELECT player_id FROM event_players WHERE start_rank = 2)"
+        )
+    connection.close()
+    before = dump(db)
+    code, _, err = run("publish", "2026-02", "--db", db, "--out", tmp_path / "out")
+    assert (code, err) == (
+        1,
+        "Error: the database holds games of 2026-02 of an unknown player (changed outside "
+        "rating_batch?): nothing was published; 'rating-batch backups' lists the copies to "
+        "restore\n",
+    )
+    assert dump(db) == before and not (tmp_path / "out").exists()

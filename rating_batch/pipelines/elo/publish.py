@@ -99,6 +99,13 @@ def _ratings_at(
     return ratings.dropna()
 
 
+#: What to do about a database whose rows no command of ours could have left.
+CHANGED_BY_HAND = (
+    " (changed outside rating_batch?): nothing was published; 'rating-batch backups' lists "
+    "the copies to restore"
+)
+
+
 def rate_list(store: Store, book: RuleBook, period: Period, kind: str) -> KindOutcome:
     """Rate the period's events of one list kind, and each player's state after it."""
     rules = book.for_period(period).for_kind(kind)
@@ -119,8 +126,15 @@ def rate_list(store: Store, book: RuleBook, period: Period, kind: str) -> KindOu
         people = store.players()
         entries = store.period_entries(period, kind)
         games = stored.result()
-    # Everyone with a state or a game this period.
-    ids = sorted(set(state["player_id"]) | set(entries["player_id"]))
+    # Everyone with a state or a game this period; a player of an entry the database no
+    # longer has (deleted by hand) has no identity to rate under: refused, as the store
+    # would refuse his row.
+    entered = entries["player_id"].unique()
+    if not np.isin(entered, people["player_id"].to_numpy()).all():
+        raise RatingBatchError(
+            f"the database holds games of {period} of an unknown player{CHANGED_BY_HAND}"
+        )
+    ids = sorted(set(state["player_id"]) | set(entered))
     table = pd.DataFrame({"player_id": ids}).merge(people, on="player_id", how="left")
     table = table.merge(state, on="player_id", how="left")
     table["id"] = np.where(
@@ -428,7 +442,9 @@ def _period_games(
     played_in = games["event_id"].to_numpy(np.int64)
     at = entry.get_indexer(played_in * width + own)
     if (at < 0).any():
-        raise RatingBatchError(f"the database holds games of {period} without their entry")
+        raise RatingBatchError(
+            f"the database holds games of {period} without their entry{CHANGED_BY_HAND}"
+        )
     facing = np.where(faced < 0, -1, entry.get_indexer(played_in * width + faced))
     players = rated["player_id"].to_numpy(np.int64)
     player, opponent = players[at], np.where(facing < 0, -1, players[facing])
@@ -437,8 +453,6 @@ def _period_games(
     mine, theirs = in_table.get_indexer(player), in_table.get_indexer(opponent)
     place = pd.Index(pidx.index).get_indexer(np.concatenate([player, opponent]))
     indices = pidx.to_numpy(np.int64)
-    if (place[: len(player)] < 0).any():
-        raise RatingBatchError(f"the database holds games of {period} of an unknown player")
     event_at = pd.Index(events["event_id"]).get_indexer(played_in)
     rating_of = rated["rating"].astype("Int64").array
     frame = pd.DataFrame(
