@@ -20,6 +20,8 @@ import contextlib
 import hashlib
 import io
 import mmap
+import zipfile
+import zlib
 from collections.abc import Collection, Sequence
 from pathlib import Path
 
@@ -267,8 +269,8 @@ def _open(folder: Path, digest: str, published: Path | None) -> Cut | None:
     try:
         with np.load(folder / f"{digest}.{ROWS_VERSION}.npz", allow_pickle=False) as saved:
             arrays = {name: saved[name] for name in saved.files}
-    except (OSError, ValueError, KeyError):
-        return None
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile, zlib.error):
+        return None  # missing, or spoilt (cut short, bytes changed): the list is read whole
     starts = arrays.get("starts")
     if (
         str(arrays.get("digest")) != digest

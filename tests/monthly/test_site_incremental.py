@@ -304,3 +304,62 @@ def test_a_site_left_half_written_is_written_whole_by_the_next_publish(
     fresh = tmp_path / "fresh"
     assert run("site", "--db", db, "--out", fresh)[0] == 0
     assert contents(out / "site") == contents(fresh / "site")
+
+
+def test_the_copies_beside_the_site_are_a_help_never_a_need(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The older lists' copies and indexes beside the site (``.site-rows``, docs/site.md §6)
+    only spare reading a list whole. None written (a full disk), or one spoilt afterwards (a
+    byte changed, a file cut short): the publish still gives the site ``site`` writes."""
+    from rating_batch.monthly import site_rows
+
+    db, out = two_months(tmp_path)
+    rows = out / site_rows.ROWS_FOLDER
+    kept = sorted(rows.iterdir())
+    assert kept  # February's games and calculations, indexed by the first publish
+
+    def full_disk(*args: object, **kwargs: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    for each in kept:  # each copy spoilt: one byte changed, or cut short
+        data = each.read_bytes()
+        each.write_bytes(data[:-1] + bytes([data[-1] ^ 1]) if each.suffix == ".csv" else data[:50])
+    with monkeypatch.context() as patch:
+        patch.setattr(site_rows, "write_replacing", full_disk)
+        assert run("publish", "2026-03", "--db", db, "--out", out)[0] == 0
+    fresh = tmp_path / "fresh"
+    assert run("site", "--db", db, "--out", fresh)[0] == 0
+    assert contents(out / "site") == contents(fresh / "site")
+    # The disk has room again: the next publish keeps its copies, and its site is right.
+    mar = tmp_path / "mar.trf"
+    few = [P(1, "Player, P02", 1750, 12, ADULT, sex="m", federation="ITA"),
+           P(2, "Player, P03", 1700, 13, ADULT, sex="m", federation="ITA")]  # fmt: skip
+    mar.write_text(trf(few, [(1, 1, 2, "=-=")], name="March Rapid", start="2026/03/07",
+                       end="2026/03/07"))  # fmt: skip
+    assert run("add", mar, "--db", db)[0] == 0
+    assert run("publish", "2026-04", "--db", db, "--out", out)[0] == 0
+    assert any(p.name.endswith(".npz") for p in rows.iterdir())
+    shutil.rmtree(fresh)
+    assert run("site", "--db", db, "--out", fresh)[0] == 0
+    assert contents(out / "site") == contents(fresh / "site")
+
+
+def test_a_site_reached_through_a_link_is_written_in_place_where_it_is(tmp_path: Path) -> None:
+    """``--out`` a link to the folder (a share mounted elsewhere): the pages replaced in place
+    and the copies beside the site land in the folder linked, the link stays a link."""
+    db, out = two_months(tmp_path)
+    linked = tmp_path / "linked"
+    try:
+        linked.symlink_to(out, target_is_directory=True)
+    except OSError:  # Windows without the right to make links
+        pytest.skip("this machine does not let a test make a symbolic link")
+    before = snapshot(out / "site")
+    assert run("publish", "2026-03", "--db", db, "--out", linked)[0] == 0
+    assert linked.is_symlink() and not (out / "site").is_symlink()
+    after = snapshot(out / "site")
+    assert after["players/17.html"] == before["players/17.html"]  # left alone
+    assert after["players/15.html"] != before["players/15.html"]  # replaced, where it is
+    fresh = tmp_path / "fresh"
+    assert run("site", "--db", db, "--out", fresh)[0] == 0
+    assert contents(out / "site") == contents(fresh / "site")
