@@ -132,26 +132,26 @@ def test_the_initial_lists_period_is_never_published(folder: Path) -> None:
 # -- "publish 2026-4, '2026-04 ', 26-04 or 2027-03 are accepted; events of 2006 or 2062" ------
 
 
-@pytest.mark.parametrize("typed", ["2026-4", "2026-04 ", "26-04", "2027-03"])
-def test_a_mistyped_period_is_refused_and_the_right_one_still_works(
-    folder: Path, typed: str
-) -> None:
+def test_a_mistyped_period_is_refused_and_the_right_one_still_works(folder: Path) -> None:
+    # Each refusal leaves the database as it was (compared whole), so the right period
+    # published once after all of them is what it would be after any one.
     db = init(folder)
     state = dump(db)
-    code, _, err = process("publish", typed, "--out", "lists", cwd=folder)
-    one_line_error(code, err)
-    assert dump(db) == state
+    for typed in ("2026-4", "2026-04 ", "26-04", "2027-03"):
+        code, _, err = process("publish", typed, "--out", "lists", cwd=folder)
+        one_line_error(code, err)
+        assert dump(db) == state, typed
     assert process("publish", "2026-02", "--out", "lists", cwd=folder)[0] == 0
 
 
-@pytest.mark.parametrize("year", ["2006", "2062"])
-def test_an_event_dated_years_away_is_refused(folder: Path, year: str) -> None:
+def test_an_event_dated_years_away_is_refused(folder: Path) -> None:
     db = init(folder)
     state = dump(db)
-    event = event_file(folder, "typo", [(1, 1, 2, "1-0")], day=f"{year}/01/10")
-    code, _, err = process("add", event, cwd=folder)
-    assert "(--accept-dates adds it anyway)" in one_line_error(code, err)
-    assert dump(db) == state
+    for year in ("2006", "2062"):
+        event = event_file(folder, f"typo{year}", [(1, 1, 2, "1-0")], day=f"{year}/01/10")
+        code, _, err = process("add", event, cwd=folder)
+        assert "(--accept-dates adds it anyway)" in one_line_error(code, err), year
+        assert dump(db) == state, year
     assert process("publish", "2026-02", "--out", "lists", cwd=folder)[0] == 0
 
 
