@@ -116,8 +116,6 @@ def test_a_command_loads_only_the_system_it_runs(
     the table of systems imported every one); a glicko2 database loads glicko2 alone."""
     folder, made = database
     assert systems(made["init"]) == [] and systems(made["add"]) == []
-    modules, _ = loaded_by("rate", "jan.trf", "--out", "rated", cwd=folder)
-    assert systems(modules) == []
     modules, _ = loaded_by(
         "init", "--list", "list.csv", "--period", "2026-01", "--rules", "glicko2", "--from-elo",
         "--db", "glicko2.sqlite", cwd=folder,
