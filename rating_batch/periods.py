@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from typing import Protocol
-
-import numpy as np
-import pandas as pd
+from typing import TYPE_CHECKING, Protocol
 
 from rating_batch.errors import RatingBatchError
+
+if TYPE_CHECKING:
+    import numpy as np
+    import pandas as pd
 
 #: Years a period may name: FIDE's first list is of 1971; later than 2199 is a typo.
 FIRST_YEAR, LAST_YEAR = 1900, 2199
@@ -212,6 +213,8 @@ def list_before(lists: pd.DataFrame, kind: str, period: Period) -> Period | None
 
 def month_index(periods: pd.Series) -> pd.Series:
     """Periods ``YYYY-MM`` as a month count (year × 12 + month), NA for none or INITIAL."""
+    import pandas as pd  # loaded here: a period checked at the door needs no pandas
+
     text = periods.astype("string")
     known = text.notna() & (text != INITIAL)
     year = pd.to_numeric(text.str.slice(0, 4).where(known), errors="coerce")
@@ -222,6 +225,8 @@ def month_index(periods: pd.Series) -> pd.Series:
 def months_since(period: str, periods: pd.Series) -> np.ndarray:
     """Months from each of ``periods`` (``YYYY-MM``; NaN where empty) to the list ``period``:
     Glicko's idle periods, the ECF's lapsed ratings and grades."""
+    import numpy as np
+
     then = month_index(periods).to_numpy(np.float64, na_value=np.nan)
     result: np.ndarray = month_count(period) - then
     return result

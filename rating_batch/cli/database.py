@@ -23,6 +23,7 @@ from rating_batch.cli.common import (
     user_errors,
 )
 from rating_batch.errors import errors_only
+from rating_batch.periods import canonical_period
 from rating_batch.systems import SYSTEM_HOMES
 from rating_batch.systems.elo.rules import FIDE_BY_DATE, KINDS
 
@@ -297,6 +298,9 @@ def publish(
         raise click.UsageError("give PERIOD or --due (not both)")
     if today is not None and not due:
         raise click.UsageError("--today goes with --due")
+    with user_errors(context.obj["debug"]):
+        # A mistyped period is told before the libraries publish needs are loaded (issue 42).
+        period = None if period is None else canonical_period(period)
     options = monthly.PublishOptions(
         skip_to=skip_to, dry_run=dry_run, wait=context.obj["wait"], accept_dates=accept_dates,
         today=today.date() if today is not None else None,

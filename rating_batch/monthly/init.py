@@ -9,14 +9,14 @@ anything already exists is refused and left as it was (``store.create_store``).
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from rating_batch.monthly.site_settings import site_settings
 from rating_batch.periods import canonical_period
-from rating_batch.pipelines.registry import stored_system
-from rating_batch.pipelines.seam import InitRequest, Outcome
 from rating_batch.store import ensure_new
 from rating_batch.systems.elo.rules import EDITIONS, FIDE_BY_DATE
-from rating_batch.systems.elo.rules_file import read_rules_file
+
+if TYPE_CHECKING:
+    from rating_batch.pipelines.seam import Outcome
 
 #: What ``fide`` (the default) means, as ``rules`` and the desk's first page say it.
 BY_DATE_TITLE = "the edition in force at each event's start"
@@ -52,6 +52,12 @@ def init_database(
     file ``rules_name`` names, when it was sent rather than read from there)."""
     label = canonical_period(period) if period is not None else None
     ensure_new(db)  # before the list is even read: nothing at ``db`` is ever touched
+    # Loaded once nothing refuses the command: a refused init loads no pandas (issue 42).
+    from rating_batch.monthly.site_settings import site_settings
+    from rating_batch.pipelines.registry import stored_system
+    from rating_batch.pipelines.seam import InitRequest
+    from rating_batch.systems.elo.rules_file import read_rules_file
+
     text = read_rules_file(rules_name) if rules_text is None else rules_text
     site_settings(text, rules_name)  # a wrong [site] is told now, not at the first publish
     system = stored_system(rules_name, text)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+import re
 from collections.abc import Callable, Iterable, Mapping
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
@@ -20,6 +21,12 @@ MAX_SHEET_ROWS = 1_048_576
 #: Per-game sheets (Games, Calculations) of a workbook hold at most this many rows; a larger
 #: period is complete in games.csv and calculations.csv, and the Summary says so.
 MAX_DETAIL_ROWS = 100_000
+#: The characters XML cannot hold (a sheet shows them as '?') and the texts a spreadsheet
+#: reads as error codes: openpyxl's own (``openpyxl.cell.cell``), kept here so that making
+#: sheet XML needs no openpyxl, which is loaded only when a workbook is written (issue 42;
+#: tests/test_startup.py checks they are still openpyxl's).
+ILLEGAL_CHARACTERS_RE = re.compile(r"[\000-\010]|[\013-\014]|[\016-\037]")
+ERROR_CODES = ("#NULL!", "#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#N/A")
 
 
 def detail_notes(sheet: str, rows: int) -> list[str]:

@@ -9,18 +9,17 @@ import html
 import textwrap
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from functools import cache
 from itertools import pairwise
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 import pandas as pd
-from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE, WriteOnlyCell
-from openpyxl.styles import Alignment, Font
-from openpyxl.utils import get_column_letter
 
 from rating_batch.writers.common import (
     CODE_COLUMNS,
     FORMULA_STARTS,
+    ILLEGAL_CHARACTERS_RE,
     NUMBER_FORMATS,
     distinct,
     each_at_once,
@@ -28,20 +27,44 @@ from rating_batch.writers.common import (
     formatted,
 )
 
+if TYPE_CHECKING:
+    from openpyxl.styles import Alignment, Font
+
 # The stubs omit what write-only sheets really have: typed loosely (as in workbook.py).
 WriteOnlyWorksheet = Any
 
+# openpyxl is imported where a workbook is written, not with this module (issue 42: ~55 ms
+# of every command's start-up, and most commands write no workbook).
 
-#: The font of bold cells: the workbook's own (Calibri 11), bold (a font without a name is
-#: shown in a serif face by LibreOffice).
-BOLD = Font(name="Calibri", size=11, bold=True)
-#: Numbers on the left, beside their keys (a Summary).
-LEFT = Alignment(horizontal="left")
-#: Text one character in from the left: never run together with a number that ends at the
-#: right edge of the column before ("10" and "900000274" read as "10900000274").
-INDENTED = Alignment(horizontal="left", indent=1)
-#: Text wrapped within its column (a long formula), one character in.
-WRAPPED = Alignment(horizontal="left", indent=1, wrap_text=True)
+
+@cache
+def bold_font() -> Font:
+    """The font of bold cells: the workbook's own (Calibri 11), bold (a font without a name
+    is shown in a serif face by LibreOffice)."""
+    from openpyxl.styles import Font
+
+    return Font(name="Calibri", size=11, bold=True)
+
+
+#: The alignments of cells by name: ``left``, numbers on the left, beside their keys (a
+#: Summary); ``indented``, text one character in from the left: never run together with a
+#: number that ends at the right edge of the column before ("10" and "900000274" read as
+#: "10900000274"); ``wrapped``, text wrapped within its column (a long formula), one in.
+ALIGNMENTS: dict[str, dict[str, Any]] = {
+    "left": {"horizontal": "left"},
+    "indented": {"horizontal": "left", "indent": 1},
+    "wrapped": {"horizontal": "left", "indent": 1, "wrap_text": True},
+}
+
+
+@cache
+def aligned(name: Literal["left", "indented", "wrapped"]) -> Alignment:
+    """The alignment ``ALIGNMENTS`` names, made once."""
+    from openpyxl.styles import Alignment
+
+    return Alignment(**ALIGNMENTS[name])
+
+
 #: Points a line of text takes in a row (Calibri 11).
 LINE_HEIGHT = 15
 
@@ -55,9 +78,11 @@ def style_id(
     alignment: Alignment | None = None,
 ) -> int:
     """Register a cell style in the workbook (as openpyxl would for a cell) and return its id."""
+    from openpyxl.cell.cell import WriteOnlyCell
+
     cell = WriteOnlyCell(worksheet)
     if bold:
-        cell.font = BOLD
+        cell.font = bold_font()
     if number_format:
         cell.number_format = number_format
     if quote:
@@ -148,9 +173,9 @@ def table_rows_xml(
             )
             numbers[str(name)] = f' s="{style_id(worksheet, number_format=form)}"' if form else ""
         elif texts is None:
-            texts = _text_styles(worksheet, INDENTED)
+            texts = _text_styles(worksheet, aligned("indented"))
     plain, quoted, bold = texts or (-1, -1, -1)
-    wrapped = _text_styles(worksheet, WRAPPED) if wrap else (-1, -1, -1)
+    wrapped = _text_styles(worksheet, aligned("wrapped")) if wrap else (-1, -1, -1)
     styles = _Styles(numbers, quoted, bold, plain, frozenset(wrap), wrapped)
     return SheetRows(frame, levels, styles, first, _lines(frame, wrap))
 
@@ -193,6 +218,8 @@ def _rows_xml(
     cell that follows the row's previous cell has no reference (``r`` is optional in a sheet:
     it is the next cell); one after a missing cell has it. A row of several ``lines`` is made
     that high."""
+    from openpyxl.utils import get_column_letter  # a workbook is being written
+
     numbers = np.arange(first, len(frame) + first).astype(str).astype(object)
     heading = [False] * len(frame) if levels is None else (levels == 0).tolist()
     starts = '<row r="' + numbers + '"'

@@ -26,10 +26,13 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from openpyxl.cell.cell import ERROR_CODES, ILLEGAL_CHARACTERS_RE
-from openpyxl.utils import get_column_letter
 
-from rating_batch.writers.common import FORMULA_STARTS, stored_float
+from rating_batch.writers.common import (
+    ERROR_CODES,
+    FORMULA_STARTS,
+    ILLEGAL_CHARACTERS_RE,
+    stored_float,
+)
 
 #: The longest text a cell holds (openpyxl cuts longer text).
 MAX_CELL_TEXT = 32_767
@@ -59,6 +62,8 @@ def summary_rows(
 ) -> SummaryRows | None:
     """``rows`` (placed from sheet row ``first``) as openpyxl writes them, or None when one
     of their values is not one made here. ``style_id`` registers a style in the workbook."""
+    from openpyxl.utils import get_column_letter  # a workbook is being written
+
     ids: dict[Style, int] = {}
     made: list[list[str]] = []
     cells = 0

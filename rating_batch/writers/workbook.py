@@ -16,11 +16,6 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from openpyxl import Workbook
-from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE, WriteOnlyCell
-from openpyxl.styles import Alignment
-from openpyxl.utils import get_column_letter
-from openpyxl.worksheet.properties import PageSetupProperties
 
 from rating_batch.systems.base import ReportTable
 from rating_batch.systems.elo.rules import KINDS
@@ -28,14 +23,15 @@ from rating_batch.values import missing
 from rating_batch.writers.common import (
     FIXED_TIMESTAMP,
     FORMULA_STARTS,
+    ILLEGAL_CHARACTERS_RE,
     MAX_SHEET_ROWS,
     stored_float,
 )
 from rating_batch.writers.sheet_rows import (
-    BOLD,
-    LEFT,
     LINE_HEIGHT,
     SheetRows,
+    aligned,
+    bold_font,
     style_id,
     table_rows_xml,
     wrapped_lines,
@@ -45,6 +41,9 @@ from rating_batch.writers.summary_rows import SummaryRows, summary_rows
 # The stubs omit what write-only sheets really have (column_dimensions, auto_filter,
 # freeze_panes: openpyxl copies them from Worksheet), so the sheets are typed loosely.
 WriteOnlyWorksheet = Any
+
+# openpyxl is imported in the functions that write a workbook, not with this module: most
+# commands write none, and it is ~55 ms of a process's start-up (issue 42).
 
 
 @dataclass
@@ -90,6 +89,8 @@ def write_workbook(sheets: Sequence[Sheet], path: Path) -> None:
     times are fixed (re-publishing a period reproduces its files byte for byte). A table
     longer than a sheet can hold (``MAX_SHEET_ROWS``) goes on in ``Title (2)``, ``Title (3)`` ….
     """
+    from openpyxl import Workbook
+
     book = Workbook(write_only=True)
     book.properties.created = FIXED_TIMESTAMP
     book.properties.modified = FIXED_TIMESTAMP
@@ -122,6 +123,8 @@ def _fit_to_pages(worksheet: WriteOnlyWorksheet, keys: int = 0) -> None:
     sheets), the ``keys`` columns on each of them, a row's pages one after the other. Set
     once the column widths are, before the first row: a write-only sheet writes its
     properties with its first row."""
+    from openpyxl.worksheet.properties import PageSetupProperties
+
     widths = [d.width or 10 for d in worksheet.column_dimensions.values()]
     page = PAGE_CHARACTERS / MIN_PRINT_SCALE
     repeated = min(sum(widths[:keys]), page / 2)
@@ -136,6 +139,8 @@ def _fit_to_pages(worksheet: WriteOnlyWorksheet, keys: int = 0) -> None:
 def _page_setup(worksheet: WriteOnlyWorksheet, sheet: Sheet) -> None:
     """Printed: landscape A4, the header row on every page, the sheet's heading at the top
     and the page number at the bottom."""
+    from openpyxl.utils import get_column_letter
+
     worksheet.page_setup.orientation = "landscape"
     worksheet.page_setup.paperSize = "9"  # A4
     if sheet.frame is not None:
@@ -321,12 +326,14 @@ def _text_cell(worksheet: WriteOnlyWorksheet, value: str, bold: bool = False) ->
     value = ILLEGAL_CHARACTERS_RE.sub("?", value)
     if not (bold or value.startswith(FORMULA_STARTS)):
         return value
+    from openpyxl.cell.cell import WriteOnlyCell
+
     cell = WriteOnlyCell(worksheet, value=value)
     cell.data_type = "s"  # never a formula, whatever it starts with
     if value.startswith(FORMULA_STARTS):
         cell.quotePrefix = True
     if bold:
-        cell.font = BOLD
+        cell.font = bold_font()
     return cell
 
 
@@ -341,6 +348,8 @@ def _xlsx_value(worksheet: WriteOnlyWorksheet, value: object, number_format: str
         return int(value)
     if isinstance(value, np.floating | float):
         if number_format:
+            from openpyxl.cell.cell import WriteOnlyCell
+
             cell = WriteOnlyCell(worksheet, value=stored_float(float(value)))
             cell.number_format = number_format
             return cell
@@ -391,13 +400,16 @@ def _header_cells(
     worksheet: WriteOnlyWorksheet, frame: pd.DataFrame, headings: Sequence[str]
 ) -> list[object]:
     """The header row's cells: bold, wrapped within the column, over numbers on the right."""
+    from openpyxl.cell.cell import WriteOnlyCell
+    from openpyxl.styles import Alignment
+
     cells: list[object] = []
     for column, heading in zip(frame.columns, headings, strict=True):
         value = ILLEGAL_CHARACTERS_RE.sub("?", heading)
         cell = WriteOnlyCell(worksheet, value=value)
         cell.data_type = "s"  # never a formula, whatever it starts with
         cell.quotePrefix = value.startswith(FORMULA_STARTS)
-        cell.font = BOLD
+        cell.font = bold_font()
         number = _is_number(frame[column])
         cell.alignment = Alignment(
             horizontal="right" if number else "left", indent=0 if number else 1, wrap_text=True
@@ -417,6 +429,8 @@ def _write_table(
     widths); returns the data rows as sheet XML, made column by column (openpyxl costs ~10 µs
     a cell: a 10^5-row list would take a minute). The cell styles the rows use are registered
     in the workbook here."""
+    from openpyxl.utils import get_column_letter
+
     frame = sheet.frame
     assert frame is not None
     columns = [str(column) for column in frame.columns]
@@ -461,6 +475,8 @@ def _write_rows(worksheet: WriteOnlyWorksheet, rows: list[Sequence[object]]) -> 
     a table's columns (the events) are as wide as the table needs. The first row is appended
     here, the others made as XML (``summary_rows``: the same bytes) and returned, or appended
     here too when they hold other values."""
+    from openpyxl.utils import get_column_letter
+
     rows = [line for row in rows for line in _folded(row)]
     widths: dict[int, int] = {}
     for row in rows:
@@ -480,7 +496,10 @@ def _write_rows(worksheet: WriteOnlyWorksheet, rows: list[Sequence[object]]) -> 
         rows[1:],
         2,
         lambda style: style_id(
-            worksheet, bold=style[0], quote=style[1], alignment=LEFT if style[2] else None
+            worksheet,
+            bold=style[0],
+            quote=style[1],
+            alignment=aligned("left") if style[2] else None,
         ),
     )
     if made is not None or not rows:
@@ -492,6 +511,8 @@ def _write_rows(worksheet: WriteOnlyWorksheet, rows: list[Sequence[object]]) -> 
 
 def _append_row(worksheet: WriteOnlyWorksheet, row: Sequence[object]) -> None:
     """A key-value row appended through openpyxl: numbers on the left."""
+    from openpyxl.cell.cell import WriteOnlyCell
+
     cells: list[object] = []
     for position, value in enumerate(row):
         if isinstance(value, str):
@@ -500,7 +521,7 @@ def _append_row(worksheet: WriteOnlyWorksheet, row: Sequence[object]) -> None:
         cell = _xlsx_value(worksheet, value, "")
         if isinstance(cell, int | float) and not isinstance(cell, bool):
             cell = WriteOnlyCell(worksheet, value=cell)
-            cell.alignment = LEFT
+            cell.alignment = aligned("left")
         cells.append(cell)
     worksheet.append(cells)
 
