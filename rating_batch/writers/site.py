@@ -435,15 +435,25 @@ def played(games: pd.DataFrame | None) -> pd.DataFrame:
     together (a game against an unrated opponent, a bye's point left out)."""
     if games is None or games.empty:
         return pd.DataFrame({"id": [], "event": [], "games": [], "score": []})
-    forfeit = games["reason"].eq("forfeit") if "reason" in games else False
-    score = pd.to_numeric(games["score"], errors="coerce")
-    counted = games.assign(score=score, game=(games["opponent_id"] != "") & ~forfeit)
-    grouped = counted.groupby(["id", "event"], sort=False)
-    return (
-        grouped.agg(games=("game", "sum"), score=("score", "sum"))
-        .reset_index()
-        .astype({"games": "int64"})
-    )
+    forfeit = games["reason"].eq("forfeit").to_numpy(bool) if "reason" in games else False
+    numeric = pd.to_numeric(games["score"], errors="coerce")
+    score = numeric.to_numpy(np.float64)
+    game = (games["opponent_id"] != "").to_numpy(bool) & ~forfeit
+    # Each (id, event) pair in the order it first comes, as a groupby without sorting gives
+    # them, summed with bincount (a groupby's fixed cost was most of a small site's, issue
+    # 42; scores are halves, so the sums are exact in any order).
+    ids, _ = pd.factorize(games["id"])
+    events, keys = pd.factorize(games["event"])
+    pairs, _ = pd.factorize(ids.astype(np.int64) * max(len(keys), 1) + events)
+    _, first = np.unique(pairs, return_index=True)
+    count = len(first)
+    found = pd.DataFrame(
+        {"id": games["id"].iloc[first].to_numpy(), "event": games["event"].iloc[first].to_numpy(),
+         "games": np.bincount(pairs, weights=game, minlength=count).astype(np.int64),
+         "score": np.bincount(pairs, weights=np.nan_to_num(score, nan=0.0), minlength=count)}
+    )  # fmt: skip
+    # Whole numbers stay whole (a groupby sums an integer column as integers).
+    return found.astype({"score": numeric.dtype}) if numeric.dtype.kind in "iu" else found
 
 
 def points(values: pd.Series) -> pd.Series:
