@@ -192,14 +192,11 @@ def _parts(each: SiteList, worked: Worked | None) -> list[tuple[str, pd.DataFram
 
 def _sums(parts: Sequence[tuple[str, pd.DataFrame]]) -> Sums:
     """Per id, the sums of the halves of its rows' hashes over ``parts``."""
-    hashed = [pd.DataFrame({"id": pd.Series([], dtype=object), "h": np.zeros(0, np.uint64)})]
+    ids, hashes = [np.zeros(0, object)], [np.zeros(0, np.uint64)]
     for tag, part in parts:
-        part = part.astype(str).assign(
-            part=tag, order=part.groupby("id", sort=False).cumcount().astype(str)
-        )
-        values = pd.util.hash_pandas_object(part, index=False).to_numpy(np.uint64)
-        hashed.append(pd.DataFrame({"id": part["id"].to_numpy(object), "h": values}))
-    every = pd.concat(hashed, ignore_index=True)
+        ids.append(part["id"].to_numpy(object))
+        hashes.append(_row_hashes(part, tag))
+    every = pd.DataFrame({"id": np.concatenate(ids), "h": np.concatenate(hashes)})
     h = every["h"].to_numpy(np.uint64)
     return (
         every.assign(
@@ -209,6 +206,32 @@ def _sums(parts: Sequence[tuple[str, pd.DataFrame]]) -> Sums:
         .groupby("id", sort=False)[["high", "low"]]
         .sum()
     )
+
+
+def _row_hashes(part: pd.DataFrame, tag: str) -> np.ndarray:
+    """Each row's hash as ``pandas.util.hash_pandas_object(frame, index=False)`` gives it of
+    the row's texts followed by ``tag`` and the row's place among its id's rows (0, 1, …):
+    every column's texts hashed in one call (each text on its own, a missing one as
+    u8max), then combined per row as pandas combines columns (CPython's tuple hash): a
+    pandas call per column was most of a small site's digests (issue 42)."""
+    rows = len(part)
+    codes, _ = pd.factorize(part["id"])
+    by_id = np.argsort(codes, kind="stable")
+    starts = np.flatnonzero(np.diff(codes[by_id], prepend=-2))
+    order = np.empty(rows, np.int64)
+    order[by_id] = np.arange(rows) - np.repeat(starts, np.diff(np.append(starts, rows)))
+    texts = np.column_stack(
+        [part.astype(str).to_numpy(object), np.full(rows, tag, object), order.astype(str)]
+    ).astype(object)
+    columns = texts.shape[1]
+    hashed = pd.util.hash_array(texts.ravel(order="F")).reshape(columns, rows)
+    out = np.full(rows, 0x345678, np.uint64)
+    mult = np.uint64(1000003)
+    for at, column in enumerate(hashed):
+        out ^= column
+        out *= mult
+        mult += np.uint64(82520 + 2 * (columns - at))
+    return out + np.uint64(97531)
 
 
 def _texts(halves: Sums) -> pd.Series:
