@@ -403,13 +403,21 @@ def _top_page(
     columns = _filled([_LEADING[i] for i in (0, 1, 2, 3, 4, 5)], each.listing)
     parts = table_parts([(column, css) for column, _, css, _ in columns])
     heads = [(layout.labels[key], css) for _, key, css, _ in columns]
-    tables = []
-    for name, frame in top_lists(each.listing, each.period.year, settings).items():
-        shown = frame.assign(
-            rank=np.arange(1, len(frame) + 1),
-            name_html=linked_names(frame["name"], frame["id"], pages, "../../"),
-        )
-        tables.append((name, "".join(fill_parts(parts, shown).tolist())))
+    tops = top_lists(each.listing, each.period.year, settings)
+    # The tables laid out as one (a top list is a few rows: each call's fixed cost was the
+    # page's, issue 42), then cut apart.
+    sizes = [len(frame) for frame in tops.values()]
+    joined = pd.concat(tops.values())
+    shown = joined.assign(
+        rank=np.concatenate([np.arange(1, size + 1) for size in sizes]),
+        name_html=linked_names(joined["name"], joined["id"], pages, "../../"),
+    )
+    rows = fill_parts(parts, shown).tolist()
+    ends = np.cumsum(sizes).tolist()
+    tables = [
+        (name, "".join(rows[end - size : end]))
+        for name, size, end in zip(tops, sizes, ends, strict=True)
+    ]
     return render(
         "site_top.html",
         each=each,
