@@ -39,12 +39,12 @@ from rating_batch.writers.site import (
     Settings,
     SiteList,
     event_dates,
-    played,
     stems_of,
     write_events,
     write_index,
     write_list_pages,
 )
+from rating_batch.writers.site_games import played
 from rating_batch.writers.site_history import HISTORY_COLUMNS, change_rows, history
 from rating_batch.writers.site_players import Worked, player_pages
 

@@ -24,7 +24,6 @@ from rating_batch.periods import Period, list_date
 from rating_batch.staging import OutputSet
 from rating_batch.writers.common import half_away_text
 from rating_batch.writers.html import (
-    FORMS,
     Parts,
     escaped_texts,
     fill_parts,
@@ -32,6 +31,7 @@ from rating_batch.writers.html import (
     render,
     section_anchor,
 )
+from rating_batch.writers.site_games import played, points
 from rating_batch.writers.site_labels import LANGUAGES
 
 #: What a period's folder of the site holds (paths relative to it); a page replaced in place
@@ -404,20 +404,14 @@ def _top_page(
     parts = table_parts([(column, css) for column, _, css, _ in columns])
     heads = [(layout.labels[key], css) for _, key, css, _ in columns]
     tops = top_lists(each.listing, each.period.year, settings)
-    # The tables laid out as one (a top list is a few rows: each call's fixed cost was the
-    # page's, issue 42), then cut apart.
+    # One layout for the tables, cut apart (each call's fixed cost was the page's, issue 42).
     sizes = [len(frame) for frame in tops.values()]
     joined = pd.concat(tops.values())
-    shown = joined.assign(
-        rank=np.concatenate([np.arange(1, size + 1) for size in sizes]),
-        name_html=linked_names(joined["name"], joined["id"], pages, "../../"),
-    )
-    rows = fill_parts(parts, shown).tolist()
+    names = linked_names(joined["name"], joined["id"], pages, "../../")
+    rank = np.concatenate([np.arange(1, size + 1) for size in sizes])
+    rows = fill_parts(parts, joined.assign(rank=rank, name_html=names)).tolist()
     ends = np.cumsum(sizes).tolist()
-    tables = [
-        (name, "".join(rows[end - size : end]))
-        for name, size, end in zip(tops, sizes, ends, strict=True)
-    ]
+    tables = [(k, "".join(rows[e - n : e])) for k, n, e in zip(tops, sizes, ends, strict=True)]
     return render(
         "site_top.html",
         each=each,
@@ -427,48 +421,6 @@ def _top_page(
         settings=settings,
         **layout.context("../../", date),
     )
-
-
-#: What the site reads of games.csv (``played``, and the events a list's games name);
-#: ``reason`` tells a forfeit from a game played (a games.csv without it: all with an
-#: opponent were played).
-GAME_COLUMNS = ("event", "id", "opponent_id", "score", "reason")
-
-
-def played(games: pd.DataFrame | None) -> pd.DataFrame:
-    """Per player and event of games.csv: the games played (those with an opponent, not
-    forfeited) and the points scored, byes and forfeits with them (as the event's crosstable
-    totals them) (id, event, games, score). No published file has these per event:
-    players.csv's ``games`` and ``score`` are the period's rated games, all its events
-    together (a game against an unrated opponent, a bye's point left out)."""
-    if games is None or games.empty:
-        return pd.DataFrame({"id": [], "event": [], "games": [], "score": []})
-    forfeit = games["reason"].eq("forfeit").to_numpy(bool) if "reason" in games else False
-    numeric = pd.to_numeric(games["score"], errors="coerce")
-    score = numeric.to_numpy(np.float64)
-    game = (games["opponent_id"] != "").to_numpy(bool) & ~forfeit
-    # Each (id, event) pair in the order it first comes, as a groupby without sorting gives
-    # them, summed with bincount (a groupby's fixed cost was most of a small site's, issue
-    # 42; scores are halves, so the sums are exact in any order).
-    ids, _ = pd.factorize(games["id"])
-    events, keys = pd.factorize(games["event"])
-    pairs, _ = pd.factorize(ids.astype(np.int64) * max(len(keys), 1) + events)
-    _, first = np.unique(pairs, return_index=True)
-    count = len(first)
-    found = pd.DataFrame(
-        {"id": games["id"].iloc[first].to_numpy(), "event": games["event"].iloc[first].to_numpy(),
-         "games": np.bincount(pairs, weights=game, minlength=count).astype(np.int64),
-         "score": np.bincount(pairs, weights=np.nan_to_num(score, nan=0.0), minlength=count)}
-    )  # fmt: skip
-    # Whole numbers stay whole (a groupby sums an integer column as integers).
-    return found.astype({"score": numeric.dtype}) if numeric.dtype.kind in "iu" else found
-
-
-def points(values: pd.Series) -> pd.Series:
-    """Scores as a crosstable writes them (3, 3½, ½): each distinct score once."""
-    codes, distinct_scores = pd.factorize(values)
-    texts = np.array([*(FORMS["points"](v) for v in distinct_scores), ""], dtype=object)
-    return pd.Series(texts[codes], index=values.index)
 
 
 def event_dates(events: pd.DataFrame) -> pd.Series:

@@ -31,11 +31,10 @@ from rating_batch.writers.site import (
     Layout,
     SiteList,
     event_dates,
-    played,
-    points,
     signed_text,
     table_parts,
 )
+from rating_batch.writers.site_games import played, points
 from rating_batch.writers.site_history import change_rows, charts, history
 
 
