@@ -35,7 +35,6 @@ from rating_batch.staging import OutputProblem, staged_outputs
 from rating_batch.store import Store, open_store
 from rating_batch.store.places import keep_out_of_stores
 from rating_batch.writers.site import (
-    GAME_COLUMNS,
     SITE_FILES,
     SiteList,
     player_stems,
@@ -43,6 +42,7 @@ from rating_batch.writers.site import (
     site_layout,
     write_site_pages,
 )
+from rating_batch.writers.site_games import GAME_COLUMNS
 from rating_batch.writers.site_players import write_player_pages
 
 #: The site's folder under ``--out``.

@@ -24,6 +24,7 @@ import re
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
+from importlib.resources.abc import Traversable
 from pathlib import Path
 
 import numpy as np
@@ -38,12 +39,12 @@ from rating_batch.writers.site import (
     Settings,
     SiteList,
     event_dates,
-    played,
     stems_of,
     write_events,
     write_index,
     write_list_pages,
 )
+from rating_batch.writers.site_games import played
 from rating_batch.writers.site_history import HISTORY_COLUMNS, change_rows, history
 from rating_batch.writers.site_players import Worked, player_pages
 
@@ -107,17 +108,7 @@ def fingerprint(
     without a new version, makes the next publish write the whole site), ``[site]`` (its
     logo's bytes too), the system and its notation, rating_batch's version, the layout's
     version, and which lists are published (period and kind)."""
-    digest = hashlib.sha256()
-    package = resources.files("rating_batch")
-    templates, writers = package.joinpath("templates"), package.joinpath("writers")
-    sources = [
-        *((templates, n) for n in sorted(t.name for t in templates.iterdir())
-          if n.startswith("site")),
-        *((writers, n) for n in sorted(w.name for w in writers.iterdir())
-          if n.endswith(".py") and (n.startswith("site") or n == "html.py")),
-    ]  # fmt: skip
-    for folder, name in sources:
-        digest.update(name.encode() + b"\0" + folder.joinpath(name).read_bytes() + b"\0")
+    digest = _sources(resources.files("rating_batch")).copy()
     logo = settings.logo
     described = [
         LAYOUT_VERSION, importlib.metadata.version("rating_batch"), system,
@@ -128,6 +119,32 @@ def fingerprint(
     ]  # fmt: skip
     digest.update(json.dumps(described, default=str).encode())
     return digest.hexdigest()
+
+
+#: ``_sources``' hashes by the package's folder.
+_SOURCES: dict[str, hashlib._Hash] = {}
+
+
+def _sources(package: Traversable) -> hashlib._Hash:
+    """The hash of the site's templates and layout code under ``package`` (``fingerprint``),
+    read once per process and folder: the code running does not change under it (a publish
+    computes two fingerprints, the desk many; reading ~20 files each time was ~2 ms, issue
+    42)."""
+    found = _SOURCES.get(str(package))
+    if found is not None:
+        return found
+    digest = hashlib.sha256()
+    templates, writers = package.joinpath("templates"), package.joinpath("writers")
+    sources = [
+        *((templates, n) for n in sorted(t.name for t in templates.iterdir())
+          if n.startswith("site")),
+        *((writers, n) for n in sorted(w.name for w in writers.iterdir())
+          if n.endswith(".py") and (n.startswith("site") or n == "html.py")),
+    ]  # fmt: skip
+    for folder, name in sources:
+        digest.update(name.encode() + b"\0" + folder.joinpath(name).read_bytes() + b"\0")
+    _SOURCES[str(package)] = digest
+    return digest
 
 
 #: A player's sums of row hashes: two 32-bit halves summed (exact in int64), by id.
@@ -192,14 +209,11 @@ def _parts(each: SiteList, worked: Worked | None) -> list[tuple[str, pd.DataFram
 
 def _sums(parts: Sequence[tuple[str, pd.DataFrame]]) -> Sums:
     """Per id, the sums of the halves of its rows' hashes over ``parts``."""
-    hashed = [pd.DataFrame({"id": pd.Series([], dtype=object), "h": np.zeros(0, np.uint64)})]
+    ids, hashes = [np.zeros(0, object)], [np.zeros(0, np.uint64)]
     for tag, part in parts:
-        part = part.astype(str).assign(
-            part=tag, order=part.groupby("id", sort=False).cumcount().astype(str)
-        )
-        values = pd.util.hash_pandas_object(part, index=False).to_numpy(np.uint64)
-        hashed.append(pd.DataFrame({"id": part["id"].to_numpy(object), "h": values}))
-    every = pd.concat(hashed, ignore_index=True)
+        ids.append(part["id"].to_numpy(object))
+        hashes.append(_row_hashes(part, tag))
+    every = pd.DataFrame({"id": np.concatenate(ids), "h": np.concatenate(hashes)})
     h = every["h"].to_numpy(np.uint64)
     return (
         every.assign(
@@ -209,6 +223,32 @@ def _sums(parts: Sequence[tuple[str, pd.DataFrame]]) -> Sums:
         .groupby("id", sort=False)[["high", "low"]]
         .sum()
     )
+
+
+def _row_hashes(part: pd.DataFrame, tag: str) -> np.ndarray:
+    """Each row's hash as ``pandas.util.hash_pandas_object(frame, index=False)`` gives it of
+    the row's texts followed by ``tag`` and the row's place among its id's rows (0, 1, …):
+    every column's texts hashed in one call (each text on its own, a missing one as
+    u8max), then combined per row as pandas combines columns (CPython's tuple hash): a
+    pandas call per column was most of a small site's digests (issue 42)."""
+    rows = len(part)
+    codes, _ = pd.factorize(part["id"])
+    by_id = np.argsort(codes, kind="stable")
+    starts = np.flatnonzero(np.diff(codes[by_id], prepend=-2))
+    order = np.empty(rows, np.int64)
+    order[by_id] = np.arange(rows) - np.repeat(starts, np.diff(np.append(starts, rows)))
+    texts = np.column_stack(
+        [part.astype(str).to_numpy(object), np.full(rows, tag, object), order.astype(str)]
+    ).astype(object)
+    columns = texts.shape[1]
+    hashed = pd.util.hash_array(texts.ravel(order="F")).reshape(columns, rows)
+    out = np.full(rows, 0x345678, np.uint64)
+    mult = np.uint64(1000003)
+    for at, column in enumerate(hashed):
+        out ^= column
+        out *= mult
+        mult += np.uint64(82520 + 2 * (columns - at))
+    return out + np.uint64(97531)
 
 
 def _texts(halves: Sums) -> pd.Series:

@@ -24,7 +24,6 @@ from rating_batch.periods import Period, list_date
 from rating_batch.staging import OutputSet
 from rating_batch.writers.common import half_away_text
 from rating_batch.writers.html import (
-    FORMS,
     Parts,
     escaped_texts,
     fill_parts,
@@ -32,6 +31,7 @@ from rating_batch.writers.html import (
     render,
     section_anchor,
 )
+from rating_batch.writers.site_games import played, points
 from rating_batch.writers.site_labels import LANGUAGES
 
 #: What a period's folder of the site holds (paths relative to it); a page replaced in place
@@ -403,13 +403,15 @@ def _top_page(
     columns = _filled([_LEADING[i] for i in (0, 1, 2, 3, 4, 5)], each.listing)
     parts = table_parts([(column, css) for column, _, css, _ in columns])
     heads = [(layout.labels[key], css) for _, key, css, _ in columns]
-    tables = []
-    for name, frame in top_lists(each.listing, each.period.year, settings).items():
-        shown = frame.assign(
-            rank=np.arange(1, len(frame) + 1),
-            name_html=linked_names(frame["name"], frame["id"], pages, "../../"),
-        )
-        tables.append((name, "".join(fill_parts(parts, shown).tolist())))
+    tops = top_lists(each.listing, each.period.year, settings)
+    # One layout for the tables, cut apart (each call's fixed cost was the page's, issue 42).
+    sizes = [len(frame) for frame in tops.values()]
+    joined = pd.concat(tops.values())
+    names = linked_names(joined["name"], joined["id"], pages, "../../")
+    rank = np.concatenate([np.arange(1, size + 1) for size in sizes])
+    rows = fill_parts(parts, joined.assign(rank=rank, name_html=names)).tolist()
+    ends = np.cumsum(sizes).tolist()
+    tables = [(k, "".join(rows[e - n : e])) for k, n, e in zip(tops, sizes, ends, strict=True)]
     return render(
         "site_top.html",
         each=each,
@@ -419,38 +421,6 @@ def _top_page(
         settings=settings,
         **layout.context("../../", date),
     )
-
-
-#: What the site reads of games.csv (``played``, and the events a list's games name);
-#: ``reason`` tells a forfeit from a game played (a games.csv without it: all with an
-#: opponent were played).
-GAME_COLUMNS = ("event", "id", "opponent_id", "score", "reason")
-
-
-def played(games: pd.DataFrame | None) -> pd.DataFrame:
-    """Per player and event of games.csv: the games played (those with an opponent, not
-    forfeited) and the points scored, byes and forfeits with them (as the event's crosstable
-    totals them) (id, event, games, score). No published file has these per event:
-    players.csv's ``games`` and ``score`` are the period's rated games, all its events
-    together (a game against an unrated opponent, a bye's point left out)."""
-    if games is None or games.empty:
-        return pd.DataFrame({"id": [], "event": [], "games": [], "score": []})
-    forfeit = games["reason"].eq("forfeit") if "reason" in games else False
-    score = pd.to_numeric(games["score"], errors="coerce")
-    counted = games.assign(score=score, game=(games["opponent_id"] != "") & ~forfeit)
-    grouped = counted.groupby(["id", "event"], sort=False)
-    return (
-        grouped.agg(games=("game", "sum"), score=("score", "sum"))
-        .reset_index()
-        .astype({"games": "int64"})
-    )
-
-
-def points(values: pd.Series) -> pd.Series:
-    """Scores as a crosstable writes them (3, 3½, ½): each distinct score once."""
-    codes, distinct_scores = pd.factorize(values)
-    texts = np.array([*(FORMS["points"](v) for v in distinct_scores), ""], dtype=object)
-    return pd.Series(texts[codes], index=values.index)
 
 
 def event_dates(events: pd.DataFrame) -> pd.Series:

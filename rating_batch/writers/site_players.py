@@ -31,11 +31,10 @@ from rating_batch.writers.site import (
     Layout,
     SiteList,
     event_dates,
-    played,
-    points,
     signed_text,
     table_parts,
 )
+from rating_batch.writers.site_games import played, points
 from rating_batch.writers.site_history import change_rows, charts, history
 
 
@@ -335,9 +334,6 @@ def _calculation_tables(lists: Sequence[SiteList], layout: Layout) -> list[_Tabl
         columns = [c for c in columns if c not in ("period", "name") and facts.at[c, "filled"]]
         columns = [c for c in columns if c != "calculation" or facts.at[c, "several"]]
         css = {c: "" if facts.at[c, "numbers"] else "text" for c in columns}
-        # Each column's distinct values (a month's calculations repeat theirs), once: each
-        # rounded on its own, so those of the rows at hand are enough.
-        values = {c: pd.Series(calculations[c].unique()) for c in columns}
         named = {c: html.escape(layout.heading(c, "calc.")) for c in columns}
         head = "".join(f'<th scope="col" class="{css[c]}">{named[c]}</th>' for c in columns)
         heading = (
@@ -345,11 +341,13 @@ def _calculation_tables(lists: Sequence[SiteList], layout: Layout) -> list[_Tabl
             f'<table class="calculation"><thead><tr>{head}</tr></thead><tbody>'
         )
         parts = table_parts([(c, css[c]) for c in columns])
-        rounded = {
-            c: found
-            for c in columns
-            if (found := _rounded_texts(values[c], _digits(layout, c), c in layout.notation))
-        }
+        # Each column's distinct values (a month's calculations repeat theirs), once: each
+        # rounded on its own, so those of the rows at hand are enough.
+        found = _rounded_columns(
+            _distinct(calculations, columns), [_digits(layout, c) for c in columns],
+            [c in layout.notation for c in columns],
+        )  # fmt: skip
+        rounded = {c: texts for c, texts in zip(columns, found, strict=True) if texts}
         tables.append(_Table(shown, parts, heading, rounded))
     return tables
 
@@ -362,18 +360,34 @@ def column_facts(frame: pd.DataFrame) -> pd.DataFrame:
     """Of each column of calculations.csv a page may show (not hidden, identity or rank),
     by name: whether every value is true, false or blank (``flag``: no system column,
     ``system_columns``), whether any is filled, whether it holds several distinct values,
-    whether every filled value is a number (``_numbers``: right-aligned)."""
-    flags = {"true", "false", ""}
-    facts = {}
-    for column in frame.columns:
-        if column in HIDDEN or column in (*IDENTITY, "rank"):
-            continue
-        distinct = pd.Series(frame[column].unique())
-        facts[column] = (
-            set(distinct) <= flags, bool((distinct != "").any()), distinct.nunique() > 1,
-            _numbers(distinct),
-        )  # fmt: skip
-    return pd.DataFrame.from_dict(facts, orient="index", columns=list(FACTS), dtype=bool)
+    whether every filled value is a number (right-aligned)."""
+    kept = [c for c in frame.columns if c not in HIDDEN and c not in (*IDENTITY, "rank")]
+    texts, owner = _distinct(frame, kept)
+    # All columns' distinct texts at once (a page's fixed cost was a few pandas calls per
+    # column, issue 42): per column, how many of its texts are not a flag, filled (a missing
+    # one too, as before), given, and filled but not a number.
+    given = pd.notna(texts)
+    filled = texts != ""
+    number = np.ones(len(texts), bool)
+    number[filled] = pd.to_numeric(pd.Series(texts[filled], dtype=object), errors="coerce").notna()
+    flag = pd.Series(texts, dtype=object).isin(["true", "false", ""]).to_numpy(bool)
+
+    def counted(each: np.ndarray) -> np.ndarray:
+        return np.bincount(owner, weights=each, minlength=len(kept))
+
+    return pd.DataFrame(
+        {"flag": counted(~flag) == 0, "filled": counted(filled) > 0,
+         "several": counted(given) > 1, "numbers": counted(~number) == 0},
+        index=pd.Index(kept, dtype=object), columns=list(FACTS),
+    )  # fmt: skip
+
+
+def _distinct(frame: pd.DataFrame, columns: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+    """``columns``' distinct texts one column after the other (object), and the position in
+    ``columns`` of each."""
+    found = [np.asarray(frame[c].unique(), dtype=object) for c in columns]
+    texts = np.concatenate(found) if found else np.zeros(0, object)
+    return texts, np.repeat(np.arange(len(columns)), [len(each) for each in found])
 
 
 def shown_calculations(lists: Sequence[SiteList]) -> list[np.ndarray | None]:
@@ -478,23 +492,34 @@ def _rounded_texts(texts: pd.Series, digits: int, exact: bool = False) -> dict[s
     "1750.5") are shown as written (docs/site.md §1: no 0.5070520025006372 on a page).
     ``exact``: the system's own decimals (its notation), to which every number is written,
     a shorter one too (Glicko-2's σ 0.06 is 0.060000 beside σ′ 0.059984)."""
-    text = texts.astype(object)
-    fraction = text.str.extract(_DECIMAL, expand=False).str.len().fillna(0)
-    change = fraction > digits
-    if exact:
-        number = text.str.fullmatch(r"-?\d+(\.\d+)?").fillna(False).astype(bool)
-        change = number & (fraction != digits)
+    values = texts.to_numpy(object)
+    return _rounded_columns((values, np.zeros(len(values), np.int64)), [digits], [exact])[0]
+
+
+def _rounded_columns(
+    distinct: tuple[np.ndarray, np.ndarray], digits: Sequence[int], exact: Sequence[bool]
+) -> list[dict[str, str]]:
+    """``_rounded_texts`` of several columns at once: ``distinct`` (``_distinct``: texts and
+    the column of each), each column's ``digits`` and ``exact``; per column, its texts
+    shown otherwise."""
+    values, owner = distinct
+    text = pd.Series(values, dtype=object)
+    places = np.asarray(digits, np.int64)[owner]
+    fraction = text.str.extract(_DECIMAL, expand=False).str.len().fillna(0).to_numpy()
+    change = fraction > places
+    precise = np.asarray(exact, bool)[owner]
+    if precise.any():
+        number = text.str.fullmatch(r"-?\d+(\.\d+)?").fillna(False).to_numpy(bool)
+        change = np.where(precise, number & (fraction != places), change)
+    found: list[dict[str, str]] = [{} for _ in digits]
     if not change.any():
-        return {}
-    numbers = pd.to_numeric(texts[change])
-    shown = numbers.map(lambda number: half_away_text(float(number), digits))
-    return dict(zip(texts[change], shown, strict=True))
-
-
-def _numbers(column: pd.Series) -> bool:
-    """Whether every value of a text column is a number or blank (it is then right-aligned)."""
-    filled = column[column != ""]
-    return bool(pd.to_numeric(filled, errors="coerce").notna().all())
+        return found
+    numbers = pd.to_numeric(text[change]).to_numpy()
+    for column, written, number, to in zip(
+        owner[change], values[change], numbers, places[change], strict=True
+    ):  # one per distinct text shown otherwise
+        found[column][written] = half_away_text(float(number), int(to))
+    return found
 
 
 def _event_links(mine: pd.DataFrame, each: SiteList, label: str) -> dict[str, str]:
