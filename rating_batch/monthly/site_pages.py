@@ -225,29 +225,43 @@ def _sums(parts: Sequence[tuple[str, pd.DataFrame]]) -> Sums:
     )
 
 
+#: Cells hashed in one call by ``_row_hashes`` (2^20): a small site's parts in one, a large
+#: one's a column at a time (its texts in one call would hold every cell twice over: +850 MB
+#: on the 10^6 month).
+HASHED_AT_ONCE = 1 << 20
+
+
 def _row_hashes(part: pd.DataFrame, tag: str) -> np.ndarray:
     """Each row's hash as ``pandas.util.hash_pandas_object(frame, index=False)`` gives it of
     the row's texts followed by ``tag`` and the row's place among its id's rows (0, 1, …):
-    every column's texts hashed in one call (each text on its own, a missing one as
-    u8max), then combined per row as pandas combines columns (CPython's tuple hash): a
-    pandas call per column was most of a small site's digests (issue 42)."""
+    the columns' texts hashed together, up to ``HASHED_AT_ONCE`` cells a call (each text
+    on its own, a missing one as u8max), then combined per row as pandas combines columns
+    (CPython's tuple hash): a pandas call per column was most of a small site's digests
+    (issue 42)."""
     rows = len(part)
     codes, _ = pd.factorize(part["id"])
     by_id = np.argsort(codes, kind="stable")
     starts = np.flatnonzero(np.diff(codes[by_id], prepend=-2))
     order = np.empty(rows, np.int64)
     order[by_id] = np.arange(rows) - np.repeat(starts, np.diff(np.append(starts, rows)))
-    texts = np.column_stack(
-        [part.astype(str).to_numpy(object), np.full(rows, tag, object), order.astype(str)]
-    ).astype(object)
-    columns = texts.shape[1]
-    hashed = pd.util.hash_array(texts.ravel(order="F")).reshape(columns, rows)
+    names = list(part.columns)
+    columns = len(names) + 2  # the part's, its tag, the row's place
+
+    def text(at: int) -> np.ndarray:
+        if at < len(names):
+            return part[names[at]].astype(str).to_numpy(object)
+        return np.full(rows, tag, object) if at == len(names) else order.astype(str).astype(object)
+
+    each_call = max(1, HASHED_AT_ONCE // max(rows, 1))
     out = np.full(rows, 0x345678, np.uint64)
     mult = np.uint64(1000003)
-    for at, column in enumerate(hashed):
-        out ^= column
-        out *= mult
-        mult += np.uint64(82520 + 2 * (columns - at))
+    for first in range(0, columns, each_call):
+        block = [text(at) for at in range(first, min(first + each_call, columns))]
+        hashed = pd.util.hash_array(np.concatenate(block)).reshape(len(block), rows)
+        for at, column in enumerate(hashed, start=first):
+            out ^= column
+            out *= mult
+            mult += np.uint64(82520 + 2 * (columns - at))
     return out + np.uint64(97531)
 
 

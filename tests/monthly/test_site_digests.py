@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from rating_batch.monthly.site_pages import _row_hashes
 
@@ -35,3 +36,16 @@ def test_row_hashes_are_pandas_row_hashes() -> None:
 def test_a_part_without_rows_has_no_hashes() -> None:
     part = pd.DataFrame({"id": pd.Series([], dtype=str), "name": pd.Series([], dtype=str)})
     assert len(_row_hashes(part, "played")) == 0
+
+
+def test_row_hashes_a_column_at_a_time_are_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A large part is hashed a column (or a few) at a time, not all its cells in one call.
+    from rating_batch.monthly import site_pages
+
+    part = pd.DataFrame(
+        {"id": ["7", "9", "7", "7", "9"], "name": ["Ann", "Bo", None, "é", ""],
+         "change": [1.5, np.nan, -3.0, 0.0, 2.0], "games": [1, 2, 3, 4, 5]}
+    )  # fmt: skip
+    for cells in (1, 5, 12):  # a column a call, two at a time, all
+        monkeypatch.setattr(site_pages, "HASHED_AT_ONCE", cells)
+        assert (_row_hashes(part, "played") == pandas_hashes(part, "played")).all(), cells
