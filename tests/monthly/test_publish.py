@@ -330,13 +330,29 @@ def folder(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def test_games_left_without_their_entry_are_refused_not_rated(tmp_path: Path) -> None:
-    # A database changed by hand (an entry deleted, its games left): the games cannot be
-    # given a player, and publishing them anyway would rate a game nobody played.
+@pytest.mark.parametrize(
+    ("deleted", "said"),
+    [
+        # An entry deleted, its games left: the games cannot be given a player, and
+        # publishing them anyway would rate a game nobody played.
+        ("DELETE FROM event_players WHERE start_rank = 2", "without their entry"),
+        # A player deleted, his entries and games left: no player to rate, and rating them
+        # anyway would change his opponent's rating against nobody.
+        (
+            "DELETE FROM players WHERE player_id = "
+            "(SELECT player_id FROM event_players WHERE start_rank = 2)",
+            "of an unknown player",
+        ),
+    ],
+    ids=["entry", "player"],
+)
+def test_games_left_by_a_database_changed_by_hand_are_refused_not_rated(
+    tmp_path: Path, deleted: str, said: str
+) -> None:
     db = database(tmp_path)
     add_one_game(tmp_path, db)
     with sqlite3.connect(db) as connection:
-        connection.execute("DELETE FROM event_players WHERE start_rank = 2")
+        connection.execute(deleted)
     connection.close()
     before = dump(db)
     kept = tmp_path / "r.sqlite.files"
@@ -344,9 +360,8 @@ def test_games_left_without_their_entry_are_refused_not_rated(tmp_path: Path) ->
     code, _, err = run("publish", "2026-02", "--db", db, "--out", tmp_path / "out")
     assert (code, err) == (
         1,
-        "Error: the database holds games of 2026-02 without their entry (changed outside "
-        "rating_batch?): nothing was published; 'rating-batch backups' lists the copies to "
-        "restore\n",
+        f"Error: the database holds games of 2026-02 {said} (changed outside rating_batch?): "
+        "nothing was published; 'rating-batch backups' lists the copies to restore\n",
     )
     assert dump(db) == before and not (tmp_path / "out").exists()
     assert (sorted(kept.rglob("*")) if kept.exists() else []) == files  # nothing kept
@@ -585,28 +600,3 @@ def test_the_reports_per_game_sheets_are_left_out_above_the_bound_as_rates(
     notes = [str(row) for row in summary(above["Summary"])]
     assert any("8 player-games: the Games and Calculations sheets are left out" in n for n in notes)
     assert not any("left out" in str(row) for row in summary(at["Summary"]))
-
-
-def test_games_of_a_player_no_longer_in_the_database_are_refused_not_rated(
-    tmp_path: Path,
-) -> None:
-    # A database changed by hand (a player deleted, his entries and games left): the games
-    # have no player to rate, and rating them anyway would change his opponent's rating
-    # against nobody.
-    db = database(tmp_path)
-    add_one_game(tmp_path, db)
-    with sqlite3.connect(db) as connection:
-        connection.execute(
-            "DELETE FROM players WHERE player_id = "
-            "(SELECT player_id FROM event_players WHERE start_rank = 2)"
-        )
-    connection.close()
-    before = dump(db)
-    code, _, err = run("publish", "2026-02", "--db", db, "--out", tmp_path / "out")
-    assert (code, err) == (
-        1,
-        "Error: the database holds games of 2026-02 of an unknown player (changed outside "
-        "rating_batch?): nothing was published; 'rating-batch backups' lists the copies to "
-        "restore\n",
-    )
-    assert dump(db) == before and not (tmp_path / "out").exists()

@@ -60,6 +60,15 @@ def two_months(folder: Path) -> tuple[Path, Path]:
     return db, out
 
 
+def add_draw(folder: Path, db: Path, name: str, day: str) -> None:
+    """An event of one day added: 12 (1750) and 13 (1700) draw."""
+    few = [P(1, "Player, P02", 1750, 12, ADULT, sex="m", federation="ITA"),
+           P(2, "Player, P03", 1700, 13, ADULT, sex="m", federation="ITA")]  # fmt: skip
+    path = folder / f"{name.split()[0].lower()}-{name.split()[-1].lower()}.trf"
+    path.write_text(trf(few, [(1, 1, 2, "=-=")], name=name, start=day, end=day))
+    assert run("add", path, "--db", db)[0] == 0
+
+
 def snapshot(site: Path) -> dict[str, tuple[bytes, int]]:
     """Every file of the site: its bytes and mtime (ns)."""
     return {
@@ -226,12 +235,7 @@ def test_two_quiet_months_give_the_fresh_site_and_a_corrected_player_his_page(
     assert run("publish", "2026-03", "--db", db, "--out", out)[0] == 0
     renamed = "Player, Renamed"
     assert run("edit-player", "11", "--name", renamed, "--db", db)[0] == 0
-    few = [P(1, "Player, P02", 1750, 12, ADULT, sex="m", federation="ITA"),
-           P(2, "Player, P03", 1700, 13, ADULT, sex="m", federation="ITA")]  # fmt: skip
-    mar = tmp_path / "mar.trf"
-    mar.write_text(trf(few, [(1, 1, 2, "=-=")], name="March Rapid", start="2026/03/07",
-                       end="2026/03/07"))  # fmt: skip
-    assert run("add", mar, "--db", db)[0] == 0
+    add_draw(tmp_path, db, "March Rapid", "2026/03/07")
     march = snapshot(site)
     assert run("publish", "2026-04", "--db", db, "--out", out)[0] == 0
     after = snapshot(site)
@@ -293,12 +297,7 @@ def test_a_site_left_half_written_is_written_whole_by_the_next_publish(
     assert "February Cup" in (out / "site" / "players" / "15.html").read_text(encoding="utf-8")
     assert run("unpublish", "2026-03", "--db", db)[0] == 0
     assert run("remove", "feb", "--db", db)[0] == 0
-    few = [P(1, "Player, P02", 1750, 12, ADULT, sex="m", federation="ITA"),
-           P(2, "Player, P03", 1700, 13, ADULT, sex="m", federation="ITA")]  # fmt: skip
-    draw = tmp_path / "draw.trf"
-    draw.write_text(trf(few, [(1, 1, 2, "=-=")], name="February Rapid", start="2026/02/14",
-                        end="2026/02/14"))  # fmt: skip
-    assert run("add", draw, "--db", db)[0] == 0
+    add_draw(tmp_path, db, "February Rapid", "2026/02/14")
     assert run("publish", "2026-03", "--db", db, "--out", out)[0] == 0
     assert "February Cup" not in (out / "site" / "players" / "15.html").read_text(encoding="utf-8")
     fresh = tmp_path / "fresh"
@@ -332,12 +331,7 @@ def test_the_copies_beside_the_site_are_a_help_never_a_need(
     assert run("site", "--db", db, "--out", fresh)[0] == 0
     assert contents(out / "site") == contents(fresh / "site")
     # The disk has room again: the next publish keeps its copies, and its site is right.
-    mar = tmp_path / "mar.trf"
-    few = [P(1, "Player, P02", 1750, 12, ADULT, sex="m", federation="ITA"),
-           P(2, "Player, P03", 1700, 13, ADULT, sex="m", federation="ITA")]  # fmt: skip
-    mar.write_text(trf(few, [(1, 1, 2, "=-=")], name="March Rapid", start="2026/03/07",
-                       end="2026/03/07"))  # fmt: skip
-    assert run("add", mar, "--db", db)[0] == 0
+    add_draw(tmp_path, db, "March Rapid", "2026/03/07")
     assert run("publish", "2026-04", "--db", db, "--out", out)[0] == 0
     assert any(p.name.endswith(".npz") for p in rows.iterdir())
     shutil.rmtree(fresh)
