@@ -82,6 +82,14 @@ def contents(site: Path) -> dict[str, bytes]:
     return {name: data for name, (data, _) in snapshot(site).items()}
 
 
+def published_site_equals_fresh(tmp_path: Path, db: Path, out: Path) -> None:
+    """The site under ``out`` is the one ``rating-batch site`` writes afresh from ``db``."""
+    fresh = tmp_path / "fresh"
+    shutil.rmtree(fresh, ignore_errors=True)
+    assert run("site", "--db", db, "--out", fresh)[0] == 0
+    assert contents(out / "site") == contents(fresh / "site")
+
+
 QUIET = ["11", "12", "13", "14", "17"]
 
 
@@ -300,9 +308,7 @@ def test_a_site_left_half_written_is_written_whole_by_the_next_publish(
     add_draw(tmp_path, db, "February Rapid", "2026/02/14")
     assert run("publish", "2026-03", "--db", db, "--out", out)[0] == 0
     assert "February Cup" not in (out / "site" / "players" / "15.html").read_text(encoding="utf-8")
-    fresh = tmp_path / "fresh"
-    assert run("site", "--db", db, "--out", fresh)[0] == 0
-    assert contents(out / "site") == contents(fresh / "site")
+    published_site_equals_fresh(tmp_path, db, out)
 
 
 def test_the_copies_beside_the_site_are_a_help_never_a_need(
@@ -327,16 +333,12 @@ def test_the_copies_beside_the_site_are_a_help_never_a_need(
     with monkeypatch.context() as patch:
         patch.setattr(site_rows, "write_replacing", full_disk)
         assert run("publish", "2026-03", "--db", db, "--out", out)[0] == 0
-    fresh = tmp_path / "fresh"
-    assert run("site", "--db", db, "--out", fresh)[0] == 0
-    assert contents(out / "site") == contents(fresh / "site")
+    published_site_equals_fresh(tmp_path, db, out)
     # The disk has room again: the next publish keeps its copies, and its site is right.
     add_draw(tmp_path, db, "March Rapid", "2026/03/07")
     assert run("publish", "2026-04", "--db", db, "--out", out)[0] == 0
     assert any(p.name.endswith(".npz") for p in rows.iterdir())
-    shutil.rmtree(fresh)
-    assert run("site", "--db", db, "--out", fresh)[0] == 0
-    assert contents(out / "site") == contents(fresh / "site")
+    published_site_equals_fresh(tmp_path, db, out)
 
 
 def test_a_site_reached_through_a_link_is_written_in_place_where_it_is(tmp_path: Path) -> None:
@@ -354,6 +356,4 @@ def test_a_site_reached_through_a_link_is_written_in_place_where_it_is(tmp_path:
     after = snapshot(out / "site")
     assert after["players/17.html"] == before["players/17.html"]  # left alone
     assert after["players/15.html"] != before["players/15.html"]  # replaced, where it is
-    fresh = tmp_path / "fresh"
-    assert run("site", "--db", db, "--out", fresh)[0] == 0
-    assert contents(out / "site") == contents(fresh / "site")
+    published_site_equals_fresh(tmp_path, db, out)

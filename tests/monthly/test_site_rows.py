@@ -16,7 +16,7 @@ import pandas as pd
 import pytest
 from db_helpers import NEWBIE_FIDE_ID, run
 
-from monthly.test_site_incremental import contents, two_months
+from monthly.test_site_incremental import published_site_equals_fresh, two_months
 from rating_batch.monthly import site_rows
 from rating_batch.monthly.site import cut_lists, deferred_list
 from rating_batch.monthly.site_rows import ROWS_FOLDER, ROWS_VERSION, Cut, RowCache
@@ -25,12 +25,6 @@ from rating_batch.writers.site import SiteList
 from rating_batch.writers.site_players import column_facts
 
 NEWBIE = str(NEWBIE_FIDE_ID)
-
-
-def published_site_equals_fresh(tmp_path: Path, db: Path, out: Path) -> None:
-    fresh = tmp_path / "fresh"
-    assert run("site", "--db", db, "--out", fresh)[0] == 0
-    assert contents(out / "site") == contents(fresh / "site")
 
 
 def test_a_quiet_month_cuts_the_older_lists_rows_of_the_players_it_writes(
